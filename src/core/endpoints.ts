@@ -1,0 +1,345 @@
+import type { z } from 'zod';
+import * as s from '../schemas/index.js';
+
+export type Product = 'collection' | 'airtime' | 'disbursement';
+export type Environment = 'sandbox' | 'production';
+
+/**
+ * How a route is authenticated. `bearer` is the product's login token; `payment-token` is the
+ * hosted checkout's token (sent in the body); `api-key` is pay_mobile's optional `x-api-key`;
+ * `engine` is the collection engine's own call.
+ */
+export type AuthScheme = 'none' | 'bearer' | 'payment-token' | 'api-key' | 'engine';
+
+/**
+ * What a retry could do. `safe` reads (and login) are retried on transient failures;
+ * `money` moves money and is never retried — the platform has no idempotency key, so an
+ * unknown outcome is reported as ambiguous instead; `once` is everything else, sent once.
+ */
+export type RetryClass = 'safe' | 'money' | 'once';
+
+export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  readonly id: string;
+  readonly product: Product;
+  readonly method: 'GET' | 'POST';
+  /** Path under the product's sandbox prefix; `{name}` marks a path parameter. */
+  readonly sandboxPath: string;
+  /** Path on the production host (spec § Versioning). */
+  readonly productionPath: string;
+  readonly auth: AuthScheme;
+  readonly retry: RetryClass;
+  readonly request: Req | undefined;
+  readonly response: Res;
+  readonly summary: string;
+}
+
+function endpoint<Req extends z.ZodType | undefined, Res extends z.ZodType>(
+  definition: Omit<Endpoint, 'request' | 'response'> & { request: Req; response: Res },
+) {
+  return definition as Readonly<typeof definition>;
+}
+
+/** The sandbox prefix of each product (spec § What the service does). */
+export const sandboxPrefixes: Readonly<Record<Product, string>> = {
+  collection: '/api/sandbox',
+  airtime: '/api/sandbox/airtime',
+  disbursement: '/api/sandbox/disbursement',
+};
+
+/**
+ * Every endpoint of the platform. Production paths come from the spec's Versioning table;
+ * where the table is silent (airtime register/login/user, collection routes it does not list)
+ * the rule "replace the prefix" gives `/api/...` — see docs/api-contract.md § Environments.
+ */
+export const endpoints = {
+  collectionLogin: endpoint({
+    id: 'collectionLogin',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/login',
+    productionPath: '/api/login',
+    auth: 'none',
+    retry: 'safe',
+    request: s.loginRequestSchema,
+    response: s.collectionLoginResponseSchema,
+    summary: 'Issues a bearer token for the collection API.',
+  }),
+  collectionLogout: endpoint({
+    id: 'collectionLogout',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/logout',
+    productionPath: '/api/logout',
+    auth: 'bearer',
+    retry: 'once',
+    request: undefined,
+    response: s.messageResponseSchema,
+    summary: 'Revokes the current collection token.',
+  }),
+  initiateMno: endpoint({
+    id: 'initiateMno',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/initiate-payment/mno/',
+    productionPath: '/api/initiate-payment/mno/',
+    auth: 'bearer',
+    retry: 'money',
+    request: s.mnoCollectionRequestSchema,
+    response: s.collectionInitiationResponseSchema,
+    summary: 'Creates a mobile (MNO push) collection request.',
+  }),
+  initiateBank: endpoint({
+    id: 'initiateBank',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/initiate-payment/bank/',
+    productionPath: '/api/initiate-payment/bank/',
+    auth: 'bearer',
+    retry: 'money',
+    request: s.bankCollectionRequestSchema,
+    response: s.collectionInitiationResponseSchema,
+    summary: 'Creates a bank collection request (the customer pays against the control number).',
+  }),
+  collectionStatus: endpoint({
+    id: 'collectionStatus',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/transaction/status',
+    productionPath: '/api/transaction/status',
+    auth: 'bearer',
+    retry: 'safe',
+    request: s.collectionStatusRequestSchema,
+    response: s.collectionStatusResponseSchema,
+    summary: 'Looks up a transaction by control number or engine reference.',
+  }),
+  initiateSecure: endpoint({
+    id: 'initiateSecure',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/initiate-secure-payment',
+    productionPath: '/api/initiate-secure-payment',
+    auth: 'none',
+    retry: 'money',
+    request: s.secureCheckoutRequestSchema,
+    response: s.secureCheckoutResponseSchema,
+    summary: 'Creates a hosted checkout and returns its payment_url.',
+  }),
+  checkoutMno: endpoint({
+    id: 'checkoutMno',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/mno/',
+    productionPath: '/api/mno/',
+    auth: 'payment-token',
+    retry: 'money',
+    request: s.checkoutMnoRequestSchema,
+    response: s.checkoutMnoResponseSchema,
+    summary: 'Hosted checkout: pays by phone with the payment token.',
+  }),
+  portalSession: endpoint({
+    id: 'portalSession',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/portal-session',
+    productionPath: '/api/portal-session',
+    auth: 'payment-token',
+    retry: 'once',
+    request: s.portalSessionRequestSchema,
+    response: s.portalSessionResponseSchema,
+    summary: 'Hosted checkout: opens a card session with the payment token.',
+  }),
+  engineCallback: endpoint({
+    id: 'engineCallback',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/callback',
+    productionPath: '/api/callback',
+    auth: 'engine',
+    retry: 'once',
+    request: s.engineCallbackSchema,
+    response: s.engineCallbackAckSchema,
+    summary: 'The engine settlement callback (also accepted as GET with query parameters).',
+  }),
+  payMobile: endpoint({
+    id: 'payMobile',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/pay_mobile',
+    productionPath: '/api/pay_mobile',
+    auth: 'api-key',
+    retry: 'money',
+    request: s.payMobileRequestSchema,
+    response: s.collectionInitiationResponseSchema,
+    summary: 'Engine-compatible pay_mobile collection; the API key is optional.',
+  }),
+  providerTest: endpoint({
+    id: 'providerTest',
+    product: 'collection',
+    method: 'POST',
+    sandboxPath: '/merchant/test-{provider}',
+    productionPath: '/api/merchant/test-{provider}',
+    auth: 'none',
+    retry: 'safe',
+    request: undefined,
+    response: s.providerTestResponseSchema,
+    summary: 'A sample signed token and hash for integration tests of a payment provider.',
+  }),
+  airtimeRegister: endpoint({
+    id: 'airtimeRegister',
+    product: 'airtime',
+    method: 'POST',
+    sandboxPath: '/register',
+    productionPath: '/api/register',
+    auth: 'none',
+    retry: 'once',
+    request: s.registerRequestSchema,
+    response: s.airtimeRegisterResponseSchema,
+    summary: 'Creates an airtime merchant account (status pending until activated).',
+  }),
+  airtimeLogin: endpoint({
+    id: 'airtimeLogin',
+    product: 'airtime',
+    method: 'POST',
+    sandboxPath: '/login',
+    productionPath: '/api/login',
+    auth: 'none',
+    retry: 'safe',
+    request: s.loginRequestSchema,
+    response: s.airtimeLoginResponseSchema,
+    summary: 'Authenticates an airtime account and returns a bearer token.',
+  }),
+  airtimePurchase: endpoint({
+    id: 'airtimePurchase',
+    product: 'airtime',
+    method: 'POST',
+    sandboxPath: '/customer/payments',
+    productionPath: '/customer/payments',
+    auth: 'bearer',
+    retry: 'money',
+    request: s.airtimePurchaseRequestSchema,
+    response: s.airtimePurchaseResponseSchema,
+    summary: 'Sends airtime to a subscriber from the wallet balance.',
+  }),
+  airtimeRecharge: endpoint({
+    id: 'airtimeRecharge',
+    product: 'airtime',
+    method: 'POST',
+    sandboxPath: '/customer/balancerecharge',
+    productionPath: '/customer/balancerecharge',
+    auth: 'bearer',
+    retry: 'money',
+    request: s.rechargeRequestSchema,
+    response: s.rechargeResponseSchema,
+    summary: 'Starts a wallet top-up; the answer carries the controlNumber to pay.',
+  }),
+  airtimeRechargeCallback: endpoint({
+    id: 'airtimeRechargeCallback',
+    product: 'airtime',
+    method: 'POST',
+    sandboxPath: '/callbackUrl',
+    productionPath: '/api/callbackUrl',
+    auth: 'none',
+    retry: 'once',
+    request: s.rechargeCallbackSchema,
+    response: s.rechargeCallbackResponseSchema,
+    summary: 'Confirms (or fails) a recharge by controlNumber.',
+  }),
+  airtimeUser: endpoint({
+    id: 'airtimeUser',
+    product: 'airtime',
+    method: 'GET',
+    sandboxPath: '/user',
+    productionPath: '/api/user',
+    auth: 'bearer',
+    retry: 'safe',
+    request: undefined,
+    response: s.airtimeUserResponseSchema,
+    summary: 'The authenticated airtime user with the wallet balance.',
+  }),
+  disbursementRegister: endpoint({
+    id: 'disbursementRegister',
+    product: 'disbursement',
+    method: 'POST',
+    sandboxPath: '/register',
+    productionPath: '/api/register',
+    auth: 'none',
+    retry: 'once',
+    request: s.registerRequestSchema,
+    response: s.disbursementRegisterResponseSchema,
+    summary: 'Creates a disbursement account (status unverified until verified).',
+  }),
+  disbursementLogin: endpoint({
+    id: 'disbursementLogin',
+    product: 'disbursement',
+    method: 'POST',
+    sandboxPath: '/login',
+    productionPath: '/api/login',
+    auth: 'none',
+    retry: 'safe',
+    request: s.loginRequestSchema,
+    response: s.disbursementLoginResponseSchema,
+    summary: 'Authenticates; returns user, wallet and token.',
+  }),
+  disbursementLogout: endpoint({
+    id: 'disbursementLogout',
+    product: 'disbursement',
+    method: 'POST',
+    sandboxPath: '/logout',
+    productionPath: '/api/logout',
+    auth: 'bearer',
+    retry: 'once',
+    request: undefined,
+    response: s.messageResponseSchema,
+    summary: 'Revokes the current disbursement token.',
+  }),
+  disbursementPay: endpoint({
+    id: 'disbursementPay',
+    product: 'disbursement',
+    method: 'POST',
+    sandboxPath: '/payment',
+    productionPath: '/api/payment',
+    auth: 'bearer',
+    retry: 'money',
+    request: s.disbursementRequestSchema,
+    response: s.disbursementResponseSchema,
+    summary: 'Creates a payout and deducts amount plus charge from the wallet.',
+  }),
+  disbursementPayments: endpoint({
+    id: 'disbursementPayments',
+    product: 'disbursement',
+    method: 'POST',
+    sandboxPath: '/getPayments',
+    productionPath: '/api/getPayments',
+    auth: 'bearer',
+    retry: 'safe',
+    request: s.pageRequestSchema,
+    response: s.disbursementHistoryResponseSchema,
+    summary: "Lists the user's payouts, latest first (Laravel paginator).",
+  }),
+  disbursementUser: endpoint({
+    id: 'disbursementUser',
+    product: 'disbursement',
+    method: 'GET',
+    sandboxPath: '/user',
+    productionPath: '/api/user',
+    auth: 'bearer',
+    retry: 'safe',
+    request: undefined,
+    response: s.disbursementUserResponseSchema,
+    summary: 'The authenticated disbursement user with the wallet balance.',
+  }),
+} as const;
+
+export type EndpointId = keyof typeof endpoints;
+export type EndpointOf<K extends EndpointId> = (typeof endpoints)[K];
+export type RequestOf<K extends EndpointId> = EndpointOf<K>['request'] extends z.ZodType
+  ? z.input<EndpointOf<K>['request']>
+  : undefined;
+export type ResponseOf<K extends EndpointId> = z.output<EndpointOf<K>['response']>;
+
+/** The login endpoint of each product, used by the transport to log in lazily. */
+export const loginEndpoints = {
+  collection: 'collectionLogin',
+  airtime: 'airtimeLogin',
+  disbursement: 'disbursementLogin',
+} as const satisfies Record<Product, EndpointId>;

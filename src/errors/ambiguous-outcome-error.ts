@@ -1,0 +1,35 @@
+import { hasName, PesakitError } from './pesakit-error.js';
+import type { RequestInfo } from './request-info.js';
+
+/**
+ * A money-moving request may have reached the platform, but no answer came back (a timeout or
+ * a reset after the request was sent). The money may or may not have moved. pesakit did not
+ * retry — the platform has no idempotency key, so a retry could pay twice.
+ *
+ * Treat the payment as **unknown, not failed**: keep `merchantReference`, and let the reconciler
+ * (or a status/list pull) find out what happened before you tell the customer anything.
+ */
+export class AmbiguousOutcomeError extends PesakitError {
+  override name = 'AmbiguousOutcomeError' as string;
+  readonly method: string;
+  readonly path: string;
+  /** The reference the store holds the intent under; set once the SDK knows it. */
+  merchantReference: string | undefined;
+
+  constructor(request: RequestInfo, merchantReference?: string, options?: { cause?: unknown }) {
+    super(
+      `${request.method} ${request.path} may have reached the platform, but no response came back. ` +
+        'The outcome is unknown: do not resend it. Reconcile ' +
+        (merchantReference ? `merchant reference ${merchantReference}` : 'this payment') +
+        ' (a status or list pull) to learn whether money moved.',
+      options,
+    );
+    this.method = request.method;
+    this.path = request.path;
+    this.merchantReference = merchantReference;
+  }
+}
+
+export function isAmbiguousOutcomeError(error: unknown): error is AmbiguousOutcomeError {
+  return error instanceof AmbiguousOutcomeError || hasName(error, 'AmbiguousOutcomeError');
+}

@@ -1,0 +1,22 @@
+import { hasName, PesakitError } from './pesakit-error.js';
+import type { RequestInfo } from './request-info.js';
+
+/**
+ * The request never reached the platform (connection refused, DNS failure, TLS failure before
+ * any byte was sent). Nothing happened on the platform's side, so sending again is safe.
+ */
+export class ConnectionError extends PesakitError {
+  override name = 'ConnectionError' as string;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(message: string, request: RequestInfo, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = request.method;
+    this.path = request.path;
+  }
+}
+
+export function isConnectionError(error: unknown): error is ConnectionError {
+  return error instanceof ConnectionError || hasName(error, 'ConnectionError', 'TimeoutError');
+}

@@ -1,0 +1,14 @@
+import { hasName } from './pesakit-error.js';
+import { ValidationError } from './validation-error.js';
+
+/**
+ * The 422 for a wallet that does not cover the amount (plus the charge, for disbursement).
+ * Nothing was debited. Top the wallet up (airtime: recharge) or send less.
+ */
+export class InsufficientFundsError extends ValidationError {
+  override name = 'InsufficientFundsError' as string;
+}
+
+export function isInsufficientFundsError(error: unknown): error is InsufficientFundsError {
+  return error instanceof InsufficientFundsError || hasName(error, 'InsufficientFundsError');
+}

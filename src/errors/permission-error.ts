@@ -1,0 +1,11 @@
+import { ApiError } from './api-error.js';
+import { hasName } from './pesakit-error.js';
+
+/** 403: authenticated, but not allowed — for airtime, an account that is not yet `active`. */
+export class PermissionError extends ApiError {
+  override name = 'PermissionError' as string;
+}
+
+export function isPermissionError(error: unknown): error is PermissionError {
+  return error instanceof PermissionError || hasName(error, 'PermissionError');
+}

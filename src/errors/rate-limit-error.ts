@@ -1,0 +1,32 @@
+import { ApiError } from './api-error.js';
+import { hasName } from './pesakit-error.js';
+
+/** 429: too many requests. `retryAfterMs` is what the platform asked us to wait, if it said. */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError' as string;
+
+  get retryAfterMs(): number | undefined {
+    return parseRetryAfter(this.headers);
+  }
+}
+
+export function isRateLimitError(error: unknown): error is RateLimitError {
+  return error instanceof RateLimitError || hasName(error, 'RateLimitError');
+}
+
+/**
+ * Reads `retry-after-ms` (milliseconds) or `Retry-After` (seconds, or an HTTP date), as
+ * openai-node does. Returns undefined for anything unreadable or negative.
+ */
+export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) {
+    return Number(ms);
+  }
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value) * 1000;
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

@@ -1,0 +1,38 @@
+import { hasName, PesakitError } from './pesakit-error.js';
+
+/**
+ * A reference was about to be attached to a record that already holds a different value for
+ * it, or that belongs to another record. A known reference is never overwritten: this usually
+ * means two payments were mixed up, and a person should look before money is credited.
+ */
+export class ReferenceConflictError extends PesakitError {
+  override name = 'ReferenceConflictError' as string;
+  readonly merchantReference: string;
+  readonly field: string;
+  readonly existing: string | undefined;
+  readonly attempted: string;
+
+  constructor(details: {
+    merchantReference: string;
+    field: string;
+    existing: string | undefined;
+    attempted: string;
+    ownedBy?: string;
+  }) {
+    const reason = details.ownedBy
+      ? `${details.field} ${details.attempted} already belongs to ${details.ownedBy}`
+      : `it already has ${details.field} ${details.existing}`;
+    super(
+      `Cannot attach ${details.field} ${details.attempted} to ${details.merchantReference}: ${reason}. ` +
+        'References never change once known; check which payment this belongs to.',
+    );
+    this.merchantReference = details.merchantReference;
+    this.field = details.field;
+    this.existing = details.existing;
+    this.attempted = details.attempted;
+  }
+}
+
+export function isReferenceConflictError(error: unknown): error is ReferenceConflictError {
+  return error instanceof ReferenceConflictError || hasName(error, 'ReferenceConflictError');
+}

@@ -1,0 +1,26 @@
+import { ConnectionError } from './connection-error.js';
+import { hasName } from './pesakit-error.js';
+import type { RequestInfo } from './request-info.js';
+
+/**
+ * A safe request (a read or a login) got no answer within `timeoutMs`, on every attempt. A
+ * money-moving request that times out is never this: it is an `AmbiguousOutcomeError`.
+ */
+export class TimeoutError extends ConnectionError {
+  override name = 'TimeoutError' as string;
+  readonly timeoutMs: number;
+
+  constructor(request: RequestInfo, timeoutMs: number, options?: { cause?: unknown }) {
+    super(
+      `${request.method} ${request.path} got no response within ${timeoutMs} ms. ` +
+        'Raise `timeoutMs` if the platform is slow, or check connectivity.',
+      request,
+      options,
+    );
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+export function isTimeoutError(error: unknown): error is TimeoutError {
+  return error instanceof TimeoutError || hasName(error, 'TimeoutError');
+}

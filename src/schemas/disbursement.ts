@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { walletSchema } from './account.js';
+import { amountSchema } from './amount.js';
+import { paginatorSchema } from './pagination.js';
+
+/**
+ * Disbursement (prefix /api/sandbox/disbursement). The spec shows the payment body and
+ * response and the history's `payments.data[]`; register/login bodies and pagination are our
+ * decisions (docs/api-contract.md § Disbursement).
+ */
+
+export const disbursementUserStatusSchema = z.enum(['unverified', 'active', 'rejected']);
+export type DisbursementUserStatus = z.infer<typeof disbursementUserStatusSchema>;
+
+export const disbursementUserSchema = z.looseObject({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  status: disbursementUserStatusSchema,
+});
+export type DisbursementUser = z.infer<typeof disbursementUserSchema>;
+
+export const disbursementRegisterResponseSchema = z.looseObject({
+  message: z.string(),
+  user: disbursementUserSchema,
+  token: z.string(),
+});
+export type DisbursementRegisterResponse = z.infer<typeof disbursementRegisterResponseSchema>;
+
+export const disbursementLoginResponseSchema = z.looseObject({
+  user: disbursementUserSchema,
+  wallet: walletSchema,
+  token: z.string(),
+});
+export type DisbursementLoginResponse = z.infer<typeof disbursementLoginResponseSchema>;
+
+export const disbursementUserResponseSchema = z.looseObject({
+  user: disbursementUserSchema,
+  wallet: walletSchema,
+});
+export type DisbursementUserResponse = z.infer<typeof disbursementUserResponseSchema>;
+
+/**
+ * The payout request. The MSISDN is checked by the platform in two steps with their own 400s
+ * (format, then provider), so the wire schema takes any string and the SDK checks both before
+ * sending.
+ */
+export const disbursementRequestSchema = z.object({
+  msisdn: z.string({ error: 'The msisdn must be a string.' }),
+  amount: amountSchema,
+  name: z
+    .string({ error: 'The name must be a string.' })
+    .trim()
+    .min(1, { error: 'The name field is required.' })
+    .max(255, { error: 'The name may not be greater than 255 characters.' }),
+});
+export type DisbursementRequest = z.infer<typeof disbursementRequestSchema>;
+
+export const disbursementStatusSchema = z.enum(['pending', 'completed', 'failed']);
+export type DisbursementStatus = z.infer<typeof disbursementStatusSchema>;
+
+/** A payout record as getPayments lists it. */
+export const disbursementPaymentSchema = z.looseObject({
+  txnid: z.string(),
+  refid: z.string(),
+  amount: z.number(),
+  charge: z.number().optional(),
+  msisdn: z.string(),
+  name: z.string(),
+  status: disbursementStatusSchema,
+  created_at: z.string(),
+});
+export type DisbursementPayment = z.infer<typeof disbursementPaymentSchema>;
+
+/**
+ * The payout answer (spec). `response.reference` is the payout's `refid`; `payment` (the record,
+ * with its `txnid`) is our addition so the merchant can store both keys at once.
+ */
+export const disbursementResponseSchema = z.looseObject({
+  message: z.string(),
+  response: z.looseObject({
+    status: z.boolean(),
+    reference: z.string(),
+    message: z.string(),
+  }),
+  payment: disbursementPaymentSchema.optional(),
+});
+export type DisbursementResponse = z.infer<typeof disbursementResponseSchema>;
+
+export const disbursementHistoryResponseSchema = z.looseObject({
+  payments: paginatorSchema(disbursementPaymentSchema),
+});
+export type DisbursementHistoryResponse = z.infer<typeof disbursementHistoryResponseSchema>;

@@ -1,0 +1,42 @@
+import { defineConfig } from 'tsup';
+
+// ky, p-retry and p-queue ship ESM only. The CJS build bundles them (`noExternal`) so that
+// `require('pesakit')` works at run time; the ESM build keeps them as ordinary imports.
+const esmOnly = ['ky', 'p-retry', 'is-network-error'];
+
+export default defineConfig([
+  {
+    entry: {
+      index: 'src/index.ts',
+      'sandbox/index': 'src/sandbox/index.ts',
+      sqlite: 'src/sqlite.ts',
+      postgres: 'src/postgres.ts',
+    },
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+    splitting: true,
+  },
+  {
+    entry: {
+      index: 'src/index.ts',
+      'sandbox/index': 'src/sandbox/index.ts',
+      sqlite: 'src/sqlite.ts',
+      postgres: 'src/postgres.ts',
+    },
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    noExternal: esmOnly,
+  },
+  {
+    entry: { 'cli/index': 'src/cli/index.ts' },
+    format: ['esm'],
+    sourcemap: true,
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+]);
