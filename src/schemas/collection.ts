@@ -206,3 +206,16 @@ export const providerTestResponseSchema = z.looseObject({
   algorithm: z.string(),
 });
 export type ProviderTestResponse = z.infer<typeof providerTestResponseSchema>;
+
+/**
+ * What the platform POSTs to the merchant's `callback_url` when a collection settles: the
+ * engine payload, plus the two references the merchant may have keyed the order by. The spec
+ * does not show the merchant-facing body; ours forwards the engine's so that a merchant parses
+ * one shape (docs/api-contract.md § Merchant callback).
+ */
+export const merchantCallbackSchema = z.looseObject({
+  ...engineCallbackSchema.shape,
+  controlNumber: z.string().min(1),
+  external_reference: z.string().nullable(),
+});
+export type MerchantCallback = z.infer<typeof merchantCallbackSchema>;
