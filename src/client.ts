@@ -1,0 +1,72 @@
+import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
+import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
+import { Airtime } from './resources/airtime.js';
+import type { ClientContext } from './resources/client-context.js';
+import { Collection } from './resources/collection.js';
+import { Disbursement } from './resources/disbursement.js';
+import { newMerchantReference } from './resources/merchant-reference.js';
+
+export interface PesakitOptions extends TransportOptions {
+  /**
+   * Where every transaction the client starts is remembered, under all its references.
+   * Use `SqliteReferenceStore` (`pesakit/sqlite`) on one machine, `PostgresReferenceStore`
+   * (`pesakit/postgres`) across many.
+   * @default new MemoryReferenceStore() — lost when the process exits; for tests only.
+   */
+  store?: ReferenceStore;
+  /**
+   * Makes merchant references when a call does not pass one.
+   * @default a sortable ULID
+   */
+  newMerchantReference?: () => string;
+}
+
+/**
+ * The pesakit client: one typed method per endpoint of the three products.
+ *
+ * @example
+ * const pesakit = new Pesakit({
+ *   environment: 'sandbox',
+ *   baseUrl: 'http://127.0.0.1:4010',
+ *   credentials: { collection: { email, password } },
+ * });
+ * const payment = await pesakit.collection.initiateMno({ amount: 15000, msisdn: '255754123456' });
+ */
+export class Pesakit {
+  readonly collection: Collection;
+  readonly airtime: Airtime;
+  readonly disbursement: Disbursement;
+  readonly store: ReferenceStore;
+  readonly #transport: Transport;
+
+  constructor(options: PesakitOptions) {
+    const { store, newMerchantReference: makeReference, ...transportOptions } = options;
+    this.#transport = new Transport(transportOptions);
+    this.store = store ?? new MemoryReferenceStore();
+    const context: ClientContext = {
+      transport: this.#transport,
+      store: this.store,
+      newMerchantReference: makeReference ?? (() => newMerchantReference()),
+    };
+    this.collection = new Collection(context);
+    this.airtime = new Airtime(context);
+    this.disbursement = new Disbursement(context);
+  }
+
+  /**
+   * Listens to the transport: `request`, `response`, `retry`, `error`. Secrets are redacted
+   * from every event.
+   *
+   * @example pesakit.on('retry', (e) => log.warn({ path: e.path, attempt: e.attempt }));
+   */
+  on<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): this {
+    this.#transport.events.on(event, listener as never);
+    return this;
+  }
+
+  /** Stops listening. */
+  off<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): this {
+    this.#transport.events.off(event, listener as never);
+    return this;
+  }
+}

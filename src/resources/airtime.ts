@@ -1,0 +1,118 @@
+import type { ResponseOf } from '../core/endpoints.js';
+import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
+import type { AirtimePurchaseRequest, RechargeCallback, RechargeRequest } from '../schemas/airtime.js';
+import type { ClientContext } from './client-context.js';
+import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
+
+/**
+ * Airtime: sell airtime from a prepaid merchant wallet, and top the wallet up (a recharge,
+ * keyed by `controlNumber`).
+ */
+export class Airtime {
+  readonly #context: ClientContext;
+
+  constructor(context: ClientContext) {
+    this.#context = context;
+  }
+
+  /**
+   * Creates an airtime merchant account. It starts `pending`: an administrator (in the
+   * sandbox, the control API) activates it before it can log in.
+   *
+   * @example await pesakit.airtime.register({ name: 'Duka', email, phone: '255754000001', password });
+   */
+  register(request: RegisterRequest): Promise<ResponseOf<'airtimeRegister'>> {
+    return this.#context.transport.request('airtimeRegister', { body: request });
+  }
+
+  /** Logs in and keeps the token (calls also log in lazily with the configured credentials). */
+  async login(credentials?: LoginRequest): Promise<ResponseOf<'airtimeLogin'>> {
+    const body = credentials ?? this.#context.transport.credentials('airtime');
+    const response = await this.#context.transport.request('airtimeLogin', { body });
+    this.#context.transport.setToken('airtime', response.token);
+    return response;
+  }
+
+  /** Forgets the token. The airtime API has no logout route, so nothing is sent. */
+  async logout(): Promise<void> {
+    await this.#context.transport.logout('airtime');
+  }
+
+  /**
+   * Sends airtime to a subscriber from the wallet. The answer is final: `status: "success"`
+   * (wallet debited) or `"failed"` (the vendor refused; nothing debited). An amount above the
+   * balance is an `InsufficientFundsError`.
+   *
+   * @example
+   * const sale = await pesakit.airtime.purchase({ msisdn: '255754123456', amount: 1000 });
+   * if (sale.status === 'success') …
+   */
+  purchase(
+    request: AirtimePurchaseRequest,
+    options?: MoneyMovementOptions,
+  ): Promise<WithMerchantReference<ResponseOf<'airtimePurchase'>>> {
+    return moveMoney(
+      this.#context,
+      {
+        endpoint: 'airtimePurchase',
+        body: request,
+        flow: 'airtime_purchase',
+        amount: request.amount,
+        msisdn: request.msisdn,
+        references: (r) => (r.payment ? { paymentReference: r.payment.reference } : {}),
+        outcome: (r) =>
+          r.status === 'success'
+            ? { status: 'success' }
+            : r.status === 'failed'
+              ? { status: 'failed', reason: r.message }
+              : { status: 'pending' },
+      },
+      options,
+    );
+  }
+
+  /**
+   * Starts a wallet top-up. Pay the returned `controlNumber`; the wallet is credited when the
+   * recharge callback confirms it.
+   *
+   * @example const { controlNumber } = await pesakit.airtime.recharge({ amount: 50000 });
+   */
+  recharge(
+    request: RechargeRequest,
+    options?: MoneyMovementOptions,
+  ): Promise<WithMerchantReference<ResponseOf<'airtimeRecharge'>>> {
+    return moveMoney(
+      this.#context,
+      {
+        endpoint: 'airtimeRecharge',
+        body: request,
+        flow: 'airtime_recharge',
+        amount: request.amount,
+        msisdn: request.msisdn,
+        references: (r) => ({ controlNumber: r.controlNumber }),
+        outcome: () => ({ status: 'pending' }),
+      },
+      options,
+    );
+  }
+
+  /**
+   * Confirms (`status: true`) or fails a recharge by `controlNumber` — the call the payment
+   * side makes to `callbackUrl`. In the sandbox this is how a test completes a top-up.
+   */
+  async confirmRecharge(request: RechargeCallback): Promise<ResponseOf<'airtimeRechargeCallback'>> {
+    const response = await this.#context.transport.request('airtimeRechargeCallback', { body: request });
+    const record = await this.#context.store.findByReference(request.controlNumber);
+    if (record && (record.status === 'pending' || record.status === 'unknown')) {
+      if (response.status === 'success' || response.status === 'failed') {
+        await this.#context.store.transition(record.merchantReference, response.status, { payload: response });
+      }
+    }
+    return response;
+  }
+
+  /** The authenticated user with the wallet balance. */
+  user(): Promise<ResponseOf<'airtimeUser'>> {
+    return this.#context.transport.request('airtimeUser', {});
+  }
+}

@@ -1,0 +1,9 @@
+import type { Transport } from '../core/transport.js';
+import type { ReferenceStore } from '../references/index.js';
+
+/** What every resource needs from the client: the wire, the memory, and a reference maker. */
+export interface ClientContext {
+  readonly transport: Transport;
+  readonly store: ReferenceStore;
+  readonly newMerchantReference: () => string;
+}

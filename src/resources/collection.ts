@@ -1,0 +1,234 @@
+import type { ResponseOf } from '../core/endpoints.js';
+import { isPaid } from '../payments/is-paid.js';
+import type { TransactionRecord } from '../references/index.js';
+import type { LoginRequest } from '../schemas/account.js';
+import type {
+  BankCollectionRequest,
+  CheckoutMnoRequest,
+  MnoCollectionRequest,
+  PayMobileRequest,
+  PortalSessionRequest,
+  SecureCheckoutRequest,
+  TestProvider,
+} from '../schemas/collection.js';
+import type { ClientContext } from './client-context.js';
+import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
+
+const pending = () => ({ status: 'pending' as const });
+
+/**
+ * Collection: take money from a customer — by mobile push (MNO), at a bank against a control
+ * number, through the hosted secure checkout, or the engine's pay_mobile.
+ *
+ * Every initiation is recorded in the reference store before it is sent, and answers with the
+ * platform's `controlNumber` and engine `reference` (the engine's paymentReference).
+ */
+export class Collection {
+  readonly #context: ClientContext;
+
+  constructor(context: ClientContext) {
+    this.#context = context;
+  }
+
+  /**
+   * Logs in and keeps the token. You rarely need this: calls log in lazily with the
+   * configured credentials.
+   *
+   * @example await pesakit.collection.login({ email: 'shop@example.co.tz', password: '…' });
+   */
+  async login(credentials?: LoginRequest): Promise<ResponseOf<'collectionLogin'>> {
+    const body = credentials ?? this.#context.transport.credentials('collection');
+    const response = await this.#context.transport.request('collectionLogin', { body });
+    this.#context.transport.setToken('collection', response.token);
+    return response;
+  }
+
+  /** Revokes the token on the platform and forgets it. */
+  async logout(): Promise<void> {
+    await this.#context.transport.logout('collection');
+  }
+
+  /**
+   * Asks the customer's phone to approve a payment (USSD push).
+   *
+   * @example
+   * const payment = await pesakit.collection.initiateMno({ amount: 15000, msisdn: '255754123456' });
+   * payment.controlNumber; payment.reference; payment.merchantReference;
+   */
+  initiateMno(
+    request: MnoCollectionRequest,
+    options?: MoneyMovementOptions,
+  ): Promise<WithMerchantReference<ResponseOf<'initiateMno'>>> {
+    return moveMoney(
+      this.#context,
+      {
+        endpoint: 'initiateMno',
+        body: request,
+        flow: 'mno',
+        amount: request.amount,
+        msisdn: request.msisdn,
+        references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
+        outcome: pending,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Creates a bank collection: the customer pays at the bank against the `controlNumber`.
+   *
+   * @example const bill = await pesakit.collection.initiateBank({ amount: 250000 });
+   */
+  initiateBank(
+    request: BankCollectionRequest,
+    options?: MoneyMovementOptions,
+  ): Promise<WithMerchantReference<ResponseOf<'initiateBank'>>> {
+    return moveMoney(
+      this.#context,
+      {
+        endpoint: 'initiateBank',
+        body: request,
+        flow: 'bank',
+        amount: request.amount,
+        references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
+        outcome: pending,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Creates a hosted secure checkout. Send the customer to `payment_url`; the result is
+   * identified by `external_reference`. When the browser comes back to your `callback_url`,
+   * verify amount and `external_reference` on your server (spec rule 10) — `verifyCheckoutReturn`
+   * does exactly that.
+   *
+   * @example
+   * const checkout = await pesakit.collection.createCheckout({
+   *   amount: 30000, callback_url: 'https://shop.example.co.tz/paid',
+   * });
+   * res.redirect(checkout.payment_url);
+   */
+  createCheckout(
+    request: SecureCheckoutRequest,
+    options?: MoneyMovementOptions,
+  ): Promise<WithMerchantReference<ResponseOf<'initiateSecure'>>> {
+    return moveMoney(
+      this.#context,
+      {
+        endpoint: 'initiateSecure',
+        body: request,
+        flow: 'secure',
+        amount: request.amount,
+        references: (r) => ({
+          externalReference: r.external_reference,
+          controlNumber: r.controlNumber,
+          paymentReference: r.reference,
+        }),
+        outcome: pending,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Engine-compatible pay_mobile. The API key, when configured (`apiKey`), is sent as
+   * `x-api-key`.
+   *
+   * @example await pesakit.collection.payMobile({ amount: 5000, msisdn: '255713000111' });
+   */
+  payMobile(
+    request: PayMobileRequest,
+    options?: MoneyMovementOptions,
+  ): Promise<WithMerchantReference<ResponseOf<'payMobile'>>> {
+    return moveMoney(
+      this.#context,
+      {
+        endpoint: 'payMobile',
+        body: request,
+        flow: 'pay_mobile',
+        amount: request.amount,
+        msisdn: request.msisdn,
+        references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
+        outcome: pending,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Hosted checkout, phone option: what the checkout page calls with its payment token. Use it
+   * to build your own checkout UI. When the store knows the checkout (by `external_reference`),
+   * the references the answer carries are attached to it.
+   */
+  async checkoutMno(request: CheckoutMnoRequest): Promise<ResponseOf<'checkoutMno'>> {
+    const response = await this.#context.transport.request('checkoutMno', { body: request });
+    await this.#attachToCheckout(response.external_reference, {
+      controlNumber: response.controlNumber,
+      paymentReference: response.reference,
+    });
+    return response;
+  }
+
+  /** Hosted checkout, card option: opens a card session with the payment token. */
+  portalSession(request: PortalSessionRequest): Promise<ResponseOf<'portalSession'>> {
+    return this.#context.transport.request('portalSession', { body: request });
+  }
+
+  /**
+   * Pulls the latest state of a transaction by control number or engine reference (the pull
+   * half of spec rule 4). When the store knows the transaction, the observation is applied to
+   * it: `success` only if references and amount match (spec rule 5), `failed` when the
+   * platform says so.
+   *
+   * @example const { data } = await pesakit.collection.status('991234567890');
+   */
+  async status(refId: string): Promise<ResponseOf<'collectionStatus'> & { record?: TransactionRecord }> {
+    const response = await this.#context.transport.request('collectionStatus', {
+      body: { ref_id: refId },
+    });
+    const record = await this.#apply(response.data);
+    return record ? { ...response, record } : response;
+  }
+
+  /**
+   * A sample signed token and its hash for integration tests of a payment provider.
+   *
+   * @example const { token, hash } = await pesakit.collection.testProvider('vodacom');
+   */
+  testProvider(provider: TestProvider): Promise<ResponseOf<'providerTest'>> {
+    return this.#context.transport.request('providerTest', { params: { provider } });
+  }
+
+  async #attachToCheckout(externalReference: string, references: { controlNumber: string; paymentReference: string }) {
+    const record = await this.#context.store.findByReference(externalReference);
+    if (record) await this.#context.store.attachReferences(record.merchantReference, references);
+  }
+
+  async #apply(transaction: ResponseOf<'collectionStatus'>['data']): Promise<TransactionRecord | undefined> {
+    const { store } = this.#context;
+    const found =
+      (await store.findByReference(transaction.controlNumber)) ??
+      (await store.findByReference(transaction.reference));
+    if (!found || found.status === 'success' || found.status === 'failed') return found;
+    const observation = {
+      controlNumber: transaction.controlNumber,
+      paymentReference: transaction.reference,
+      ...(transaction.external_reference ? { externalReference: transaction.external_reference } : {}),
+      amount: transaction.paid_amount ?? transaction.amount,
+      status: transaction.status,
+    };
+    if (transaction.status === 'success') {
+      const verdict = isPaid(found, observation);
+      if (!verdict.paid) return found;
+      return (await store.transition(found.merchantReference, 'success', { payload: transaction })).record;
+    }
+    if (transaction.status === 'failed') {
+      return (await store.transition(found.merchantReference, 'failed', { payload: transaction })).record;
+    }
+    if (found.status === 'unknown') {
+      return (await store.transition(found.merchantReference, 'pending', { payload: transaction })).record;
+    }
+    return found;
+  }
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { ResponseOf } from '../core/endpoints.js';
+import { RequestValidationError } from '../errors/request-validation-error.js';
+import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
+import type { DisbursementPayment, DisbursementRequest } from '../schemas/disbursement.js';
+import { fieldErrorsFrom } from '../schemas/error-body.js';
+import type { PageRequest } from '../schemas/pagination.js';
+import { payableMsisdnSchema } from '../schemas/provider.js';
+import type { ClientContext } from './client-context.js';
+import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
+import { PagePromise } from './pagination.js';
+
+const payoutMsisdnSchema = z.object({ msisdn: payableMsisdnSchema });
+
+/**
+ * Disbursement: pay out from the merchant wallet to a mobile number. The wallet is debited
+ * amount plus charge. There is no push callback for payouts; `payments()` is how they are
+ * reconciled (keys `txnid` and `refid`).
+ */
+export class Disbursement {
+  readonly #context: ClientContext;
+
+  constructor(context: ClientContext) {
+    this.#context = context;
+  }
+
+  /**
+   * Creates a disbursement account. It starts `unverified` and cannot log in until verified.
+   *
+   * @example await pesakit.disbursement.register({ name: 'Duka', email, phone: '255754000001', password });
+   */
+  register(request: RegisterRequest): Promise<ResponseOf<'disbursementRegister'>> {
+    return this.#context.transport.request('disbursementRegister', { body: request });
+  }
+
+  /** Logs in and keeps the token (calls also log in lazily with the configured credentials). */
+  async login(credentials?: LoginRequest): Promise<ResponseOf<'disbursementLogin'>> {
+    const body = credentials ?? this.#context.transport.credentials('disbursement');
+    const response = await this.#context.transport.request('disbursementLogin', { body });
+    this.#context.transport.setToken('disbursement', response.token);
+    return response;
+  }
+
+  /** Revokes the token on the platform and forgets it. */
+  async logout(): Promise<void> {
+    await this.#context.transport.logout('disbursement');
+  }
+
+  /**
+   * Sends a payout. The MSISDN must be `255` + nine digits of a supported provider; the SDK
+   * checks both before anything is stored or sent. An amount plus charge above the balance is
+   * an `InsufficientFundsError`; an upstream refusal is a `BadRequestError` (nothing debited).
+   *
+   * @example
+   * const payout = await pesakit.disbursement.pay({ msisdn: '255754123456', amount: 20000, name: 'Asha' });
+   * payout.response.reference; // the refid
+   */
+  pay(
+    request: DisbursementRequest,
+    options?: MoneyMovementOptions,
+  ): Promise<WithMerchantReference<ResponseOf<'disbursementPay'>>> {
+    // The wire schema takes any string (the platform answers 400, not 422, for a bad number);
+    // the SDK refuses it before a record is written.
+    const checked = payoutMsisdnSchema.safeParse({ msisdn: request?.msisdn });
+    if (!checked.success) {
+      const errors = fieldErrorsFrom(checked.error, { msisdn: request?.msisdn });
+      return Promise.reject(new RequestValidationError('disbursementPay', errors));
+    }
+    return moveMoney(
+      this.#context,
+      {
+        endpoint: 'disbursementPay',
+        body: request,
+        flow: 'disbursement',
+        amount: request.amount,
+        msisdn: request.msisdn,
+        references: (r) => ({
+          refid: r.response.reference,
+          ...(r.payment ? { txnid: r.payment.txnid } : {}),
+        }),
+        outcome: (r) =>
+          r.response.status && r.payment?.status !== 'pending'
+            ? { status: 'success' }
+            : { status: 'pending', reason: r.response.message },
+      },
+      options,
+    );
+  }
+
+  /**
+   * The payouts of the authenticated user, newest first. Await it for one page; iterate it
+   * with `for await` for every payout on every page.
+   *
+   * @example
+   * for await (const payout of pesakit.disbursement.payments({ per_page: 100 })) {
+   *   console.log(payout.refid, payout.status);
+   * }
+   */
+  payments(request: PageRequest = {}): PagePromise<DisbursementPayment> {
+    return new PagePromise(async (page) => {
+      const { payments } = await this.#context.transport.request('disbursementPayments', {
+        body: { ...request, page },
+      });
+      return {
+        data: payments.data,
+        currentPage: payments.current_page,
+        lastPage: payments.last_page,
+        perPage: payments.per_page,
+        total: payments.total,
+      };
+    }, request.page ?? 1);
+  }
+
+  /** The authenticated user and the wallet balance. */
+  user(): Promise<ResponseOf<'disbursementUser'>> {
+    return this.#context.transport.request('disbursementUser', {});
+  }
+}
+

@@ -1,0 +1,67 @@
+/**
+ * One page of a Laravel length-aware paginator, and the way to the next. Iterating a
+ * `PagePromise` with `for await` walks every item on every page (openai-node's pattern).
+ */
+export interface Page<Item> {
+  readonly data: Item[];
+  readonly currentPage: number;
+  readonly lastPage: number;
+  readonly perPage: number;
+  readonly total: number;
+  hasNextPage(): boolean;
+  /** The following page, or `undefined` on the last one. */
+  getNextPage(): Promise<Page<Item> | undefined>;
+}
+
+export type PageFetcher<Item> = (page: number) => Promise<Omit<Page<Item>, 'hasNextPage' | 'getNextPage'>>;
+
+export async function fetchPage<Item>(fetcher: PageFetcher<Item>, page: number): Promise<Page<Item>> {
+  const raw = await fetcher(page);
+  return {
+    ...raw,
+    hasNextPage: () => raw.currentPage < raw.lastPage,
+    getNextPage: () =>
+      raw.currentPage < raw.lastPage ? fetchPage(fetcher, raw.currentPage + 1) : Promise.resolve(undefined),
+  };
+}
+
+/**
+ * Await it for the first page; `for await` it for every item across pages; `.pages()` for
+ * every page. The list is newest first, so payouts created while you iterate can shift items
+ * between pages — for reconciliation, match by `txnid`/`refid`, never by position.
+ */
+export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable<Item> {
+  readonly #fetcher: PageFetcher<Item>;
+  readonly #firstPage: number;
+  #first: Promise<Page<Item>> | undefined;
+
+  constructor(fetcher: PageFetcher<Item>, firstPage = 1) {
+    this.#fetcher = fetcher;
+    this.#firstPage = firstPage;
+  }
+
+  #firstPagePromise(): Promise<Page<Item>> {
+    this.#first ??= fetchPage(this.#fetcher, this.#firstPage);
+    return this.#first;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a PagePromise is awaitable by design.
+  then<A = Page<Item>, B = never>(
+    onFulfilled?: ((value: Page<Item>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#firstPagePromise().then(onFulfilled, onRejected);
+  }
+
+  async *pages(): AsyncGenerator<Page<Item>> {
+    let page: Page<Item> | undefined = await this.#firstPagePromise();
+    while (page) {
+      yield page;
+      page = await page.getNextPage();
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item> {
+    for await (const page of this.pages()) yield* page.data;
+  }
+}

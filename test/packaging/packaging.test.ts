@@ -1,0 +1,34 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+// `npm test` builds before it runs the suite, so dist/ is always the code under test here.
+describe('the built package', () => {
+  it('has been built', () => {
+    expect(existsSync(`${root}/dist/index.js`)).toBe(true);
+    expect(existsSync(`${root}/dist/index.cjs`)).toBe(true);
+  });
+
+  it('imports from ESM and works', async () => {
+    const { stdout } = await run(process.execPath, [`${here}/esm-consumer.mjs`], { cwd: root });
+    expect(JSON.parse(stdout)).toEqual({ msisdn: '255754123456', provider: 'vodacom', validation: true });
+  });
+
+  it('requires from CJS and works (ESM-only dependencies are bundled)', async () => {
+    const { stdout } = await run(process.execPath, [`${here}/cjs-consumer.cjs`], { cwd: root });
+    expect(JSON.parse(stdout)).toEqual({ msisdn: '255713000111', provider: 'tigo', validation: true });
+  });
+
+  it('passes publint', async () => {
+    const { stdout } = await run(process.execPath, [`${root}/node_modules/publint/src/cli.js`, '--strict'], {
+      cwd: root,
+    });
+    expect(stdout).not.toMatch(/error/i);
+  }, 60_000);
+});
