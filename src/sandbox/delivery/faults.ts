@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/**
+ * Faults a merchant can switch on to prove its callback handling survives the real world:
+ * the platform's callbacks are at-least-once (spec § Events: "Delivery may repeat"), so a
+ * correct merchant must cope with lost, repeated, late and out-of-order deliveries.
+ */
+
+/** A whole number in `[min, max]`, with Laravel-style messages that name the field. */
+function boundedInteger(field: string, min: number, max: number) {
+  return z
+    .number({ error: `The ${field} must be a number.` })
+    .int({ error: `The ${field} must be an integer.` })
+    .min(min, { error: `The ${field} must be at least ${min}.` })
+    .max(max, { error: `The ${field} may not be greater than ${max}.` });
+}
+
+/** Upper bounds keep one request from parking the sandbox for hours or flooding a merchant. */
+export const FAULT_LIMITS = {
+  drop: 1000,
+  duplicate: 10,
+  delayMs: 60_000,
+  latencyMs: 30_000,
+} as const;
+
+export const callbackFaultsSchema = z.strictObject(
+  {
+    /** Drop the next N deliveries: logged as `dropped`, never sent, never retried. */
+    drop: boundedInteger('callbacks.drop', 0, FAULT_LIMITS.drop).optional(),
+    /** Send each delivery N times (1 = normal), as independent deliveries, concurrently. */
+    duplicate: boundedInteger('callbacks.duplicate', 1, FAULT_LIMITS.duplicate).optional(),
+    /** Hold each delivery this long before its first attempt. */
+    delayMs: boundedInteger('callbacks.delayMs', 0, FAULT_LIMITS.delayMs).optional(),
+    /** Hold deliveries for a short window, then release the batch newest-first. */
+    reorder: z.boolean({ error: 'The callbacks.reorder must be true or false.' }).optional(),
+  },
+  { error: 'The callbacks must be an object with only drop, duplicate, delayMs and reorder.' },
+);
+export type CallbackFaults = z.infer<typeof callbackFaultsSchema>;
+
+/**
+ * The body of `POST /api/sandbox/_control/faults` and the `faults` option of the sandbox.
+ * Every field is optional; a patch changes only the fields it names (see {@link mergeFaults}).
+ */
+export const faultSettingsSchema = z.strictObject(
+  {
+    callbacks: callbackFaultsSchema.optional(),
+    /** Added to every sandbox response (applied by the server, not the dispatcher). */
+    latencyMs: boundedInteger('latencyMs', 0, FAULT_LIMITS.latencyMs).optional(),
+  },
+  { error: 'The faults must be an object with only callbacks and latencyMs.' },
+);
+export type FaultSettings = z.infer<typeof faultSettingsSchema>;
+
+/**
+ * Applies a patch to the current settings, field by field, and returns a new object (never
+ * mutates either argument). Set a field to its neutral value (`drop: 0`, `duplicate: 1`,
+ * `delayMs: 0`, `reorder: false`, `latencyMs: 0`) to switch it off.
+ *
+ * A new `callbacks` object is returned whenever the patch names `callbacks`; the dispatcher
+ * uses that identity to re-arm `drop` ("drop the next N" counts from the latest setting).
+ */
+export function mergeFaults(current: FaultSettings, patch: FaultSettings): FaultSettings {
+  const merged: FaultSettings = { ...current };
+  if (patch.callbacks !== undefined) {
+    merged.callbacks = { ...current.callbacks, ...patch.callbacks };
+  }
+  if (patch.latencyMs !== undefined) merged.latencyMs = patch.latencyMs;
+  return merged;
+}
