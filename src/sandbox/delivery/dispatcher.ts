@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import type { CallbackFaults, FaultSettings } from './faults.js';
+import type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
+import { isHttpUrl, sendAttempt } from './send-attempt.js';
+
+export type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
+
+/**
+ * Delays before each retry, in ms: after the 1st attempt fails wait 1 s, then 5 s, 30 s and
+ * 2 min — five attempts over about 2.6 minutes. The spec leaves the schedule "not shown"; this
+ * is short enough to watch in a demo and long enough to ride out a merchant restarting.
+ */
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1000, 5000, 30_000, 120_000];
+
+/** @see CallbackDispatcher */
+export interface CallbackDispatcherOptions {
+  /** Retry delays in ms; attempts = `schedule.length + 1`. @default DEFAULT_RETRY_SCHEDULE */
+  schedule?: readonly number[];
+  /**
+   * The faults in force, read at every enqueue. Return the same `callbacks` object until the
+   * settings change (as {@link mergeFaults} does): a new object re-arms "drop the next N".
+   */
+  faults: () => FaultSettings;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Per-attempt timeout; a timeout counts as a failed attempt. @default 10_000 */
+  timeoutMs?: number;
+  /** Source of the log's timestamps. @default the system clock */
+  clock?: { now(): Date };
+  /** How long `reorder` holds a batch when no `delayMs` is set. @default 1000 */
+  reorderWindowMs?: number;
+  /** Records kept in the log; the oldest go first. @default 1000 */
+  logLimit?: number;
+}
+
+interface Job extends CallbackDelivery {
+  id: string;
+  body: string;
+}
+
+/**
+ * Pushes callbacks to merchants the way the platform does: at least once, with retries. POSTs
+ * JSON with `user-agent: pesakit-sandbox`, `x-pesakit-delivery-id` (same across retries) and
+ * `x-pesakit-attempt`. A 2xx is delivered; a non-2xx (redirects included: they are not
+ * followed), a connection error or a timeout is retried on the schedule, then `failed`.
+ *
+ * Faults (see faults.ts) apply at enqueue: `drop`, `duplicate` (independent copies with their
+ * own ids, sent concurrently, to exercise the merchant's dedup on the business key), `delayMs`,
+ * and `reorder` (held for `delayMs` or `reorderWindowMs`, then sent one by one newest-first).
+ *
+ * Nothing here throws into the caller or crashes the process; a closed dispatcher sends nothing.
+ */
+export class CallbackDispatcher {
+  readonly #schedule: readonly number[];
+  readonly #faults: () => FaultSettings;
+  readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number;
+  readonly #clock: { now(): Date };
+  readonly #reorderWindowMs: number;
+  readonly #logLimit: number;
+
+  #log: DeliveryRecord[] = [];
+  #timers = new Set<ReturnType<typeof setTimeout>>();
+  #inFlight = new Set<AbortController>();
+  #held: Job[] = [];
+  #outstanding = 0;
+  #idleWaiters: Array<() => void> = [];
+  // Bumped by reset(): work started before it must not touch the new state.
+  #generation = 0;
+  #closed = false;
+  #dropSource: CallbackFaults | undefined;
+  #dropRemaining = 0;
+
+  constructor(options: CallbackDispatcherOptions) {
+    this.#schedule = options.schedule ?? DEFAULT_RETRY_SCHEDULE;
+    this.#faults = options.faults;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#clock = options.clock ?? { now: () => new Date() };
+    this.#reorderWindowMs = options.reorderWindowMs ?? 1000;
+    this.#logLimit = options.logLimit ?? 1000;
+  }
+
+  /** Queues one callback. Returns at once; the outcome shows in {@link log}. */
+  enqueue(delivery: CallbackDelivery): void {
+    if (this.#closed) return;
+    const base = { id: randomUUID(), key: delivery.key, kind: delivery.kind, url: delivery.url };
+    const unsent = { ...base, payload: delivery.payload, attempt: 0 };
+    if (!isHttpUrl(delivery.url)) {
+      this.#record({ ...unsent, outcome: 'failed', error: 'Only http and https URLs are called.' });
+      return;
+    }
+    let body: string;
+    try {
+      body = JSON.stringify(delivery.payload) ?? 'null';
+    } catch {
+      this.#record({ ...unsent, outcome: 'failed', error: 'The payload is not serialisable.' });
+      return;
+    }
+    const faults = this.#callbackFaults();
+    if (this.#takeDrop(faults)) {
+      this.#record({ ...unsent, outcome: 'dropped' });
+      return;
+    }
+    const copies = Array.from({ length: faults.duplicate ?? 1 }, (_, index) => ({
+      ...delivery,
+      id: index === 0 ? base.id : randomUUID(),
+      body,
+    }));
+    this.#outstanding += copies.length;
+    const generation = this.#generation;
+    const delayMs = faults.delayMs ?? 0;
+    if (faults.reorder === true) {
+      const armed = this.#held.length > 0;
+      this.#held.push(...copies);
+      if (!armed) this.#later(delayMs || this.#reorderWindowMs, () => this.#release(generation));
+    } else if (delayMs > 0) {
+      this.#later(delayMs, () => this.#startAll(copies, generation));
+    } else {
+      this.#startAll(copies, generation);
+    }
+  }
+
+  /** Every attempt so far, oldest first (a copy; at most `logLimit` records). */
+  log(): DeliveryRecord[] {
+    return this.#log.map((record) => ({ ...record }));
+  }
+
+  /** Resolves when nothing is queued, held, waiting to retry or in flight. */
+  idle(): Promise<void> {
+    if (this.#outstanding === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Forgets everything: cancels held and in-flight deliveries, clears the log, re-arms faults. */
+  reset(): void {
+    this.#cancelAll();
+    this.#log = [];
+    this.#dropSource = undefined;
+    this.#dropRemaining = 0;
+  }
+
+  /** Cancels every timer and in-flight request; nothing is sent afterwards. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#cancelAll();
+  }
+
+  #cancelAll(): void {
+    this.#generation += 1;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    for (const controller of this.#inFlight) controller.abort(new Error('cancelled'));
+    this.#held = [];
+    this.#outstanding = 0;
+    this.#wakeIdleWaiters();
+  }
+
+  #callbackFaults(): CallbackFaults {
+    try {
+      return this.#faults().callbacks ?? {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** "Drop the next N": N counts from the moment a new `callbacks` setting is seen. */
+  #takeDrop(faults: CallbackFaults): boolean {
+    if (faults !== this.#dropSource) {
+      this.#dropSource = faults;
+      this.#dropRemaining = faults.drop ?? 0;
+    }
+    if (this.#dropRemaining <= 0) return false;
+    this.#dropRemaining -= 1;
+    return true;
+  }
+
+  #startAll(jobs: readonly Job[], generation: number): void {
+    for (const job of jobs) void this.#attempt(job, 1, generation);
+  }
+
+  /** Sends the held batch newest-first, each first attempt finishing before the next starts. */
+  async #release(generation: number): Promise<void> {
+    const batch = this.#held.reverse();
+    this.#held = [];
+    for (const job of batch) await this.#attempt(job, 1, generation);
+  }
+
+  async #attempt(job: Job, attempt: number, generation: number): Promise<void> {
+    if (generation !== this.#generation) return;
+    const controller = new AbortController();
+    this.#inFlight.add(controller);
+    const request = { url: job.url, body: job.body, deliveryId: job.id, attempt };
+    const result = await sendAttempt(this.#fetch, request, controller, this.#timeoutMs);
+    this.#inFlight.delete(controller);
+    const { status, error, durationMs } = result;
+    const record = {
+      ...{ id: job.id, key: job.key, kind: job.kind, url: job.url, payload: job.payload },
+      ...{ attempt, durationMs, ...(status === undefined ? {} : { status }) },
+    };
+    if (generation !== this.#generation) {
+      if (this.#closed) {
+        this.#record({ ...record, outcome: 'cancelled', error: 'The dispatcher was closed.' });
+      }
+      return;
+    }
+    if (error === undefined) {
+      this.#record({ ...record, outcome: 'delivered' });
+      return this.#settle();
+    }
+    const nextAttemptInMs = this.#schedule[attempt - 1];
+    if (nextAttemptInMs === undefined) {
+      this.#record({ ...record, outcome: 'failed', error });
+      return this.#settle();
+    }
+    this.#record({ ...record, outcome: 'retrying', error, nextAttemptInMs });
+    this.#later(nextAttemptInMs, () => this.#attempt(job, attempt + 1, generation));
+  }
+
+  #later(ms: number, run: () => unknown): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      try {
+        void Promise.resolve(run()).catch(() => undefined);
+      } catch {
+        // A throw in a delivery must never take the sandbox down.
+      }
+    }, ms);
+    this.#timers.add(timer);
+  }
+
+  #record(record: Omit<DeliveryRecord, 'at'> & { outcome: DeliveryOutcome }): void {
+    this.#log.push({ ...record, at: this.#clock.now().toISOString() });
+    if (this.#log.length > this.#logLimit) this.#log.splice(0, this.#log.length - this.#logLimit);
+  }
+
+  #settle(): void {
+    this.#outstanding = Math.max(0, this.#outstanding - 1);
+    if (this.#outstanding === 0) this.#wakeIdleWaiters();
+  }
+
+  #wakeIdleWaiters(): void {
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}
