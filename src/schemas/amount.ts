@@ -6,16 +6,21 @@ import { z } from 'zod';
  * rounding is rejected rather than silently changed.
  */
 export const amountSchema = z
-  .number({ error: 'The amount must be a number.' })
-  .refine(Number.isFinite, { error: 'The amount must be a finite number.', abort: true })
+  .number({
+    error: (issue) =>
+      typeof issue.input === 'number' && !Number.isNaN(issue.input)
+        ? 'The amount must be a finite number.'
+        : 'The amount must be a number.',
+  })
   .refine((value) => value > 0, { error: 'The amount must be greater than 0.', abort: true })
   .refine(hasAtMostTwoDecimals, { error: 'The amount may have at most two decimal places.' });
 
 export type Amount = z.infer<typeof amountSchema>;
 
+// Compared through the shortest decimal form: an absolute epsilon on value * 100 fails for
+// large amounts, where float spacing exceeds it.
 function hasAtMostTwoDecimals(value: number): boolean {
-  const cents = value * 100;
-  return Math.abs(cents - Math.round(cents)) < 1e-6;
+  return Number(value.toFixed(2)) === value;
 }
 
 /** Amounts compared as whole cents, so 0.1 + 0.2 equals 0.3 the way money should. */
