@@ -1,0 +1,115 @@
+import ky from 'ky';
+import { AmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
+import { ConnectionError } from '../errors/connection-error.js';
+import { errorFromResponse } from '../errors/from-response.js';
+import { PesakitError } from '../errors/pesakit-error.js';
+import type { RequestInfo } from '../errors/request-info.js';
+import { ResponseValidationError } from '../errors/response-validation-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+import { redactBody } from '../internal/redaction.js';
+import type { Endpoint } from './endpoints.js';
+import { describeFailure, failedBeforeSending } from './network-failure.js';
+import { readResponseBody } from './response-body.js';
+
+/** One HTTP exchange, fully prepared: nothing here decides about auth or retries. */
+export interface Attempt {
+  readonly endpoint: Endpoint;
+  readonly url: string;
+  readonly path: string;
+  readonly body: unknown;
+  readonly headers: Headers;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly fetch: typeof globalThis.fetch | undefined;
+}
+
+/** What arrived, reported before the body is judged (for the `response` event). */
+export interface ArrivedResponse {
+  readonly status: number;
+  readonly headers: Headers;
+}
+
+/**
+ * Sends one attempt and returns the response body parsed by the endpoint's response schema.
+ * Throws an ApiError for an HTTP error, ResponseValidationError for an unexpected 2xx body,
+ * and for a transport failure: AmbiguousOutcomeError when a money-moving request may have
+ * been sent, else ConnectionError/TimeoutError. A caller's own abort is rethrown as its reason
+ * (or, for money that may have been sent, as AmbiguousOutcomeError).
+ */
+export async function sendAttempt(
+  attempt: Attempt,
+  onResponse: (response: ArrivedResponse) => void,
+): Promise<unknown> {
+  const { endpoint, path } = attempt;
+  const request: RequestInfo = { method: endpoint.method, path };
+  // The deadline covers the whole exchange, body included: ky's own timeout stops at headers.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), attempt.timeoutMs);
+  const signal = attempt.signal
+    ? AbortSignal.any([deadline.signal, attempt.signal])
+    : deadline.signal;
+  // Set when fetch is called: a failure before that (ky building the Request) sent nothing.
+  let dispatched = false;
+  try {
+    const response = await ky(attempt.url, {
+      method: endpoint.method,
+      headers: attempt.headers,
+      ...(attempt.body === undefined ? {} : { body: JSON.stringify(attempt.body) }),
+      signal,
+      timeout: false,
+      retry: 0,
+      throwHttpErrors: false,
+      fetch: (input, init) => {
+        dispatched = true;
+        return (attempt.fetch ?? globalThis.fetch)(input, init);
+      },
+    });
+    const body = await readResponseBody(response);
+    onResponse({ status: response.status, headers: response.headers });
+    if (!response.ok) {
+      throw errorFromResponse({
+        ...request,
+        status: response.status,
+        body,
+        headers: response.headers,
+      });
+    }
+    const parsed = endpoint.response.safeParse(body);
+    if (!parsed.success) {
+      // The body may be a login answer: its token must not travel inside an error.
+      const status = response.status;
+      throw new ResponseValidationError(
+        { ...request, status },
+        redactBody(body),
+        parsed.error.issues,
+      );
+    }
+    return parsed.data;
+  } catch (error) {
+    if (error instanceof PesakitError) throw error;
+    if (!dispatched) throw error;
+    const mayHaveBeenSent = !failedBeforeSending(error);
+    const moneyAtRisk = endpoint.retry === 'money' && mayHaveBeenSent;
+    if (attempt.signal?.aborted && !deadline.signal.aborted) {
+      if (moneyAtRisk)
+        throw new AmbiguousOutcomeError(request, undefined, { cause: attempt.signal.reason });
+      throw attempt.signal.reason;
+    }
+    const failure = deadline.signal.aborted
+      ? new TimeoutError(request, attempt.timeoutMs, { cause: error })
+      : connectionError(request, error, mayHaveBeenSent);
+    throw moneyAtRisk ? new AmbiguousOutcomeError(request, undefined, { cause: failure }) : failure;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function connectionError(request: RequestInfo, error: unknown, mayHaveBeenSent: boolean) {
+  const where = `${request.method} ${request.path}`;
+  const message = mayHaveBeenSent
+    ? `${where}: the connection failed before a response arrived (${describeFailure(error)}). ` +
+      'Check connectivity; a status or list pull tells whether the platform acted on it.'
+    : `${where} could not reach the platform (${describeFailure(error)}). Nothing was sent; ` +
+      'check the base URL and connectivity, then try again.';
+  return new ConnectionError(message, request, { cause: error });
+}

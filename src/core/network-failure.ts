@@ -1,0 +1,62 @@
+/**
+ * Did a failed fetch send anything? The answer decides whether a money-moving request failed
+ * cleanly (nothing reached the platform: safe to send again) or ambiguously (it may have been
+ * processed: reconcile, never resend). Undici reports transport failures as
+ * `TypeError('fetch failed')` with the system error in `cause` (`cause.code`); some harnesses
+ * (nock) reject with the coded error itself, so both places are read.
+ *
+ * Only failures that happen before the request is written are listed here. Everything else —
+ * `UND_ERR_SOCKET` ("other side closed"), `ECONNRESET` on read, an abort, an unknown error
+ * from an injected fetch — is treated as "may have been sent", because guessing wrong the other
+ * way could pay twice.
+ */
+const beforeSendCodes = new Set([
+  // The connection was never made.
+  'ECONNREFUSED',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  // The host name did not resolve.
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  // TLS refused the server before any request byte went out.
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** The system or undici error code of a fetch failure, wherever it was reported. */
+export function failureCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** True only when the failure certainly happened before any byte of the request was sent. */
+export function failedBeforeSending(error: unknown): boolean {
+  const code = failureCode(error);
+  return code !== undefined && beforeSendCodes.has(code);
+}
+
+/** A short, secret-free description of a fetch failure for error messages. */
+export function describeFailure(error: unknown): string {
+  const code = failureCode(error);
+  const cause = (error as { cause?: { message?: unknown } } | null)?.cause;
+  const message =
+    typeof cause?.message === 'string'
+      ? cause.message
+      : error instanceof Error || typeof (error as { message?: unknown })?.message === 'string'
+        ? String((error as { message: unknown }).message)
+        : String(error);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}

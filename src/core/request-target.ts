@@ -1,0 +1,70 @@
+import { PesakitError } from '../errors/pesakit-error.js';
+import { RequestValidationError } from '../errors/request-validation-error.js';
+import { fieldErrorsFrom } from '../schemas/error-body.js';
+import type { Endpoint, Environment, Product } from './endpoints.js';
+import { encodePathSegment, endpointPath } from './paths.js';
+import type { ResolvedTransportOptions } from './transport-options.js';
+
+/**
+ * The body to send: the caller's body checked (and normalised) by the endpoint's request
+ * schema, so that a request the platform would refuse is refused here, before anything is
+ * sent or stored. Endpoints without a request schema take no body.
+ */
+export function validatedBody(operation: string, endpoint: Endpoint, body: unknown): unknown {
+  if (endpoint.request === undefined) {
+    if (body === undefined) return undefined;
+    throw new RequestValidationError(operation, { body: ['This endpoint takes no request body.'] });
+  }
+  const parsed = endpoint.request.safeParse(body);
+  if (!parsed.success) {
+    throw new RequestValidationError(operation, fieldErrorsFrom(parsed.error, body));
+  }
+  return parsed.data;
+}
+
+/**
+ * The endpoint's path with its parameters filled in. A missing parameter, or one that would
+ * leave its path segment (`..`), is a RequestValidationError naming `params.<name>`.
+ */
+export function resolvedPath(
+  operation: string,
+  endpoint: Endpoint,
+  environment: Environment,
+  params: Readonly<Record<string, string>> = {},
+): string {
+  const errors: Record<string, string[]> = {};
+  for (const [, name] of endpoint.sandboxPath.matchAll(/\{(\w+)\}/g)) {
+    if (name === undefined) continue;
+    const value = params[name];
+    if (typeof value !== 'string') {
+      errors[`params.${name}`] = [`The params.${name} path parameter is required.`];
+      continue;
+    }
+    try {
+      encodePathSegment(name, value);
+    } catch (error) {
+      errors[`params.${name}`] = [(error as Error).message];
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new RequestValidationError(operation, errors);
+  return endpointPath(endpoint, environment, params);
+}
+
+/**
+ * The origin (possibly with a path prefix) that serves `product`. Production has one host per
+ * product (collection and disbursement both have `/api/login`), so there only `baseUrls` counts.
+ */
+export function productOrigin(product: Product, options: ResolvedTransportOptions): string {
+  const origin =
+    options.baseUrls[product] ?? (options.environment === 'sandbox' ? options.baseUrl : undefined);
+  if (origin === undefined) {
+    throw new PesakitError(
+      options.environment === 'production'
+        ? `No production host for the ${product} product: set \`baseUrls.${product}\` ` +
+            '(each product has its own host in production).'
+        : `No base URL for the ${product} product: set \`baseUrl\` (one sandbox origin for ` +
+            `every product) or \`baseUrls.${product}\`.`,
+    );
+  }
+  return origin.replace(/\/+$/, '');
+}

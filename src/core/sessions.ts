@@ -1,0 +1,57 @@
+import type { Product } from './endpoints.js';
+
+/**
+ * The bearer token of each product, and the one login in flight for it. Concurrent calls that
+ * need a token share a single login: ten payments started at once must not log in ten times
+ * (and revoke each other's tokens, on platforms that keep one token per user).
+ */
+export class Sessions {
+  readonly #tokens = new Map<Product, string>();
+  readonly #logins = new Map<Product, Promise<string>>();
+  readonly #login: (product: Product) => Promise<string>;
+
+  /** `login` performs one login and returns the new token; it is never called concurrently per product. */
+  constructor(login: (product: Product) => Promise<string>) {
+    this.#login = login;
+  }
+
+  token(product: Product): string | undefined {
+    return this.#tokens.get(product);
+  }
+
+  setToken(product: Product, token: string | undefined): void {
+    if (token === undefined) this.#tokens.delete(product);
+    else this.#tokens.set(product, token);
+  }
+
+  /** The held token, or the token of a login (started now, or already in flight). */
+  current(product: Product): Promise<string> {
+    const token = this.#tokens.get(product);
+    return token !== undefined ? Promise.resolve(token) : this.login(product);
+  }
+
+  /**
+   * A token to replace `rejected`, which the platform just refused. If another call already
+   * replaced it, that token is used; otherwise one fresh login is shared by every caller.
+   */
+  renew(product: Product, rejected: string): Promise<string> {
+    const token = this.#tokens.get(product);
+    if (token !== undefined && token !== rejected) return Promise.resolve(token);
+    if (token === rejected) this.#tokens.delete(product);
+    return this.login(product);
+  }
+
+  /** Logs in, joining the login already in flight for `product` if there is one. */
+  login(product: Product): Promise<string> {
+    const inFlight = this.#logins.get(product);
+    if (inFlight) return inFlight;
+    const login = this.#login(product)
+      .then((token) => {
+        this.#tokens.set(product, token);
+        return token;
+      })
+      .finally(() => this.#logins.delete(product));
+    this.#logins.set(product, login);
+    return login;
+  }
+}

@@ -1,0 +1,58 @@
+import type { EndpointId } from './endpoints.js';
+
+/**
+ * What every transport event says about one attempt. Secrets never appear: `headers` has
+ * `Authorization`, `x-api-key` and cookies replaced by `[redacted]`, and no event carries a
+ * request or response body (login bodies hold passwords and tokens).
+ */
+export interface TransportEventBase {
+  /** The endpoint id from the endpoint table, e.g. `initiateMno`. */
+  readonly endpoint: EndpointId;
+  readonly method: 'GET' | 'POST';
+  /** The request path, without host or query string. */
+  readonly path: string;
+  /** 1 for the first attempt of a call; retries and the repeat after a re-login count up. */
+  readonly attempt: number;
+  /** The request's headers, redacted. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** An attempt is about to be sent. */
+export type RequestEvent = TransportEventBase;
+
+/** An HTTP response arrived (any status, before its body is validated). */
+export interface ResponseEvent extends TransportEventBase {
+  readonly status: number;
+  readonly durationMs: number;
+  /** The platform's `x-request-id`, when it sent one. */
+  readonly requestId: string | undefined;
+  /** The response's headers, redacted. */
+  readonly responseHeaders: Readonly<Record<string, string>>;
+}
+
+/** An attempt of a safe operation failed and will be retried after `delayMs`. */
+export interface RetryEvent extends TransportEventBase {
+  readonly error: Error;
+  /** The status of the failed attempt, when the platform answered. */
+  readonly status: number | undefined;
+  readonly durationMs: number;
+  readonly requestId: string | undefined;
+  /** How long the transport waits before the next attempt (backoff or `Retry-After`). */
+  readonly delayMs: number;
+}
+
+/** A call failed for good: this is the error the caller receives. */
+export interface ErrorEvent extends TransportEventBase {
+  readonly error: Error;
+  readonly status: number | undefined;
+  readonly durationMs: number;
+  readonly requestId: string | undefined;
+}
+
+/** The events of `transport.events`, for eventemitter3's typed emitter. */
+export interface TransportEvents {
+  request: [event: RequestEvent];
+  response: [event: ResponseEvent];
+  retry: [event: RetryEvent];
+  error: [event: ErrorEvent];
+}

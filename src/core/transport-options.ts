@@ -1,0 +1,140 @@
+import type { Environment, Product } from './endpoints.js';
+
+/** The email and password of one product's account (each product has its own accounts). */
+export interface Credentials {
+  readonly email: string;
+  readonly password: string;
+}
+
+/** How long to wait between retries of a safe operation. */
+export interface RetryDelay {
+  /**
+   * The first delay; each further retry doubles it, up to `maxMs`. Every delay is shortened by
+   * up to 25% at random (jitter), so many clients do not retry in step.
+   * @default 500
+   */
+  readonly minMs?: number;
+  /** @default 8000 */
+  readonly maxMs?: number;
+}
+
+/** Options of the HTTP transport that every product resource sends through. */
+export interface TransportOptions {
+  /**
+   * Selects the path table (spec § Versioning): `sandbox` puts every route under its product's
+   * `/api/sandbox...` prefix; `production` uses the production paths on each product's host.
+   * @default 'sandbox'
+   */
+  readonly environment?: Environment;
+  /**
+   * One origin for all three products — what the sandbox serves. May carry a path prefix
+   * (a proxy's, say). Not used in production, where each product has its own host.
+   * @example 'http://127.0.0.1:4010'
+   */
+  readonly baseUrl?: string;
+  /**
+   * The origin of each product. Required in production; in the sandbox it takes precedence
+   * over `baseUrl` for the products it names.
+   * @example { airtime: 'https://airtime.example.co.tz' }
+   */
+  readonly baseUrls?: Readonly<Partial<Record<Product, string>>>;
+  /**
+   * The accounts the transport logs in with, lazily, on the first bearer call of each product.
+   * Without them, set a token with `setToken` before calling bearer routes.
+   */
+  readonly credentials?: Readonly<Partial<Record<Product, Credentials>>>;
+  /** Sent as `x-api-key` on routes that take one (collection `pay_mobile`). */
+  readonly apiKey?: string;
+  /**
+   * How long one attempt may take, from sending to the end of the response body.
+   * @default 30000
+   */
+  readonly timeoutMs?: number;
+  /**
+   * How many times a safe operation (status, list, user, login) is retried after a transient
+   * failure. Money-moving calls are never retried. `0` disables retries.
+   * @default 2
+   */
+  readonly maxRetries?: number;
+  /** The backoff between retries. */
+  readonly retryDelay?: RetryDelay;
+  /**
+   * The fetch every call goes through: route through your own agent, proxy or test harness.
+   * @default globalThis.fetch, looked up at call time
+   */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Headers added to every request. Authentication headers set by the transport win. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The options with every default filled in and every value checked. */
+export interface ResolvedTransportOptions {
+  readonly environment: Environment;
+  readonly baseUrl: string | undefined;
+  readonly baseUrls: Readonly<Partial<Record<Product, string>>>;
+  readonly credentials: Readonly<Partial<Record<Product, Credentials>>>;
+  readonly apiKey: string | undefined;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly retryDelay: { readonly minMs: number; readonly maxMs: number };
+  readonly fetch: typeof globalThis.fetch | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Fills in defaults and rejects options that cannot work, naming the option and the rule, so a
+ * misconfiguration fails at construction rather than on the first payment.
+ */
+export function resolveTransportOptions(options: TransportOptions): ResolvedTransportOptions {
+  const environment = options.environment ?? 'sandbox';
+  if (environment !== 'sandbox' && environment !== 'production') {
+    throw new TypeError(`\`environment\` must be 'sandbox' or 'production', got ${environment}.`);
+  }
+  if (options.baseUrl !== undefined) checkUrl('baseUrl', options.baseUrl);
+  for (const [product, url] of Object.entries(options.baseUrls ?? {})) {
+    if (url !== undefined) checkUrl(`baseUrls.${product}`, url);
+  }
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  // Node's timers cannot wait longer than 2^31 - 1 ms; a larger value would fire at once.
+  checkNumber('timeoutMs', timeoutMs, 1, 2_147_483_647);
+  const maxRetries = options.maxRetries ?? 2;
+  checkNumber('maxRetries', maxRetries, 0);
+  if (!Number.isInteger(maxRetries)) {
+    throw new TypeError(`\`maxRetries\` must be a whole number, got ${maxRetries}.`);
+  }
+  const minMs = options.retryDelay?.minMs ?? 500;
+  const maxMs = options.retryDelay?.maxMs ?? 8_000;
+  checkNumber('retryDelay.minMs', minMs, 0);
+  checkNumber('retryDelay.maxMs', maxMs, minMs);
+  return {
+    environment,
+    baseUrl: options.baseUrl,
+    baseUrls: options.baseUrls ?? {},
+    credentials: options.credentials ?? {},
+    apiKey: options.apiKey,
+    timeoutMs,
+    maxRetries,
+    retryDelay: { minMs, maxMs },
+    fetch: options.fetch,
+    headers: options.headers ?? {},
+  };
+}
+
+function checkUrl(option: string, value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`\`${option}\` must be an absolute http(s) URL, got "${value}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`\`${option}\` must be an http or https URL, got "${value}".`);
+  }
+}
+
+function checkNumber(option: string, value: number, min: number, max = Infinity): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    const range = max === Infinity ? `at least ${min}` : `between ${min} and ${max}`;
+    throw new TypeError(`\`${option}\` must be a finite number ${range}, got ${value}.`);
+  }
+}

@@ -1,0 +1,264 @@
+import { EventEmitter } from 'eventemitter3';
+import pRetry from 'p-retry';
+import { ApiError } from '../errors/api-error.js';
+import { AuthenticationError } from '../errors/authentication-error.js';
+import { ResponseValidationError } from '../errors/response-validation-error.js';
+import { redactHeaders } from '../internal/redaction.js';
+import { sleep } from '../internal/sleep.js';
+import { sendAttempt } from './attempt.js';
+import { isTransient, retryDelayMs } from './backoff.js';
+import {
+  type Endpoint,
+  type EndpointId,
+  endpoints,
+  loginEndpoints,
+  type Product,
+  type RequestOf,
+  type ResponseOf,
+} from './endpoints.js';
+import { missingCredentials } from './missing-credentials.js';
+import { productOrigin, resolvedPath, validatedBody } from './request-target.js';
+import { Sessions } from './sessions.js';
+import type { TransportEventBase, TransportEvents } from './transport-events.js';
+import {
+  type ResolvedTransportOptions,
+  resolveTransportOptions,
+  type TransportOptions,
+} from './transport-options.js';
+
+export type * from './transport-events.js';
+export type { Credentials, RetryDelay, TransportOptions } from './transport-options.js';
+
+/** Per-call options of `Transport.request`. */
+export interface RequestOptions<K extends EndpointId = EndpointId> {
+  /** The request body, checked by the endpoint's request schema before anything is sent. */
+  readonly body?: RequestOf<K>;
+  /** Path parameters, e.g. `{ provider: 'vodacom' }` for `merchant/test-{provider}`. */
+  readonly params?: Readonly<Record<string, string>>;
+  /** Extra headers for this call. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Aborts the call, including a retry backoff in progress. */
+  readonly signal?: AbortSignal;
+  /** Overrides `TransportOptions.timeoutMs` for each attempt of this call. */
+  readonly timeoutMs?: number;
+}
+
+/** Products whose platform has a logout route; airtime has none (its tokens are just dropped). */
+const logoutEndpoints = {
+  collection: 'collectionLogout',
+  disbursement: 'disbursementLogout',
+} as const satisfies Partial<Record<Product, EndpointId>>;
+
+/** One call in progress: the counters its events report. */
+interface Call {
+  readonly id: EndpointId;
+  readonly endpoint: Endpoint;
+  readonly url: string;
+  readonly path: string;
+  readonly body: unknown;
+  readonly options: RequestOptions;
+  attempt: number;
+  startedAt: number;
+  /** The token of the latest attempt, and the status it got. */
+  token?: string | undefined;
+  status?: number | undefined;
+}
+
+/**
+ * Moves requests to the platform and back: resolves each endpoint's URL for the environment,
+ * authenticates (logging in lazily and once more after a 401), times out, retries safe
+ * operations, never retries money-moving ones, validates every body, and reports each attempt
+ * as an event with secrets redacted.
+ *
+ * @example
+ * const transport = new Transport({ baseUrl: 'http://127.0.0.1:4010', credentials: { airtime } });
+ * const user = await transport.request('airtimeUser');
+ */
+export class Transport {
+  /** `request`, `response`, `retry` and `error` events; see TransportEvents. */
+  readonly events = new EventEmitter<TransportEvents>();
+  readonly #options: ResolvedTransportOptions;
+  readonly #sessions: Sessions;
+
+  constructor(options: TransportOptions = {}) {
+    this.#options = resolveTransportOptions(options);
+    this.#sessions = new Sessions(async (product) => {
+      const credentials = this.#options.credentials[product];
+      const id = loginEndpoints[product];
+      if (credentials === undefined)
+        throw missingCredentials(product, endpoints[id], this.#path(id));
+      const answer = await this.request(id, { body: credentials });
+      return answer.token;
+    });
+  }
+
+  /** The environment whose path table this transport uses. */
+  get environment(): ResolvedTransportOptions['environment'] {
+    return this.#options.environment;
+  }
+
+  /** The bearer token held for `product`, if any. */
+  token(product: Product): string | undefined {
+    return this.#sessions.token(product);
+  }
+
+  /** Uses `token` for `product` from now on (`undefined` forgets it). */
+  setToken(product: Product, token: string | undefined): void {
+    this.#sessions.setToken(product, token);
+  }
+
+  /** Logs in with the product's credentials now (joining a login already in flight). */
+  login(product: Product): Promise<string> {
+    return this.#sessions.login(product);
+  }
+
+  /**
+   * Revokes the product's token on the platform (collection, disbursement) and forgets it —
+   * even when the revoke fails, since the caller has asked to stop using it. A 401 means the
+   * token was already dead, which is what logout wanted. Never logs in to log out.
+   */
+  async logout(product: Product): Promise<void> {
+    const token = this.#sessions.token(product);
+    if (token === undefined) return;
+    try {
+      if (product !== 'airtime') await this.#run(logoutEndpoints[product], {}, token);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+    } finally {
+      if (this.#sessions.token(product) === token) this.#sessions.setToken(product, undefined);
+    }
+  }
+
+  /**
+   * Sends one operation of the endpoint table and returns its validated response.
+   * @throws RequestValidationError before sending when the body or path parameters are invalid.
+   */
+  request<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): Promise<ResponseOf<K>> {
+    return this.#run(id, options, undefined) as Promise<ResponseOf<K>>;
+  }
+
+  /** `token` given: use exactly it and never log in (logout). */
+  async #run(id: EndpointId, options: RequestOptions, token: string | undefined): Promise<unknown> {
+    const endpoint: Endpoint = endpoints[id];
+    const body = validatedBody(id, endpoint, options.body);
+    const path = resolvedPath(id, endpoint, this.#options.environment, options.params);
+    const url = productOrigin(endpoint.product, this.#options) + path;
+    const product = endpoint.product;
+    const canLogIn = this.#options.credentials[product] !== undefined;
+    if (endpoint.auth === 'bearer' && token === undefined && !this.token(product) && !canLogIn) {
+      throw missingCredentials(product, endpoint, path);
+    }
+    const call: Call = { id, endpoint, url, path, body, options, attempt: 0, startedAt: 0 };
+    try {
+      if (endpoint.auth !== 'bearer') return await this.#withRetries(call, undefined);
+      if (token !== undefined) return await this.#withRetries(call, token);
+      const current = await this.#sessions.current(product);
+      try {
+        return await this.#withRetries(call, current);
+      } catch (error) {
+        // A 401 means the platform refused the token before doing anything, so repeating the
+        // request once with a fresh token is safe even for money-moving calls.
+        if (!(error instanceof AuthenticationError) || !canLogIn) throw error;
+        return await this.#withRetries(call, await this.#sessions.renew(product, current));
+      }
+    } catch (error) {
+      this.#emit('error', this.#failure(call, error));
+      throw error;
+    }
+  }
+
+  #withRetries(call: Call, token: string | undefined): Promise<unknown> {
+    const { signal } = call.options;
+    if (call.endpoint.retry !== 'safe' || this.#options.maxRetries === 0) {
+      return this.#attempt(call, token);
+    }
+    return pRetry(() => this.#attempt(call, token), {
+      retries: this.#options.maxRetries,
+      // p-retry's own schedule cannot honour Retry-After, so shouldRetry does the waiting.
+      minTimeout: 0,
+      maxTimeout: 0,
+      ...(signal ? { signal } : {}),
+      shouldRetry: async ({ error, retriesConsumed }) => {
+        if (!isTransient(error)) return false;
+        const delayMs = retryDelayMs(retriesConsumed + 1, this.#options.retryDelay, error);
+        this.#emit('retry', { ...this.#failure(call, error), delayMs });
+        await sleep(delayMs, signal);
+        return true;
+      },
+    });
+  }
+
+  #attempt(call: Call, token: string | undefined): Promise<unknown> {
+    call.attempt += 1;
+    call.token = token;
+    call.status = undefined;
+    const headers = this.#headers(call);
+    this.#emit('request', this.#describe(call));
+    call.startedAt = performance.now();
+    const timeoutMs = call.options.timeoutMs ?? this.#options.timeoutMs;
+    return sendAttempt(
+      { ...call, headers, timeoutMs, signal: call.options.signal, fetch: this.#options.fetch },
+      (response) => {
+        call.status = response.status;
+        this.#emit('response', {
+          ...this.#describe(call),
+          status: response.status,
+          durationMs: performance.now() - call.startedAt,
+          requestId: response.headers.get('x-request-id') ?? undefined,
+          responseHeaders: redactHeaders(response.headers),
+        });
+      },
+    );
+  }
+
+  #headers(call: Call): Headers {
+    const headers = new Headers(this.#options.headers);
+    for (const [name, value] of Object.entries(call.options.headers ?? {}))
+      headers.set(name, value);
+    headers.set('accept', 'application/json');
+    if (call.body !== undefined) headers.set('content-type', 'application/json');
+    if (call.endpoint.auth === 'bearer' && call.token !== undefined) {
+      headers.set('authorization', `Bearer ${call.token}`);
+    }
+    if (call.endpoint.auth === 'api-key' && this.#options.apiKey !== undefined) {
+      headers.set('x-api-key', this.#options.apiKey);
+    }
+    return headers;
+  }
+
+  #describe(call: Call): TransportEventBase {
+    const {
+      id: endpoint,
+      endpoint: { method },
+      path,
+      attempt,
+    } = call;
+    return { endpoint, method, path, attempt, headers: redactHeaders(this.#headers(call)) };
+  }
+
+  #failure(call: Call, error: unknown) {
+    return {
+      ...this.#describe(call),
+      error: error instanceof Error ? error : new Error(String(error)),
+      status:
+        error instanceof ApiError || error instanceof ResponseValidationError
+          ? error.status
+          : call.status,
+      durationMs: performance.now() - call.startedAt,
+      requestId: error instanceof ApiError ? error.requestId : undefined,
+    };
+  }
+
+  /** A listener that throws must not turn a settled payment into an apparent failure. */
+  #emit<E extends keyof TransportEvents>(event: E, ...args: TransportEvents[E]): void {
+    try {
+      (this.events.emit as (event: E, ...args: TransportEvents[E]) => boolean)(event, ...args);
+    } catch (error) {
+      process.emitWarning(`A pesakit transport "${event}" listener threw: ${String(error)}`);
+    }
+  }
+
+  #path(id: EndpointId): string {
+    return resolvedPath(id, endpoints[id], this.#options.environment);
+  }
+}
