@@ -1,0 +1,186 @@
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Transport } from '../../../src/core/transport.js';
+import { isAuthenticationError, isServerError } from '../../../src/errors/index.js';
+import { airtimeUser, origin, purchase, recordEvents } from './platform.js';
+
+const userPath = '/api/sandbox/airtime/user';
+const purchasePath = '/api/sandbox/airtime/customer/payments';
+
+function transport(maxRetries = 3) {
+  const t = new Transport({
+    baseUrl: origin,
+    maxRetries,
+    retryDelay: { minMs: 8, maxMs: 32 },
+  });
+  t.setToken('airtime', 'tok-1');
+  return t;
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+describe('Safe operations are retried on transient failures', () => {
+  it.each([408, 429, 500, 502, 503])('retries a read answered %i, then succeeds', async (status) => {
+    nock(origin)
+      .get(userPath)
+      .reply(status, { message: 'later' })
+      .get(userPath)
+      .reply(200, { user: airtimeUser });
+    const t = transport();
+    const events = recordEvents(t);
+    const answer = await t.request('airtimeUser');
+    expect(answer.user.wallet.balance).toBe(25_000);
+    expect(events.request.map((e) => e.attempt)).toEqual([1, 2]);
+    expect(events.retry).toHaveLength(1);
+    expect(events.retry[0]?.status).toBe(status);
+    expect(events.error).toHaveLength(0);
+  });
+
+  it('retries a connection failure of a read', async () => {
+    nock(origin)
+      .get(userPath)
+      .replyWithError({ code: 'ECONNRESET', message: 'socket hang up' })
+      .get(userPath)
+      .reply(200, { user: airtimeUser });
+    const t = transport();
+    await expect(t.request('airtimeUser')).resolves.toMatchObject({ user: { id: 7 } });
+  });
+
+  it('does not retry a 4xx other than 408 and 429', async () => {
+    nock(origin).get(userPath).reply(404, { message: 'Not Found' });
+    const t = transport();
+    const events = recordEvents(t);
+    await expect(t.request('airtimeUser')).rejects.toMatchObject({ name: 'NotFoundError' });
+    expect(events.request).toHaveLength(1);
+    expect(events.retry).toHaveLength(0);
+  });
+
+  it('gives up after maxRetries and throws the last failure', async () => {
+    nock(origin).get(userPath).times(3).reply(503, { message: 'Service Unavailable' });
+    const t = transport(2);
+    const events = recordEvents(t);
+    const error = await t.request('airtimeUser').catch((e: unknown) => e);
+    expect(isServerError(error)).toBe(true);
+    expect(events.request).toHaveLength(3);
+    expect(events.retry).toHaveLength(2);
+    expect(events.error).toHaveLength(1);
+    expect(events.error[0]?.status).toBe(503);
+    expect(nock.isDone()).toBe(true);
+  });
+
+  it('maxRetries 0 disables retries', async () => {
+    nock(origin).get(userPath).reply(503, { message: 'Service Unavailable' });
+    const t = transport(0);
+    const events = recordEvents(t);
+    await expect(t.request('airtimeUser')).rejects.toMatchObject({ status: 503 });
+    expect(events.request).toHaveLength(1);
+  });
+});
+
+describe('Backoff is exponential with jitter, from minMs doubling to maxMs', () => {
+  it('each delay is minMs·2^n shortened by at most 25%, capped at maxMs', async () => {
+    nock(origin).get(userPath).times(5).reply(500, { message: 'boom' });
+    const t = transport(4);
+    const events = recordEvents(t);
+    await t.request('airtimeUser').catch(() => undefined);
+    const delays = events.retry.map((e) => e.delayMs);
+    expect(delays).toHaveLength(4);
+    const bases = [8, 16, 32, 32];
+    delays.forEach((delay, i) => {
+      const base = bases[i] ?? 0;
+      expect(delay).toBeGreaterThanOrEqual(Math.floor(base * 0.75));
+      expect(delay).toBeLessThanOrEqual(base);
+    });
+    // Growth: the third wait is always longer than the first, whatever the jitter.
+    expect(delays[2]).toBeGreaterThan(delays[0] ?? Infinity);
+  });
+
+  it('uses the default schedule of 0.5 s doubling to 8 s', async () => {
+    const { retryDelayMs } = await import('../../../src/core/backoff.js');
+    const noJitter = () => 0;
+    const schedule = [1, 2, 3, 4, 5, 6].map((n) =>
+      retryDelayMs(n, { minMs: 500, maxMs: 8_000 }, new Error('x'), noJitter),
+    );
+    expect(schedule).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
+    expect(retryDelayMs(1, { minMs: 500, maxMs: 8_000 }, new Error('x'), () => 0.999)).toBe(375);
+  });
+});
+
+describe('Retry-After is honoured', () => {
+  it('waits exactly retry-after-ms', async () => {
+    nock(origin)
+      .get(userPath)
+      .reply(429, { message: 'Too Many Attempts.' }, { 'retry-after-ms': '3' })
+      .get(userPath)
+      .reply(200, { user: airtimeUser });
+    const t = new Transport({ baseUrl: origin, retryDelay: { minMs: 5_000, maxMs: 8_000 } });
+    t.setToken('airtime', 'tok-1');
+    const events = recordEvents(t);
+    await t.request('airtimeUser');
+    expect(events.retry.map((e) => e.delayMs)).toEqual([3]);
+  });
+
+  it('waits Retry-After seconds (0 means at once)', async () => {
+    nock(origin)
+      .get(userPath)
+      .reply(503, { message: 'Down' }, { 'retry-after': '0' })
+      .get(userPath)
+      .reply(200, { user: airtimeUser });
+    const t = new Transport({ baseUrl: origin, retryDelay: { minMs: 5_000, maxMs: 8_000 } });
+    t.setToken('airtime', 'tok-1');
+    const events = recordEvents(t);
+    await t.request('airtimeUser');
+    expect(events.retry.map((e) => e.delayMs)).toEqual([0]);
+  });
+
+  it('ignores a Retry-After above 60 s and falls back to the backoff', async () => {
+    nock(origin)
+      .get(userPath)
+      .reply(429, { message: 'Too Many Attempts.' }, { 'retry-after': '3600' })
+      .get(userPath)
+      .reply(200, { user: airtimeUser });
+    const t = transport();
+    const events = recordEvents(t);
+    await t.request('airtimeUser');
+    const delay = events.retry[0]?.delayMs ?? -1;
+    expect(delay).toBeGreaterThanOrEqual(6);
+    expect(delay).toBeLessThanOrEqual(8);
+  });
+
+  it('a caller abort during the backoff ends the call at once', async () => {
+    nock(origin)
+      .get(userPath)
+      .reply(503, { message: 'Down' }, { 'retry-after': '30' })
+      .get(userPath)
+      .reply(200, { user: airtimeUser });
+    const t = transport();
+    const controller = new AbortController();
+    t.events.on('retry', () => controller.abort(new Error('caller gave up')));
+    await expect(t.request('airtimeUser', { signal: controller.signal })).rejects.toThrow(
+      'caller gave up',
+    );
+    expect(nock.pendingMocks()).toHaveLength(1);
+  });
+});
+
+describe('Money-moving POSTs are never retried', () => {
+  it.each([500, 503, 429, 408])('an airtime purchase answered %i is sent once', async (status) => {
+    nock(origin).post(purchasePath).reply(status, { message: 'nope' });
+    const t = transport();
+    const events = recordEvents(t);
+    await expect(t.request('airtimePurchase', { body: purchase })).rejects.toMatchObject({
+      status,
+    });
+    expect(events.request).toHaveLength(1);
+    expect(events.retry).toHaveLength(0);
+  });
+
+  it('a 401 on a purchase is not a retry of the payment (no credentials: thrown as is)', async () => {
+    nock(origin).post(purchasePath).reply(401, { message: 'Unauthenticated.' });
+    const t = transport();
+    const error = await t.request('airtimePurchase', { body: purchase }).catch((e: unknown) => e);
+    expect(isAuthenticationError(error)).toBe(true);
+  });
+});
