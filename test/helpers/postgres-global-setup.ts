@@ -16,7 +16,8 @@ declare module 'vitest' {
 }
 
 /** Debian's PostgreSQL 15; CI installs the same package. Override with PG_BIN. */
-const binDir = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const { PG_BIN, DATABASE_URL } = process.env;
+const binDir = PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
 /**
  * Starts a throwaway PostgreSQL cluster for the whole run (unless DATABASE_URL points at one)
@@ -24,7 +25,7 @@ const binDir = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
  * decision 7), so a missing server is a failure, never a silent skip.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const existing = process.env.DATABASE_URL;
+  const existing = DATABASE_URL;
   if (existing) {
     project.provide('postgresUrl', existing);
     return async () => {};

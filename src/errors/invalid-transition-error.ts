@@ -1,0 +1,31 @@
+import { hasName, PesakitError } from './pesakit-error.js';
+
+/**
+ * A status change that would move a transaction backwards, or out of a final state. Usually a
+ * late or duplicated signal (an old callback after a pull already settled it): the stored
+ * status is kept, and this error says which move was refused.
+ */
+export class InvalidTransitionError extends PesakitError {
+  override name = 'InvalidTransitionError' as string;
+  readonly merchantReference: string;
+  readonly from: string;
+  readonly to: string;
+
+  constructor(details: { merchantReference: string; from: string; to: string }) {
+    const why =
+      details.from === 'success' || details.from === 'failed'
+        ? `${details.from} is final and never changes`
+        : `a ${details.from} transaction cannot become ${details.to}`;
+    super(
+      `Cannot move ${details.merchantReference} from ${details.from} to ${details.to}: ${why}. ` +
+        'The stored status was kept.',
+    );
+    this.merchantReference = details.merchantReference;
+    this.from = details.from;
+    this.to = details.to;
+  }
+}
+
+export function isInvalidTransitionError(error: unknown): error is InvalidTransitionError {
+  return error instanceof InvalidTransitionError || hasName(error, 'InvalidTransitionError');
+}

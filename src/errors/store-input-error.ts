@@ -1,0 +1,23 @@
+import { type FieldErrors, summarizeFieldErrors } from '../schemas/error-body.js';
+import { hasName, PesakitError } from './pesakit-error.js';
+
+/**
+ * A reference store refused an operation because an argument broke a rule (an empty merchant
+ * reference, a negative amount, an unknown status...). Nothing was stored. `errors` maps each
+ * field to its messages, in the same shape as the platform's own validation errors.
+ */
+export class StoreInputError extends PesakitError {
+  override name = 'StoreInputError' as string;
+  readonly operation: string;
+  readonly errors: FieldErrors;
+
+  constructor(operation: string, errors: FieldErrors) {
+    super(`${operation}: ${summarizeFieldErrors(errors)} Nothing was stored.`);
+    this.operation = operation;
+    this.errors = errors;
+  }
+}
+
+export function isStoreInputError(error: unknown): error is StoreInputError {
+  return error instanceof StoreInputError || hasName(error, 'StoreInputError');
+}

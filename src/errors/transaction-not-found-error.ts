@@ -1,0 +1,22 @@
+import { hasName, PesakitError } from './pesakit-error.js';
+
+/**
+ * A store operation named a merchant reference the store does not hold. Lookups (`get`,
+ * `findByReference`) answer `undefined` instead; this is for changes, which need a record.
+ */
+export class TransactionNotFoundError extends PesakitError {
+  override name = 'TransactionNotFoundError' as string;
+  readonly merchantReference: string;
+
+  constructor(merchantReference: string) {
+    super(
+      `No transaction with merchant reference ${merchantReference} is stored. ` +
+        'Store the intent (createIntent) before attaching references or changing its status.',
+    );
+    this.merchantReference = merchantReference;
+  }
+}
+
+export function isTransactionNotFoundError(error: unknown): error is TransactionNotFoundError {
+  return error instanceof TransactionNotFoundError || hasName(error, 'TransactionNotFoundError');
+}

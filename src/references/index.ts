@@ -1,0 +1,20 @@
+export { MemoryReferenceStore, type MemoryReferenceStoreOptions } from './memory-store.js';
+export {
+  allowedTransitions,
+  canTransition,
+  isFinalStatus,
+  openStatuses,
+  transactionStatuses,
+} from './transitions.js';
+export type {
+  Flow,
+  ListOpenOptions,
+  PlatformReferenceField,
+  ReferenceField,
+  ReferenceStore,
+  References,
+  TransactionIntent,
+  TransactionRecord,
+  TransactionStatus,
+  TransitionDetails,
+} from './types.js';

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { StoreInputError } from '../errors/store-input-error.js';
+import { amountSchema } from '../schemas/amount.js';
+import { fieldErrorsFrom } from '../schemas/error-body.js';
+import { msisdnSchema } from '../schemas/msisdn.js';
+import { openStatuses, transactionStatuses } from './transitions.js';
+import type {
+  Flow,
+  ListOpenOptions,
+  References,
+  TransactionIntent,
+  TransactionStatus,
+  TransitionDetails,
+} from './types.js';
+
+/**
+ * The rules every store applies to its arguments before touching anything, so that the three
+ * implementations refuse exactly the same input with exactly the same error.
+ */
+
+/** The product each flow belongs to; a mismatch means the caller mixed two transactions up. */
+export const productOfFlow = {
+  mno: 'collection',
+  bank: 'collection',
+  secure: 'collection',
+  pay_mobile: 'collection',
+  checkout_mno: 'collection',
+  airtime_purchase: 'airtime',
+  airtime_recharge: 'airtime',
+  disbursement: 'disbursement',
+} as const satisfies Record<Flow, string>;
+
+const flows = Object.keys(productOfFlow) as [Flow, ...Flow[]];
+
+// References are identifiers, compared byte for byte: surrounding spaces or control characters
+// would make two spellings of one reference, so they are refused rather than trimmed.
+const referenceSchema = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(128, { error: 'must be at most 128 characters' })
+  .refine((value) => value.trim() === value, { error: 'must not start or end with spaces' })
+  .refine((value) => !/\p{Cc}/u.test(value), { error: 'must not contain control characters' });
+
+const statusSchema = z.enum(transactionStatuses as [TransactionStatus, ...TransactionStatus[]], {
+  error: `must be one of ${transactionStatuses.join(', ')}`,
+});
+
+const dateSchema = z
+  .date({ error: 'must be a Date' })
+  .refine((value) => !Number.isNaN(value.getTime()), { error: 'must be a valid Date' });
+
+// Metadata is for the merchant's own identifiers, not for documents: small and flat.
+const metadataSchema = z
+  .record(
+    z
+      .string()
+      .min(1, { error: 'keys must not be empty' })
+      .max(64, { error: 'keys: at most 64 characters' }),
+    z
+      .string({ error: 'values must be strings' })
+      .max(500, { error: 'values: at most 500 characters' }),
+  )
+  .refine((value) => Object.keys(value).length <= 50, { error: 'must have at most 50 keys' });
+
+const intentSchema = z
+  .object({
+    merchantReference: referenceSchema,
+    product: z.enum(['collection', 'airtime', 'disbursement'], {
+      error: 'must be collection, airtime or disbursement',
+    }),
+    flow: z.enum(flows, { error: `must be one of ${flows.join(', ')}` }),
+    amount: amountSchema,
+    msisdn: msisdnSchema.optional(),
+    metadata: metadataSchema.optional(),
+  })
+  .refine((intent) => productOfFlow[intent.flow] === intent.product, {
+    error: 'does not belong to the given product',
+    path: ['flow'],
+  });
+
+const referencesSchema = z.strictObject(
+  {
+    controlNumber: referenceSchema.optional(),
+    paymentReference: referenceSchema.optional(),
+    externalReference: referenceSchema.optional(),
+    txnid: referenceSchema.optional(),
+    refid: referenceSchema.optional(),
+  },
+  { error: 'only controlNumber, paymentReference, externalReference, txnid and refid are known' },
+);
+
+const transitionSchema = z.object({
+  to: statusSchema,
+  reason: z
+    .string({ error: 'must be a string' })
+    .max(1000, { error: 'must be at most 1000 characters' })
+    .optional(),
+  at: dateSchema.optional(),
+});
+
+const listOpenSchema = z.object({
+  statuses: z.array(statusSchema).min(1, { error: 'must name at least one status' }).optional(),
+  product: z
+    .enum(['collection', 'airtime', 'disbursement'], {
+      error: 'must be collection, airtime or disbursement',
+    })
+    .optional(),
+  checkedBefore: dateSchema.optional(),
+  limit: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(10_000, { error: 'must be at most 10000' })
+    .optional(),
+});
+
+function parse<T>(operation: string, schema: z.ZodType<T>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  // Name the field in each message, so "must not be empty" reads "merchantReference must not be empty".
+  const errors = fieldErrorsFrom(result.error, input);
+  for (const [field, messages] of Object.entries(errors)) {
+    errors[field] = messages.map((message) =>
+      message.startsWith(`The ${field} field`) ? message : `${field} ${message}`,
+    );
+  }
+  throw new StoreInputError(operation, errors);
+}
+
+export function parseIntent(input: TransactionIntent): TransactionIntent {
+  return parse('createIntent', intentSchema, input) as TransactionIntent;
+}
+
+export function parseMerchantReference(operation: string, value: string): string {
+  return parse(operation, z.object({ merchantReference: referenceSchema }), {
+    merchantReference: value,
+  }).merchantReference;
+}
+
+/** A lookup value: any string is a fair question, but only a valid reference can be an answer. */
+export function isLookupable(value: unknown): value is string {
+  return referenceSchema.safeParse(value).success;
+}
+
+export function parseReferences(input: References): References {
+  const parsed = parse('attachReferences', referencesSchema, input ?? {});
+  const refs: References = {};
+  for (const [field, value] of Object.entries(parsed)) {
+    if (value !== undefined) refs[field as keyof References] = value;
+  }
+  return refs;
+}
+
+/** The parsed details of a transition; `payload` is normalised to what JSON can hold. */
+export interface ParsedTransition {
+  to: TransactionStatus;
+  reason: string | undefined;
+  at: Date | undefined;
+  payload: unknown;
+  hasPayload: boolean;
+}
+
+export function parseTransition(
+  to: TransactionStatus,
+  details: TransitionDetails = {},
+): ParsedTransition {
+  const parsed = parse('transition', transitionSchema, { ...details, to });
+  const hasPayload = details.payload !== undefined;
+  return {
+    to: parsed.to,
+    reason: parsed.reason,
+    at: parsed.at,
+    payload: hasPayload ? toJson('transition', 'payload', details.payload) : null,
+    hasPayload,
+  };
+}
+
+export function parseListOpen(options: ListOpenOptions = {}): {
+  statuses: readonly TransactionStatus[];
+  product: string | undefined;
+  checkedBefore: Date | undefined;
+  limit: number;
+} {
+  const parsed = parse('listOpen', listOpenSchema, options);
+  return {
+    statuses: parsed.statuses ?? openStatuses,
+    product: parsed.product,
+    checkedBefore: parsed.checkedBefore,
+    limit: parsed.limit ?? 100,
+  };
+}
+
+export function parseCheckTime(at: Date | undefined): Date | undefined {
+  return parse('recordCheck', z.object({ at: dateSchema.optional() }), { at }).at;
+}
+
+/**
+ * The payload as it will read back from any store: what survives a JSON round trip. Doing this
+ * in every store (memory too) means a `Date` or an `undefined` field reads back the same way
+ * from memory as from SQLite or PostgreSQL.
+ */
+function toJson(operation: string, field: string, value: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new StoreInputError(operation, {
+      [field]: [`${field} must be JSON-serialisable (${(error as Error).message})`],
+    });
+  }
+  return text === undefined ? null : JSON.parse(text);
+}

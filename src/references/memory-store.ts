@@ -1,0 +1,195 @@
+import { DuplicateReferenceError } from '../errors/duplicate-reference-error.js';
+import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
+import {
+  isLookupable,
+  parseCheckTime,
+  parseIntent,
+  parseListOpen,
+  parseMerchantReference,
+  parseReferences,
+  parseTransition,
+} from './input-rules.js';
+import { compareForReconciliation } from './reconciliation-order.js';
+import {
+  newReferences,
+  ownedElsewhere,
+  platformReferenceFields,
+  statusChange,
+} from './record-changes.js';
+import type {
+  ListOpenOptions,
+  ReferenceField,
+  ReferenceStore,
+  References,
+  TransactionIntent,
+  TransactionRecord,
+  TransactionStatus,
+  TransitionDetails,
+} from './types.js';
+
+/** Options of {@link MemoryReferenceStore}. */
+export interface MemoryReferenceStoreOptions {
+  /** The clock used for `createdAt`, `updatedAt` and defaults. @default () => new Date() */
+  now?: () => Date;
+}
+
+/**
+ * A store in this process's memory: the default, and the right one for tests. Everything is
+ * lost when the process exits — use `SqliteReferenceStore` (`pesakit/sqlite`) for a single
+ * process that must survive restarts, `PostgresReferenceStore` (`pesakit/postgres`) for many.
+ *
+ * Every method validates, decides and writes without awaiting in between, so concurrent calls
+ * in one process cannot interleave halfway through a change.
+ */
+export class MemoryReferenceStore implements ReferenceStore {
+  readonly #records = new Map<string, TransactionRecord>();
+  /** Platform reference value → merchant reference of the record that owns it. */
+  readonly #owners = new Map<string, string>();
+  readonly #now: () => Date;
+
+  constructor(options: MemoryReferenceStoreOptions = {}) {
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
+    const parsed = parseIntent(intent);
+    if (this.#records.has(parsed.merchantReference)) {
+      throw new DuplicateReferenceError(parsed.merchantReference);
+    }
+    const now = this.#now();
+    const record: TransactionRecord = {
+      merchantReference: parsed.merchantReference,
+      product: parsed.product,
+      flow: parsed.flow,
+      amount: parsed.amount,
+      msisdn: parsed.msisdn ?? null,
+      status: 'initiating',
+      statusReason: null,
+      controlNumber: null,
+      paymentReference: null,
+      externalReference: null,
+      txnid: null,
+      refid: null,
+      createdAt: now,
+      updatedAt: now,
+      attemptedAt: null,
+      lastCheckedAt: null,
+      checkCount: 0,
+      lastPayload: null,
+      metadata: { ...(parsed.metadata ?? {}) },
+    };
+    this.#records.set(record.merchantReference, record);
+    return copy(record);
+  }
+
+  async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('attachReferences', merchantReference);
+    const parsed = parseReferences(refs);
+    const record = this.#require(reference);
+    const fresh = newReferences(record, parsed);
+    // Check every new value before writing any, so a conflict leaves the record untouched.
+    for (const field of platformReferenceFields) {
+      const value = fresh[field];
+      if (value === undefined) continue;
+      const owner = this.#ownerOf(value);
+      if (owner !== undefined && owner !== reference) {
+        throw ownedElsewhere(reference, field, value, owner);
+      }
+    }
+    let changed = false;
+    for (const field of platformReferenceFields) {
+      const value = fresh[field];
+      if (value === undefined) continue;
+      record[field] = value;
+      this.#owners.set(value, reference);
+      changed = true;
+    }
+    if (changed) record.updatedAt = this.#now();
+    return copy(record);
+  }
+
+  async transition(
+    merchantReference: string,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+    const reference = parseMerchantReference('transition', merchantReference);
+    const parsed = parseTransition(to, details);
+    const record = this.#require(reference);
+    const change = statusChange(record, parsed, this.#now());
+    if (change === undefined) return { record: copy(record), changed: false };
+    Object.assign(record, change);
+    return { record: copy(record), changed: true };
+  }
+
+  async get(merchantReference: string): Promise<TransactionRecord | undefined> {
+    const record = this.#records.get(merchantReference);
+    return record && copy(record);
+  }
+
+  async findByReference(reference: string): Promise<TransactionRecord | undefined> {
+    if (!isLookupable(reference)) return undefined;
+    const record =
+      this.#records.get(reference) ?? this.#records.get(this.#owners.get(reference) ?? '');
+    return record && copy(record);
+  }
+
+  async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
+    if (by.field === 'merchantReference') return this.get(by.value);
+    const owner = this.#owners.get(by.value);
+    const record = owner === undefined ? undefined : this.#records.get(owner);
+    return record && record[by.field] === by.value ? copy(record) : undefined;
+  }
+
+  async listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]> {
+    const { statuses, product, checkedBefore, limit } = parseListOpen(options);
+    return [...this.#records.values()]
+      .filter(
+        (record) =>
+          statuses.includes(record.status) &&
+          (product === undefined || record.product === product) &&
+          (checkedBefore === undefined ||
+            record.lastCheckedAt === null ||
+            record.lastCheckedAt < checkedBefore),
+      )
+      .sort(compareForReconciliation)
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('recordCheck', merchantReference);
+    const checkedAt = parseCheckTime(at) ?? this.#now();
+    const record = this.#require(reference);
+    record.lastCheckedAt = checkedAt;
+    record.checkCount += 1;
+    record.updatedAt = this.#now();
+    return copy(record);
+  }
+
+  async close(): Promise<void> {}
+
+  #require(merchantReference: string): TransactionRecord {
+    const record = this.#records.get(merchantReference);
+    if (!record) throw new TransactionNotFoundError(merchantReference);
+    return record;
+  }
+
+  /** Who holds `value` under any reference kind, the merchant's own included. */
+  #ownerOf(value: string): string | undefined {
+    return this.#owners.get(value) ?? (this.#records.has(value) ? value : undefined);
+  }
+}
+
+/** Callers get copies, so changing a returned record never changes the store. */
+function copy(record: TransactionRecord): TransactionRecord {
+  return {
+    ...record,
+    createdAt: new Date(record.createdAt),
+    updatedAt: new Date(record.updatedAt),
+    attemptedAt: record.attemptedAt && new Date(record.attemptedAt),
+    lastCheckedAt: record.lastCheckedAt && new Date(record.lastCheckedAt),
+    lastPayload: structuredClone(record.lastPayload),
+    metadata: { ...record.metadata },
+  };
+}

@@ -1,0 +1,55 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './sql/migrations.js';
+import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
+import type { StoreDatabase } from './sql/table.js';
+
+/** Options of {@link PostgresReferenceStore.open}. */
+export interface PostgresReferenceStoreOptions extends SqlReferenceStoreOptions {
+  /** Pool size when pesakit creates the pool from a connection string. @default 10 */
+  maxConnections?: number;
+}
+
+/**
+ * The reference store in PostgreSQL (pg): for merchants running many instances. All of them
+ * see the same records; the unique constraints make sure each reference has one owner, and
+ * every change locks its row, so concurrent writers never lose an update.
+ *
+ * @example
+ * import { PostgresReferenceStore } from 'pesakit/postgres';
+ * const store = await PostgresReferenceStore.open(process.env.DATABASE_URL);
+ */
+export class PostgresReferenceStore extends SqlReferenceStore {
+  private constructor(
+    db: Kysely<StoreDatabase>,
+    release: () => Promise<void>,
+    options: SqlReferenceStoreOptions,
+  ) {
+    super(db, 'postgres', release, options);
+  }
+
+  /**
+   * Connects with a connection string (pesakit owns that pool and ends it on `close()`) or an
+   * existing `pg.Pool` (left open on `close()`), and applies any pending migrations. The
+   * tables (`pesakit_transactions`, `pesakit_migration*`) go into the connection's current
+   * schema (its `search_path`).
+   */
+  static async open(
+    connection: string | pg.Pool,
+    options: PostgresReferenceStoreOptions = {},
+  ): Promise<PostgresReferenceStore> {
+    const owned = typeof connection === 'string';
+    const pool = owned
+      ? new pg.Pool({ connectionString: connection, max: options.maxConnections ?? 10 })
+      : connection;
+    const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+    try {
+      await migrateToLatest(db as Kysely<unknown>, 'postgres');
+    } catch (error) {
+      if (owned) await db.destroy();
+      throw error;
+    }
+    // Kysely's destroy() ends the pool: only do that when pesakit created it.
+    return new PostgresReferenceStore(db, owned ? () => db.destroy() : async () => {}, options);
+  }
+}

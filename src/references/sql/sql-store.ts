@@ -1,0 +1,325 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
+import { PesakitError } from '../../errors/pesakit-error.js';
+import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
+import {
+  isLookupable,
+  parseCheckTime,
+  parseIntent,
+  parseListOpen,
+  parseMerchantReference,
+  parseReferences,
+  parseTransition,
+} from '../input-rules.js';
+import {
+  newReferences,
+  ownedElsewhere,
+  platformReferenceFields,
+  statusChange,
+} from '../record-changes.js';
+import type {
+  ListOpenOptions,
+  PlatformReferenceField,
+  ReferenceField,
+  ReferenceStore,
+  References,
+  TransactionIntent,
+  TransactionRecord,
+  TransactionStatus,
+  TransitionDetails,
+} from '../types.js';
+import {
+  referenceColumns,
+  type SqlDialectName,
+  type StoreDatabase,
+  type TransactionRow,
+  toCents,
+  toInstant,
+  toRecord,
+  transactionsTable,
+} from './table.js';
+import { uniqueViolationColumn } from './unique-violation.js';
+
+type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
+
+/** Options shared by the SQL stores. */
+export interface SqlReferenceStoreOptions {
+  /** The clock used for `createdAt`, `updatedAt` and defaults. @default () => new Date() */
+  now?: () => Date;
+}
+
+/**
+ * The reference store over SQL, one implementation for SQLite and PostgreSQL. Every change is
+ * one transaction that locks the record (`SELECT ... FOR UPDATE` on PostgreSQL; SQLite has one
+ * writer at a time), decides with the same rules as the memory store, then writes. The unique
+ * constraints are the last word on who owns a reference.
+ */
+export class SqlReferenceStore implements ReferenceStore {
+  readonly #db: Kysely<StoreDatabase>;
+  readonly #dialect: SqlDialectName;
+  readonly #now: () => Date;
+  readonly #release: () => Promise<void>;
+  #closed = false;
+
+  protected constructor(
+    db: Kysely<StoreDatabase>,
+    dialect: SqlDialectName,
+    release: () => Promise<void>,
+    options: SqlReferenceStoreOptions,
+  ) {
+    this.#db = db;
+    this.#dialect = dialect;
+    this.#release = release;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
+    const parsed = parseIntent(intent);
+    const now = this.#instant(this.#now());
+    try {
+      const row = await this.#open()
+        .insertInto(transactionsTable)
+        .values({
+          merchant_reference: parsed.merchantReference,
+          product: parsed.product,
+          flow: parsed.flow,
+          amount_cents: toCents(parsed.amount),
+          msisdn: parsed.msisdn ?? null,
+          status: 'initiating',
+          status_reason: null,
+          created_at: now,
+          updated_at: now,
+          check_count: 0,
+          last_payload: null,
+          metadata: JSON.stringify(parsed.metadata ?? {}),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toRecord(row);
+    } catch (error) {
+      if (uniqueViolationColumn(error) === 'merchant_reference') {
+        throw new DuplicateReferenceError(parsed.merchantReference, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('attachReferences', merchantReference);
+    const parsed = parseReferences(refs);
+    try {
+      return await this.#open()
+        .transaction()
+        .execute(async (trx) => {
+          const record = await this.#lock(trx, reference);
+          const fresh = newReferences(record, parsed);
+          const entries = platformReferenceFields.flatMap((field) => {
+            const value = fresh[field];
+            return value === undefined ? [] : [{ field, value }];
+          });
+          if (entries.length === 0) return record;
+          await this.#lockValues(
+            trx,
+            entries.map((entry) => entry.value),
+          );
+          for (const { field, value } of entries) {
+            const owner = await this.#ownerOf(trx, value, reference);
+            if (owner !== undefined) throw ownedElsewhere(reference, field, value, owner);
+          }
+          const columns: Partial<Record<string, string>> = {};
+          for (const { field, value } of entries) columns[referenceColumns[field]] = value;
+          const row = await trx
+            .updateTable(transactionsTable)
+            .set({ ...columns, updated_at: this.#instant(this.#now()) })
+            .where('merchant_reference', '=', reference)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return toRecord(row);
+        });
+    } catch (error) {
+      throw await this.#explainConflict(error, reference, parsed);
+    }
+  }
+
+  async transition(
+    merchantReference: string,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+    const reference = parseMerchantReference('transition', merchantReference);
+    const parsed = parseTransition(to, details);
+    return this.#open()
+      .transaction()
+      .execute(async (trx) => {
+        const record = await this.#lock(trx, reference);
+        const change = statusChange(record, parsed, this.#now());
+        if (change === undefined) return { record, changed: false };
+        const row = await trx
+          .updateTable(transactionsTable)
+          .set({
+            status: change.status,
+            status_reason: change.statusReason,
+            updated_at: this.#instant(change.updatedAt),
+            attempted_at: change.attemptedAt && this.#instant(change.attemptedAt),
+            last_payload: parsed.hasPayload
+              ? JSON.stringify(change.lastPayload)
+              : sql.ref('last_payload'),
+          })
+          .where('merchant_reference', '=', reference)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { record: toRecord(row), changed: true };
+      });
+  }
+
+  async get(merchantReference: string): Promise<TransactionRecord | undefined> {
+    return this.find({ field: 'merchantReference', value: merchantReference });
+  }
+
+  async findByReference(reference: string): Promise<TransactionRecord | undefined> {
+    if (!isLookupable(reference)) return undefined;
+    const own = await this.get(reference);
+    if (own) return own;
+    const row = await this.#open()
+      .selectFrom(transactionsTable)
+      .selectAll()
+      .where((eb) =>
+        eb.or(Object.values(referenceColumns).map((column) => eb(column, '=', reference))),
+      )
+      .orderBy('merchant_reference')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
+    const column =
+      by.field === 'merchantReference' ? 'merchant_reference' : referenceColumns[by.field];
+    if (column === undefined || !isLookupable(by.value)) return undefined;
+    const row = await this.#open()
+      .selectFrom(transactionsTable)
+      .selectAll()
+      .where(column, '=', by.value)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]> {
+    const { statuses, product, checkedBefore, limit } = parseListOpen(options);
+    const rows = await this.#open()
+      .selectFrom(transactionsTable)
+      .selectAll()
+      .where('status', 'in', [...statuses])
+      .$if(product !== undefined, (qb) => qb.where('product', '=', product as string))
+      .$if(checkedBefore !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('last_checked_at', 'is', null),
+            eb('last_checked_at', '<', this.#instant(checkedBefore as Date)),
+          ]),
+        ),
+      )
+      // Same order as compareForReconciliation (reconciliation-order.ts).
+      .orderBy('last_checked_at', (ob) => ob.asc().nullsFirst())
+      .orderBy('created_at', 'asc')
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('recordCheck', merchantReference);
+    const checkedAt = parseCheckTime(at) ?? this.#now();
+    // One statement: the count is incremented by the engine, so concurrent checks all count.
+    const row = await this.#open()
+      .updateTable(transactionsTable)
+      .set((eb) => ({
+        last_checked_at: this.#instant(checkedAt),
+        check_count: eb('check_count', '+', 1),
+        updated_at: this.#instant(this.#now()),
+      }))
+      .where('merchant_reference', '=', reference)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new TransactionNotFoundError(reference);
+    return toRecord(row);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#release();
+  }
+
+  #open(): Kysely<StoreDatabase> {
+    if (this.#closed) {
+      throw new PesakitError('This reference store is closed; open a new one to keep using it.');
+    }
+    return this.#db;
+  }
+
+  #instant(value: Date): Date | string {
+    return toInstant(this.#dialect, value);
+  }
+
+  /** Reads the record inside `trx`, locking its row on PostgreSQL until the transaction ends. */
+  async #lock(trx: Db, merchantReference: string): Promise<TransactionRecord> {
+    const row = (await trx
+      .selectFrom(transactionsTable)
+      .selectAll()
+      .where('merchant_reference', '=', merchantReference)
+      .$if(this.#dialect === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst()) as TransactionRow | undefined;
+    if (!row) throw new TransactionNotFoundError(merchantReference);
+    return toRecord(row);
+  }
+
+  /**
+   * Serialises claims of the same reference value across records and kinds. The per-column
+   * unique constraints cannot see a controlNumber equal to another record's txnid; a
+   * transaction-scoped advisory lock per value (taken in a fixed order, so two claimers never
+   * deadlock) makes the ownership check below exact on PostgreSQL. SQLite has one writer.
+   */
+  async #lockValues(trx: Db, values: string[]): Promise<void> {
+    if (this.#dialect !== 'postgres') return;
+    for (const value of [...new Set(values)].sort()) {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${value}, 0))`.execute(trx);
+    }
+  }
+
+  /** The record other than `self` holding `value` under any reference kind, if any. */
+  async #ownerOf(db: Db, value: string, self: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom(transactionsTable)
+      .select('merchant_reference')
+      .where('merchant_reference', '<>', self)
+      .where((eb) =>
+        eb.or([
+          eb('merchant_reference', '=', value),
+          ...Object.values(referenceColumns).map((column) => eb(column, '=', value)),
+        ]),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return row?.merchant_reference;
+  }
+
+  /**
+   * A unique violation that slipped past the ownership check (another process won the race)
+   * becomes the same ReferenceConflictError the check would have raised.
+   */
+  async #explainConflict(error: unknown, self: string, refs: References): Promise<unknown> {
+    const column = uniqueViolationColumn(error);
+    if (column === undefined || column === 'merchant_reference') return error;
+    const field = (Object.keys(referenceColumns) as PlatformReferenceField[]).find(
+      (candidate) => referenceColumns[candidate] === column,
+    );
+    const value = field && refs[field];
+    if (field === undefined || value === undefined) return error;
+    const owner = (await this.#ownerOf(this.#db, value, self)) ?? 'another transaction';
+    const conflict = ownedElsewhere(self, field, value, owner);
+    (conflict as { cause?: unknown }).cause = error;
+    return conflict;
+  }
+}

@@ -1,0 +1,96 @@
+import type { ColumnType, Selectable } from 'kysely';
+import type { Product } from '../../core/endpoints.js';
+import type {
+  Flow,
+  PlatformReferenceField,
+  TransactionRecord,
+  TransactionStatus,
+} from '../types.js';
+
+/** The SQL dialects the store runs on. */
+export type SqlDialectName = 'sqlite' | 'postgres';
+
+/** SQLite keeps instants as ISO-8601 text (UTC, sortable); PostgreSQL as timestamptz. */
+type Instant = ColumnType<Date | string, Date | string, Date | string>;
+
+/** One row of `pesakit_transactions`. */
+export interface TransactionsTable {
+  merchant_reference: string;
+  product: string;
+  flow: string;
+  /** Whole cents, so no amount ever drifts through a float; PostgreSQL's bigint reads as text. */
+  amount_cents: ColumnType<number | string, number, number>;
+  msisdn: string | null;
+  status: string;
+  status_reason: string | null;
+  control_number: string | null;
+  payment_reference: string | null;
+  external_reference: string | null;
+  txnid: string | null;
+  refid: string | null;
+  created_at: Instant;
+  updated_at: Instant;
+  attempted_at: Instant | null;
+  last_checked_at: Instant | null;
+  check_count: number;
+  /** JSON text; NULL when no payload was ever recorded. */
+  last_payload: string | null;
+  /** JSON text of a flat string → string map. */
+  metadata: string;
+}
+
+export interface StoreDatabase {
+  pesakit_transactions: TransactionsTable;
+}
+
+export type TransactionRow = Selectable<TransactionsTable>;
+
+export const transactionsTable = 'pesakit_transactions';
+
+/** The column of each platform reference kind. */
+export const referenceColumns = {
+  controlNumber: 'control_number',
+  paymentReference: 'payment_reference',
+  externalReference: 'external_reference',
+  txnid: 'txnid',
+  refid: 'refid',
+} as const satisfies Record<PlatformReferenceField, keyof TransactionsTable>;
+
+export type ReferenceColumn = (typeof referenceColumns)[PlatformReferenceField];
+
+/** How a value is written for, and read back from, each dialect. */
+export function toInstant(dialect: SqlDialectName, value: Date): Date | string {
+  return dialect === 'sqlite' ? value.toISOString() : value;
+}
+
+function fromInstant(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+export function toCents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+export function toRecord(row: TransactionRow): TransactionRecord {
+  return {
+    merchantReference: row.merchant_reference,
+    product: row.product as Product,
+    flow: row.flow as Flow,
+    amount: Number(row.amount_cents) / 100,
+    msisdn: row.msisdn,
+    status: row.status as TransactionStatus,
+    statusReason: row.status_reason,
+    controlNumber: row.control_number,
+    paymentReference: row.payment_reference,
+    externalReference: row.external_reference,
+    txnid: row.txnid,
+    refid: row.refid,
+    createdAt: fromInstant(row.created_at),
+    updatedAt: fromInstant(row.updated_at),
+    attemptedAt: row.attempted_at === null ? null : fromInstant(row.attempted_at),
+    lastCheckedAt: row.last_checked_at === null ? null : fromInstant(row.last_checked_at),
+    checkCount: Number(row.check_count),
+    lastPayload: row.last_payload === null ? null : JSON.parse(row.last_payload),
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+  };
+}

@@ -1,0 +1,61 @@
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { migrateToLatest } from './sql/migrations.js';
+import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
+import type { StoreDatabase } from './sql/table.js';
+
+/** Options of {@link SqliteReferenceStore.open}. */
+export interface SqliteReferenceStoreOptions extends SqlReferenceStoreOptions {
+  /**
+   * How long a write waits for another connection's lock before failing, in milliseconds
+   * (SQLite's `busy_timeout`). Only set when pesakit opens the file itself.
+   * @default 5000
+   */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * The reference store in a SQLite file (better-sqlite3): the embedded default for the CLI and
+ * for a merchant running one process. Records survive restarts: reopen the same file and find
+ * any transaction by any of its references. For many processes, use `PostgresReferenceStore`.
+ *
+ * @example
+ * import { SqliteReferenceStore } from 'pesakit/sqlite';
+ * const store = await SqliteReferenceStore.open('./pesakit.sqlite');
+ */
+export class SqliteReferenceStore extends SqlReferenceStore {
+  private constructor(
+    db: Kysely<StoreDatabase>,
+    release: () => Promise<void>,
+    options: SqlReferenceStoreOptions,
+  ) {
+    super(db, 'sqlite', release, options);
+  }
+
+  /**
+   * Opens (creating it if needed) the store in `file` — a path, `':memory:'`, or a
+   * better-sqlite3 `Database` you opened yourself (then `close()` leaves it open for you) — and
+   * applies any pending migrations.
+   */
+  static async open(
+    file: string | Database.Database,
+    options: SqliteReferenceStoreOptions = {},
+  ): Promise<SqliteReferenceStore> {
+    const owned = typeof file === 'string';
+    const database = owned ? new Database(file) : file;
+    if (owned) {
+      // WAL lets readers (a status page, the CLI) read while the SDK writes.
+      if (file !== ':memory:') database.pragma('journal_mode = WAL');
+      database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    }
+    const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+    try {
+      await migrateToLatest(db as Kysely<unknown>, 'sqlite');
+    } catch (error) {
+      if (owned) await db.destroy();
+      throw error;
+    }
+    // Kysely's destroy() closes the database: only do that when pesakit opened it.
+    return new SqliteReferenceStore(db, owned ? () => db.destroy() : async () => {}, options);
+  }
+}
