@@ -1,0 +1,137 @@
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Transport } from '../../../src/core/transport.js';
+import { redactBody, redactHeaders } from '../../../src/internal/redaction.js';
+import { airtimeUser, origin, purchase } from './platform.js';
+
+const password = 'pw-Sup3rSecret-9431';
+const loginToken = 'tok-Z8f1n2q9-login-secret';
+const setToken = 'tok-Q4w8-set-by-hand';
+const apiKey = 'key-H7k2-api-secret';
+const secrets = [password, loginToken, setToken, apiKey];
+
+/** Everything reachable from a value as text: own fields, error messages, stacks and causes. */
+function everything(value: unknown, seen = new Set<unknown>()): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'object' && typeof value !== 'function') return String(value);
+  if (seen.has(value)) return '';
+  seen.add(value);
+  if (value instanceof Headers) return JSON.stringify([...value.entries()]);
+  const parts: string[] = [];
+  if (value instanceof Error) parts.push(value.message, value.stack ?? '', everything(value.cause, seen));
+  for (const key of Object.getOwnPropertyNames(value)) {
+    parts.push(key, everything((value as Record<string, unknown>)[key], seen));
+  }
+  return parts.join('\n');
+}
+
+function capture(t: Transport): unknown[] {
+  const captured: unknown[] = [];
+  for (const name of ['request', 'response', 'retry', 'error'] as const) {
+    t.events.on(name, (event) => captured.push(event));
+  }
+  return captured;
+}
+
+function expectNoSecret(text: string) {
+  for (const secret of secrets) expect(text).not.toContain(secret);
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+describe('Secrets stay secret: Authorization, passwords, tokens and API keys are redacted', () => {
+  it('a login, a bearer call, a 401, a failed re-login: no secret in any event or error', async () => {
+    nock(origin)
+      .post('/api/sandbox/airtime/login')
+      .reply(200, { token: loginToken, token_type: 'Bearer', user: airtimeUser })
+      .get('/api/sandbox/airtime/user')
+      .reply(401, { message: 'Unauthenticated.' })
+      .post('/api/sandbox/airtime/login')
+      .reply(500, { message: 'Server Error' });
+    const t = new Transport({
+      baseUrl: origin,
+      credentials: { airtime: { email: 'duka@example.co.tz', password } },
+      apiKey,
+      maxRetries: 0,
+    });
+    const events = capture(t);
+    const error = await t.request('airtimeUser').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(events.length).toBeGreaterThan(4);
+    const text = everything(events) + everything(error);
+    expect(text).toContain('[redacted]');
+    expectNoSecret(text);
+  });
+
+  it('a login answer of the wrong shape: the token is redacted from ResponseValidationError', async () => {
+    nock(origin).post('/api/sandbox/airtime/login').reply(200, { token: loginToken });
+    const t = new Transport({
+      baseUrl: origin,
+      credentials: { airtime: { email: 'duka@example.co.tz', password } },
+    });
+    const events = capture(t);
+    const error = await t.login('airtime').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ResponseValidationError', body: { token: '[redacted]' } });
+    expectNoSecret(everything(error) + everything(events));
+  });
+
+  it('a bearer token and an API key on a failing money call never reach events or errors', async () => {
+    nock(origin)
+      .post('/api/sandbox/airtime/customer/payments')
+      .replyWithError({ code: 'ECONNRESET', message: 'socket hang up' })
+      .post('/api/sandbox/pay_mobile')
+      .reply(500, { message: 'Server Error' });
+    const t = new Transport({ baseUrl: origin, apiKey });
+    t.setToken('airtime', setToken);
+    const events = capture(t);
+    const first = await t.request('airtimePurchase', { body: purchase }).catch((e: unknown) => e);
+    const second = await t.request('payMobile', { body: purchase }).catch((e: unknown) => e);
+    expect(first).toMatchObject({ name: 'AmbiguousOutcomeError' });
+    expect(second).toMatchObject({ name: 'ServerError' });
+    expectNoSecret(everything(events) + everything(first) + everything(second));
+  });
+
+  it('a refused login body keeps no password in the RequestValidationError', async () => {
+    const t = new Transport({
+      baseUrl: origin,
+      credentials: { airtime: { email: 'not-an-email', password } },
+    });
+    const error = await t.login('airtime').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'RequestValidationError' });
+    expectNoSecret(everything(error));
+  });
+});
+
+describe('The redaction rules', () => {
+  it('replaces credential headers and keeps the rest', () => {
+    const headers = new Headers({
+      authorization: `Bearer ${setToken}`,
+      'x-api-key': apiKey,
+      cookie: 'session=1',
+      accept: 'application/json',
+    });
+    expect(redactHeaders(headers)).toEqual({
+      authorization: '[redacted]',
+      'x-api-key': '[redacted]',
+      cookie: '[redacted]',
+      accept: 'application/json',
+    });
+  });
+
+  it('replaces secret string values deep in a body, but keeps Laravel field messages', () => {
+    const body = {
+      token: loginToken,
+      user: { password, name: 'Duka' },
+      list: [{ payment_token: 'pt' }],
+      errors: { password: ['The password field is required.'] },
+    };
+    expect(redactBody(body)).toEqual({
+      token: '[redacted]',
+      user: { password: '[redacted]', name: 'Duka' },
+      list: [{ payment_token: '[redacted]' }],
+      errors: { password: ['The password field is required.'] },
+    });
+  });
+});
