@@ -1,0 +1,15 @@
+import { Command } from 'commander';
+import { registerSandboxCommand } from './commands/sandbox.js';
+
+/**
+ * The `pesakit` bin. Each command lives in its own file under `commands/` and registers itself
+ * here, so `reconcile`, `openapi` and `demo` join as one file and one line each.
+ */
+const program = new Command()
+  .name('pesakit')
+  .description('pesakit: SDK tools and a local sandbox of the mobile-money payments platform.')
+  .showHelpAfterError();
+
+registerSandboxCommand(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,33 @@
+import { type Cents, toCents } from './money.js';
+
+/**
+ * How the disbursement charge is computed. The spec says only that the wallet must cover
+ * "amount plus charge"; the formula is ours (docs/sandbox.md § Charge).
+ */
+export type ChargeRule =
+  | ((amount: number) => number)
+  | { percent?: number | undefined; minimum?: number | undefined };
+
+/** The default rule: 1% of the amount, rounded up to a whole shilling, at least 100 TZS. */
+export const defaultCharge = { percent: 1, minimum: 100 } as const;
+
+/**
+ * The charge for a payout of `amount` shillings, in cents. A function rule may return any
+ * non-negative finite number of shillings; it is rounded to cents. A percentage rule rounds up
+ * to a whole shilling, so a merchant never sees fractions of a shilling in charges.
+ */
+export function chargeFor(rule: ChargeRule, amount: number): Cents {
+  if (typeof rule === 'function') {
+    const charge = rule(amount);
+    if (!Number.isFinite(charge) || charge < 0) {
+      throw new RangeError(`The charge function returned ${charge}; it must be a number >= 0.`);
+    }
+    return toCents(charge);
+  }
+  const percent = rule.percent ?? defaultCharge.percent;
+  const minimum = rule.minimum ?? defaultCharge.minimum;
+  // Work in cents and trim float noise (1.1% of 10 000 is 110.00000000000001) before rounding up.
+  const raw = (toCents(amount) * percent) / 100 / 100;
+  const shillings = Math.ceil(Math.round(raw * 1e6) / 1e6);
+  return toCents(Math.max(shillings, minimum));
+}

@@ -1,0 +1,116 @@
+import type { EngineCallback } from '../schemas/collection.js';
+import { TokenRegistry } from './auth/tokens.js';
+import { CallbackDispatcher } from './delivery/dispatcher.js';
+import type { FaultSettings } from './delivery/faults.js';
+import { CollectionEngine, type EngineDeliveryResult } from './engine/collection-engine.js';
+import { SandboxTimers } from './engine/timers.js';
+import { WalletBook } from './ledger.js';
+import type { ResolvedSandboxOptions } from './options.js';
+import { AccountBook } from './state/accounts.js';
+import { AirtimeBook } from './state/airtime.js';
+import { CollectionBook } from './state/collections.js';
+import { DisbursementBook } from './state/disbursements.js';
+import { SmsOutbox } from './state/sms.js';
+
+/** Counts and balances that any state change would alter; used to prove rejections change nothing. */
+export interface StateSnapshot {
+  accounts: number;
+  tokens: number;
+  collections: number;
+  collectionStatuses: string[];
+  airtimePayments: number;
+  recharges: string[];
+  disbursements: number;
+  sms: number;
+  wallets: Record<string, { balance: number; entries: number }>;
+  deliveries: number;
+}
+
+/**
+ * Everything the sandbox knows, in one container the routes share. State is in memory only;
+ * `reset()` empties it and re-applies the seed.
+ */
+export class SandboxContext {
+  readonly accounts: AccountBook;
+  readonly tokens = new TokenRegistry();
+  readonly wallets: WalletBook;
+  readonly collections = new CollectionBook();
+  readonly airtime = new AirtimeBook();
+  readonly disbursements = new DisbursementBook();
+  readonly sms: SmsOutbox;
+  readonly timers = new SandboxTimers();
+  readonly dispatcher: CallbackDispatcher;
+  readonly engine: CollectionEngine;
+  /** Faults in force; the control API merges patches into it. */
+  faults: FaultSettings;
+  /** `http://host:port` once listening; links fall back to it. */
+  selfUrl: string | undefined;
+  #engineTransport: ((payload: EngineCallback) => Promise<EngineDeliveryResult>) | undefined;
+
+  constructor(readonly options: ResolvedSandboxOptions) {
+    const nowIso = () => this.now().toISOString();
+    this.accounts = new AccountBook(nowIso);
+    this.wallets = new WalletBook(nowIso);
+    this.sms = new SmsOutbox(nowIso);
+    this.faults = options.faults;
+    this.dispatcher = new CallbackDispatcher({
+      ...(options.callbackSchedule ? { schedule: options.callbackSchedule } : {}),
+      faults: () => this.faults,
+      clock: options.clock,
+    });
+    this.engine = new CollectionEngine(
+      (payload) => {
+        if (!this.#engineTransport) throw new Error('the engine transport is not connected');
+        return this.#engineTransport(payload);
+      },
+      this.timers,
+      () => this.now(),
+    );
+  }
+
+  /** The server connects the engine to its own callback route once it knows how to reach it. */
+  connectEngine(transport: (payload: EngineCallback) => Promise<EngineDeliveryResult>): void {
+    this.#engineTransport = transport;
+  }
+
+  now(): Date {
+    return this.options.clock.now();
+  }
+
+  nowIso(): string {
+    return this.now().toISOString();
+  }
+
+  /** Empties every book, cancels pending settlements and deliveries, restores start-up faults. */
+  clear(): void {
+    this.timers.clearAll();
+    this.dispatcher.reset();
+    this.accounts.clear();
+    this.tokens.clear();
+    this.wallets.clear();
+    this.collections.clear();
+    this.airtime.clear();
+    this.disbursements.clear();
+    this.sms.clear();
+    this.faults = this.options.faults;
+  }
+
+  snapshot(): StateSnapshot {
+    const wallets: StateSnapshot['wallets'] = {};
+    for (const [key, wallet] of this.wallets.all()) {
+      wallets[key] = { balance: wallet.balance, entries: wallet.entries.length };
+    }
+    return {
+      accounts: this.accounts.count(),
+      tokens: this.tokens.size,
+      collections: this.collections.all().length,
+      collectionStatuses: this.collections.all().map((record) => record.status),
+      airtimePayments: this.airtime.payments.length,
+      recharges: [...this.airtime.recharges.values()].map((record) => record.status),
+      disbursements: this.disbursements.records.length,
+      sms: this.sms.list().length,
+      wallets,
+      deliveries: this.dispatcher.log().length,
+    };
+  }
+}

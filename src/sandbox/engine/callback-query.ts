@@ -1,0 +1,35 @@
+/**
+ * The engine may send its settlement callback as a GET (spec: "GET or POST"). A query string is
+ * flat, so the nested `data.*` fields are written `data[amount]=…` (PHP/Laravel style) or
+ * `data.amount=…`. Query values are strings: `status` becomes a boolean when it reads
+ * true/false/1/0 and `data.amount` a number when it is numeric; anything else stays a string,
+ * so that validation names the field.
+ */
+export function engineCallbackFromQuery(rawUrl: string): Record<string, unknown> {
+  const query = rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : '';
+  const payload: { data?: Record<string, unknown>; [field: string]: unknown } = {};
+  const data: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(query)) {
+    const nested = /^data(?:\[(\w+)\]|\.(\w+))$/.exec(key);
+    const field = nested ? (nested[1] ?? nested[2]) : undefined;
+    if (field !== undefined) {
+      data[field] = field === 'amount' ? numeric(value) : value;
+      payload.data = data;
+    } else if (key === 'status') {
+      payload[key] = boolean(value);
+    } else if (key !== 'data') {
+      payload[key] = value;
+    }
+  }
+  return payload;
+}
+
+function numeric(value: string): number | string {
+  return /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+function boolean(value: string): boolean | string {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
+}

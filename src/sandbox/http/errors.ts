@@ -1,0 +1,31 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+// Fastify's own client errors, reworded to say what to do. Anything else below 500 passes on
+// with Fastify's message; nothing a client sends may become a 5xx.
+const clientMessages: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than the 1 MiB limit.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE:
+    'Unsupported Content-Type: send the body as JSON with Content-Type: application/json.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length does not match the body.',
+};
+
+/**
+ * Every error becomes a Laravel-style `{message}`. A status below 500 is the client's doing and
+ * is answered as such; a 500 is a sandbox bug, logged, and answered without internals.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      const message = clientMessages[error.code] ?? error.message;
+      return reply.code(status).send({ message });
+    }
+    request.log.error({ err: error }, 'sandbox bug');
+    return reply.code(500).send({ message: 'The sandbox failed unexpectedly; this is a bug.' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]?.slice(0, 200) ?? '';
+    return reply.code(404).send({ message: `No route for ${request.method} ${path}.` });
+  });
+}

@@ -1,0 +1,119 @@
+import type { Product } from '../core/endpoints.js';
+import type { Cents } from './money.js';
+
+/** One movement of a wallet. Debits are negative. The entries of a wallet sum to its balance. */
+export interface LedgerEntry {
+  readonly id: number;
+  readonly kind: 'credit' | 'recharge' | 'airtime' | 'payout' | 'charge';
+  readonly amount: Cents;
+  readonly reference: string;
+  readonly balanceAfter: Cents;
+  readonly at: string;
+}
+
+/**
+ * Money set aside for a payment whose upstream call is still in flight. Handlers are async: a
+ * check of the balance and a later debit would let fifty concurrent payouts each see the same
+ * balance. Reserving in the same synchronous step as the check closes that gap; the reservation
+ * is then either captured (debited, with its ledger entries) or released.
+ */
+export interface Hold {
+  readonly amount: Cents;
+  /** Debits the held amount as the given entries (their amounts must sum to the hold). */
+  capture(
+    entries: readonly { kind: LedgerEntry['kind']; amount: Cents; reference: string }[],
+  ): void;
+  release(): void;
+}
+
+/** A merchant wallet with its balance-transaction ledger (spec: "kept with the wallet"). */
+export class Wallet {
+  #balance: Cents = 0;
+  #held: Cents = 0;
+  readonly #entries: LedgerEntry[] = [];
+
+  constructor(
+    private readonly now: () => string,
+    private readonly nextEntryId: () => number,
+  ) {}
+
+  get balance(): Cents {
+    return this.#balance;
+  }
+
+  /** What new payments may still use: the balance less what in-flight payments hold. */
+  get available(): Cents {
+    return this.#balance - this.#held;
+  }
+
+  get entries(): readonly LedgerEntry[] {
+    return this.#entries;
+  }
+
+  credit(amount: Cents, kind: 'credit' | 'recharge', reference: string): void {
+    if (!Number.isInteger(amount) || amount <= 0) throw new RangeError('credit must be > 0 cents');
+    this.#post(kind, amount, reference);
+  }
+
+  /** Reserves `amount` if the available balance covers it; `undefined` when it does not. */
+  reserve(amount: Cents): Hold | undefined {
+    if (!Number.isInteger(amount) || amount <= 0 || amount > this.available) return undefined;
+    this.#held += amount;
+    let open = true;
+    const close = () => {
+      if (!open) throw new Error('hold already settled');
+      open = false;
+      this.#held -= amount;
+    };
+    return {
+      amount,
+      capture: (entries) => {
+        const total = entries.reduce((sum, entry) => sum + entry.amount, 0);
+        if (total !== amount)
+          throw new RangeError(`capture of ${total} does not match hold ${amount}`);
+        close();
+        for (const entry of entries) this.#post(entry.kind, -entry.amount, entry.reference);
+      },
+      release: close,
+    };
+  }
+
+  #post(kind: LedgerEntry['kind'], amount: Cents, reference: string): void {
+    this.#balance += amount;
+    this.#entries.push({
+      id: this.nextEntryId(),
+      kind,
+      amount,
+      reference,
+      balanceAfter: this.#balance,
+      at: this.now(),
+    });
+  }
+}
+
+/** One wallet per airtime or disbursement account. */
+export class WalletBook {
+  readonly #wallets = new Map<string, Wallet>();
+  #nextEntryId = 1;
+
+  constructor(private readonly now: () => string) {}
+
+  of(product: Product, accountId: number): Wallet {
+    const key = `${product}:${accountId}`;
+    let wallet = this.#wallets.get(key);
+    if (!wallet) {
+      wallet = new Wallet(this.now, () => this.#nextEntryId++);
+      this.#wallets.set(key, wallet);
+    }
+    return wallet;
+  }
+
+  all(): ReadonlyMap<string, Wallet> {
+    return this.#wallets;
+  }
+
+  clear(): void {
+    this.#wallets.clear();
+    this.#nextEntryId = 1;
+  }
+}

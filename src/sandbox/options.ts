@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.js';
+import { disbursementUserStatusSchema } from '../schemas/disbursement.js';
+import type { ChargeRule } from './charge.js';
+import { type FaultSettings, faultSettingsSchema } from './delivery/faults.js';
+
+/** An account created when the sandbox starts (and again after every reset). */
+export const seedAccountSchema = z.object({
+  product: z.enum(['collection', 'airtime', 'disbursement']),
+  email: z.string().min(1),
+  password: z.string().min(1),
+  name: z.string().min(1).optional(),
+  phone: z
+    .string()
+    .regex(/^255\d{9}$/)
+    .optional(),
+  /** Airtime: pending | active | inactive; disbursement: unverified | active | rejected. */
+  status: z.union([airtimeUserStatusSchema, disbursementUserStatusSchema]).optional(),
+  role_id: airtimeRoleSchema.optional(),
+  /** Opening wallet balance in TZS (airtime and disbursement only). */
+  balance: z.number().finite().min(0).optional(),
+});
+export type SeedAccount = z.infer<typeof seedAccountSchema>;
+
+export const seedSchema = z.object({ accounts: z.array(seedAccountSchema).default([]) });
+export type Seed = z.input<typeof seedSchema>;
+
+/** A clock the sandbox reads for every timestamp it writes. */
+export interface SandboxClock {
+  now(): Date;
+}
+
+const clockSchema = z.custom<SandboxClock>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { now?: unknown }).now === 'function',
+  { error: 'clock must be an object with a now() method' },
+);
+
+const chargeSchema = z.union([
+  z.custom<(amount: number) => number>((value) => typeof value === 'function', {
+    error: 'charge must be a function or {percent, minimum}',
+  }),
+  z.object({
+    percent: z.number().finite().min(0).max(100).optional(),
+    minimum: z.number().finite().min(0).optional(),
+  }),
+]);
+
+const autoSettleSchema = z.union([
+  z.literal(false),
+  z.object({ delayMs: z.number().int().min(0).max(3_600_000).default(1500) }),
+]);
+
+/** Everything `createSandbox` accepts. Every field is optional. */
+export interface SandboxOptions {
+  /**
+   * The disbursement charge: a function of the amount (TZS → TZS) or `{percent, minimum}`.
+   * @default { percent: 1, minimum: 100 } — 1% rounded up to a whole shilling, at least 100 TZS
+   */
+  charge?: ChargeRule;
+  /**
+   * Delays (ms) between attempts to deliver a merchant callback; one retry per entry.
+   * @default the dispatcher's own schedule
+   */
+  callbackSchedule?: readonly number[];
+  /** Faults in force from the start (dropped, duplicated, delayed, reordered callbacks; latency). @default {} */
+  faults?: FaultSettings;
+  /** Source of "now" for every timestamp. @default the system clock */
+  clock?: SandboxClock;
+  /** Accounts (with status and wallet balance) created at start and after every reset. @default { accounts: [] } */
+  seed?: Seed;
+  /**
+   * When set, every control API call must carry it in `x-control-key`, from any address.
+   * When unset, the control API answers loopback callers only.
+   * @default undefined
+   */
+  controlKey?: string;
+  /**
+   * When set, the engine callback requires it in `x-engine-key`.
+   * @default undefined — the callback is accepted unauthenticated
+   */
+  engineKey?: string;
+  /**
+   * pay_mobile's API key, checked when a caller sends `x-api-key` (absent is allowed).
+   * @default 'sandbox-pay-mobile-key'
+   */
+  apiKey?: string;
+  /**
+   * Automatic settlement of MNO, pay_mobile and checkout-phone collections after `delayMs`;
+   * `false` leaves every collection pending until `POST _control/collection/settle`.
+   * @default { delayMs: 1500 }
+   */
+  autoSettle?: false | { delayMs?: number };
+  /** The largest amount one request may move, in TZS; above it is a 422. @default 10_000_000 */
+  maxAmount?: number;
+  /** Fastify's logger. Authorization headers and bodies are never logged. @default false */
+  logger?: boolean;
+}
+
+export const sandboxOptionsSchema = z.object({
+  charge: chargeSchema.default({ percent: 1, minimum: 100 }),
+  callbackSchedule: z.array(z.number().int().min(0).max(3_600_000)).readonly().optional(),
+  faults: faultSettingsSchema.default({}),
+  clock: clockSchema.default({ now: () => new Date() }),
+  seed: seedSchema.default({ accounts: [] }),
+  controlKey: z.string().min(1).optional(),
+  engineKey: z.string().min(1).optional(),
+  apiKey: z.string().min(1).default('sandbox-pay-mobile-key'),
+  autoSettle: autoSettleSchema.default({ delayMs: 1500 }),
+  maxAmount: z.number().finite().positive().default(10_000_000),
+  logger: z.boolean().default(false),
+});
+
+/** The options after defaults are applied. */
+export type ResolvedSandboxOptions = z.output<typeof sandboxOptionsSchema>;
+
+/** Validates options and applies defaults; a bad option throws a TypeError naming it. */
+export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
+  const result = sandboxOptionsSchema.safeParse(options);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map(
+    (issue) => `${issue.path.map(String).join('.') || 'options'}: ${issue.message}`,
+  );
+  throw new TypeError(`Invalid sandbox options — ${problems.join('; ')}`);
+}

@@ -1,0 +1,70 @@
+import { randomBytes, randomInt } from 'node:crypto';
+
+/**
+ * The references the sandbox hands out. The spec shows none of their formats; ours are chosen
+ * so that a reader can tell them apart at a glance (docs/sandbox.md § References):
+ * control numbers are 12 digits starting `99` (customers type them at a bank or USSD menu),
+ * everything else carries a prefix naming what it is.
+ */
+function digits(count: number): string {
+  let out = '';
+  for (let i = 0; i < count; i += 1) out += String(randomInt(10));
+  return out;
+}
+
+function upperHex(bytes: number): string {
+  return randomBytes(bytes).toString('hex').toUpperCase();
+}
+
+/** A control number: `99` + ten digits. */
+export function newControlNumber(): string {
+  return `99${digits(10)}`;
+}
+
+/** The engine's payment reference (`reference` / `paymentReference`). */
+export function newEngineReference(): string {
+  return `ENG${upperHex(8)}`;
+}
+
+/** The hosted checkout's `external_reference`. */
+export function newExternalReference(): string {
+  return `EXT${upperHex(8)}`;
+}
+
+/** The hosted checkout's payment token: unguessable, it is the page's only credential. */
+export function newPaymentToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** A card session id for the hosted checkout. */
+export function newSessionId(): string {
+  return `SES${upperHex(8)}`;
+}
+
+/** The provider's transaction id in an engine payload. */
+export function newProviderTransactionId(): string {
+  return `TX${digits(12)}`;
+}
+
+/** A disbursement `txnid`. */
+export function newTxnId(): string {
+  return `TXN${digits(12)}`;
+}
+
+/** A disbursement `refid` (also the `response.reference` of the payout answer). */
+export function newRefId(): string {
+  return `DSB${upperHex(8)}`;
+}
+
+/** An airtime payment reference. */
+export function newAirtimeReference(): string {
+  return `AIR${upperHex(8)}`;
+}
+
+/** Draws until `isTaken` says no: references are unique within one sandbox. */
+export function unique(next: () => string, isTaken: (value: string) => boolean): string {
+  for (;;) {
+    const value = next();
+    if (!isTaken(value)) return value;
+  }
+}

@@ -1,0 +1,160 @@
+import type { FastifyInstance } from 'fastify';
+import { endpoints } from '../../core/endpoints.js';
+import { resolveProvider } from '../../schemas/provider.js';
+import { authenticate } from '../auth/bearer.js';
+import { checkLogin } from '../auth/login.js';
+import type { SandboxContext } from '../context.js';
+import { callAirtimeVendor } from '../engine/upstream.js';
+import { parseBody, sendValidationError } from '../http/replies.js';
+import { routePath } from '../http/route-path.js';
+import { toCents, toShillings } from '../money.js';
+import { newAirtimeReference, newControlNumber, unique } from '../references.js';
+import { createAccount } from '../state/account-setup.js';
+import { airtimeUserView } from '../state/accounts.js';
+import { type AirtimePaymentRecord, airtimePaymentView } from '../state/airtime.js';
+import { registerRechargeCallback } from './recharge-callback.js';
+
+/** Airtime (prefix /api/sandbox/airtime): accounts, purchases from the wallet, recharges. */
+export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxContext): void {
+  const userWithWallet = (accountId: number) => {
+    const account = context.accounts.findById('airtime', accountId)!;
+    const balance = context.wallets.of('airtime', accountId).balance;
+    return {
+      ...airtimeUserView(account),
+      wallet: { balance: toShillings(balance), currency: 'TZS' },
+    };
+  };
+
+  app.post(routePath(endpoints.airtimeRegister), async (request, reply) => {
+    const parsed = parseBody(endpoints.airtimeRegister.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    if (context.accounts.find('airtime', parsed.data.email)) {
+      return sendValidationError(reply, { email: ['The email has already been taken.'] });
+    }
+    const account = await createAccount(
+      context,
+      { product: 'airtime', ...parsed.data, role_id: 2 },
+      'register',
+    );
+    return reply.code(201).send({
+      message: 'Registered. The account is pending activation.',
+      user: airtimeUserView(account),
+    });
+  });
+
+  app.post(routePath(endpoints.airtimeLogin), async (request, reply) => {
+    const account = await checkLogin(context, 'airtime', request.body, reply);
+    if (!account) return reply;
+    return {
+      token: context.tokens.issue('airtime', account.id),
+      token_type: 'Bearer',
+      user: userWithWallet(account.id),
+    };
+  });
+
+  app.get(routePath(endpoints.airtimeUser), async (request, reply) => {
+    const caller = authenticate(context, 'airtime', request, reply);
+    if (!caller) return reply;
+    return { user: userWithWallet(caller.account.id) };
+  });
+
+  // Purchase rules 1–7 of the spec, in order.
+  app.post(routePath(endpoints.airtimePurchase), async (request, reply) => {
+    const caller = authenticate(context, 'airtime', request, reply);
+    if (!caller) return reply;
+    // 1. Validate the payload (msisdn with a known provider, positive amount).
+    const parsed = parseBody(endpoints.airtimePurchase.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    const { msisdn, amount } = parsed.data;
+    if (amount > context.options.maxAmount) {
+      return sendValidationError(reply, {
+        amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
+      });
+    }
+    // 2–3. Load the wallet; an amount above the balance is rejected, nothing recorded. The
+    // amount is held in the same step, so concurrent purchases cannot spend it twice.
+    const wallet = context.wallets.of('airtime', caller.account.id);
+    const hold = wallet.reserve(toCents(amount));
+    if (!hold) {
+      return sendValidationError(
+        reply,
+        { amount: ['The amount may not be greater than the wallet balance.'] },
+        'insufficient_funds',
+      );
+    }
+    // 4. A pending record with the detected network.
+    const now = context.nowIso();
+    const record: AirtimePaymentRecord = {
+      id: context.airtime.nextPaymentId(),
+      accountId: caller.account.id,
+      reference: unique(newAirtimeReference, (value) =>
+        context.airtime.payments.some((payment) => payment.reference === value),
+      ),
+      msisdn,
+      amount,
+      provider: resolveProvider(msisdn)!,
+      status: 'pending',
+      message: 'Waiting for the airtime vendor.',
+      created_at: now,
+      updated_at: now,
+    };
+    context.airtime.payments.push(record);
+    // 5. The vendor call.
+    const result = await callAirtimeVendor(msisdn, record.provider);
+    // 6. Success debits and marks success; failure marks failed and leaves the wallet alone.
+    record.status = result.ok ? 'success' : 'failed';
+    record.message = result.message;
+    record.updated_at = context.nowIso();
+    if (result.ok)
+      hold.capture([{ kind: 'airtime', amount: hold.amount, reference: record.reference }]);
+    else hold.release();
+    // 7. SMS confirmation or failure notice.
+    context.sms.send({
+      to: msisdn,
+      product: 'airtime',
+      reference: record.reference,
+      text: result.ok
+        ? `You have received TZS ${amount} airtime. Ref ${record.reference}.`
+        : `Your airtime top-up of TZS ${amount} failed. Ref ${record.reference}.`,
+    });
+    return {
+      status: record.status,
+      message: record.message,
+      payment: airtimePaymentView(record),
+    };
+  });
+
+  app.post(routePath(endpoints.airtimeRecharge), async (request, reply) => {
+    const caller = authenticate(context, 'airtime', request, reply);
+    if (!caller) return reply;
+    const parsed = parseBody(endpoints.airtimeRecharge.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    if (parsed.data.amount > context.options.maxAmount) {
+      return sendValidationError(reply, {
+        amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
+      });
+    }
+    const now = context.nowIso();
+    const controlNumber = unique(
+      newControlNumber,
+      (value) => context.airtime.recharges.has(value) || context.collections.isTaken(value),
+    );
+    context.airtime.recharges.set(controlNumber, {
+      controlNumber,
+      accountId: caller.account.id,
+      amount: parsed.data.amount,
+      msisdn: parsed.data.msisdn ?? null,
+      status: 'pending',
+      created_at: now,
+      updated_at: now,
+    });
+    return {
+      message: 'Recharge started. Pay the control number to top up the wallet.',
+      controlNumber,
+      status: 'pending',
+      amount: parsed.data.amount,
+    };
+  });
+
+  registerRechargeCallback(app, context);
+}

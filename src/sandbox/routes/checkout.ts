@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { endpoints, sandboxPrefixes } from '../../core/endpoints.js';
+import { resolveProvider } from '../../schemas/provider.js';
+import { renderCheckoutPage } from '../checkout/page.js';
+import type { SandboxContext } from '../context.js';
+import { DECLINED_CARD_SUFFIX } from '../engine/test-numbers.js';
+import { publicOrigin } from '../http/origin.js';
+import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { routePath } from '../http/route-path.js';
+import { newSessionId } from '../references.js';
+import type { CollectionRecord } from '../state/collections.js';
+import { autoSettle, openCollection } from '../state/open-collection.js';
+import { aboveMaxAmount } from './collection.js';
+
+const apiBase = sandboxPrefixes.collection;
+const checkoutPath = `${apiBase}/checkout/:token`;
+const SESSION_LIFETIME_MS = 15 * 60 * 1000;
+
+/** The sandbox-only card step: what the card form of the hosted page submits. */
+export const cardPaymentSchema = z.object({
+  session_id: z
+    .string({ error: 'The session_id must be a string.' })
+    .min(1, { error: 'The session_id field is required.' }),
+  card_number: z
+    .string({ error: 'The card_number must be a string.' })
+    .regex(/^\d{12,19}$/, { error: 'The card_number must be 12 to 19 digits.' }),
+});
+
+/**
+ * The hosted secure checkout: initiation (no auth), the page behind `payment_url`, and the
+ * page's own calls, which carry the payment token in the body (`token`) or the path.
+ */
+export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxContext): void {
+  /** The checkout a payment token opens, if it is still payable; otherwise sends the error. */
+  const payable = (token: string, reply: FastifyReply, unknownStatus: 401 | 404) => {
+    const record = context.collections.findByToken(token);
+    if (!record) {
+      sendError(reply, unknownStatus, 'The payment token is unknown.');
+      return undefined;
+    }
+    if (record.status !== 'pending') {
+      sendError(reply, 409, `This checkout is already ${record.status}.`);
+      return undefined;
+    }
+    return record;
+  };
+
+  app.post(routePath(endpoints.initiateSecure), async (request, reply) => {
+    const parsed = parseBody(endpoints.initiateSecure.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
+    const record = openCollection(context, { channel: 'secure', ...parsed.data, ownerId: null });
+    const origin = publicOrigin(request, context.selfUrl);
+    return {
+      message: 'Checkout created; send the customer to payment_url.',
+      payment_url: `${origin}${apiBase}/checkout/${record.paymentToken}`,
+      external_reference: record.external_reference,
+      payment_token: record.paymentToken,
+      controlNumber: record.controlNumber,
+      reference: record.reference,
+      amount: record.amount,
+    };
+  });
+
+  app.post(routePath(endpoints.checkoutMno), async (request, reply) => {
+    const parsed = parseBody(endpoints.checkoutMno.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    const record = payable(parsed.data.token, reply, 401);
+    if (!record) return reply;
+    if (record.msisdn !== null) {
+      return sendError(reply, 409, 'A phone payment for this checkout is already in progress.');
+    }
+    record.msisdn = parsed.data.msisdn;
+    record.provider = resolveProvider(parsed.data.msisdn) ?? null;
+    record.updated_at = context.nowIso();
+    autoSettle(context, record);
+    return {
+      message: 'Payment request sent to the customer’s phone.',
+      status: record.status,
+      external_reference: record.external_reference,
+      controlNumber: record.controlNumber,
+      reference: record.reference,
+    };
+  });
+
+  app.post(routePath(endpoints.portalSession), async (request, reply) => {
+    const parsed = parseBody(endpoints.portalSession.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    const record = payable(parsed.data.token, reply, 401);
+    if (!record) return reply;
+    const sessionId = newSessionId();
+    record.sessions.add(sessionId);
+    return {
+      message: 'Card session opened.',
+      session_id: sessionId,
+      external_reference: record.external_reference,
+      expires_at: new Date(context.now().getTime() + SESSION_LIFETIME_MS).toISOString(),
+    };
+  });
+
+  app.post(`${checkoutPath}/card`, async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const record = payable(token, reply, 404);
+    if (!record) return reply;
+    const parsed = parseBody(cardPaymentSchema, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    if (!record.sessions.has(parsed.data.session_id)) {
+      return sendValidationError(reply, {
+        session_id: ['The session_id is not a card session of this checkout.'],
+      });
+    }
+    const declined = parsed.data.card_number.endsWith(DECLINED_CARD_SUFFIX);
+    // The card network answers at once: settle through the engine callback, as a real one would.
+    await context.engine.settle(record, declined ? 'failed' : 'success', 'card');
+    return {
+      message: declined ? 'The card was declined.' : 'Card payment accepted.',
+      status: record.status,
+      external_reference: record.external_reference,
+    };
+  });
+
+  app.get(`${checkoutPath}/status`, async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const record = context.collections.findByToken(token);
+    if (!record) return sendError(reply, 404, 'The payment token is unknown.');
+    return checkoutStatus(record);
+  });
+
+  app.get(checkoutPath, async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const record = context.collections.findByToken(token);
+    if (!record) return sendError(reply, 404, 'The payment token is unknown.');
+    const html = renderCheckoutPage({
+      token,
+      amount: record.amount,
+      externalReference: record.external_reference ?? '',
+      ...(record.description !== null ? { description: record.description } : {}),
+      callbackUrl: record.callback_url ?? '',
+      apiBase,
+    });
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
+}
+
+function checkoutStatus(record: CollectionRecord) {
+  return {
+    status: record.status,
+    external_reference: record.external_reference,
+    callback_url: record.callback_url,
+  };
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { emailSchema, passwordSchema } from '../../schemas/account.js';
+import { airtimeRoleSchema, airtimeUserStatusSchema } from '../../schemas/airtime.js';
+import { amountSchema } from '../../schemas/amount.js';
+import { collectionStatusRequestSchema } from '../../schemas/collection.js';
+import { disbursementUserStatusSchema } from '../../schemas/disbursement.js';
+
+const productSchema = z.enum(['collection', 'airtime', 'disbursement'], {
+  error: 'The product must be one of collection, airtime, disbursement.',
+});
+
+/** `POST _control/accounts`: create or update an account (this is how accounts are activated). */
+export const controlAccountSchema = z
+  .object({
+    product: productSchema,
+    email: emailSchema,
+    password: passwordSchema.optional(),
+    name: z
+      .string({ error: 'The name must be a string.' })
+      .trim()
+      .min(1, { error: 'The name may not be empty.' })
+      .max(255, { error: 'The name may not be greater than 255 characters.' })
+      .optional(),
+    phone: z
+      .string({ error: 'The phone must be a string.' })
+      .regex(/^255\d{9}$/, { error: 'The phone must be 255 followed by nine digits.' })
+      .optional(),
+    status: z.string({ error: 'The status must be a string.' }).optional(),
+    role_id: airtimeRoleSchema.optional(),
+  })
+  .superRefine((value, issues) => {
+    if (value.status === undefined) return;
+    const allowed =
+      value.product === 'airtime'
+        ? airtimeUserStatusSchema.options
+        : value.product === 'disbursement'
+          ? disbursementUserStatusSchema.options
+          : [];
+    if (!(allowed as readonly string[]).includes(value.status)) {
+      issues.addIssue({
+        code: 'custom',
+        path: ['status'],
+        message:
+          allowed.length === 0
+            ? 'Collection accounts have no status.'
+            : `The status of a ${value.product} account must be one of ${allowed.join(', ')}.`,
+      });
+    }
+    if (value.role_id !== undefined && value.product !== 'airtime') {
+      issues.addIssue({
+        code: 'custom',
+        path: ['role_id'],
+        message: 'Only airtime accounts have a role_id.',
+      });
+    }
+  });
+
+/** `POST _control/wallets/credit`. */
+export const walletCreditSchema = z.object({
+  product: z.enum(['airtime', 'disbursement'], {
+    error: 'The product must be airtime or disbursement (collection accounts have no wallet).',
+  }),
+  email: emailSchema,
+  amount: amountSchema,
+});
+
+/** `POST _control/collection/settle`. */
+export const settleSchema = collectionStatusRequestSchema.extend({
+  outcome: z.enum(['success', 'failed'], { error: 'The outcome must be success or failed.' }),
+});

@@ -1,0 +1,115 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sameSecret } from '../auth/shared-secret.js';
+import type { SandboxContext } from '../context.js';
+import { faultSettingsSchema, mergeFaults } from '../delivery/faults.js';
+import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { toCents, toShillings } from '../money.js';
+import { createAccount, updateAccount } from '../state/account-setup.js';
+import { type Account, accountView } from '../state/accounts.js';
+import { controlAccountSchema, settleSchema, walletCreditSchema } from './control-schemas.js';
+
+/** Where the control API lives. */
+export const CONTROL_PREFIX = '/api/sandbox/_control';
+
+function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  return address === '::1' || /^(::ffff:)?127\./.test(address);
+}
+
+/**
+ * Who may drive the sandbox. Without a control key: loopback callers only (403 otherwise). With
+ * one: every caller, loopback included, must send it in `x-control-key` (401 otherwise) — a
+ * key exists for when loopback means nothing (containers, port forwarding).
+ */
+function controlRefusal(context: SandboxContext, request: FastifyRequest) {
+  const key = context.options.controlKey;
+  if (key !== undefined) {
+    return sameSecret(request.headers['x-control-key'], key)
+      ? undefined
+      : { status: 401, message: 'The control API needs a valid x-control-key header.' };
+  }
+  return isLoopback(request.socket.remoteAddress)
+    ? undefined
+    : { status: 403, message: 'The control API answers loopback callers only.' };
+}
+
+/** The control API under /api/sandbox/_control: accounts, wallets, settlement, outbox, faults. */
+export function registerControlRoutes(
+  app: FastifyInstance,
+  context: SandboxContext,
+  reset: () => Promise<void>,
+): void {
+  app.register(
+    async (control) => {
+      control.addHook('onRequest', async (request, reply) => {
+        const refusal = controlRefusal(context, request);
+        if (refusal) return sendError(reply, refusal.status, refusal.message);
+      });
+
+      control.post('/accounts', async (request, reply) => {
+        const parsed = parseBody(controlAccountSchema, request.body);
+        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+        const { status, ...fields } = parsed.data;
+        // The schema checked the status against the product's own list.
+        const input = { ...fields, status: status as Account['status'] | undefined };
+        const existing = context.accounts.find(fields.product, fields.email);
+        if (existing) {
+          const account = await updateAccount(context, existing, input);
+          return { message: 'Account updated.', account: accountView(account) };
+        }
+        if (fields.password === undefined) {
+          return sendValidationError(reply, {
+            password: ['The password field is required when creating an account.'],
+          });
+        }
+        const account = await createAccount(
+          context,
+          { ...input, password: fields.password },
+          'control',
+        );
+        return reply.code(201).send({ message: 'Account created.', account: accountView(account) });
+      });
+
+      control.post('/wallets/credit', async (request, reply) => {
+        const parsed = parseBody(walletCreditSchema, request.body);
+        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+        const account = context.accounts.find(parsed.data.product, parsed.data.email);
+        if (!account)
+          return sendError(reply, 404, `No ${parsed.data.product} account has this email.`);
+        const wallet = context.wallets.of(account.product, account.id);
+        wallet.credit(toCents(parsed.data.amount), 'credit', 'control');
+        return { balance: toShillings(wallet.balance) };
+      });
+
+      control.post('/collection/settle', async (request, reply) => {
+        const parsed = parseBody(settleSchema, request.body);
+        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+        const record = context.collections.findByRef(parsed.data.ref_id);
+        if (!record)
+          return sendError(reply, 404, 'No transaction has this control number or reference.');
+        // The engine calls the sandbox's own callback route over HTTP; its answer is passed on.
+        const result = await context.engine.settle(record, parsed.data.outcome);
+        return reply.code(result.statusCode).send(result.body);
+      });
+
+      control.get('/sms', async () => ({ messages: context.sms.list() }));
+
+      control.get('/deliveries', async () => ({ deliveries: context.dispatcher.log() }));
+
+      control.get('/faults', async () => ({ faults: context.faults }));
+
+      control.post('/faults', async (request, reply) => {
+        const parsed = parseBody(faultSettingsSchema, request.body);
+        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+        context.faults = mergeFaults(context.faults, parsed.data);
+        return { faults: context.faults };
+      });
+
+      control.post('/reset', async () => {
+        await reset();
+        return { message: 'The sandbox was reset to its seed.' };
+      });
+    },
+    { prefix: CONTROL_PREFIX },
+  );
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import { endpoints } from '../../core/endpoints.js';
+import { authenticate } from '../auth/bearer.js';
+import { checkLogin } from '../auth/login.js';
+import type { SandboxContext } from '../context.js';
+import { parseBody, sendValidationError } from '../http/replies.js';
+import { routePath } from '../http/route-path.js';
+import { toShillings } from '../money.js';
+import { createAccount } from '../state/account-setup.js';
+import { disbursementUserView } from '../state/accounts.js';
+import { disbursementView } from '../state/disbursements.js';
+import { registerPayout } from './payout.js';
+
+/** Disbursement (prefix /api/sandbox/disbursement): accounts, payouts, history. */
+export function registerDisbursementRoutes(app: FastifyInstance, context: SandboxContext): void {
+  const walletOf = (accountId: number) => ({
+    balance: toShillings(context.wallets.of('disbursement', accountId).balance),
+    currency: 'TZS' as const,
+  });
+
+  app.post(routePath(endpoints.disbursementRegister), async (request, reply) => {
+    const parsed = parseBody(endpoints.disbursementRegister.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    if (context.accounts.find('disbursement', parsed.data.email)) {
+      return sendValidationError(reply, { email: ['The email has already been taken.'] });
+    }
+    const account = await createAccount(
+      context,
+      { product: 'disbursement', ...parsed.data },
+      'register',
+    );
+    // The spec issues a token at registration; it works once the account is verified.
+    return reply.code(201).send({
+      message: 'Registered. The account is unverified until it is verified.',
+      user: disbursementUserView(account),
+      token: context.tokens.issue('disbursement', account.id),
+    });
+  });
+
+  app.post(routePath(endpoints.disbursementLogin), async (request, reply) => {
+    const account = await checkLogin(context, 'disbursement', request.body, reply);
+    if (!account) return reply;
+    return {
+      user: disbursementUserView(account),
+      wallet: walletOf(account.id),
+      token: context.tokens.issue('disbursement', account.id),
+    };
+  });
+
+  app.post(routePath(endpoints.disbursementLogout), async (request, reply) => {
+    const caller = authenticate(context, 'disbursement', request, reply);
+    if (!caller) return reply;
+    context.tokens.revoke(caller.tokenId);
+    return { message: 'Logged out; the token is revoked.' };
+  });
+
+  app.get(routePath(endpoints.disbursementUser), async (request, reply) => {
+    const caller = authenticate(context, 'disbursement', request, reply);
+    if (!caller) return reply;
+    return { user: disbursementUserView(caller.account), wallet: walletOf(caller.account.id) };
+  });
+
+  app.post(routePath(endpoints.disbursementPayments), async (request, reply) => {
+    const caller = authenticate(context, 'disbursement', request, reply);
+    if (!caller) return reply;
+    const parsed = parseBody(endpoints.disbursementPayments.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    const page = parsed.data.page ?? 1;
+    const perPage = parsed.data.per_page ?? 15;
+    const all = context.disbursements.ofAccount(caller.account.id);
+    const start = (page - 1) * perPage;
+    return {
+      payments: {
+        data: all.slice(start, start + perPage).map(disbursementView),
+        current_page: page,
+        per_page: perPage,
+        total: all.length,
+        last_page: Math.max(1, Math.ceil(all.length / perPage)),
+        from: all.length > start ? start + 1 : null,
+        to: all.length > start ? Math.min(start + perPage, all.length) : null,
+      },
+    };
+  });
+
+  registerPayout(app, context);
+}

@@ -1,0 +1,121 @@
+import type { FastifyInstance } from 'fastify';
+import { endpoints } from '../../core/endpoints.js';
+import { msisdnSchema } from '../../schemas/msisdn.js';
+import { resolveProvider } from '../../schemas/provider.js';
+import { authenticate } from '../auth/bearer.js';
+import { chargeFor } from '../charge.js';
+import type { SandboxContext } from '../context.js';
+import { callDisbursementGateway } from '../engine/upstream.js';
+import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { routePath } from '../http/route-path.js';
+import { toCents, toShillings } from '../money.js';
+import { newRefId, newTxnId, unique } from '../references.js';
+import { type DisbursementRecord, disbursementView } from '../state/disbursements.js';
+
+/**
+ * `POST disbursement/payment`: the spec's processing order 1–8, step by step. The wallet is
+ * checked and the amount plus charge held in one synchronous step (3), so fifty concurrent
+ * payouts cannot overdraw it; the hold is debited with the completion (6) or released on an
+ * upstream failure, which leaves the wallet untouched.
+ */
+export function registerPayout(app: FastifyInstance, context: SandboxContext): void {
+  app.post(routePath(endpoints.disbursementPay), async (request, reply) => {
+    const caller = authenticate(context, 'disbursement', request, reply);
+    if (!caller) return reply;
+
+    // 1. Validate the payload.
+    const parsed = parseBody(endpoints.disbursementPay.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    const { msisdn, amount, name } = parsed.data;
+    if (amount > context.options.maxAmount) {
+      return sendValidationError(reply, {
+        amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
+      });
+    }
+
+    // 2. MSISDN format, then the provider: each its own 400.
+    if (!msisdnSchema.safeParse(msisdn).success) {
+      return sendError(reply, 400, 'Invalid MSISDN: it must be 255 followed by nine digits.');
+    }
+    const provider = resolveProvider(msisdn);
+    if (!provider) {
+      return sendError(
+        reply,
+        400,
+        `Unsupported provider: no mobile network uses prefix ${msisdn.slice(3, 5)}.`,
+      );
+    }
+
+    // 3. Charge and wallet check, held at once.
+    const charge = chargeFor(context.options.charge, amount);
+    const wallet = context.wallets.of('disbursement', caller.account.id);
+    const hold = wallet.reserve(toCents(amount) + charge);
+    if (!hold) {
+      return sendValidationError(
+        reply,
+        {
+          amount: [
+            `The wallet balance does not cover the amount plus the charge of TZS ${toShillings(charge)}.`,
+          ],
+        },
+        'insufficient_funds',
+      );
+    }
+
+    // 4. Pending record with a generated reference.
+    const now = context.nowIso();
+    const record: DisbursementRecord = {
+      txnid: unique(newTxnId, (value) => context.disbursements.isTaken(value)),
+      refid: unique(newRefId, (value) => context.disbursements.isTaken(value)),
+      accountId: caller.account.id,
+      amount,
+      charge: toShillings(charge),
+      msisdn,
+      provider,
+      name,
+      status: 'pending',
+      message: 'Sent to the provider gateway.',
+      created_at: now,
+      updated_at: now,
+    };
+    context.disbursements.records.push(record);
+
+    // 5. The upstream gateway.
+    const result = await callDisbursementGateway(msisdn, provider);
+    record.updated_at = context.nowIso();
+    record.message = result.message;
+    if (!result.ok) {
+      // Our decision for the unshown failure state: the record stays in history as `failed`.
+      record.status = 'failed';
+      hold.release();
+      return sendError(
+        reply,
+        400,
+        `Disbursement initiation failed: ${result.message}`,
+        'upstream_failed',
+      );
+    }
+
+    // 6. Debit and completion as one unit (no await between them).
+    hold.capture([
+      { kind: 'payout', amount: toCents(amount), reference: record.refid },
+      { kind: 'charge', amount: charge, reference: record.refid },
+    ]);
+    record.status = 'completed';
+
+    // 7. Recipient SMS with reference and amount.
+    context.sms.send({
+      to: msisdn,
+      product: 'disbursement',
+      reference: record.refid,
+      text: `You have received TZS ${amount} from ${caller.account.name}. Ref ${record.refid}.`,
+    });
+
+    // 8. Success payload with the upstream metadata.
+    return {
+      message: 'Disbursement completed.',
+      response: { status: true, reference: record.refid, message: result.message },
+      payment: disbursementView(record),
+    };
+  });
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { endpoints } from '../../core/endpoints.js';
+import type { SandboxContext } from '../context.js';
+import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { routePath } from '../http/route-path.js';
+import { toCents } from '../money.js';
+
+/**
+ * The airtime recharge callback `{controlNumber, status}`. It carries no signature (spec), so
+ * anyone can call it; what makes it safe is that a recharge moves from pending exactly once.
+ * The check and the credit run in one synchronous step, so concurrent duplicates cannot both
+ * see `pending`. `status: false` fails the recharge (the spec leaves that outcome unshown).
+ */
+export function registerRechargeCallback(app: FastifyInstance, context: SandboxContext): void {
+  app.post(routePath(endpoints.airtimeRechargeCallback), async (request, reply) => {
+    const parsed = parseBody(endpoints.airtimeRechargeCallback.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    const { controlNumber, status } = parsed.data;
+    const recharge = context.airtime.recharges.get(controlNumber);
+    if (!recharge) return sendError(reply, 404, `No recharge has control number ${controlNumber}.`);
+    if (recharge.status !== 'pending') {
+      return {
+        message: `The recharge was already ${recharge.status === 'success' ? 'confirmed' : 'failed'}; nothing changed.`,
+        controlNumber,
+        status: recharge.status,
+      };
+    }
+    recharge.status = status ? 'success' : 'failed';
+    recharge.updated_at = context.nowIso();
+    if (status) {
+      context.wallets
+        .of('airtime', recharge.accountId)
+        .credit(toCents(recharge.amount), 'recharge', controlNumber);
+    }
+    return {
+      message: status ? 'Recharge confirmed; the wallet was credited.' : 'Recharge failed.',
+      controlNumber,
+      status: recharge.status,
+    };
+  });
+}

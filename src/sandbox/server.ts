@@ -1,0 +1,83 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { SandboxContext } from './context.js';
+import type { EngineDeliveryResult } from './engine/collection-engine.js';
+import { registerErrorHandling } from './http/errors.js';
+import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
+import { registerAirtimeRoutes } from './routes/airtime.js';
+import { registerCheckoutRoutes } from './routes/checkout.js';
+import { registerCollectionRoutes } from './routes/collection.js';
+import { CONTROL_PREFIX, registerControlRoutes } from './routes/control.js';
+import { registerDisbursementRoutes } from './routes/disbursement.js';
+import { registerEngineCallback } from './routes/engine-callback.js';
+
+/**
+ * Builds the Fastify app: JSON-only bodies up to 1 MiB, Laravel-style errors, every route of
+ * the three products, the hosted checkout and the control API. Nothing here listens.
+ */
+export function buildSandboxApp(
+  context: SandboxContext,
+  reset: () => Promise<void>,
+): FastifyInstance {
+  const app = Fastify({
+    logger: context.options.logger
+      ? { redact: ['req.headers.authorization', 'req.headers["x-control-key"]'] }
+      : false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // A slow merchant callback must not hold `close()` hostage; the dispatcher cancels its own.
+    forceCloseConnections: true,
+  });
+  registerJsonBody(app);
+  registerErrorHandling(app);
+
+  // The latency fault: every non-control response waits, after the handler has run, so that a
+  // client timeout leaves an outcome that really happened (an ambiguous one, for the SDK).
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const latency = context.faults.latencyMs ?? 0;
+    if (latency > 0 && !request.url.startsWith(CONTROL_PREFIX)) await delay(latency);
+    return payload;
+  });
+
+  registerCollectionRoutes(app, context);
+  registerCheckoutRoutes(app, context);
+  registerEngineCallback(app, context);
+  registerAirtimeRoutes(app, context);
+  registerDisbursementRoutes(app, context);
+  registerControlRoutes(app, context, reset);
+
+  context.connectEngine(async (payload) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (context.options.engineKey !== undefined)
+      headers['x-engine-key'] = context.options.engineKey;
+    return context.selfUrl !== undefined
+      ? engineOverHttp(`${context.selfUrl}/api/sandbox/callback`, headers, payload)
+      : engineInProcess(app, headers, payload);
+  });
+  return app;
+}
+
+/** As the real engine does: an HTTP POST to the callback route. */
+async function engineOverHttp(
+  url: string,
+  headers: Record<string, string>,
+  payload: unknown,
+): Promise<EngineDeliveryResult> {
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(payload) });
+  return { statusCode: response.status, body: await response.json() };
+}
+
+/** Before `listen()` (e.g. `app.inject` tests) there is no socket to call: inject instead. */
+async function engineInProcess(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  payload: unknown,
+): Promise<EngineDeliveryResult> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/sandbox/callback',
+    headers,
+    payload: JSON.stringify(payload),
+  });
+  return { statusCode: response.statusCode, body: response.json() };
+}

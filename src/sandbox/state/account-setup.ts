@@ -1,0 +1,71 @@
+import type { Product } from '../../core/endpoints.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { SandboxContext } from '../context.js';
+import { toCents } from '../money.js';
+import type { Account } from './accounts.js';
+
+/** The fields an account may be created or updated with (register, control API, seed). */
+export interface AccountFields {
+  product: Product;
+  email: string;
+  password?: string | undefined;
+  name?: string | undefined;
+  phone?: string | undefined;
+  status?: Account['status'] | undefined;
+  role_id?: Account['role_id'] | undefined;
+  balance?: number | undefined;
+}
+
+/**
+ * The status an account starts with when none is given. Self-registered accounts enter the
+ * activation flow (airtime `pending`, disbursement `unverified`); accounts made by the control
+ * API or the seed are meant to be used at once, so they start `active`.
+ */
+export function initialStatus(product: Product, how: 'register' | 'control'): Account['status'] {
+  if (how === 'control') return 'active';
+  return product === 'disbursement' ? 'unverified' : product === 'airtime' ? 'pending' : 'active';
+}
+
+/** Creates an account (the password is hashed here and nowhere else keeps it). */
+export async function createAccount(
+  context: SandboxContext,
+  fields: AccountFields & { password: string },
+  how: 'register' | 'control',
+): Promise<Account> {
+  const passwordHash = await hashPassword(fields.password);
+  // The hash is awaited: another request may have taken the email meanwhile.
+  const raced = context.accounts.find(fields.product, fields.email);
+  if (raced) return updateAccount(context, raced, fields);
+  const account = context.accounts.create({
+    product: fields.product,
+    email: fields.email,
+    name: fields.name ?? fields.email.split('@')[0] ?? fields.email,
+    phone: fields.phone ?? '255700000000',
+    passwordHash,
+    status: fields.status ?? initialStatus(fields.product, how),
+    role_id: fields.role_id ?? 2,
+  });
+  fund(context, account, fields.balance);
+  return account;
+}
+
+/** Updates the given fields of an account; a new password is hashed. */
+export async function updateAccount(
+  context: SandboxContext,
+  account: Account,
+  fields: AccountFields,
+): Promise<Account> {
+  if (fields.password !== undefined) account.passwordHash = await hashPassword(fields.password);
+  if (fields.name !== undefined) account.name = fields.name;
+  if (fields.phone !== undefined) account.phone = fields.phone;
+  if (fields.status !== undefined) account.status = fields.status;
+  if (fields.role_id !== undefined) account.role_id = fields.role_id;
+  context.accounts.touch(account);
+  fund(context, account, fields.balance);
+  return account;
+}
+
+function fund(context: SandboxContext, account: Account, balance: number | undefined): void {
+  if (balance === undefined || balance <= 0 || account.product === 'collection') return;
+  context.wallets.of(account.product, account.id).credit(toCents(balance), 'credit', 'seed');
+}

@@ -1,0 +1,58 @@
+import type { AirtimePaymentStatus, RechargeStatus } from '../../schemas/airtime.js';
+import type { Provider } from '../../schemas/provider.js';
+
+/** An airtime purchase: provider, status and the processing message (spec § entities). */
+export interface AirtimePaymentRecord {
+  readonly id: number;
+  readonly accountId: number;
+  readonly reference: string;
+  readonly msisdn: string;
+  readonly amount: number;
+  readonly provider: Provider;
+  status: AirtimePaymentStatus;
+  message: string;
+  readonly created_at: string;
+  updated_at: string;
+}
+
+/** A wallet top-up, keyed by its control number; its status changes by callback. */
+export interface RechargeRecord {
+  readonly controlNumber: string;
+  readonly accountId: number;
+  readonly amount: number;
+  readonly msisdn: string | null;
+  status: 'pending' | Exclude<RechargeStatus, 'pending'>;
+  readonly created_at: string;
+  updated_at: string;
+}
+
+/** Airtime payments and recharges. */
+export class AirtimeBook {
+  readonly payments: AirtimePaymentRecord[] = [];
+  readonly recharges = new Map<string, RechargeRecord>();
+  #nextPaymentId = 1;
+
+  nextPaymentId(): number {
+    return this.#nextPaymentId++;
+  }
+
+  clear(): void {
+    this.payments.length = 0;
+    this.recharges.clear();
+    this.#nextPaymentId = 1;
+  }
+}
+
+/** The purchase record as the purchase answer shows it. */
+export function airtimePaymentView(record: AirtimePaymentRecord) {
+  return {
+    id: record.id,
+    reference: record.reference,
+    msisdn: record.msisdn,
+    amount: record.amount,
+    provider: record.provider,
+    status: record.status,
+    message: record.message,
+    created_at: record.created_at,
+  };
+}

@@ -1,0 +1,87 @@
+import type { CollectionChannel, CollectionStatus } from '../../schemas/collection.js';
+import type { Provider } from '../../schemas/provider.js';
+
+/** A collection transaction, with each of its references kept in its own field. */
+export interface CollectionRecord {
+  readonly controlNumber: string;
+  /** The engine reference; the engine callback's `data.paymentReference`. */
+  readonly reference: string;
+  readonly external_reference: string | null;
+  /** The hosted checkout's token (secure channel only); never shown by the status operation. */
+  readonly paymentToken: string | null;
+  readonly channel: CollectionChannel;
+  readonly amount: number;
+  msisdn: string | null;
+  provider: Provider | null;
+  status: CollectionStatus;
+  transactionID: string | null;
+  paid_amount: number | null;
+  readonly callback_url: string | null;
+  readonly description: string | null;
+  /** The collection account that started it; `null` for the unauthenticated channels. */
+  readonly ownerId: number | null;
+  /** Card sessions opened on the hosted checkout. */
+  readonly sessions: Set<string>;
+  readonly created_at: string;
+  updated_at: string;
+}
+
+/** Collection transactions, findable by control number, engine reference or payment token. */
+export class CollectionBook {
+  readonly #byControlNumber = new Map<string, CollectionRecord>();
+  readonly #byReference = new Map<string, CollectionRecord>();
+  readonly #byToken = new Map<string, CollectionRecord>();
+
+  add(record: CollectionRecord): void {
+    this.#byControlNumber.set(record.controlNumber, record);
+    this.#byReference.set(record.reference, record);
+    if (record.paymentToken !== null) this.#byToken.set(record.paymentToken, record);
+  }
+
+  /** The status operation's lookup: `ref_id` is a control number or an engine reference. */
+  findByRef(refId: string): CollectionRecord | undefined {
+    return this.#byControlNumber.get(refId) ?? this.#byReference.get(refId);
+  }
+
+  findByPaymentReference(reference: string): CollectionRecord | undefined {
+    return this.#byReference.get(reference);
+  }
+
+  findByToken(token: string): CollectionRecord | undefined {
+    return this.#byToken.get(token);
+  }
+
+  isTaken(value: string): boolean {
+    return this.#byControlNumber.has(value) || this.#byReference.has(value);
+  }
+
+  all(): CollectionRecord[] {
+    return [...this.#byControlNumber.values()];
+  }
+
+  clear(): void {
+    this.#byControlNumber.clear();
+    this.#byReference.clear();
+    this.#byToken.clear();
+  }
+}
+
+/** The transaction as the status operation and the control API show it. */
+export function collectionView(record: CollectionRecord) {
+  return {
+    controlNumber: record.controlNumber,
+    reference: record.reference,
+    external_reference: record.external_reference,
+    channel: record.channel,
+    amount: record.amount,
+    msisdn: record.msisdn,
+    provider: record.provider,
+    status: record.status,
+    transactionID: record.transactionID,
+    paid_amount: record.paid_amount,
+    callback_url: record.callback_url,
+    description: record.description,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}

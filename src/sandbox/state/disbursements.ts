@@ -1,0 +1,52 @@
+import type { DisbursementStatus } from '../../schemas/disbursement.js';
+import type { Provider } from '../../schemas/provider.js';
+
+/** A payout: pending while the gateway is asked, then completed (or failed, our decision). */
+export interface DisbursementRecord {
+  readonly txnid: string;
+  readonly refid: string;
+  readonly accountId: number;
+  readonly amount: number;
+  readonly charge: number;
+  readonly msisdn: string;
+  readonly provider: Provider;
+  readonly name: string;
+  status: DisbursementStatus;
+  message: string;
+  readonly created_at: string;
+  updated_at: string;
+}
+
+/** Every payout, in creation order. */
+export class DisbursementBook {
+  readonly records: DisbursementRecord[] = [];
+
+  isTaken(value: string): boolean {
+    return this.records.some((record) => record.txnid === value || record.refid === value);
+  }
+
+  /** One user's payouts, latest first (spec: getPayments lists latest first). */
+  ofAccount(accountId: number): DisbursementRecord[] {
+    return this.records.filter((record) => record.accountId === accountId).reverse();
+  }
+
+  clear(): void {
+    this.records.length = 0;
+  }
+}
+
+/** The payout as getPayments and the payment answer show it. */
+export function disbursementView(record: DisbursementRecord) {
+  return {
+    txnid: record.txnid,
+    refid: record.refid,
+    amount: record.amount,
+    charge: record.charge,
+    msisdn: record.msisdn,
+    provider: record.provider,
+    name: record.name,
+    status: record.status,
+    message: record.message,
+    created_at: record.created_at,
+  };
+}

@@ -1,0 +1,63 @@
+import type { CollectionChannel } from '../../schemas/collection.js';
+import { resolveProvider } from '../../schemas/provider.js';
+import type { SandboxContext } from '../context.js';
+import {
+  newControlNumber,
+  newEngineReference,
+  newExternalReference,
+  newPaymentToken,
+  unique,
+} from '../references.js';
+import type { CollectionRecord } from './collections.js';
+
+export interface CollectionOpening {
+  channel: CollectionChannel;
+  amount: number;
+  msisdn?: string | undefined;
+  callback_url?: string | undefined;
+  description?: string | undefined;
+  ownerId: number | null;
+}
+
+/**
+ * Records a new pending collection with its control number and engine reference (and, for
+ * the hosted checkout, its external reference and payment token). Every initiation — mno,
+ * bank, pay_mobile, secure — starts here, so their records have one shape.
+ */
+export function openCollection(
+  context: SandboxContext,
+  opening: CollectionOpening,
+): CollectionRecord {
+  const taken = (value: string) =>
+    context.collections.isTaken(value) || context.airtime.recharges.has(value);
+  const secure = opening.channel === 'secure';
+  const now = context.nowIso();
+  const record: CollectionRecord = {
+    controlNumber: unique(newControlNumber, taken),
+    reference: unique(newEngineReference, taken),
+    external_reference: secure ? newExternalReference() : null,
+    paymentToken: secure ? newPaymentToken() : null,
+    channel: opening.channel,
+    amount: opening.amount,
+    msisdn: opening.msisdn ?? null,
+    provider: opening.msisdn ? (resolveProvider(opening.msisdn) ?? null) : null,
+    status: 'pending',
+    transactionID: null,
+    paid_amount: null,
+    callback_url: opening.callback_url ?? null,
+    description: opening.description ?? null,
+    ownerId: opening.ownerId,
+    sessions: new Set(),
+    created_at: now,
+    updated_at: now,
+  };
+  context.collections.add(record);
+  return record;
+}
+
+/** Starts the automatic settlement of a phone payment, unless the sandbox was told not to. */
+export function autoSettle(context: SandboxContext, record: CollectionRecord): void {
+  const setting = context.options.autoSettle;
+  if (setting === false || record.msisdn === null) return;
+  context.engine.scheduleAutoSettle(record, record.msisdn, setting.delayMs);
+}

@@ -1,0 +1,29 @@
+import type { Product } from '../../core/endpoints.js';
+
+/** A text message the sandbox would have sent; nothing leaves the machine. */
+export interface SmsMessage {
+  readonly to: string;
+  readonly text: string;
+  readonly product: Product;
+  readonly reference?: string;
+  readonly at: string;
+}
+
+/** The SMS outbox: airtime confirmations and failure notices, payout notices to recipients. */
+export class SmsOutbox {
+  readonly #messages: SmsMessage[] = [];
+
+  constructor(private readonly now: () => string) {}
+
+  send(message: Omit<SmsMessage, 'at'>): void {
+    this.#messages.push({ ...message, at: this.now() });
+  }
+
+  list(): readonly SmsMessage[] {
+    return this.#messages;
+  }
+
+  clear(): void {
+    this.#messages.length = 0;
+  }
+}
