@@ -133,21 +133,28 @@ export const CHECKOUT_SCRIPT = String.raw`
 
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  // The checkout's state, or null when the status route could not be read this time.
+  async function fetchStatus() {
+    try {
+      const response = await fetch(api + '/checkout/' + tokenPath + '/status', {
+        headers: { accept: 'application/json' },
+        cache: 'no-store',
+      });
+      if (!response.ok) return null;
+      const body = await response.json();
+      return typeof body.status === 'string' ? body.status : null;
+    } catch {
+      return null;
+    }
+  }
+
+  const isFinal = (status) => status === 'success' || status === 'failed';
+
   async function pollStatus() {
     const deadline = Date.now() + POLL_WINDOW_MS;
     while (Date.now() < deadline) {
-      try {
-        const response = await fetch(api + '/checkout/' + tokenPath + '/status', {
-          headers: { accept: 'application/json' },
-          cache: 'no-store',
-        });
-        if (response.ok) {
-          const body = await response.json();
-          if (body.status === 'success' || body.status === 'failed') return finish(body.status);
-        }
-      } catch {
-        // A dropped poll is not an answer; the next one may get through.
-      }
+      const status = await fetchStatus();
+      if (isFinal(status)) return finish(status);
       await wait(POLL_INTERVAL_MS);
     }
     showStatus(
@@ -223,6 +230,13 @@ export const CHECKOUT_SCRIPT = String.raw`
   byId('status-retry').addEventListener('click', () => awaitConfirmation('Checking again…'));
 
   selectMethod();
-  document.documentElement.dataset.ready = 'true';
+  // A customer who comes back to a finished checkout is sent on, not asked to pay twice.
+  fetchStatus().then((status) => {
+    if (isFinal(status)) {
+      setBusy(true);
+      finish(status);
+    }
+    document.documentElement.dataset.ready = 'true';
+  });
 })();
 `;

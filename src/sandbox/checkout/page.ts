@@ -66,7 +66,8 @@ function contentSecurityPolicy(apiBase: string): string {
  * Stable hooks for tests: `data-testid` = `checkout-amount`, `checkout-description`,
  * `checkout-reference`, `method-phone`, `method-card`, `phone-input`, `phone-submit`,
  * `phone-error`, `card-start`, `card-input`, `card-submit`, `card-error`, `checkout-status`,
- * `return-link`; `<html data-ready="true">` once the script has wired the page.
+ * `return-link`; `<html data-ready="true">` once the script has wired the page and checked
+ * whether the checkout is already final (a customer coming back is sent on, not asked again).
  */
 export function renderCheckoutPage(view: CheckoutView): string {
   const amount = escapeHtml(formatTzs(view.amount));
@@ -90,6 +91,7 @@ export function renderCheckoutPage(view: CheckoutView): string {
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(view.apiBase))}">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>Pay ${amount} · pesakit sandbox checkout</title>
 <style>${CHECKOUT_STYLES}</style>
 </head>
