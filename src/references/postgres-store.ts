@@ -8,6 +8,12 @@ import type { StoreDatabase } from './sql/table.js';
 export interface PostgresReferenceStoreOptions extends SqlReferenceStoreOptions {
   /** Pool size when pesakit creates the pool from a connection string. @default 10 */
   maxConnections?: number;
+  /**
+   * The PostgreSQL schema that holds the store's tables (`pesakit_transactions`,
+   * `pesakit_migration*`); created if missing. Give each store sharing a database its own.
+   * @default 'public'
+   */
+  schema?: string;
 }
 
 /**
@@ -30,9 +36,8 @@ export class PostgresReferenceStore extends SqlReferenceStore {
 
   /**
    * Connects with a connection string (pesakit owns that pool and ends it on `close()`) or an
-   * existing `pg.Pool` (left open on `close()`), and applies any pending migrations. The
-   * tables (`pesakit_transactions`, `pesakit_migration*`) go into the connection's current
-   * schema (its `search_path`).
+   * existing `pg.Pool` (left open on `close()`), and applies any pending migrations to the
+   * tables in `options.schema`.
    */
   static async open(
     connection: string | pg.Pool,
@@ -42,14 +47,16 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     const pool = owned
       ? new pg.Pool({ connectionString: connection, max: options.maxConnections ?? 10 })
       : connection;
-    const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+    const schema = options.schema ?? 'public';
+    const root = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+    const db = root.withSchema(schema);
     try {
-      await migrateToLatest(db as Kysely<unknown>, 'postgres');
+      await migrateToLatest(db as Kysely<unknown>, 'postgres', schema);
     } catch (error) {
-      if (owned) await db.destroy();
+      if (owned) await root.destroy();
       throw error;
     }
     // Kysely's destroy() ends the pool: only do that when pesakit created it.
-    return new PostgresReferenceStore(db, owned ? () => db.destroy() : async () => {}, options);
+    return new PostgresReferenceStore(db, owned ? () => root.destroy() : async () => {}, options);
   }
 }

@@ -2,28 +2,38 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 
+/** A database created for one test file (give each store in it its own `schema`). */
+export interface TestDatabase {
+  url: string;
+  /** Drops the database, closing any sessions still connected. */
+  drop(): Promise<void>;
+}
+
 /**
- * A fresh, empty database on the run's PostgreSQL server, so that test files running in
- * parallel never see each other's tables. `drop` removes it (closing any leftover sessions).
+ * A fresh, empty database on the run's PostgreSQL server (see postgres-global-setup.ts), so
+ * that test files running in parallel never see each other's tables.
  */
-export async function createTestDatabase(
-  label: string,
-): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(label: string): Promise<TestDatabase> {
   const serverUrl = inject('postgresUrl');
-  const name = `pesakit_${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
-  await withAdmin(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const name = `pesakit_${identifier(label)}_${randomBytes(4).toString('hex')}`;
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
   return {
-    url: url.toString(),
+    url: databaseUrl,
     drop: () =>
-      withAdmin(serverUrl, (client) =>
+      withClient(serverUrl, (client) =>
         client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
       ),
   };
 }
 
-async function withAdmin(
+function identifier(label: string): string {
+  return label.replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+}
+
+async function withClient(
   url: string,
   work: (client: pg.Client) => Promise<unknown>,
 ): Promise<void> {

@@ -59,10 +59,18 @@ function migrations(dialect: SqlDialectName): Record<string, Migration> {
   };
 }
 
-/** Brings the schema to the latest version; concurrent openers wait on the migration lock. */
-export async function migrateToLatest(db: Kysely<unknown>, dialect: SqlDialectName): Promise<void> {
+/**
+ * Brings the tables to the latest version; concurrent openers wait on the migration lock.
+ * `schema` (PostgreSQL) must match the schema `db` was scoped to with `withSchema`.
+ */
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  dialect: SqlDialectName,
+  schema?: string,
+): Promise<void> {
   const migrator = new Migrator({
     db,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
     provider: { getMigrations: async () => migrations(dialect) },
     migrationTableName: 'pesakit_migration',
     migrationLockTableName: 'pesakit_migration_lock',

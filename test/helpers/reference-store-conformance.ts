@@ -1,0 +1,546 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { isDuplicateReferenceError } from '../../src/errors/duplicate-reference-error.js';
+import { isInvalidTransitionError } from '../../src/errors/invalid-transition-error.js';
+import {
+  isReferenceConflictError,
+  type ReferenceConflictError,
+} from '../../src/errors/reference-conflict-error.js';
+import { isStoreInputError, type StoreInputError } from '../../src/errors/store-input-error.js';
+import { isTransactionNotFoundError } from '../../src/errors/transaction-not-found-error.js';
+import {
+  allowedTransitions,
+  type ReferenceStore,
+  type TransactionIntent,
+  type TransactionStatus,
+  transactionStatuses,
+} from '../../src/references/index.js';
+
+/** How the conformance suite gets stores of one kind. */
+export interface ReferenceStoreHarness {
+  /** A fresh, empty store using `now` as its clock. */
+  open(options: { now: () => Date }): Promise<ReferenceStore>;
+  /**
+   * Another handle on the data of the store last opened — after closing it (a process restart)
+   * or alongside it (another process). Absent for stores that do not persist.
+   */
+  reopen?(options: { now: () => Date }): Promise<ReferenceStore>;
+  /** Releases what the harness created (databases, files). */
+  dispose?(): Promise<void>;
+}
+
+const start = Date.parse('2025-03-01T08:00:00.000Z');
+
+/** A clock tests move by hand: no sleeps, exact timestamps. */
+function manualClock() {
+  let now = start;
+  return {
+    now: () => new Date(now),
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+function intent(
+  merchantReference: string,
+  extra: Partial<TransactionIntent> = {},
+): TransactionIntent {
+  return {
+    merchantReference,
+    product: 'collection',
+    flow: 'mno',
+    amount: 5000,
+    msisdn: '255754123456',
+    ...extra,
+  };
+}
+
+/** The reason an awaited call failed (the test fails if it did not). */
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+/** Any status is reachable from `initiating` in at most one step. */
+async function recordIn(store: ReferenceStore, reference: string, status: TransactionStatus) {
+  await store.createIntent(intent(reference));
+  if (status !== 'initiating') await store.transition(reference, status);
+  return (await store.get(reference))!;
+}
+
+/**
+ * The one suite every ReferenceStore must pass (memory, SQLite, PostgreSQL), one `describe`
+ * per rule of the store's contract (docs/reference-store.md).
+ */
+export function describeReferenceStore(name: string, harness: ReferenceStoreHarness): void {
+  describe(`${name} reference store`, () => {
+    const opened: ReferenceStore[] = [];
+    let clock = manualClock();
+
+    async function open(): Promise<ReferenceStore> {
+      clock = manualClock();
+      const store = await harness.open({ now: clock.now });
+      opened.push(store);
+      return store;
+    }
+
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((store) => store.close()));
+    });
+    afterAll(async () => {
+      await harness.dispose?.();
+    });
+
+    describe('write-ahead: the intent is stored as initiating before anything is sent', () => {
+      it('stores the intent with every reference empty and the clock time', async () => {
+        const store = await open();
+        const record = await store.createIntent(
+          intent('order-1', { metadata: { orderId: 'A-17', customer: 'Neema' } }),
+        );
+        expect(record).toEqual({
+          merchantReference: 'order-1',
+          product: 'collection',
+          flow: 'mno',
+          amount: 5000,
+          msisdn: '255754123456',
+          status: 'initiating',
+          statusReason: null,
+          controlNumber: null,
+          paymentReference: null,
+          externalReference: null,
+          txnid: null,
+          refid: null,
+          createdAt: new Date(start),
+          updatedAt: new Date(start),
+          attemptedAt: null,
+          lastCheckedAt: null,
+          checkCount: 0,
+          lastPayload: null,
+          metadata: { orderId: 'A-17', customer: 'Neema' },
+        });
+        expect(await store.get('order-1')).toEqual(record);
+      });
+
+      it('stores an intent without an MSISDN (secure checkout) with msisdn null', async () => {
+        const store = await open();
+        const { msisdn: _omitted, ...withoutMsisdn } = intent('checkout-1', { flow: 'secure' });
+        const record = await store.createIntent(withoutMsisdn);
+        expect(record.msisdn).toBeNull();
+        expect(record.metadata).toEqual({});
+      });
+
+      it('refuses a second intent under the same merchant reference and keeps the first', async () => {
+        const store = await open();
+        const first = await store.createIntent(intent('order-1'));
+        const error = await failure(store.createIntent(intent('order-1', { amount: 9999 })));
+        expect(isDuplicateReferenceError(error)).toBe(true);
+        expect((error as Error).message).toContain('order-1');
+        expect(await store.get('order-1')).toEqual(first);
+      });
+    });
+
+    describe('amounts are stored exactly', () => {
+      it.each([0.01, 0.1, 0.3, 10.1, 999.99, 1234567.89, 50_000_000])(
+        'reads %s back unchanged',
+        async (amount) => {
+          const store = await open();
+          await store.createIntent(intent('order-1', { amount }));
+          expect((await store.get('order-1'))?.amount).toBe(amount);
+        },
+      );
+    });
+
+    describe('bad input gets a clear error naming the field, and stores nothing', () => {
+      const badIntents: Array<[string, Partial<TransactionIntent>, string]> = [
+        ['an empty merchant reference', { merchantReference: '' }, 'merchantReference'],
+        [
+          'a merchant reference with spaces around it',
+          { merchantReference: ' x ' },
+          'merchantReference',
+        ],
+        ['a negative amount', { amount: -5 }, 'amount'],
+        ['a zero amount', { amount: 0 }, 'amount'],
+        ['an amount with three decimals', { amount: 10.005 }, 'amount'],
+        ['an amount that is not a number', { amount: Number.NaN }, 'amount'],
+        ['an MSISDN not 255 + nine digits', { msisdn: '0754123456' }, 'msisdn'],
+        ['an unknown product', { product: 'lending' as never }, 'product'],
+        ['a flow of another product', { flow: 'disbursement' }, 'flow'],
+        ['metadata with a non-string value', { metadata: { n: 1 as never } }, 'metadata'],
+      ];
+      it.each(badIntents)('createIntent refuses %s', async (_case, change, field) => {
+        const store = await open();
+        const bad = { ...intent('order-1'), ...change };
+        const error = await failure(store.createIntent(bad));
+        expect(isStoreInputError(error)).toBe(true);
+        const fieldErrors = (error as StoreInputError).errors;
+        expect(Object.keys(fieldErrors).some((key) => key.startsWith(field))).toBe(true);
+        expect((error as Error).message).toContain(field);
+        expect((error as Error).message).toContain('Nothing was stored');
+        expect(await store.listOpen()).toEqual([]);
+        expect(await store.findByReference(bad.merchantReference)).toBeUndefined();
+      });
+
+      it('attachReferences refuses an empty or unknown reference kind and changes nothing', async () => {
+        const store = await open();
+        const before = await store.createIntent(intent('order-1'));
+        for (const refs of [
+          { controlNumber: '' },
+          { controlNumber: 'CN 1 ' },
+          { reference: 'x' },
+        ]) {
+          const error = await failure(store.attachReferences('order-1', refs as never));
+          expect(isStoreInputError(error)).toBe(true);
+        }
+        expect(await store.get('order-1')).toEqual(before);
+      });
+
+      it('transition refuses an unknown status, a bad date or an unserialisable payload', async () => {
+        const store = await open();
+        const before = await store.createIntent(intent('order-1'));
+        const attempts = [
+          () => store.transition('order-1', 'settled' as never),
+          () => store.transition('order-1', 'success', { at: new Date(Number.NaN) }),
+          () => store.transition('order-1', 'success', { payload: { amount: 10n } }),
+        ];
+        for (const attempt of attempts) {
+          const error = await failure(attempt());
+          expect(isStoreInputError(error)).toBe(true);
+        }
+        expect(await store.get('order-1')).toEqual(before);
+      });
+
+      it('listOpen refuses a limit below 1 and an empty status list', async () => {
+        const store = await open();
+        expect(isStoreInputError(await failure(store.listOpen({ limit: 0 })))).toBe(true);
+        expect(isStoreInputError(await failure(store.listOpen({ statuses: [] })))).toBe(true);
+      });
+    });
+
+    describe('changes need a stored record', () => {
+      it('attachReferences, transition and recordCheck on an unknown reference fail', async () => {
+        const store = await open();
+        const attempts = [
+          () => store.attachReferences('missing', { controlNumber: 'CN-1' }),
+          () => store.transition('missing', 'pending'),
+          () => store.recordCheck('missing'),
+        ];
+        for (const attempt of attempts) {
+          expect(isTransactionNotFoundError(await failure(attempt()))).toBe(true);
+        }
+        expect(await store.findByReference('CN-1')).toBeUndefined();
+      });
+    });
+
+    describe('a record can be found by any of its references', () => {
+      const refs = {
+        controlNumber: '991100223344',
+        paymentReference: 'ENG-77881',
+        externalReference: 'ext-4f2a',
+        txnid: 'TXN-0001',
+        refid: 'REF-0001',
+      } as const;
+
+      it('finds by the merchant reference and by every platform reference', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        await store.createIntent(intent('order-2'));
+        const attached = await store.attachReferences('order-1', refs);
+        expect(attached).toMatchObject(refs);
+        for (const value of ['order-1', ...Object.values(refs)]) {
+          expect((await store.findByReference(value))?.merchantReference).toBe('order-1');
+        }
+        for (const [field, value] of Object.entries(refs)) {
+          const found = await store.find({ field: field as keyof typeof refs, value });
+          expect(found?.merchantReference).toBe('order-1');
+        }
+        expect(
+          (await store.find({ field: 'merchantReference', value: 'order-2' }))?.merchantReference,
+        ).toBe('order-2');
+      });
+
+      it('answers undefined for an unknown reference, a wrong kind, or a value no reference can be', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        await store.attachReferences('order-1', { controlNumber: 'CN-1' });
+        expect(await store.findByReference('CN-2')).toBeUndefined();
+        expect(await store.find({ field: 'txnid', value: 'CN-1' })).toBeUndefined();
+        expect(await store.findByReference('')).toBeUndefined();
+        expect(await store.get('CN-1')).toBeUndefined();
+      });
+    });
+
+    describe('references never change once known', () => {
+      it('attaching the same value again is a no-op', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        const first = await store.attachReferences('order-1', { controlNumber: 'CN-1' });
+        clock.advance(1000);
+        const again = await store.attachReferences('order-1', { controlNumber: 'CN-1' });
+        expect(again).toEqual(first);
+        expect(again.updatedAt).toEqual(new Date(start));
+      });
+
+      it('references arrive in several steps', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        await store.attachReferences('order-1', { externalReference: 'ext-1' });
+        clock.advance(1000);
+        const record = await store.attachReferences('order-1', {
+          externalReference: 'ext-1',
+          controlNumber: 'CN-1',
+        });
+        expect(record).toMatchObject({ externalReference: 'ext-1', controlNumber: 'CN-1' });
+        expect(record.updatedAt).toEqual(new Date(start + 1000));
+      });
+
+      it('a different value for a known field is a conflict, and nothing is attached', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        const before = await store.attachReferences('order-1', { controlNumber: 'CN-1' });
+        const error = await failure(
+          store.attachReferences('order-1', { paymentReference: 'ENG-1', controlNumber: 'CN-2' }),
+        );
+        expect(isReferenceConflictError(error)).toBe(true);
+        expect(error).toMatchObject({
+          merchantReference: 'order-1',
+          field: 'controlNumber',
+          existing: 'CN-1',
+          attempted: 'CN-2',
+        });
+        expect(await store.get('order-1')).toEqual(before);
+        expect(await store.findByReference('ENG-1')).toBeUndefined();
+      });
+
+      it('a value another record owns is a conflict naming the owner; nothing half-written', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        await store.createIntent(intent('order-2'));
+        await store.attachReferences('order-1', { controlNumber: 'CN-1' });
+        const before = await store.get('order-2');
+        const error = await failure(
+          store.attachReferences('order-2', { txnid: 'T-2', controlNumber: 'CN-1' }),
+        );
+        expect(isReferenceConflictError(error)).toBe(true);
+        expect((error as ReferenceConflictError).message).toContain('order-1');
+        expect(await store.get('order-2')).toEqual(before);
+        expect(await store.findByReference('T-2')).toBeUndefined();
+        expect((await store.findByReference('CN-1'))?.merchantReference).toBe('order-1');
+      });
+
+      it('a value owned under another kind, or as a merchant reference, is a conflict too', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        await store.createIntent(intent('order-2'));
+        await store.attachReferences('order-1', { txnid: 'SHARED-1' });
+        for (const refs of [{ controlNumber: 'SHARED-1' }, { paymentReference: 'order-1' }]) {
+          const error = await failure(store.attachReferences('order-2', refs));
+          expect(isReferenceConflictError(error)).toBe(true);
+        }
+        expect((await store.get('order-2'))?.controlNumber).toBeNull();
+        expect((await store.get('order-2'))?.paymentReference).toBeNull();
+      });
+
+      it('one record may hold the same value under two kinds', async () => {
+        const store = await open();
+        await store.createIntent(
+          intent('payout-1', { product: 'disbursement', flow: 'disbursement' }),
+        );
+        const record = await store.attachReferences('payout-1', { txnid: 'P-1', refid: 'P-1' });
+        expect(record).toMatchObject({ txnid: 'P-1', refid: 'P-1' });
+        expect((await store.findByReference('P-1'))?.merchantReference).toBe('payout-1');
+      });
+    });
+
+    describe('status moves only forward along the allowed transitions', () => {
+      const pairs = transactionStatuses.flatMap((from) =>
+        transactionStatuses.map((to) => [from, to] as const),
+      );
+      it.each(pairs)('%s → %s', async (from, to) => {
+        const store = await open();
+        const before = await recordIn(store, 'order-1', from);
+        clock.advance(1000);
+        if (from === to) {
+          const result = await store.transition('order-1', to, { reason: 'again' });
+          expect(result.changed).toBe(false);
+          expect(result.record).toEqual(before);
+        } else if (allowedTransitions[from].includes(to)) {
+          const result = await store.transition('order-1', to, { reason: 'moved' });
+          expect(result.changed).toBe(true);
+          expect(result.record).toMatchObject({ status: to, statusReason: 'moved' });
+          expect(result.record.updatedAt).toEqual(new Date(start + 1000));
+          expect(await store.get('order-1')).toEqual(result.record);
+        } else {
+          const error = await failure(store.transition('order-1', to, { reason: 'late' }));
+          expect(isInvalidTransitionError(error)).toBe(true);
+          expect(error).toMatchObject({ merchantReference: 'order-1', from, to });
+          expect(await store.get('order-1')).toEqual(before);
+        }
+      });
+
+      it('success and failed are final: no status reaches anything from them', async () => {
+        expect(allowedTransitions.success).toEqual([]);
+        expect(allowedTransitions.failed).toEqual([]);
+        const store = await open();
+        await recordIn(store, 'paid', 'success');
+        for (const to of ['initiating', 'pending', 'unknown', 'failed'] as const) {
+          expect(isInvalidTransitionError(await failure(store.transition('paid', to)))).toBe(true);
+        }
+        expect((await store.get('paid'))?.status).toBe('success');
+      });
+
+      it('a pending transaction never becomes unknown; unknown may return to pending', async () => {
+        expect(allowedTransitions.pending).not.toContain('unknown');
+        expect(allowedTransitions.unknown).toContain('pending');
+      });
+    });
+
+    describe('a transition records its payload, reason and attempt time', () => {
+      it('keeps the payload as JSON and the attempt time when leaving initiating', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        const payload = {
+          message: 'Imepokelewa ✓',
+          data: { amount: 5000.5, items: [1, 'two', null, { deep: true }] },
+          at: new Date('2025-03-01T09:00:00.000Z'),
+        };
+        const sentAt = new Date(start + 50);
+        clock.advance(200);
+        const { record } = await store.transition('order-1', 'pending', {
+          payload,
+          reason: 'accepted',
+          at: sentAt,
+        });
+        expect(record.lastPayload).toEqual({ ...payload, at: '2025-03-01T09:00:00.000Z' });
+        expect(record.attemptedAt).toEqual(sentAt);
+        expect(record.statusReason).toBe('accepted');
+
+        clock.advance(1000);
+        const settled = await store.transition('order-1', 'success');
+        expect(settled.record.lastPayload).toEqual(record.lastPayload);
+        expect(settled.record.attemptedAt).toEqual(sentAt);
+        expect(settled.record.statusReason).toBeNull();
+        expect(await store.get('order-1')).toEqual(settled.record);
+      });
+
+      it('stores a payload that is itself a string, number or null', async () => {
+        const store = await open();
+        for (const [i, payload] of ['plain text', 42, null, [1, 2]].entries()) {
+          await store.createIntent(intent(`order-${i}`));
+          const { record } = await store.transition(`order-${i}`, 'unknown', { payload });
+          expect(record.lastPayload).toEqual(payload);
+          expect((await store.get(`order-${i}`))?.lastPayload).toEqual(payload);
+        }
+      });
+    });
+
+    describe('records handed out are copies', () => {
+      it('changing a returned record does not change the store', async () => {
+        const store = await open();
+        const record = await store.createIntent(intent('order-1', { metadata: { a: '1' } }));
+        record.metadata.a = 'changed';
+        record.status = 'success';
+        record.createdAt.setTime(0);
+        expect(await store.get('order-1')).toMatchObject({
+          metadata: { a: '1' },
+          status: 'initiating',
+          createdAt: new Date(start),
+        });
+      });
+    });
+
+    describe('the reconciler lists open records, least recently checked first', () => {
+      async function seed(store: ReferenceStore) {
+        for (const [reference, status, product] of [
+          ['a', 'pending', 'collection'],
+          ['b', 'unknown', 'airtime'],
+          ['c', 'initiating', 'collection'],
+          ['d', 'success', 'collection'],
+          ['e', 'failed', 'disbursement'],
+          ['f', 'pending', 'disbursement'],
+        ] as const) {
+          const flow =
+            product === 'collection'
+              ? 'mno'
+              : product === 'airtime'
+                ? 'airtime_purchase'
+                : 'disbursement';
+          await store.createIntent(intent(reference, { product, flow }));
+          if (status !== 'initiating') await store.transition(reference, status);
+          clock.advance(1000);
+        }
+      }
+
+      it('lists only open statuses by default: never checked first, then by creation', async () => {
+        const store = await open();
+        await seed(store);
+        await store.recordCheck('a', new Date(start + 60_000));
+        await store.recordCheck('f', new Date(start + 30_000));
+        const open1 = await store.listOpen();
+        expect(open1.map((record) => record.merchantReference)).toEqual(['b', 'c', 'f', 'a']);
+      });
+
+      it('filters by status, product, check time and limit', async () => {
+        const store = await open();
+        await seed(store);
+        await store.recordCheck('a', new Date(start + 60_000));
+        await store.recordCheck('f', new Date(start + 30_000));
+        const refs = async (options: Parameters<ReferenceStore['listOpen']>[0]) =>
+          (await store.listOpen(options)).map((record) => record.merchantReference);
+        expect(await refs({ statuses: ['success', 'failed'] })).toEqual(['d', 'e']);
+        expect(await refs({ product: 'disbursement' })).toEqual(['f']);
+        expect(await refs({ checkedBefore: new Date(start + 60_000) })).toEqual(['b', 'c', 'f']);
+        expect(await refs({ limit: 2 })).toEqual(['b', 'c']);
+      });
+
+      it('recordCheck counts each check and keeps the time', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        await store.recordCheck('order-1', new Date(start + 5000));
+        const record = await store.recordCheck('order-1', new Date(start + 9000));
+        expect(record).toMatchObject({ checkCount: 2, lastCheckedAt: new Date(start + 9000) });
+        expect(await store.get('order-1')).toEqual(record);
+      });
+    });
+
+    if (harness.reopen) {
+      const reopen = harness.reopen.bind(harness);
+      describe('records outlive the store that wrote them', () => {
+        it('another handle finds the transaction by any of its references', async () => {
+          const store = await open();
+          await store.createIntent(
+            intent('order-1', { amount: 1234.56, metadata: { orderId: 'A-1' } }),
+          );
+          await store.attachReferences('order-1', {
+            controlNumber: 'CN-1',
+            paymentReference: 'ENG-1',
+            externalReference: 'EXT-1',
+            txnid: 'T-1',
+            refid: 'R-1',
+          });
+          const { record } = await store.transition('order-1', 'pending', {
+            payload: { ok: true },
+          });
+          await store.close();
+
+          const again = await reopen({ now: clock.now });
+          opened.push(again);
+          for (const value of ['order-1', 'CN-1', 'ENG-1', 'EXT-1', 'T-1', 'R-1']) {
+            expect(await again.findByReference(value)).toEqual(record);
+          }
+          expect((await again.listOpen()).map((open2) => open2.merchantReference)).toEqual([
+            'order-1',
+          ]);
+          expect(
+            isReferenceConflictError(
+              await failure(again.attachReferences('order-1', { txnid: 'T-2' })),
+            ),
+          ).toBe(true);
+        });
+      });
+    }
+  });
+}
