@@ -5,8 +5,8 @@ import {
   isConnectionError,
   isTimeoutError,
 } from '../../../src/errors/index.js';
-import { airtimeUser, purchase, recordEvents } from './platform.js';
 import { closedPortUrl, type LocalServer, startServer } from './local-server.js';
+import { airtimeUser, purchase, recordEvents } from './platform.js';
 
 let server: LocalServer | undefined;
 afterEach(async () => {
@@ -15,7 +15,12 @@ afterEach(async () => {
 });
 
 function transport(baseUrl: string, timeoutMs = 150) {
-  const t = new Transport({ baseUrl, timeoutMs, maxRetries: 2, retryDelay: { minMs: 1, maxMs: 2 } });
+  const t = new Transport({
+    baseUrl,
+    timeoutMs,
+    maxRetries: 2,
+    retryDelay: { minMs: 1, maxMs: 2 },
+  });
   t.setToken('airtime', 'tok-1');
   return t;
 }
@@ -122,7 +127,12 @@ describe('Operations that are not money-moving report transport failures plainly
   it('a reset on a register (sent once, not money) is a ConnectionError', async () => {
     server = await startServer((request) => request.socket.destroy());
     const t = transport(server.url);
-    const body = { name: 'Duka', email: 'a@b.co.tz', phone: '255744000001', password: 'longenough' };
+    const body = {
+      name: 'Duka',
+      email: 'a@b.co.tz',
+      phone: '255744000001',
+      password: 'longenough',
+    };
     const error = await t.request('airtimeRegister', { body }).catch((e: unknown) => e);
     expect(isConnectionError(error)).toBe(true);
     expect(isAmbiguousOutcomeError(error)).toBe(false);

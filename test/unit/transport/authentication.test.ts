@@ -182,7 +182,9 @@ describe('Logout revokes and forgets the token', () => {
   });
 
   it('a 401 on logout means already logged out: resolved, forgotten, no login', async () => {
-    nock(origin).post('/api/sandbox/disbursement/logout').reply(401, { message: 'Unauthenticated.' });
+    nock(origin)
+      .post('/api/sandbox/disbursement/logout')
+      .reply(401, { message: 'Unauthenticated.' });
     const t = new Transport({
       baseUrl: origin,
       credentials: { disbursement: airtimeCredentials },

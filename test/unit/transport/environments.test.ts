@@ -11,7 +11,9 @@ afterAll(() => nock.enableNetConnect());
 
 describe('Versioning: the environment selects the path table', () => {
   it('sandbox: /api/sandbox/airtime/customer/payments on the one baseUrl', async () => {
-    nock('http://sandbox.test').post('/api/sandbox/airtime/customer/payments').reply(200, purchaseAnswer);
+    nock('http://sandbox.test')
+      .post('/api/sandbox/airtime/customer/payments')
+      .reply(200, purchaseAnswer);
     const t = new Transport({ baseUrl: 'http://sandbox.test' });
     t.setToken('airtime', 'tok');
     await expect(t.request('airtimePurchase', { body: purchase })).resolves.toEqual(purchaseAnswer);
@@ -30,10 +32,18 @@ describe('Versioning: the environment selects the path table', () => {
   it('production: each product has its own host (/api/login twice, two hosts)', async () => {
     nock('https://collect.example')
       .post('/api/login')
-      .reply(200, { token: 'c', token_type: 'Bearer', user: { id: 1, name: 'M', email: 'm@x.tz' } });
+      .reply(200, {
+        token: 'c',
+        token_type: 'Bearer',
+        user: { id: 1, name: 'M', email: 'm@x.tz' },
+      });
     nock('https://payout.example')
       .post('/api/login')
-      .reply(200, { token: 'd', user: { ...airtimeUser, status: 'active' }, wallet: { balance: 1 } });
+      .reply(200, {
+        token: 'd',
+        user: { ...airtimeUser, status: 'active' },
+        wallet: { balance: 1 },
+      });
     const credentials = { email: 'm@x.tz', password: 'secret-pass' };
     const t = new Transport({
       environment: 'production',
@@ -45,7 +55,9 @@ describe('Versioning: the environment selects the path table', () => {
   });
 
   it('baseUrls takes precedence over baseUrl per product; a path prefix is kept', async () => {
-    nock('http://proxy.test').get('/pesakit/api/sandbox/airtime/user').reply(200, { user: airtimeUser });
+    nock('http://proxy.test')
+      .get('/pesakit/api/sandbox/airtime/user')
+      .reply(200, { user: airtimeUser });
     const t = new Transport({
       baseUrl: 'http://unused.test',
       baseUrls: { airtime: 'http://proxy.test/pesakit/' },
@@ -90,7 +102,9 @@ describe('Every call goes through the injected fetch', () => {
       const body = request.url.endsWith('/login')
         ? { token: 't', token_type: 'Bearer', user: airtimeUser }
         : { user: airtimeUser };
-      return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(body), {
+        headers: { 'content-type': 'application/json' },
+      });
     };
     const t = new Transport({
       baseUrl: 'http://injected.test',
@@ -107,9 +121,15 @@ describe('Every call goes through the injected fetch', () => {
       headers = (input as Request).headers;
       return new Response(JSON.stringify({ user: airtimeUser }));
     };
-    const t = new Transport({ baseUrl: 'http://injected.test', fetch: fetchSpy, headers: { 'x-shop': 'duka' } });
+    const t = new Transport({
+      baseUrl: 'http://injected.test',
+      fetch: fetchSpy,
+      headers: { 'x-shop': 'duka' },
+    });
     t.setToken('airtime', 'tok');
-    await t.request('airtimeUser', { headers: { 'x-trace': 'abc', authorization: 'Bearer forged' } });
+    await t.request('airtimeUser', {
+      headers: { 'x-trace': 'abc', authorization: 'Bearer forged' },
+    });
     expect(headers?.get('x-shop')).toBe('duka');
     expect(headers?.get('x-trace')).toBe('abc');
     expect(headers?.get('authorization')).toBe('Bearer tok');

@@ -1,5 +1,5 @@
-import type { TransportEvents } from '../../../src/core/transport-events.js';
 import type { Transport } from '../../../src/core/transport.js';
+import type { TransportEvents } from '../../../src/core/transport-events.js';
 
 /** A host nock answers for; nothing listens there. */
 export const origin = 'http://platform.test';

@@ -16,9 +16,16 @@ function everything(value: unknown, seen = new Set<unknown>()): string {
   if (typeof value !== 'object' && typeof value !== 'function') return String(value);
   if (seen.has(value)) return '';
   seen.add(value);
-  if (value instanceof Headers) return JSON.stringify([...value.entries()]);
+  if (value instanceof Headers) {
+    const pairs: string[] = [];
+    value.forEach((v, k) => {
+      pairs.push(`${k}: ${v}`);
+    });
+    return pairs.join('\n');
+  }
   const parts: string[] = [];
-  if (value instanceof Error) parts.push(value.message, value.stack ?? '', everything(value.cause, seen));
+  if (value instanceof Error)
+    parts.push(value.message, value.stack ?? '', everything(value.cause, seen));
   for (const key of Object.getOwnPropertyNames(value)) {
     parts.push(key, everything((value as Record<string, unknown>)[key], seen));
   }

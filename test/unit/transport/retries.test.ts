@@ -22,21 +22,24 @@ afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
 
 describe('Safe operations are retried on transient failures', () => {
-  it.each([408, 429, 500, 502, 503])('retries a read answered %i, then succeeds', async (status) => {
-    nock(origin)
-      .get(userPath)
-      .reply(status, { message: 'later' })
-      .get(userPath)
-      .reply(200, { user: airtimeUser });
-    const t = transport();
-    const events = recordEvents(t);
-    const answer = await t.request('airtimeUser');
-    expect(answer.user.wallet.balance).toBe(25_000);
-    expect(events.request.map((e) => e.attempt)).toEqual([1, 2]);
-    expect(events.retry).toHaveLength(1);
-    expect(events.retry[0]?.status).toBe(status);
-    expect(events.error).toHaveLength(0);
-  });
+  it.each([408, 429, 500, 502, 503])(
+    'retries a read answered %i, then succeeds',
+    async (status) => {
+      nock(origin)
+        .get(userPath)
+        .reply(status, { message: 'later' })
+        .get(userPath)
+        .reply(200, { user: airtimeUser });
+      const t = transport();
+      const events = recordEvents(t);
+      const answer = await t.request('airtimeUser');
+      expect(answer.user.wallet.balance).toBe(25_000);
+      expect(events.request.map((e) => e.attempt)).toEqual([1, 2]);
+      expect(events.retry).toHaveLength(1);
+      expect(events.retry[0]?.status).toBe(status);
+      expect(events.error).toHaveLength(0);
+    },
+  );
 
   it('retries a connection failure of a read', async () => {
     nock(origin)

@@ -86,7 +86,9 @@ describe('Every response body is validated by its schema', () => {
       .catch((e: unknown) => e);
     expect(isResponseValidationError(error)).toBe(true);
     const issues = (error as { issues: { path: unknown[] }[] }).issues;
-    expect(issues.map((issue) => issue.path[0])).toEqual(expect.arrayContaining(['status', 'message']));
+    expect(issues.map((issue) => issue.path[0])).toEqual(
+      expect.arrayContaining(['status', 'message']),
+    );
     expect(error).toMatchObject({ status: 200, body: { state: 'ok' } });
   });
 
@@ -128,9 +130,7 @@ describe('HTTP errors map to their classes', () => {
   });
 
   it('a text error body is kept as text, with the request id', async () => {
-    nock(origin)
-      .post(purchasePath)
-      .reply(502, 'Bad Gateway', { 'x-request-id': 'req-1' });
+    nock(origin).post(purchasePath).reply(502, 'Bad Gateway', { 'x-request-id': 'req-1' });
     const error = await transport()
       .request('airtimePurchase', { body: purchase })
       .catch((e: unknown) => e);

@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AmbiguousOutcomeError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  errorFromResponse,
+  InsufficientFundsError,
+  isAmbiguousOutcomeError,
+  isApiError,
+  isAuthenticationError,
+  isBadRequestError,
+  isConnectionError,
+  isInsufficientFundsError,
+  isNotFoundError,
+  isPermissionError,
+  isPesakitError,
+  isRateLimitError,
+  isResponseValidationError,
+  isServerError,
+  isTimeoutError,
+  isValidationError,
+  NotFoundError,
+  PermissionError,
+  PesakitError,
+  parseRetryAfter,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from '../../src/errors/index.js';
+
+const request = { method: 'POST', path: '/api/sandbox/disbursement/payment' };
+
+function respond(status: number, body: unknown = { message: 'Nope.' }, headers = new Headers()) {
+  return errorFromResponse({ ...request, status, body, headers });
+}
+
+describe('One factory maps each status to its class', () => {
+  it.each([
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [403, PermissionError],
+    [404, NotFoundError],
+    [422, ValidationError],
+    [429, RateLimitError],
+    [500, ServerError],
+    [502, ServerError],
+    [503, ServerError],
+  ])('%i → %o', (status, Class) => {
+    const error = respond(status);
+    expect(error).toBeInstanceOf(Class);
+    expect(error.constructor).toBe(Class);
+    expect(error).toMatchObject({ status, method: 'POST', path: request.path });
+  });
+
+  it.each([402, 405, 409, 418])('%i (no meaning of its own) → ApiError', (status) => {
+    expect(respond(status).constructor).toBe(ApiError);
+  });
+
+  it('keeps the body, headers and x-request-id', () => {
+    const headers = new Headers({ 'x-request-id': 'req-42' });
+    const error = respond(500, 'upstream down', headers);
+    expect(error).toMatchObject({ body: 'upstream down', requestId: 'req-42' });
+    expect(error.headers).toBe(headers);
+  });
+
+  it('a 422 carries the per-field errors as a map', () => {
+    const errors = { 'data.amount': ['The data.amount field is required.'] };
+    const error = respond(422, { message: 'The data.amount field is required.', errors });
+    expect(isValidationError(error)).toBe(true);
+    expect((error as ValidationError).errors).toEqual(errors);
+  });
+});
+
+describe('An insufficient wallet is told apart from other 422s', () => {
+  it('by code insufficient_funds', () => {
+    const error = respond(422, { message: 'Declined.', code: 'insufficient_funds' });
+    expect(error).toBeInstanceOf(InsufficientFundsError);
+    expect(isValidationError(error)).toBe(true);
+  });
+
+  it.each(['Insufficient balance.', 'Insufficient wallet balance', 'Not enough funds'])(
+    'by the message %j when the code is absent',
+    (message) => {
+      expect(respond(422, { message })).toBeInstanceOf(InsufficientFundsError);
+    },
+  );
+
+  it('not for a plain validation failure', () => {
+    const error = respond(422, { message: 'The msisdn field is required.', errors: {} });
+    expect(isInsufficientFundsError(error)).toBe(false);
+  });
+
+  it('not for a non-422 that mentions funds', () => {
+    expect(respond(400, { message: 'Insufficient balance.' })).toBeInstanceOf(BadRequestError);
+  });
+});
+
+describe('Messages say what happened and what to do', () => {
+  it.each([
+    [400, /MSISDN/],
+    [401, /credentials/],
+    [403, /activated/],
+    [404, /reference or path/],
+    [422, /errors/],
+    [429, /retryAfterMs/],
+    [500, /reconcile/],
+  ])('%i', (status, advice) => {
+    const error = respond(status, { message: 'Platform said so.' });
+    expect(error.message).toContain(`POST ${request.path} failed with ${status}`);
+    expect(error.message).toContain('Platform said so.');
+    expect(error.message).toMatch(advice);
+  });
+
+  it('an insufficient wallet says to top up; nothing was debited', () => {
+    expect(respond(422, { message: 'x', code: 'insufficient_funds' }).message).toMatch(
+      /Top up.*nothing was debited/,
+    );
+  });
+
+  it('an ambiguous outcome says not to resend and to reconcile the merchant reference', () => {
+    const error = new AmbiguousOutcomeError(request, 'ord-1');
+    expect(error.message).toMatch(/do not resend.*merchant reference ord-1/);
+  });
+
+  it('a timeout names the limit and the option', () => {
+    expect(new TimeoutError(request, 1500).message).toMatch(/1500 ms.*timeoutMs/);
+  });
+});
+
+describe('Guards recognise each class, also across realms (by name)', () => {
+  const guards = [
+    [isBadRequestError, 400],
+    [isAuthenticationError, 401],
+    [isPermissionError, 403],
+    [isNotFoundError, 404],
+    [isValidationError, 422],
+    [isRateLimitError, 429],
+    [isServerError, 500],
+  ] as const;
+
+  it.each(guards)('%o accepts its own class and no other status', (guard, status) => {
+    expect(guard(respond(status))).toBe(true);
+    const other = status === 400 ? 404 : 400;
+    expect(guard(respond(other))).toBe(false);
+    expect(guard(new Error('plain'))).toBe(false);
+    expect(guard(undefined)).toBe(false);
+  });
+
+  it('an error from another copy of pesakit is recognised by its name', () => {
+    const foreign = Object.assign(new Error('from another bundle'), { name: 'RateLimitError' });
+    expect(isRateLimitError(foreign)).toBe(true);
+    expect(isApiError(foreign)).toBe(true);
+    const insufficient = Object.assign(new Error('x'), { name: 'InsufficientFundsError' });
+    expect(isInsufficientFundsError(insufficient)).toBe(true);
+    expect(isValidationError(insufficient)).toBe(true);
+    expect(isTimeoutError(Object.assign(new Error('x'), { name: 'TimeoutError' }))).toBe(true);
+    expect(isConnectionError(Object.assign(new Error('x'), { name: 'TimeoutError' }))).toBe(true);
+    expect(
+      isAmbiguousOutcomeError(Object.assign(new Error('x'), { name: 'AmbiguousOutcomeError' })),
+    ).toBe(true);
+    expect(
+      isResponseValidationError(Object.assign(new Error('x'), { name: 'ResponseValidationError' })),
+    ).toBe(true);
+  });
+
+  it('every pesakit error is a PesakitError; a timeout is a ConnectionError', () => {
+    expect(isPesakitError(respond(500))).toBe(true);
+    expect(isPesakitError(new AmbiguousOutcomeError(request))).toBe(true);
+    expect(new TimeoutError(request, 10)).toBeInstanceOf(ConnectionError);
+    expect(new ConnectionError('x', request)).toBeInstanceOf(PesakitError);
+    expect(isApiError(new ConnectionError('x', request))).toBe(false);
+  });
+});
+
+describe('Retry-After is read as openai-node reads it', () => {
+  const now = Date.parse('2025-01-01T00:00:00Z');
+  const headers = (init: Record<string, string>) => new Headers(init);
+
+  it('retry-after-ms is milliseconds and wins', () => {
+    expect(parseRetryAfter(headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now)).toBe(
+      250,
+    );
+  });
+
+  it('Retry-After in seconds', () => {
+    expect(parseRetryAfter(headers({ 'retry-after': '2' }), now)).toBe(2000);
+    expect(parseRetryAfter(headers({ 'retry-after': '1.5' }), now)).toBe(1500);
+  });
+
+  it('Retry-After as an HTTP date', () => {
+    const inFiveSeconds = new Date(now + 5000).toUTCString();
+    expect(parseRetryAfter(headers({ 'retry-after': inFiveSeconds }), now)).toBe(5000);
+    const past = new Date(now - 5000).toUTCString();
+    expect(parseRetryAfter(headers({ 'retry-after': past }), now)).toBe(0);
+  });
+
+  it.each([{}, { 'retry-after': 'soon' }, { 'retry-after-ms': '-1' }, { 'retry-after': '' }])(
+    'nothing usable in %o',
+    (init) => {
+      expect(parseRetryAfter(headers(init), now)).toBeUndefined();
+    },
+  );
+
+  it('RateLimitError exposes it as retryAfterMs', () => {
+    const error = respond(429, { message: 'Too Many Attempts.' }, headers({ 'retry-after': '3' }));
+    expect((error as RateLimitError).retryAfterMs).toBe(3000);
+  });
+});
