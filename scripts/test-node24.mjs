@@ -29,7 +29,9 @@ if (!existsSync(node24)) {
 }
 const version = execFileSync(node24, ['-p', 'process.versions.node']).toString().trim();
 
-const sqliteRoot = dirname(createRequire(join(root, 'package.json')).resolve('better-sqlite3/package.json'));
+const sqliteRoot = dirname(
+  createRequire(join(root, 'package.json')).resolve('better-sqlite3/package.json'),
+);
 const compiledFor = (nodeVersion) =>
   join(sqliteRoot, 'compiled', nodeVersion, process.platform, process.arch, 'better_sqlite3.node');
 
@@ -47,7 +49,8 @@ if (!existsSync(compiledFor(version))) {
   rmSync(source, { recursive: true, force: true });
   cpSync(sqliteRoot, source, {
     recursive: true,
-    filter: (path) => !path.startsWith(join(sqliteRoot, 'build')) && !path.startsWith(join(sqliteRoot, 'compiled')),
+    filter: (path) =>
+      !path.startsWith(join(sqliteRoot, 'build')) && !path.startsWith(join(sqliteRoot, 'compiled')),
   });
   const npmRoot = execFileSync('npm', ['root', '-g']).toString().trim();
   const nodeGyp = join(npmRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');

@@ -47,6 +47,7 @@ export class Pesakit {
       transport: this.#transport,
       store: this.store,
       newMerchantReference: makeReference ?? (() => newMerchantReference()),
+      credentials: options.credentials ?? {},
     };
     this.collection = new Collection(context);
     this.airtime = new Airtime(context);

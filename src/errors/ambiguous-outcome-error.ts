@@ -13,8 +13,8 @@ export class AmbiguousOutcomeError extends PesakitError {
   override name = 'AmbiguousOutcomeError' as string;
   readonly method: string;
   readonly path: string;
-  /** The reference the store holds the intent under; set once the SDK knows it. */
-  merchantReference: string | undefined;
+  /** The reference the store holds the intent under, when the call was made through a resource. */
+  readonly merchantReference: string | undefined;
 
   constructor(request: RequestInfo, merchantReference?: string, options?: { cause?: unknown }) {
     super(

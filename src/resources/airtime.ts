@@ -1,7 +1,12 @@
 import type { ResponseOf } from '../core/endpoints.js';
 import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
-import type { AirtimePurchaseRequest, RechargeCallback, RechargeRequest } from '../schemas/airtime.js';
+import type {
+  AirtimePurchaseRequest,
+  RechargeCallback,
+  RechargeRequest,
+} from '../schemas/airtime.js';
 import type { ClientContext } from './client-context.js';
+import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
 
 /**
@@ -26,11 +31,8 @@ export class Airtime {
   }
 
   /** Logs in and keeps the token (calls also log in lazily with the configured credentials). */
-  async login(credentials?: LoginRequest): Promise<ResponseOf<'airtimeLogin'>> {
-    const body = credentials ?? this.#context.transport.credentials('airtime');
-    const response = await this.#context.transport.request('airtimeLogin', { body });
-    this.#context.transport.setToken('airtime', response.token);
-    return response;
+  login(credentials?: LoginRequest): Promise<ResponseOf<'airtimeLogin'>> {
+    return logIn(this.#context, 'airtime', credentials);
   }
 
   /** Forgets the token. The airtime API has no logout route, so nothing is sent. */
@@ -101,11 +103,15 @@ export class Airtime {
    * side makes to `callbackUrl`. In the sandbox this is how a test completes a top-up.
    */
   async confirmRecharge(request: RechargeCallback): Promise<ResponseOf<'airtimeRechargeCallback'>> {
-    const response = await this.#context.transport.request('airtimeRechargeCallback', { body: request });
+    const response = await this.#context.transport.request('airtimeRechargeCallback', {
+      body: request,
+    });
     const record = await this.#context.store.findByReference(request.controlNumber);
     if (record && (record.status === 'pending' || record.status === 'unknown')) {
       if (response.status === 'success' || response.status === 'failed') {
-        await this.#context.store.transition(record.merchantReference, response.status, { payload: response });
+        await this.#context.store.transition(record.merchantReference, response.status, {
+          payload: response,
+        });
       }
     }
     return response;

@@ -1,4 +1,5 @@
-import type { Transport } from '../core/transport.js';
+import type { Product } from '../core/endpoints.js';
+import type { Credentials, Transport } from '../core/transport.js';
 import type { ReferenceStore } from '../references/index.js';
 
 /** What every resource needs from the client: the wire, the memory, and a reference maker. */
@@ -6,4 +7,6 @@ export interface ClientContext {
   readonly transport: Transport;
   readonly store: ReferenceStore;
   readonly newMerchantReference: () => string;
+  /** The configured credentials, for explicit `login()` calls. */
+  readonly credentials: Readonly<Partial<Record<Product, Credentials>>>;
 }

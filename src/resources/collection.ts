@@ -12,6 +12,7 @@ import type {
   TestProvider,
 } from '../schemas/collection.js';
 import type { ClientContext } from './client-context.js';
+import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
 
 const pending = () => ({ status: 'pending' as const });
@@ -36,11 +37,8 @@ export class Collection {
    *
    * @example await pesakit.collection.login({ email: 'shop@example.co.tz', password: '…' });
    */
-  async login(credentials?: LoginRequest): Promise<ResponseOf<'collectionLogin'>> {
-    const body = credentials ?? this.#context.transport.credentials('collection');
-    const response = await this.#context.transport.request('collectionLogin', { body });
-    this.#context.transport.setToken('collection', response.token);
-    return response;
+  login(credentials?: LoginRequest): Promise<ResponseOf<'collectionLogin'>> {
+    return logIn(this.#context, 'collection', credentials);
   }
 
   /** Revokes the token on the platform and forgets it. */
@@ -183,7 +181,9 @@ export class Collection {
    *
    * @example const { data } = await pesakit.collection.status('991234567890');
    */
-  async status(refId: string): Promise<ResponseOf<'collectionStatus'> & { record?: TransactionRecord }> {
+  async status(
+    refId: string,
+  ): Promise<ResponseOf<'collectionStatus'> & { record?: TransactionRecord }> {
     const response = await this.#context.transport.request('collectionStatus', {
       body: { ref_id: refId },
     });
@@ -200,12 +200,17 @@ export class Collection {
     return this.#context.transport.request('providerTest', { params: { provider } });
   }
 
-  async #attachToCheckout(externalReference: string, references: { controlNumber: string; paymentReference: string }) {
+  async #attachToCheckout(
+    externalReference: string,
+    references: { controlNumber: string; paymentReference: string },
+  ) {
     const record = await this.#context.store.findByReference(externalReference);
     if (record) await this.#context.store.attachReferences(record.merchantReference, references);
   }
 
-  async #apply(transaction: ResponseOf<'collectionStatus'>['data']): Promise<TransactionRecord | undefined> {
+  async #apply(
+    transaction: ResponseOf<'collectionStatus'>['data'],
+  ): Promise<TransactionRecord | undefined> {
     const { store } = this.#context;
     const found =
       (await store.findByReference(transaction.controlNumber)) ??
@@ -214,20 +219,25 @@ export class Collection {
     const observation = {
       controlNumber: transaction.controlNumber,
       paymentReference: transaction.reference,
-      ...(transaction.external_reference ? { externalReference: transaction.external_reference } : {}),
+      ...(transaction.external_reference
+        ? { externalReference: transaction.external_reference }
+        : {}),
       amount: transaction.paid_amount ?? transaction.amount,
       status: transaction.status,
     };
     if (transaction.status === 'success') {
       const verdict = isPaid(found, observation);
       if (!verdict.paid) return found;
-      return (await store.transition(found.merchantReference, 'success', { payload: transaction })).record;
+      return (await store.transition(found.merchantReference, 'success', { payload: transaction }))
+        .record;
     }
     if (transaction.status === 'failed') {
-      return (await store.transition(found.merchantReference, 'failed', { payload: transaction })).record;
+      return (await store.transition(found.merchantReference, 'failed', { payload: transaction }))
+        .record;
     }
     if (found.status === 'unknown') {
-      return (await store.transition(found.merchantReference, 'pending', { payload: transaction })).record;
+      return (await store.transition(found.merchantReference, 'pending', { payload: transaction }))
+        .record;
     }
     return found;
   }

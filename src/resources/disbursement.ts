@@ -7,6 +7,7 @@ import { fieldErrorsFrom } from '../schemas/error-body.js';
 import type { PageRequest } from '../schemas/pagination.js';
 import { payableMsisdnSchema } from '../schemas/provider.js';
 import type { ClientContext } from './client-context.js';
+import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
 import { PagePromise } from './pagination.js';
 
@@ -34,11 +35,8 @@ export class Disbursement {
   }
 
   /** Logs in and keeps the token (calls also log in lazily with the configured credentials). */
-  async login(credentials?: LoginRequest): Promise<ResponseOf<'disbursementLogin'>> {
-    const body = credentials ?? this.#context.transport.credentials('disbursement');
-    const response = await this.#context.transport.request('disbursementLogin', { body });
-    this.#context.transport.setToken('disbursement', response.token);
-    return response;
+  login(credentials?: LoginRequest): Promise<ResponseOf<'disbursementLogin'>> {
+    return logIn(this.#context, 'disbursement', credentials);
   }
 
   /** Revokes the token on the platform and forgets it. */
@@ -116,4 +114,3 @@ export class Disbursement {
     return this.#context.transport.request('disbursementUser', {});
   }
 }
-

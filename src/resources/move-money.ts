@@ -1,12 +1,20 @@
 import type { z } from 'zod';
 import { type EndpointId, endpoints, type RequestOf, type ResponseOf } from '../core/endpoints.js';
-import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
+import {
+  AmbiguousOutcomeError,
+  isAmbiguousOutcomeError,
+} from '../errors/ambiguous-outcome-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { isResponseValidationError } from '../errors/response-validation-error.js';
 import { isServerError } from '../errors/server-error.js';
-import type { Flow, References, TransactionRecord, TransactionStatus } from '../references/index.js';
+import type {
+  Flow,
+  References,
+  TransactionRecord,
+  TransactionStatus,
+} from '../references/index.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferencePattern } from './merchant-reference.js';
@@ -83,6 +91,10 @@ export async function moveMoney<K extends EndpointId>(
     } as never)) as ResponseOf<K>;
   } catch (error) {
     await recordFailure(context, merchantReference, error);
+    // The transport could not know the merchant reference; the caller needs it to reconcile.
+    if (isAmbiguousOutcomeError(error)) {
+      throw new AmbiguousOutcomeError(error, merchantReference, { cause: error.cause ?? error });
+    }
     throw error;
   }
 
@@ -109,8 +121,9 @@ function validateBody(id: string, schema: z.ZodType | undefined, body: unknown):
  */
 async function recordFailure(context: ClientContext, merchantReference: string, error: unknown) {
   if (isAmbiguousOutcomeError(error)) {
-    error.merchantReference = merchantReference;
-    await context.store.transition(merchantReference, 'unknown', { reason: 'no response: outcome unknown' });
+    await context.store.transition(merchantReference, 'unknown', {
+      reason: 'no response: outcome unknown',
+    });
   } else if (isResponseValidationError(error)) {
     await context.store.transition(merchantReference, 'unknown', {
       payload: error.body,
@@ -127,9 +140,13 @@ async function recordFailure(context: ClientContext, merchantReference: string, 
       reason: error.platformMessage ?? `rejected with ${error.status}`,
     });
   } else if (isConnectionError(error)) {
-    await context.store.transition(merchantReference, 'failed', { reason: 'not sent: connection failed' });
+    await context.store.transition(merchantReference, 'failed', {
+      reason: 'not sent: connection failed',
+    });
   } else {
     // An error we cannot classify (a bug, an abort before sending) may still have sent bytes.
-    await context.store.transition(merchantReference, 'unknown', { reason: 'unclassified failure' });
+    await context.store.transition(merchantReference, 'unknown', {
+      reason: 'unclassified failure',
+    });
   }
 }

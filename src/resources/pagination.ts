@@ -13,15 +13,22 @@ export interface Page<Item> {
   getNextPage(): Promise<Page<Item> | undefined>;
 }
 
-export type PageFetcher<Item> = (page: number) => Promise<Omit<Page<Item>, 'hasNextPage' | 'getNextPage'>>;
+export type PageFetcher<Item> = (
+  page: number,
+) => Promise<Omit<Page<Item>, 'hasNextPage' | 'getNextPage'>>;
 
-export async function fetchPage<Item>(fetcher: PageFetcher<Item>, page: number): Promise<Page<Item>> {
+export async function fetchPage<Item>(
+  fetcher: PageFetcher<Item>,
+  page: number,
+): Promise<Page<Item>> {
   const raw = await fetcher(page);
   return {
     ...raw,
     hasNextPage: () => raw.currentPage < raw.lastPage,
     getNextPage: () =>
-      raw.currentPage < raw.lastPage ? fetchPage(fetcher, raw.currentPage + 1) : Promise.resolve(undefined),
+      raw.currentPage < raw.lastPage
+        ? fetchPage(fetcher, raw.currentPage + 1)
+        : Promise.resolve(undefined),
   };
 }
 

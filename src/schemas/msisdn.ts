@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 export const msisdnSchema = z
   .string({ error: 'The msisdn must be a string.' })
-  .regex(/^255\d{9}$/, { error: 'The msisdn must be 255 followed by nine digits.' });
+  .regex(/^255\d{9}$/, { error: 'The msisdn must be 255 followed by nine digits.', abort: true });
 
 export type Msisdn = z.infer<typeof msisdnSchema>;
 

@@ -17,18 +17,30 @@ describe('the built package', () => {
 
   it('imports from ESM and works', async () => {
     const { stdout } = await run(process.execPath, [`${here}/esm-consumer.mjs`], { cwd: root });
-    expect(JSON.parse(stdout)).toEqual({ msisdn: '255754123456', provider: 'vodacom', validation: true });
+    expect(JSON.parse(stdout)).toEqual({
+      msisdn: '255754123456',
+      provider: 'vodacom',
+      validation: true,
+    });
   });
 
   it('requires from CJS and works (ESM-only dependencies are bundled)', async () => {
     const { stdout } = await run(process.execPath, [`${here}/cjs-consumer.cjs`], { cwd: root });
-    expect(JSON.parse(stdout)).toEqual({ msisdn: '255713000111', provider: 'tigo', validation: true });
+    expect(JSON.parse(stdout)).toEqual({
+      msisdn: '255713000111',
+      provider: 'tigo',
+      validation: true,
+    });
   });
 
   it('passes publint', async () => {
-    const { stdout } = await run(process.execPath, [`${root}/node_modules/publint/src/cli.js`, '--strict'], {
-      cwd: root,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [`${root}/node_modules/publint/src/cli.js`, '--strict'],
+      {
+        cwd: root,
+      },
+    );
     expect(stdout).not.toMatch(/error/i);
   }, 60_000);
 });

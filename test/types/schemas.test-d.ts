@@ -19,7 +19,9 @@ describe('types inferred from the schemas', () => {
     expectTypeOf<CollectionStatus>().toEqualTypeOf<'pending' | 'success' | 'failed'>();
     expectTypeOf<Provider>().toEqualTypeOf<'vodacom' | 'airtel' | 'tigo' | 'halotel' | 'ttcl'>();
     expectTypeOf<AirtimeUser['role_id']>().toEqualTypeOf<1 | 2 | 3>();
-    expectTypeOf<DisbursementPayment['status']>().toEqualTypeOf<'pending' | 'completed' | 'failed'>();
+    expectTypeOf<DisbursementPayment['status']>().toEqualTypeOf<
+      'pending' | 'completed' | 'failed'
+    >();
   });
 
   it('endpoint request and response types follow the table', () => {

@@ -26,12 +26,17 @@ describe('TZS amounts: positive, finite, at most two decimals', () => {
   });
 
   it('rejects a numeric string: amounts are JSON numbers', () => {
-    expect(amountSchema.safeParse('1000').error?.issues[0]?.message).toBe('The amount must be a number.');
+    expect(amountSchema.safeParse('1000').error?.issues[0]?.message).toBe(
+      'The amount must be a number.',
+    );
   });
 
   it('any whole number of cents is a valid amount', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1e11 }), (cents) => amountSchema.safeParse(cents / 100).success),
+      fc.property(
+        fc.integer({ min: 1, max: 1e11 }),
+        (cents) => amountSchema.safeParse(cents / 100).success,
+      ),
     );
   });
 
@@ -68,7 +73,10 @@ describe('engine dates: YYYY-MM-DD HH:MM:SS', () => {
       fc.property(fc.integer({ min: 0, max: 4_000_000_000 }), (seconds) => {
         const instant = new Date(seconds * 1000);
         const text = toEngineDate(instant);
-        return engineDateSchema.safeParse(text).success && fromEngineDate(text).getTime() === instant.getTime();
+        return (
+          engineDateSchema.safeParse(text).success &&
+          fromEngineDate(text).getTime() === instant.getTime()
+        );
       }),
     );
   });

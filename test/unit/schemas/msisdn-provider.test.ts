@@ -25,7 +25,9 @@ describe('MSISDN: Tanzanian format, 255 followed by nine digits', () => {
   ])('rejects %s (%s) with a message naming the rule', (value) => {
     const result = msisdnSchema.safeParse(value);
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.message).toBe('The msisdn must be 255 followed by nine digits.');
+    expect(result.error?.issues[0]?.message).toBe(
+      'The msisdn must be 255 followed by nine digits.',
+    );
   });
 
   it('rejects non-strings', () => {
@@ -44,9 +46,12 @@ describe('normalizeMsisdn: what customers type becomes the wire format', () => {
     expect(normalizeMsisdn(input)).toBe(expected);
   });
 
-  it.each(['07541234', '+1 202 555 0100', 'abc', '', '00255754123456'])('%s is not a number', (input) => {
-    expect(normalizeMsisdn(input)).toBeUndefined();
-  });
+  it.each(['07541234', '+1 202 555 0100', 'abc', '', '00255754123456'])(
+    '%s is not a number',
+    (input) => {
+      expect(normalizeMsisdn(input)).toBeUndefined();
+    },
+  );
 
   it('always yields a valid MSISDN or nothing', () => {
     fc.assert(
@@ -99,7 +104,9 @@ describe('provider resolution from the prefix after 255', () => {
     expect(unresolvable.error?.issues[0]?.message).toBe(
       'The msisdn does not belong to a supported mobile provider.',
     );
-    expect(malformed.error?.issues[0]?.message).toBe('The msisdn must be 255 followed by nine digits.');
+    expect(malformed.error?.issues[0]?.message).toBe(
+      'The msisdn must be 255 followed by nine digits.',
+    );
   });
 
   it('Tigo trades as Yas', () => {

@@ -38,16 +38,19 @@ describe('engine callback payload: data is required and validated in full', () =
     expect(engineCallbackSchema.parse(engineCallback)).toEqual(engineCallback);
   });
 
-  it.each(Object.keys(engineCallback.data))('a missing data.%s is a field error named data.%s', (field) => {
-    const data: Record<string, unknown> = { ...engineCallback.data };
-    delete data[field];
-    const input = { ...engineCallback, data };
-    const result = engineCallbackSchema.safeParse(input);
-    expect(result.success).toBe(false);
-    const errors = fieldErrorsFrom(result.error!, input);
-    expect(Object.keys(errors)).toEqual([`data.${field}`]);
-    expect(errors[`data.${field}`]).toEqual([`The data.${field} field is required.`]);
-  });
+  it.each(Object.keys(engineCallback.data))(
+    'a missing data.%s is a field error named data.%s',
+    (field) => {
+      const data: Record<string, unknown> = { ...engineCallback.data };
+      delete data[field];
+      const input = { ...engineCallback, data };
+      const result = engineCallbackSchema.safeParse(input);
+      expect(result.success).toBe(false);
+      const errors = fieldErrorsFrom(result.error!, input);
+      expect(Object.keys(errors)).toEqual([`data.${field}`]);
+      expect(errors[`data.${field}`]).toEqual([`The data.${field} field is required.`]);
+    },
+  );
 
   it('a missing data object is one error on data', () => {
     const { data: _data, ...input } = engineCallback;
@@ -64,7 +67,11 @@ describe('engine callback payload: data is required and validated in full', () =
   it('payerMobile must be 255 followed by digits; the date must be real', () => {
     const input = {
       ...engineCallback,
-      data: { ...engineCallback.data, payerMobile: '0754123456', transactionDate: '2024-02-30 10:00:00' },
+      data: {
+        ...engineCallback.data,
+        payerMobile: '0754123456',
+        transactionDate: '2024-02-30 10:00:00',
+      },
     };
     const errors = fieldErrorsFrom(engineCallbackSchema.safeParse(input).error!, input);
     expect(Object.keys(errors).sort()).toEqual(['data.payerMobile', 'data.transactionDate']);
@@ -79,7 +86,9 @@ describe('engine callback payload: data is required and validated in full', () =
 
 describe('recharge callback: validation is centred on controlNumber', () => {
   it('needs controlNumber and a boolean status', () => {
-    expect(rechargeCallbackSchema.safeParse({ controlNumber: '99123', status: true }).success).toBe(true);
+    expect(rechargeCallbackSchema.safeParse({ controlNumber: '99123', status: true }).success).toBe(
+      true,
+    );
     const input = { status: 'true' };
     const errors = fieldErrorsFrom(rechargeCallbackSchema.safeParse(input).error!, input);
     expect(errors).toEqual({
@@ -100,15 +109,24 @@ describe('requests', () => {
   });
 
   it('airtime purchase needs a payable msisdn and a positive amount', () => {
-    expect(airtimePurchaseRequestSchema.safeParse({ msisdn: '255754123456', amount: 500 }).success).toBe(true);
-    expect(airtimePurchaseRequestSchema.safeParse({ msisdn: '255631234567', amount: 500 }).success).toBe(false);
-    expect(airtimePurchaseRequestSchema.safeParse({ msisdn: '255754123456', amount: -1 }).success).toBe(false);
+    expect(
+      airtimePurchaseRequestSchema.safeParse({ msisdn: '255754123456', amount: 500 }).success,
+    ).toBe(true);
+    expect(
+      airtimePurchaseRequestSchema.safeParse({ msisdn: '255631234567', amount: 500 }).success,
+    ).toBe(false);
+    expect(
+      airtimePurchaseRequestSchema.safeParse({ msisdn: '255754123456', amount: -1 }).success,
+    ).toBe(false);
   });
 
   it('status needs ref_id', () => {
-    const errors = fieldErrorsFrom(collectionStatusRequestSchema.safeParse({ ref_id: '  ' }).error!, {
-      ref_id: '  ',
-    });
+    const errors = fieldErrorsFrom(
+      collectionStatusRequestSchema.safeParse({ ref_id: '  ' }).error!,
+      {
+        ref_id: '  ',
+      },
+    );
     expect(errors).toEqual({ ref_id: ['The ref_id field is required.'] });
   });
 
@@ -121,8 +139,12 @@ describe('requests', () => {
     });
     expect(parsed.email).toBe('shop@example.co.tz');
     expect(
-      registerRequestSchema.safeParse({ name: 'x', email: 'a@b.tz', phone: '255754000001', password: 'short' })
-        .success,
+      registerRequestSchema.safeParse({
+        name: 'x',
+        email: 'a@b.tz',
+        phone: '255754000001',
+        password: 'short',
+      }).success,
     ).toBe(false);
   });
 
@@ -169,22 +191,31 @@ describe('responses: the spec shapes, unknown extra fields pass through', () => 
       },
     };
     expect(disbursementHistoryResponseSchema.parse(body)).toEqual(body);
-    expect(disbursementHistoryResponseSchema.safeParse({ payments: { data: [{}] } }).success).toBe(false);
+    expect(disbursementHistoryResponseSchema.safeParse({ payments: { data: [{}] } }).success).toBe(
+      false,
+    );
   });
 
   it('airtime purchase answers status and message', () => {
-    expect(airtimePurchaseResponseSchema.safeParse({ status: 'success', message: 'Sent' }).success).toBe(true);
+    expect(
+      airtimePurchaseResponseSchema.safeParse({ status: 'success', message: 'Sent' }).success,
+    ).toBe(true);
     expect(airtimePurchaseResponseSchema.safeParse({ status: 'success' }).success).toBe(false);
   });
 
   it('a Laravel 422 body has message and errors', () => {
     expect(
-      validationErrorBodySchema.safeParse({ message: 'Invalid', errors: { 'data.amount': ['Required'] } }).success,
+      validationErrorBodySchema.safeParse({
+        message: 'Invalid',
+        errors: { 'data.amount': ['Required'] },
+      }).success,
     ).toBe(true);
   });
 
   it('summarizes field errors the way Laravel does', () => {
-    expect(summarizeFieldErrors({ a: ['First.'], b: ['Second.', 'Third.'] })).toBe('First. (and 2 more errors)');
+    expect(summarizeFieldErrors({ a: ['First.'], b: ['Second.', 'Third.'] })).toBe(
+      'First. (and 2 more errors)',
+    );
     expect(summarizeFieldErrors({ a: ['Only.'] })).toBe('Only.');
   });
 });

@@ -1,0 +1,30 @@
+import { loginEndpoints, type Product, type ResponseOf } from '../core/endpoints.js';
+import { RequestValidationError } from '../errors/request-validation-error.js';
+import type { LoginRequest } from '../schemas/account.js';
+import type { ClientContext } from './client-context.js';
+
+type LoginResponse<P extends Product> = ResponseOf<(typeof loginEndpoints)[P]>;
+
+/**
+ * Logs in to one product with the given credentials, or the configured ones, and keeps the
+ * token for the following calls. Returns the platform's whole answer (user, wallet …), which
+ * the transport's lazy login does not surface.
+ */
+export async function logIn<P extends Product>(
+  context: ClientContext,
+  product: P,
+  credentials: LoginRequest | undefined,
+): Promise<LoginResponse<P>> {
+  const id = loginEndpoints[product];
+  const body = credentials ?? context.credentials[product];
+  if (body === undefined) {
+    throw new RequestValidationError(id, {
+      credentials: [
+        `No ${product} credentials: pass { email, password } to login(), or credentials.${product} to new Pesakit().`,
+      ],
+    });
+  }
+  const response = (await context.transport.request(id, { body } as never)) as LoginResponse<P>;
+  context.transport.setToken(product, response.token);
+  return response;
+}
