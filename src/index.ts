@@ -1,4 +1,108 @@
-export { type EndpointId, type Environment, endpoints, type Product } from './core/endpoints.js';
+// The public surface of `pesakit`. Every export is listed by name: what is not here is not API.
+// Values and types are exported apart so that type-only imports stay erasable.
+
+export type { PesakitOptions } from './client.js';
+export { Pesakit } from './client.js';
+export type {
+  AuthScheme,
+  Endpoint,
+  EndpointId,
+  Environment,
+  Product,
+  RequestOf,
+  ResponseOf,
+  RetryClass,
+} from './core/endpoints.js';
+export { endpoints, loginEndpoints, sandboxPrefixes } from './core/endpoints.js';
 export { endpointPath } from './core/paths.js';
-export * from './errors/index.js';
+export type {
+  Credentials,
+  ErrorEvent,
+  RequestEvent,
+  ResponseEvent,
+  RetryDelay,
+  RetryEvent,
+  TransportEventBase,
+  TransportEvents,
+  TransportOptions,
+} from './core/transport.js';
+export { Transport } from './core/transport.js';
+export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
+export {
+  AmbiguousOutcomeError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  DuplicateReferenceError,
+  errorFromResponse,
+  InsufficientFundsError,
+  InvalidTransitionError,
+  isAmbiguousOutcomeError,
+  isApiError,
+  isAuthenticationError,
+  isBadRequestError,
+  isConnectionError,
+  isDuplicateReferenceError,
+  isInsufficientFundsError,
+  isInvalidTransitionError,
+  isNotFoundError,
+  isPermissionError,
+  isPesakitError,
+  isRateLimitError,
+  isReferenceConflictError,
+  isRequestValidationError,
+  isResponseValidationError,
+  isServerError,
+  isTimeoutError,
+  isValidationError,
+  NotFoundError,
+  PermissionError,
+  PesakitError,
+  parseRetryAfter,
+  RateLimitError,
+  ReferenceConflictError,
+  RequestValidationError,
+  ResponseValidationError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from './errors/index.js';
+export type {
+  NotPaidReason,
+  PaidRecord,
+  PaidVerdict,
+  PaymentObservation,
+} from './payments/is-paid.js';
+export { isPaid } from './payments/is-paid.js';
+export type {
+  Flow,
+  ListOpenOptions,
+  MemoryReferenceStoreOptions,
+  PlatformReferenceField,
+  ReferenceField,
+  ReferenceStore,
+  References,
+  TransactionIntent,
+  TransactionRecord,
+  TransactionStatus,
+  TransitionDetails,
+} from './references/index.js';
+export {
+  allowedTransitions,
+  canTransition,
+  isFinalStatus,
+  MemoryReferenceStore,
+  openStatuses,
+  transactionStatuses,
+} from './references/index.js';
+
+export { Airtime } from './resources/airtime.js';
+export { Collection } from './resources/collection.js';
+export { Disbursement } from './resources/disbursement.js';
+export { newMerchantReference } from './resources/merchant-reference.js';
+export type { MoneyMovementOptions, WithMerchantReference } from './resources/move-money.js';
+export type { Page } from './resources/pagination.js';
+export { PagePromise } from './resources/pagination.js';
+
 export * from './schemas/index.js';
