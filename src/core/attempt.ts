@@ -23,7 +23,7 @@ export interface Attempt {
   readonly fetch: typeof globalThis.fetch | undefined;
 }
 
-/** What arrived, reported before the body is judged (for the `response` event). */
+/** What arrived, reported as soon as the headers are in (for the `response` event). */
 export interface ArrivedResponse {
   readonly status: number;
   readonly headers: Headers;
@@ -42,6 +42,8 @@ export async function sendAttempt(
 ): Promise<unknown> {
   const { endpoint, path } = attempt;
   const request: RequestInfo = { method: endpoint.method, path };
+  // A call the caller already gave up on is not sent at all (and so is never ambiguous).
+  attempt.signal?.throwIfAborted();
   // The deadline covers the whole exchange, body included: ky's own timeout stops at headers.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), attempt.timeoutMs);
@@ -64,8 +66,8 @@ export async function sendAttempt(
         return (attempt.fetch ?? globalThis.fetch)(input, init);
       },
     });
-    const body = await readResponseBody(response);
     onResponse({ status: response.status, headers: response.headers });
+    const body = await readResponseBody(response);
     if (!response.ok) {
       throw errorFromResponse({
         ...request,
@@ -87,17 +89,22 @@ export async function sendAttempt(
     return parsed.data;
   } catch (error) {
     if (error instanceof PesakitError) throw error;
-    if (!dispatched) throw error;
-    const mayHaveBeenSent = !failedBeforeSending(error);
+    const mayHaveBeenSent = dispatched && !failedBeforeSending(error);
     const moneyAtRisk = endpoint.retry === 'money' && mayHaveBeenSent;
     if (attempt.signal?.aborted && !deadline.signal.aborted) {
-      if (moneyAtRisk)
-        throw new AmbiguousOutcomeError(request, undefined, { cause: attempt.signal.reason });
-      throw attempt.signal.reason;
+      const reason: unknown = attempt.signal.reason;
+      if (moneyAtRisk) throw new AmbiguousOutcomeError(request, undefined, { cause: reason });
+      throw reason;
     }
-    const failure = deadline.signal.aborted
-      ? new TimeoutError(request, attempt.timeoutMs, { cause: error })
-      : connectionError(request, error, mayHaveBeenSent);
+    if (deadline.signal.aborted) {
+      const timeout = new TimeoutError(request, attempt.timeoutMs, { cause: error });
+      throw moneyAtRisk
+        ? new AmbiguousOutcomeError(request, undefined, { cause: timeout })
+        : timeout;
+    }
+    // ky refused to build the request (a malformed header, say): nothing was sent.
+    if (!dispatched) throw error;
+    const failure = connectionError(request, error, mayHaveBeenSent);
     throw moneyAtRisk ? new AmbiguousOutcomeError(request, undefined, { cause: failure }) : failure;
   } finally {
     clearTimeout(timer);

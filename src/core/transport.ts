@@ -188,7 +188,9 @@ export class Transport {
     });
   }
 
-  #attempt(call: Call, token: string | undefined): Promise<unknown> {
+  async #attempt(call: Call, token: string | undefined): Promise<unknown> {
+    // Nothing is announced, let alone sent, for a call the caller already gave up on.
+    call.options.signal?.throwIfAborted();
     call.attempt += 1;
     call.token = token;
     call.status = undefined;
@@ -244,7 +246,7 @@ export class Transport {
         error instanceof ApiError || error instanceof ResponseValidationError
           ? error.status
           : call.status,
-      durationMs: performance.now() - call.startedAt,
+      durationMs: call.attempt === 0 ? 0 : performance.now() - call.startedAt,
       requestId: error instanceof ApiError ? error.requestId : undefined,
     };
   }

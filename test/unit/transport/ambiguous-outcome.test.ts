@@ -78,6 +78,21 @@ describe('A money-moving request that may have reached the platform has an unkno
 });
 
 describe('A failure before any byte was sent is a plain ConnectionError', () => {
+  it('a payment whose signal was already aborted is not sent, and not ambiguous', async () => {
+    server = await startServer(() => undefined);
+    const t = transport(server.url);
+    const events = recordEvents(t);
+    const signal = AbortSignal.abort(new Error('cancelled before sending'));
+    const error = await t
+      .request('airtimePurchase', { body: purchase, signal })
+      .catch((e: unknown) => e);
+    expect(isAmbiguousOutcomeError(error)).toBe(false);
+    expect((error as Error).message).toBe('cancelled before sending');
+    expect(server.received()).toBe(0);
+    expect(events.request).toHaveLength(0);
+    expect(events.error).toHaveLength(1);
+  });
+
   it('nothing listening (connection refused): ConnectionError, not ambiguous', async () => {
     const t = transport(await closedPortUrl());
     const error = await t.request('airtimePurchase', { body: purchase }).catch((e: unknown) => e);
