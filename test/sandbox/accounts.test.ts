@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, fields, PASSWORD, type RunningSandbox, startSandbox } from './support.js';
+import { bearer, field, PASSWORD, type RunningSandbox, startSandbox } from './support.js';
 
 let s: RunningSandbox;
 beforeEach(async () => {
@@ -18,14 +18,14 @@ describe('airtime accounts: register, activation, login', () => {
   it('registers with role 2 and status pending (201), and refuses a duplicate email (422)', async () => {
     const first = await s.call('POST', '/api/sandbox/airtime/register', person);
     expect(first.status).toBe(201);
-    expect(fields(first)['user']).toMatchObject({
+    expect(field(first, 'user')).toMatchObject({
       role_id: 2,
       status: 'pending',
       email: person.email,
     });
     const again = await s.call('POST', '/api/sandbox/airtime/register', person);
     expect(again.status).toBe(422);
-    expect(fields(again)['errors']).toHaveProperty('email');
+    expect(field(again, 'errors')).toHaveProperty('email');
   });
 
   it('refuses login of a role-2 user who is not active with 403, and admits it once activated', async () => {
@@ -49,7 +49,7 @@ describe('airtime accounts: register, activation, login', () => {
       password: PASSWORD,
     });
     expect([wrong.status, unknown.status]).toEqual([401, 401]);
-    expect(fields(wrong)['message']).toBe(fields(unknown)['message']);
+    expect(field(wrong, 'message')).toBe(field(unknown, 'message'));
   });
 });
 
@@ -61,7 +61,7 @@ describe('disbursement accounts: users with status unverified or rejected are re
     const creds = { email: person.email, password: PASSWORD };
     expect((await s.call('POST', '/api/sandbox/disbursement/login', creds)).status).toBe(401);
     // The register token is refused too while the account is unverified.
-    const token = fields(reg)['token'] as string;
+    const token = field(reg, 'token') as string;
     expect(
       (await s.call('GET', '/api/sandbox/disbursement/user', undefined, bearer(token))).status,
     ).toBe(401);
@@ -134,7 +134,7 @@ describe('tokens: a token works only for the product that issued it; missing, ma
   ])('answers a %s token with 401 and a message', async (_name, headers) => {
     const answer = await s.call('GET', '/api/sandbox/disbursement/user', undefined, headers);
     expect(answer.status).toBe(401);
-    expect(fields(answer)['message']).toMatch(/Unauthenticated/);
+    expect(field(answer, 'message')).toMatch(/Unauthenticated/);
   });
 
   it('revokes the token at logout (disbursement and collection)', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, fields, type RunningSandbox, startSandbox } from './support.js';
+import { bearer, field, type RunningSandbox, startSandbox } from './support.js';
 
 let s: RunningSandbox;
 let token: string;
@@ -20,11 +20,11 @@ describe('airtime purchase rule 1: validate the payload (msisdn, positive amount
     [{ msisdn: '255754123456', amount: '500' }, 'amount'],
     [{ msisdn: '0754123456', amount: 500 }, 'msisdn'],
     [{ msisdn: '255701123456', amount: 500 }, 'msisdn'],
-  ])('rejects %j with 422 naming %s, recording nothing', async (body, field) => {
+  ])('rejects %j with 422 naming %s, recording nothing', async (body, invalid) => {
     const before = s.sandbox.inspect.snapshot();
     const answer = await buy(body);
     expect(answer.status).toBe(422);
-    expect(fields(answer)['errors']).toHaveProperty(field);
+    expect(field(answer, 'errors')).toHaveProperty(invalid);
     expect(s.sandbox.inspect.snapshot()).toEqual(before);
   });
 });
@@ -63,7 +63,7 @@ describe('airtime purchase rules 4–7: record, vendor, debit or fail, SMS', () 
       status: 'failed',
       payment: { status: 'failed', provider: 'vodacom' },
     });
-    expect(fields(answer)['message']).toMatch(/rejected/);
+    expect(field(answer, 'message')).toMatch(/rejected/);
     expect(s.sandbox.inspect.wallet('airtime', email)?.balance).toBe(10_000);
     expect(s.sandbox.inspect.sms().at(-1)?.text).toMatch(/failed/);
   });
@@ -93,7 +93,7 @@ describe('wallet recharge: balancerecharge, then callbackUrl {controlNumber, sta
       amount,
       controlNumber: expect.stringMatching(/^99\d{10}$/),
     });
-    return fields(answer)['controlNumber'] as string;
+    return field(answer, 'controlNumber') as string;
   };
   const confirm = (body: unknown) => s.call('POST', '/api/sandbox/airtime/callbackUrl', body);
 
@@ -132,7 +132,7 @@ describe('wallet recharge: balancerecharge, then callbackUrl {controlNumber, sta
   it('answers a missing controlNumber with 422 and an unknown one with 404', async () => {
     const missing = await confirm({ status: true });
     expect(missing.status).toBe(422);
-    expect(fields(missing)['errors']).toHaveProperty('controlNumber');
+    expect(field(missing, 'errors')).toHaveProperty('controlNumber');
     expect((await confirm({ controlNumber: '990000000000', status: true })).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
-import { bearer, fields, type RunningSandbox, startSandbox } from './support.js';
+import { bearer, field, type RunningSandbox, startSandbox } from './support.js';
 
 let s: RunningSandbox;
 const email = 'payouts@duka.tz';
@@ -20,12 +20,12 @@ describe('disbursement processing order 1: validate the payload; reject malforme
     [{ msisdn: '255754123456', amount: 0, name: 'Juma' }, 'amount'],
     [{ msisdn: 255754123456, amount: 1000, name: 'Juma' }, 'msisdn'],
     [{ msisdn: '255754123456', amount: 10_000_001, name: 'Juma' }, 'amount'],
-  ])('rejects %j naming %s and changes nothing', async (body, field) => {
+  ])('rejects %j naming %s and changes nothing', async (body, invalid) => {
     const token = await start(50_000);
     const before = s.sandbox.inspect.snapshot();
     const answer = await pay(token, body);
     expect(answer.status).toBe(422);
-    expect(fields(answer)['errors']).toHaveProperty(field);
+    expect(field(answer, 'errors')).toHaveProperty(invalid);
     expect(s.sandbox.inspect.snapshot()).toEqual(before);
   });
 });
@@ -40,7 +40,7 @@ describe('disbursement processing order 2: MSISDN format and provider (400)', ()
     const before = s.sandbox.inspect.snapshot();
     const answer = await pay(token, { msisdn, amount: 1000, name: 'Juma' });
     expect(answer.status).toBe(400);
-    expect(fields(answer)['message']).toMatch(message);
+    expect(field(answer, 'message')).toMatch(message);
     expect(s.sandbox.inspect.snapshot()).toEqual(before);
   });
 });
@@ -49,10 +49,10 @@ describe('disbursement processing order 3: the wallet must cover amount plus cha
   it('default charge: 1% rounded up to a whole shilling, at least 100 TZS', async () => {
     const token = await start(100_000);
     expect(
-      fields(await pay(token, { msisdn: '255754123456', amount: 1000, name: 'A' }))['payment'],
+      field(await pay(token, { msisdn: '255754123456', amount: 1000, name: 'A' }), 'payment'),
     ).toMatchObject({ charge: 100 });
     expect(
-      fields(await pay(token, { msisdn: '255754123456', amount: 12_345, name: 'B' }))['payment'],
+      field(await pay(token, { msisdn: '255754123456', amount: 12_345, name: 'B' }), 'payment'),
     ).toMatchObject({ charge: 124 });
     expect(balance()).toBe(100_000 - 1000 - 100 - 12_345 - 124);
   });
@@ -74,12 +74,12 @@ describe('disbursement processing order 3: the wallet must cover amount plus cha
   it('uses a configured charge: {percent, minimum} or a function', async () => {
     const token = await start(100_000, { charge: { percent: 2, minimum: 50 } });
     expect(
-      fields(await pay(token, { msisdn: '255754123456', amount: 1000, name: 'A' }))['payment'],
+      field(await pay(token, { msisdn: '255754123456', amount: 1000, name: 'A' }), 'payment'),
     ).toMatchObject({ charge: 50 });
     await s.close();
     const flat = await start(100_000, { charge: () => 250 });
     expect(
-      fields(await pay(flat, { msisdn: '255754123456', amount: 1000, name: 'A' }))['payment'],
+      field(await pay(flat, { msisdn: '255754123456', amount: 1000, name: 'A' }), 'payment'),
     ).toMatchObject({ charge: 250 });
   });
 });
@@ -89,7 +89,7 @@ describe('disbursement processing order 4–8: record, gateway, debit + complete
     const token = await start(50_000);
     const answer = await pay(token, { msisdn: '255654123456', amount: 20_000, name: 'Neema' });
     expect(answer.status).toBe(200);
-    const reference = (fields(answer)['response'] as { reference: string }).reference;
+    const reference = (field(answer, 'response') as { reference: string }).reference;
     expect(answer.body).toMatchObject({
       response: { status: true, reference: expect.stringMatching(/^DSB/) },
       payment: {

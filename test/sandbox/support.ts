@@ -9,9 +9,9 @@ export interface Answer {
   headers: Headers;
 }
 
-/** A body as a plain record, for reading fields in assertions. */
-export function fields(answer: Answer): Record<string, unknown> {
-  return answer.body as Record<string, unknown>;
+/** One top-level field of a JSON answer. */
+export function field(answer: Answer, name: string): unknown {
+  return (answer.body as Record<string, unknown> | null)?.[name];
 }
 
 /** A sandbox listening on loopback, port 0, with a small HTTP client around it. */
@@ -71,7 +71,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     const login = await call('POST', `${prefixes[product]}/login`, { email, password: PASSWORD });
     if (login.status !== 200) throw new Error(`login failed: ${login.text}`);
-    return fields(login)['token'] as string;
+    return field(login, 'token') as string;
   };
   return { sandbox, url, call, control, account, close: () => sandbox.close() };
 }
