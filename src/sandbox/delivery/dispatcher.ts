@@ -102,7 +102,9 @@ export class CallbackDispatcher {
       this.#record({ ...unsent, outcome: 'dropped' });
       return;
     }
-    const copies = Array.from({ length: faults.duplicate ?? 1 }, (_, index) => ({
+    // Faults arrive validated, but a bad count must still send the delivery once, not zero times.
+    const count = Math.max(1, Math.trunc(faults.duplicate ?? 1) || 1);
+    const copies = Array.from({ length: count }, (_, index) => ({
       ...delivery,
       id: index === 0 ? base.id : randomUUID(),
       body,
