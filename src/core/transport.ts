@@ -10,6 +10,7 @@ import { isTransient, retryDelayMs } from './backoff.js';
 import {
   type Endpoint,
   type EndpointId,
+  type Environment,
   endpoints,
   loginEndpoints,
   type Product,
@@ -93,7 +94,7 @@ export class Transport {
   }
 
   /** The environment whose path table this transport uses. */
-  get environment(): ResolvedTransportOptions['environment'] {
+  get environment(): Environment {
     return this.#options.environment;
   }
 
