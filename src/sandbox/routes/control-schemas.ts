@@ -29,14 +29,13 @@ export const controlAccountSchema = z
     role_id: airtimeRoleSchema.optional(),
   })
   .superRefine((value, issues) => {
-    if (value.status === undefined) return;
     const allowed =
       value.product === 'airtime'
         ? airtimeUserStatusSchema.options
         : value.product === 'disbursement'
           ? disbursementUserStatusSchema.options
           : [];
-    if (!(allowed as readonly string[]).includes(value.status)) {
+    if (value.status !== undefined && !(allowed as readonly string[]).includes(value.status)) {
       issues.addIssue({
         code: 'custom',
         path: ['status'],
