@@ -3,7 +3,7 @@ import { hasName, PesakitError } from './pesakit-error.js';
 
 /**
  * A reference store refused an operation because an argument broke a rule (an empty merchant
- * reference, a negative amount, an unknown status...). Nothing was stored. `errors` maps each
+ * reference, a negative amount, an unknown status...). Nothing was changed. `errors` maps each
  * field to its messages, in the same shape as the platform's own validation errors.
  */
 export class StoreInputError extends PesakitError {
@@ -12,7 +12,7 @@ export class StoreInputError extends PesakitError {
   readonly errors: FieldErrors;
 
   constructor(operation: string, errors: FieldErrors) {
-    super(`${operation}: ${summarizeFieldErrors(errors)} Nothing was stored.`);
+    super(`${operation}: ${summarizeFieldErrors(errors)} Nothing was changed.`);
     this.operation = operation;
     this.errors = errors;
   }

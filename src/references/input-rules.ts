@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { StoreInputError } from '../errors/store-input-error.js';
 import { amountSchema } from '../schemas/amount.js';
-import { fieldErrorsFrom } from '../schemas/error-body.js';
 import { msisdnSchema } from '../schemas/msisdn.js';
 import { openStatuses, transactionStatuses } from './transitions.js';
 import type {
@@ -86,7 +85,12 @@ const referencesSchema = z.strictObject(
     txnid: referenceSchema.optional(),
     refid: referenceSchema.optional(),
   },
-  { error: 'only controlNumber, paymentReference, externalReference, txnid and refid are known' },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `has unknown reference kinds (${issue.keys.join(', ')}); the kinds are controlNumber, paymentReference, externalReference, txnid and refid`
+        : 'must be an object of references',
+  },
 );
 
 const transitionSchema = z.object({
@@ -114,25 +118,31 @@ const listOpenSchema = z.object({
     .optional(),
 });
 
-function parse<T>(operation: string, schema: z.ZodType<T>, input: unknown): T {
+function parse<T>(operation: string, subject: string, schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  // Name the field in each message, so "must not be empty" reads "merchantReference must not be empty".
-  const errors = fieldErrorsFrom(result.error, input);
-  for (const [field, messages] of Object.entries(errors)) {
-    errors[field] = messages.map((message) =>
-      message.startsWith(`The ${field} field`) ? message : `${field} ${message}`,
-    );
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : subject;
+    errors[field] = [...(errors[field] ?? []), sentence(field, issue.message)];
   }
   throw new StoreInputError(operation, errors);
 }
 
+/** "merchantReference must not be empty." — every message names its field and ends cleanly. */
+function sentence(field: string, message: string): string {
+  const name = field.split('.').at(-1) ?? field;
+  const words = message.toLowerCase().match(/\w+/g) ?? [];
+  const named = words.includes(name.toLowerCase()) ? message : `${field} ${message}`;
+  return /[.!?]$/.test(named) ? named : `${named}.`;
+}
+
 export function parseIntent(input: TransactionIntent): TransactionIntent {
-  return parse('createIntent', intentSchema, input) as TransactionIntent;
+  return parse('createIntent', 'intent', intentSchema, input) as TransactionIntent;
 }
 
 export function parseMerchantReference(operation: string, value: string): string {
-  return parse(operation, z.object({ merchantReference: referenceSchema }), {
+  return parse(operation, 'merchantReference', z.object({ merchantReference: referenceSchema }), {
     merchantReference: value,
   }).merchantReference;
 }
@@ -143,7 +153,7 @@ export function isLookupable(value: unknown): value is string {
 }
 
 export function parseReferences(input: References): References {
-  const parsed = parse('attachReferences', referencesSchema, input ?? {});
+  const parsed = parse('attachReferences', 'refs', referencesSchema, input ?? {});
   const refs: References = {};
   for (const [field, value] of Object.entries(parsed)) {
     if (value !== undefined) refs[field as keyof References] = value;
@@ -164,7 +174,7 @@ export function parseTransition(
   to: TransactionStatus,
   details: TransitionDetails = {},
 ): ParsedTransition {
-  const parsed = parse('transition', transitionSchema, { ...details, to });
+  const parsed = parse('transition', 'details', transitionSchema, { ...details, to });
   const hasPayload = details.payload !== undefined;
   return {
     to: parsed.to,
@@ -181,7 +191,7 @@ export function parseListOpen(options: ListOpenOptions = {}): {
   checkedBefore: Date | undefined;
   limit: number;
 } {
-  const parsed = parse('listOpen', listOpenSchema, options);
+  const parsed = parse('listOpen', 'options', listOpenSchema, options);
   return {
     statuses: parsed.statuses ?? openStatuses,
     product: parsed.product,
@@ -191,7 +201,7 @@ export function parseListOpen(options: ListOpenOptions = {}): {
 }
 
 export function parseCheckTime(at: Date | undefined): Date | undefined {
-  return parse('recordCheck', z.object({ at: dateSchema.optional() }), { at }).at;
+  return parse('recordCheck', 'at', z.object({ at: dateSchema.optional() }), { at }).at;
 }
 
 /**

@@ -179,7 +179,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         const fieldErrors = (error as StoreInputError).errors;
         expect(Object.keys(fieldErrors).some((key) => key.startsWith(field))).toBe(true);
         expect((error as Error).message).toContain(field);
-        expect((error as Error).message).toContain('Nothing was stored');
+        expect((error as Error).message).toContain('Nothing was changed');
         expect(await store.listOpen()).toEqual([]);
         expect(await store.findByReference(bad.merchantReference)).toBeUndefined();
       });
