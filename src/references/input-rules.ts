@@ -132,7 +132,7 @@ function parse<T>(operation: string, subject: string, schema: z.ZodType<T>, inpu
 /** "merchantReference must not be empty." — every message names its field and ends cleanly. */
 function sentence(field: string, message: string): string {
   const name = field.split('.').at(-1) ?? field;
-  const words = message.toLowerCase().match(/\w+/g) ?? [];
+  const words: string[] = message.toLowerCase().match(/\w+/g) ?? [];
   const named = words.includes(name.toLowerCase()) ? message : `${field} ${message}`;
   return /[.!?]$/.test(named) ? named : `${named}.`;
 }

@@ -441,7 +441,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
       it('changing a returned record does not change the store', async () => {
         const store = await open();
         const record = await store.createIntent(intent('order-1', { metadata: { a: '1' } }));
-        record.metadata.a = 'changed';
+        Object.assign(record.metadata, { a: 'changed' });
         record.status = 'success';
         record.createdAt.setTime(0);
         expect(await store.get('order-1')).toMatchObject({
