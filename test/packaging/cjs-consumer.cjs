@@ -1,24 +1,31 @@
-// `require`s the *built* CJS bundle by the package's own name. ky and p-retry are ESM-only, so
-// this only works if tsup bundled them into the CJS build.
-const {
-  normalizeMsisdn,
-  resolveProvider,
-  errorFromResponse,
-  isValidationError,
-} = require('pesakit');
+// `require`s the *built* CJS bundles by the package's own name and makes a real call through
+// them. ky and p-retry are ESM-only, so this only works if tsup bundled them into the CJS build.
+const { Pesakit, normalizeMsisdn, isRequestValidationError } = require('pesakit');
+const { createSandbox } = require('pesakit/sandbox');
 
-const msisdn = normalizeMsisdn('+255 713 000 111');
-const error = errorFromResponse({
-  status: 422,
-  body: { message: 'Insufficient wallet balance.', code: 'insufficient_funds', errors: {} },
-  headers: new Headers(),
-  method: 'POST',
-  path: '/x',
+async function main() {
+  const sandbox = await createSandbox({ autoSettle: false });
+  const baseUrl = await sandbox.listen({ port: 0 });
+  try {
+    const pesakit = new Pesakit({ baseUrl });
+    const sample = await pesakit.collection.testProvider('vodacom');
+    const refused = await pesakit.disbursement
+      .pay({ msisdn: '255631234567', amount: 1000, name: 'x' })
+      .catch((error) => error);
+    console.log(
+      JSON.stringify({
+        msisdn: normalizeMsisdn('+255 713 000 111'),
+        provider: sample.provider,
+        signed: /^[0-9a-f]{64}$/.test(sample.hash),
+        validation: isRequestValidationError(refused),
+      }),
+    );
+  } finally {
+    await sandbox.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
 });
-console.log(
-  JSON.stringify({
-    msisdn,
-    provider: resolveProvider(msisdn),
-    validation: isValidationError(error),
-  }),
-);
