@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerDemoCommand } from './commands/demo.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 
 /**
@@ -11,5 +12,6 @@ const program = new Command()
   .showHelpAfterError();
 
 registerSandboxCommand(program);
+registerDemoCommand(program);
 
 await program.parseAsync(process.argv);

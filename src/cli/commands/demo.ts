@@ -1,0 +1,36 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { SqliteReferenceStore } from '../../references/sqlite-store.js';
+import { runDemo } from '../demo/run-demo.js';
+
+/**
+ * `pesakit demo`: the main job on embedded defaults — the in-memory sandbox and a SQLite
+ * store — running every product's flow through the SDK. Exits 0 when every flow ended as
+ * expected, 1 otherwise.
+ */
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description(
+      'Run every product flow through the SDK against an in-memory sandbox, with a SQLite store.',
+    )
+    .option('--store <file>', 'SQLite file for the reference store', '.pesakit/demo.sqlite')
+    .action(async (options: { store: string }) => {
+      if (options.store !== ':memory:') await mkdir(dirname(options.store), { recursive: true });
+      const store = await SqliteReferenceStore.open(options.store);
+      try {
+        const records = await runDemo(store, (line) => process.stdout.write(`${line}\n`));
+        const expected = ['success', 'success', 'success', 'failed', 'success'];
+        const ok = records.map((record) => record.status).join() === expected.join();
+        process.stdout.write(
+          ok
+            ? `demo      done: ${records.length} transactions stored in ${options.store}\n`
+            : 'demo      FAILED: a flow did not end as expected\n',
+        );
+        process.exitCode = ok ? 0 : 1;
+      } finally {
+        await store.close();
+      }
+    });
+}

@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStatuses } from '../../src/references/index.js';
+import { SqliteReferenceStore } from '../../src/sqlite.js';
+
+// `npm start` runs `pesakit demo`: the main job on embedded defaults (in-memory sandbox, SQLite
+// store). It must work on a fresh clone and leave a store that finds every transaction.
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const directory = mkdtempSync(join(tmpdir(), 'pesakit-demo-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe('pesakit demo', () => {
+  it('runs every product flow, exits 0, and leaves a SQLite store with each transaction', async () => {
+    const file = join(directory, 'nested', 'demo.sqlite');
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/index.ts', 'demo', '--store', file],
+      {
+        cwd: root,
+      },
+    );
+    expect(stdout).toMatch(/^sandbox {3}listening on http:\/\/127\.0\.0\.1:\d+/m);
+    expect(stdout).toContain('collection pulled status: success; store says success');
+    expect(stdout).toContain('airtime   vendor refused 255684000999: failed');
+    expect(stdout).toMatch(/demo {6}done: 5 transactions stored in /);
+    expect(stdout).not.toContain('lookup mismatch');
+
+    const store = await SqliteReferenceStore.open(file);
+    try {
+      const open = await store.listOpen({ statuses: [...openStatuses] });
+      expect(open).toEqual([]);
+      const lines = stdout.split('\n').filter((line) => /^ {2}\S{26} /.test(line));
+      expect(lines).toHaveLength(5);
+      for (const line of lines) {
+        const merchantReference = line.trim().split(/\s+/)[0]!;
+        expect((await store.get(merchantReference))?.merchantReference).toBe(merchantReference);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
