@@ -47,6 +47,10 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     const pool = owned
       ? new pg.Pool({ connectionString: connection, max: options.maxConnections ?? 10 })
       : connection;
+    // An idle connection the server drops (a restart, a failover) emits 'error' on the pool;
+    // unhandled, that would crash the process. The pool discards the client and the next
+    // query opens a new one, so there is nothing else to do.
+    if (owned) pool.on('error', () => {});
     const schema = options.schema ?? 'public';
     const root = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
     const db = root.withSchema(schema);

@@ -319,16 +319,18 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         const store = await open();
         await store.createIntent(intent('order-1'));
         await store.createIntent(intent('order-2'));
-        await store.attachReferences('order-1', { controlNumber: 'CN-1' });
+        // The owned value comes last in field order, so a store that wrote as it checked would
+        // already have written controlNumber CN-2 when it found the conflict.
+        await store.attachReferences('order-1', { refid: 'R-1' });
         const before = await store.get('order-2');
         const error = await failure(
-          store.attachReferences('order-2', { txnid: 'T-2', controlNumber: 'CN-1' }),
+          store.attachReferences('order-2', { controlNumber: 'CN-2', refid: 'R-1' }),
         );
         expect(isReferenceConflictError(error)).toBe(true);
         expect((error as ReferenceConflictError).message).toContain('order-1');
         expect(await store.get('order-2')).toEqual(before);
-        expect(await store.findByReference('T-2')).toBeUndefined();
-        expect((await store.findByReference('CN-1'))?.merchantReference).toBe('order-1');
+        expect(await store.findByReference('CN-2')).toBeUndefined();
+        expect((await store.findByReference('R-1'))?.merchantReference).toBe('order-1');
       });
 
       it('a value owned under another kind, or as a merchant reference, is a conflict too', async () => {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDuplicateReferenceError } from '../../../src/errors/duplicate-reference-error.js';
 import { isInvalidTransitionError } from '../../../src/errors/invalid-transition-error.js';
 import { isReferenceConflictError } from '../../../src/errors/reference-conflict-error.js';
 import { PostgresReferenceStore } from '../../../src/postgres.js';
@@ -72,6 +73,14 @@ describe('PostgreSQL: many writers at once', () => {
   });
   afterAll(async () => {
     await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it('one merchant reference stored by every writer at once is stored once', async () => {
+    const { won, lost } = await race((store) => store.createIntent(intent('same-intent')));
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(writers - 1);
+    expect(lost.every(isDuplicateReferenceError)).toBe(true);
+    expect(await countRows(`race_${schemas}`, 'merchant_reference = $1', 'same-intent')).toBe(1);
   });
 
   it('a contested reference gets exactly one owner', async () => {
