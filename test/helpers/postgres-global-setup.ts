@@ -79,8 +79,10 @@ async function startCluster(): Promise<{ url: string; stop: () => Promise<void> 
     });
   }
   const stop = async () => {
-    await asPostgres(join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
-    await rm(dir, { recursive: true, force: true });
+    // `fast` waits for the server's processes to exit, so none is still writing into the
+    // directory while it is removed (an `immediate` stop raced the removal and left it behind).
+    await asPostgres(join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   };
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
 }
