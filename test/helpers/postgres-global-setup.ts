@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { access, chown, mkdtemp, rm } from 'node:fs/promises';
+import { access, chown, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +37,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 async function startCluster(): Promise<{ url: string; stop: () => Promise<void> }> {
   await assertBinaries();
+  await reapAbandonedClusters();
   const dir = await mkdtemp(join(tmpdir(), 'pesakit-pg-'));
+  await writeFile(join(dir, ownerFile), String(process.pid));
   const asPostgres = await postgresUserRunner(dir);
   const dataDir = join(dir, 'data');
   const port = await freePort();
@@ -85,6 +87,42 @@ async function startCluster(): Promise<{ url: string; stop: () => Promise<void> 
     await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   };
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+}
+
+/** Names the test run that owns a cluster directory, so a later run can tell it was abandoned. */
+const ownerFile = 'owner.pid';
+
+/**
+ * A run killed before its teardown (SIGKILL, a crashed worker host) leaves its cluster running.
+ * Stop and remove those whose owning process is gone; never touch a live run's cluster, nor a
+ * directory without an owner file (it may not be ours).
+ */
+async function reapAbandonedClusters(): Promise<void> {
+  const entries = await readdir(tmpdir());
+  for (const entry of entries.filter((name) => name.startsWith('pesakit-pg-'))) {
+    const dir = join(tmpdir(), entry);
+    const owner = Number(await readFile(join(dir, ownerFile), 'utf8').catch(() => ''));
+    if (!Number.isInteger(owner) || owner <= 0 || isAlive(owner)) continue;
+    const asPostgres = await postgresUserRunner(dir);
+    await asPostgres(join(binDir, 'pg_ctl'), [
+      '-D',
+      join(dir, 'data'),
+      '-m',
+      'fast',
+      '-w',
+      'stop',
+    ]).catch(() => {});
+    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function assertBinaries(): Promise<void> {
