@@ -24,7 +24,7 @@ interface Block {
 
 function blocks(markdown: string): Block[] {
   const found: Block[] = [];
-  const pattern = /(<!--[^]*?-->\n)?```(\w*)\n([^]*?)```/g;
+  const pattern = /(<!--[\s\S]*?-->\n)?```(\w*)\n([\s\S]*?)```/g;
   for (const match of markdown.matchAll(pattern)) {
     found.push({ skipped: match[1] !== undefined, lang: match[2] ?? '', code: match[3] ?? '' });
   }
