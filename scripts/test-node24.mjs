@@ -1,73 +1,45 @@
 #!/usr/bin/env node
 // Runs the vitest suite a second time under Node 24 (users run 20, 22 and 24). Node 24 comes
-// from the npm registry (`node@24` ships the binary and its headers); better-sqlite3 is a native
-// addon built for Node 20's ABI, so a Node 24 build of it is compiled once from the installed
-// sources and cached. Both builds are laid out under better-sqlite3's `compiled/<version>/…`,
-// where its loader (`bindings`) picks the one matching the running Node.
+// from the npm registry (`node@24` ships the binary). better-sqlite3 12 — what Node 20 users
+// get, since 13 needs Node 22 — crashes under Node 24 (see node24-sqlite-hook.mjs), so this run
+// uses better-sqlite3 13, as a Node 24 user would: installed into a cache next to Node 24 and
+// put in place of the project's copy by a module hook. node_modules is never modified.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, '.cache', 'node24');
-const platformPackage = `node-${process.platform}-${process.arch}`;
-const node24Home = join(cache, 'node_modules', 'node', 'node_modules', platformPackage);
-const node24 = join(node24Home, 'bin', 'node');
+// Two prefixes: `node@24` installs its platform binary at preinstall, outside its lockfile, so a
+// later install in the same prefix would prune it.
+const runtime = join(cache, 'runtime');
+const sqlite = join(cache, 'sqlite');
+const node24 = join(runtime, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
+const sqlite13 = join(sqlite, 'node_modules', 'better-sqlite3');
 
-function step(message) {
-  console.log(`\n[node24] ${message}`);
+function install(prefix, spec, marker) {
+  if (existsSync(marker)) return;
+  console.log(`\n[node24] installing ${spec} from the npm registry`);
+  mkdirSync(prefix, { recursive: true });
+  writeFileSync(join(prefix, 'package.json'), '{"private":true}\n');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', prefix, spec], { stdio: 'inherit' });
 }
-
-if (!existsSync(node24)) {
-  step('installing node@24 from the npm registry');
-  mkdirSync(cache, { recursive: true });
-  writeFileSync(join(cache, 'package.json'), '{"private":true}\n');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', cache, 'node@24'], {
-    stdio: 'inherit',
-  });
-}
+install(runtime, 'node@24', node24);
+install(sqlite, 'better-sqlite3@13', join(sqlite13, 'package.json'));
 const version = execFileSync(node24, ['-p', 'process.versions.node']).toString().trim();
 
-const sqliteRoot = dirname(
-  createRequire(join(root, 'package.json')).resolve('better-sqlite3/package.json'),
-);
-const compiledFor = (nodeVersion) =>
-  join(sqliteRoot, 'compiled', nodeVersion, process.platform, process.arch, 'better_sqlite3.node');
-
-// `bindings` tries build/Release before compiled/<version>: move the default build out of the
-// way (keeping it for this runtime) so each Node finds its own.
-const defaultBuild = join(sqliteRoot, 'build', 'Release', 'better_sqlite3.node');
-if (existsSync(defaultBuild)) {
-  mkdirSync(dirname(compiledFor(process.versions.node)), { recursive: true });
-  renameSync(defaultBuild, compiledFor(process.versions.node));
-}
-
-if (!existsSync(compiledFor(version))) {
-  step(`compiling better-sqlite3 for Node ${version} (once; cached)`);
-  const source = join(cache, 'better-sqlite3-src');
-  rmSync(source, { recursive: true, force: true });
-  cpSync(sqliteRoot, source, {
-    recursive: true,
-    filter: (path) =>
-      !path.startsWith(join(sqliteRoot, 'build')) && !path.startsWith(join(sqliteRoot, 'compiled')),
-  });
-  const npmRoot = execFileSync('npm', ['root', '-g']).toString().trim();
-  const nodeGyp = join(npmRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
-  execFileSync(node24, [nodeGyp, 'rebuild', '--release', `--nodedir=${node24Home}`, '-j', '2'], {
-    cwd: source,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PATH: `${dirname(node24)}:${process.env.PATH}` },
-  });
-  mkdirSync(dirname(compiledFor(version)), { recursive: true });
-  cpSync(join(source, 'build', 'Release', 'better_sqlite3.node'), compiledFor(version));
-}
-
-step(`running the suite under Node ${version}`);
-const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-const run = spawnSync(node24, [vitest, 'run'], {
+console.log(`\n[node24] running the suite under Node ${version} (better-sqlite3 13)`);
+const hook = join(root, 'scripts', 'node24-sqlite-hook.mjs');
+const run = spawnSync(node24, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, PATH: `${dirname(node24)}:${process.env.PATH}` },
+  env: {
+    ...process.env,
+    // Child processes (vitest workers, the CLI and fixtures the tests spawn) inherit both.
+    PATH: `${dirname(node24)}:${process.env.PATH}`,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${hook}`.trim(),
+    PESAKIT_BETTER_SQLITE3_DIR: sqlite13,
+  },
 });
 process.exit(run.status ?? 1);
