@@ -60,13 +60,19 @@ export class Pesakit {
    *
    * @example pesakit.on('retry', (e) => log.warn({ path: e.path, attempt: e.attempt }));
    */
-  on<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): this {
+  on<E extends keyof TransportEvents>(
+    event: E,
+    listener: (...args: TransportEvents[E]) => void,
+  ): this {
     this.#transport.events.on(event, listener as never);
     return this;
   }
 
   /** Stops listening. */
-  off<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): this {
+  off<E extends keyof TransportEvents>(
+    event: E,
+    listener: (...args: TransportEvents[E]) => void,
+  ): this {
     this.#transport.events.off(event, listener as never);
     return this;
   }

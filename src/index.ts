@@ -54,7 +54,9 @@ export {
   isRequestValidationError,
   isResponseValidationError,
   isServerError,
+  isStoreInputError,
   isTimeoutError,
+  isTransactionNotFoundError,
   isValidationError,
   NotFoundError,
   PermissionError,
@@ -65,7 +67,9 @@ export {
   RequestValidationError,
   ResponseValidationError,
   ServerError,
+  StoreInputError,
   TimeoutError,
+  TransactionNotFoundError,
   ValidationError,
 } from './errors/index.js';
 export type {
