@@ -26,14 +26,11 @@ function startCli(args: string[]) {
 
 describe('CLI: npx pesakit sandbox --port <n> --host <h>', () => {
   it('prints one "listening on http://<host>:<port>" line, serves the API, and exits 0 on SIGTERM', async () => {
-    const started = performance.now();
     const { child, firstLine } = startCli(['--port', '0', '--host', '127.0.0.1']);
     const line = await firstLine;
     const match = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(line);
     expect(match).not.toBeNull();
     expect(Number(match?.[2])).toBeGreaterThan(0);
-    // Under two seconds from spawn to ready, tsx transpilation included, with headroom for a busy machine.
-    expect(performance.now() - started).toBeLessThan(10_000);
     const answer = await fetch(`${match?.[1]}/api/sandbox/merchant/test-ttcl`, { method: 'POST' });
     expect(answer.status).toBe(200);
     const exit = once(child, 'exit');
@@ -53,6 +50,23 @@ describe('CLI: npx pesakit sandbox --port <n> --host <h>', () => {
     const exit = once(child, 'exit');
     child.kill('SIGINT');
     expect((await exit)[0]).toBe(0);
+  });
+
+  // Regression: the ready line was printed before the signal handlers existed, so a SIGTERM
+  // sent on reading it got the OS default and killed the process (10 of 20 runs of the built
+  // CLI; found by bench/sandbox-startup.mjs). The built CLI shows it; tsx's slower start hides it.
+  it('a SIGTERM sent the moment the ready line appears still closes cleanly (built CLI)', async () => {
+    const cli = new URL('dist/cli/index.js', root);
+    const outcomes: Array<{ code: number | null; signal: string | null }> = [];
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const child = spawn(process.execPath, [cli.pathname, 'sandbox', '--port', '0'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      createInterface({ input: child.stdout }).once('line', () => child.kill('SIGTERM'));
+      const [code, signal] = await once(child, 'exit');
+      outcomes.push({ code, signal });
+    }
+    expect(outcomes).toEqual(Array(8).fill({ code: 0, signal: null }));
   });
 
   it('refuses a port that is not a number', async () => {

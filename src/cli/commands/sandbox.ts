@@ -36,9 +36,6 @@ export function registerSandboxCommand(program: Command): void {
         ...(options.controlKey !== undefined ? { controlKey: options.controlKey } : {}),
         ...(options.seed !== undefined ? { seed: await readSeed(options.seed) } : {}),
       });
-      const url = await sandbox.listen({ port: options.port, host: options.host });
-      process.stdout.write(`pesakit sandbox listening on ${url}\n`);
-
       let closing = false;
       const stop = () => {
         if (closing) return;
@@ -51,7 +48,12 @@ export function registerSandboxCommand(program: Command): void {
           },
         );
       };
+      // Before the ready line, never after: until a listener exists, a signal gets the OS
+      // default and kills the process mid-flight — and scripts signal as soon as they read it.
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+
+      const url = await sandbox.listen({ port: options.port, host: options.host });
+      process.stdout.write(`pesakit sandbox listening on ${url}\n`);
     });
 }
