@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 
 /**
@@ -13,5 +14,6 @@ const program = new Command()
 
 registerSandboxCommand(program);
 registerDemoCommand(program);
+registerOpenApiCommand(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,66 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { type Command, Option } from 'commander';
+import type { Environment, Product } from '../../core/endpoints.js';
+import { buildOpenApiDocument } from '../../openapi/index.js';
+
+const products: readonly Product[] = ['collection', 'airtime', 'disbursement'];
+
+/**
+ * pesakit's own version. Resolved through the package's self-reference (`pesakit/package.json`
+ * is an export) because this file runs both from src/ and bundled in dist/, at different depths.
+ */
+async function packageVersion(): Promise<string> {
+  const path = createRequire(import.meta.url).resolve('pesakit/package.json');
+  const { version } = JSON.parse(await readFile(path, 'utf8')) as { version: string };
+  return version;
+}
+
+interface OpenApiCommandOptions {
+  environment: Environment;
+  product?: Product;
+  out?: string;
+}
+
+/**
+ * `pesakit openapi`: prints the OpenAPI 3.1 document generated from the wire schemas, or writes
+ * it to `--out`. Production products share paths on separate hosts, so a production document
+ * covers one `--product`.
+ */
+export function registerOpenApiCommand(program: Command): void {
+  program
+    .command('openapi')
+    .description('Print the OpenAPI 3.1 document generated from the zod wire schemas.')
+    .addOption(
+      new Option('-e, --environment <environment>', 'whose paths and servers to describe')
+        .choices(['sandbox', 'production'])
+        .default('sandbox'),
+    )
+    .addOption(
+      new Option('--product <product>', 'only this product (required for production)').choices(
+        products,
+      ),
+    )
+    .option('-o, --out <file>', 'write the document to this file instead of stdout')
+    .action(async (options: OpenApiCommandOptions, command: Command) => {
+      const { environment, product } = options;
+      if (environment === 'production' && product === undefined) {
+        command.error(
+          'error: a production document covers one product (their paths overlap on separate ' +
+            `hosts): add --product ${products.join('|')}.`,
+        );
+      }
+      const version = await packageVersion();
+      const document =
+        environment === 'production' && product !== undefined
+          ? buildOpenApiDocument({ environment, product, version })
+          : buildOpenApiDocument({
+              environment: 'sandbox',
+              version,
+              ...(product !== undefined ? { product } : {}),
+            });
+      const json = `${JSON.stringify(document, null, 2)}\n`;
+      if (options.out === undefined) process.stdout.write(json);
+      else await writeFile(options.out, json);
+    });
+}

@@ -1,0 +1,98 @@
+import type { Endpoint, EndpointId } from '../core/endpoints.js';
+import { errorBodySchema, validationErrorBodySchema } from '../schemas/error-body.js';
+import type { SchemaComponents } from './schema-components.js';
+import type { OpenApiResponse } from './types.js';
+
+type Descriptions = Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 422, string>>>;
+
+const unknownPaymentToken = 'The payment token is unknown.';
+
+/**
+ * The errors particular to one endpoint, as its sandbox route answers them
+ * (docs/api-contract.md). A description here replaces the common one for the same status.
+ */
+const endpointErrors: Readonly<Partial<Record<EndpointId, Descriptions>>> = {
+  collectionLogin: { 401: 'These credentials do not match our records.' },
+  airtimeLogin: {
+    401: 'These credentials do not match our records.',
+    403: 'A user (role 2) whose status is not active may not log in.',
+  },
+  disbursementLogin: {
+    401: 'The credentials do not match, or the account is unverified or rejected.',
+  },
+  collectionStatus: {
+    404:
+      'No transaction visible to this merchant (its own, or an unowned secure or pay_mobile ' +
+      'one) has this control number or reference.',
+  },
+  checkoutMno: {
+    401: unknownPaymentToken,
+    409: 'The checkout is no longer pending, or a phone payment for it is already in progress.',
+  },
+  portalSession: { 401: unknownPaymentToken, 409: 'The checkout is no longer pending.' },
+  engineCallback: {
+    401: 'The x-engine-key is missing or not valid (when an engine key is configured).',
+    404: 'No transaction has this paymentReference.',
+  },
+  payMobile: { 401: 'An x-api-key was sent and it is not valid.' },
+  providerTest: { 404: 'Unknown provider; the known ones are listed in the message.' },
+  airtimeRechargeCallback: { 404: 'No recharge has this controlNumber.' },
+  airtimePurchase: {
+    422:
+      'A field broke a rule, or the amount is above the wallet balance ' +
+      '(`code: "insufficient_funds"`); nothing is recorded.',
+  },
+  disbursementPay: {
+    400:
+      'The MSISDN is malformed, its provider is unsupported, or the upstream gateway failed ' +
+      '(`code: "upstream_failed"`, wallet untouched); or the body is not valid JSON.',
+    422:
+      'A field broke a rule, or amount plus charge is above the wallet balance ' +
+      '(`code: "insufficient_funds"`).',
+  },
+};
+
+/**
+ * The error responses of an operation: the ones every route of its kind shares (a body can be
+ * malformed or break a rule; a bearer token can be missing; an airtime user can be inactive)
+ * plus its own. Only statuses the sandbox really answers are listed; 413, 415, 429 and 5xx are
+ * possible on any route and documented once in docs/api-contract.md rather than on each.
+ */
+export function errorResponses(
+  endpoint: Endpoint,
+  components: SchemaComponents,
+): Record<string, OpenApiResponse> {
+  const common: Record<number, string> = {};
+  if (endpoint.request !== undefined) {
+    common[400] = 'The request body is not valid JSON.';
+    common[422] = 'A field broke a rule; `errors` names each field and its messages.';
+  }
+  if (endpoint.auth === 'bearer') {
+    common[401] = 'The bearer token is missing, malformed, unknown, revoked or of another product.';
+    // The account rules of login apply on every call, so a token issued before a status
+    // change stops working.
+    if (endpoint.product === 'airtime') {
+      common[403] = 'The airtime user (role 2) is not active.';
+    } else if (endpoint.product === 'disbursement') {
+      common[401] += ' Also when the account is unverified or rejected.';
+    }
+  }
+  const descriptions: Record<number, string> = {
+    ...common,
+    ...endpointErrors[endpoint.id as EndpointId],
+  };
+  const responses: Record<string, OpenApiResponse> = {};
+  for (const status of Object.keys(descriptions)
+    .map(Number)
+    .sort((a, b) => a - b)) {
+    const schema =
+      status === 422
+        ? components.ref(validationErrorBodySchema, 'output', 'ValidationErrorBody')
+        : components.ref(errorBodySchema, 'output', 'ErrorBody');
+    responses[status] = {
+      description: descriptions[status]!,
+      content: { 'application/json': { schema } },
+    };
+  }
+  return responses;
+}

@@ -1,0 +1,82 @@
+import type { Endpoint, EndpointId } from '../core/endpoints.js';
+import { errorResponses } from './error-responses.js';
+import { pathParametersOf } from './path-template.js';
+import type { SchemaComponents } from './schema-components.js';
+import { authNotes, securityFor } from './security.js';
+import type { OpenApiOperation, OpenApiResponse } from './types.js';
+
+/** Registration creates an account: the sandbox answers 201 there, 200 everywhere else. */
+const createdBy: ReadonlySet<string> = new Set<EndpointId>([
+  'airtimeRegister',
+  'disbursementRegister',
+]);
+
+/** Successes a client could mistake for something else. */
+const successNotes: Readonly<Partial<Record<EndpointId, string>>> = {
+  airtimePurchase:
+    'A vendor failure is also a 200, with `status: "failed"`: the outcome is known and final, ' +
+    'and the wallet is untouched.',
+  engineCallback: 'A repeated paymentReference changes nothing and answers `duplicate: true`.',
+};
+
+const moneyNote =
+  'Moves money. The platform has no idempotency key, so a retry after an unknown outcome could ' +
+  'move it twice: the SDK never retries this call and reports an AmbiguousOutcomeError instead.';
+
+const pascalCase = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+
+/**
+ * The OpenAPI operation of one endpoint, its request and response schemas added to
+ * `components` and referred to by `$ref`.
+ */
+export function buildOperation(
+  endpoint: Endpoint,
+  template: string,
+  components: SchemaComponents,
+): OpenApiOperation {
+  const description = [authNotes[endpoint.auth], endpoint.retry === 'money' ? moneyNote : '']
+    .filter(Boolean)
+    .join(' ');
+  const parameters = pathParametersOf(template);
+  const security = securityFor(endpoint.auth);
+  const status = createdBy.has(endpoint.id) ? '201' : '200';
+  const success: OpenApiResponse = {
+    description: [
+      status === '201' ? 'Created.' : 'Success.',
+      successNotes[endpoint.id as EndpointId],
+    ]
+      .filter(Boolean)
+      .join(' '),
+    content: {
+      'application/json': {
+        schema: components.ref(endpoint.response, 'output', `${pascalCase(endpoint.id)}Response`),
+      },
+    },
+  };
+  return {
+    operationId: endpoint.id,
+    tags: [endpoint.product],
+    summary: endpoint.summary,
+    ...(description !== '' ? { description } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(security !== undefined ? { security } : {}),
+    ...(endpoint.request !== undefined
+      ? {
+          requestBody: {
+            // A body whose every field is optional may be left out: the sandbox reads none as {}.
+            required: !endpoint.request.safeParse({}).success,
+            content: {
+              'application/json': {
+                schema: components.ref(
+                  endpoint.request,
+                  'input',
+                  `${pascalCase(endpoint.id)}Request`,
+                ),
+              },
+            },
+          },
+        }
+      : {}),
+    responses: { [status]: success, ...errorResponses(endpoint, components) },
+  };
+}

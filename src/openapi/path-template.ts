@@ -1,0 +1,39 @@
+import { type Endpoint, type Environment, sandboxPrefixes } from '../core/endpoints.js';
+import { testProviderSchema } from '../schemas/collection.js';
+import { toOpenApiSchema } from './json-schema.js';
+import type { OpenApiParameter } from './types.js';
+
+/**
+ * An endpoint's path as an OpenAPI path template (`{provider}` kept, not filled): the sandbox
+ * path under its product prefix, or the production path relative to the product's own host.
+ * The same rule as `endpointPath` in src/core/paths.ts, which fills the parameters instead.
+ */
+export function pathTemplate(endpoint: Endpoint, environment: Environment): string {
+  return environment === 'sandbox'
+    ? sandboxPrefixes[endpoint.product] + endpoint.sandboxPath
+    : endpoint.productionPath;
+}
+
+/** What each `{name}` in the endpoint table means. */
+const pathParameters: Readonly<Record<string, Omit<OpenApiParameter, 'name' | 'in' | 'required'>>> =
+  {
+    provider: {
+      description:
+        'The payment provider whose sample signed token to return; any other name is a 404.',
+      schema: toOpenApiSchema(testProviderSchema, 'input'),
+    },
+  };
+
+/**
+ * The path parameters of a template. A name the table above does not describe throws, so a new
+ * `{name}` in the endpoint table cannot reach the document undescribed.
+ */
+export function pathParametersOf(template: string): OpenApiParameter[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => {
+    const parameter = pathParameters[name];
+    if (parameter === undefined) {
+      throw new Error(`The path parameter {${name}} of ${template} has no OpenAPI description.`);
+    }
+    return { name, in: 'path', required: true, ...parameter };
+  });
+}

@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import { emailSchema } from '../schemas/account.js';
+import { amountSchema } from '../schemas/amount.js';
+import { engineDateSchema } from '../schemas/engine-date.js';
+import { msisdnSchema } from '../schemas/msisdn.js';
+import { payableMsisdnSchema } from '../schemas/provider.js';
+import type { JsonSchema } from './types.js';
+
+/**
+ * What JSON Schema cannot learn from a zod schema by itself. These shared schemas carry their
+ * rules in `.refine` checks, which `z.toJSONSchema` drops, so without this note the document
+ * would say only "number" or "string" where the platform has a rule a client must follow.
+ * Keyed by the schema object itself: every wire shape reuses these instances.
+ */
+export const schemaAnnotations: ReadonlyMap<z.core.$ZodType, JsonSchema> = new Map<
+  z.core.$ZodType,
+  JsonSchema
+>([
+  [
+    amountSchema,
+    {
+      description:
+        'Tanzanian shillings (TZS) as a JSON number: positive, finite, at most two decimal ' +
+        'places. Never rounded: a value that would need rounding is rejected (422).',
+      exclusiveMinimum: 0,
+    },
+  ],
+  [
+    // A request's email is trimmed and lower-cased before it is checked, so `format: email`
+    // would wrongly reject the untrimmed input the platform accepts.
+    emailSchema,
+    { description: 'An email address; surrounding spaces and case do not matter.' },
+  ],
+  [
+    msisdnSchema,
+    { description: 'A Tanzanian mobile number: 255 followed by nine digits, no + or spaces.' },
+  ],
+  [
+    payableMsisdnSchema,
+    {
+      description:
+        'A Tanzanian mobile number (255 followed by nine digits) whose two digits after 255 ' +
+        'belong to a mobile network: Vodacom 74/75/76/79, Airtel 68/69/78, Tigo/Yas ' +
+        '65/67/71/77, Halotel 61/62, TTCL 73.',
+    },
+  ],
+  [
+    engineDateSchema,
+    {
+      description:
+        'The engine timestamp YYYY-MM-DD HH:MM:SS in East Africa Time (UTC+3); it must name ' +
+        'a real instant.',
+      pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+    },
+  ],
+]);

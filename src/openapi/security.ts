@@ -1,0 +1,59 @@
+import type { AuthScheme } from '../core/endpoints.js';
+import type { OpenApiSecurityRequirement, OpenApiSecurityScheme } from './types.js';
+
+/** The security schemes of `components.securitySchemes`, one per header-borne credential. */
+export const securitySchemes = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "The token from the product's own login. Tokens are valid only for the product that " +
+      'issued them; logout revokes one.',
+  },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'Optional on pay_mobile; when sent, it must be valid, otherwise 401.',
+  },
+  engineKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-engine-key',
+    description:
+      "The collection engine's key on its settlement callback. The sandbox requires it only " +
+      'when started with an engine key.',
+  },
+} as const satisfies Record<string, OpenApiSecurityScheme>;
+
+type SchemeName = keyof typeof securitySchemes;
+
+const required = (name: SchemeName): OpenApiSecurityRequirement[] => [{ [name]: [] }];
+// An empty requirement object is how OpenAPI says "or no credentials at all".
+const optional = (name: SchemeName): OpenApiSecurityRequirement[] => [{}, { [name]: [] }];
+
+/**
+ * How an operation is secured, by its endpoint's auth scheme. The payment token is not a header:
+ * it travels in the JSON body as `token`, which the request schema already requires, so the
+ * operation says so in its description instead; `none` and `payment-token` have no requirement.
+ */
+export function securityFor(auth: AuthScheme): OpenApiSecurityRequirement[] | undefined {
+  switch (auth) {
+    case 'bearer':
+      return required('bearerAuth');
+    case 'api-key':
+      return optional('apiKey');
+    case 'engine':
+      return optional('engineKey');
+    case 'payment-token':
+    case 'none':
+      return undefined;
+  }
+}
+
+/** What a reader must know about an auth scheme that `security` cannot say. */
+export const authNotes: Readonly<Partial<Record<AuthScheme, string>>> = {
+  'payment-token':
+    "Authorised by the hosted checkout's `payment_token` (from initiate-secure-payment), " +
+    'sent in the JSON body as `token`; no header.',
+};
