@@ -72,12 +72,15 @@ export {
   TransactionNotFoundError,
   ValidationError,
 } from './errors/index.js';
+export type { OpenApiDocument, OpenApiOptions } from './openapi/index.js';
+export { buildOpenApiDocument } from './openapi/index.js';
 export type {
   NotPaidReason,
   PaidRecord,
   PaidVerdict,
   PaymentObservation,
 } from './payments/is-paid.js';
+
 export { isPaid } from './payments/is-paid.js';
 export type {
   Flow,
