@@ -15,7 +15,15 @@ const cache = join(root, '.cache', 'node24');
 // later install in the same prefix would prune it.
 const runtime = join(cache, 'runtime');
 const sqlite = join(cache, 'sqlite');
-const node24 = join(runtime, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
+const node24 = join(
+  runtime,
+  'node_modules',
+  'node',
+  'node_modules',
+  `node-${process.platform}-${process.arch}`,
+  'bin',
+  'node',
+);
 const sqlite13 = join(sqlite, 'node_modules', 'better-sqlite3');
 
 function install(prefix, spec, marker) {
@@ -23,7 +31,9 @@ function install(prefix, spec, marker) {
   console.log(`\n[node24] installing ${spec} from the npm registry`);
   mkdirSync(prefix, { recursive: true });
   writeFileSync(join(prefix, 'package.json'), '{"private":true}\n');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', prefix, spec], { stdio: 'inherit' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', prefix, spec], {
+    stdio: 'inherit',
+  });
 }
 install(runtime, 'node@24', node24);
 install(sqlite, 'better-sqlite3@13', join(sqlite13, 'package.json'));
