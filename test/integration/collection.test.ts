@@ -122,7 +122,7 @@ describe('collection, secure checkout', () => {
 
     const session = await pesakit.collection.portalSession({ token: checkout.payment_token });
     expect(session.external_reference).toBe(checkout.external_reference);
-    expect(session.session_id).toBeTruthy();
+    expect(session.session_id).toMatch(/^SES\w+$/);
   });
 
   it('an unknown payment token is refused', async () => {

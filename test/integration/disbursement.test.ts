@@ -79,7 +79,8 @@ describe('disbursement: pay, and find the payout by every reference', () => {
       refid: payout.response.reference,
       metadata: { orderId: '1001' },
     });
-    expect(payout.record.txnid).toBeTruthy();
+    expect(payout.record.txnid).toMatch(/^TXN\d{12}$/);
+    expect(payout.record.txnid).toBe(payout.payment?.txnid);
 
     const { wallet } = await pesakit.disbursement.user();
     expect(wallet.balance).toBe(100_000 - 20_000 - 200); // 1% charge
