@@ -30,12 +30,20 @@ export class Airtime {
     return this.#context.transport.request('airtimeRegister', { body: request });
   }
 
-  /** Logs in and keeps the token (calls also log in lazily with the configured credentials). */
+  /**
+   * Logs in and keeps the token (calls also log in lazily with the configured credentials).
+   *
+   * @example const { user } = await pesakit.airtime.login(); user.wallet.balance;
+   */
   login(credentials?: LoginRequest): Promise<ResponseOf<'airtimeLogin'>> {
     return logIn(this.#context, 'airtime', credentials);
   }
 
-  /** Forgets the token. The airtime API has no logout route, so nothing is sent. */
+  /**
+   * Forgets the token. The airtime API has no logout route, so nothing is sent.
+   *
+   * @example await pesakit.airtime.logout();
+   */
   async logout(): Promise<void> {
     await this.#context.transport.logout('airtime');
   }
@@ -101,6 +109,8 @@ export class Airtime {
   /**
    * Confirms (`status: true`) or fails a recharge by `controlNumber` — the call the payment
    * side makes to `callbackUrl`. In the sandbox this is how a test completes a top-up.
+   *
+   * @example await pesakit.airtime.confirmRecharge({ controlNumber, status: true });
    */
   async confirmRecharge(request: RechargeCallback): Promise<ResponseOf<'airtimeRechargeCallback'>> {
     const response = await this.#context.transport.request('airtimeRechargeCallback', {
@@ -117,7 +127,11 @@ export class Airtime {
     return response;
   }
 
-  /** The authenticated user with the wallet balance. */
+  /**
+   * The authenticated user with the wallet balance.
+   *
+   * @example const { user } = await pesakit.airtime.user(); user.wallet.balance;
+   */
   user(): Promise<ResponseOf<'airtimeUser'>> {
     return this.#context.transport.request('airtimeUser', {});
   }

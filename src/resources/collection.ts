@@ -41,7 +41,11 @@ export class Collection {
     return logIn(this.#context, 'collection', credentials);
   }
 
-  /** Revokes the token on the platform and forgets it. */
+  /**
+   * Revokes the token on the platform and forgets it. The next call logs in again.
+   *
+   * @example await pesakit.collection.logout();
+   */
   async logout(): Promise<void> {
     await this.#context.transport.logout('collection');
   }
@@ -158,6 +162,10 @@ export class Collection {
    * Hosted checkout, phone option: what the checkout page calls with its payment token. Use it
    * to build your own checkout UI. When the store knows the checkout (by `external_reference`),
    * the references the answer carries are attached to it.
+   *
+   * @example
+   * const checkout = await pesakit.collection.createCheckout({ amount: 30000, callback_url });
+   * await pesakit.collection.checkoutMno({ token: checkout.payment_token, msisdn: '255754123456' });
    */
   async checkoutMno(request: CheckoutMnoRequest): Promise<ResponseOf<'checkoutMno'>> {
     const response = await this.#context.transport.request('checkoutMno', { body: request });
@@ -168,7 +176,12 @@ export class Collection {
     return response;
   }
 
-  /** Hosted checkout, card option: opens a card session with the payment token. */
+  /**
+   * Hosted checkout, card option: opens a card session with the payment token.
+   *
+   * @example
+   * const { session_id } = await pesakit.collection.portalSession({ token: checkout.payment_token });
+   */
   portalSession(request: PortalSessionRequest): Promise<ResponseOf<'portalSession'>> {
     return this.#context.transport.request('portalSession', { body: request });
   }

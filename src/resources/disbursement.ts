@@ -34,12 +34,20 @@ export class Disbursement {
     return this.#context.transport.request('disbursementRegister', { body: request });
   }
 
-  /** Logs in and keeps the token (calls also log in lazily with the configured credentials). */
+  /**
+   * Logs in and keeps the token (calls also log in lazily with the configured credentials).
+   *
+   * @example const { wallet } = await pesakit.disbursement.login(); wallet.balance;
+   */
   login(credentials?: LoginRequest): Promise<ResponseOf<'disbursementLogin'>> {
     return logIn(this.#context, 'disbursement', credentials);
   }
 
-  /** Revokes the token on the platform and forgets it. */
+  /**
+   * Revokes the token on the platform and forgets it. The next call logs in again.
+   *
+   * @example await pesakit.disbursement.logout();
+   */
   async logout(): Promise<void> {
     await this.#context.transport.logout('disbursement');
   }
@@ -109,7 +117,11 @@ export class Disbursement {
     }, request.page ?? 1);
   }
 
-  /** The authenticated user and the wallet balance. */
+  /**
+   * The authenticated user and the wallet balance.
+   *
+   * @example const { wallet } = await pesakit.disbursement.user(); wallet.balance;
+   */
   user(): Promise<ResponseOf<'disbursementUser'>> {
     return this.#context.transport.request('disbursementUser', {});
   }
