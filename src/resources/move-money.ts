@@ -90,7 +90,17 @@ export async function moveMoney<K extends EndpointId>(
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     } as never)) as ResponseOf<K>;
   } catch (error) {
-    await recordFailure(context, merchantReference, error);
+    try {
+      await recordFailure(context, merchantReference, error);
+    } catch (storeError) {
+      // The send's outcome matters more than the bookkeeping: a caller who got a store error
+      // instead of AmbiguousOutcomeError might resend and pay twice. The record stays
+      // `initiating`, an open status the reconciler pulls like any other.
+      process.emitWarning(
+        `pesakit: could not record the outcome of ${merchantReference}: ${String(storeError)}`,
+        { code: 'PESAKIT_STORE_WRITE_FAILED' },
+      );
+    }
     // The transport could not know the merchant reference; the caller needs it to reconcile.
     if (isAmbiguousOutcomeError(error)) {
       throw new AmbiguousOutcomeError(error, merchantReference, { cause: error.cause ?? error });

@@ -137,6 +137,37 @@ describe('an unknown outcome is never failed, and is never retried', () => {
   });
 });
 
+describe('the outcome of a send outranks the bookkeeping', () => {
+  it('a store that fails while recording an unknown outcome still yields AmbiguousOutcomeError', async () => {
+    const { pesakit, store, paymentRequests } = await platform((request) =>
+      request.socket.destroy(),
+    );
+    const transition = store.transition.bind(store);
+    store.transition = async (reference, to, details) => {
+      if (to === 'unknown') throw new Error('disk full');
+      return transition(reference, to, details);
+    };
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const error = await pesakit.disbursement
+        .pay(payout, { merchantReference: 'ref-disk' })
+        .catch((e) => e);
+      expect(error).toBeInstanceOf(AmbiguousOutcomeError);
+      expect(error.merchantReference).toBe('ref-disk');
+      expect(paymentRequests()).toHaveLength(1);
+      expect((await store.get('ref-disk'))?.status).toBe('initiating');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.message)).toEqual([
+        'pesakit: could not record the outcome of ref-disk: Error: disk full',
+      ]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
+
 describe('a definite answer is final', () => {
   it('a 400 upstream failure marks the record failed with the platform message', async () => {
     const { pesakit, store } = await platform((_request, response) =>
