@@ -29,16 +29,20 @@ afterEach(async () => {
 describe('close() and reset()', () => {
   it('close() cancels a pending retry: nothing more reaches the merchant', async () => {
     receiver.respond = () => 500;
-    const closing = dispatcherWith({ schedule: [30] });
+    // The retry delay is the window in which the test must see 'retrying' and close: wide
+    // enough that a loaded machine (CI runs the suite twice) cannot let the retry run first.
+    const closing = dispatcherWith({ schedule: [400] });
     closing.enqueue(settled('closing'));
-    await expect.poll(() => closing.log().map((record) => record.outcome)).toEqual(['retrying']);
+    await expect
+      .poll(() => closing.log().map((record) => record.outcome), { interval: 5 })
+      .toEqual(['retrying']);
     await closing.close();
     await expect(closing.idle()).resolves.toBeUndefined();
     closing.enqueue(settled('after-close'));
 
     // A witness on the same schedule, enqueued later: once its retry arrives, the closed
     // dispatcher's retry (due earlier) would have arrived too, had it not been cancelled.
-    const witness = new CallbackDispatcher({ schedule: [30], faults: () => ({}) });
+    const witness = new CallbackDispatcher({ schedule: [400], faults: () => ({}) });
     receiver.respond = (index) => (index < 2 ? 500 : 200);
     witness.enqueue(settled('witness'));
     await witness.idle();
