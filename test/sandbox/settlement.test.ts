@@ -214,14 +214,16 @@ describe('automatic settlement and test numbers', () => {
   });
 
   it('a number ending 998 never settles by itself; one ending 997 settles ten times later', async () => {
-    await start({ autoSettle: { delayMs: 100 } });
+    // 200 ms vs 2 s: the late one must still be pending when the normal one has settled, with
+    // enough margin that a loaded CI machine cannot blur the two.
+    await start({ autoSettle: { delayMs: 200 } });
     const silent = await initiate({ amount: 5000, msisdn: '255754123998' });
     const late = await initiate({ amount: 5000, msisdn: '255754123997' });
     const normal = await initiate({ amount: 5000, msisdn: '255754123456' });
     expect(s.sandbox.inspect.pendingSettlements()).toBe(2);
     const statusOf = (ref: string) => s.sandbox.inspect.collection(ref)?.status;
     await eventually(() => (statusOf(normal.reference) === 'success' ? true : undefined));
-    // The normal one settled after 100 ms; the late one waits 1 000 ms.
+    // The normal one settled after 200 ms; the late one waits 2 000 ms.
     expect(statusOf(late.reference)).toBe('pending');
     await eventually(() => (statusOf(late.reference) === 'success' ? true : undefined));
     expect(statusOf(silent.reference)).toBe('pending');
