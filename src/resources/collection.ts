@@ -248,10 +248,6 @@ export class Collection {
       return (await store.transition(found.merchantReference, 'failed', { payload: transaction }))
         .record;
     }
-    if (found.status === 'unknown') {
-      return (await store.transition(found.merchantReference, 'pending', { payload: transaction }))
-        .record;
-    }
     return found;
   }
 }

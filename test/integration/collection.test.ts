@@ -49,6 +49,40 @@ describe('collection, MNO push: initiate → status → settle → status', () =
     }
   });
 
+  it('a success for a different amount is not paid: the record stays pending (spec rule 5)', async () => {
+    const pesakit = harness.client();
+    const payment = await pesakit.collection.initiateMno(
+      { amount: 15_000, msisdn: '255754123456' },
+      { merchantReference: 'cart-short' },
+    );
+    // The engine reports success for 14,000: a short payment.
+    const callback = await fetch(`${harness.url}/api/sandbox/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        message: 'Payment successful',
+        code: '200',
+        status: true,
+        description: 'Settled',
+        data: {
+          providerType: 'MNO',
+          providerName: 'Vodacom',
+          amount: 14_000,
+          paymentReference: payment.reference,
+          payerMobile: '255754123456',
+          transactionDate: '2024-06-01 12:30:00',
+          transactionID: 'MP240601.1230.SHORT',
+          transactionChannel: 'USSD',
+        },
+      }),
+    });
+    expect(callback.status).toBe(200);
+    const pulled = await pesakit.collection.status(payment.controlNumber);
+    expect(pulled.data).toMatchObject({ status: 'success', paid_amount: 14_000 });
+    expect(pulled.record?.status).toBe('pending');
+    expect((await pesakit.store.get('cart-short'))?.status).toBe('pending');
+  });
+
   it('the merchant callback arrives at callback_url with the engine payload and the references', async () => {
     const pesakit = harness.client();
     const payment = await pesakit.collection.initiateMno({
