@@ -1,9 +1,18 @@
 import { z } from 'zod';
 
 /**
- * An amount of Tanzanian shillings: a positive, finite number with at most two decimals.
- * The platform sends amounts as JSON numbers; we never round them, so a value that needs
- * rounding is rejected rather than silently changed.
+ * The largest amount pesakit accepts, in TZS, on both sides of the wire (SDK and sandbox).
+ * The spec shows no upper bound; ours is 1,000,000,000 TZS — far above any mobile-money or
+ * bank collection limit, and small enough that `amount * 100` (whole cents, 1e11 at most) is
+ * an exact integer in a double and in every store. Without a bound, `1e21` passed and came back
+ * from SQLite as `999999999999999900000` (docs/api-contract.md § Amounts).
+ */
+export const MAX_AMOUNT_TZS = 1_000_000_000;
+
+/**
+ * An amount of Tanzanian shillings: a positive, finite number with at most two decimals, at
+ * most {@link MAX_AMOUNT_TZS}. The platform sends amounts as JSON numbers; we never round them,
+ * so a value that needs rounding is rejected rather than silently changed.
  */
 export const amountSchema = z
   .number({
@@ -13,6 +22,10 @@ export const amountSchema = z
         : 'The amount must be a number.',
   })
   .refine((value) => value > 0, { error: 'The amount must be greater than 0.', abort: true })
+  .refine((value) => value <= MAX_AMOUNT_TZS, {
+    error: 'The amount may not be greater than 1000000000.',
+    abort: true,
+  })
   .refine(hasAtMostTwoDecimals, { error: 'The amount may have at most two decimal places.' });
 
 export type Amount = z.infer<typeof amountSchema>;
@@ -23,7 +36,20 @@ function hasAtMostTwoDecimals(value: number): boolean {
   return Number(value.toFixed(2)) === value;
 }
 
+/**
+ * Shillings (as the amount schema admits them) to whole cents. Exact for every valid amount:
+ * below the bound, `value * 100` is within far less than half a cent of an integer.
+ */
+export function amountToCents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** Whole cents back to shillings, for a record or a response body. */
+export function centsToAmount(cents: number): number {
+  return cents / 100;
+}
+
 /** Amounts compared as whole cents, so 0.1 + 0.2 equals 0.3 the way money should. */
 export function sameAmount(a: number, b: number): boolean {
-  return Math.round(a * 100) === Math.round(b * 100);
+  return amountToCents(a) === amountToCents(b);
 }

@@ -2,8 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   amountSchema,
+  amountToCents,
+  centsToAmount,
   engineDateSchema,
   fromEngineDate,
+  MAX_AMOUNT_TZS,
   sameAmount,
   toEngineDate,
 } from '../../../src/schemas/index.js';
@@ -19,6 +22,9 @@ describe('TZS amounts: positive, finite, at most two decimals', () => {
     [10.005, 'The amount may have at most two decimal places.'],
     [Number.POSITIVE_INFINITY, 'The amount must be a finite number.'],
     [Number.NaN, 'The amount must be a number.'],
+    [1e21, 'The amount may not be greater than 1000000000.'],
+    [1_000_000_000.01, 'The amount may not be greater than 1000000000.'],
+    [1e308, 'The amount may not be greater than 1000000000.'],
   ])('rejects %s: %s', (value, message) => {
     const result = amountSchema.safeParse(value);
     expect(result.success).toBe(false);
@@ -34,9 +40,23 @@ describe('TZS amounts: positive, finite, at most two decimals', () => {
   it('any whole number of cents is a valid amount', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 1e11 }),
+        fc.integer({ min: 1, max: MAX_AMOUNT_TZS * 100 }),
         (cents) => amountSchema.safeParse(cents / 100).success,
       ),
+    );
+  });
+
+  it('the bound itself is valid, and every valid amount converts to cents and back exactly', () => {
+    expect(amountSchema.safeParse(MAX_AMOUNT_TZS).success).toBe(true);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: MAX_AMOUNT_TZS * 100 }), (cents) => {
+        const amount = cents / 100;
+        return (
+          amountSchema.safeParse(amount).success &&
+          amountToCents(amount) === cents &&
+          centsToAmount(amountToCents(amount)) === amount
+        );
+      }),
     );
   });
 
