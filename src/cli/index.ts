@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
+import { registerReconcileCommand } from './commands/reconcile.js';
+import { registerReviewCommand } from './commands/review.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 
 /**
@@ -15,5 +17,7 @@ const program = new Command()
 registerSandboxCommand(program);
 registerDemoCommand(program);
 registerOpenApiCommand(program);
+registerReconcileCommand(program);
+registerReviewCommand(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,81 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { runReviewList, runReviewResolve } from '../reconcile/run-review.js';
+import { exitTwoOnParseErrors } from '../reconcile/usage-error.js';
+
+function storeOption(): Option {
+  return new Option('--store <store>', 'SQLite file or postgres:// URL of the reference store').env(
+    'PESAKIT_STORE',
+  );
+}
+
+function positiveInteger(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new InvalidArgumentError('--limit must be a whole number of at least 1.');
+  }
+  return Number(value);
+}
+
+function finish(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 2000).unref();
+}
+
+const io = () => ({ out: process.stdout, err: process.stderr });
+
+/**
+ * `pesakit review list | resolve`: what automation could not decide (an amount mismatch, an
+ * unknown outcome with no reference, ambiguous evidence), and a person's decision on it.
+ */
+export function registerReviewCommand(program: Command): void {
+  const review = exitTwoOnParseErrors(
+    program
+      .command('review')
+      .description('Records in needs_review: list them, resolve them after checking.'),
+  );
+
+  const list = review
+    .command('list')
+    .description('List records in needs_review, oldest first. Exits 3 when there is any, else 0.')
+    .addOption(storeOption())
+    .option('--limit <n>', 'at most this many', positiveInteger)
+    .option('--json', 'one JSON line per record, with the evidence');
+  exitTwoOnParseErrors(list);
+  list.action(async (options: { store?: string; limit?: number; json?: boolean }) => {
+    finish(
+      await runReviewList(
+        { ...options, storeFromArgv: list.getOptionValueSource('store') !== 'env' },
+        io(),
+      ),
+    );
+  });
+
+  const resolve = review
+    .command('resolve')
+    .description('Decide a record in needs_review: success or failed, with a note saying why.')
+    .argument('<merchantReference>', 'the record to resolve')
+    .argument('<decision>', 'success or failed')
+    .addOption(storeOption())
+    .requiredOption('--note <text>', 'what you checked and why (kept on the record)')
+    .option('--by <name>', 'who decided (kept on the record)')
+    .option('--json', 'print the outcome as one JSON line');
+  exitTwoOnParseErrors(resolve);
+  resolve.action(
+    async (
+      merchantReference: string,
+      decision: string,
+      options: { store?: string; note: string; by?: string; json?: boolean },
+    ) => {
+      finish(
+        await runReviewResolve(
+          {
+            ...options,
+            merchantReference,
+            status: decision,
+            storeFromArgv: resolve.getOptionValueSource('store') !== 'env',
+          },
+          io(),
+        ),
+      );
+    },
+  );
+}

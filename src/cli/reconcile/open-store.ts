@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import type { ReferenceStore } from '../../references/index.js';
+import { UsageError } from './usage-error.js';
+
+/** What `--store` names: a SQLite file, or a PostgreSQL server by URL. */
+export type StoreLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+const postgresScheme = /^postgres(ql)?:\/\//i;
+
+/**
+ * Reads `--store`. A `postgres://` or `postgresql://` URL is PostgreSQL; anything else is a
+ * SQLite path, which must already exist: a typo would otherwise create an empty store, the
+ * pass would find nothing to do, and cron would report success forever.
+ *
+ * `fromArgv` is false when the value came from `PESAKIT_STORE`: only then may the URL carry a
+ * password, since argv is visible to every user of the machine.
+ */
+export function parseStoreLocation(value: string, fromArgv: boolean): StoreLocation {
+  if (postgresScheme.test(value)) {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new UsageError(`--store ${redactStoreUrl(value)} is not a valid PostgreSQL URL.`);
+    }
+    if (fromArgv && url.password !== '') {
+      throw new UsageError(
+        '--store carries a password, which would leak through ps and shell history: pass the ' +
+          'URL without it and set PGPASSWORD, or put the whole URL in PESAKIT_STORE.',
+      );
+    }
+    return { kind: 'postgres', url: value };
+  }
+  if (value === '' || !existsSync(value)) {
+    throw new UsageError(
+      `--store ${value === '' ? '(empty)' : value}: no such SQLite file. Give the file your ` +
+        'application writes (SqliteReferenceStore.open) or a postgres:// URL.',
+    );
+  }
+  return { kind: 'sqlite', path: value };
+}
+
+/** The store location fit for logs: a URL's password replaced by `***`. */
+export function redactStoreUrl(value: string): string {
+  return value.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
+
+/** Describes the location for output lines, without secrets. */
+export function describeStore(location: StoreLocation): string {
+  return location.kind === 'sqlite' ? location.path : redactStoreUrl(location.url);
+}
+
+/**
+ * Opens the store. The PostgreSQL store (and its `pg` peer) is loaded only when asked for, so a
+ * SQLite-only install never needs `pg`.
+ */
+export async function openStore(location: StoreLocation): Promise<ReferenceStore> {
+  if (location.kind === 'sqlite') {
+    const { SqliteReferenceStore } = await import('../../references/sqlite-store.js');
+    return SqliteReferenceStore.open(location.path);
+  }
+  const { PostgresReferenceStore } = await import('../../references/postgres-store.js');
+  return PostgresReferenceStore.open(location.url, { maxConnections: 4 });
+}

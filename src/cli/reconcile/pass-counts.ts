@@ -1,0 +1,49 @@
+import type { TransactionRecord } from '../../references/index.js';
+
+/**
+ * The counts the reconciler reports (its `progress` event and `runOnce()` summary), as the CLI
+ * shows them. Declared here by shape so the output code depends on nothing but numbers.
+ */
+export interface PassCounts {
+  checked: number;
+  settled: number;
+  failed: number;
+  review: number;
+  pending: number;
+  errors: number;
+}
+
+/** What the CLI prints when a pass (or a `--watch` run) ends. */
+export interface RunOutcome {
+  counts: PassCounts;
+  durationMs: number;
+  /** Records in `needs_review` in the whole store after the run, not only from this pass. */
+  needsReview: number;
+  exitCode: number;
+}
+
+/** A reconciler's review verdict, by shape. */
+export interface VerdictView {
+  reason: string;
+  message: string;
+}
+
+export const zeroCounts = (): PassCounts => ({
+  checked: 0,
+  settled: 0,
+  failed: 0,
+  review: 0,
+  pending: 0,
+  errors: 0,
+});
+
+/** The fields of a record every output line carries. Never a payload: those may hold PII. */
+export function recordFields(record: TransactionRecord) {
+  return {
+    merchantReference: record.merchantReference,
+    product: record.product,
+    flow: record.flow,
+    amount: record.amount,
+    status: record.status,
+  };
+}

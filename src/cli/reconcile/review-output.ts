@@ -1,0 +1,44 @@
+import Table from 'cli-table3';
+import type { TransactionRecord } from '../../references/index.js';
+import { recordFields } from './pass-counts.js';
+import { asciiBorders } from './summary-table.js';
+
+/** One JSON line per record waiting for review: what it is, why, and the evidence. */
+export function reviewJsonLine(record: TransactionRecord): string {
+  return `${JSON.stringify({
+    ...recordFields(record),
+    msisdn: record.msisdn,
+    controlNumber: record.controlNumber,
+    paymentReference: record.paymentReference,
+    externalReference: record.externalReference,
+    txnid: record.txnid,
+    refid: record.refid,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+    reason: record.review?.reason ?? null,
+    message: record.review?.message ?? null,
+    evidence: record.review?.evidence ?? null,
+  })}\n`;
+}
+
+/** The records waiting for review, as a table for a person. Evidence is in `--json`. */
+export function reviewTable(records: readonly TransactionRecord[]): string {
+  const table = new Table({
+    head: ['merchant reference', 'product/flow', 'amount TZS', 'since', 'reason', 'what to check'],
+    style: { head: [], border: [] },
+    chars: asciiBorders,
+    colWidths: [null, null, null, null, null, 60],
+    wordWrap: true,
+  });
+  for (const record of records) {
+    table.push([
+      record.merchantReference,
+      `${record.product}/${record.flow}`,
+      String(record.amount),
+      record.updatedAt.toISOString().slice(0, 19).replace('T', ' '),
+      record.review?.reason ?? '',
+      record.review?.message ?? '',
+    ]);
+  }
+  return `${table.toString()}\n`;
+}

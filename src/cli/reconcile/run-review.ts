@@ -1,0 +1,152 @@
+import { isInvalidTransitionError, isTransactionNotFoundError } from '../../errors/index.js';
+import type { ReferenceStore } from '../../references/index.js';
+import { exitCodes } from './exit-codes.js';
+import { describeStore, openStore, parseStoreLocation } from './open-store.js';
+import { errorMessage, type ReporterStreams } from './reporter.js';
+import { reviewJsonLine, reviewTable } from './review-output.js';
+import { UsageError } from './usage-error.js';
+
+/** Where the review commands find the store. */
+export interface StoreFlags {
+  store?: string;
+  storeFromArgv: boolean;
+}
+
+async function withStore(
+  command: string,
+  flags: StoreFlags,
+  io: ReporterStreams,
+  work: (store: ReferenceStore) => Promise<number>,
+): Promise<number> {
+  let store: ReferenceStore | undefined;
+  try {
+    if (flags.store === undefined) {
+      throw new UsageError(
+        'Which store? Pass --store ./payments.sqlite (or a postgres:// URL), or set PESAKIT_STORE.',
+      );
+    }
+    const location = parseStoreLocation(flags.store, flags.storeFromArgv);
+    try {
+      store = await openStore(location);
+    } catch (error) {
+      io.err.write(
+        `pesakit ${command}: cannot open the store ${describeStore(location)}: ${errorMessage(error)}\n`,
+      );
+      return exitCodes.runError;
+    }
+    return await work(store);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err.write(`pesakit ${command}: ${error.message}\n`);
+      return exitCodes.usage;
+    }
+    io.err.write(`pesakit ${command}: ${errorMessage(error)}\n`);
+    return exitCodes.runError;
+  } finally {
+    await store?.close();
+  }
+}
+
+/**
+ * `pesakit review list`: every record in needs_review, oldest first, as a table or JSON lines
+ * (with the evidence). Exits 3 when there is any (as `reconcile` does), 0 when there is none.
+ */
+export function runReviewList(
+  flags: StoreFlags & { json?: boolean; limit?: number },
+  io: ReporterStreams,
+): Promise<number> {
+  return withStore('review list', flags, io, async (store) => {
+    const limit = flags.limit ?? Number.POSITIVE_INFINITY;
+    let shown = 0;
+    let after: string | undefined;
+    const rows = [];
+    while (shown < limit) {
+      const page = await store.listReview({
+        limit: Math.min(500, limit - shown),
+        ...(after !== undefined ? { after } : {}),
+      });
+      for (const record of page) {
+        if (flags.json === true) io.out.write(reviewJsonLine(record));
+        else rows.push(record);
+      }
+      shown += page.length;
+      const last = page.at(-1);
+      if (last === undefined || page.length < Math.min(500, limit - shown + page.length)) break;
+      after = last.merchantReference;
+    }
+    if (flags.json !== true) {
+      io.out.write(shown === 0 ? 'Nothing waits for review.\n' : reviewTable(rows));
+    }
+    return shown === 0 ? exitCodes.ok : exitCodes.needsReview;
+  });
+}
+
+/**
+ * `pesakit review resolve <merchantReference> success|failed --note …`: a person's decision.
+ * Only a record in needs_review can be resolved; anything else is refused and nothing changes.
+ * The merchant's onPaid/onFailed effect becomes due; the application's effect runner (or a
+ * reconciler built with handlers) runs it — this command runs no merchant code itself.
+ */
+export function runReviewResolve(
+  flags: StoreFlags & {
+    merchantReference: string;
+    status: string;
+    note?: string;
+    by?: string;
+    json?: boolean;
+  },
+  io: ReporterStreams,
+): Promise<number> {
+  return withStore('review resolve', flags, io, async (store) => {
+    if (flags.status !== 'success' && flags.status !== 'failed') {
+      throw new UsageError(
+        `The decision must be success or failed, got ${JSON.stringify(flags.status)}.`,
+      );
+    }
+    const note = flags.note?.trim() ?? '';
+    if (note === '') {
+      throw new UsageError(
+        '--note is required: say what you checked and why (it is kept on the record).',
+      );
+    }
+    try {
+      const record = await store.resolve(flags.merchantReference, flags.status, {
+        note,
+        ...(flags.by !== undefined ? { by: flags.by } : {}),
+      });
+      if (flags.json === true) {
+        io.out.write(
+          `${JSON.stringify({
+            event: 'resolved',
+            merchantReference: record.merchantReference,
+            status: record.status,
+            note,
+            by: flags.by ?? null,
+          })}\n`,
+        );
+      } else {
+        io.out.write(
+          `resolved  ${record.merchantReference} → ${record.status} (${note})` +
+            `${flags.by !== undefined ? ` by ${flags.by}` : ''}\n`,
+        );
+      }
+      return exitCodes.ok;
+    } catch (error) {
+      if (isTransactionNotFoundError(error)) {
+        io.err.write(
+          `pesakit review resolve: no record has the merchant reference ${flags.merchantReference}.\n`,
+        );
+        return exitCodes.runError;
+      }
+      if (isInvalidTransitionError(error)) {
+        const record = await store.get(flags.merchantReference);
+        io.err.write(
+          `pesakit review resolve: ${flags.merchantReference} is ${record?.status ?? 'not'} in review: ` +
+            'only a record in needs_review can be resolved. Nothing was changed.\n',
+        );
+        return exitCodes.runError;
+      }
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { exitCodes } from './exit-codes.js';
+
+/**
+ * A command line or environment the CLI refuses before it touches anything. The message says
+ * what to change; the process exits with code 2.
+ */
+export class UsageError extends Error {
+  override name = 'UsageError' as const;
+}
+
+/**
+ * Commander exits 1 on a parse error (unknown option, bad choice, missing value); our scheduled
+ * jobs reserve 1 for "the run failed", so parse errors exit 2 like every other usage error.
+ */
+export function exitTwoOnParseErrors(command: Command): Command {
+  return command.exitOverride((error) => {
+    const isHelp =
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.help' ||
+      error.code === 'commander.version';
+    process.exit(isHelp ? error.exitCode : exitCodes.usage);
+  });
+}
+
+/**
+ * Flags people reach for that would put a secret into argv (visible in `ps`, shell history and
+ * cron logs). They are declared hidden so the refusal can say where the secret goes instead.
+ */
+export const secretFlags = [
+  'password',
+  'collection-password',
+  'airtime-password',
+  'disbursement-password',
+  'api-key',
+  'token',
+] as const;
+
+export function refuseSecretFlags(command: Command): Command {
+  for (const flag of secretFlags) {
+    command.option(`--${flag} <value>`);
+    const option = command.options.at(-1);
+    option?.hideHelp();
+  }
+  return command;
+}
+
+/** Throws when a secret flag was given; names the environment variable to use instead. */
+export function checkNoSecretFlags(options: Record<string, unknown>): void {
+  for (const flag of secretFlags) {
+    const key = flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    if (options[key] !== undefined) {
+      throw new UsageError(
+        `--${flag} is refused: secrets on the command line leak through ps, shell history and ` +
+          'cron logs. Set them in the environment instead: PESAKIT_COLLECTION_EMAIL/_PASSWORD, ' +
+          'PESAKIT_AIRTIME_EMAIL/_PASSWORD, PESAKIT_DISBURSEMENT_EMAIL/_PASSWORD, PESAKIT_API_KEY.',
+      );
+    }
+  }
+}
