@@ -17,9 +17,12 @@ async function withStore(
   flags: StoreFlags,
   io: ReporterStreams,
   work: (store: ReferenceStore) => Promise<number>,
+  check: () => void = () => {},
 ): Promise<number> {
   let store: ReferenceStore | undefined;
   try {
+    // Usage is checked before the store is opened: a wrong command line changes nothing.
+    check();
     if (flags.store === undefined) {
       throw new UsageError(
         'Which store? Pass --store ./payments.sqlite (or a postgres:// URL), or set PESAKIT_STORE.',
@@ -97,20 +100,24 @@ export function runReviewResolve(
   },
   io: ReporterStreams,
 ): Promise<number> {
-  return withStore('review resolve', flags, io, async (store) => {
-    if (flags.status !== 'success' && flags.status !== 'failed') {
+  const note = flags.note?.trim() ?? '';
+  const decision = flags.status;
+  const check = () => {
+    if (decision !== 'success' && decision !== 'failed') {
       throw new UsageError(
-        `The decision must be success or failed, got ${JSON.stringify(flags.status)}.`,
+        `The decision must be success or failed, got ${JSON.stringify(decision)}.`,
       );
     }
-    const note = flags.note?.trim() ?? '';
     if (note === '') {
       throw new UsageError(
         '--note is required: say what you checked and why (it is kept on the record).',
       );
     }
+  };
+  const work = async (store: ReferenceStore) => {
+    if (decision !== 'success' && decision !== 'failed') return exitCodes.usage;
     try {
-      const record = await store.resolve(flags.merchantReference, flags.status, {
+      const record = await store.resolve(flags.merchantReference, decision, {
         note,
         ...(flags.by !== undefined ? { by: flags.by } : {}),
       });
@@ -141,12 +148,13 @@ export function runReviewResolve(
       if (isInvalidTransitionError(error)) {
         const record = await store.get(flags.merchantReference);
         io.err.write(
-          `pesakit review resolve: ${flags.merchantReference} is ${record?.status ?? 'not'} in review: ` +
-            'only a record in needs_review can be resolved. Nothing was changed.\n',
+          `pesakit review resolve: ${flags.merchantReference} is ${record?.status ?? 'gone'}, not ` +
+            'needs_review: only a record in needs_review can be resolved. Nothing was changed.\n',
         );
         return exitCodes.runError;
       }
       throw error;
     }
-  });
+  };
+  return withStore('review resolve', flags, io, work, check);
 }

@@ -1,0 +1,43 @@
+import type Database from 'better-sqlite3';
+
+export type Outcome = 'paid' | 'failed' | 'needs_review';
+
+/**
+ * The shop's side of a settled payment: one row per transaction, written by the reconciler's
+ * handlers. pesakit runs a handler at least once until it completes (a crash mid-handler runs
+ * it again), so the write is keyed by `effectKey` and a repeat changes nothing.
+ */
+export class Fulfilment {
+  readonly #db: Database.Database;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    db.exec(`CREATE TABLE IF NOT EXISTS fulfilment (
+      effect_key TEXT PRIMARY KEY,
+      outcome TEXT NOT NULL,
+      amount REAL NOT NULL,
+      note TEXT,
+      recorded_at TEXT NOT NULL
+    )`);
+  }
+
+  /** Records the outcome once; returns false when it was already recorded (a re-run). */
+  record(effectKey: string, outcome: Outcome, amount: number, note?: string): boolean {
+    const result = this.#db
+      .prepare(
+        `INSERT INTO fulfilment (effect_key, outcome, amount, note, recorded_at)
+         VALUES (?, ?, ?, ?, ?) ON CONFLICT (effect_key) DO NOTHING`,
+      )
+      .run(effectKey, outcome, amount, note ?? null, new Date().toISOString());
+    return result.changes === 1;
+  }
+
+  outcomeOf(effectKey: string): Outcome | undefined {
+    const row = this.#db
+      .prepare<[string], { outcome: Outcome }>(
+        'SELECT outcome FROM fulfilment WHERE effect_key = ?',
+      )
+      .get(effectKey);
+    return row?.outcome;
+  }
+}
