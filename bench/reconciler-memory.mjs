@@ -1,0 +1,100 @@
+// Resident memory of a reconciler process over a large SQLite store: N due records (100,000
+// by default), all pulled in one `runOnce({ force: true })`. Records are streamed from the
+// store in keyset pages, so memory should stay flat however many there are; the issue's target
+// is a peak RSS under 200 MB. The sandbox runs in its own process and the store is filled by
+// this process; the reconciler runs in a third, which measures only itself. Its baseline is
+// its own RSS after start-up (imports, store opened), before the pass.
+//
+//   node bench/reconciler-memory.mjs              # 100,000 records (several minutes)
+//   node bench/reconciler-memory.mjs --quick      # 2,000 records (CI: proves it runs)
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandboxProcess } from './lib/sandbox-process.mjs';
+import { account, seed, seedPendingCollections } from './lib/seed-store.mjs';
+import { printTable } from './lib/stats.mjs';
+
+const TARGET_MB = 200;
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+if (process.argv[2] === '--worker') {
+  // The measured process: open the store, sample RSS, run one pass over everything.
+  const [, , , file, url] = process.argv;
+  const { Pesakit } = await import('pesakit');
+  const { SqliteReferenceStore } = await import('pesakit/sqlite');
+  const store = await SqliteReferenceStore.open(file);
+  const pesakit = new Pesakit({
+    environment: 'sandbox',
+    baseUrl: url,
+    credentials: { collection: account },
+    store,
+  });
+  const reconciler = pesakit.createReconciler({ concurrency: 16, ratePerSecond: 1e6 });
+  globalThis.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  const started = performance.now();
+  const summary = await reconciler.runOnce({ force: true });
+  const durationMs = performance.now() - started;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  await reconciler.close();
+  await store.close();
+  process.stdout.write(`${JSON.stringify({ baseline, peak, durationMs, summary })}\n`);
+  process.exit(0);
+}
+
+const quick = process.argv.includes('--quick');
+const RECORDS = Number(process.env.BENCH_RECONCILER_MEMORY_RECORDS ?? (quick ? 2000 : 100_000));
+
+const sandbox = await startSandboxProcess(seed);
+const file = join(sandbox.directory, 'memory.sqlite');
+try {
+  const seedStarted = performance.now();
+  await seedPendingCollections(file, sandbox.url, RECORDS, 32);
+  const seedMs = performance.now() - seedStarted;
+  const self = fileURLToPath(import.meta.url);
+  const output = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', self, '--worker', file, sandbox.url], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`the reconciler process exited ${code}`)),
+    );
+  });
+  const { baseline, peak, durationMs, summary } = JSON.parse(output.trim().split('\n').at(-1));
+  if (summary.checked !== RECORDS) throw new Error(`checked ${summary.checked} of ${RECORDS}`);
+  console.log(
+    `reconciler memory: one forced pass over ${RECORDS} due records in SQLite ` +
+      `(seeded in ${(seedMs / 1000).toFixed(0)} s), sandbox in its own process`,
+  );
+  printTable(
+    ['records', 'RSS before pass', 'peak RSS', 'pass', 'records/s'],
+    [
+      [
+        String(RECORDS),
+        mb(baseline),
+        mb(peak),
+        `${(durationMs / 1000).toFixed(1)} s`,
+        (RECORDS / (durationMs / 1000)).toFixed(0),
+      ],
+    ],
+  );
+  console.log(
+    `verdict: peak RSS ${mb(peak)} over ${RECORDS} due records (target < ${TARGET_MB} MB): ` +
+      `${peak < TARGET_MB * 1024 * 1024 ? 'within the target' : 'over the target'}` +
+      `${quick ? ' (quick mode: too few records to judge)' : ''}`,
+  );
+} finally {
+  await sandbox.close();
+  rmSync(sandbox.directory, { recursive: true, force: true });
+}

@@ -1,0 +1,111 @@
+// The reconciler's throughput against raw status calls to the same sandbox in the same run.
+// The sandbox runs in its own process. Both subjects check the same N pending collections with
+// the same concurrency: the baseline is plain `fetch` of `transaction/status` (no store, no
+// decisions); the subject is `createReconciler().runOnce({ force: true })` over a SQLite store,
+// which also decides each answer and writes the check (and the next due time) to the store.
+// The issue's target is a ratio of at least 0.8. Printed, never asserted.
+//
+//   node bench/reconciler-throughput.mjs            # 3,000 records, 3 rounds
+//   node bench/reconciler-throughput.mjs --quick    # 200 records, 1 round (CI: proves it runs)
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { endpointPath, endpoints, Pesakit } from 'pesakit';
+import { SqliteReferenceStore } from 'pesakit/sqlite';
+import { startSandboxProcess } from './lib/sandbox-process.mjs';
+import { account, seed, seedPendingCollections } from './lib/seed-store.mjs';
+import { printTable } from './lib/stats.mjs';
+
+const quick = process.argv.includes('--quick');
+const RECORDS = Number(process.env.BENCH_RECONCILER_RECORDS ?? (quick ? 200 : 3000));
+const ROUNDS = quick ? 1 : 3;
+const CONCURRENCY = 8;
+const TARGET = 0.8;
+
+const sandbox = await startSandboxProcess(seed);
+const file = join(sandbox.directory, 'throughput.sqlite');
+try {
+  const controlNumbers = await seedPendingCollections(file, sandbox.url, RECORDS);
+
+  // Baseline: the same status calls, as bare as they come.
+  const login = await fetch(`${sandbox.url}${endpointPath(endpoints.collectionLogin, 'sandbox')}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  }).then((response) => response.json());
+  const statusUrl = `${sandbox.url}${endpointPath(endpoints.collectionStatus, 'sandbox')}`;
+  const rawPass = async () => {
+    let next = 0;
+    const worker = async () => {
+      while (next < controlNumbers.length) {
+        const ref_id = controlNumbers[next++];
+        const response = await fetch(statusUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` },
+          body: JSON.stringify({ ref_id }),
+        });
+        const body = await response.json();
+        if (body?.data?.status !== 'pending') throw new Error(`raw: ${JSON.stringify(body)}`);
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    return { checked: controlNumbers.length, ms: performance.now() - started };
+  };
+
+  const store = await SqliteReferenceStore.open(file);
+  const pesakit = new Pesakit({
+    environment: 'sandbox',
+    baseUrl: sandbox.url,
+    credentials: { collection: account },
+    store,
+  });
+  // The rate cap would measure the cap, not the reconciler: lift it far above what either
+  // subject reaches.
+  const reconciler = pesakit.createReconciler({ concurrency: CONCURRENCY, ratePerSecond: 1e6 });
+  const reconcilerPass = async () => {
+    const started = performance.now();
+    const summary = await reconciler.runOnce({ force: true });
+    if (summary.checked !== controlNumbers.length || summary.errors !== 0) {
+      throw new Error(`reconciler: ${JSON.stringify(summary)}`);
+    }
+    return { checked: summary.checked, ms: performance.now() - started };
+  };
+
+  // Warm-up (JIT, logins, connection pools), then rounds that alternate which goes first.
+  await rawPass();
+  await reconcilerPass();
+  const results = { raw: [], reconciler: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ['raw', 'reconciler'] : ['reconciler', 'raw'];
+    for (const name of order) {
+      results[name].push(await (name === 'raw' ? rawPass() : reconcilerPass()));
+    }
+  }
+  await reconciler.close();
+  await store.close();
+
+  const rate = (runs) =>
+    runs.reduce((sum, run) => sum + run.checked, 0) /
+    (runs.reduce((sum, run) => sum + run.ms, 0) / 1000);
+  const raw = rate(results.raw);
+  const subject = rate(results.reconciler);
+  console.log(
+    `reconciler throughput: ${RECORDS} pending collections, concurrency ${CONCURRENCY}, ` +
+      `${ROUNDS} round(s), sandbox in its own process`,
+  );
+  printTable(
+    ['subject', 'records/s', 'ratio'],
+    [
+      ['raw status calls (fetch)', raw.toFixed(0), '1.00'],
+      ['reconciler runOnce (SQLite)', subject.toFixed(0), (subject / raw).toFixed(2)],
+    ],
+  );
+  const ratio = subject / raw;
+  console.log(
+    `verdict: reconciler at ${ratio.toFixed(2)}x of raw status calls (target >= ${TARGET}): ` +
+      `${ratio >= TARGET ? 'meets the target' : 'below the target'}${quick ? ' (quick mode: too small to judge)' : ''}`,
+  );
+} finally {
+  await sandbox.close();
+  rmSync(sandbox.directory, { recursive: true, force: true });
+}
