@@ -113,3 +113,19 @@ export type { Page } from './resources/pagination.js';
 export { PagePromise } from './resources/pagination.js';
 
 export * from './schemas/index.js';
+export type {
+  ReconcileProgress,
+  ReconcilerDependencies,
+  ReconcilerEvents,
+  ReconcilerOptions,
+  ReconcileSummary,
+  RunOnceOptions,
+} from './reconciler/index.js';
+export { defaultSchedules, Reconciler } from './reconciler/index.js';
+export type {
+  LeaseDueOptions,
+  LeasedRecord,
+  ReleaseLeaseOptions,
+  SchedulingStore,
+} from './references/schedule/types.js';
+export { isLeaseLostError, LeaseLostError } from './references/schedule/lease-lost-error.js';

@@ -30,6 +30,8 @@ const releaseSchema = z.object({
   token: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
   nextCheckAt: dateSchema,
   checkedAt: dateSchema.optional(),
+  observation: z.unknown().optional(),
+  counted: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 function parse<T>(operation: string, schema: z.ZodType<T>, input: unknown): T {
@@ -62,10 +64,32 @@ export function parseLeaseDue(options: LeaseDueOptions): ParsedLeaseDue {
   };
 }
 
-export function parseRelease(
-  token: string,
-  options: ReleaseLeaseOptions,
-): { token: string; nextCheckAt: Date; checkedAt: Date | undefined } {
+export function parseRelease(token: string, options: ReleaseLeaseOptions): ParsedRelease {
   const parsed = parse('releaseLease', releaseSchema, { ...options, token });
-  return { token: parsed.token, nextCheckAt: parsed.nextCheckAt, checkedAt: parsed.checkedAt };
+  let observation: unknown;
+  if (options?.observation !== undefined) {
+    try {
+      observation = JSON.parse(JSON.stringify(options.observation) ?? 'null');
+    } catch (error) {
+      throw new StoreInputError('releaseLease', {
+        observation: [`observation must be JSON-serialisable (${(error as Error).message})`],
+      });
+    }
+  }
+  return {
+    token: parsed.token,
+    nextCheckAt: parsed.nextCheckAt,
+    checkedAt: parsed.checkedAt,
+    observation,
+    counted: parsed.counted ?? true,
+  };
+}
+
+export interface ParsedRelease {
+  token: string;
+  nextCheckAt: Date;
+  checkedAt: Date | undefined;
+  /** JSON round-tripped; undefined when the check saw nothing to keep. */
+  observation: unknown;
+  counted: boolean;
 }

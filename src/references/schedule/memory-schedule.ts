@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionRecord } from '../types.js';
-import type { ParsedLeaseDue } from './input-rules.js';
+import type { ParsedLeaseDue, ParsedRelease } from './input-rules.js';
+import { type LeasedRecord, maxObservations } from './types.js';
 
 interface Slot {
   nextCheckAt: Date | null;
   token: string | null;
   leaseExpiresAt: Date | null;
+  observations: unknown[];
 }
 
 /**
@@ -15,11 +17,7 @@ interface Slot {
 export class MemorySchedule {
   readonly #slots = new Map<string, Slot>();
 
-  lease(
-    records: Iterable<TransactionRecord>,
-    options: ParsedLeaseDue,
-    now: Date,
-  ): { record: TransactionRecord; token: string; nextCheckAt: Date | null }[] {
+  lease(records: Iterable<TransactionRecord>, options: ParsedLeaseDue, now: Date): LeasedRecord[] {
     const passStartedAt = options.passStartedAt ?? now;
     const due: { record: TransactionRecord; slot: Slot }[] = [];
     for (const record of records) {
@@ -39,25 +37,30 @@ export class MemorySchedule {
       const nextCheckAt = slot.nextCheckAt && new Date(slot.nextCheckAt);
       slot.token = randomUUID();
       slot.leaseExpiresAt = new Date(now.getTime() + options.leaseMs);
-      return { record, token: slot.token, nextCheckAt };
+      return {
+        record,
+        token: slot.token,
+        nextCheckAt,
+        observations: structuredClone(slot.observations),
+      };
     });
   }
 
   /** Ends the lease if `token` holds it; records the check on `record`. */
-  release(
-    record: TransactionRecord,
-    token: string,
-    options: { nextCheckAt: Date; checkedAt: Date | undefined },
-    now: Date,
-  ): boolean {
+  release(record: TransactionRecord, token: string, options: ParsedRelease, now: Date): boolean {
     if (!this.holds(record.merchantReference, token)) return false;
     const slot = this.#slot(record.merchantReference);
     slot.token = null;
     slot.leaseExpiresAt = null;
     slot.nextCheckAt = new Date(options.nextCheckAt);
-    record.lastCheckedAt = options.checkedAt ?? now;
-    record.checkCount += 1;
-    record.updatedAt = now;
+    if (options.observation !== undefined) {
+      slot.observations = [...slot.observations, options.observation].slice(-maxObservations);
+    }
+    if (options.counted) {
+      record.lastCheckedAt = options.checkedAt ?? now;
+      record.checkCount += 1;
+      record.updatedAt = now;
+    }
     return true;
   }
 
@@ -69,7 +72,7 @@ export class MemorySchedule {
   #slot(merchantReference: string): Slot {
     let slot = this.#slots.get(merchantReference);
     if (!slot) {
-      slot = { nextCheckAt: null, token: null, leaseExpiresAt: null };
+      slot = { nextCheckAt: null, token: null, leaseExpiresAt: null, observations: [] };
       this.#slots.set(merchantReference, slot);
     }
     return slot;

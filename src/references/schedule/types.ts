@@ -25,7 +25,15 @@ export interface LeasedRecord {
   token: string;
   /** When the record was due (null: never scheduled, i.e. due since it was written). */
   nextCheckAt: Date | null;
+  /**
+   * What earlier checks saw (the pulled answers, oldest first, the last
+   * {@link maxObservations}): the evidence a person gets when the reconciler gives up.
+   */
+  observations: unknown[];
 }
+
+/** How many pulled answers a record keeps as evidence. */
+export const maxObservations = 20;
 
 /** What {@link SchedulingStore.releaseLease} takes. */
 export interface ReleaseLeaseOptions {
@@ -33,6 +41,13 @@ export interface ReleaseLeaseOptions {
   nextCheckAt: Date;
   /** When the check happened (sets `lastCheckedAt`, counts it). @default now */
   checkedAt?: Date;
+  /** What this check saw (JSON-able), appended to the record's observations. */
+  observation?: unknown;
+  /**
+   * False when the record was only rescheduled (nothing was asked of the platform): the check
+   * is not counted and `lastCheckedAt` stays. @default true
+   */
+  counted?: boolean;
 }
 
 /**

@@ -65,6 +65,7 @@ function migrations(dialect: SqlDialectName): Record<string, Migration> {
           ['next_check_at', instant],
           ['lease_token', 'text'],
           ['lease_expires_at', instant],
+          ['check_log', 'text'],
         ] as const) {
           await db.schema.alterTable('pesakit_transactions').addColumn(column, type).execute();
         }

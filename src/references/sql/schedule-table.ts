@@ -11,6 +11,8 @@ export interface ScheduledTransactionsTable extends TransactionsTable {
   next_check_at: Instant | null;
   lease_token: string | null;
   lease_expires_at: Instant | null;
+  /** JSON array of what the last checks saw (evidence for a person); NULL when none. */
+  check_log: string | null;
 }
 
 export interface ScheduleDatabase {

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { ParsedLeaseDue } from '../schedule/input-rules.js';
+import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
-import type { LeasedRecord } from '../schedule/types.js';
+import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { ScheduleDatabase } from './schedule-table.js';
 import {
   type SqlDialectName,
@@ -71,6 +71,7 @@ export async function leaseDueRows(
       record: toRecord(row as TransactionRow),
       token: row.lease_token as string,
       nextCheckAt: fromInstant(row.next_check_at),
+      observations: row.check_log === null ? [] : (JSON.parse(row.check_log) as unknown[]),
     }))
     .sort((a, b) => {
       const x = a.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
@@ -87,24 +88,51 @@ export async function releaseLeaseRow(
   db: Db,
   dialect: SqlDialectName,
   merchantReference: string,
-  options: { token: string; nextCheckAt: Date; checkedAt: Date | undefined },
+  options: ParsedRelease,
   now: Date,
 ): Promise<boolean> {
   const at = (value: Date) => toInstant(dialect, value);
-  const result = await scheduled(db)
-    .updateTable(transactionsTable)
-    .set((eb) => ({
-      lease_token: null,
-      lease_expires_at: null,
-      next_check_at: at(options.nextCheckAt),
-      last_checked_at: at(options.checkedAt ?? now),
-      check_count: eb('check_count', '+', 1),
-      updated_at: at(now),
-    }))
-    .where('merchant_reference', '=', merchantReference)
-    .where('lease_token', '=', options.token)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const s = scheduled(db);
+  if (options.observation !== undefined) {
+    // Appending to the log needs its current value: read and write under the lease, in one
+    // transaction (the lease makes this worker the only writer of the log meanwhile).
+    return s.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom(transactionsTable)
+        .select('check_log')
+        .where('merchant_reference', '=', merchantReference)
+        .where('lease_token', '=', options.token)
+        .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+        .executeTakeFirst();
+      if (!row) return false;
+      const log = row.check_log === null ? [] : (JSON.parse(row.check_log) as unknown[]);
+      const next = JSON.stringify([...log, options.observation].slice(-maxObservations));
+      return release(trx as unknown as Db, next);
+    });
+  }
+  return release(db, undefined);
+
+  async function release(target: Db, checkLog: string | undefined): Promise<boolean> {
+    const result = await scheduled(target)
+      .updateTable(transactionsTable)
+      .set((eb) => ({
+        lease_token: null,
+        lease_expires_at: null,
+        next_check_at: at(options.nextCheckAt),
+        ...(options.counted
+          ? {
+              last_checked_at: at(options.checkedAt ?? now),
+              check_count: eb('check_count', '+', 1),
+              updated_at: at(now),
+            }
+          : {}),
+        ...(checkLog === undefined ? {} : { check_log: checkLog }),
+      }))
+      .where('merchant_reference', '=', merchantReference)
+      .where('lease_token', '=', options.token)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
 }
 
 /**
