@@ -1,4 +1,6 @@
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
+import type { ReconcilerOptions } from './reconciler/options.js';
+import { Reconciler } from './reconciler/reconciler.js';
 import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
 import { Airtime } from './resources/airtime.js';
 import type { ClientContext } from './resources/client-context.js';
@@ -38,10 +40,12 @@ export class Pesakit {
   readonly disbursement: Disbursement;
   readonly store: ReferenceStore;
   readonly #transport: Transport;
+  readonly #credentials: PesakitOptions['credentials'];
 
   constructor(options: PesakitOptions) {
     const { store, newMerchantReference: makeReference, ...transportOptions } = options;
     this.#transport = new Transport(transportOptions);
+    this.#credentials = options.credentials;
     this.store = store ?? new MemoryReferenceStore();
     const context: ClientContext = {
       transport: this.#transport,
@@ -52,6 +56,23 @@ export class Pesakit {
     this.collection = new Collection(context);
     this.airtime = new Airtime(context);
     this.disbursement = new Disbursement(context);
+  }
+
+  /**
+   * The pull reconciler over this client's store and credentials: brings every pending,
+   * unknown and stale initiating transaction to a final state or to `needs_review`
+   * (docs/reconciler.md). Pass the same `onPaid` / `onFailed` / `onReview` handlers as the
+   * callback receiver: whichever path settles a record first runs them.
+   *
+   * @example
+   * const reconciler = pesakit.createReconciler({ concurrency: 8, onPaid: fulfil });
+   * const summary = await reconciler.runOnce();   // or reconciler.start(); … await reconciler.close();
+   */
+  createReconciler(options?: ReconcilerOptions): Reconciler {
+    return new Reconciler(
+      { store: this.store, transport: this.#transport, credentials: this.#credentials ?? {} },
+      options,
+    );
   }
 
   /**

@@ -83,6 +83,15 @@ export type {
 
 export { isPaid } from './payments/is-paid.js';
 export type {
+  ReconcileProgress,
+  ReconcilerDependencies,
+  ReconcilerEvents,
+  ReconcilerOptions,
+  ReconcileSummary,
+  RunOnceOptions,
+} from './reconciler/index.js';
+export { defaultSchedules, Reconciler } from './reconciler/index.js';
+export type {
   Flow,
   ListOpenOptions,
   MemoryReferenceStoreOptions,
@@ -103,7 +112,13 @@ export {
   openStatuses,
   transactionStatuses,
 } from './references/index.js';
-
+export { isLeaseLostError, LeaseLostError } from './references/schedule/lease-lost-error.js';
+export type {
+  LeaseDueOptions,
+  LeasedRecord,
+  ReleaseLeaseOptions,
+  SchedulingStore,
+} from './references/schedule/types.js';
 export { Airtime } from './resources/airtime.js';
 export { Collection } from './resources/collection.js';
 export { Disbursement } from './resources/disbursement.js';
@@ -111,5 +126,4 @@ export { newMerchantReference } from './resources/merchant-reference.js';
 export type { MoneyMovementOptions, WithMerchantReference } from './resources/move-money.js';
 export type { Page } from './resources/pagination.js';
 export { PagePromise } from './resources/pagination.js';
-
 export * from './schemas/index.js';
