@@ -22,7 +22,6 @@ export interface ReconcileFlags {
   concurrency?: number;
   all?: boolean;
   json?: boolean;
-  [secretFlag: string]: unknown;
 }
 
 /** What the command needs from the process, so tests can run it in-process. */
@@ -40,7 +39,7 @@ export interface ReconcileIo extends ReporterStreams {
 export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Promise<number> {
   let store: ReferenceStore | undefined;
   try {
-    checkNoSecretFlags(flags);
+    checkNoSecretFlags(flags as unknown as Record<string, unknown>);
     if (flags.once === true && flags.watch === true) {
       throw new UsageError('--once and --watch exclude each other: pick one.');
     }
