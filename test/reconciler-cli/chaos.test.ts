@@ -1,0 +1,322 @@
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Pesakit } from '../../src/client.js';
+import { isAmbiguousOutcomeError } from '../../src/errors/index.js';
+import type { TransactionRecord } from '../../src/references/index.js';
+import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { temporaryDirectory } from './harness.js';
+import { accounts } from './sandbox-shop.js';
+
+/**
+ * The chaos run of issue #8: mixed transactions across all three products, with 30 % of the
+ * callbacks dropped, latency beyond the client's timeout (outcomes that happened but were never
+ * answered: `unknown`), vendor and gateway failures (numbers ending 999), late settlement (…997)
+ * and settlement by hand (…998). Then the reconciler, and a comparison with the sandbox's own
+ * ground truth: every record is final or in needs_review with evidence, and no final state
+ * contradicts what really happened.
+ *
+ * The issue says 1,000 transactions; CI runs this on 2 loaded cores twice (Node 20 and 24), so
+ * it runs 600 by default (about a minute here) — `PESAKIT_CHAOS_COUNT=1000` for the full size.
+ */
+const TOTAL = Number(process.env['PESAKIT_CHAOS_COUNT'] ?? 600);
+const LATENCY_SHARE = 0.2; // of each product's transactions, sent while responses are late
+const DROP_SHARE = 0.3; // of the collection callbacks
+const CLIENT_TIMEOUT_MS = 300;
+const LATENCY_MS = 1000;
+const SETTLE_WINDOW_MS = 8000;
+
+type Product = 'collection' | 'airtime' | 'disbursement';
+interface Sent {
+  merchantReference: string;
+  product: Product;
+  amount: number;
+  msisdn: string;
+  late: boolean;
+  ambiguous: boolean;
+}
+
+/** A deterministic generator, so a failing run can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+let sandbox: Sandbox;
+let url: string;
+let store: SqliteReferenceStore;
+let shop: Pesakit;
+let receiver: Server;
+let receiverUrl: string;
+const directory = temporaryDirectory();
+const callbacksInFlight = new Set<Promise<unknown>>();
+
+beforeAll(async () => {
+  sandbox = await createSandbox({
+    autoSettle: { delayMs: 100 },
+    callbackSchedule: [200, 500],
+    seed: {
+      accounts: [
+        { product: 'collection', ...accounts.collection },
+        { product: 'airtime', ...accounts.airtime, status: 'active', balance: 100_000_000 },
+        {
+          product: 'disbursement',
+          ...accounts.disbursement,
+          status: 'active',
+          balance: 100_000_000,
+        },
+      ],
+    },
+  });
+  url = await sandbox.listen({ port: 0 });
+  store = await SqliteReferenceStore.open(join(directory.path, 'chaos.sqlite'));
+  shop = new Pesakit({
+    environment: 'sandbox',
+    baseUrl: url,
+    credentials: accounts,
+    store,
+    timeoutMs: 10_000,
+  });
+
+  // The shop's callback endpoint, as a merchant without pesakit's receiver would write it:
+  // a callback is a hint, verified by pulling the status (collection.status decides and
+  // writes). A callback for a record that never got its references (the initiation's answer
+  // was lost) is matched by the merchant reference in the callback URL.
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+      const work = verifyCallback(request.url ?? '', body).catch(() => undefined);
+      callbacksInFlight.add(work);
+      void work.finally(() => callbacksInFlight.delete(work));
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const address = receiver.address();
+  receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}, 60_000);
+
+afterAll(async () => {
+  receiver?.close();
+  await store?.close();
+  await sandbox?.close();
+  directory.remove();
+});
+
+async function verifyCallback(path: string, body: string): Promise<void> {
+  const reference = new URL(path, receiverUrl).searchParams.get('pesakit_ref');
+  const payload = JSON.parse(body) as {
+    controlNumber?: string;
+    data?: { paymentReference?: string };
+  };
+  if (!payload.controlNumber) return;
+  const record = reference ? await store.get(reference) : undefined;
+  if (record && record.controlNumber === null) {
+    await store.attachReferences(record.merchantReference, {
+      controlNumber: payload.controlNumber,
+      ...(payload.data?.paymentReference
+        ? { paymentReference: payload.data.paymentReference }
+        : {}),
+    });
+  }
+  await shop.collection.status(payload.controlNumber);
+}
+
+/** Sends one transaction; an ambiguous outcome is expected under latency, anything else is not. */
+async function send(next: () => number, index: number, late: boolean): Promise<Sent> {
+  const draw = next();
+  const product: Product = draw < 0.5 ? 'collection' : draw < 0.75 ? 'airtime' : 'disbursement';
+  const outcome = next();
+  // Collections: 999 fails, 997 settles late, 998 is settled by hand below; the rest succeed.
+  // Airtime and payouts: 999 fails at the vendor/gateway, the rest succeed.
+  const ending =
+    product === 'collection'
+      ? outcome < 0.15
+        ? '999'
+        : outcome < 0.25
+          ? '997'
+          : outcome < 0.4 && !late
+            ? '998'
+            : '123'
+      : outcome < 0.2
+        ? '999'
+        : '456';
+  const msisdn = `25575${String(index).padStart(4, '0')}${ending}`;
+  // Unique per transaction: the ground truth finds wallet movements by amount.
+  const amount = 1_000 + index;
+  const merchantReference = `CHAOS-${String(index).padStart(5, '0')}`;
+  const options = { merchantReference, ...(late ? { timeoutMs: CLIENT_TIMEOUT_MS } : {}) };
+  const sent: Sent = { merchantReference, product, amount, msisdn, late, ambiguous: false };
+  try {
+    if (product === 'collection') {
+      const callback_url = `${receiverUrl}/callback?pesakit_ref=${merchantReference}`;
+      await shop.collection.initiateMno({ amount, msisdn, callback_url }, options);
+    } else if (product === 'airtime') {
+      await shop.airtime.purchase({ amount, msisdn }, options);
+    } else {
+      await shop.disbursement.pay({ amount, msisdn, name: `Payee ${index}` }, options);
+    }
+  } catch (error) {
+    if (isAmbiguousOutcomeError(error)) sent.ambiguous = true;
+    else if (!msisdn.endsWith('999')) throw error;
+  }
+  return sent;
+}
+
+async function inBatches<T>(count: number, width: number, make: (i: number) => Promise<T>) {
+  const results: T[] = [];
+  for (let start = 0; start < count; start += width) {
+    const batch = Array.from({ length: Math.min(width, count - start) }, (_, i) => make(start + i));
+    results.push(...(await Promise.all(batch)));
+  }
+  return results;
+}
+
+async function control(path: string, body: unknown) {
+  const response = await fetch(`${url}/api/sandbox/_control/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return response.json() as Promise<Record<string, unknown>>;
+}
+
+/** Waits until the sandbox has settled everything and the shop has handled every callback. */
+async function quiet(): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (sandbox.inspect.pendingSettlements() > 0 || callbacksInFlight.size > 0) {
+    if (Date.now() > deadline) throw new Error('the sandbox never went quiet');
+    await sandbox.idle();
+    await Promise.all([...callbacksInFlight]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What really happened, from the sandbox's state. */
+function groundTruth(sent: Sent): 'success' | 'failed' | 'absent' {
+  if (sent.product === 'collection') {
+    const delivery = sandbox.inspect
+      .deliveries()
+      .find((entry) => entry.url.includes(`pesakit_ref=${sent.merchantReference}`));
+    const controlNumber = (delivery?.payload as { controlNumber?: string } | undefined)
+      ?.controlNumber;
+    const transaction = controlNumber ? sandbox.inspect.collection(controlNumber) : undefined;
+    if (!transaction) return 'absent';
+    if (transaction.status === 'success') return 'success';
+    if (transaction.status === 'failed') return 'failed';
+    throw new Error(`collection ${sent.merchantReference} is still ${transaction.status}`);
+  }
+  const email = sent.product === 'airtime' ? accounts.airtime.email : accounts.disbursement.email;
+  const ledger = sandbox.inspect.wallet(sent.product, email)?.ledger ?? [];
+  const kind = sent.product === 'airtime' ? 'airtime' : 'payout';
+  // Debits are negative ledger entries, in cents.
+  const moved = ledger.some((entry) => entry.kind === kind && entry.amount === -sent.amount * 100);
+  return moved ? 'success' : 'failed';
+}
+
+describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeouts, failures`, () => {
+  it('the reconciler brings every record to a final state or to needs_review, never a wrong one', async () => {
+    const next = random(20_261_123);
+    const lateCount = Math.round(TOTAL * LATENCY_SHARE);
+    const onTime = TOTAL - lateCount;
+    await control('faults', { callbacks: { drop: Math.round(TOTAL * 0.5 * DROP_SHARE) } });
+
+    const sent = await inBatches(onTime, 16, (i) => send(next, i, false));
+    await control('faults', { latencyMs: LATENCY_MS });
+    sent.push(...(await inBatches(lateCount, 16, (i) => send(next, onTime + i, true))));
+    await control('faults', { latencyMs: 0 });
+
+    // Payments nobody approves by themselves: settled by hand, some of each outcome.
+    for (const entry of sent.filter((s) => s.msisdn.endsWith('998'))) {
+      const record = await store.get(entry.merchantReference);
+      if (record?.controlNumber) {
+        const outcome = next() < 0.5 ? 'success' : 'failed';
+        await control('collection/settle', { ref_id: record.controlNumber, outcome });
+      }
+    }
+    await quiet();
+    expect(sent.filter((s) => s.ambiguous).length).toBeGreaterThan(lateCount * 0.8);
+
+    const before = await Promise.all(sent.map((s) => store.get(s.merchantReference)));
+    const openBefore = before.filter(
+      (r) => r && ['pending', 'unknown', 'initiating'].includes(r.status),
+    );
+
+    const effects = new Map<string, number>();
+    const count = (record: TransactionRecord) =>
+      effects.set(record.merchantReference, (effects.get(record.merchantReference) ?? 0) + 1);
+    const reconciler = shop.createReconciler({
+      concurrency: 8,
+      ratePerSecond: 500,
+      // No callback will come any more for a collection without references: hand it over now.
+      noReferenceWindowMs: 0,
+      initiatingGraceMs: 0,
+      // A payout can land at the platform after the client gave up (here up to ~1.5 s later
+      // on a loaded machine); absence proves nothing until well past that.
+      settleWindowMs: SETTLE_WINDOW_MS,
+      onPaid: count,
+      onFailed: count,
+      onReview: count,
+    });
+    const errors: unknown[] = [];
+    reconciler.on('error', (error) => errors.push(error));
+    const first = await reconciler.runOnce({ force: true });
+    // Payouts without a match wait for their settle window to close; then the second pass.
+    const lastAttempt = Math.max(...before.map((record) => record?.attemptedAt?.getTime() ?? 0));
+    const windowClosed = lastAttempt + SETTLE_WINDOW_MS + 200 - Date.now();
+    if (windowClosed > 0) await new Promise((resolve) => setTimeout(resolve, windowClosed));
+    const second = await reconciler.runOnce({ force: true });
+    await reconciler.close();
+    expect(errors).toEqual([]);
+
+    const contradictions: string[] = [];
+    const tally: Record<string, number> = {};
+    for (const entry of sent) {
+      const record = await store.get(entry.merchantReference);
+      if (!record) {
+        contradictions.push(`${entry.merchantReference}: no record`);
+        continue;
+      }
+      const truth = groundTruth(entry);
+      const key = `${entry.product} ${record.status} (truth ${truth})`;
+      tally[key] = (tally[key] ?? 0) + 1;
+      if (record.status === 'success' && truth !== 'success') {
+        contradictions.push(`${entry.merchantReference} ${entry.product}: success, truth ${truth}`);
+      } else if (record.status === 'failed' && truth === 'success') {
+        contradictions.push(`${entry.merchantReference} ${entry.product}: failed, truth success`);
+      } else if (record.status === 'needs_review') {
+        if (record.review === null || record.review.evidence === undefined) {
+          contradictions.push(`${entry.merchantReference}: needs_review without evidence`);
+        }
+      } else if (record.status !== 'success' && record.status !== 'failed') {
+        contradictions.push(
+          `${entry.merchantReference} ${entry.product}: left ${record.status}, truth ${truth}`,
+        );
+      }
+      if ((effects.get(entry.merchantReference) ?? 0) > 1) {
+        contradictions.push(
+          `${entry.merchantReference}: handler ran ${effects.get(entry.merchantReference)} times`,
+        );
+      }
+    }
+    console.info(
+      `chaos: ${TOTAL} transactions, ${openBefore.length} open before the reconciler; ` +
+        `pass 1 ${JSON.stringify(first)}; pass 2 ${JSON.stringify(second)}\n` +
+        Object.entries(tally)
+          .sort()
+          .map(([key, n]) => `  ${key}: ${n}`)
+          .join('\n'),
+    );
+    expect(contradictions).toEqual([]);
+    // The run must have exercised what it claims to.
+    expect(openBefore.length).toBeGreaterThan(TOTAL * 0.15);
+    expect(first.settled + first.failed + first.review).toBeGreaterThan(0);
+  }, 240_000);
+});
