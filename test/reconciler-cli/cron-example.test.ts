@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { credentialEnv, startShop } from './sandbox-shop.js';
+
+const root = new URL('../../', import.meta.url);
+
+/** Runs examples/cron-reconciler/reconcile-job.ts once, as cron would: env only, no argv. */
+function runJob(env: Record<string, string>) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'examples/cron-reconciler/reconcile-job.ts'],
+    {
+      cwd: root,
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise<{ code: number | null; events: Record<string, unknown>[]; stderr: string }>(
+    (resolve) =>
+      child.once('close', (code) =>
+        resolve({
+          code,
+          stderr,
+          events: stdout
+            .split('\n')
+            .filter((line) => line !== '')
+            .map((line) => JSON.parse(line) as Record<string, unknown>),
+        }),
+      ),
+  );
+}
+
+let shop: Awaited<ReturnType<typeof startShop>>;
+beforeEach(async () => {
+  shop = await startShop();
+});
+afterEach(async () => {
+  await shop.close();
+});
+
+describe('examples/cron-reconciler: the scheduled job, run once against a sandbox on port 0', () => {
+  it('settles a payment whose callback was lost and runs the shop handler once; a re-run changes nothing', async () => {
+    const payment = await shop.pendingCollection(15_000);
+    await shop.control('collection/settle', { ref_id: payment.controlNumber, outcome: 'success' });
+    // A record never checked is due at once: one run, as cron would start it.
+    const env = { ...credentialEnv(shop.url), PESAKIT_STORE: shop.file };
+    const first = await runJob(env);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.events).toContainEqual(
+      expect.objectContaining({ event: 'settled', merchantReference: payment.merchantReference }),
+    );
+    expect(first.events.at(-1)).toMatchObject({ event: 'summary', settled: 1, exitCode: 0 });
+    expect((await shop.store.get(payment.merchantReference))?.status).toBe('success');
+
+    const again = await runJob(env);
+    expect(again.code).toBe(0);
+    expect(again.events.at(-1)).toMatchObject({ event: 'summary', settled: 0 });
+
+    const database = new Database(shop.file, { readonly: true });
+    const rows = database.prepare('SELECT effect_key, outcome, amount FROM fulfilment').all();
+    database.close();
+    expect(rows).toEqual([
+      { effect_key: payment.merchantReference, outcome: 'paid', amount: 15_000 },
+    ]);
+  }, 90_000);
+
+  it('exits 2 and names the variable when the store is not configured', async () => {
+    const run = await runJob(credentialEnv(shop.url));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('PESAKIT_STORE');
+  });
+});
