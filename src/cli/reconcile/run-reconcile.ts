@@ -72,35 +72,23 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     });
     const startedAt = Date.now();
-    // --watch runs many passes; these totals come from the per-record events so they add up
-    // across passes. `checked`/`pending` come from progress, which restarts at each pass.
+    // --watch runs many passes and each pass's progress restarts from zero. Progress is
+    // emitted once per check, so each event adds (this - previous) within a pass, or all of
+    // itself when a new pass began; the totals then add up across passes.
     const totals = zeroCounts();
-    let passChecked = { checked: 0, pending: 0 };
-    const finishedPasses = { checked: 0, pending: 0 };
-    reconciler.on('settled', (record) => {
-      totals.settled += 1;
-      reporter.settled(record);
-    });
-    reconciler.on('failed', (record) => {
-      totals.failed += 1;
-      reporter.failed(record);
-    });
-    reconciler.on('review', (record, verdict) => {
-      totals.review += 1;
-      reporter.review(record, verdict);
-    });
-    reconciler.on('error', (error, record) => {
-      totals.errors += 1;
-      reporter.error(error, record);
-    });
+    let previous = zeroCounts();
     reconciler.on('progress', (counts) => {
-      if (counts.checked < passChecked.checked) {
-        finishedPasses.checked += passChecked.checked;
-        finishedPasses.pending += passChecked.pending;
+      const newPass = counts.checked <= previous.checked;
+      for (const key of Object.keys(totals) as (keyof PassCounts)[]) {
+        totals[key] += newPass ? counts[key] : counts[key] - previous[key];
       }
-      passChecked = { checked: counts.checked, pending: counts.pending };
+      previous = { ...counts };
       reporter.progress(counts);
     });
+    reconciler.on('settled', (record) => reporter.settled(record));
+    reconciler.on('failed', (record) => reporter.failed(record));
+    reconciler.on('review', (record, verdict) => reporter.review(record, verdict));
+    reconciler.on('error', (error, record) => reporter.error(error, record));
 
     reporter.started({
       mode,
@@ -129,7 +117,7 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
       } catch (error) {
         runFailed = true;
         reporter.error(error);
-        counts = { ...totals, checked: passChecked.checked, pending: passChecked.pending };
+        counts = { ...totals };
       } finally {
         await reconciler.close();
       }
@@ -137,11 +125,7 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
       reconciler.start();
       await io.stopRequested;
       await reconciler.close();
-      counts = {
-        ...totals,
-        checked: finishedPasses.checked + passChecked.checked,
-        pending: passChecked.pending,
-      };
+      counts = { ...totals };
     }
     // A pass in which every check threw (platform unreachable, credentials refused) did no
     // work at all: that is a broken job, not a quiet night.
