@@ -27,10 +27,10 @@ const payoutsRequests = () => requests.filter((path) => path.includes('getPaymen
 
 describe('disbursement, unknown (no refid): matched in the payout history', () => {
   it('a payout whose answer was lost is found by MSISDN + amount, its refid claimed, and settled', async () => {
-    await lostAnswer(harness, 'disbursement', store, (client) =>
+    await lostAnswer(harness, 'disbursement', store, (client, fast) =>
       client.disbursement.pay(
         { msisdn: '255754000111', amount: 12_000, name: 'Asha Mushi' },
-        { merchantReference: 'payout-lost', metadata: { name: 'Asha Mushi' } },
+        { merchantReference: 'payout-lost', metadata: { name: 'Asha Mushi' }, ...fast },
       ),
     );
     expect((await store.get('payout-lost'))?.status).toBe('unknown');
@@ -45,10 +45,10 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
   });
 
   it('an upstream failure (…999) whose answer was lost is failed from its history row', async () => {
-    await lostAnswer(harness, 'disbursement', store, (client) =>
+    await lostAnswer(harness, 'disbursement', store, (client, fast) =>
       client.disbursement.pay(
         { msisdn: '255754000999', amount: 5_000, name: 'Juma' },
-        { merchantReference: 'payout-upstream-failed' },
+        { merchantReference: 'payout-upstream-failed', ...fast },
       ),
     );
     const reconciler = pesakit.createReconciler();
@@ -83,10 +83,10 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
   });
 
   it('two unknown records and one unclaimed row: exactly one gets it', async () => {
-    await lostAnswer(harness, 'disbursement', store, (client) =>
+    await lostAnswer(harness, 'disbursement', store, (client, fast) =>
       client.disbursement.pay(
         { msisdn: '255754000333', amount: 9_000, name: 'Baraka' },
-        { merchantReference: 'payout-one' },
+        { merchantReference: 'payout-one', ...fast },
       ),
     );
     await store.createIntent({
