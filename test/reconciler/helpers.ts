@@ -42,7 +42,7 @@ export interface ProxiedRequest {
   at: number;
 }
 
-export interface Proxy {
+export interface CountingProxy {
   url: string;
   requests: ProxiedRequest[];
   close(): Promise<void>;
@@ -60,7 +60,7 @@ export async function startProxy(
     ) => { status: number; headers?: Record<string, string>; body: unknown } | undefined;
     delayMs?: (request: ProxiedRequest) => number;
   } = {},
-): Promise<Proxy> {
+): Promise<CountingProxy> {
   const requests: ProxiedRequest[] = [];
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];

@@ -6,11 +6,11 @@ import {
 } from '../../src/errors/request-validation-error.js';
 import { MemoryReferenceStore } from '../../src/references/index.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
-import { fund, lostAnswer, type Proxy, startProxy } from './helpers.js';
+import { type CountingProxy, fund, lostAnswer, startProxy } from './helpers.js';
 
 let harness: Harness;
 let store: MemoryReferenceStore;
-let proxy: Proxy | undefined;
+let proxy: CountingProxy | undefined;
 beforeAll(async () => {
   harness = await startHarness();
 });
