@@ -26,11 +26,20 @@ export class RateGate {
   async run<T>(request: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return (await this.#queue.add(request)) as T;
+        return (await this.#queue.add(() => this.#watch(request))) as T;
       } catch (error) {
         if (!isRateLimitError(error) || attempt >= 5) throw error;
-        this.pause(error.retryAfterMs ?? 1000);
       }
+    }
+  }
+
+  /** Pauses inside the queued task, so the queue stops before it starts the next one. */
+  async #watch<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (isRateLimitError(error)) this.pause(error.retryAfterMs ?? 1000);
+      throw error;
     }
   }
 

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
+import PQueue from 'p-queue';
 import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import type { ReferenceStore } from '../references/index.js';
@@ -146,6 +147,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
         Math.floor((this.#options.ratePerSecond * this.#options.leaseMs) / 2000),
       ),
     );
+    const checks = new PQueue({ concurrency: this.#options.concurrency });
     while (!stopped()) {
       const page = await this.#store.leaseDue({
         limit,
@@ -154,7 +156,10 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
         passStartedAt,
       });
       if (page.length === 0) break;
-      await Promise.all(page.map((leased) => this.#check(leased, pass, progress, force, stopped)));
+      // Checks start as slots free up, so a close() stops the ones not started yet.
+      await Promise.all(
+        page.map((leased) => checks.add(() => this.#check(leased, pass, progress, force, stopped))),
+      );
       if (page.length < limit) break;
     }
     try {

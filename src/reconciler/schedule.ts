@@ -39,8 +39,12 @@ export function firstDueAt(
 ): Date | undefined {
   if (record.checkCount > 0) return undefined;
   if (record.status === 'initiating') {
-    const due = record.createdAt.getTime() + options.initiatingGraceMs;
-    return due > now.getTime() ? new Date(due) : undefined;
+    // Most likely the send is in flight and the record is about to become pending: look again
+    // after the first pending delay (or at the end of the grace, whichever comes first).
+    const graceEnds = record.createdAt.getTime() + options.initiatingGraceMs;
+    if (graceEnds <= now.getTime()) return undefined;
+    const soon = now.getTime() + (options.schedules.pending[0] ?? 0);
+    return new Date(Math.min(graceEnds, soon));
   }
   const first = options.schedules[scheduleOf(record)][0] ?? 0;
   const due = attemptTime(record).getTime() + first;
