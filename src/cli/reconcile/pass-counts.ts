@@ -17,8 +17,11 @@ export interface PassCounts {
 export interface RunOutcome {
   counts: PassCounts;
   durationMs: number;
-  /** Records in `needs_review` in the whole store after the run, not only from this pass. */
-  needsReview: number;
+  /**
+   * Records in `needs_review` in the whole store after the run, not only from this pass;
+   * `null` when they could not be counted (the store failed).
+   */
+  needsReview: number | null;
   exitCode: number;
 }
 

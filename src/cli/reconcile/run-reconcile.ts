@@ -130,7 +130,7 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
     // A pass in which every check threw (platform unreachable, credentials refused) did no
     // work at all: that is a broken job, not a quiet night.
     if (counts.checked > 0 && counts.errors >= counts.checked) runFailed = true;
-    let needsReview = 0;
+    let needsReview: number | null = null;
     try {
       needsReview = await countNeedsReview(store);
     } catch (error) {
@@ -139,7 +139,7 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
     }
     const exitCode = runFailed
       ? exitCodes.runError
-      : needsReview > 0
+      : needsReview !== null && needsReview > 0
         ? exitCodes.needsReview
         : exitCodes.ok;
     reporter.finished({ counts, durationMs: Date.now() - startedAt, needsReview, exitCode });

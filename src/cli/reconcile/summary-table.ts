@@ -22,10 +22,12 @@ export function summaryTable(outcome: RunOutcome): string {
   ]);
   const seconds = (outcome.durationMs / 1000).toFixed(1);
   const review =
-    outcome.needsReview === 0
-      ? 'Nothing waits for review.'
-      : `${outcome.needsReview} record${outcome.needsReview === 1 ? '' : 's'} in needs_review: ` +
-        'see `pesakit review list`, decide with `pesakit review resolve`.';
+    outcome.needsReview === null
+      ? 'Could not count the records in needs_review (see the error above).'
+      : outcome.needsReview === 0
+        ? 'Nothing waits for review.'
+        : `${outcome.needsReview} record${outcome.needsReview === 1 ? '' : 's'} in needs_review: ` +
+          'see `pesakit review list`, decide with `pesakit review resolve`.';
   return `${table.toString()}\n${seconds} s. ${review}\n`;
 }
 
