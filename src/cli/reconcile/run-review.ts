@@ -1,5 +1,5 @@
 import { isInvalidTransitionError, isTransactionNotFoundError } from '../../errors/index.js';
-import type { ReferenceStore } from '../../references/index.js';
+import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
 import { exitCodes } from './exit-codes.js';
 import { describeStore, openStore, parseStoreLocation } from './open-store.js';
 import { errorMessage, type ReporterStreams } from './reporter.js';
@@ -62,10 +62,11 @@ export function runReviewList(
     const limit = flags.limit ?? Number.POSITIVE_INFINITY;
     let shown = 0;
     let after: string | undefined;
-    const rows = [];
+    const rows: TransactionRecord[] = [];
     while (shown < limit) {
+      const want = Math.min(500, limit - shown);
       const page = await store.listReview({
-        limit: Math.min(500, limit - shown),
+        limit: want,
         ...(after !== undefined ? { after } : {}),
       });
       for (const record of page) {
@@ -74,7 +75,7 @@ export function runReviewList(
       }
       shown += page.length;
       const last = page.at(-1);
-      if (last === undefined || page.length < Math.min(500, limit - shown + page.length)) break;
+      if (last === undefined || page.length < want) break;
       after = last.merchantReference;
     }
     if (flags.json !== true) {
