@@ -41,17 +41,17 @@ describe('schedules', () => {
 
   it('pending and unknown follow their own tiers; past the last tier the last repeats', () => {
     const pending = record({});
-    expect(nextCheckAt(pending, 1, options, t0)).toEqual(at(1_000));
-    expect(nextCheckAt(pending, 2, options, t0)).toEqual(at(10_000));
-    expect(nextCheckAt(pending, 3, options, t0)).toEqual(at(60_000));
+    // The first delay comes before the first check (firstDueAt); after check n, delay n.
+    expect(nextCheckAt(pending, 1, options, t0)).toEqual(at(10_000));
+    expect(nextCheckAt(pending, 2, options, t0)).toEqual(at(60_000));
     expect(nextCheckAt(pending, 9, options, t0)).toEqual(at(60_000));
     const unknown = record({ status: 'unknown' });
-    expect(nextCheckAt(unknown, 1, options, t0)).toEqual(at(500));
+    expect(nextCheckAt(unknown, 1, options, t0)).toEqual(at(5_000));
     expect(nextCheckAt(unknown, 7, options, t0)).toEqual(at(5_000));
   });
 
   it('jitter moves each wait by at most the fraction, both ways', () => {
-    const jittered = resolveOptions({ schedules: { pending: [10_000] }, jitter: 0.2 });
+    const jittered = resolveOptions({ schedules: { pending: [1, 10_000] }, jitter: 0.2 });
     const pending = record({});
     expect(nextCheckAt(pending, 1, jittered, t0, () => 0)).toEqual(at(8_000));
     expect(nextCheckAt(pending, 1, jittered, t0, () => 0.5)).toEqual(at(10_000));
