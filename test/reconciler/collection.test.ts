@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionRecord } from '../../src/references/index.js';
+import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
 import { json, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
@@ -177,5 +181,42 @@ describe('with the sandbox settling by itself: dropped callbacks and late settle
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, settled: 1 });
     expect((await pesakit.store.get('col-late'))?.checkCount).toBe(2);
     await reconciler.close();
+  });
+});
+
+describe('on a SQLite file: the schedule survives a restart', () => {
+  it('a reopened store keeps each record’s next due time; nothing is pulled early', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pesakit-reconciler-'));
+    const file = join(dir, 'payments.sqlite');
+    try {
+      const first = await SqliteReferenceStore.open(file);
+      const pesakit = harness.client({ store: first });
+      const paid = await pesakit.collection.initiateMno(
+        { amount: 5_500, msisdn: '255754123456' },
+        { merchantReference: 'sqlite-paid' },
+      );
+      await pesakit.collection.initiateMno(
+        { amount: 5_600, msisdn: '255754123456' },
+        { merchantReference: 'sqlite-open' },
+      );
+      await settle(paid.controlNumber, 'success');
+      const reconciler = pesakit.createReconciler({ schedules: { pending: [1, 3_600_000] } });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await reconciler.runOnce()).toMatchObject({ checked: 2, settled: 1, pending: 1 });
+      await reconciler.close();
+      await first.close();
+
+      const reopened = await SqliteReferenceStore.open(file);
+      const after = harness.client({ store: reopened }).createReconciler({
+        schedules: { pending: [1, 3_600_000] },
+      });
+      expect((await after.runOnce()).checked).toBe(0);
+      expect(await reopened.get('sqlite-open')).toMatchObject({ status: 'pending', checkCount: 1 });
+      expect((await after.runOnce({ force: true })).checked).toBe(1);
+      await after.close();
+      await reopened.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
