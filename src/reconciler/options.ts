@@ -10,8 +10,9 @@ const hour = 60 * minute;
 const day = 24 * hour;
 
 /**
- * Delays between checks, by tier: the n-th entry is the wait after the n-th check; past the
- * last entry the last repeats. An early burst (the answer usually comes within seconds —
+ * Delays between checks, by tier: the first entry is the wait between the attempt and the
+ * first check, the second the wait after the first check, and so on; past the last entry the
+ * last repeats. An early burst (the answer usually comes within seconds —
  * Antom polls at 3–5 s), then widening tiers (Kill Bill's janitor: unknown 5m, 1h, 1d).
  */
 export const defaultSchedules = {

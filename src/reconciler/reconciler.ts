@@ -202,7 +202,12 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       });
       return;
     }
-    const notYet = force ? undefined : firstDueAt(leased.record, this.#options, now);
+    // Even a forced pass leaves a record being sent right now alone: within the grace, an
+    // initiating record is most likely in flight, not crashed.
+    const inFlight =
+      leased.record.status === 'initiating' &&
+      now.getTime() - leased.record.createdAt.getTime() < this.#options.initiatingGraceMs;
+    const notYet = force && !inFlight ? undefined : firstDueAt(leased.record, this.#options, now);
     if (notYet) {
       await this.#release(reference, token, { nextCheckAt: notYet, counted: false });
       return;

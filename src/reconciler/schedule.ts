@@ -7,8 +7,10 @@ export function scheduleOf(record: TransactionRecord): 'pending' | 'unknown' {
 }
 
 /**
- * When the record is next due after its `checks`-th check: the tier's delay, jittered so that
- * records created together do not stay in lockstep.
+ * When the record is next due after its `checks`-th check. The n-th delay (from 0) is the wait
+ * before check n+1: the first is the wait after the attempt, the second the wait after the
+ * first check, and so on; past the end the last repeats. Jittered so that records created
+ * together do not stay in lockstep.
  */
 export function nextCheckAt(
   record: TransactionRecord,
@@ -18,7 +20,7 @@ export function nextCheckAt(
   random: () => number = Math.random,
 ): Date {
   const tiers = options.schedules[scheduleOf(record)];
-  const delay = tiers[Math.min(Math.max(checks, 1), tiers.length) - 1] ?? 60_000;
+  const delay = tiers[Math.min(Math.max(checks, 0), tiers.length - 1)] ?? 60_000;
   const spread = delay * options.jitter * (random() * 2 - 1);
   return new Date(now.getTime() + Math.max(1, Math.round(delay + spread)));
 }

@@ -1,5 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionRecord } from '../../src/references/index.js';
+import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
+import { json, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
 let harness: Harness;
@@ -121,5 +126,97 @@ describe('collections with a platform reference: status pull decides', () => {
       statusReason: 'expired',
     });
     await expiring.close();
+  });
+});
+
+describe('with the sandbox settling by itself: dropped callbacks and late settlement', () => {
+  let live: Harness;
+  let merchant: RawServer;
+  beforeAll(async () => {
+    live = await startHarness({ autoSettle: { delayMs: 300 } });
+    merchant = await startRawServer((_request, response) => json(response, 200, { ok: true }));
+  });
+  afterAll(async () => {
+    await live.close();
+    await merchant.close();
+  });
+
+  async function settledAtSandbox(refId: string): Promise<void> {
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+      if (live.sandbox.inspect.collection(refId)?.status !== 'pending') return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`${refId} never settled at the sandbox`);
+  }
+
+  it('a payment whose callback the sandbox dropped is settled by the pull', async () => {
+    await live.control('faults', { callbacks: { drop: 1 } });
+    const pesakit = live.client();
+    const payment = await pesakit.collection.initiateMno(
+      { amount: 11_000, msisdn: '255754123456', callback_url: `${merchant.url}/paid` },
+      { merchantReference: 'col-dropped' },
+    );
+    await settledAtSandbox(payment.controlNumber);
+    await live.sandbox.idle();
+    expect(live.sandbox.inspect.deliveries()).toEqual([
+      expect.objectContaining({ outcome: 'dropped' }),
+    ]);
+    expect(merchant.requests).toEqual([]);
+    const reconciler = pesakit.createReconciler();
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ settled: 1 });
+    expect((await pesakit.store.get('col-dropped'))?.status).toBe('success');
+    await reconciler.close();
+  });
+
+  it('late settlement (…997): pending on the first pull, settled on a later one', async () => {
+    const pesakit = live.client();
+    const payment = await pesakit.collection.initiateMno(
+      { amount: 12_000, msisdn: '255754123997' },
+      { merchantReference: 'col-late' },
+    );
+    const reconciler = pesakit.createReconciler();
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, pending: 1 });
+    await settledAtSandbox(payment.controlNumber);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, settled: 1 });
+    expect((await pesakit.store.get('col-late'))?.checkCount).toBe(2);
+    await reconciler.close();
+  });
+});
+
+describe('on a SQLite file: the schedule survives a restart', () => {
+  it('a reopened store keeps each record’s next due time; nothing is pulled early', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pesakit-reconciler-'));
+    const file = join(dir, 'payments.sqlite');
+    try {
+      const first = await SqliteReferenceStore.open(file);
+      const pesakit = harness.client({ store: first });
+      const paid = await pesakit.collection.initiateMno(
+        { amount: 5_500, msisdn: '255754123456' },
+        { merchantReference: 'sqlite-paid' },
+      );
+      await pesakit.collection.initiateMno(
+        { amount: 5_600, msisdn: '255754123456' },
+        { merchantReference: 'sqlite-open' },
+      );
+      await settle(paid.controlNumber, 'success');
+      const reconciler = pesakit.createReconciler({ schedules: { pending: [1, 3_600_000] } });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await reconciler.runOnce()).toMatchObject({ checked: 2, settled: 1, pending: 1 });
+      await reconciler.close();
+      await first.close();
+
+      const reopened = await SqliteReferenceStore.open(file);
+      const after = harness.client({ store: reopened }).createReconciler({
+        schedules: { pending: [1, 3_600_000] },
+      });
+      expect((await after.runOnce()).checked).toBe(0);
+      expect(await reopened.get('sqlite-open')).toMatchObject({ status: 'pending', checkCount: 1 });
+      expect((await after.runOnce({ force: true })).checked).toBe(1);
+      await after.close();
+      await reopened.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

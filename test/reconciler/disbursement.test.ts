@@ -157,6 +157,35 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
     await reconciler.close();
   });
 
+  it('walks every page it needs once, however many payouts are due', async () => {
+    const other = harness.client();
+    const refids: string[] = [];
+    for (let i = 0; i < 130; i += 1) {
+      const paid = await other.disbursement.pay({
+        msisdn: '255754000800',
+        amount: 1_000 + i,
+        name: 'Bulk',
+      });
+      refids.push(paid.response.reference);
+    }
+    // Due payouts on both pages (the oldest ones are on page 2: the list is newest first).
+    for (const i of [0, 1, 2, 128, 129]) {
+      await store.createIntent({
+        merchantReference: `payout-page-${i}`,
+        product: 'disbursement',
+        flow: 'disbursement',
+        amount: 1_000 + i,
+        msisdn: '255754000800',
+      });
+      await store.attachReferences(`payout-page-${i}`, { refid: refids[i]! });
+      await store.transition(`payout-page-${i}`, 'pending');
+    }
+    const reconciler = pesakit.createReconciler();
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 5, settled: 5 });
+    expect(payoutsRequests()).toBe(2);
+    await reconciler.close();
+  });
+
   it('a completed payout for another amount goes to needs_review amount_mismatch', async () => {
     const paid = await harness.client().disbursement.pay({
       msisdn: '255754000600',

@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { type CountingProxy, startProxy } from './helpers.js';
 
 /**
  * 4 reconciler processes on one PostgreSQL store. The issue asks for 10,000 due records; CI
@@ -16,44 +15,18 @@ const LEASE_MS = 5_000;
 
 let harness: Harness;
 let database: TestDatabase;
-let proxy: Server;
-let proxyUrl: string;
-/** Status pulls per reference, counted at the platform's door. */
-const pulls = new Map<string, number>();
+let proxy: CountingProxy;
 
 beforeAll(async () => {
   harness = await startHarness();
   database = await createTestDatabase('many_workers');
-  proxy = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    if (request.url?.includes('transaction/status')) {
-      const refId = (JSON.parse(body.toString()) as { ref_id: string }).ref_id;
-      pulls.set(refId, (pulls.get(refId) ?? 0) + 1);
-      // Slow enough that a pass takes a while: the kill lands mid-pass.
-      await new Promise((resolve) => setTimeout(resolve, 15));
-    }
-    const upstream = await fetch(`${harness.url}${request.url}`, {
-      method: request.method ?? 'GET',
-      headers: Object.fromEntries(
-        Object.entries(request.headers).filter(
-          ([name, value]) =>
-            typeof value === 'string' && name !== 'host' && name !== 'content-length',
-        ) as [string, string][],
-      ),
-      ...(body.length > 0 ? { body } : {}),
-    });
-    response.writeHead(upstream.status, {
-      'content-type': upstream.headers.get('content-type') ?? 'application/json',
-    });
-    response.end(Buffer.from(await upstream.arrayBuffer()));
+  proxy = await startProxy(harness.url, {
+    // Slow enough that a pass takes a while: the kill lands mid-pass.
+    delayMs: (request) => (request.path.includes('transaction/status') ? 15 : 0),
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }, 120_000);
 afterAll(async () => {
-  await new Promise((resolve) => proxy.close(resolve));
+  await proxy.close();
   await harness.close();
   await database.drop();
 });
@@ -70,7 +43,7 @@ function startWorker(): Worker {
       ...process.env,
       DATABASE_URL: database.url,
       SCHEMA: 'workers',
-      BASE_URL: proxyUrl,
+      BASE_URL: proxy.url,
       LEASE_MS: String(LEASE_MS),
       DEADLINE_MS: '90000',
     },
@@ -140,6 +113,13 @@ describe('many reconciler processes on one PostgreSQL store', () => {
     const byRef = new Map<string, number>();
     for (const line of won) byRef.set(line.ref!, (byRef.get(line.ref!) ?? 0) + 1);
     expect([...byRef.values()].every((count) => count === 1)).toBe(true);
+    // Status pulls per reference, counted at the platform's door.
+    const pulls = new Map<string, number>();
+    for (const request of proxy.requests) {
+      if (!request.path.includes('transaction/status')) continue;
+      const refId = (JSON.parse(request.body) as { ref_id: string }).ref_id;
+      pulls.set(refId, (pulls.get(refId) ?? 0) + 1);
+    }
     // Each record pulled once, except those the killed worker had leased and pulled but not
     // written: those are pulled again by a survivor after the lease expired (at most a page).
     const twice = references.filter(({ controlNumber }) => (pulls.get(controlNumber) ?? 0) > 1);

@@ -191,7 +191,7 @@ describe('initiating and unknown without a reference', () => {
     });
     const pesakit = harness.client({ store });
     const young = pesakit.createReconciler({ initiatingGraceMs: 60_000 });
-    expect((await young.runOnce()).checked).toBe(0);
+    expect((await young.runOnce({ force: true })).checked).toBe(0);
     expect((await store.get('crashed'))?.status).toBe('initiating');
     await young.close();
     await new Promise((resolve) => setTimeout(resolve, 5));

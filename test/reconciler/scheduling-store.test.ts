@@ -145,6 +145,34 @@ function describeScheduling(name: string, open: Open) {
       await store.close();
     });
 
+    it('keeps the last observations as evidence; an uncounted release only reschedules', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seed(store, 1);
+      for (let i = 0; i < 22; i += 1) {
+        const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+        expect(lease?.observations).toHaveLength(Math.min(i, 20));
+        await store.releaseLease('order-000', lease!.token, {
+          nextCheckAt: clock.now(),
+          observation: { check: i, at: clock.now() },
+        });
+        clock.advance(1);
+      }
+      const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+      expect(lease?.observations[0]).toEqual({ check: 2, at: new Date(start + 2).toISOString() });
+      expect(lease?.observations.at(-1)).toMatchObject({ check: 21 });
+      expect((await store.get('order-000'))?.checkCount).toBe(22);
+      await store.releaseLease('order-000', lease!.token, {
+        nextCheckAt: new Date(start + 60_000),
+        counted: false,
+      });
+      const after = await store.get('order-000');
+      expect(after?.checkCount).toBe(22);
+      expect(after?.lastCheckedAt).toEqual(new Date(start + 21));
+      expect(await store.leaseDue({ limit: 1, leaseMs: 1_000 })).toEqual([]);
+      await store.close();
+    });
+
     it('refuses bad options naming the field, and changes nothing', async () => {
       const store = await open(manualClock().now);
       await seed(store, 1);

@@ -62,8 +62,11 @@ describe('PostgreSQL store schema', () => {
         { column_name: 'amount_cents', data_type: 'bigint' },
         { column_name: 'created_at', data_type: 'timestamp with time zone' },
       ]);
-      const migrations = await client.query('select name from pesakit_migration');
-      expect(migrations.rows).toEqual([{ name: '0001_pesakit_transactions' }]);
+      const migrations = await client.query('select name from pesakit_migration order by name');
+      expect(migrations.rows).toEqual([
+        { name: '0001_pesakit_transactions' },
+        { name: '0004_reconciler_schedule' },
+      ]);
       const amount = await client.query('select amount_cents from pesakit_transactions');
       expect(amount.rows).toEqual([{ amount_cents: '30' }]);
     } finally {

@@ -43,7 +43,10 @@ describe('SQLite store files', () => {
     const applied = raw.prepare('select name from pesakit_migration order by name').all();
     const columns = raw.prepare("select name from pragma_table_info('pesakit_transactions')").all();
     raw.close();
-    expect(applied).toEqual([{ name: '0001_pesakit_transactions' }]);
+    expect(applied).toEqual([
+      { name: '0001_pesakit_transactions' },
+      { name: '0004_reconciler_schedule' },
+    ]);
     expect(columns).toContainEqual({ name: 'amount_cents' });
   });
 
