@@ -17,10 +17,11 @@ import { accounts } from './sandbox-shop.js';
  * ground truth: every record is final or in needs_review with evidence, and no final state
  * contradicts what really happened.
  *
- * The issue says 1,000 transactions; CI runs this on 2 loaded cores twice (Node 20 and 24), so
- * it runs 600 by default (about a minute here) — `PESAKIT_CHAOS_COUNT=1000` for the full size.
+ * 1,000 transactions, as the issue asks: about 30 s on this 2-core machine under load (8 s of it
+ * the payouts' settle window closing), so well inside CI's budget even run twice (Node 20 and
+ * 24). `PESAKIT_CHAOS_COUNT` changes it.
  */
-const TOTAL = Number(process.env['PESAKIT_CHAOS_COUNT'] ?? 600);
+const TOTAL = Number(process.env['PESAKIT_CHAOS_COUNT'] ?? 1000);
 const LATENCY_SHARE = 0.2; // of each product's transactions, sent while responses are late
 const DROP_SHARE = 0.3; // of the collection callbacks
 const CLIENT_TIMEOUT_MS = 300;
