@@ -227,6 +227,8 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     const next = random(20_261_123);
     const lateCount = Math.round(TOTAL * LATENCY_SHARE);
     const onTime = TOTAL - lateCount;
+    // The sandbox drops "the next N" callbacks: N is 30 % of the collections' callbacks (about
+    // half the transactions are collections), so the earliest 30 % never reach the shop.
     await control('faults', { callbacks: { drop: Math.round(TOTAL * 0.5 * DROP_SHARE) } });
 
     const sent = await inBatches(onTime, 16, (i) => send(next, i, false));
