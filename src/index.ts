@@ -83,6 +83,20 @@ export type {
 
 export { isPaid } from './payments/is-paid.js';
 export type {
+  ClaimEffectsOptions,
+  EffectClaim,
+  EffectState,
+  EffectStatus,
+  FailEffectOptions,
+} from './references/effects.js';
+export type {
+  Resolution,
+  ResolveOptions,
+  ReviewReason,
+  ReviewVerdict,
+} from './references/review.js';
+export { reviewReasons } from './references/review.js';
+export type {
   Flow,
   ListOpenOptions,
   MemoryReferenceStoreOptions,
@@ -113,3 +127,16 @@ export type { Page } from './resources/pagination.js';
 export { PagePromise } from './resources/pagination.js';
 
 export * from './schemas/index.js';
+export type {
+  CollectionSettlement,
+  EffectContext,
+  EffectKind,
+  EffectRunnerEvents,
+  EffectRunnerOptions,
+  SettlementHandlers,
+} from './settlement/index.js';
+export {
+  applyCollectionObservation,
+  DEFAULT_EFFECT_RETRY_DELAYS,
+  EffectRunner,
+} from './settlement/index.js';
