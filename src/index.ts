@@ -92,6 +92,13 @@ export type {
 } from './reconciler/index.js';
 export { defaultSchedules, Reconciler } from './reconciler/index.js';
 export type {
+  ClaimEffectsOptions,
+  EffectClaim,
+  EffectState,
+  EffectStatus,
+  FailEffectOptions,
+} from './references/effects.js';
+export type {
   Flow,
   ListOpenOptions,
   MemoryReferenceStoreOptions,
@@ -112,6 +119,13 @@ export {
   openStatuses,
   transactionStatuses,
 } from './references/index.js';
+export type {
+  Resolution,
+  ResolveOptions,
+  ReviewReason,
+  ReviewVerdict,
+} from './references/review.js';
+export { reviewReasons } from './references/review.js';
 export { isLeaseLostError, LeaseLostError } from './references/schedule/lease-lost-error.js';
 export type {
   LeaseDueOptions,
@@ -127,3 +141,16 @@ export type { MoneyMovementOptions, WithMerchantReference } from './resources/mo
 export type { Page } from './resources/pagination.js';
 export { PagePromise } from './resources/pagination.js';
 export * from './schemas/index.js';
+export type {
+  CollectionSettlement,
+  EffectContext,
+  EffectKind,
+  EffectRunnerEvents,
+  EffectRunnerOptions,
+  SettlementHandlers,
+} from './settlement/index.js';
+export {
+  applyCollectionObservation,
+  DEFAULT_EFFECT_RETRY_DELAYS,
+  EffectRunner,
+} from './settlement/index.js';

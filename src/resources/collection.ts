@@ -1,6 +1,6 @@
 import type { ResponseOf } from '../core/endpoints.js';
-import { isPaid } from '../payments/is-paid.js';
 import type { TransactionRecord } from '../references/index.js';
+import { applyCollectionObservation } from '../settlement/settle-collection.js';
 import type { LoginRequest } from '../schemas/account.js';
 import type {
   BankCollectionRequest,
@@ -189,8 +189,8 @@ export class Collection {
   /**
    * Pulls the latest state of a transaction by control number or engine reference (the pull
    * half of spec rule 4). When the store knows the transaction, the observation is applied to
-   * it: `success` only if references and amount match (spec rule 5), `failed` when the
-   * platform says so.
+   * it: `success` only if references and amount match (spec rule 5), `needs_review` when the
+   * platform says success for another amount or reference, `failed` when the platform says so.
    *
    * @example const { data } = await pesakit.collection.status('991234567890');
    */
@@ -228,26 +228,7 @@ export class Collection {
     const found =
       (await store.findByReference(transaction.controlNumber)) ??
       (await store.findByReference(transaction.reference));
-    if (!found || found.status === 'success' || found.status === 'failed') return found;
-    const observation = {
-      controlNumber: transaction.controlNumber,
-      paymentReference: transaction.reference,
-      ...(transaction.external_reference
-        ? { externalReference: transaction.external_reference }
-        : {}),
-      amount: transaction.paid_amount ?? transaction.amount,
-      status: transaction.status,
-    };
-    if (transaction.status === 'success') {
-      const verdict = isPaid(found, observation);
-      if (!verdict.paid) return found;
-      return (await store.transition(found.merchantReference, 'success', { payload: transaction }))
-        .record;
-    }
-    if (transaction.status === 'failed') {
-      return (await store.transition(found.merchantReference, 'failed', { payload: transaction }))
-        .record;
-    }
-    return found;
+    if (!found) return undefined;
+    return (await applyCollectionObservation(store, found, transaction)).record;
   }
 }
