@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultSchedules } from '../../src/reconciler/options.js';
 import { credentialEnv, startShop } from './sandbox-shop.js';
 
 const root = new URL('../../', import.meta.url);
@@ -51,7 +52,11 @@ describe('examples/cron-reconciler: the scheduled job, run once against a sandbo
   it('settles a payment whose callback was lost and runs the shop handler once; a re-run changes nothing', async () => {
     const payment = await shop.pendingCollection(15_000);
     await shop.control('collection/settle', { ref_id: payment.controlNumber, outcome: 'success' });
-    // A record never checked is due at once: one run, as cron would start it.
+    // A just-sent record is first due one early-burst delay (jittered by up to 10 %) after
+    // its attempt; cron would find it on its next run. Start the one run once it is due.
+    const attemptedAt = (await shop.store.get(payment.merchantReference))?.attemptedAt;
+    const dueBy = (attemptedAt?.getTime() ?? Date.now()) + defaultSchedules.pending[0] * 1.1 + 300;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueBy - Date.now())));
     const env = { ...credentialEnv(shop.url), PESAKIT_STORE: shop.file };
     const first = await runJob(env);
     expect(first.stderr).toBe('');
