@@ -10,7 +10,7 @@
 // the pass): every pull is a real round trip answered 404 ("not found yet": stays pending).
 //
 //   node bench/reconciler-memory.mjs              # 100,000 records (several minutes)
-//   node bench/reconciler-memory.mjs --quick      # 1,000 records (CI: proves it runs)
+//   node bench/reconciler-memory.mjs --quick      # 500 records (CI: proves it runs)
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,7 +57,7 @@ if (process.argv[2] === '--worker') {
 }
 
 const quick = process.argv.includes('--quick');
-const RECORDS = Number(process.env.BENCH_RECONCILER_MEMORY_RECORDS ?? (quick ? 1000 : 100_000));
+const RECORDS = Number(process.env.BENCH_RECONCILER_MEMORY_RECORDS ?? (quick ? 500 : 100_000));
 
 const sandbox = await startSandboxProcess(seed);
 const file = join(sandbox.directory, 'memory.sqlite');

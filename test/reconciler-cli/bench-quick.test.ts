@@ -33,6 +33,6 @@ describe('reconciler benchmarks run (--quick, built package)', () => {
     const run = await runBench('reconciler-memory.mjs');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/verdict: peak RSS \d+ MB over 1000 due records/);
+    expect(run.stdout).toMatch(/verdict: peak RSS \d+ MB over 500 due records/);
   }, 120_000);
 });
