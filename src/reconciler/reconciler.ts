@@ -85,6 +85,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       ...(options.onFailed ? { onFailed: options.onFailed } : {}),
       ...(options.onReview ? { onReview: options.onReview } : {}),
     });
+    // A handler that throws is retried by the runner with backoff; the merchant hears of it.
+    this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
+    this.#effects.on('dead', (event) => this.emit('error', event.error));
   }
 
   /**

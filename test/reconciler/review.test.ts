@@ -184,4 +184,36 @@ describe('one claim, one effect, whichever path wins', () => {
     expect(paid).toEqual(['col-race']);
     await reconciler.close();
   });
+
+  it('a handler that throws is reported and run again by a later pass until it completes', async () => {
+    const payment = await pesakit.collection.initiateMno(
+      { amount: 9_500, msisdn: '255754123456' },
+      { merchantReference: 'col-flaky-handler' },
+    );
+    await harness.control('collection/settle', {
+      ref_id: payment.controlNumber,
+      outcome: 'success',
+    });
+    const attempts: number[] = [];
+    const reconciler = pesakit.createReconciler({
+      onPaid: (_record, { attempt }) => {
+        attempts.push(attempt);
+        if (attempt === 1) throw new Error('the order service is down');
+      },
+    });
+    const errors: unknown[] = [];
+    reconciler.on('error', (error) => errors.push(error));
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ settled: 1 });
+    expect(String(errors[0])).toMatch(/order service is down/);
+    expect((await store.get('col-flaky-handler'))?.effect.status).toBe('due');
+    // The runner retries after its first backoff step (1 s); each pass drains what is due.
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      await reconciler.runOnce();
+      if ((await store.get('col-flaky-handler'))?.effect.status === 'done') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(attempts).toEqual([1, 2]);
+    expect((await store.get('col-flaky-handler'))?.status).toBe('success');
+    await reconciler.close();
+  });
 });
