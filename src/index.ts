@@ -90,13 +90,6 @@ export type {
   FailEffectOptions,
 } from './references/effects.js';
 export type {
-  Resolution,
-  ResolveOptions,
-  ReviewReason,
-  ReviewVerdict,
-} from './references/review.js';
-export { reviewReasons } from './references/review.js';
-export type {
   Flow,
   ListOpenOptions,
   MemoryReferenceStoreOptions,
@@ -117,6 +110,13 @@ export {
   openStatuses,
   transactionStatuses,
 } from './references/index.js';
+export type {
+  Resolution,
+  ResolveOptions,
+  ReviewReason,
+  ReviewVerdict,
+} from './references/review.js';
+export { reviewReasons } from './references/review.js';
 
 export { Airtime } from './resources/airtime.js';
 export { Collection } from './resources/collection.js';
