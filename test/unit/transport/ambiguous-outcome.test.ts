@@ -75,6 +75,18 @@ describe('A money-moving request that may have reached the platform has an unkno
     const error = await pending.catch((e: unknown) => e);
     expect(isAmbiguousOutcomeError(error)).toBe(true);
     expect((error as Error).cause).toBeInstanceOf(RequestAbortedError);
+    expect(error).toMatchObject({ merchantReference: '' });
+    expect(server.received()).toBe(1);
+  });
+
+  it('the merchantReference option is carried by the AmbiguousOutcomeError', async () => {
+    server = await startServer((request) => request.socket.destroy());
+    const t = transport(server.url);
+    const error = await t
+      .request('airtimePurchase', { body: purchase, merchantReference: 'order-77' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AmbiguousOutcomeError', merchantReference: 'order-77' });
+    expect((error as Error).message).toContain('order-77');
     expect(server.received()).toBe(1);
   });
 });
