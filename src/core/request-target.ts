@@ -1,4 +1,4 @@
-import { PesakitError } from '../errors/pesakit-error.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
 import type { Endpoint, Environment, Product } from './endpoints.js';
@@ -58,7 +58,8 @@ export function productOrigin(product: Product, options: ResolvedTransportOption
   const origin =
     options.baseUrls[product] ?? (options.environment === 'sandbox' ? options.baseUrl : undefined);
   if (origin === undefined) {
-    throw new PesakitError(
+    throw new ConfigurationError(
+      options.environment === 'production' ? `baseUrls.${product}` : 'baseUrl',
       options.environment === 'production'
         ? `No production host for the ${product} product: set \`baseUrls.${product}\` ` +
             '(each product has its own host in production).'

@@ -135,11 +135,14 @@ export class Transport {
 
   /**
    * Makes every check `request` makes before sending — the body and path parameters against
-   * the endpoint's schemas, the product's host, a token or credentials for a bearer route — and
-   * throws what `request` would. Nothing is sent.
+   * the endpoint's schemas, the product's host, a token or credentials for a bearer route, the
+   * signal — and throws what `request` would. Nothing is sent.
    */
   check<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): void {
-    this.#prepare(id, options, undefined);
+    const { endpoint, path } = this.#prepare(id, options, undefined);
+    const { signal } = options;
+    if (signal?.aborted)
+      throw new RequestAbortedError({ method: endpoint.method, path }, signal.reason);
   }
 
   /**

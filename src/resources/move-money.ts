@@ -8,7 +8,7 @@ import type { RequestOptions } from '../core/transport.js';
 import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
-import { isRequestAbortedError, RequestAbortedError } from '../errors/request-aborted-error.js';
+import { isRequestAbortedError } from '../errors/request-aborted-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { isResponseValidationError } from '../errors/response-validation-error.js';
 import { isServerError } from '../errors/server-error.js';
@@ -95,11 +95,12 @@ export async function moveMoney<K extends EndpointId>(
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   } as RequestOptions<K>;
   transport.check(movement.endpoint, request);
-  throwIfAborted(movement.endpoint, options.signal);
   // A wrong password is found out here, before the intent exists: nothing stored, and the
   // merchant reference can be used again once the credentials are fixed.
-  if (endpoint.auth === 'bearer') await transport.authenticate(endpoint.product);
-  throwIfAborted(movement.endpoint, options.signal);
+  if (endpoint.auth === 'bearer') {
+    await transport.authenticate(endpoint.product);
+    transport.check(movement.endpoint, request); // the signal may have aborted meanwhile
+  }
 
   await context.store.createIntent({
     merchantReference,
@@ -135,12 +136,6 @@ export async function moveMoney<K extends EndpointId>(
     ...(reason === undefined ? {} : { reason }),
   });
   return withLastResponse({ ...response, merchantReference, record }, response.lastResponse);
-}
-
-function throwIfAborted(operation: EndpointId, signal: AbortSignal | undefined): void {
-  if (!signal?.aborted) return;
-  const { method, sandboxPath } = endpoints[operation];
-  throw new RequestAbortedError({ method, path: sandboxPath }, signal.reason);
 }
 
 /**

@@ -140,6 +140,24 @@ describe('missing credentials for a product: nothing stored', () => {
   });
 });
 
+describe('a product without a host, reached with a token set by hand: nothing stored', () => {
+  it('production, disbursement token, only a collection host', async () => {
+    const pesakit = new Pesakit({
+      environment: 'production',
+      baseUrls: { collection: 'https://collect.example.co.tz' },
+    });
+    pesakit.setToken('disbursement', 'token-from-elsewhere');
+    const sent = sentPaths(pesakit);
+    const error = await pesakit.disbursement
+      .pay(payout, { merchantReference: 'no-host' })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.option).toBe('baseUrls.disbursement');
+    expect(await pesakit.store.get('no-host')).toBeUndefined();
+    expect(sent).toEqual([]);
+  });
+});
+
 describe('a login failure stores nothing and does not burn the merchant reference', () => {
   it('a mistyped password, then the right one: the same call succeeds', async () => {
     const store = new MemoryReferenceStore();
