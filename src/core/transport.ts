@@ -7,6 +7,7 @@ import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import { ResponseValidationError } from '../errors/response-validation-error.js';
 import { redactHeaders } from '../internal/redaction.js';
 import { sleep } from '../internal/sleep.js';
+import { untilAborted } from './abortable.js';
 import { sendAttempt } from './attempt.js';
 import { isTransient, retryDelayMs } from './backoff.js';
 import {
@@ -127,10 +128,13 @@ export class Transport {
   /**
    * A token for `product`: the one held, or one from a login with the configured credentials
    * (joining a login in flight). Money-moving calls get it before writing their intent, so a
-   * wrong password is an AuthenticationError with nothing stored.
+   * wrong password is an AuthenticationError with nothing stored. `signal` stops the wait (a
+   * RequestAbortedError), not the login, which other calls may share.
    */
-  authenticate(product: Product): Promise<string> {
-    return this.#sessions.current(product);
+  authenticate(product: Product, signal?: AbortSignal): Promise<string> {
+    const id = loginEndpoints[product];
+    const request = { method: endpoints[id].method, path: this.#path(id) };
+    return untilAborted(this.#sessions.current(product), signal, request);
   }
 
   /**
@@ -215,14 +219,23 @@ export class Transport {
   ): Promise<unknown> {
     if (call.endpoint.auth !== 'bearer') return await this.#withRetries(call, undefined);
     if (token !== undefined) return await this.#withRetries(call, token);
-    const current = await this.#sessions.current(product);
+    const request = { method: call.endpoint.method, path: call.path };
+    const current = await untilAborted(
+      this.#sessions.current(product),
+      call.options.signal,
+      request,
+    );
     try {
       return await this.#withRetries(call, current);
     } catch (error) {
       // A 401 means the platform refused the token before doing anything, so repeating the
       // request once with a fresh token is safe even for money-moving calls.
       if (!(error instanceof AuthenticationError) || !canLogIn) throw error;
-      return await this.#withRetries(call, await this.#sessions.renew(product, current));
+      const renewed = this.#sessions.renew(product, current);
+      return await this.#withRetries(
+        call,
+        await untilAborted(renewed, call.options.signal, request),
+      );
     }
   }
 

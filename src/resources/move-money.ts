@@ -98,7 +98,7 @@ export async function moveMoney<K extends EndpointId>(
   // A wrong password is found out here, before the intent exists: nothing stored, and the
   // merchant reference can be used again once the credentials are fixed.
   if (endpoint.auth === 'bearer') {
-    await transport.authenticate(endpoint.product);
+    await transport.authenticate(endpoint.product, options.signal);
     transport.check(movement.endpoint, request); // the signal may have aborted meanwhile
   }
 

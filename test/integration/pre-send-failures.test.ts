@@ -118,6 +118,29 @@ describe('an aborted signal: RequestAbortedError, nothing stored, nothing sent',
     expect(payment.record.status).toBe('pending');
   });
 
+  it('aborted while a slow login is in flight: rejected at once, without waiting for the login', async () => {
+    const pesakit = harness.client();
+    const seen: string[] = [];
+    const controller = new AbortController();
+    pesakit.on('request', (event) => {
+      seen.push(`request ${event.endpoint}`);
+      if (event.endpoint === 'collectionLogin') setImmediate(() => controller.abort());
+    });
+    pesakit.on('response', (event) => seen.push(`response ${event.endpoint}`));
+    await harness.control('faults', { latencyMs: 1_500 });
+    try {
+      const error = await pesakit.collection
+        .initiateMno(mno, { merchantReference: 'abort-slow-login', signal: controller.signal })
+        .catch((e) => e);
+      seen.push('rejected');
+      expect(error).toBeInstanceOf(RequestAbortedError);
+      expect(seen).toEqual(['request collectionLogin', 'rejected']);
+      expect(await pesakit.store.get('abort-slow-login')).toBeUndefined();
+    } finally {
+      await harness.control('faults', { latencyMs: 0 });
+    }
+  });
+
   it('a read aborted before it is sent is a RequestAbortedError too', async () => {
     const pesakit = harness.client();
     const error = await pesakit.disbursement.user({ signal: AbortSignal.abort() }).catch((e) => e);
