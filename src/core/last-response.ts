@@ -1,3 +1,5 @@
+import { redactHeaders } from '../internal/redaction.js';
+
 /**
  * The HTTP side of a call that succeeded (stripe-node's `lastResponse`): the status, the
  * platform's `x-request-id` to quote to its support, and the headers, secrets redacted.
@@ -25,4 +27,13 @@ export function withLastResponse<T extends object>(
     configurable: true,
   });
   return value as WithLastResponse<T>;
+}
+
+/** What a response that just arrived says about itself, secrets redacted. */
+export function lastResponseOf(status: number, headers: Headers): LastResponse {
+  return {
+    status,
+    requestId: headers.get('x-request-id') ?? undefined,
+    headers: redactHeaders(headers),
+  };
 }

@@ -20,7 +20,12 @@ import {
   type RequestOf,
   type ResponseOf,
 } from './endpoints.js';
-import { type LastResponse, type WithLastResponse, withLastResponse } from './last-response.js';
+import {
+  type LastResponse,
+  lastResponseOf,
+  type WithLastResponse,
+  withLastResponse,
+} from './last-response.js';
 import { missingCredentials } from './missing-credentials.js';
 import { productOrigin, resolvedPath, validatedBody } from './request-target.js';
 import { Sessions } from './sessions.js';
@@ -356,12 +361,4 @@ export class Transport {
   #path(id: EndpointId): string {
     return resolvedPath(id, endpoints[id], this.#options.environment);
   }
-}
-
-function lastResponseOf(status: number, headers: Headers): LastResponse {
-  return {
-    status,
-    requestId: headers.get('x-request-id') ?? undefined,
-    headers: redactHeaders(headers),
-  };
 }
