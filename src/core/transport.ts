@@ -188,7 +188,7 @@ export class Transport {
   /** Everything that can fail before a byte is sent; throws the error `request` would. */
   #prepare(id: EndpointId, options: RequestOptions, token: string | undefined) {
     const endpoint: Endpoint = endpoints[id];
-    const body = validatedBody(id, endpoint, options.body);
+    const body = validatedBody(id, endpoint, this.#options.environment, options.body);
     const path = resolvedPath(id, endpoint, this.#options.environment, options.params);
     const url = productOrigin(endpoint.product, this.#options) + path;
     const product = endpoint.product;

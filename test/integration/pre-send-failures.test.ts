@@ -218,6 +218,12 @@ describe('amounts beyond the bound are refused before anything is stored or sent
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(isValidationError(error)).toBe(true);
     expect(error.errors).toEqual({ amount: ['The amount may not be greater than 1000000000.'] });
+    expect(error).toMatchObject({
+      source: 'client',
+      code: 'request_validation',
+      method: 'POST',
+      path: '/api/sandbox/initiate-payment/mno/',
+    });
     expect(await pesakit.store.get('too-much')).toBeUndefined();
     expect(sent).toEqual([]);
   });
