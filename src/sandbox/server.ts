@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.js';
@@ -27,6 +28,13 @@ export function buildSandboxApp(
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // A slow merchant callback must not hold `close()` hostage; the dispatcher cancels its own.
     forceCloseConnections: true,
+    // Every answer names its request (x-request-id, read by the SDK's errors as `requestId`).
+    // Generated here, never taken from the caller: a log line must not be forgeable.
+    requestIdHeader: false,
+    genReqId: () => `req_${randomUUID()}`,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
   });
   registerJsonBody(app);
   registerErrorHandling(app);
