@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallbackFaults, FaultSettings } from './faults.js';
+import type { CallbackFaults, FaultBoard } from './faults.js';
 import type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
 import { isHttpUrl, sendAttempt } from './send-attempt.js';
 
@@ -17,10 +17,10 @@ export interface CallbackDispatcherOptions {
   /** Retry delays in ms; attempts = `schedule.length + 1`. @default DEFAULT_RETRY_SCHEDULE */
   schedule?: readonly number[];
   /**
-   * The faults in force, read at every enqueue. Return the same `callbacks` object until the
-   * settings change (as {@link mergeFaults} does): a new object re-arms "drop the next N".
+   * The faults in force, read at every enqueue; `takeDrop()` uses up one "drop the next N"
+   * (see {@link FaultBoard}).
    */
-  faults: () => FaultSettings;
+  faults: Pick<FaultBoard, 'settings' | 'takeDrop'>;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
   /** Per-attempt timeout; a timeout counts as a failed attempt. @default 10_000 */
@@ -52,7 +52,7 @@ interface Job extends CallbackDelivery {
  */
 export class CallbackDispatcher {
   readonly #schedule: readonly number[];
-  readonly #faults: () => FaultSettings;
+  readonly #faults: Pick<FaultBoard, 'settings' | 'takeDrop'>;
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
   readonly #clock: { now(): Date };
@@ -68,8 +68,6 @@ export class CallbackDispatcher {
   // Bumped by reset(): work started before it must not touch the new state.
   #generation = 0;
   #closed = false;
-  #dropSource: CallbackFaults | undefined;
-  #dropRemaining = 0;
 
   constructor(options: CallbackDispatcherOptions) {
     this.#schedule = options.schedule ?? DEFAULT_RETRY_SCHEDULE;
@@ -97,11 +95,11 @@ export class CallbackDispatcher {
       this.#record({ ...unsent, outcome: 'failed', error: 'The payload is not serialisable.' });
       return;
     }
-    const faults = this.#callbackFaults();
-    if (this.#takeDrop(faults)) {
+    if (this.#takeDrop()) {
       this.#record({ ...unsent, outcome: 'dropped' });
       return;
     }
+    const faults = this.#callbackFaults();
     // Faults arrive validated, but a bad count must still send the delivery once, not zero times.
     const count = Math.max(1, Math.trunc(faults.duplicate ?? 1) || 1);
     const copies = Array.from({ length: count }, (_, index) => ({
@@ -134,12 +132,10 @@ export class CallbackDispatcher {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  /** Forgets everything: cancels held and in-flight deliveries, clears the log, re-arms faults. */
+  /** Forgets everything: cancels held and in-flight deliveries, clears the log. */
   reset(): void {
     this.#cancelAll();
     this.#log = [];
-    this.#dropSource = undefined;
-    this.#dropRemaining = 0;
   }
 
   /** Cancels every timer and in-flight request; nothing is sent afterwards. */
@@ -160,21 +156,18 @@ export class CallbackDispatcher {
 
   #callbackFaults(): CallbackFaults {
     try {
-      return this.#faults().callbacks ?? {};
+      return this.#faults.settings.callbacks ?? {};
     } catch {
       return {};
     }
   }
 
-  /** "Drop the next N": N counts from the moment a new `callbacks` setting is seen. */
-  #takeDrop(faults: CallbackFaults): boolean {
-    if (faults !== this.#dropSource) {
-      this.#dropSource = faults;
-      this.#dropRemaining = faults.drop ?? 0;
+  #takeDrop(): boolean {
+    try {
+      return this.#faults.takeDrop();
+    } catch {
+      return false;
     }
-    if (this.#dropRemaining <= 0) return false;
-    this.#dropRemaining -= 1;
-    return true;
   }
 
   #startAll(jobs: readonly Job[], generation: number): void {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
-import { faultSettingsSchema, mergeFaults } from '../delivery/faults.js';
+import { faultSettingsSchema } from '../delivery/faults.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { toCents, toShillings } from '../money.js';
 import { createAccount, updateAccount } from '../state/account-setup.js';
@@ -101,8 +101,7 @@ export function registerControlRoutes(
       control.post('/faults', async (request, reply) => {
         const parsed = parseBody(faultSettingsSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-        context.faults = mergeFaults(context.faults, parsed.data);
-        return { faults: context.faults };
+        return { faults: context.faultBoard.patch(parsed.data) };
       });
 
       control.post('/reset', async () => {
