@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.js';
+import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
 import { disbursementUserStatusSchema } from '../schemas/disbursement.js';
 import type { ChargeRule } from './charge.js';
 import { type FaultSettings, faultSettingsSchema } from './delivery/faults.js';
+import { MAX_WALLET_BALANCE_TZS } from './money.js';
 
 /** An account created when the sandbox starts (and again after every reset). */
 export const seedAccountSchema = z.object({
@@ -17,8 +19,14 @@ export const seedAccountSchema = z.object({
   /** Airtime: pending | active | inactive; disbursement: unverified | active | rejected. */
   status: z.union([airtimeUserStatusSchema, disbursementUserStatusSchema]).optional(),
   role_id: airtimeRoleSchema.optional(),
-  /** Opening wallet balance in TZS (airtime and disbursement only). */
-  balance: z.number().finite().min(0).optional(),
+  /** Opening wallet balance in TZS (airtime and disbursement only), whole cents, at most the wallet maximum. */
+  balance: z
+    .number()
+    .finite()
+    .min(0)
+    .max(MAX_WALLET_BALANCE_TZS)
+    .refine((value) => Number(value.toFixed(2)) === value, 'at most two decimal places')
+    .optional(),
 });
 export type SeedAccount = z.infer<typeof seedAccountSchema>;
 
@@ -93,7 +101,11 @@ export interface SandboxOptions {
    * @default { delayMs: 1500 }
    */
   autoSettle?: false | { delayMs?: number };
-  /** The largest amount one request may move, in TZS; above it is a 422. @default 10_000_000 */
+  /**
+   * The largest amount one request may move, in TZS; above it is a 422. At most the shared
+   * bound `MAX_AMOUNT_TZS` (1,000,000,000), which every amount schema enforces anyway.
+   * @default 10_000_000
+   */
   maxAmount?: number;
   /** Fastify's logger. Authorization headers and bodies are never logged. @default false */
   logger?: boolean;
@@ -109,7 +121,7 @@ export const sandboxOptionsSchema = z.object({
   engineKey: z.string().min(1).optional(),
   apiKey: z.string().min(1).default('sandbox-pay-mobile-key'),
   autoSettle: autoSettleSchema.default({ delayMs: 1500 }),
-  maxAmount: z.number().finite().positive().default(10_000_000),
+  maxAmount: z.number().finite().positive().max(MAX_AMOUNT_TZS).default(10_000_000),
   logger: z.boolean().default(false),
 });
 

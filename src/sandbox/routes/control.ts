@@ -3,7 +3,7 @@ import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
 import { faultSettingsSchema } from '../delivery/faults.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
-import { toCents, toShillings } from '../money.js';
+import { toCents, toShillings, WALLET_LIMIT_MESSAGE } from '../money.js';
 import { createAccount, updateAccount } from '../state/account-setup.js';
 import { type Account, accountView } from '../state/accounts.js';
 import { controlAccountSchema, settleSchema, walletCreditSchema } from './control-schemas.js';
@@ -77,7 +77,11 @@ export function registerControlRoutes(
         if (!account)
           return sendError(reply, 404, `No ${parsed.data.product} account has this email.`);
         const wallet = context.wallets.of(account.product, account.id);
-        wallet.credit(toCents(parsed.data.amount), 'credit', 'control');
+        const cents = toCents(parsed.data.amount);
+        if (!wallet.canCredit(cents)) {
+          return sendValidationError(reply, { amount: [WALLET_LIMIT_MESSAGE] }, 'wallet_limit');
+        }
+        wallet.credit(cents, 'credit', 'control');
         return { balance: toShillings(wallet.balance) };
       });
 
