@@ -3,12 +3,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { EngineDeliveryResult } from './engine/collection-engine.js';
+import { CONTROL_PREFIX } from './http/control-path.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
 import { registerCheckoutRoutes } from './routes/checkout.js';
 import { registerCollectionRoutes } from './routes/collection.js';
-import { CONTROL_PREFIX, registerControlRoutes } from './routes/control.js';
+import { registerControlRoutes } from './routes/control.js';
 import { registerDisbursementRoutes } from './routes/disbursement.js';
 import { registerEngineCallback } from './routes/engine-callback.js';
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
 import type { CallbackFaults, FaultBoard } from './faults.js';
 import type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
 import { isHttpUrl, sendAttempt } from './send-attempt.js';
@@ -40,8 +41,9 @@ interface Job extends CallbackDelivery {
 
 /**
  * Pushes callbacks to merchants the way the platform does: at least once, with retries. POSTs
- * JSON with `user-agent: pesakit-sandbox`, `x-pesakit-delivery-id` (same across retries) and
- * `x-pesakit-attempt`. A 2xx is delivered; a non-2xx (redirects included: they are not
+ * JSON with `user-agent: pesakit-sandbox`, `x-pesakit-delivery-id` (same across retries),
+ * `x-pesakit-attempt` and `x-pesakit-sandbox-delivery: 1` (which the control API refuses). A URL
+ * under the sandbox's control API is never called (logged `failed`, attempt 0). A 2xx is delivered; a non-2xx (redirects included: they are not
  * followed), a connection error or a timeout is retried on the schedule, then `failed`.
  *
  * Faults (see faults.ts) apply at enqueue: `drop`, `duplicate` (independent copies with their
@@ -86,6 +88,11 @@ export class CallbackDispatcher {
     const unsent = { ...base, payload: delivery.payload, attempt: 0 };
     if (!isHttpUrl(delivery.url)) {
       this.#record({ ...unsent, outcome: 'failed', error: 'Only http and https URLs are called.' });
+      return;
+    }
+    // Never into the sandbox's own control API, whatever a callback_url says (SSRF).
+    if (isControlUrl(delivery.url)) {
+      this.#record({ ...unsent, outcome: 'failed', error: CONTROL_URL_MESSAGE });
       return;
     }
     let body: string;

@@ -11,7 +11,7 @@ import { routePath } from '../http/route-path.js';
 import { newSessionId } from '../references.js';
 import type { CollectionRecord } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
-import { aboveMaxAmount } from './collection.js';
+import { aboveMaxAmount, controlCallbackUrl } from './collection.js';
 
 const apiBase = sandboxPrefixes.collection;
 const checkoutPath = `${apiBase}/checkout/:token`;
@@ -50,6 +50,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     const parsed = parseBody(endpoints.initiateSecure.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
+    if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
     const record = openCollection(context, { channel: 'secure', ...parsed.data, ownerId: null });
     const origin = publicOrigin(request, context.selfUrl);
     return {

@@ -2,14 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
 import { faultSettingsSchema } from '../delivery/faults.js';
+import { CONTROL_PREFIX, DELIVERY_MARK_HEADER } from '../http/control-path.js';
+import { forgeryRefusal } from '../http/cross-site.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { toCents, toShillings, WALLET_LIMIT_MESSAGE } from '../money.js';
 import { createAccount, updateAccount } from '../state/account-setup.js';
 import { type Account, accountView } from '../state/accounts.js';
 import { controlAccountSchema, settleSchema, walletCreditSchema } from './control-schemas.js';
 
-/** Where the control API lives. */
-export const CONTROL_PREFIX = '/api/sandbox/_control';
+export { CONTROL_PREFIX } from '../http/control-path.js';
 
 function isLoopback(address: string | undefined): boolean {
   if (address === undefined) return false;
@@ -22,6 +23,13 @@ function isLoopback(address: string | undefined): boolean {
  * key exists for when loopback means nothing (containers, port forwarding).
  */
 function controlRefusal(context: SandboxContext, request: FastifyRequest) {
+  // The sandbox's own callback deliveries are never a control caller, key or no key.
+  if (request.headers[DELIVERY_MARK_HEADER] !== undefined) {
+    return {
+      status: 403,
+      message: "The control API does not answer the sandbox's own callback deliveries.",
+    };
+  }
   const key = context.options.controlKey;
   if (key !== undefined) {
     return sameSecret(request.headers['x-control-key'], key)
@@ -44,6 +52,10 @@ export function registerControlRoutes(
       control.addHook('onRequest', async (request, reply) => {
         const refusal = controlRefusal(context, request);
         if (refusal) return sendError(reply, refusal.status, refusal.message);
+        if (request.method !== 'GET' && request.method !== 'HEAD') {
+          const forgery = forgeryRefusal(request);
+          if (forgery) return sendError(reply, forgery.status, forgery.message);
+        }
       });
 
       control.post('/accounts', async (request, reply) => {
