@@ -1,4 +1,5 @@
 import type { EngineCallback } from '../schemas/collection.js';
+import { LoginLimits } from './auth/login-limits.js';
 import { TokenRegistry } from './auth/tokens.js';
 import { CallbackDispatcher } from './delivery/dispatcher.js';
 import { FaultBoard, type FaultSettings } from './delivery/faults.js';
@@ -33,6 +34,8 @@ export interface StateSnapshot {
 export class SandboxContext {
   readonly accounts: AccountBook;
   readonly tokens = new TokenRegistry();
+  /** Failed-login limits; not emptied by reset (their windows expire by themselves). */
+  readonly loginLimits: LoginLimits;
   readonly wallets: WalletBook;
   readonly collections = new CollectionBook();
   readonly airtime = new AirtimeBook();
@@ -53,6 +56,7 @@ export class SandboxContext {
     this.wallets = new WalletBook(nowIso);
     this.sms = new SmsOutbox(nowIso);
     this.faultBoard = new FaultBoard(options.faults);
+    this.loginLimits = new LoginLimits(options.loginLimits);
     this.dispatcher = new CallbackDispatcher({
       ...(options.callbackSchedule ? { schedule: options.callbackSchedule } : {}),
       faults: this.faultBoard,

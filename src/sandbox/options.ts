@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.js';
 import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
 import { disbursementUserStatusSchema } from '../schemas/disbursement.js';
+import { DEFAULT_LOGIN_LIMITS, type LoginLimitSettings } from './auth/login-limits.js';
 import type { ChargeRule } from './charge.js';
 import { type FaultSettings, faultSettingsSchema } from './delivery/faults.js';
 import { MAX_WALLET_BALANCE_TZS } from './money.js';
@@ -109,6 +110,13 @@ export interface SandboxOptions {
   maxAmount?: number;
   /** Fastify's logger. Authorization headers and bodies are never logged. @default false */
   logger?: boolean;
+  /**
+   * Failed logins allowed per window before logins are answered 429 with `Retry-After`:
+   * `perAccount` (one product + email from one address), `perAddress` (all accounts from one
+   * address). Only failures count. `false` switches the limit off.
+   * @default { perAccount: 10, perAddress: 50, windowMs: 60_000 }
+   */
+  loginLimits?: false | Partial<LoginLimitSettings>;
 }
 
 export const sandboxOptionsSchema = z.object({
@@ -123,6 +131,16 @@ export const sandboxOptionsSchema = z.object({
   autoSettle: autoSettleSchema.default({ delayMs: 1500 }),
   maxAmount: z.number().finite().positive().max(MAX_AMOUNT_TZS).default(10_000_000),
   logger: z.boolean().default(false),
+  loginLimits: z
+    .union([
+      z.literal(false),
+      z.object({
+        perAccount: z.number().int().min(1).max(1_000_000).default(DEFAULT_LOGIN_LIMITS.perAccount),
+        perAddress: z.number().int().min(1).max(1_000_000).default(DEFAULT_LOGIN_LIMITS.perAddress),
+        windowMs: z.number().int().min(1).max(86_400_000).default(DEFAULT_LOGIN_LIMITS.windowMs),
+      }),
+    ])
+    .default(DEFAULT_LOGIN_LIMITS),
 });
 
 /** The options after defaults are applied. */

@@ -39,6 +39,7 @@ export function buildSandboxApp(
   });
   registerJsonBody(app);
   registerErrorHandling(app);
+  context.loginLimits.register(app);
 
   // The latency fault: every non-control response waits, after the handler has run, so that a
   // client timeout leaves an outcome that really happened (an ambiguous one, for the SDK).

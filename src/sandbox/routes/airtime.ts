@@ -43,7 +43,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
   });
 
   app.post(routePath(endpoints.airtimeLogin), async (request, reply) => {
-    const account = await checkLogin(context, 'airtime', request.body, reply);
+    const account = await checkLogin(context, 'airtime', request, reply);
     if (!account) return reply;
     return {
       token: context.tokens.issue('airtime', account.id),

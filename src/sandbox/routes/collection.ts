@@ -45,7 +45,7 @@ export function controlCallbackUrl(callbackUrl: string | undefined, reply: Fasti
 /** Collection (prefix /api/sandbox): login, initiations, status, pay_mobile, provider test. */
 export function registerCollectionRoutes(app: FastifyInstance, context: SandboxContext): void {
   app.post(routePath(endpoints.collectionLogin), async (request, reply) => {
-    const account = await checkLogin(context, 'collection', request.body, reply);
+    const account = await checkLogin(context, 'collection', request, reply);
     if (!account) return reply;
     return {
       token: context.tokens.issue('collection', account.id),

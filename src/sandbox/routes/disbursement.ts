@@ -38,7 +38,7 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
   });
 
   app.post(routePath(endpoints.disbursementLogin), async (request, reply) => {
-    const account = await checkLogin(context, 'disbursement', request.body, reply);
+    const account = await checkLogin(context, 'disbursement', request, reply);
     if (!account) return reply;
     return {
       user: disbursementUserView(account),
