@@ -117,6 +117,18 @@ export interface SandboxOptions {
    * @default { perAccount: 10, perAddress: 50, windowMs: 60_000 }
    */
   loginLimits?: false | Partial<LoginLimitSettings>;
+  /**
+   * How long a client may take to send a whole request (headers and body); a slower one is
+   * answered 408 and its connection closed.
+   * @default 30_000
+   */
+  requestTimeoutMs?: number;
+  /**
+   * The most records of each kind the sandbox keeps (collections, airtime payments,
+   * recharges, payouts, registered accounts); one more is a 429 `sandbox_full` until a reset.
+   * @default 10_000
+   */
+  recordLimit?: number;
 }
 
 export const sandboxOptionsSchema = z.object({
@@ -131,6 +143,8 @@ export const sandboxOptionsSchema = z.object({
   autoSettle: autoSettleSchema.default({ delayMs: 1500 }),
   maxAmount: z.number().finite().positive().max(MAX_AMOUNT_TZS).default(10_000_000),
   logger: z.boolean().default(false),
+  recordLimit: z.number().int().min(1).max(1_000_000).default(10_000),
+  requestTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
   loginLimits: z
     .union([
       z.literal(false),

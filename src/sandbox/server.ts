@@ -32,6 +32,20 @@ export function buildSandboxApp(
     // Every answer names its request (x-request-id, read by the SDK's errors as `requestId`).
     // Generated here, never taken from the caller: a log line must not be forgeable.
     requestIdHeader: false,
+    // A request must arrive whole within requestTimeoutMs (a slow body is answered 408 and
+    // closed), and an idle connection is closed after two minutes — longer than the largest
+    // latency fault, so a delayed answer is never cut off. Node reads the request deadline only
+    // when the server is created (hence `http` too) and checks it every
+    // connectionsCheckingInterval, by default only every 30 s.
+    requestTimeout: context.options.requestTimeoutMs,
+    connectionTimeout: 120_000,
+    http: {
+      requestTimeout: context.options.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(
+        25,
+        Math.min(1000, Math.floor(context.options.requestTimeoutMs / 4)),
+      ),
+    },
     genReqId: () => `req_${randomUUID()}`,
   });
   app.addHook('onRequest', async (request, reply) => {

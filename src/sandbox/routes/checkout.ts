@@ -5,6 +5,7 @@ import { resolveProvider } from '../../schemas/provider.js';
 import { renderCheckoutPage } from '../checkout/page.js';
 import type { SandboxContext } from '../context.js';
 import { DECLINED_CARD_SUFFIX } from '../engine/test-numbers.js';
+import { atCapacity } from '../http/capacity.js';
 import { publicOrigin } from '../http/origin.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
@@ -51,6 +52,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
     if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
+    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
     const record = openCollection(context, { channel: 'secure', ...parsed.data, ownerId: null });
     const origin = publicOrigin(request, context.selfUrl);
     return {

@@ -4,6 +4,7 @@ import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
+import { atCapacity } from '../http/capacity.js';
 import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
@@ -68,6 +69,7 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
     if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
+    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
     const record = openCollection(context, {
       channel: 'mno',
       ...parsed.data,
@@ -84,6 +86,7 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
     if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
+    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
     // Bank payments wait for the customer to pay at a bank: only the control API settles them.
     const record = openCollection(context, {
       channel: 'bank',
@@ -103,6 +106,7 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
     if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
+    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
     const record = openCollection(context, {
       channel: 'pay_mobile',
       ...parsed.data,

@@ -55,6 +55,10 @@ export class CollectionBook {
     return this.#byControlNumber.has(value) || this.#byReference.has(value);
   }
 
+  get size(): number {
+    return this.#byControlNumber.size;
+  }
+
   all(): CollectionRecord[] {
     return [...this.#byControlNumber.values()];
   }
