@@ -24,24 +24,36 @@ export const DEFAULT_STRING_LIMIT = 2048;
  */
 export function oversizedStrings(body: unknown): FieldErrors | undefined {
   const errors: FieldErrors = {};
-  const pending: Array<{ value: unknown; path: string[] }> = [{ value: body, path: [] }];
+  // Paths are linked to their parent rather than copied: a deeply nested body stays linear.
+  const pending: Step[] = [{ value: body, key: undefined, parent: undefined }];
   let found = 0;
   while (pending.length > 0 && found < 20) {
-    const { value, path } = pending.pop()!;
+    const step = pending.pop()!;
+    const { value } = step;
     if (typeof value === 'string') {
-      const name = path.at(-1) ?? 'body';
-      const limit = STRING_LIMITS[name] ?? DEFAULT_STRING_LIMIT;
+      const limit = STRING_LIMITS[step.key ?? ''] ?? DEFAULT_STRING_LIMIT;
       if (value.length > limit) {
-        const field = path.length === 0 ? 'body' : path.join('.');
+        const field = dottedPath(step);
         errors[field] = [`The ${field} may not be greater than ${limit} characters.`];
         found += 1;
       }
-    } else if (Array.isArray(value)) {
-      value.forEach((item, index) => pending.push({ value: item, path: [...path, String(index)] }));
     } else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value))
-        pending.push({ value: item, path: [...path, key] });
+      for (const [key, item] of Object.entries(value)) {
+        pending.push({ value: item, key, parent: step });
+      }
     }
   }
   return found > 0 ? errors : undefined;
+}
+
+interface Step {
+  value: unknown;
+  key: string | undefined;
+  parent: Step | undefined;
+}
+
+function dottedPath(step: Step): string {
+  const keys: string[] = [];
+  for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) keys.push(at.key);
+  return keys.length === 0 ? 'body' : keys.reverse().join('.');
 }
