@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { sandboxPrefixes } from '../core/endpoints.js';
 import type { SandboxContext } from './context.js';
 import type { EngineDeliveryResult } from './engine/collection-engine.js';
 import { CONTROL_PREFIX } from './http/control-path.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
 import { registerCheckoutRoutes } from './routes/checkout.js';
 import { registerCollectionRoutes } from './routes/collection.js';
@@ -53,6 +55,7 @@ export function buildSandboxApp(
   });
   registerJsonBody(app);
   registerErrorHandling(app);
+  registerSecurityHeaders(app, sandboxPrefixes.collection);
   context.loginLimits.register(app);
 
   // The latency fault: every non-control response waits, after the handler has run, so that a
