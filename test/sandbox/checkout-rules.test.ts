@@ -41,7 +41,15 @@ describe('card and phone on one checkout: one payment at a time, the first settl
     );
     expect(declined.status).toBe(409);
     expect(field(declined, 'message')).toMatch(/phone payment .* waiting/);
-    expect((await session(checkout.payment_token)).status).toBe(409);
+    // A new session may be opened (it moves no money), but it cannot pay either.
+    const late = await session(checkout.payment_token);
+    expect(late.status).toBe(200);
+    const approved = await card(
+      checkout.payment_token,
+      field(late, 'session_id'),
+      '4242424242424242',
+    );
+    expect(approved.status).toBe(409);
     expect(await status(checkout.payment_token)).toBe('pending');
 
     const settled = await s.control('collection/settle', {

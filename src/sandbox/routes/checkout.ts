@@ -20,7 +20,7 @@ const SESSION_LIFETIME_MS = 15 * 60 * 1000;
 const SESSIONS_KEPT = 20;
 
 /**
- * One payment at a time on a checkout (docs/sandbox.md § Card and phone on one checkout): while a
+ * One payment at a time on a checkout (docs/sandbox.md § Hosted secure checkout): while a
  * phone payment is waiting for the customer's approval, the card step is refused with 409, so
  * a declined card can never fail a checkout whose phone payment may still succeed, and a card
  * can never pay what the phone is about to pay. The first settlement decides the checkout.
@@ -109,7 +109,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const record = payable(parsed.data.token, reply, 401);
     if (!record) return reply;
-    if (phoneInProgress(record, reply)) return reply;
+    // Opening a session moves no money, so it is allowed while a phone payment waits; the card
+    // step itself is what is refused then.
     // A checkout keeps its latest few sessions; a page that reopens the card step gets a new one.
     if (record.sessions.size >= SESSIONS_KEPT) {
       const oldest = record.sessions.keys().next().value;
