@@ -25,7 +25,15 @@ export function buildSandboxApp(
 ): FastifyInstance {
   const app = Fastify({
     logger: context.options.logger
-      ? { redact: ['req.headers.authorization', 'req.headers["x-control-key"]'] }
+      ? {
+          redact: [
+            'req.headers.authorization',
+            'req.headers["x-control-key"]',
+            'req.headers["x-engine-key"]',
+            'req.headers["x-api-key"]',
+            'req.headers.cookie',
+          ],
+        }
       : false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
