@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sandboxPrefixes } from '../core/endpoints.js';
 import type { SandboxContext } from './context.js';
 import type { EngineDeliveryResult } from './engine/collection-engine.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { CONTROL_PREFIX } from './http/control-path.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
@@ -49,6 +50,7 @@ export function buildSandboxApp(
     // connectionsCheckingInterval, by default only every 30 s.
     requestTimeout: context.options.requestTimeoutMs,
     connectionTimeout: 120_000,
+    clientErrorHandler,
     http: {
       requestTimeout: context.options.requestTimeoutMs,
       connectionsCheckingInterval: Math.max(

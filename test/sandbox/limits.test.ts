@@ -89,6 +89,8 @@ describe('timeouts: a request must arrive whole within requestTimeoutMs', () => 
     );
     await once(socket, 'close');
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer).toMatch(/x-request-id: req_/);
+    expect(answer).toContain('{"message":"The request did not arrive in time');
     expect((await s.call('POST', '/api/sandbox/merchant/test-airtel')).status).toBe(200);
   });
 });
