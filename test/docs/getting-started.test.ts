@@ -148,8 +148,18 @@ describe('docs/getting-started.md, in a fresh project', () => {
     for (const block of all) {
       if (block.lang === 'sh' && block.instead !== undefined) {
         if (/npx pesakit sandbox/.test(block.code)) {
+          // The optional peers are not installed yet: the CLI must start without them, and the
+          // one command that needs them must say what to install.
+          expect(existsSync(join(project, 'node_modules', 'better-sqlite3'))).toBe(false);
           url = await startSandbox();
           ranSandboxStart = true;
+          const demo = await bash('npx pesakit demo --store :memory:').then(
+            () => 'ran',
+            (error: { stderr?: string }) => error.stderr ?? '',
+          );
+          expect(demo).toMatch(
+            /pesakit demo keeps its references in SQLite, and (kysely|better-sqlite3) is not installed: run `npm install kysely better-sqlite3`/,
+          );
         } else if (/npm install kysely better-sqlite3/.test(block.code)) {
           await bash('npm install kysely && npm install -D @types/better-sqlite3');
           linkBuiltBetterSqlite3();
