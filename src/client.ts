@@ -1,3 +1,5 @@
+import { checkClientConfiguration } from './core/client-configuration.js';
+import type { Product } from './core/endpoints.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
 import type { ReconcilerOptions } from './reconciler/options.js';
 import { Reconciler } from './reconciler/reconciler.js';
@@ -42,8 +44,14 @@ export class Pesakit {
   readonly #transport: Transport;
   readonly #credentials: PesakitOptions['credentials'];
 
+  /**
+   * @throws ConfigurationError when an option cannot work — an empty email or password, no
+   * `baseUrl`, production without `baseUrls.<product>` for a product it has credentials for —
+   * naming the option. Nothing is sent or stored by a client that fails here.
+   */
   constructor(options: PesakitOptions) {
     const { store, newMerchantReference: makeReference, ...transportOptions } = options;
+    checkClientConfiguration(transportOptions);
     this.#transport = new Transport(transportOptions);
     this.#credentials = options.credentials;
     this.store = store ?? new MemoryReferenceStore();
@@ -73,6 +81,18 @@ export class Pesakit {
       { store: this.store, transport: this.#transport, credentials: this.#credentials ?? {} },
       options,
     );
+  }
+
+  /**
+   * Uses `token` for `product`'s bearer calls from now on (`undefined` forgets it): a token
+   * obtained elsewhere, or one kept across restarts. Without credentials for the product,
+   * this is how its calls authenticate; with them, a rejected token is replaced by a login.
+   *
+   * @example pesakit.setToken('airtime', process.env.AIRTIME_TOKEN);
+   */
+  setToken(product: Product, token: string | undefined): this {
+    this.#transport.setToken(product, token);
+    return this;
   }
 
   /**

@@ -18,6 +18,7 @@ export { endpointPath } from './core/paths.js';
 export type {
   Credentials,
   ErrorEvent,
+  LastResponse,
   RequestEvent,
   ResponseEvent,
   RetryDelay,
@@ -25,6 +26,7 @@ export type {
   TransportEventBase,
   TransportEvents,
   TransportOptions,
+  WithLastResponse,
 } from './core/transport.js';
 export { Transport } from './core/transport.js';
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
@@ -33,6 +35,8 @@ export {
   ApiError,
   AuthenticationError,
   BadRequestError,
+  ConfigurationError,
+  ConflictError,
   ConnectionError,
   DuplicateReferenceError,
   errorFromResponse,
@@ -42,6 +46,8 @@ export {
   isApiError,
   isAuthenticationError,
   isBadRequestError,
+  isConfigurationError,
+  isConflictError,
   isConnectionError,
   isDuplicateReferenceError,
   isInsufficientFundsError,
@@ -51,6 +57,7 @@ export {
   isPesakitError,
   isRateLimitError,
   isReferenceConflictError,
+  isRequestAbortedError,
   isRequestValidationError,
   isResponseValidationError,
   isServerError,
@@ -64,6 +71,7 @@ export {
   parseRetryAfter,
   RateLimitError,
   ReferenceConflictError,
+  RequestAbortedError,
   RequestValidationError,
   ResponseValidationError,
   ServerError,
@@ -134,6 +142,8 @@ export type {
   SchedulingStore,
 } from './references/schedule/types.js';
 export { Airtime } from './resources/airtime.js';
+export type { CallOptions } from './resources/call-options.js';
+export { merchantReferenceParam } from './resources/callback-url.js';
 export { Collection } from './resources/collection.js';
 export { Disbursement } from './resources/disbursement.js';
 export { newMerchantReference } from './resources/merchant-reference.js';

@@ -1,6 +1,7 @@
+import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
 import type { ReferenceStore, TransactionRecord } from '../references/index.js';
+import type { ReviewVerdict } from '../references/review.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
-import { moveToReview, type ReviewVerdict } from './foundation.js';
 import type { ResolvedOptions } from './options.js';
 import type { PayoutHistory } from './payout-history.js';
 import type { Platform } from './platform.js';
@@ -53,8 +54,14 @@ export async function settle(
   to: 'success' | 'failed',
   details: { payload?: unknown; reason?: string },
 ): Promise<CheckOutcome> {
-  const { record, changed } = await ctx.store.transition(ctx.record.merchantReference, to, details);
-  if (!changed && record.status !== to) return { kind: 'already_final', record };
+  let moved: { record: TransactionRecord; changed: boolean };
+  try {
+    moved = await ctx.store.transition(ctx.record.merchantReference, to, details);
+  } catch (error) {
+    return lostRace(ctx, error);
+  }
+  const { record, changed } = moved;
+  if (!changed) return { kind: 'already_final', record };
   return {
     kind: to === 'success' ? 'settled' : 'failed',
     record,
@@ -65,8 +72,27 @@ export async function settle(
 
 /** Hands the record to a person (fenced) with the verdict and its evidence. */
 export async function review(ctx: CheckContext, verdict: ReviewVerdict): Promise<CheckOutcome> {
-  const { record, changed } = await moveToReview(ctx.store, ctx.record.merchantReference, verdict);
-  return { kind: 'review', record, changed, verdict, answer: verdict.evidence };
+  let moved: { record: TransactionRecord; changed: boolean };
+  try {
+    moved = await ctx.store.transition(ctx.record.merchantReference, 'needs_review', {
+      review: verdict,
+      payload: verdict.evidence ?? null,
+    });
+  } catch (error) {
+    return lostRace(ctx, error);
+  }
+  if (!moved.changed) return { kind: 'already_final', record: moved.record };
+  return { kind: 'review', record: moved.record, changed: true, verdict, answer: verdict.evidence };
+}
+
+/**
+ * Another path (a callback, a person) settled the record between our lease and our write: the
+ * store refused the move, and theirs stands.
+ */
+async function lostRace(ctx: CheckContext, error: unknown): Promise<CheckOutcome> {
+  if (!isInvalidTransitionError(error)) throw error;
+  const current = (await ctx.store.get(ctx.record.merchantReference)) ?? ctx.record;
+  return { kind: 'already_final', record: current };
 }
 
 /** An `unknown` record the platform shows in progress goes back to `pending` (fenced). */
@@ -75,9 +101,14 @@ export async function backToPending(
   answer: unknown,
 ): Promise<TransactionRecord> {
   if (ctx.record.status !== 'unknown') return ctx.record;
-  const { record } = await ctx.store.transition(ctx.record.merchantReference, 'pending', {
-    payload: answer,
-    reason: 'The platform shows the transaction in progress.',
-  });
-  return record;
+  try {
+    const { record } = await ctx.store.transition(ctx.record.merchantReference, 'pending', {
+      payload: answer,
+      reason: 'The platform shows the transaction in progress.',
+    });
+    return record;
+  } catch (error) {
+    if (!isInvalidTransitionError(error)) throw error;
+    return (await ctx.store.get(ctx.record.merchantReference)) ?? ctx.record;
+  }
 }

@@ -1,5 +1,5 @@
 import type { TransactionRecord } from '../references/index.js';
-import type { ReviewVerdict } from './foundation.js';
+import type { ReviewVerdict } from '../references/review.js';
 
 /** Counts of one pass (`runOnce`), by outcome. */
 export interface ReconcileSummary {

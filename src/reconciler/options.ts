@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { TransactionRecord } from '../references/index.js';
+import type { ReviewVerdict } from '../references/review.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
-import type { EffectContext, ReviewVerdict } from './foundation.js';
+import type { EffectContext } from '../settlement/effects.js';
 
 const second = 1000;
 const minute = 60 * second;

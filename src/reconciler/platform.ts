@@ -20,7 +20,7 @@ export interface Platform {
   payouts(page: number, perPage: number): Promise<PayoutPage>;
   /** The airtime account with its wallet. */
   airtimeUser(): Promise<AirtimeUserResponse>;
-  /** True when credentials for `product` are configured. */
+  /** True when `product`'s calls can authenticate (credentials or a token). */
   canUse(product: Product): boolean;
 }
 
@@ -47,6 +47,8 @@ export function transportPlatform(
       };
     },
     airtimeUser: () => gate.run(() => transport.request('airtimeUser', {})),
-    canUse: (product) => credentials[product] !== undefined,
+    // Credentials, or a token set with pesakit.setToken().
+    canUse: (product) =>
+      credentials[product] !== undefined || transport.token(product) !== undefined,
   };
 }

@@ -5,6 +5,7 @@ import type { Transport } from '../core/transport.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
+import { EffectRunner } from '../settlement/effects.js';
 import { type CheckContext, type CheckOutcome, type PassState, review } from './check-context.js';
 import {
   emptyProgress,
@@ -13,7 +14,6 @@ import {
   type ReconcileSummary,
 } from './events.js';
 import { fencedStore } from './fenced-store.js';
-import { EffectRunner } from './foundation.js';
 import { type ReconcilerOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { PayoutHistory } from './payout-history.js';
 import { type Platform, transportPlatform } from './platform.js';
@@ -85,6 +85,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       ...(options.onFailed ? { onFailed: options.onFailed } : {}),
       ...(options.onReview ? { onReview: options.onReview } : {}),
     });
+    // A handler that throws is retried by the runner with backoff; the merchant hears of it.
+    this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
+    this.#effects.on('dead', (event) => this.emit('error', event.error));
   }
 
   /**
@@ -309,11 +312,11 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       nextCheckAt: ctx.now,
       ...(outcome.kind === 'already_final' ? {} : { observation: outcome.answer ?? null }),
     });
-    if (outcome.kind === 'already_final') return;
+    // A move this check did not make (another path won it meanwhile) is not this pass's.
+    if (outcome.kind === 'already_final' || !outcome.changed) return;
     progress[
       outcome.kind === 'settled' ? 'settled' : outcome.kind === 'failed' ? 'failed' : 'review'
     ] += 1;
-    if (!outcome.changed) return;
     if (outcome.kind === 'settled') this.emit('settled', outcome.record);
     else if (outcome.kind === 'failed') this.emit('failed', outcome.record);
     else if (outcome.verdict) this.emit('review', outcome.record, outcome.verdict);

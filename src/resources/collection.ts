@@ -1,6 +1,6 @@
 import type { ResponseOf } from '../core/endpoints.js';
+import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
 import type { TransactionRecord } from '../references/index.js';
-import { applyCollectionObservation } from '../settlement/settle-collection.js';
 import type { LoginRequest } from '../schemas/account.js';
 import type {
   BankCollectionRequest,
@@ -11,6 +11,8 @@ import type {
   SecureCheckoutRequest,
   TestProvider,
 } from '../schemas/collection.js';
+import { applyCollectionObservation } from '../settlement/settle-collection.js';
+import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
@@ -37,8 +39,8 @@ export class Collection {
    *
    * @example await pesakit.collection.login({ email: 'shop@example.co.tz', password: '…' });
    */
-  login(credentials?: LoginRequest): Promise<ResponseOf<'collectionLogin'>> {
-    return logIn(this.#context, 'collection', credentials);
+  login(credentials?: LoginRequest, options?: CallOptions): Promise<ResponseOf<'collectionLogin'>> {
+    return logIn(this.#context, 'collection', credentials, options);
   }
 
   /**
@@ -66,6 +68,7 @@ export class Collection {
       {
         endpoint: 'initiateMno',
         body: request,
+        tagsCallbackUrl: true,
         flow: 'mno',
         amount: request.amount,
         msisdn: request.msisdn,
@@ -90,6 +93,7 @@ export class Collection {
       {
         endpoint: 'initiateBank',
         body: request,
+        tagsCallbackUrl: true,
         flow: 'bank',
         amount: request.amount,
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
@@ -120,6 +124,7 @@ export class Collection {
       {
         endpoint: 'initiateSecure',
         body: request,
+        tagsCallbackUrl: true,
         flow: 'secure',
         amount: request.amount,
         references: (r) => ({
@@ -148,6 +153,7 @@ export class Collection {
       {
         endpoint: 'payMobile',
         body: request,
+        tagsCallbackUrl: true,
         flow: 'pay_mobile',
         amount: request.amount,
         msisdn: request.msisdn,
@@ -167,8 +173,14 @@ export class Collection {
    * const checkout = await pesakit.collection.createCheckout({ amount: 30000, callback_url });
    * await pesakit.collection.checkoutMno({ token: checkout.payment_token, msisdn: '255754123456' });
    */
-  async checkoutMno(request: CheckoutMnoRequest): Promise<ResponseOf<'checkoutMno'>> {
-    const response = await this.#context.transport.request('checkoutMno', { body: request });
+  async checkoutMno(
+    request: CheckoutMnoRequest,
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'checkoutMno'>>> {
+    const response = await this.#context.transport.request('checkoutMno', {
+      body: request,
+      ...transportOptions(options),
+    });
     await this.#attachToCheckout(response.external_reference, {
       controlNumber: response.controlNumber,
       paymentReference: response.reference,
@@ -182,8 +194,14 @@ export class Collection {
    * @example
    * const { session_id } = await pesakit.collection.portalSession({ token: checkout.payment_token });
    */
-  portalSession(request: PortalSessionRequest): Promise<ResponseOf<'portalSession'>> {
-    return this.#context.transport.request('portalSession', { body: request });
+  portalSession(
+    request: PortalSessionRequest,
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'portalSession'>>> {
+    return this.#context.transport.request('portalSession', {
+      body: request,
+      ...transportOptions(options),
+    });
   }
 
   /**
@@ -196,12 +214,14 @@ export class Collection {
    */
   async status(
     refId: string,
-  ): Promise<ResponseOf<'collectionStatus'> & { record?: TransactionRecord }> {
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'collectionStatus'>> & { record?: TransactionRecord }> {
     const response = await this.#context.transport.request('collectionStatus', {
       body: { ref_id: refId },
+      ...transportOptions(options),
     });
     const record = await this.#apply(response.data);
-    return record ? { ...response, record } : response;
+    return record ? withLastResponse({ ...response, record }, response.lastResponse) : response;
   }
 
   /**
@@ -209,8 +229,14 @@ export class Collection {
    *
    * @example const { token, hash } = await pesakit.collection.testProvider('vodacom');
    */
-  testProvider(provider: TestProvider): Promise<ResponseOf<'providerTest'>> {
-    return this.#context.transport.request('providerTest', { params: { provider } });
+  testProvider(
+    provider: TestProvider,
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'providerTest'>>> {
+    return this.#context.transport.request('providerTest', {
+      params: { provider },
+      ...transportOptions(options),
+    });
   }
 
   async #attachToCheckout(

@@ -1,6 +1,6 @@
 import { isNotFoundError } from '../../errors/not-found-error.js';
+import { applyCollectionObservation } from '../../settlement/settle-collection.js';
 import { type CheckContext, type CheckOutcome, review } from '../check-context.js';
-import { applyCollectionObservation } from '../foundation.js';
 import { attemptTime } from '../schedule.js';
 
 /**
@@ -72,7 +72,15 @@ export async function checkAirtimeRecharge(ctx: CheckContext): Promise<CheckOutc
       }
       if (result.outcome === 'already_final')
         return { kind: 'already_final', record: result.record };
-      if (result.outcome === 'review' && result.verdict) return review(ctx, result.verdict);
+      if (result.outcome === 'review') {
+        return {
+          kind: 'review',
+          record: result.record,
+          changed: result.changed,
+          verdict: result.verdict,
+          answer: transaction,
+        };
+      }
     } catch (error) {
       if (!isNotFoundError(error)) throw error;
     }

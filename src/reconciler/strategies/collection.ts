@@ -1,12 +1,6 @@
 import { isNotFoundError } from '../../errors/not-found-error.js';
-import {
-  backToPending,
-  type CheckContext,
-  type CheckOutcome,
-  review,
-  settle,
-} from '../check-context.js';
-import { applyCollectionObservation } from '../foundation.js';
+import { applyCollectionObservation } from '../../settlement/settle-collection.js';
+import { type CheckContext, type CheckOutcome, review, settle } from '../check-context.js';
 import { attemptTime } from '../schedule.js';
 
 /**
@@ -37,14 +31,11 @@ export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> 
     case 'failed':
       return { kind: 'failed', record: result.record, changed: result.changed, answer };
     case 'review':
-      if (result.verdict && !result.changed) {
-        return review(ctx, result.verdict);
-      }
       return {
         kind: 'review',
         record: result.record,
         changed: result.changed,
-        ...(result.verdict ? { verdict: result.verdict } : {}),
+        verdict: result.verdict,
         answer,
       };
     case 'already_final':
@@ -63,8 +54,8 @@ export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> 
       reason: 'expired',
     });
   }
-  const moved = await backToPending(ctx, transaction);
-  return { kind: 'pending', pulled: true, answer, record: moved };
+  // applyCollectionObservation moved an `unknown` record back to `pending` (the platform has it).
+  return { kind: 'pending', pulled: true, answer, record: result.record };
 }
 
 /**

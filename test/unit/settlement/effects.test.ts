@@ -40,7 +40,11 @@ describe('effects: the transition happens once; the handler runs at least once u
   it('concurrent runners (a callback and the reconciler) run the handler once', async () => {
     const store = new MemoryReferenceStore();
     let runs = 0;
-    const handlers = { onPaid: async () => void (runs += 1) };
+    const handlers = {
+      onPaid: async () => {
+        runs += 1;
+      },
+    };
     const runners = [new EffectRunner(store, handlers), new EffectRunner(store, handlers)];
     await settled(store, 'a', 'success');
     await Promise.all([...runners.map((r) => r.runFor('a')), ...runners.map((r) => r.drain())]);
