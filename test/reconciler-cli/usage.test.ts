@@ -68,6 +68,12 @@ describe('pesakit reconcile: a wrong command line exits 2 and touches nothing', 
     expect(run.stderr).toMatch(/No credentials in the environment/);
   });
 
+  it('refuses a --base-url that is not a URL before opening the store', async () => {
+    const run = await usage({ store: storePath, baseUrl: 'not a url' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/baseUrl/);
+  });
+
   it('needs an address for the sandbox, and per-product hosts for production', async () => {
     const sandbox = await usage({ store: storePath, baseUrl: undefined });
     expect(sandbox.code).toBe(2);

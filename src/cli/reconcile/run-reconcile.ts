@@ -1,5 +1,6 @@
 import { Pesakit } from '../../client.js';
 import type { Environment } from '../../core/endpoints.js';
+import { isConfigurationError } from '../../errors/index.js';
 import type { ReferenceStore } from '../../references/index.js';
 import { clientOptionsFromEnv } from './client-from-env.js';
 import { countNeedsReview } from './count-review.js';
@@ -56,6 +57,16 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
       environment: flags.environment,
       ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     });
+    // The client checks its configuration at construction (a URL that is not one, a product
+    // without a host): try it before the store is opened, so such a mistake changes nothing.
+    try {
+      new Pesakit(clientOptions);
+    } catch (error) {
+      if (isConfigurationError(error) || error instanceof TypeError) {
+        throw new UsageError(error.message);
+      }
+      throw error;
+    }
     const reporter = createReporter(flags.json === true, io);
     const mode = flags.watch === true ? 'watch' : 'once';
 
