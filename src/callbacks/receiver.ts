@@ -17,11 +17,18 @@ import {
   type CallbackReceiverOptions,
   delayFor,
   type ResolvedReceiverOptions,
+  type ReturnUrls,
   resolveOptions,
 } from './options.js';
 import { parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext, processEntry } from './process-entry.js';
 import { type PullStatus, StatusPuller } from './status-puller.js';
+
+/** Per-call options of `receive()`, for framework adapters. */
+export interface ReceiveOptions {
+  /** Checkout return redirects; each one given wins over the receiver's own. */
+  returnUrls?: ReturnUrls;
+}
 
 /** What a receiver needs from the client: its store and the status call. */
 export interface ReceiverDependencies {
@@ -92,9 +99,9 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   /**
    * Answers one HTTP request under the mount point: `POST|GET /callback`, `GET /return`.
    * Never throws and never answers 5xx for client input; a store failure is 503 (the platform
-   * retries).
+   * retries). `options.returnUrls` (a middleware's own) win over the receiver's.
    */
-  async receive(request: ReceivedRequest): Promise<ReceiverResponse> {
+  async receive(request: ReceivedRequest, options: ReceiveOptions = {}): Promise<ReceiverResponse> {
     let url: URL;
     try {
       url = new URL(request.url, 'http://receiver.invalid');
@@ -113,7 +120,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       );
     }
     if (path === '/return') {
-      if (method === 'GET') return this.#checkoutReturn(url);
+      if (method === 'GET') return this.#checkoutReturn(url, options.returnUrls);
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use GET.` },
@@ -218,7 +225,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     return jsonResponse(200, { received: true, duplicate });
   }
 
-  async #checkoutReturn(url: URL): Promise<ReceiverResponse> {
+  async #checkoutReturn(url: URL, returnUrls?: ReturnUrls): Promise<ReceiverResponse> {
     const externalReference = externalReferenceOf({
       external_reference: url.searchParams.get('external_reference'),
     });
@@ -260,7 +267,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
         status: 'not_found',
       });
     }
-    const target = this.#options.returnUrls?.[outcome === 'review' ? 'pending' : outcome];
+    const urls = { ...this.#options.returnUrls, ...returnUrls };
+    const target = urls[outcome === 'review' ? 'pending' : outcome];
     if (target && record) {
       const location = new URL(target);
       location.searchParams.set('merchant_reference', record.merchantReference);

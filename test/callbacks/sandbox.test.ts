@@ -282,6 +282,23 @@ describe('checkout return: never trusts the query string', () => {
     expect(shop.paid).toEqual(['cart-return']);
   });
 
+  it('returnUrls given per call (by a middleware) win over the receiver own', async () => {
+    const shop = await openShop({ returnUrls: { pending: 'https://shop.example/wait' } });
+    const created = await checkout(shop, 'cart-override');
+    const answer = await shop.receiver.receive(
+      {
+        method: 'GET',
+        url: `/return?external_reference=${created.external_reference}`,
+        headers: {},
+      },
+      { returnUrls: { pending: 'https://middleware.example/pending' } },
+    );
+    expect(answer.status).toBe(303);
+    expect(answer.headers['location']).toBe(
+      'https://middleware.example/pending?merchant_reference=cart-override',
+    );
+  });
+
   it('forged: ?status=success on a pending checkout answers pending and marks nothing', async () => {
     const shop = await openShop();
     const created = await checkout(shop, 'cart-forged');
