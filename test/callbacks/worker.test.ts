@@ -157,6 +157,75 @@ describe('the inbox worker', () => {
   });
 });
 
+describe('matching by the pesakit_ref hint', () => {
+  async function lostInitiation(store: MemoryReferenceStore) {
+    await store.createIntent({
+      merchantReference: 'order-lost',
+      product: 'collection',
+      flow: 'mno',
+      amount: 15_000,
+      msisdn: '255754123456',
+    });
+    await store.transition('order-lost', 'unknown', { reason: 'timeout' });
+  }
+
+  it('a hinted record never takes the references of a transaction for another amount', async () => {
+    const store = new MemoryReferenceStore();
+    await lostInitiation(store);
+    const orphans: string[] = [];
+    const receiver = new CallbackReceiver(
+      { store, pull: async () => transaction({ amount: 9_999, paid_amount: 9_999 }) },
+      { pollIntervalMs: 10 },
+    );
+    receivers.push(receiver);
+    receiver.on('orphan', (event) => orphans.push(event.verdict.reason));
+    receiver.start();
+    await receiver.receive({
+      method: 'POST',
+      url: '/callback?pesakit_ref=order-lost',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    await eventually(() => orphans.length === 1);
+    expect(await store.get('order-lost')).toMatchObject({
+      status: 'unknown',
+      controlNumber: null,
+      paymentReference: null,
+    });
+  });
+
+  it('a hint naming a record that already has other references is not a match', async () => {
+    const store = new MemoryReferenceStore();
+    await pendingPayment(store, 'order-other');
+    let pulls = 0;
+    const receiver = new CallbackReceiver(
+      {
+        store,
+        pull: async () => {
+          pulls += 1;
+          return transaction();
+        },
+      },
+      { pollIntervalMs: 10 },
+    );
+    receivers.push(receiver);
+    const orphans: string[] = [];
+    receiver.on('orphan', (event) => orphans.push(event.entryId));
+    receiver.start();
+    await receiver.receive({
+      method: 'POST',
+      url: '/callback?pesakit_ref=order-other',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(
+        merchantCallback({ paymentReference: 'PR-X', controlNumber: '990099', amount: 15_000 }),
+      ),
+    });
+    await eventually(() => orphans.length === 1);
+    expect(pulls).toBe(0);
+    expect((await store.get('order-other'))?.status).toBe('pending');
+  });
+});
+
 describe('the amplification guard', () => {
   it('coalesces concurrent pulls of one reference into one call', async () => {
     let calls = 0;
