@@ -224,14 +224,18 @@ describe('callbacks from the sandbox, verified by pull', () => {
       msisdn: '255754123456',
     });
     await shop.pesakit.store.transition('order-lost', 'unknown', { reason: 'timeout' });
-    // The request did reach the platform (sent here by another client, so the shop's store
-    // learns nothing from the answer), with the shop's callback URL and pesakit_ref.
+    // The request did reach the platform: sent here by another client with its own store, so
+    // the shop's store learns nothing from the answer. The SDK put the merchant reference on
+    // the callback URL as pesakit_ref.
     const elsewhere = harness.client();
-    const payment = await elsewhere.collection.initiateMno({
-      amount: 12_000,
-      msisdn: '255754123456',
-      callback_url: `${shop.server.url}/callback?pesakit_ref=order-lost`,
-    });
+    const payment = await elsewhere.collection.initiateMno(
+      {
+        amount: 12_000,
+        msisdn: '255754123456',
+        callback_url: `${shop.server.url}/callback`,
+      },
+      { merchantReference: 'order-lost' },
+    );
     await settle(payment.controlNumber, 'success');
     await eventually(() => shop.paid.length === 1, 15_000, 'onPaid');
     expect(await shop.pesakit.store.get('order-lost')).toMatchObject({
