@@ -37,9 +37,9 @@ export interface CallbackReceiverOptions {
   leaseMs?: number;
   /** How often an idle worker looks for due entries. @default 500 */
   pollIntervalMs?: number;
-  /** Failed processing attempts before an entry is dead-lettered. @default 8 */
+  /** Failed processing attempts (of an inbox entry, or of a handler) before it is dead-lettered. @default 8 */
   maxAttempts?: number;
-  /** Backoff between failed processing attempts. @default [1000, 5000, 30000, 120000, 600000] */
+  /** Backoff between failed attempts (inbox entries and handlers). @default [1000, 5000, 30000, 120000, 600000] */
   retryDelaysMs?: readonly number[];
   /**
    * When the platform is still pending although a callback claimed an outcome, pull again after

@@ -74,11 +74,20 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       concurrency: this.#options.pullConcurrency,
     });
     const { onPaid, onFailed, onReview } = this.#options;
-    this.#effects = new EffectRunner(this.#store, {
-      ...(onPaid ? { onPaid } : {}),
-      ...(onFailed ? { onFailed } : {}),
-      ...(onReview ? { onReview } : {}),
-    });
+    this.#effects = new EffectRunner(
+      this.#store,
+      {
+        ...(onPaid ? { onPaid } : {}),
+        ...(onFailed ? { onFailed } : {}),
+        ...(onReview ? { onReview } : {}),
+      },
+      {
+        leaseMs: this.#options.leaseMs,
+        retryDelaysMs: this.#options.retryDelaysMs,
+        maxAttempts: this.#options.maxAttempts,
+        now: this.#now,
+      },
+    );
     this.#effects.on('effect_failed', (event) =>
       this.emit('error', { stage: 'effect', error: asError(event.error) }),
     );

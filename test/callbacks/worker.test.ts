@@ -157,6 +157,40 @@ describe('the inbox worker', () => {
   });
 });
 
+describe('the handler contract: transition once, handler at least once until it completes', () => {
+  it('onPaid that throws is run again by the effect drain, with the same effectKey, until it completes', async () => {
+    const store = new MemoryReferenceStore();
+    await pendingPayment(store);
+    const runs: Array<{ key: string; attempt: number }> = [];
+    const paidEvents: string[] = [];
+    const receiver = new CallbackReceiver(
+      { store, pull: async () => transaction() },
+      {
+        pollIntervalMs: 10,
+        effectDrainIntervalMs: 50,
+        retryDelaysMs: [50],
+        onPaid: (_record, context) => {
+          runs.push({ key: context.effectKey, attempt: context.attempt });
+          if (runs.length === 1) throw new Error('orders database unavailable');
+        },
+      },
+    );
+    receivers.push(receiver);
+    receiver.on('paid', (event) => paidEvents.push(event.record.merchantReference));
+    receiver.start();
+    await post(receiver);
+    await eventually(async () => (await store.get('order-1'))?.effect.status === 'done', 15_000);
+    expect(runs).toEqual([
+      { key: 'order-1', attempt: 1 },
+      { key: 'order-1', attempt: 2 },
+    ]);
+    expect(paidEvents).toEqual(['order-1']);
+    // The same callback again changes nothing: no second transition, no third run.
+    await post(receiver);
+    expect(runs).toHaveLength(2);
+  });
+});
+
 describe('matching by the pesakit_ref hint', () => {
   async function lostInitiation(store: MemoryReferenceStore) {
     await store.createIntent({
