@@ -2,6 +2,8 @@
 // would, and makes a real call: a sandbox from `pesakit/sandbox`, called through `Pesakit`
 // (ky, p-retry and the schemas on the way).
 import { errorFromResponse, isValidationError, normalizeMsisdn, Pesakit } from 'pesakit';
+import { pesakitExpress } from 'pesakit/express';
+import { pesakitFastify } from 'pesakit/fastify';
 import { createSandbox } from 'pesakit/sandbox';
 
 const sandbox = await createSandbox({ autoSettle: false });
@@ -25,6 +27,7 @@ try {
       provider: sample.provider,
       signed: /^[0-9a-f]{64}$/.test(sample.hash),
       validation: isValidationError(error),
+      middleware: [typeof pesakitExpress, pesakitFastify[Symbol.for('plugin-meta')]?.name],
     }),
   );
 } finally {
