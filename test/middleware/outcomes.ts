@@ -15,8 +15,7 @@ export interface Outcome {
  */
 export class Outcomes {
   readonly calls: Outcome[] = [];
-  readonly #waiters: Array<{ match: (o: Outcome) => boolean; resolve: (o: Outcome) => void }> =
-    [];
+  readonly #waiters: Array<{ match: (o: Outcome) => boolean; resolve: (o: Outcome) => void }> = [];
 
   readonly handlers = {
     onPaid: async (record: TransactionRecord) => this.#push({ kind: 'paid', record }),
@@ -27,15 +26,17 @@ export class Outcomes {
 
   /** Resolves with the first (past or future) call of `kind` for `merchantReference`. */
   next(kind: OutcomeKind, merchantReference: string): Promise<Outcome> {
-    const match = (o: Outcome) => o.kind === kind && o.record.merchantReference === merchantReference;
+    const match = (o: Outcome) =>
+      o.kind === kind && o.record.merchantReference === merchantReference;
     const seen = this.calls.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve) => this.#waiters.push({ match, resolve }));
   }
 
   count(kind: OutcomeKind, merchantReference: string): number {
-    return this.calls.filter((o) => o.kind === kind && o.record.merchantReference === merchantReference)
-      .length;
+    return this.calls.filter(
+      (o) => o.kind === kind && o.record.merchantReference === merchantReference,
+    ).length;
   }
 
   #push(outcome: Outcome) {

@@ -134,9 +134,15 @@ export function describeReceiverMount(framework: Framework): void {
         paymentReference: payment.reference,
         amount: 15_000,
       });
-      const answer = await post(`${shop.callbackUrl}?pesakit_ref=${payment.merchantReference}`, forged);
+      const answer = await post(
+        `${shop.callbackUrl}?pesakit_ref=${payment.merchantReference}`,
+        forged,
+      );
       expect(answer.status).toBe(200);
-      const review = await shop.outcomes.nextEvent?.('claim_not_confirmed', payment.merchantReference);
+      const review = await shop.outcomes.nextEvent?.(
+        'claim_not_confirmed',
+        payment.merchantReference,
+      );
       void review;
       await shop.receiver.close();
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(0);
@@ -164,6 +170,143 @@ export function describeReceiverMount(framework: Framework): void {
       const answer = await post(shop.callbackUrl, orphan);
       expect(answer.status).toBe(200);
       // TODO(after merge): observe the orphan event.
+    });
+  });
+
+  describe(`${framework}: the checkout return is verified, never trusted (spec rule 10)`, () => {
+    async function checkout(shop: Shop) {
+      return shop.pesakit.collection.createCheckout({
+        amount: 30_000,
+        callback_url: `${shop.app.url}/pesakit/return`,
+      });
+    }
+    const returnTo = (shop: Shop, query: string) =>
+      fetch(`${shop.app.url}/pesakit/return?${query}`, { redirect: 'manual' });
+
+    it('paid: a checkout the platform confirms redirects 303 to returnUrls.paid and pays once', async () => {
+      const shop = await openShop({ returnUrls });
+      const started = await checkout(shop);
+      const phone = await shop.pesakit.collection.checkoutMno({
+        token: started.payment_token,
+        msisdn: '255754123456',
+      });
+      await settle(phone.controlNumber, 'success');
+      const answer = await returnTo(
+        shop,
+        `external_reference=${started.external_reference}&status=success`,
+      );
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe(returnUrls.paid);
+      await shop.outcomes.next('paid', started.merchantReference);
+      expect((await shop.pesakit.store.find(started.merchantReference))?.status).toBe('success');
+    });
+
+    it('pending: a checkout not paid yet redirects to returnUrls.pending', async () => {
+      const shop = await openShop({ returnUrls });
+      const started = await checkout(shop);
+      const answer = await returnTo(shop, `external_reference=${started.external_reference}`);
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe(returnUrls.pending);
+    });
+
+    it('forged: ?status=success on an unpaid checkout does not mark it paid', async () => {
+      const shop = await openShop({ returnUrls });
+      const started = await checkout(shop);
+      const answer = await returnTo(
+        shop,
+        `external_reference=${started.external_reference}&status=success`,
+      );
+      expect(answer.headers.get('location')).toBe(returnUrls.pending);
+      await shop.receiver.close();
+      expect(shop.outcomes.count('paid', started.merchantReference)).toBe(0);
+      expect((await shop.pesakit.store.find(started.merchantReference))?.status).toBe('pending');
+    });
+
+    it('without returnUrls it answers JSON instead of redirecting', async () => {
+      const shop = await openShop();
+      const started = await checkout(shop);
+      const answer = await returnTo(shop, `external_reference=${started.external_reference}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toMatch(/json/);
+    });
+  });
+
+  describe(`${framework}: client mistakes get 4xx, never 5xx, and store nothing`, () => {
+    it('413: a body over maxBodyBytes, declared or streamed, is refused while it is read', async () => {
+      const shop = await openShop();
+      const limit = shop.receiver.maxBodyBytes;
+      const big = JSON.stringify({ padding: 'x'.repeat(limit) });
+      expect((await post(shop.callbackUrl, big)).status).toBe(413);
+      const chunks = Math.ceil((limit * 2) / 1024);
+      const streamed = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < chunks; i++) controller.enqueue(new Uint8Array(1024).fill(32));
+          controller.close();
+        },
+      });
+      const answer = await fetch(shop.callbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: streamed,
+        duplex: 'half',
+      } as RequestInit);
+      expect(answer.status).toBe(413);
+    });
+
+    it('415: a POST that is not JSON', async () => {
+      const shop = await openShop();
+      const answer = await post(shop.callbackUrl, 'status=true', { 'content-type': 'text/plain' });
+      expect(answer.status).toBe(415);
+    });
+
+    it('422: a callback that fails validation, with per-field errors in the Laravel shape', async () => {
+      const shop = await openShop();
+      const bad = merchantCallback({
+        controlNumber: '990000000002',
+        paymentReference: 'ENG1',
+        amount: 10,
+      });
+      const answer = await post(shop.callbackUrl, {
+        ...bad,
+        data: { ...bad.data, amount: 'lots' },
+      });
+      expect(answer.status).toBe(422);
+      const body = (await answer.json()) as { message: string; errors: Record<string, string[]> };
+      expect(body.errors['data.amount']?.length).toBeGreaterThan(0);
+    });
+
+    it('malformed JSON is a 4xx', async () => {
+      const shop = await openShop();
+      const answer = await post(shop.callbackUrl, '{"status": tru');
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+    });
+
+    it('404 for an unknown path under the mount point, 405 for a wrong method', async () => {
+      const shop = await openShop();
+      expect((await fetch(`${shop.app.url}/pesakit/nowhere`)).status).toBe(404);
+      expect((await fetch(shop.callbackUrl, { method: 'PUT' })).status).toBe(405);
+      expect((await post(`${shop.app.url}/pesakit/return`, {})).status).toBe(405);
+    });
+  });
+
+  describe(`${framework}: next to the app's own body parsing`, () => {
+    it("with the app's own JSON parser in front, callbacks are still received and verified", async () => {
+      const shop = await openShop({ appJsonParser: true });
+      const payment = await pay(shop);
+      await settle(payment.controlNumber, 'success');
+      await shop.outcomes.next('paid', payment.merchantReference);
+      const own = await post(`${shop.app.url}${shop.app.ownRoute}`, { order: 7 });
+      expect(own.status).toBe(200);
+      expect(await own.json()).toEqual(
+        framework === 'express' ? { own: { order: 7 } } : { own: { parsedByApp: { order: 7 } } },
+      );
+    });
+
+    it("the app's own routes keep their JSON parsing when pesakit is mounted", async () => {
+      const shop = await openShop();
+      const own = await post(`${shop.app.url}${shop.app.ownRoute}`, { order: 8 });
+      expect(await own.json()).toEqual({ own: { order: 8 } });
     });
   });
 }
@@ -207,10 +350,15 @@ async function postEngineCallback(
   sandboxUrl: string,
   input: { paymentReference: string; amount: number },
 ) {
-  const { controlNumber: _c, external_reference: _e, ...engine } = merchantCallback({
+  const {
+    controlNumber: _c,
+    external_reference: _e,
+    ...engine
+  } = merchantCallback({
     controlNumber: 'x',
     ...input,
   });
   const answer = await post(`${sandboxUrl}/api/sandbox/callback`, engine);
-  if (answer.status !== 200) throw new Error(`engine callback: ${answer.status} ${await answer.text()}`);
+  if (answer.status !== 200)
+    throw new Error(`engine callback: ${answer.status} ${await answer.text()}`);
 }
