@@ -21,7 +21,8 @@ export interface PesakitExpressOptions {
  * Everything under the mount point is answered by the receiver (unknown paths 404, wrong
  * methods 405). It reads the raw body itself, up to `receiver.maxBodyBytes` (413 beyond), so
  * it works with or without `express.json()` in front of it; when a body parser already
- * consumed the stream, the parsed `req.body` is passed on instead.
+ * consumed the stream, `req.rawBody` (when the app kept it) or the parsed `req.body` is passed
+ * on instead.
  */
 export function pesakitExpress(
   receiver: MountableReceiver,
@@ -47,7 +48,10 @@ async function handle(
   }
   let body: unknown;
   if (alreadyRead) {
-    body = req.body;
+    // Raw bytes beat a parsed object (they are what gets stored); apps that keep them with
+    // `express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })` get them used.
+    const { rawBody } = req as Request & { rawBody?: unknown };
+    body = Buffer.isBuffer(rawBody) ? rawBody : req.body;
   } else {
     const reading = await readBody(req, limit);
     if (!reading.ok) {
