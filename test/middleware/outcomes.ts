@@ -4,8 +4,9 @@ export type OutcomeKind = 'paid' | 'failed' | 'review';
 
 export interface Outcome {
   kind: OutcomeKind;
-  record: TransactionRecord;
-  verdict?: { reason: string; message: string };
+  /** Null for an orphan: a callback that matched no record. */
+  record: TransactionRecord | null;
+  verdict?: { reason: string; message: string; evidence?: unknown };
 }
 
 /**
@@ -20,14 +21,23 @@ export class Outcomes {
   readonly handlers = {
     onPaid: async (record: TransactionRecord) => this.#push({ kind: 'paid', record }),
     onFailed: async (record: TransactionRecord) => this.#push({ kind: 'failed', record }),
-    onReview: async (record: TransactionRecord, verdict: { reason: string; message: string }) =>
-      this.#push({ kind: 'review', record, verdict }),
+    onReview: async (
+      record: TransactionRecord | null,
+      verdict: { reason: string; message: string; evidence?: unknown },
+    ) => this.#push({ kind: 'review', record, verdict }),
   };
 
   /** Resolves with the first (past or future) call of `kind` for `merchantReference`. */
   next(kind: OutcomeKind, merchantReference: string): Promise<Outcome> {
-    const match = (o: Outcome) =>
-      o.kind === kind && o.record.merchantReference === merchantReference;
+    return this.#first((o) => o.kind === kind && o.record?.merchantReference === merchantReference);
+  }
+
+  /** Resolves with the first (past or future) onReview call for a callback matching no record. */
+  nextOrphan(): Promise<Outcome> {
+    return this.#first((o) => o.kind === 'review' && o.record === null);
+  }
+
+  #first(match: (o: Outcome) => boolean): Promise<Outcome> {
     const seen = this.calls.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve) => this.#waiters.push({ match, resolve }));
@@ -35,7 +45,7 @@ export class Outcomes {
 
   count(kind: OutcomeKind, merchantReference: string): number {
     return this.calls.filter(
-      (o) => o.kind === kind && o.record.merchantReference === merchantReference,
+      (o) => o.kind === kind && o.record?.merchantReference === merchantReference,
     ).length;
   }
 

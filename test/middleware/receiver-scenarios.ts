@@ -134,16 +134,20 @@ export function describeReceiverMount(framework: Framework): void {
         paymentReference: payment.reference,
         amount: 15_000,
       });
+      const unconfirmed = new Promise<{ reason: string; status: string | undefined }>((resolve) => {
+        shop.receiver.on('review', ({ record, verdict }) => {
+          if (record?.merchantReference === payment.merchantReference) {
+            resolve({ reason: verdict.reason, status: record.status });
+          }
+        });
+      });
       const answer = await post(
         `${shop.callbackUrl}?pesakit_ref=${payment.merchantReference}`,
         forged,
       );
       expect(answer.status).toBe(200);
-      const review = await shop.outcomes.nextEvent?.(
-        'claim_not_confirmed',
-        payment.merchantReference,
-      );
-      void review;
+      // The receiver pulled the status: still pending, so the claim is not believed.
+      expect(await unconfirmed).toEqual({ reason: 'claim_not_confirmed', status: 'pending' });
       await shop.receiver.close();
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(0);
       expect((await shop.pesakit.store.find(payment.merchantReference))?.status).toBe('pending');
@@ -156,7 +160,7 @@ export function describeReceiverMount(framework: Framework): void {
       await postEngineCallback(harness.url, { paymentReference: payment.reference, amount: 150 });
       const review = await shop.outcomes.next('review', payment.merchantReference);
       expect(review.verdict?.reason).toBe('amount_mismatch');
-      expect(review.record.status).toBe('needs_review');
+      expect(review.record?.status).toBe('needs_review');
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(0);
     });
 
@@ -169,7 +173,9 @@ export function describeReceiverMount(framework: Framework): void {
       });
       const answer = await post(shop.callbackUrl, orphan);
       expect(answer.status).toBe(200);
-      // TODO(after merge): observe the orphan event.
+      const review = await shop.outcomes.nextOrphan();
+      expect(review.verdict?.reason).toBe('orphan');
+      expect(review.record).toBeNull();
     });
   });
 
