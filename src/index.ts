@@ -1,6 +1,19 @@
 // The public surface of `pesakit`. Every export is listed by name: what is not here is not API.
 // Values and types are exported apart so that type-only imports stay erasable.
 
+// Callbacks (issue #7): receiver, inbox, checkout return.
+export type {
+  CallbackReceiverEvents,
+  CallbackReceiverOptions,
+  CheckoutOutcome,
+  CheckoutReturnQuery,
+  CheckoutReturnResult,
+  ReceivedRequest,
+  ReceiverDependencies,
+  ReceiverResponse,
+  ReturnUrls,
+} from './callbacks/index.js';
+export { CallbackReceiver, verifyCheckoutReturn } from './callbacks/index.js';
 export type { PesakitOptions } from './client.js';
 export { Pesakit } from './client.js';
 export type {
@@ -80,8 +93,17 @@ export type {
   PaidVerdict,
   PaymentObservation,
 } from './payments/is-paid.js';
-
 export { isPaid } from './payments/is-paid.js';
+export type {
+  CallbackClaim,
+  CallbackInbox,
+  InboxAppend,
+  InboxClaim,
+  InboxClaimOptions,
+  InboxEntry,
+  InboxEntryStatus,
+  InboxListOptions,
+} from './references/inbox/types.js';
 export type {
   Flow,
   ListOpenOptions,
@@ -103,7 +125,6 @@ export {
   openStatuses,
   transactionStatuses,
 } from './references/index.js';
-
 export { Airtime } from './resources/airtime.js';
 export { Collection } from './resources/collection.js';
 export { Disbursement } from './resources/disbursement.js';
@@ -111,5 +132,4 @@ export { newMerchantReference } from './resources/merchant-reference.js';
 export type { MoneyMovementOptions, WithMerchantReference } from './resources/move-money.js';
 export type { Page } from './resources/pagination.js';
 export { PagePromise } from './resources/pagination.js';
-
 export * from './schemas/index.js';

@@ -1,5 +1,7 @@
 import { DuplicateReferenceError } from '../errors/duplicate-reference-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
+import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
+import type { CallbackInbox } from './inbox/types.js';
 import {
   isLookupable,
   parseCheckTime,
@@ -46,9 +48,11 @@ export class MemoryReferenceStore implements ReferenceStore {
   /** Platform reference value → merchant reference of the record that owns it. */
   readonly #owners = new Map<string, string>();
   readonly #now: () => Date;
+  readonly inbox: CallbackInbox;
 
   constructor(options: MemoryReferenceStoreOptions = {}) {
     this.#now = options.now ?? (() => new Date());
+    this.inbox = new MemoryCallbackInbox(this.#now);
   }
 
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {

@@ -1,4 +1,5 @@
 import type { Product } from '../core/endpoints.js';
+import type { CallbackInbox } from './inbox/types.js';
 
 /**
  * Where a transaction stands, as far as the merchant knows.
@@ -149,6 +150,8 @@ export interface ReferenceStore {
   listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]>;
   /** Notes that the reconciler pulled this transaction's state: sets `lastCheckedAt`, counts it. */
   recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord>;
+  /** The durable callback inbox kept with the records (src/references/inbox). */
+  readonly inbox: CallbackInbox;
   /** Releases the store's connections. A closed store must not be used again. */
   close(): Promise<void>;
 }

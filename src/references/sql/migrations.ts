@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { transactionStatuses } from '../transitions.js';
+import { callbackInboxMigration } from './inbox-migration.js';
 import type { SqlDialectName } from './table.js';
 
 /**
@@ -56,6 +57,7 @@ function migrations(dialect: SqlDialectName): Record<string, Migration> {
           .execute();
       },
     },
+    '0003_callback_inbox': callbackInboxMigration(dialect),
   };
 }
 

@@ -2,6 +2,8 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { PesakitError } from '../../errors/pesakit-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
+import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
+import type { CallbackInbox } from '../inbox/types.js';
 import {
   isLookupable,
   parseCheckTime,
@@ -28,6 +30,7 @@ import type {
   TransactionStatus,
   TransitionDetails,
 } from '../types.js';
+import type { InboxDatabase } from './inbox-table.js';
 import {
   referenceColumns,
   type SqlDialectName,
@@ -60,6 +63,7 @@ export class SqlReferenceStore implements ReferenceStore {
   readonly #now: () => Date;
   readonly #release: () => Promise<void>;
   #closed = false;
+  readonly inbox: CallbackInbox;
 
   protected constructor(
     db: Kysely<StoreDatabase>,
@@ -71,6 +75,11 @@ export class SqlReferenceStore implements ReferenceStore {
     this.#dialect = dialect;
     this.#release = release;
     this.#now = options.now ?? (() => new Date());
+    this.inbox = new SqlCallbackInbox(
+      () => this.#open() as unknown as Kysely<InboxDatabase>,
+      dialect,
+      this.#now,
+    );
   }
 
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
