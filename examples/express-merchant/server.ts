@@ -28,9 +28,11 @@ const pesakit = new Pesakit({
 const receiver = pesakit.createCallbackReceiver({
   onPaid: async (record) => orders.mark(record.merchantReference, 'paid'),
   onFailed: async (record) => orders.mark(record.merchantReference, 'failed'),
+  // A person must look: an amount or reference mismatch, a claim the platform never confirmed,
+  // or (record null) a callback that matches no order. Resolve with `pesakit review`.
   onReview: async (record, verdict) => {
-    console.warn(`needs review: ${record.merchantReference}: ${verdict.message}`);
-    orders.mark(record.merchantReference, 'needs_review');
+    console.warn(`needs review (${verdict.reason}): ${verdict.message}`);
+    if (record) orders.mark(record.merchantReference, 'needs_review');
   },
 });
 

@@ -17,6 +17,7 @@ import {
   type CallbackReceiverOptions,
   delayFor,
   type ResolvedReceiverOptions,
+  type ReturnUrls,
   resolveOptions,
 } from './options.js';
 import { parseCallback } from './parse-callback.js';
@@ -113,7 +114,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       );
     }
     if (path === '/return') {
-      if (method === 'GET') return this.#checkoutReturn(url);
+      if (method === 'GET') return this.#checkoutReturn(url, request.returnUrls);
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use GET.` },
@@ -218,7 +219,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     return jsonResponse(200, { received: true, duplicate });
   }
 
-  async #checkoutReturn(url: URL): Promise<ReceiverResponse> {
+  async #checkoutReturn(url: URL, returnUrls?: ReturnUrls): Promise<ReceiverResponse> {
     const externalReference = externalReferenceOf({
       external_reference: url.searchParams.get('external_reference'),
     });
@@ -260,11 +261,19 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
         status: 'not_found',
       });
     }
-    const target = this.#options.returnUrls?.[outcome === 'review' ? 'pending' : outcome];
+    const target = (returnUrls ?? this.#options.returnUrls)?.[
+      outcome === 'review' ? 'pending' : outcome
+    ];
     if (target && record) {
-      const location = new URL(target);
+      // Return URLs may be relative to the shop ('/thanks'): resolve against a placeholder
+      // origin to add the query, and keep them relative.
+      const location = new URL(target, 'http://relative.invalid');
       location.searchParams.set('merchant_reference', record.merchantReference);
-      return { status: 303, headers: { location: location.toString() }, body: '' };
+      const href =
+        location.origin === 'http://relative.invalid'
+          ? `${location.pathname}${location.search}${location.hash}`
+          : location.toString();
+      return { status: 303, headers: { location: href }, body: '' };
     }
     return jsonResponse(200, {
       status: outcome,

@@ -1,5 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { MountableReceiver, ReceivedRequest, ReturnUrls } from './mountable-receiver.js';
+import type { ReceivedRequest } from '../callbacks/http.js';
+import type { ReturnUrls } from '../callbacks/options.js';
+import type { MountableReceiver } from './mountable-receiver.js';
 import { bodyTooLargeResponse, declaresTooLarge, sendReceiverResponse } from './node-response.js';
 import { readBody } from './read-body.js';
 

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import type { MountableReceiver, ReceivedRequest, ReturnUrls } from './mountable-receiver.js';
+import type { ReceivedRequest } from '../callbacks/http.js';
+import type { ReturnUrls } from '../callbacks/options.js';
+import type { MountableReceiver } from './mountable-receiver.js';
 import { bodyTooLargeResponse } from './node-response.js';
 
 export interface PesakitFastifyOptions {

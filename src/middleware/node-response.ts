@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ReceiverResponse } from './mountable-receiver.js';
+import type { ReceiverResponse } from '../callbacks/http.js';
 
 /** Writes the receiver's answer as is: status, headers and body, nothing added. */
 export function sendReceiverResponse(response: ServerResponse, answer: ReceiverResponse): void {

@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
+import type { ReturnUrls } from '../../src/callbacks/options.js';
 import { pesakitExpress } from '../../src/express.js';
 import { pesakitFastify } from '../../src/fastify.js';
-import type { MountableReceiver, ReturnUrls } from '../../src/middleware/mountable-receiver.js';
+import type { MountableReceiver } from '../../src/middleware/mountable-receiver.js';
 
 export type Framework = 'express' | 'fastify';
 

@@ -72,8 +72,8 @@ export function describeReceiverMount(framework: Framework): void {
       const payment = await pay(shop);
       await settle(payment.controlNumber, 'success');
       const paid = await shop.outcomes.next('paid', payment.merchantReference);
-      expect(paid.record.status).toBe('success');
-      expect((await shop.pesakit.store.find(payment.merchantReference))?.status).toBe('success');
+      expect(paid.record?.status).toBe('success');
+      expect((await shop.pesakit.store.get(payment.merchantReference))?.status).toBe('success');
       await harness.sandbox.idle();
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(1);
     });
@@ -83,7 +83,7 @@ export function describeReceiverMount(framework: Framework): void {
       const payment = await pay(shop);
       await settle(payment.controlNumber, 'failed');
       const failed = await shop.outcomes.next('failed', payment.merchantReference);
-      expect(failed.record.status).toBe('failed');
+      expect(failed.record?.status).toBe('failed');
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(0);
     });
 
@@ -108,7 +108,7 @@ export function describeReceiverMount(framework: Framework): void {
       const payment = await pay(shop);
       await settle(payment.controlNumber, 'success');
       await shop.outcomes.next('paid', payment.merchantReference);
-      expect((await shop.pesakit.store.find(payment.merchantReference))?.status).toBe('success');
+      expect((await shop.pesakit.store.get(payment.merchantReference))?.status).toBe('success');
     });
 
     it('reordered: callbacks released newest-first still land on the right payments', async () => {
@@ -150,7 +150,7 @@ export function describeReceiverMount(framework: Framework): void {
       expect(await unconfirmed).toEqual({ reason: 'claim_not_confirmed', status: 'pending' });
       await shop.receiver.close();
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(0);
-      expect((await shop.pesakit.store.find(payment.merchantReference))?.status).toBe('pending');
+      expect((await shop.pesakit.store.get(payment.merchantReference))?.status).toBe('pending');
     });
 
     it('underpaid: the platform says success for 150 of 15,000 → needs_review, never paid', async () => {
@@ -204,7 +204,7 @@ export function describeReceiverMount(framework: Framework): void {
       expect(answer.status).toBe(303);
       expect(answer.headers.get('location')).toBe(returnUrls.paid);
       await shop.outcomes.next('paid', started.merchantReference);
-      expect((await shop.pesakit.store.find(started.merchantReference))?.status).toBe('success');
+      expect((await shop.pesakit.store.get(started.merchantReference))?.status).toBe('success');
     });
 
     it('pending: a checkout not paid yet redirects to returnUrls.pending', async () => {
@@ -225,7 +225,7 @@ export function describeReceiverMount(framework: Framework): void {
       expect(answer.headers.get('location')).toBe(returnUrls.pending);
       await shop.receiver.close();
       expect(shop.outcomes.count('paid', started.merchantReference)).toBe(0);
-      expect((await shop.pesakit.store.find(started.merchantReference))?.status).toBe('pending');
+      expect((await shop.pesakit.store.get(started.merchantReference))?.status).toBe('pending');
     });
 
     it('without returnUrls it answers JSON instead of redirecting', async () => {
