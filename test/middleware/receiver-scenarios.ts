@@ -202,7 +202,9 @@ export function describeReceiverMount(framework: Framework): void {
         `external_reference=${started.external_reference}&status=success`,
       );
       expect(answer.status).toBe(303);
-      expect(answer.headers.get('location')).toBe(returnUrls.paid);
+      expect(answer.headers.get('location')).toBe(
+        `${returnUrls.paid}?merchant_reference=${started.merchantReference}`,
+      );
       await shop.outcomes.next('paid', started.merchantReference);
       expect((await shop.pesakit.store.get(started.merchantReference))?.status).toBe('success');
     });
@@ -212,7 +214,9 @@ export function describeReceiverMount(framework: Framework): void {
       const started = await checkout(shop);
       const answer = await returnTo(shop, `external_reference=${started.external_reference}`);
       expect(answer.status).toBe(303);
-      expect(answer.headers.get('location')).toBe(returnUrls.pending);
+      expect(answer.headers.get('location')).toBe(
+        `${returnUrls.pending}?merchant_reference=${started.merchantReference}`,
+      );
     });
 
     it('forged: ?status=success on an unpaid checkout does not mark it paid', async () => {
@@ -222,7 +226,9 @@ export function describeReceiverMount(framework: Framework): void {
         shop,
         `external_reference=${started.external_reference}&status=success`,
       );
-      expect(answer.headers.get('location')).toBe(returnUrls.pending);
+      expect(answer.headers.get('location')).toBe(
+        `${returnUrls.pending}?merchant_reference=${started.merchantReference}`,
+      );
       await shop.receiver.close();
       expect(shop.outcomes.count('paid', started.merchantReference)).toBe(0);
       expect((await shop.pesakit.store.get(started.merchantReference))?.status).toBe('pending');

@@ -1,0 +1,3 @@
+import { describeReceiverMount } from './receiver-scenarios.js';
+
+describeReceiverMount('fastify');
