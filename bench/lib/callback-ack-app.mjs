@@ -7,6 +7,8 @@
 // receiver with a SQLite inbox in a fresh file (WAL): every callback is validated, stored and
 // deduplicated before the 200. The receiver is not started: this measures the acknowledgement
 // path alone, which is what the platform waits on; processing happens after the answer.
+// `receiver-normal`: the same, on a database the app opened itself with
+// `synchronous = NORMAL` (WAL): commits survive a crash of the process but not of the machine.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +22,16 @@ let receiver;
 async function makeReceiver() {
   const { Pesakit } = await import(new URL('index.js', dist).href);
   const { SqliteReferenceStore } = await import(new URL('sqlite.js', dist).href);
-  store = await SqliteReferenceStore.open(join(directory, 'store.sqlite'));
+  const file = join(directory, 'store.sqlite');
+  if (subject === 'receiver-normal') {
+    const { default: Database } = await import('better-sqlite3');
+    const database = new Database(file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    store = await SqliteReferenceStore.open(database);
+  } else {
+    store = await SqliteReferenceStore.open(file);
+  }
   // No platform is called on the acknowledgement path; the URL only has to be well formed.
   const pesakit = new Pesakit({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:9', store });
   return pesakit.createCallbackReceiver({ onPaid() {}, onFailed() {}, onReview() {} });
