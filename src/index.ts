@@ -9,6 +9,7 @@ export type {
   CheckoutReturnQuery,
   CheckoutReturnResult,
   ReceivedRequest,
+  ReceiveOptions,
   ReceiverDependencies,
   ReceiverResponse,
   ReturnUrls,

@@ -1,7 +1,5 @@
 /** The framework-free request/response shapes of `receiver.receive()` (docs/callbacks.md). */
 
-import type { ReturnUrls } from './options.js';
-
 /** One HTTP request as a framework (or a plain `node:http` server) received it. */
 export interface ReceivedRequest {
   /** `'GET'`, `'POST'`, ... — others answer 405. */
@@ -14,11 +12,6 @@ export interface ReceivedRequest {
    * parsed (an object) when the raw bytes are gone; `undefined` for GET.
    */
   body?: unknown;
-  /**
-   * Checkout-return redirects given to a framework adapter (`pesakitExpress(receiver,
-   * { returnUrls })`); they win over the receiver's own `returnUrls`.
-   */
-  returnUrls?: ReturnUrls;
 }
 
 /** What to answer; a framework adapter copies it onto its own response. */

@@ -6,5 +6,5 @@ export type {
 export type { CallbackReceiverEvents } from './events.js';
 export type { ReceivedRequest, ReceiverResponse } from './http.js';
 export type { CallbackReceiverOptions, ReturnUrls } from './options.js';
-export { CallbackReceiver, type ReceiverDependencies } from './receiver.js';
+export { CallbackReceiver, type ReceiveOptions, type ReceiverDependencies } from './receiver.js';
 export { verifyCheckoutReturn } from './verify-checkout-return.js';

@@ -24,6 +24,12 @@ import { parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext, processEntry } from './process-entry.js';
 import { type PullStatus, StatusPuller } from './status-puller.js';
 
+/** Per-call options of `receive()`, for framework adapters. */
+export interface ReceiveOptions {
+  /** Checkout return redirects; each one given wins over the receiver's own. */
+  returnUrls?: ReturnUrls;
+}
+
 /** What a receiver needs from the client: its store and the status call. */
 export interface ReceiverDependencies {
   store: ReferenceStore;
@@ -93,9 +99,9 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   /**
    * Answers one HTTP request under the mount point: `POST|GET /callback`, `GET /return`.
    * Never throws and never answers 5xx for client input; a store failure is 503 (the platform
-   * retries).
+   * retries). `options.returnUrls` (a middleware's own) win over the receiver's.
    */
-  async receive(request: ReceivedRequest): Promise<ReceiverResponse> {
+  async receive(request: ReceivedRequest, options: ReceiveOptions = {}): Promise<ReceiverResponse> {
     let url: URL;
     try {
       url = new URL(request.url, 'http://receiver.invalid');
@@ -114,7 +120,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       );
     }
     if (path === '/return') {
-      if (method === 'GET') return this.#checkoutReturn(url, request.returnUrls);
+      if (method === 'GET') return this.#checkoutReturn(url, options.returnUrls);
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use GET.` },
@@ -261,12 +267,11 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
         status: 'not_found',
       });
     }
-    const target = (returnUrls ?? this.#options.returnUrls)?.[
-      outcome === 'review' ? 'pending' : outcome
-    ];
+    const urls = { ...this.#options.returnUrls, ...returnUrls };
+    const target = urls[outcome === 'review' ? 'pending' : outcome];
     if (target && record) {
       // Return URLs may be relative to the shop ('/thanks'): resolve against a placeholder
-      // origin to add the query, and keep them relative.
+      // origin to add the query, and keep them relative (new URL('/thanks') alone throws).
       const location = new URL(target, 'http://relative.invalid');
       location.searchParams.set('merchant_reference', record.merchantReference);
       const href =

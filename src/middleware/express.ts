@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ReceivedRequest } from '../callbacks/http.js';
 import type { ReturnUrls } from '../callbacks/options.js';
-import type { MountableReceiver } from './mountable-receiver.js';
+import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
 import { bodyTooLargeResponse, declaresTooLarge, sendReceiverResponse } from './node-response.js';
 import { readBody } from './read-body.js';
 
@@ -69,9 +69,8 @@ async function handle(
     url: req.url,
     headers: req.headers,
     ...(body === undefined ? {} : { body }),
-    ...(options.returnUrls ? { returnUrls: options.returnUrls } : {}),
   };
-  sendReceiverResponse(res, await receiver.receive(request));
+  sendReceiverResponse(res, await receiver.receive(request, receiveOptions(options)));
 }
 
 function sendTooLarge(req: Request, res: Response, limit: number) {

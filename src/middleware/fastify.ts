@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } 
 import fp from 'fastify-plugin';
 import type { ReceivedRequest } from '../callbacks/http.js';
 import type { ReturnUrls } from '../callbacks/options.js';
-import type { MountableReceiver } from './mountable-receiver.js';
+import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
 import { bodyTooLargeResponse } from './node-response.js';
 
 export interface PesakitFastifyOptions {
@@ -72,9 +72,8 @@ async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptio
       url: url.startsWith('/') ? url : `/${url}`,
       headers: request.headers,
       ...(request.body === undefined || request.body === null ? {} : { body: request.body }),
-      ...(options.returnUrls ? { returnUrls: options.returnUrls } : {}),
     };
-    return send(reply, await receiver.receive(received));
+    return send(reply, await receiver.receive(received, receiveOptions(options)));
   });
 }
 
