@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CallbackReceiverOptions } from '../../src/callbacks/options.js';
 import type { Pesakit } from '../../src/client.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
@@ -44,10 +45,13 @@ export function describeReceiverMount(framework: Framework): void {
     await harness.close();
   });
 
-  async function openShop(mount: MountOptions = {}): Promise<Shop> {
+  async function openShop(
+    mount: MountOptions = {},
+    receiverOptions: CallbackReceiverOptions = {},
+  ): Promise<Shop> {
     const outcomes = new Outcomes();
     const pesakit = harness.client({ store: new MemoryReferenceStore() });
-    const receiver = pesakit.createCallbackReceiver(outcomes.handlers);
+    const receiver = pesakit.createCallbackReceiver({ ...receiverOptions, ...outcomes.handlers });
     const app = await startMerchantApp(framework, receiver, mount);
     receiver.start();
     const shop = { pesakit, receiver, app, outcomes, callbackUrl: `${app.url}/pesakit/callback` };
@@ -232,6 +236,19 @@ export function describeReceiverMount(framework: Framework): void {
       await shop.receiver.close();
       expect(shop.outcomes.count('paid', started.merchantReference)).toBe(0);
       expect((await shop.pesakit.store.get(started.merchantReference))?.status).toBe('pending');
+    });
+
+    it("the middleware's returnUrls win over the receiver's; relative ones stay relative", async () => {
+      const shop = await openShop(
+        { returnUrls: { pending: '/orders/pending' } },
+        { returnUrls: { ...returnUrls } },
+      );
+      const started = await checkout(shop);
+      const answer = await returnTo(shop, `external_reference=${started.external_reference}`);
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe(
+        `/orders/pending?merchant_reference=${started.merchantReference}`,
+      );
     });
 
     it('without returnUrls it answers JSON instead of redirecting', async () => {
