@@ -22,7 +22,7 @@ describe('the built package', () => {
       provider: 'airtel',
       signed: true,
       validation: true,
-      middleware: ['function', 'pesakit'],
+      middleware: ['function', 415],
     });
   });
 
