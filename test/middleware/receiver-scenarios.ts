@@ -91,8 +91,11 @@ export function describeReceiverMount(framework: Framework): void {
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(0);
     });
 
-    it('duplicated ×5: five deliveries, all answered 200, onPaid runs once', async () => {
+    it('duplicated ×5: five deliveries, all answered 200, stored once, onPaid runs once', async () => {
       const shop = await openShop();
+      const seen = { received: 0, duplicate: 0 };
+      shop.receiver.on('received', () => seen.received++);
+      shop.receiver.on('duplicate', () => seen.duplicate++);
       await harness.control('faults', { callbacks: { duplicate: 5 } });
       const payment = await pay(shop);
       await settle(payment.controlNumber, 'success');
@@ -102,6 +105,7 @@ export function describeReceiverMount(framework: Framework): void {
         deliveries: Array<{ outcome: string; url?: string }>;
       };
       expect(deliveries.filter((d) => d.outcome === 'delivered')).toHaveLength(5);
+      expect(seen).toEqual({ received: 1, duplicate: 4 });
       await shop.receiver.close(); // drains: any further processing would have happened
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(1);
     });
@@ -322,6 +326,9 @@ export function describeReceiverMount(framework: Framework): void {
   describe(`${framework}: next to the app's own body parsing`, () => {
     it("with the app's own JSON parser in front, callbacks are still received and verified", async () => {
       const shop = await openShop({ appJsonParser: true });
+      // The app's parser (Express: 100 KB limit) does not lift the receiver's limit (64 KiB).
+      const big = JSON.stringify({ padding: 'x'.repeat(shop.receiver.maxBodyBytes) });
+      expect((await post(shop.callbackUrl, big)).status).toBe(413);
       const payment = await pay(shop);
       await settle(payment.controlNumber, 'success');
       await shop.outcomes.next('paid', payment.merchantReference);
