@@ -22,6 +22,7 @@ import {
 } from './options.js';
 import { parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext, processEntry } from './process-entry.js';
+import { payloadFromQuery } from './query-payload.js';
 import { type PullStatus, StatusPuller } from './status-puller.js';
 
 /** Per-call options of `receive()`, for framework adapters. */
@@ -168,20 +169,19 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     return this.#accept(request, url, request.body);
   }
 
-  /**
-   * GET callbacks carry the JSON payload in the `payload` query parameter
-   * (`/callback?payload=<url-encoded JSON>&pesakit_ref=...`).
-   */
+  /** GET callbacks carry the payload in the query string (see query-payload.ts). */
   async #receiveGet(request: ReceivedRequest, url: URL): Promise<ReceiverResponse> {
-    const payload = url.searchParams.get('payload');
-    if (payload === null) {
-      return validationResponse({
-        payload: ['The payload field is required: the callback JSON, URL-encoded.'],
+    if (Buffer.byteLength(url.search) > this.maxBodyBytes) {
+      return jsonResponse(413, {
+        message: `The callback query is larger than ${this.maxBodyBytes} bytes.`,
       });
     }
-    if (Buffer.byteLength(payload) > this.maxBodyBytes) {
-      return jsonResponse(413, {
-        message: `The callback payload is larger than ${this.maxBodyBytes} bytes.`,
+    const payload = payloadFromQuery(url.searchParams);
+    if (payload === undefined) {
+      return validationResponse({
+        payload: [
+          'The payload field is required: the callback JSON, URL-encoded, or its fields (status, data[amount], ...).',
+        ],
       });
     }
     return this.#accept(request, url, payload);

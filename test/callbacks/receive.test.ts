@@ -117,7 +117,48 @@ describe('receiver.receive(): the fast path', () => {
     });
     expect(response.status).toBe(200);
     expect((await store.inbox.list())[0]?.claim.merchantReferenceHint).toBe('order-9');
-    const missing = await receiver.receive({ method: 'GET', url: '/callback', headers: {} });
+    // The engine's flat GET form: data[field] / data.field.
+    const flat = new URLSearchParams({
+      message: 'Payment successful',
+      code: '200',
+      status: 'true',
+      description: 'Settled',
+      'data[providerType]': 'MNO',
+      'data[providerName]': 'Vodacom',
+      'data[amount]': '2500',
+      'data.paymentReference': 'PR-GET',
+      'data[payerMobile]': '255754123456',
+      'data[transactionDate]': '2024-06-01 12:30:00',
+      'data[transactionID]': 'MP.GET',
+      'data[transactionChannel]': 'USSD',
+      pesakit_ref: 'order-10',
+    });
+    const fromFlat = await receiver.receive({
+      method: 'GET',
+      url: `/callback?${flat}`,
+      headers: {},
+    });
+    expect(fromFlat.status).toBe(200);
+    expect((await store.inbox.list())[1]?.claim).toMatchObject({
+      status: 'success',
+      amount: 2500,
+      paymentReference: 'PR-GET',
+      merchantReferenceHint: 'order-10',
+    });
+    const badFlat = await receiver.receive({
+      method: 'GET',
+      url: '/callback?status=maybe&data[amount]=lots',
+      headers: {},
+    });
+    expect(badFlat.status).toBe(422);
+    expect(Object.keys(JSON.parse(badFlat.body).errors)).toEqual(
+      expect.arrayContaining(['status', 'data.amount']),
+    );
+    const missing = await receiver.receive({
+      method: 'GET',
+      url: '/callback?pesakit_ref=x',
+      headers: {},
+    });
     expect(missing.status).toBe(422);
     expect(JSON.parse(missing.body).errors.payload[0]).toMatch(/required/);
   });
