@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ReceivedRequest } from '../callbacks/http.js';
+import type { ReceivedRequest, ReceiverResponse } from '../callbacks/http.js';
 import type { ReturnUrls } from '../callbacks/options.js';
 import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
 import { bodyTooLargeResponse } from './node-response.js';
@@ -77,10 +77,7 @@ async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptio
   });
 }
 
-function send(
-  reply: FastifyReply,
-  answer: { status: number; headers: Record<string, string>; body: string },
-) {
+function send(reply: FastifyReply, answer: ReceiverResponse) {
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
 
