@@ -1,5 +1,7 @@
 import type { CallbackReceiverOptions } from './callbacks/options.js';
 import { CallbackReceiver } from './callbacks/receiver.js';
+import { checkClientConfiguration } from './core/client-configuration.js';
+import type { Product } from './core/endpoints.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
 import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
 import { Airtime } from './resources/airtime.js';
@@ -41,8 +43,14 @@ export class Pesakit {
   readonly store: ReferenceStore;
   readonly #transport: Transport;
 
+  /**
+   * @throws ConfigurationError when an option cannot work — an empty email or password, no
+   * `baseUrl`, production without `baseUrls.<product>` for a product it has credentials for —
+   * naming the option. Nothing is sent or stored by a client that fails here.
+   */
   constructor(options: PesakitOptions) {
     const { store, newMerchantReference: makeReference, ...transportOptions } = options;
+    checkClientConfiguration(transportOptions);
     this.#transport = new Transport(transportOptions);
     this.store = store ?? new MemoryReferenceStore();
     const context: ClientContext = {
@@ -76,6 +84,18 @@ export class Pesakit {
       },
       options,
     );
+  }
+
+  /**
+   * Uses `token` for `product`'s bearer calls from now on (`undefined` forgets it): a token
+   * obtained elsewhere, or one kept across restarts. Without credentials for the product,
+   * this is how its calls authenticate; with them, a rejected token is replaced by a login.
+   *
+   * @example pesakit.setToken('airtime', process.env.AIRTIME_TOKEN);
+   */
+  setToken(product: Product, token: string | undefined): this {
+    this.#transport.setToken(product, token);
+    return this;
   }
 
   /**

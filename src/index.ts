@@ -32,6 +32,7 @@ export { endpointPath } from './core/paths.js';
 export type {
   Credentials,
   ErrorEvent,
+  LastResponse,
   RequestEvent,
   ResponseEvent,
   RetryDelay,
@@ -39,6 +40,7 @@ export type {
   TransportEventBase,
   TransportEvents,
   TransportOptions,
+  WithLastResponse,
 } from './core/transport.js';
 export { Transport } from './core/transport.js';
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
@@ -47,6 +49,8 @@ export {
   ApiError,
   AuthenticationError,
   BadRequestError,
+  ConfigurationError,
+  ConflictError,
   ConnectionError,
   DuplicateReferenceError,
   errorFromResponse,
@@ -56,6 +60,8 @@ export {
   isApiError,
   isAuthenticationError,
   isBadRequestError,
+  isConfigurationError,
+  isConflictError,
   isConnectionError,
   isDuplicateReferenceError,
   isInsufficientFundsError,
@@ -65,6 +71,7 @@ export {
   isPesakitError,
   isRateLimitError,
   isReferenceConflictError,
+  isRequestAbortedError,
   isRequestValidationError,
   isResponseValidationError,
   isServerError,
@@ -78,6 +85,7 @@ export {
   parseRetryAfter,
   RateLimitError,
   ReferenceConflictError,
+  RequestAbortedError,
   RequestValidationError,
   ResponseValidationError,
   ServerError,
@@ -95,6 +103,13 @@ export type {
   PaymentObservation,
 } from './payments/is-paid.js';
 export { isPaid } from './payments/is-paid.js';
+export type {
+  ClaimEffectsOptions,
+  EffectClaim,
+  EffectState,
+  EffectStatus,
+  FailEffectOptions,
+} from './references/effects.js';
 export type {
   CallbackClaim,
   CallbackInbox,
@@ -126,7 +141,17 @@ export {
   openStatuses,
   transactionStatuses,
 } from './references/index.js';
+export type {
+  Resolution,
+  ResolveOptions,
+  ReviewReason,
+  ReviewVerdict,
+} from './references/review.js';
+export { reviewReasons } from './references/review.js';
+
 export { Airtime } from './resources/airtime.js';
+export type { CallOptions } from './resources/call-options.js';
+export { merchantReferenceParam } from './resources/callback-url.js';
 export { Collection } from './resources/collection.js';
 export { Disbursement } from './resources/disbursement.js';
 export { newMerchantReference } from './resources/merchant-reference.js';
@@ -134,3 +159,16 @@ export type { MoneyMovementOptions, WithMerchantReference } from './resources/mo
 export type { Page } from './resources/pagination.js';
 export { PagePromise } from './resources/pagination.js';
 export * from './schemas/index.js';
+export type {
+  CollectionSettlement,
+  EffectContext,
+  EffectKind,
+  EffectRunnerEvents,
+  EffectRunnerOptions,
+  SettlementHandlers,
+} from './settlement/index.js';
+export {
+  applyCollectionObservation,
+  DEFAULT_EFFECT_RETRY_DELAYS,
+  EffectRunner,
+} from './settlement/index.js';

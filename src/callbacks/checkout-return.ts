@@ -23,7 +23,7 @@ export interface CheckoutReturnQuery {
 export function outcomeOf(record: TransactionRecord): Exclude<CheckoutOutcome, 'not_found'> {
   if (record.status === 'success') return 'paid';
   if (record.status === 'failed') return 'failed';
-  if ((record.status as string) === 'needs_review') return 'review';
+  if (record.status === 'needs_review') return 'review';
   return 'pending';
 }
 

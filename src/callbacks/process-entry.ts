@@ -75,7 +75,7 @@ export async function processEntry(
       return { kind: 'complete', outcome: result.outcome };
     }
     case 'review': {
-      if (result.changed && result.verdict) {
+      if (result.changed) {
         context.emit('review', {
           record: result.record,
           verdict: result.verdict,
@@ -221,7 +221,7 @@ async function runEffect(context: ProcessContext, merchantReference: string, ent
 }
 
 function isInReview(record: TransactionRecord): boolean {
-  return (record.status as string) === 'needs_review';
+  return record.status === 'needs_review';
 }
 
 export function asError(error: unknown): Error {

@@ -254,7 +254,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     const { outcome, record } = result;
     if (result.changed && record) {
       if (outcome === 'paid' || outcome === 'failed') this.emit(outcome, { record });
-      if (outcome === 'review' && result.settlement?.verdict) {
+      if (outcome === 'review' && result.settlement?.outcome === 'review') {
         this.emit('review', { record, verdict: result.settlement.verdict });
       }
       await this.#effects

@@ -3,6 +3,7 @@ import { AmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { errorFromResponse } from '../errors/from-response.js';
 import { PesakitError } from '../errors/pesakit-error.js';
+import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import type { RequestInfo } from '../errors/request-info.js';
 import { ResponseValidationError } from '../errors/response-validation-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
@@ -21,6 +22,8 @@ export interface Attempt {
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   readonly fetch: typeof globalThis.fetch | undefined;
+  /** Carried by an AmbiguousOutcomeError, so the caller can reconcile ('' when unknown). */
+  readonly merchantReference: string;
 }
 
 /** What arrived, reported as soon as the headers are in (for the `response` event). */
@@ -33,17 +36,17 @@ export interface ArrivedResponse {
  * Sends one attempt and returns the response body parsed by the endpoint's response schema.
  * Throws an ApiError for an HTTP error, ResponseValidationError for an unexpected 2xx body,
  * and for a transport failure: AmbiguousOutcomeError when a money-moving request may have
- * been sent, else ConnectionError/TimeoutError. A caller's own abort is rethrown as its reason
- * (or, for money that may have been sent, as AmbiguousOutcomeError).
+ * been sent, else ConnectionError/TimeoutError. A caller's own abort is a RequestAbortedError
+ * (or, for money that may have been sent, an AmbiguousOutcomeError caused by one).
  */
 export async function sendAttempt(
   attempt: Attempt,
   onResponse: (response: ArrivedResponse) => void,
 ): Promise<unknown> {
-  const { endpoint, path } = attempt;
+  const { endpoint, path, merchantReference } = attempt;
   const request: RequestInfo = { method: endpoint.method, path };
   // A call the caller already gave up on is not sent at all (and so is never ambiguous).
-  attempt.signal?.throwIfAborted();
+  if (attempt.signal?.aborted) throw new RequestAbortedError(request, attempt.signal.reason);
   // The deadline covers the whole exchange, body included: ky's own timeout stops at headers.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), attempt.timeoutMs);
@@ -92,20 +95,23 @@ export async function sendAttempt(
     const mayHaveBeenSent = dispatched && !failedBeforeSending(error);
     const moneyAtRisk = endpoint.retry === 'money' && mayHaveBeenSent;
     if (attempt.signal?.aborted && !deadline.signal.aborted) {
-      const reason: unknown = attempt.signal.reason;
-      if (moneyAtRisk) throw new AmbiguousOutcomeError(request, undefined, { cause: reason });
-      throw reason;
+      const aborted = new RequestAbortedError(request, attempt.signal.reason);
+      if (moneyAtRisk)
+        throw new AmbiguousOutcomeError(request, merchantReference, { cause: aborted });
+      throw aborted;
     }
     if (deadline.signal.aborted) {
       const timeout = new TimeoutError(request, attempt.timeoutMs, { cause: error });
       throw moneyAtRisk
-        ? new AmbiguousOutcomeError(request, undefined, { cause: timeout })
+        ? new AmbiguousOutcomeError(request, merchantReference, { cause: timeout })
         : timeout;
     }
     // ky refused to build the request (a malformed header, say): nothing was sent.
     if (!dispatched) throw error;
     const failure = connectionError(request, error, mayHaveBeenSent);
-    throw moneyAtRisk ? new AmbiguousOutcomeError(request, undefined, { cause: failure }) : failure;
+    throw moneyAtRisk
+      ? new AmbiguousOutcomeError(request, merchantReference, { cause: failure })
+      : failure;
   } finally {
     clearTimeout(timer);
   }

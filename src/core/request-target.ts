@@ -1,7 +1,7 @@
-import { PesakitError } from '../errors/pesakit-error.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
-import type { Endpoint, Environment, Product } from './endpoints.js';
+import { type Endpoint, type Environment, type Product, sandboxPrefixes } from './endpoints.js';
 import { encodePathSegment, endpointPath } from './paths.js';
 import type { ResolvedTransportOptions } from './transport-options.js';
 
@@ -10,16 +10,30 @@ import type { ResolvedTransportOptions } from './transport-options.js';
  * schema, so that a request the platform would refuse is refused here, before anything is
  * sent or stored. Endpoints without a request schema take no body.
  */
-export function validatedBody(operation: string, endpoint: Endpoint, body: unknown): unknown {
+export function validatedBody(
+  operation: string,
+  endpoint: Endpoint,
+  environment: Environment,
+  body: unknown,
+): unknown {
+  const request = requestInfo(endpoint, environment);
   if (endpoint.request === undefined) {
     if (body === undefined) return undefined;
-    throw new RequestValidationError(operation, { body: ['This endpoint takes no request body.'] });
+    const errors = { body: ['This endpoint takes no request body.'] };
+    throw new RequestValidationError(operation, errors, request);
   }
   const parsed = endpoint.request.safeParse(body);
   if (!parsed.success) {
-    throw new RequestValidationError(operation, fieldErrorsFrom(parsed.error, body));
+    throw new RequestValidationError(operation, fieldErrorsFrom(parsed.error, body), request);
   }
   return parsed.data;
+}
+
+/** The method and the path template (`{name}` left unfilled) a refused call would have used. */
+function requestInfo(endpoint: Endpoint, environment: Environment) {
+  const prefix = environment === 'sandbox' ? sandboxPrefixes[endpoint.product] : '';
+  const path = environment === 'sandbox' ? endpoint.sandboxPath : endpoint.productionPath;
+  return { method: endpoint.method, path: prefix + path };
 }
 
 /**
@@ -46,7 +60,9 @@ export function resolvedPath(
       errors[`params.${name}`] = [(error as Error).message];
     }
   }
-  if (Object.keys(errors).length > 0) throw new RequestValidationError(operation, errors);
+  if (Object.keys(errors).length > 0) {
+    throw new RequestValidationError(operation, errors, requestInfo(endpoint, environment));
+  }
   return endpointPath(endpoint, environment, params);
 }
 
@@ -58,7 +74,8 @@ export function productOrigin(product: Product, options: ResolvedTransportOption
   const origin =
     options.baseUrls[product] ?? (options.environment === 'sandbox' ? options.baseUrl : undefined);
   if (origin === undefined) {
-    throw new PesakitError(
+    throw new ConfigurationError(
+      options.environment === 'production' ? `baseUrls.${product}` : 'baseUrl',
       options.environment === 'production'
         ? `No production host for the ${product} product: set \`baseUrls.${product}\` ` +
             '(each product has its own host in production).'

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Environment, Product } from './endpoints.js';
 
 /** The email and password of one product's account (each product has its own accounts). */
@@ -88,7 +89,10 @@ export interface ResolvedTransportOptions {
 export function resolveTransportOptions(options: TransportOptions): ResolvedTransportOptions {
   const environment = options.environment ?? 'sandbox';
   if (environment !== 'sandbox' && environment !== 'production') {
-    throw new TypeError(`\`environment\` must be 'sandbox' or 'production', got ${environment}.`);
+    throw new ConfigurationError(
+      'environment',
+      `\`environment\` must be 'sandbox' or 'production', got ${environment}.`,
+    );
   }
   if (options.baseUrl !== undefined) checkUrl('baseUrl', options.baseUrl);
   for (const [product, url] of Object.entries(options.baseUrls ?? {})) {
@@ -100,7 +104,10 @@ export function resolveTransportOptions(options: TransportOptions): ResolvedTran
   const maxRetries = options.maxRetries ?? 2;
   checkNumber('maxRetries', maxRetries, 0);
   if (!Number.isInteger(maxRetries)) {
-    throw new TypeError(`\`maxRetries\` must be a whole number, got ${maxRetries}.`);
+    throw new ConfigurationError(
+      'maxRetries',
+      `\`maxRetries\` must be a whole number, got ${maxRetries}.`,
+    );
   }
   const minMs = options.retryDelay?.minMs ?? 500;
   const maxMs = options.retryDelay?.maxMs ?? 8_000;
@@ -125,16 +132,25 @@ function checkUrl(option: string, value: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw new TypeError(`\`${option}\` must be an absolute http(s) URL, got "${value}".`);
+    throw new ConfigurationError(
+      option,
+      `\`${option}\` must be an absolute http(s) URL, got "${value}".`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`\`${option}\` must be an http or https URL, got "${value}".`);
+    throw new ConfigurationError(
+      option,
+      `\`${option}\` must be an http or https URL, got "${value}".`,
+    );
   }
 }
 
 function checkNumber(option: string, value: number, min: number, max = Infinity): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
     const range = max === Infinity ? `at least ${min}` : `between ${min} and ${max}`;
-    throw new TypeError(`\`${option}\` must be a finite number ${range}, got ${value}.`);
+    throw new ConfigurationError(
+      option,
+      `\`${option}\` must be a finite number ${range}, got ${value}.`,
+    );
   }
 }

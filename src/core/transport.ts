@@ -2,9 +2,12 @@ import { EventEmitter } from 'eventemitter3';
 import pRetry from 'p-retry';
 import { ApiError } from '../errors/api-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
+import { PesakitError } from '../errors/pesakit-error.js';
+import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import { ResponseValidationError } from '../errors/response-validation-error.js';
 import { redactHeaders } from '../internal/redaction.js';
 import { sleep } from '../internal/sleep.js';
+import { untilAborted } from './abortable.js';
 import { sendAttempt } from './attempt.js';
 import { isTransient, retryDelayMs } from './backoff.js';
 import {
@@ -17,6 +20,12 @@ import {
   type RequestOf,
   type ResponseOf,
 } from './endpoints.js';
+import {
+  type LastResponse,
+  lastResponseOf,
+  type WithLastResponse,
+  withLastResponse,
+} from './last-response.js';
 import { missingCredentials } from './missing-credentials.js';
 import { productOrigin, resolvedPath, validatedBody } from './request-target.js';
 import { Sessions } from './sessions.js';
@@ -27,6 +36,7 @@ import {
   type TransportOptions,
 } from './transport-options.js';
 
+export type { LastResponse, WithLastResponse } from './last-response.js';
 export type * from './transport-events.js';
 export type { Credentials, RetryDelay, TransportOptions } from './transport-options.js';
 
@@ -42,6 +52,11 @@ export interface RequestOptions<K extends EndpointId = EndpointId> {
   readonly signal?: AbortSignal;
   /** Overrides `TransportOptions.timeoutMs` for each attempt of this call. */
   readonly timeoutMs?: number;
+  /**
+   * The merchant reference a money-moving call's intent is stored under: an
+   * AmbiguousOutcomeError carries it, so the caller can reconcile.
+   */
+  readonly merchantReference?: string;
 }
 
 /** Products whose platform has a logout route; airtime has none (its tokens are just dropped). */
@@ -63,6 +78,8 @@ interface Call {
   /** The token of the latest attempt, and the status it got. */
   token?: string | undefined;
   status?: number | undefined;
+  /** What the latest attempt got back, for the result's `lastResponse`. */
+  lastResponse?: LastResponse | undefined;
 }
 
 /**
@@ -114,6 +131,30 @@ export class Transport {
   }
 
   /**
+   * A token for `product`: the one held, or one from a login with the configured credentials
+   * (joining a login in flight). Money-moving calls get it before writing their intent, so a
+   * wrong password is an AuthenticationError with nothing stored. `signal` stops the wait (a
+   * RequestAbortedError), not the login, which other calls may share.
+   */
+  authenticate(product: Product, signal?: AbortSignal): Promise<string> {
+    const id = loginEndpoints[product];
+    const request = { method: endpoints[id].method, path: this.#path(id) };
+    return untilAborted(this.#sessions.current(product), signal, request);
+  }
+
+  /**
+   * Makes every check `request` makes before sending — the body and path parameters against
+   * the endpoint's schemas, the product's host, a token or credentials for a bearer route, the
+   * signal — and throws what `request` would. Nothing is sent.
+   */
+  check<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): void {
+    const { endpoint, path } = this.#prepare(id, options, undefined);
+    const { signal } = options;
+    if (signal?.aborted)
+      throw new RequestAbortedError({ method: endpoint.method, path }, signal.reason);
+  }
+
+  /**
    * Revokes the product's token on the platform (collection, disbursement) and forgets it —
    * even when the revoke fails, since the caller has asked to stop using it. A 401 means the
    * token was already dead, which is what logout wanted. Never logs in to log out.
@@ -131,17 +172,23 @@ export class Transport {
   }
 
   /**
-   * Sends one operation of the endpoint table and returns its validated response.
+   * Sends one operation of the endpoint table and returns its validated response, with the
+   * response's status, request id and redacted headers as a non-enumerable `lastResponse`.
    * @throws RequestValidationError before sending when the body or path parameters are invalid.
+   * @throws RequestAbortedError when `signal` aborts a call that moves no money, or one that
+   * moves money before it was sent (after: AmbiguousOutcomeError).
    */
-  request<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): Promise<ResponseOf<K>> {
-    return this.#run(id, options, undefined) as Promise<ResponseOf<K>>;
+  request<K extends EndpointId>(
+    id: K,
+    options: RequestOptions<K> = {},
+  ): Promise<WithLastResponse<ResponseOf<K>>> {
+    return this.#run(id, options, undefined) as Promise<WithLastResponse<ResponseOf<K>>>;
   }
 
-  /** `token` given: use exactly it and never log in (logout). */
-  async #run(id: EndpointId, options: RequestOptions, token: string | undefined): Promise<unknown> {
+  /** Everything that can fail before a byte is sent; throws the error `request` would. */
+  #prepare(id: EndpointId, options: RequestOptions, token: string | undefined) {
     const endpoint: Endpoint = endpoints[id];
-    const body = validatedBody(id, endpoint, options.body);
+    const body = validatedBody(id, endpoint, this.#options.environment, options.body);
     const path = resolvedPath(id, endpoint, this.#options.environment, options.params);
     const url = productOrigin(endpoint.product, this.#options) + path;
     const product = endpoint.product;
@@ -149,23 +196,65 @@ export class Transport {
     if (endpoint.auth === 'bearer' && token === undefined && !this.token(product) && !canLogIn) {
       throw missingCredentials(product, endpoint, path);
     }
+    return { endpoint, body, path, url, product, canLogIn };
+  }
+
+  /** `token` given: use exactly it and never log in (logout). */
+  async #run(id: EndpointId, options: RequestOptions, token: string | undefined): Promise<unknown> {
+    const { endpoint, body, path, url, product, canLogIn } = this.#prepare(id, options, token);
     const call: Call = { id, endpoint, url, path, body, options, attempt: 0, startedAt: 0 };
     try {
-      if (endpoint.auth !== 'bearer') return await this.#withRetries(call, undefined);
-      if (token !== undefined) return await this.#withRetries(call, token);
-      const current = await this.#sessions.current(product);
-      try {
-        return await this.#withRetries(call, current);
-      } catch (error) {
-        // A 401 means the platform refused the token before doing anything, so repeating the
-        // request once with a fresh token is safe even for money-moving calls.
-        if (!(error instanceof AuthenticationError) || !canLogIn) throw error;
-        return await this.#withRetries(call, await this.#sessions.renew(product, current));
-      }
+      const data = await this.#authenticated(call, product, canLogIn, token);
+      const { lastResponse } = call;
+      // Every response schema is an object; the check keeps a bodiless answer from throwing.
+      if (typeof data !== 'object' || data === null || !lastResponse) return data;
+      return withLastResponse(data, lastResponse);
     } catch (error) {
-      this.#emit('error', this.#failure(call, error));
-      throw error;
+      const failure = this.#abortedOr(call, error);
+      this.#emit('error', this.#failure(call, failure));
+      throw failure;
     }
+  }
+
+  async #authenticated(
+    call: Call,
+    product: Product,
+    canLogIn: boolean,
+    token: string | undefined,
+  ): Promise<unknown> {
+    if (call.endpoint.auth !== 'bearer') return await this.#withRetries(call, undefined);
+    if (token !== undefined) return await this.#withRetries(call, token);
+    const request = { method: call.endpoint.method, path: call.path };
+    const current = await untilAborted(
+      this.#sessions.current(product),
+      call.options.signal,
+      request,
+    );
+    try {
+      return await this.#withRetries(call, current);
+    } catch (error) {
+      // A 401 means the platform refused the token before doing anything, so repeating the
+      // request once with a fresh token is safe even for money-moving calls.
+      if (!(error instanceof AuthenticationError) || !canLogIn) throw error;
+      const renewed = this.#sessions.renew(product, current);
+      return await this.#withRetries(
+        call,
+        await untilAborted(renewed, call.options.signal, request),
+      );
+    }
+  }
+
+  /**
+   * A caller's abort that surfaced raw (during a backoff, from p-retry, before an attempt) as
+   * the RequestAbortedError everything pesakit throws is; pesakit's own errors pass unchanged.
+   */
+  #abortedOr(call: Call, error: unknown): unknown {
+    const { signal } = call.options;
+    if (!signal?.aborted || error instanceof PesakitError) return error;
+    return new RequestAbortedError(
+      { method: call.endpoint.method, path: call.path },
+      signal.reason,
+    );
   }
 
   #withRetries(call: Call, token: string | undefined): Promise<unknown> {
@@ -200,9 +289,17 @@ export class Transport {
     call.startedAt = performance.now();
     const timeoutMs = call.options.timeoutMs ?? this.#options.timeoutMs;
     return sendAttempt(
-      { ...call, headers, timeoutMs, signal: call.options.signal, fetch: this.#options.fetch },
+      {
+        ...call,
+        headers,
+        timeoutMs,
+        signal: call.options.signal,
+        fetch: this.#options.fetch,
+        merchantReference: call.options.merchantReference ?? '',
+      },
       (response) => {
         call.status = response.status;
+        call.lastResponse = lastResponseOf(response.status, response.headers);
         this.#emit('response', {
           ...this.#describe(call),
           status: response.status,

@@ -13,10 +13,14 @@ export class AmbiguousOutcomeError extends PesakitError {
   override name = 'AmbiguousOutcomeError' as string;
   readonly method: string;
   readonly path: string;
-  /** The reference the store holds the intent under, when the call was made through a resource. */
-  readonly merchantReference: string | undefined;
+  /**
+   * The reference the store holds the intent under: pass it to `store.get()` or the reconciler.
+   * Always set when thrown by a money-moving method of the client; empty only for a raw
+   * `Transport.request` call made without `merchantReference`.
+   */
+  readonly merchantReference: string;
 
-  constructor(request: RequestInfo, merchantReference?: string, options?: { cause?: unknown }) {
+  constructor(request: RequestInfo, merchantReference: string, options?: { cause?: unknown }) {
     super(
       `${request.method} ${request.path} may have reached the platform, but no response came back. ` +
         'The outcome is unknown: do not resend it. Reconcile ' +

@@ -1,3 +1,4 @@
+import { redactBody, redactedHeaders } from '../internal/redaction.js';
 import type { FieldErrors } from '../schemas/error-body.js';
 import { hasName, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
@@ -10,13 +11,25 @@ export interface ApiErrorDetails extends RequestInfo {
 }
 
 /**
- * The platform answered with an HTTP error. Subclasses name the meaning; `status`, `body`,
- * `headers` and `requestId` are always there for the cases no subclass covers.
+ * The platform answered with an HTTP error. Subclasses name the meaning; `status`, `code`,
+ * `body`, `headers` and `requestId` are always there for the cases no subclass covers.
+ *
+ * Secrets never travel inside it: `Set-Cookie`, `Authorization` and API-key headers, and the
+ * string values of secret body keys (`token`, `password`, `access_token` …) read `[redacted]`.
+ * A server answering an error with a session cookie or an echoed password (seen on a 500)
+ * would otherwise put them in every log line that prints the error.
  */
 export class ApiError extends PesakitError {
   override name = 'ApiError' as string;
   readonly status: number;
+  /**
+   * The machine-readable reason, when the body carried one (`insufficient_funds`,
+   * `missing_credentials`, `request_validation`): switch on it rather than on the message.
+   */
+  readonly code: string | undefined;
+  /** The parsed JSON body (or the raw text), secrets redacted. */
   readonly body: unknown;
+  /** The response headers, secrets redacted. */
   readonly headers: Headers;
   readonly requestId: string | undefined;
   readonly method: string;
@@ -25,8 +38,9 @@ export class ApiError extends PesakitError {
   constructor(message: string, details: ApiErrorDetails, options?: { cause?: unknown }) {
     super(message, options);
     this.status = details.status;
-    this.body = details.body;
-    this.headers = details.headers;
+    this.body = redactBody(details.body);
+    this.headers = redactedHeaders(details.headers);
+    this.code = codeOf(details.body);
     this.method = details.method;
     this.path = details.path;
     this.requestId = details.headers.get('x-request-id') ?? undefined;
@@ -54,7 +68,9 @@ const subclassNames = [
   'AuthenticationError',
   'PermissionError',
   'NotFoundError',
+  'ConflictError',
   'ValidationError',
+  'RequestValidationError',
   'InsufficientFundsError',
   'RateLimitError',
   'ServerError',
@@ -70,4 +86,9 @@ function isFieldErrors(value: unknown): value is FieldErrors {
     value !== null &&
     Object.values(value).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'))
   );
+}
+
+function codeOf(body: unknown): string | undefined {
+  const code = (body as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }

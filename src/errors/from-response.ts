@@ -1,6 +1,7 @@
 import { ApiError, type ApiErrorDetails } from './api-error.js';
 import { AuthenticationError } from './authentication-error.js';
 import { BadRequestError } from './bad-request-error.js';
+import { ConflictError } from './conflict-error.js';
 import { InsufficientFundsError } from './insufficient-funds-error.js';
 import { NotFoundError } from './not-found-error.js';
 import { PermissionError } from './permission-error.js';
@@ -14,6 +15,7 @@ const advice = new Map<typeof ApiError, string>([
   [AuthenticationError, 'Check the credentials, and that the account may log in.'],
   [PermissionError, 'The account is not allowed to do this yet: is it activated?'],
   [NotFoundError, 'Check the reference or path.'],
+  [ConflictError, 'Pull the current state (status or list) before sending anything again.'],
   [ValidationError, 'Fix the fields listed in `errors`.'],
   [InsufficientFundsError, 'Top up the wallet or send a smaller amount; nothing was debited.'],
   [RateLimitError, 'Slow down; wait as long as `retryAfterMs` says.'],
@@ -42,6 +44,7 @@ function classFor(details: ApiErrorDetails): typeof ApiError {
   if (status === 401) return AuthenticationError;
   if (status === 403) return PermissionError;
   if (status === 404) return NotFoundError;
+  if (status === 409) return ConflictError;
   if (status === 422)
     return isInsufficientFunds(details.body) ? InsufficientFundsError : ValidationError;
   if (status === 429) return RateLimitError;

@@ -2,6 +2,8 @@ export { AmbiguousOutcomeError, isAmbiguousOutcomeError } from './ambiguous-outc
 export { ApiError, type ApiErrorDetails, isApiError } from './api-error.js';
 export { AuthenticationError, isAuthenticationError } from './authentication-error.js';
 export { BadRequestError, isBadRequestError } from './bad-request-error.js';
+export { ConfigurationError, isConfigurationError } from './configuration-error.js';
+export { ConflictError, isConflictError } from './conflict-error.js';
 export { ConnectionError, isConnectionError } from './connection-error.js';
 export { DuplicateReferenceError, isDuplicateReferenceError } from './duplicate-reference-error.js';
 export { errorFromResponse } from './from-response.js';
@@ -12,6 +14,7 @@ export { isPermissionError, PermissionError } from './permission-error.js';
 export { isPesakitError, PesakitError } from './pesakit-error.js';
 export { isRateLimitError, parseRetryAfter, RateLimitError } from './rate-limit-error.js';
 export { isReferenceConflictError, ReferenceConflictError } from './reference-conflict-error.js';
+export { isRequestAbortedError, RequestAbortedError } from './request-aborted-error.js';
 export type { RequestInfo } from './request-info.js';
 export { isRequestValidationError, RequestValidationError } from './request-validation-error.js';
 export { isResponseValidationError, ResponseValidationError } from './response-validation-error.js';

@@ -15,7 +15,9 @@ export class InvalidTransitionError extends PesakitError {
     const why =
       details.from === 'success' || details.from === 'failed'
         ? `${details.from} is final and never changes`
-        : `a ${details.from} transaction cannot become ${details.to}`;
+        : details.from === 'needs_review'
+          ? 'a transaction in needs_review waits for a person: only store.resolve() moves it'
+          : `a ${details.from} transaction cannot become ${details.to}`;
     super(
       `Cannot move ${details.merchantReference} from ${details.from} to ${details.to}: ${why}. ` +
         'The stored status was kept.',

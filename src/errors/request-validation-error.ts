@@ -1,18 +1,31 @@
 import { type FieldErrors, summarizeFieldErrors } from '../schemas/error-body.js';
-import { hasName, PesakitError } from './pesakit-error.js';
+import { hasName } from './pesakit-error.js';
+import type { RequestInfo } from './request-info.js';
+import { ValidationError } from './validation-error.js';
 
 /**
- * The SDK refused to send a request whose fields the platform would reject. Nothing was sent
- * and nothing was stored. `errors` has the platform's own shape: dotted field path → messages.
+ * pesakit refused to send a request whose fields the platform would reject. Nothing was sent
+ * and nothing was stored. It is a `ValidationError` (`source: 'client'`, `code:
+ * 'request_validation'`) with the same `errors` map, dotted field path → messages, so one
+ * `isValidationError` check handles the platform's 422 and this alike. `status` is 422, what
+ * the platform would have answered; `headers` is empty and `requestId` undefined.
  */
-export class RequestValidationError extends PesakitError {
+export class RequestValidationError extends ValidationError {
   override name = 'RequestValidationError' as string;
-  readonly errors: FieldErrors;
+  override readonly source = 'client' as const;
+  /** The endpoint (or store operation) whose input was refused: `initiateMno`. */
   readonly operation: string;
 
-  constructor(operation: string, errors: FieldErrors) {
-    super(`${operation}: ${summarizeFieldErrors(errors)} Nothing was sent.`);
-    this.errors = errors;
+  /** `request` names the call when it is known; otherwise `method` and `path` are empty. */
+  constructor(operation: string, errors: FieldErrors, request?: RequestInfo) {
+    const summary = summarizeFieldErrors(errors);
+    super(`${operation}: ${summary} Nothing was sent.`, {
+      status: 422,
+      body: { message: summary, errors, code: 'request_validation' },
+      headers: new Headers(),
+      method: request?.method ?? '',
+      path: request?.path ?? '',
+    });
     this.operation = operation;
   }
 }

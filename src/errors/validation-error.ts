@@ -2,11 +2,15 @@ import { ApiError } from './api-error.js';
 import { hasName } from './pesakit-error.js';
 
 /**
- * 422: the platform rejected the request's fields. `errors` maps each field's dotted path
- * (`data.amount`) to its messages, as Laravel reports them.
+ * Fields were rejected. `errors` maps each field's dotted path (`data.amount`) to its messages,
+ * as Laravel reports them. `source` tells who refused: `'platform'` (it answered 422) or
+ * `'client'` (pesakit refused before sending: a `RequestValidationError`, nothing sent or
+ * stored). One `isValidationError` check covers both.
  */
 export class ValidationError extends ApiError {
   override name = 'ValidationError' as string;
+  /** Who refused the fields: the platform (a 422 answer) or pesakit, before sending. */
+  readonly source: 'platform' | 'client' = 'platform';
 
   get errors(): Record<string, string[]> {
     return this.fieldErrors;
@@ -15,6 +19,7 @@ export class ValidationError extends ApiError {
 
 export function isValidationError(error: unknown): error is ValidationError {
   return (
-    error instanceof ValidationError || hasName(error, 'ValidationError', 'InsufficientFundsError')
+    error instanceof ValidationError ||
+    hasName(error, 'ValidationError', 'InsufficientFundsError', 'RequestValidationError')
   );
 }

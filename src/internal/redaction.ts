@@ -40,6 +40,15 @@ export function redactHeaders(headers: Headers): Record<string, string> {
   return plain;
 }
 
+/** A copy of the headers with every credential-bearing value (`Set-Cookie` too) replaced. */
+export function redactedHeaders(headers: Headers): Headers {
+  const copy = new Headers();
+  headers.forEach((value, name) => {
+    copy.append(name, secretHeaders.has(name.toLowerCase()) ? REDACTED : value);
+  });
+  return copy;
+}
+
 /** A deep copy of a parsed JSON body with the string values of secret keys replaced. */
 export function redactBody(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(redactBody);

@@ -1,21 +1,11 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
 /**
- * Waits `ms` milliseconds, or rejects with the signal's reason as soon as it aborts, so a
- * caller who gives up during a retry backoff is not kept waiting.
+ * Waits `ms` milliseconds, or rejects as soon as `signal` aborts (Node's own abortable timer),
+ * so a caller who gives up during a retry backoff is not kept waiting. The rejection is Node's
+ * `AbortError` with the signal's reason as `cause`; the transport turns it into a
+ * RequestAbortedError.
  */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  await delay(ms, undefined, signal ? { signal } : {});
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { StoreInputError } from '../errors/store-input-error.js';
 import { amountSchema } from '../schemas/amount.js';
 import { msisdnSchema } from '../schemas/msisdn.js';
+import type { ClaimEffectsOptions, FailEffectOptions } from './effects.js';
+import { type ResolveOptions, type ReviewVerdict, reviewReasons } from './review.js';
 import { openStatuses, transactionStatuses } from './transitions.js';
 import type {
   Flow,
@@ -93,13 +95,70 @@ const referencesSchema = z.strictObject(
   },
 );
 
-const transitionSchema = z.object({
-  to: statusSchema,
-  reason: z
+const shortText = z
+  .string({ error: 'must be a string' })
+  .max(1000, { error: 'must be at most 1000 characters' });
+
+const reviewSchema = z.object(
+  {
+    reason: z.enum(reviewReasons, { error: `must be one of ${reviewReasons.join(', ')}` }),
+    message: shortText.min(1, { error: 'must not be empty' }),
+    evidence: z.unknown().optional(),
+  },
+  { error: 'must be a review verdict { reason, message, evidence? }' },
+);
+
+const transitionSchema = z
+  .object({
+    to: statusSchema,
+    reason: shortText.optional(),
+    at: dateSchema.optional(),
+    review: reviewSchema.optional(),
+  })
+  .refine((details) => details.to !== 'needs_review' || details.review !== undefined, {
+    error: 'is required when moving to needs_review: say why a person must decide',
+    path: ['review'],
+  })
+  .refine((details) => details.to === 'needs_review' || details.review === undefined, {
+    error: 'is only for a move to needs_review',
+    path: ['review'],
+  });
+
+const resolveSchema = z.object({
+  outcome: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
+  note: shortText.trim().min(1, { error: 'is required: say why, for the audit trail' }),
+  by: z
     .string({ error: 'must be a string' })
-    .max(1000, { error: 'must be at most 1000 characters' })
+    .max(200, { error: 'must be at most 200 characters' })
     .optional(),
   at: dateSchema.optional(),
+});
+
+const limitSchema = (max: number) =>
+  z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(max, { error: `must be at most ${max}` });
+
+const claimEffectsSchema = z.object({
+  leaseMs: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(1, { error: 'must be at least 1' })
+    .max(86_400_000, { error: 'must be at most 86400000 (a day)' }),
+  limit: limitSchema(1000).optional(),
+  merchantReference: referenceSchema.optional(),
+});
+
+const failEffectSchema = z.object({
+  error: z.string({ error: 'must be a string' }),
+  retryAt: dateSchema.nullable(),
+});
+
+const listPageSchema = z.object({
+  limit: limitSchema(10_000).optional(),
+  after: referenceSchema.optional(),
 });
 
 const listOpenSchema = z.object({
@@ -168,6 +227,7 @@ export interface ParsedTransition {
   at: Date | undefined;
   payload: unknown;
   hasPayload: boolean;
+  review: ReviewVerdict | undefined;
 }
 
 export function parseTransition(
@@ -178,11 +238,56 @@ export function parseTransition(
   const hasPayload = details.payload !== undefined;
   return {
     to: parsed.to,
-    reason: parsed.reason,
+    reason: parsed.reason ?? parsed.review?.message,
     at: parsed.at,
     payload: hasPayload ? toJson('transition', 'payload', details.payload) : null,
     hasPayload,
+    review: parsed.review && parseReview('transition', parsed.review),
   };
+}
+
+/** A verdict as it reads back from any store: evidence normalised through JSON. */
+function parseReview(operation: string, review: ReviewVerdict): ReviewVerdict {
+  const verdict: ReviewVerdict = { reason: review.reason, message: review.message };
+  if (review.evidence !== undefined) {
+    verdict.evidence = toJson(operation, 'review.evidence', review.evidence);
+  }
+  return verdict;
+}
+
+export function parseResolve(
+  outcome: 'success' | 'failed',
+  options: ResolveOptions,
+): { outcome: 'success' | 'failed'; note: string; by: string | null; at: Date | undefined } {
+  const parsed = parse('resolve', 'options', resolveSchema, { ...(options ?? {}), outcome });
+  return { outcome: parsed.outcome, note: parsed.note, by: parsed.by ?? null, at: parsed.at };
+}
+
+export function parseClaimEffects(options: ClaimEffectsOptions): {
+  leaseMs: number;
+  limit: number;
+  merchantReference: string | undefined;
+} {
+  const parsed = parse('claimEffects', 'options', claimEffectsSchema, options ?? {});
+  return {
+    leaseMs: parsed.leaseMs,
+    limit: parsed.limit ?? 50,
+    merchantReference: parsed.merchantReference,
+  };
+}
+
+export function parseFailEffect(options: FailEffectOptions): FailEffectOptions {
+  const parsed = parse('failEffect', 'options', failEffectSchema, options ?? {});
+  // Stored for a person to read: bounded, whatever the handler threw.
+  return { error: parsed.error.slice(0, 2000), retryAt: parsed.retryAt };
+}
+
+export function parseListPage(
+  operation: string,
+  options: { limit?: number; after?: string } = {},
+): { limit: number; after: string | undefined } {
+  const parsed = parse(operation, 'options', listPageSchema, options);
+  return { limit: parsed.limit ?? 100, after: parsed.after };
 }
 
 export function parseListOpen(options: ListOpenOptions = {}): {

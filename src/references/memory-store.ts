@@ -1,23 +1,37 @@
+import { randomUUID } from 'node:crypto';
 import { DuplicateReferenceError } from '../errors/duplicate-reference-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
+import type {
+  ClaimEffectsOptions,
+  EffectClaim,
+  EffectStatus,
+  FailEffectOptions,
+} from './effects.js';
 import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import {
   isLookupable,
   parseCheckTime,
+  parseClaimEffects,
+  parseFailEffect,
   parseIntent,
   parseListOpen,
+  parseListPage,
   parseMerchantReference,
   parseReferences,
+  parseResolve,
   parseTransition,
 } from './input-rules.js';
 import { compareForReconciliation } from './reconciliation-order.js';
 import {
   newReferences,
+  noEffect,
   ownedElsewhere,
   platformReferenceFields,
+  resolution,
   statusChange,
 } from './record-changes.js';
+import type { ResolveOptions } from './review.js';
 import type {
   ListOpenOptions,
   ReferenceField,
@@ -47,6 +61,8 @@ export class MemoryReferenceStore implements ReferenceStore {
   readonly #records = new Map<string, TransactionRecord>();
   /** Platform reference value → merchant reference of the record that owns it. */
   readonly #owners = new Map<string, string>();
+  /** Merchant reference → the token and expiry of the effect lease held on it. */
+  readonly #effectLeases = new Map<string, { token: string; until: number }>();
   readonly #now: () => Date;
   readonly inbox: CallbackInbox;
 
@@ -81,6 +97,9 @@ export class MemoryReferenceStore implements ReferenceStore {
       checkCount: 0,
       lastPayload: null,
       metadata: { ...(parsed.metadata ?? {}) },
+      review: null,
+      resolution: null,
+      effect: { ...noEffect },
     };
     this.#records.set(record.merchantReference, record);
     return copy(record);
@@ -123,6 +142,7 @@ export class MemoryReferenceStore implements ReferenceStore {
     const change = statusChange(record, parsed, this.#now());
     if (change === undefined) return { record: copy(record), changed: false };
     Object.assign(record, change);
+    this.#effectLeases.delete(reference);
     return { record: copy(record), changed: true };
   }
 
@@ -171,7 +191,121 @@ export class MemoryReferenceStore implements ReferenceStore {
     return copy(record);
   }
 
+  async resolve(
+    merchantReference: string,
+    outcome: 'success' | 'failed',
+    options: ResolveOptions,
+  ): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('resolve', merchantReference);
+    const decision = parseResolve(outcome, options);
+    const record = this.#require(reference);
+    Object.assign(record, resolution(record, decision, this.#now()));
+    this.#effectLeases.delete(reference);
+    return copy(record);
+  }
+
+  async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
+    const { limit, after } = parseListPage('listReview', options);
+    return [...this.#records.values()]
+      .filter(
+        (record) =>
+          record.status === 'needs_review' &&
+          (after === undefined || record.merchantReference > after),
+      )
+      .sort((a, b) => (a.merchantReference < b.merchantReference ? -1 : 1))
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
+    const { leaseMs, limit, merchantReference } = parseClaimEffects(options);
+    const now = this.#now();
+    const candidates =
+      merchantReference === undefined
+        ? [...this.#records.values()]
+        : [this.#records.get(merchantReference)].filter((record) => record !== undefined);
+    const claimable = candidates
+      .filter((record) => this.#isClaimable(record, now.getTime()))
+      .sort(byEffectDue)
+      .slice(0, limit);
+    return claimable.map((record) => {
+      const token = randomUUID();
+      this.#effectLeases.set(record.merchantReference, { token, until: now.getTime() + leaseMs });
+      record.effect = {
+        ...record.effect,
+        status: 'running',
+        attempts: record.effect.attempts + 1,
+      };
+      return { record: copy(record), token };
+    });
+  }
+
+  async completeEffect(merchantReference: string, token: string): Promise<boolean> {
+    const reference = parseMerchantReference('completeEffect', merchantReference);
+    const record = this.#holding(reference, token);
+    if (!record) return false;
+    const now = this.#now();
+    record.effect = {
+      ...record.effect,
+      status: 'done',
+      dueAt: null,
+      lastError: null,
+      completedAt: now,
+    };
+    this.#effectLeases.delete(reference);
+    return true;
+  }
+
+  async failEffect(
+    merchantReference: string,
+    token: string,
+    options: FailEffectOptions,
+  ): Promise<boolean> {
+    const reference = parseMerchantReference('failEffect', merchantReference);
+    const { error, retryAt } = parseFailEffect(options);
+    const record = this.#holding(reference, token);
+    if (!record) return false;
+    record.effect = {
+      ...record.effect,
+      status: retryAt === null ? 'dead' : 'due',
+      dueAt: retryAt,
+      lastError: error,
+    };
+    this.#effectLeases.delete(reference);
+    return true;
+  }
+
+  async listEffects(
+    status: Exclude<EffectStatus, 'none' | 'done'>,
+    options?: { limit?: number },
+  ): Promise<TransactionRecord[]> {
+    const { limit } = parseListPage('listEffects', options);
+    return [...this.#records.values()]
+      .filter((record) => record.effect.status === status)
+      .sort(byEffectDue)
+      .slice(0, limit)
+      .map(copy);
+  }
+
   async close(): Promise<void> {}
+
+  #isClaimable(record: TransactionRecord, now: number): boolean {
+    const { status, dueAt } = record.effect;
+    if (status === 'due') return dueAt === null || dueAt.getTime() <= now;
+    if (status !== 'running') return false;
+    const lease = this.#effectLeases.get(record.merchantReference);
+    return lease === undefined || lease.until <= now;
+  }
+
+  /** The record, if `token` holds an unexpired lease on its effect. */
+  #holding(merchantReference: string, token: string): TransactionRecord | undefined {
+    const lease = this.#effectLeases.get(merchantReference);
+    const record = this.#records.get(merchantReference);
+    if (!lease || !record || lease.token !== token || record.effect.status !== 'running') {
+      return undefined;
+    }
+    return lease.until > this.#now().getTime() ? record : undefined;
+  }
 
   #require(merchantReference: string): TransactionRecord {
     const record = this.#records.get(merchantReference);
@@ -195,5 +329,19 @@ function copy(record: TransactionRecord): TransactionRecord {
     lastCheckedAt: record.lastCheckedAt && new Date(record.lastCheckedAt),
     lastPayload: structuredClone(record.lastPayload),
     metadata: { ...record.metadata },
+    review: structuredClone(record.review),
+    resolution: record.resolution && { ...record.resolution, at: new Date(record.resolution.at) },
+    effect: {
+      ...record.effect,
+      dueAt: record.effect.dueAt && new Date(record.effect.dueAt),
+      completedAt: record.effect.completedAt && new Date(record.effect.completedAt),
+    },
   };
+}
+
+/** Oldest due effect first; the merchant reference breaks ties. */
+function byEffectDue(a: TransactionRecord, b: TransactionRecord): number {
+  const due = (a.effect.dueAt?.getTime() ?? 0) - (b.effect.dueAt?.getTime() ?? 0);
+  if (due !== 0) return due;
+  return a.merchantReference < b.merchantReference ? -1 : 1;
 }

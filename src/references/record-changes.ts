@@ -1,5 +1,6 @@
 import { InvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { ReferenceConflictError } from '../errors/reference-conflict-error.js';
+import { type EffectState, effectfulStatuses } from './effects.js';
 import type { ParsedTransition } from './input-rules.js';
 import { canTransition } from './transitions.js';
 import type { PlatformReferenceField, References, TransactionRecord } from './types.js';
@@ -60,7 +61,7 @@ export function ownedElsewhere(
 /** The fields a status change writes. */
 export type StatusChange = Pick<
   TransactionRecord,
-  'status' | 'statusReason' | 'updatedAt' | 'attemptedAt' | 'lastPayload'
+  'status' | 'statusReason' | 'updatedAt' | 'attemptedAt' | 'lastPayload' | 'review' | 'effect'
 >;
 
 /**
@@ -88,5 +89,59 @@ export function statusChange(
     updatedAt: now,
     attemptedAt: record.status === 'initiating' ? at : record.attemptedAt,
     lastPayload: transition.hasPayload ? transition.payload : record.lastPayload,
+    review: transition.review ?? record.review,
+    // The winning transition and its effect are one write: whoever moved the record owns the
+    // handler run, and a crash right after leaves it due for another process.
+    effect: (effectfulStatuses as readonly string[]).includes(transition.to)
+      ? dueEffect(record.effect, now)
+      : record.effect,
+  };
+}
+
+/** The effect made due again, e.g. by a final transition or a person's resolution. */
+export function dueEffect(previous: EffectState, now: Date): EffectState {
+  return {
+    status: 'due',
+    attempts: previous.attempts,
+    dueAt: now,
+    lastError: null,
+    completedAt: null,
+  };
+}
+
+/** The effect of a record that never reached a final status. */
+export const noEffect: EffectState = {
+  status: 'none',
+  attempts: 0,
+  dueAt: null,
+  lastError: null,
+  completedAt: null,
+};
+
+/** The change `store.resolve()` makes: the decision, the note, and the effect due again. */
+export function resolution(
+  record: TransactionRecord,
+  decision: {
+    outcome: 'success' | 'failed';
+    note: string;
+    by: string | null;
+    at: Date | undefined;
+  },
+  now: Date,
+): Pick<TransactionRecord, 'status' | 'statusReason' | 'updatedAt' | 'resolution' | 'effect'> {
+  if (record.status !== 'needs_review') {
+    throw new InvalidTransitionError({
+      merchantReference: record.merchantReference,
+      from: record.status,
+      to: decision.outcome,
+    });
+  }
+  const at = decision.at ?? now;
+  return {
+    status: decision.outcome,
+    statusReason: `resolved by a person: ${decision.note}`,
+    updatedAt: now,
+    resolution: { status: decision.outcome, note: decision.note, by: decision.by, at },
+    effect: dueEffect(record.effect, now),
   };
 }

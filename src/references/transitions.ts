@@ -6,13 +6,16 @@ import type { TransactionStatus } from './types.js';
  * - `pending` never becomes `unknown`: the platform has acknowledged the transaction, so its
  *   state can always be pulled; a failed pull is a failed pull, not a new unknown.
  * - `unknown` goes back to `pending` when a pull finds the transaction still in progress.
+ * - any open status may become `needs_review`; nothing automatic leaves it — only a person,
+ *   through `store.resolve()`, moves it to `success` or `failed`.
  * - `success` and `failed` are final.
  */
 export const allowedTransitions: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> =
   {
-    initiating: ['pending', 'unknown', 'success', 'failed'],
-    pending: ['success', 'failed'],
-    unknown: ['pending', 'success', 'failed'],
+    initiating: ['pending', 'unknown', 'needs_review', 'success', 'failed'],
+    pending: ['needs_review', 'success', 'failed'],
+    unknown: ['pending', 'needs_review', 'success', 'failed'],
+    needs_review: [],
     success: [],
     failed: [],
   };
@@ -21,16 +24,17 @@ export const transactionStatuses: readonly TransactionStatus[] = [
   'initiating',
   'pending',
   'unknown',
+  'needs_review',
   'success',
   'failed',
 ];
 
-/** Statuses the reconciler still has to resolve. */
+/** Statuses the reconciler still has to resolve. `needs_review` waits for a person instead. */
 export const openStatuses: readonly TransactionStatus[] = ['initiating', 'pending', 'unknown'];
 
 /** True for `success` and `failed`, which never change. */
 export function isFinalStatus(status: TransactionStatus): boolean {
-  return allowedTransitions[status].length === 0;
+  return status === 'success' || status === 'failed';
 }
 
 /** True when `from → to` is in {@link allowedTransitions} (a same-status move is not). */

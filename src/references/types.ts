@@ -1,5 +1,13 @@
 import type { Product } from '../core/endpoints.js';
+import type {
+  ClaimEffectsOptions,
+  EffectClaim,
+  EffectState,
+  EffectStatus,
+  FailEffectOptions,
+} from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
+import type { Resolution, ResolveOptions, ReviewVerdict } from './review.js';
 
 /**
  * Where a transaction stands, as far as the merchant knows.
@@ -8,9 +16,18 @@ import type { CallbackInbox } from './inbox/types.js';
  * - `pending` — the platform accepted it; the outcome is not known yet.
  * - `unknown` — the request may have reached the platform but no answer came back. Only the
  *   reconciler resolves it; it is never treated as failed (DESIGN.md decision 3).
+ * - `needs_review` — automation saw something only a person can decide (a success for another
+ *   amount, a claim the platform does not confirm, an ambiguous match); `review` says what.
+ *   Only `store.resolve()` leaves it.
  * - `success`, `failed` — final; they never change.
  */
-export type TransactionStatus = 'initiating' | 'pending' | 'unknown' | 'success' | 'failed';
+export type TransactionStatus =
+  | 'initiating'
+  | 'pending'
+  | 'unknown'
+  | 'needs_review'
+  | 'success'
+  | 'failed';
 
 /** Which of the platform's operations started the transaction. */
 export type Flow =
@@ -69,6 +86,12 @@ export interface TransactionRecord {
   lastPayload: unknown;
   /** The merchant's own small key/values (order id, customer id, ...). */
   metadata: Record<string, string>;
+  /** Why the record went to `needs_review` (kept after it is resolved); null otherwise. */
+  review: ReviewVerdict | null;
+  /** How a person resolved it (`store.resolve`); null otherwise. */
+  resolution: Resolution | null;
+  /** The merchant handler's run for the final transition (see `EffectState`). */
+  effect: EffectState;
 }
 
 /** What the merchant is about to ask the platform for, stored before the request is sent. */
@@ -89,6 +112,8 @@ export interface TransitionDetails {
   reason?: string;
   /** When it happened; defaults to now. */
   at?: Date;
+  /** Required when moving to `needs_review`: why, for the person who decides. */
+  review?: ReviewVerdict;
 }
 
 /** Filters for {@link ReferenceStore.listOpen}. */
@@ -152,6 +177,40 @@ export interface ReferenceStore {
   recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord>;
   /** The durable callback inbox kept with the records (src/references/inbox). */
   readonly inbox: CallbackInbox;
+  /**
+   * A person's decision on a `needs_review` record: moves it to `success` or `failed`, records
+   * the note (and who, when), and makes the effect due again so `onPaid` / `onFailed` run.
+   * From any other status → `InvalidTransitionError`.
+   */
+  resolve(
+    merchantReference: string,
+    outcome: 'success' | 'failed',
+    options: ResolveOptions,
+  ): Promise<TransactionRecord>;
+  /** Records in `needs_review`, by merchant reference, after `after` when given. */
+  listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
+  /**
+   * Claims due effects (and running ones whose lease expired) for this worker: each becomes
+   * `running` under a fresh token for `leaseMs`, its attempts counted. On PostgreSQL concurrent
+   * claimers never get the same record (`FOR UPDATE SKIP LOCKED`).
+   */
+  claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]>;
+  /** Marks the effect done — only if `token` still holds the lease (`false` otherwise). */
+  completeEffect(merchantReference: string, token: string): Promise<boolean>;
+  /**
+   * Records a failed handler run — only if `token` still holds the lease (`false` otherwise):
+   * due again at `retryAt`, or `dead` when it is null.
+   */
+  failEffect(
+    merchantReference: string,
+    token: string,
+    options: FailEffectOptions,
+  ): Promise<boolean>;
+  /** Records whose effect is in `status`, oldest due first. */
+  listEffects(
+    status: Exclude<EffectStatus, 'none' | 'done'>,
+    options?: { limit?: number },
+  ): Promise<TransactionRecord[]>;
   /** Releases the store's connections. A closed store must not be used again. */
   close(): Promise<void>;
 }

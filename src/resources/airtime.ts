@@ -1,10 +1,12 @@
 import type { ResponseOf } from '../core/endpoints.js';
+import type { WithLastResponse } from '../core/last-response.js';
 import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
 import type {
   AirtimePurchaseRequest,
   RechargeCallback,
   RechargeRequest,
 } from '../schemas/airtime.js';
+import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
@@ -26,8 +28,14 @@ export class Airtime {
    *
    * @example await pesakit.airtime.register({ name: 'Duka', email, phone: '255754000001', password });
    */
-  register(request: RegisterRequest): Promise<ResponseOf<'airtimeRegister'>> {
-    return this.#context.transport.request('airtimeRegister', { body: request });
+  register(
+    request: RegisterRequest,
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'airtimeRegister'>>> {
+    return this.#context.transport.request('airtimeRegister', {
+      body: request,
+      ...transportOptions(options),
+    });
   }
 
   /**
@@ -35,8 +43,8 @@ export class Airtime {
    *
    * @example const { user } = await pesakit.airtime.login(); user.wallet.balance;
    */
-  login(credentials?: LoginRequest): Promise<ResponseOf<'airtimeLogin'>> {
-    return logIn(this.#context, 'airtime', credentials);
+  login(credentials?: LoginRequest, options?: CallOptions): Promise<ResponseOf<'airtimeLogin'>> {
+    return logIn(this.#context, 'airtime', credentials, options);
   }
 
   /**
@@ -112,9 +120,13 @@ export class Airtime {
    *
    * @example await pesakit.airtime.confirmRecharge({ controlNumber, status: true });
    */
-  async confirmRecharge(request: RechargeCallback): Promise<ResponseOf<'airtimeRechargeCallback'>> {
+  async confirmRecharge(
+    request: RechargeCallback,
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'airtimeRechargeCallback'>>> {
     const response = await this.#context.transport.request('airtimeRechargeCallback', {
       body: request,
+      ...transportOptions(options),
     });
     const record = await this.#context.store.findByReference(request.controlNumber);
     if (record && (record.status === 'pending' || record.status === 'unknown')) {
@@ -132,7 +144,7 @@ export class Airtime {
    *
    * @example const { user } = await pesakit.airtime.user(); user.wallet.balance;
    */
-  user(): Promise<ResponseOf<'airtimeUser'>> {
-    return this.#context.transport.request('airtimeUser', {});
+  user(options?: CallOptions): Promise<WithLastResponse<ResponseOf<'airtimeUser'>>> {
+    return this.#context.transport.request('airtimeUser', transportOptions(options));
   }
 }

@@ -1,5 +1,5 @@
 import type { ResponseOf } from '../core/endpoints.js';
-import { isPaid } from '../payments/is-paid.js';
+import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { LoginRequest } from '../schemas/account.js';
 import type {
@@ -11,6 +11,8 @@ import type {
   SecureCheckoutRequest,
   TestProvider,
 } from '../schemas/collection.js';
+import { applyCollectionObservation } from '../settlement/settle-collection.js';
+import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
@@ -37,8 +39,8 @@ export class Collection {
    *
    * @example await pesakit.collection.login({ email: 'shop@example.co.tz', password: '…' });
    */
-  login(credentials?: LoginRequest): Promise<ResponseOf<'collectionLogin'>> {
-    return logIn(this.#context, 'collection', credentials);
+  login(credentials?: LoginRequest, options?: CallOptions): Promise<ResponseOf<'collectionLogin'>> {
+    return logIn(this.#context, 'collection', credentials, options);
   }
 
   /**
@@ -66,6 +68,7 @@ export class Collection {
       {
         endpoint: 'initiateMno',
         body: request,
+        tagsCallbackUrl: true,
         flow: 'mno',
         amount: request.amount,
         msisdn: request.msisdn,
@@ -90,6 +93,7 @@ export class Collection {
       {
         endpoint: 'initiateBank',
         body: request,
+        tagsCallbackUrl: true,
         flow: 'bank',
         amount: request.amount,
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
@@ -120,6 +124,7 @@ export class Collection {
       {
         endpoint: 'initiateSecure',
         body: request,
+        tagsCallbackUrl: true,
         flow: 'secure',
         amount: request.amount,
         references: (r) => ({
@@ -148,6 +153,7 @@ export class Collection {
       {
         endpoint: 'payMobile',
         body: request,
+        tagsCallbackUrl: true,
         flow: 'pay_mobile',
         amount: request.amount,
         msisdn: request.msisdn,
@@ -167,8 +173,14 @@ export class Collection {
    * const checkout = await pesakit.collection.createCheckout({ amount: 30000, callback_url });
    * await pesakit.collection.checkoutMno({ token: checkout.payment_token, msisdn: '255754123456' });
    */
-  async checkoutMno(request: CheckoutMnoRequest): Promise<ResponseOf<'checkoutMno'>> {
-    const response = await this.#context.transport.request('checkoutMno', { body: request });
+  async checkoutMno(
+    request: CheckoutMnoRequest,
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'checkoutMno'>>> {
+    const response = await this.#context.transport.request('checkoutMno', {
+      body: request,
+      ...transportOptions(options),
+    });
     await this.#attachToCheckout(response.external_reference, {
       controlNumber: response.controlNumber,
       paymentReference: response.reference,
@@ -182,26 +194,34 @@ export class Collection {
    * @example
    * const { session_id } = await pesakit.collection.portalSession({ token: checkout.payment_token });
    */
-  portalSession(request: PortalSessionRequest): Promise<ResponseOf<'portalSession'>> {
-    return this.#context.transport.request('portalSession', { body: request });
+  portalSession(
+    request: PortalSessionRequest,
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'portalSession'>>> {
+    return this.#context.transport.request('portalSession', {
+      body: request,
+      ...transportOptions(options),
+    });
   }
 
   /**
    * Pulls the latest state of a transaction by control number or engine reference (the pull
    * half of spec rule 4). When the store knows the transaction, the observation is applied to
-   * it: `success` only if references and amount match (spec rule 5), `failed` when the
-   * platform says so.
+   * it: `success` only if references and amount match (spec rule 5), `needs_review` when the
+   * platform says success for another amount or reference, `failed` when the platform says so.
    *
    * @example const { data } = await pesakit.collection.status('991234567890');
    */
   async status(
     refId: string,
-  ): Promise<ResponseOf<'collectionStatus'> & { record?: TransactionRecord }> {
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'collectionStatus'>> & { record?: TransactionRecord }> {
     const response = await this.#context.transport.request('collectionStatus', {
       body: { ref_id: refId },
+      ...transportOptions(options),
     });
     const record = await this.#apply(response.data);
-    return record ? { ...response, record } : response;
+    return record ? withLastResponse({ ...response, record }, response.lastResponse) : response;
   }
 
   /**
@@ -209,8 +229,14 @@ export class Collection {
    *
    * @example const { token, hash } = await pesakit.collection.testProvider('vodacom');
    */
-  testProvider(provider: TestProvider): Promise<ResponseOf<'providerTest'>> {
-    return this.#context.transport.request('providerTest', { params: { provider } });
+  testProvider(
+    provider: TestProvider,
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'providerTest'>>> {
+    return this.#context.transport.request('providerTest', {
+      params: { provider },
+      ...transportOptions(options),
+    });
   }
 
   async #attachToCheckout(
@@ -228,26 +254,7 @@ export class Collection {
     const found =
       (await store.findByReference(transaction.controlNumber)) ??
       (await store.findByReference(transaction.reference));
-    if (!found || found.status === 'success' || found.status === 'failed') return found;
-    const observation = {
-      controlNumber: transaction.controlNumber,
-      paymentReference: transaction.reference,
-      ...(transaction.external_reference
-        ? { externalReference: transaction.external_reference }
-        : {}),
-      amount: transaction.paid_amount ?? transaction.amount,
-      status: transaction.status,
-    };
-    if (transaction.status === 'success') {
-      const verdict = isPaid(found, observation);
-      if (!verdict.paid) return found;
-      return (await store.transition(found.merchantReference, 'success', { payload: transaction }))
-        .record;
-    }
-    if (transaction.status === 'failed') {
-      return (await store.transition(found.merchantReference, 'failed', { payload: transaction }))
-        .record;
-    }
-    return found;
+    if (!found) return undefined;
+    return (await applyCollectionObservation(store, found, transaction)).record;
   }
 }

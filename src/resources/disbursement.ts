@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { ResponseOf } from '../core/endpoints.js';
+import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
 import type { DisbursementPayment, DisbursementRequest } from '../schemas/disbursement.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
 import type { PageRequest } from '../schemas/pagination.js';
 import { payableMsisdnSchema } from '../schemas/provider.js';
+import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
@@ -30,8 +32,14 @@ export class Disbursement {
    *
    * @example await pesakit.disbursement.register({ name: 'Duka', email, phone: '255754000001', password });
    */
-  register(request: RegisterRequest): Promise<ResponseOf<'disbursementRegister'>> {
-    return this.#context.transport.request('disbursementRegister', { body: request });
+  register(
+    request: RegisterRequest,
+    options?: CallOptions,
+  ): Promise<WithLastResponse<ResponseOf<'disbursementRegister'>>> {
+    return this.#context.transport.request('disbursementRegister', {
+      body: request,
+      ...transportOptions(options),
+    });
   }
 
   /**
@@ -39,8 +47,11 @@ export class Disbursement {
    *
    * @example const { wallet } = await pesakit.disbursement.login(); wallet.balance;
    */
-  login(credentials?: LoginRequest): Promise<ResponseOf<'disbursementLogin'>> {
-    return logIn(this.#context, 'disbursement', credentials);
+  login(
+    credentials?: LoginRequest,
+    options?: CallOptions,
+  ): Promise<ResponseOf<'disbursementLogin'>> {
+    return logIn(this.#context, 'disbursement', credentials, options);
   }
 
   /**
@@ -102,18 +113,20 @@ export class Disbursement {
    *   console.log(payout.refid, payout.status);
    * }
    */
-  payments(request: PageRequest = {}): PagePromise<DisbursementPayment> {
+  payments(request: PageRequest = {}, options?: CallOptions): PagePromise<DisbursementPayment> {
     return new PagePromise(async (page) => {
-      const { payments } = await this.#context.transport.request('disbursementPayments', {
-        body: { ...request, page },
-      });
-      return {
+      const { payments, lastResponse } = await this.#context.transport.request(
+        'disbursementPayments',
+        { body: { ...request, page }, ...transportOptions(options) },
+      );
+      const raw = {
         data: payments.data,
         currentPage: payments.current_page,
         lastPage: payments.last_page,
         perPage: payments.per_page,
         total: payments.total,
       };
+      return withLastResponse(raw, lastResponse);
     }, request.page ?? 1);
   }
 
@@ -122,7 +135,7 @@ export class Disbursement {
    *
    * @example const { wallet } = await pesakit.disbursement.user(); wallet.balance;
    */
-  user(): Promise<ResponseOf<'disbursementUser'>> {
-    return this.#context.transport.request('disbursementUser', {});
+  user(options?: CallOptions): Promise<WithLastResponse<ResponseOf<'disbursementUser'>>> {
+    return this.#context.transport.request('disbursementUser', transportOptions(options));
   }
 }

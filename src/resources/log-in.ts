@@ -1,6 +1,7 @@
 import { loginEndpoints, type Product, type ResponseOf } from '../core/endpoints.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { LoginRequest } from '../schemas/account.js';
+import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 
 type LoginResponse<P extends Product> = ResponseOf<(typeof loginEndpoints)[P]>;
@@ -14,6 +15,7 @@ export async function logIn<P extends Product>(
   context: ClientContext,
   product: P,
   credentials: LoginRequest | undefined,
+  options?: CallOptions,
 ): Promise<LoginResponse<P>> {
   const id = loginEndpoints[product];
   const body = credentials ?? context.credentials[product];
@@ -24,7 +26,10 @@ export async function logIn<P extends Product>(
       ],
     });
   }
-  const response = (await context.transport.request(id, { body } as never)) as LoginResponse<P>;
+  const response = (await context.transport.request(id, {
+    body,
+    ...transportOptions(options),
+  } as never)) as LoginResponse<P>;
   context.transport.setToken(product, response.token);
   return response;
 }

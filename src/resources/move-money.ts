@@ -1,11 +1,14 @@
-import type { z } from 'zod';
 import { type EndpointId, endpoints, type RequestOf, type ResponseOf } from '../core/endpoints.js';
 import {
-  AmbiguousOutcomeError,
-  isAmbiguousOutcomeError,
-} from '../errors/ambiguous-outcome-error.js';
+  type LastResponse,
+  type WithLastResponse,
+  withLastResponse,
+} from '../core/last-response.js';
+import type { RequestOptions } from '../core/transport.js';
+import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
+import { isRequestAbortedError } from '../errors/request-aborted-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { isResponseValidationError } from '../errors/response-validation-error.js';
 import { isServerError } from '../errors/server-error.js';
@@ -15,7 +18,7 @@ import type {
   TransactionRecord,
   TransactionStatus,
 } from '../references/index.js';
-import { fieldErrorsFrom } from '../schemas/error-body.js';
+import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferencePattern } from './merchant-reference.js';
 
@@ -28,7 +31,11 @@ export interface MoneyMovementOptions {
   merchantReference?: string;
   /** Small key/values stored with the record (order id, customer id …). */
   metadata?: Record<string, string>;
-  /** Abort the request. An abort after sending makes the outcome ambiguous, like a timeout. */
+  /**
+   * Abort the request. Aborted before it is sent: a RequestAbortedError, nothing stored (or,
+   * between storing and sending, the record `failed`, "not sent"). Aborted after: the outcome
+   * is ambiguous, like a timeout.
+   */
   signal?: AbortSignal;
   /** Overrides the client's `timeoutMs` for this call. */
   timeoutMs?: number;
@@ -39,6 +46,8 @@ export type WithMerchantReference<T> = T & {
   merchantReference: string;
   /** The record as stored after the call: references attached, status moved. */
   record: TransactionRecord;
+  /** The HTTP response: status, `x-request-id`, redacted headers (not enumerable). */
+  readonly lastResponse: LastResponse;
 };
 
 interface Movement<K extends EndpointId> {
@@ -47,6 +56,8 @@ interface Movement<K extends EndpointId> {
   flow: Flow;
   amount: number;
   msisdn?: string | undefined;
+  /** The body has a `callback_url` that gets the merchant reference as `pesakit_ref`. */
+  tagsCallbackUrl?: boolean;
   /** The references the answer carries. */
   references: (response: ResponseOf<K>) => References;
   /** What the answer says about the payment's state. */
@@ -54,9 +65,11 @@ interface Movement<K extends EndpointId> {
 }
 
 /**
- * The one path by which money moves (DESIGN decision 3): validate, write the intent, send
- * once, then attach what came back. The intent is stored *before* sending so that a crash or a
- * lost answer leaves a record the reconciler can find; an unknown outcome stays `unknown`,
+ * The one path by which money moves (DESIGN decision 3): check everything that can be checked
+ * without sending (body, host, credentials, the signal) and get a token, then write the intent,
+ * send once, and attach what came back. A failure before the intent is written stores nothing,
+ * so the merchant reference stays free. The intent is stored *before* sending so that a crash
+ * or a lost answer leaves a record the reconciler can find; an unknown outcome stays `unknown`,
  * never `failed`.
  */
 export async function moveMoney<K extends EndpointId>(
@@ -64,13 +77,29 @@ export async function moveMoney<K extends EndpointId>(
   movement: Movement<K>,
   options: MoneyMovementOptions = {},
 ): Promise<WithMerchantReference<ResponseOf<K>>> {
+  const { transport } = context;
   const endpoint = endpoints[movement.endpoint];
-  const body = validateBody(movement.endpoint, endpoint.request, movement.body);
   const merchantReference = options.merchantReference ?? context.newMerchantReference();
   if (!merchantReferencePattern.test(merchantReference)) {
     throw new RequestValidationError(movement.endpoint, {
       merchantReference: ['The merchantReference must be 1–64 letters, digits, or _ - : .'],
     });
+  }
+  const body = movement.tagsCallbackUrl
+    ? withMerchantReferenceInCallbackUrl(movement.body, merchantReference)
+    : movement.body;
+  const request = {
+    body,
+    merchantReference,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  } as RequestOptions<K>;
+  transport.check(movement.endpoint, request);
+  // A wrong password is found out here, before the intent exists: nothing stored, and the
+  // merchant reference can be used again once the credentials are fixed.
+  if (endpoint.auth === 'bearer') {
+    await transport.authenticate(endpoint.product, options.signal);
+    transport.check(movement.endpoint, request); // the signal may have aborted meanwhile
   }
 
   await context.store.createIntent({
@@ -82,13 +111,9 @@ export async function moveMoney<K extends EndpointId>(
     ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
   });
 
-  let response: ResponseOf<K>;
+  let response: WithLastResponse<ResponseOf<K>>;
   try {
-    response = (await context.transport.request(movement.endpoint, {
-      body,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    } as never)) as ResponseOf<K>;
+    response = await transport.request(movement.endpoint, request);
   } catch (error) {
     try {
       await recordFailure(context, merchantReference, error);
@@ -101,10 +126,6 @@ export async function moveMoney<K extends EndpointId>(
         { code: 'PESAKIT_STORE_WRITE_FAILED' },
       );
     }
-    // The transport could not know the merchant reference; the caller needs it to reconcile.
-    if (isAmbiguousOutcomeError(error)) {
-      throw new AmbiguousOutcomeError(error, merchantReference, { cause: error.cause ?? error });
-    }
     throw error;
   }
 
@@ -114,20 +135,14 @@ export async function moveMoney<K extends EndpointId>(
     payload: response,
     ...(reason === undefined ? {} : { reason }),
   });
-  return { ...response, merchantReference, record };
-}
-
-function validateBody(id: string, schema: z.ZodType | undefined, body: unknown): unknown {
-  if (!schema) return body;
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new RequestValidationError(id, fieldErrorsFrom(parsed.error, body));
-  return body;
+  return withLastResponse({ ...response, merchantReference, record }, response.lastResponse);
 }
 
 /**
- * Classifies a failed send. Only a definite answer is `failed`: a 4xx the platform gave, or a
- * connection that never opened. Anything that may have reached the platform — a lost answer, a
- * 5xx mid-processing, a 2xx we could not read — is `unknown`, for the reconciler.
+ * Classifies a failed send. Only a definite answer is `failed`: a 4xx the platform gave, a
+ * connection that never opened, an abort before sending. Anything that may have reached the
+ * platform — a lost answer, a 5xx mid-processing, a 2xx we could not read — is `unknown`, for
+ * the reconciler.
  */
 async function recordFailure(context: ClientContext, merchantReference: string, error: unknown) {
   if (isAmbiguousOutcomeError(error)) {
@@ -153,8 +168,13 @@ async function recordFailure(context: ClientContext, merchantReference: string, 
     await context.store.transition(merchantReference, 'failed', {
       reason: 'not sent: connection failed',
     });
+  } else if (isRequestAbortedError(error)) {
+    // The transport throws this for a money-moving call only when nothing was sent.
+    await context.store.transition(merchantReference, 'failed', {
+      reason: 'not sent: aborted before sending',
+    });
   } else {
-    // An error we cannot classify (a bug, an abort before sending) may still have sent bytes.
+    // An error we cannot classify (a bug) may still have sent bytes.
     await context.store.transition(merchantReference, 'unknown', {
       reason: 'unclassified failure',
     });

@@ -1,3 +1,5 @@
+import { type LastResponse, withLastResponse } from '../core/last-response.js';
+
 /**
  * One page of a Laravel length-aware paginator, and the way to the next. Iterating a
  * `PagePromise` with `for await` walks every item on every page (openai-node's pattern).
@@ -8,6 +10,8 @@ export interface Page<Item> {
   readonly lastPage: number;
   readonly perPage: number;
   readonly total: number;
+  /** The HTTP response this page came in (not enumerable). */
+  readonly lastResponse: LastResponse;
   hasNextPage(): boolean;
   /** The following page, or `undefined` on the last one. */
   getNextPage(): Promise<Page<Item> | undefined>;
@@ -22,22 +26,32 @@ export async function fetchPage<Item>(
   page: number,
 ): Promise<Page<Item>> {
   const raw = await fetcher(page);
-  return {
-    ...raw,
-    hasNextPage: () => raw.currentPage < raw.lastPage,
-    getNextPage: () =>
-      raw.currentPage < raw.lastPage
-        ? fetchPage(fetcher, raw.currentPage + 1)
-        : Promise.resolve(undefined),
-  };
+  const { data, currentPage, lastPage, perPage, total } = raw;
+  return withLastResponse(
+    {
+      data,
+      currentPage,
+      lastPage,
+      perPage,
+      total,
+      hasNextPage: () => currentPage < lastPage,
+      getNextPage: () =>
+        currentPage < lastPage ? fetchPage(fetcher, currentPage + 1) : Promise.resolve(undefined),
+    },
+    raw.lastResponse,
+  );
 }
 
 /**
  * Await it for the first page; `for await` it for every item across pages; `.pages()` for
- * every page. The list is newest first, so payouts created while you iterate can shift items
- * between pages — for reconciliation, match by `txnid`/`refid`, never by position.
+ * every page. It is a real promise to everything that expects one (`then`, `catch`,
+ * `finally`, `Promise.all`, a `Promise<Page<Item>>` parameter), but lazy: nothing is fetched
+ * until it is awaited or iterated. The list is newest first, so payouts created while you
+ * iterate can shift items between pages — for reconciliation, match by `txnid`/`refid`, never
+ * by position.
  */
-export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable<Item> {
+export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Item> {
+  readonly [Symbol.toStringTag] = 'Promise';
   readonly #fetcher: PageFetcher<Item>;
   readonly #firstPage: number;
   #first: Promise<Page<Item>> | undefined;
@@ -58,6 +72,16 @@ export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#firstPagePromise().then(onFulfilled, onRejected);
+  }
+
+  catch<B = never>(
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<Page<Item> | B> {
+    return this.#firstPagePromise().catch(onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<Page<Item>> {
+    return this.#firstPagePromise().finally(onFinally);
   }
 
   async *pages(): AsyncGenerator<Page<Item>> {

@@ -1,7 +1,8 @@
 import type { EngineCallback } from '../schemas/collection.js';
+import { LoginLimits } from './auth/login-limits.js';
 import { TokenRegistry } from './auth/tokens.js';
 import { CallbackDispatcher } from './delivery/dispatcher.js';
-import type { FaultSettings } from './delivery/faults.js';
+import { FaultBoard, type FaultSettings } from './delivery/faults.js';
 import { CollectionEngine, type EngineDeliveryResult } from './engine/collection-engine.js';
 import { SandboxTimers } from './engine/timers.js';
 import { WalletBook } from './ledger.js';
@@ -33,6 +34,8 @@ export interface StateSnapshot {
 export class SandboxContext {
   readonly accounts: AccountBook;
   readonly tokens = new TokenRegistry();
+  /** Failed-login limits; not emptied by reset (their windows expire by themselves). */
+  readonly loginLimits: LoginLimits;
   readonly wallets: WalletBook;
   readonly collections = new CollectionBook();
   readonly airtime = new AirtimeBook();
@@ -41,8 +44,8 @@ export class SandboxContext {
   readonly timers = new SandboxTimers();
   readonly dispatcher: CallbackDispatcher;
   readonly engine: CollectionEngine;
-  /** Faults in force; the control API merges patches into it. */
-  faults: FaultSettings;
+  /** Faults in force; the control API patches them, the dispatcher counts `drop` down. */
+  readonly faultBoard: FaultBoard;
   /** `http://host:port` once listening; links fall back to it. */
   selfUrl: string | undefined;
   #engineTransport: ((payload: EngineCallback) => Promise<EngineDeliveryResult>) | undefined;
@@ -52,10 +55,11 @@ export class SandboxContext {
     this.accounts = new AccountBook(nowIso);
     this.wallets = new WalletBook(nowIso);
     this.sms = new SmsOutbox(nowIso);
-    this.faults = options.faults;
+    this.faultBoard = new FaultBoard(options.faults);
+    this.loginLimits = new LoginLimits(options.loginLimits);
     this.dispatcher = new CallbackDispatcher({
       ...(options.callbackSchedule ? { schedule: options.callbackSchedule } : {}),
-      faults: () => this.faults,
+      faults: this.faultBoard,
       clock: options.clock,
     });
     this.engine = new CollectionEngine(
@@ -92,7 +96,12 @@ export class SandboxContext {
     this.airtime.clear();
     this.disbursements.clear();
     this.sms.clear();
-    this.faults = this.options.faults;
+    this.faultBoard.reset();
+  }
+
+  /** The faults in force now. */
+  get faults(): FaultSettings {
+    return this.faultBoard.settings;
   }
 
   snapshot(): StateSnapshot {

@@ -1,5 +1,5 @@
 import type { Product } from '../core/endpoints.js';
-import type { Cents } from './money.js';
+import { type Cents, MAX_WALLET_BALANCE_CENTS } from './money.js';
 
 /** One movement of a wallet. Debits are negative. The entries of a wallet sum to its balance. */
 export interface LedgerEntry {
@@ -50,8 +50,20 @@ export class Wallet {
     return this.#entries;
   }
 
+  /** True when `amount` cents can be credited without passing the wallet maximum. */
+  canCredit(amount: Cents): boolean {
+    return (
+      Number.isSafeInteger(amount) &&
+      amount > 0 &&
+      this.#balance + amount <= MAX_WALLET_BALANCE_CENTS
+    );
+  }
+
+  /** Credits whole cents; callers check {@link canCredit} first and refuse what it refuses. */
   credit(amount: Cents, kind: 'credit' | 'recharge', reference: string): void {
-    if (!Number.isInteger(amount) || amount <= 0) throw new RangeError('credit must be > 0 cents');
+    if (!this.canCredit(amount)) {
+      throw new RangeError(`a credit of ${amount} cents is not allowed on this wallet`);
+    }
     this.#post(kind, amount, reference);
   }
 

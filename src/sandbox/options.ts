@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.js';
+import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
 import { disbursementUserStatusSchema } from '../schemas/disbursement.js';
+import { DEFAULT_LOGIN_LIMITS, type LoginLimitSettings } from './auth/login-limits.js';
 import type { ChargeRule } from './charge.js';
 import { type FaultSettings, faultSettingsSchema } from './delivery/faults.js';
+import { MAX_WALLET_BALANCE_TZS } from './money.js';
 
 /** An account created when the sandbox starts (and again after every reset). */
 export const seedAccountSchema = z.object({
@@ -17,8 +20,14 @@ export const seedAccountSchema = z.object({
   /** Airtime: pending | active | inactive; disbursement: unverified | active | rejected. */
   status: z.union([airtimeUserStatusSchema, disbursementUserStatusSchema]).optional(),
   role_id: airtimeRoleSchema.optional(),
-  /** Opening wallet balance in TZS (airtime and disbursement only). */
-  balance: z.number().finite().min(0).optional(),
+  /** Opening wallet balance in TZS (airtime and disbursement only), whole cents, at most the wallet maximum. */
+  balance: z
+    .number()
+    .finite()
+    .min(0)
+    .max(MAX_WALLET_BALANCE_TZS)
+    .refine((value) => Number(value.toFixed(2)) === value, 'at most two decimal places')
+    .optional(),
 });
 export type SeedAccount = z.infer<typeof seedAccountSchema>;
 
@@ -93,10 +102,33 @@ export interface SandboxOptions {
    * @default { delayMs: 1500 }
    */
   autoSettle?: false | { delayMs?: number };
-  /** The largest amount one request may move, in TZS; above it is a 422. @default 10_000_000 */
+  /**
+   * The largest amount one request may move, in TZS; above it is a 422. At most the shared
+   * bound `MAX_AMOUNT_TZS` (1,000,000,000), which every amount schema enforces anyway.
+   * @default 10_000_000
+   */
   maxAmount?: number;
   /** Fastify's logger. Authorization headers and bodies are never logged. @default false */
   logger?: boolean;
+  /**
+   * Failed logins allowed per window before logins are answered 429 with `Retry-After`:
+   * `perAccount` (one product + email from one address), `perAddress` (all accounts from one
+   * address). Only failures count. `false` switches the limit off.
+   * @default { perAccount: 10, perAddress: 50, windowMs: 60_000 }
+   */
+  loginLimits?: false | Partial<LoginLimitSettings>;
+  /**
+   * How long a client may take to send a whole request (headers and body); a slower one is
+   * answered 408 and its connection closed.
+   * @default 30_000
+   */
+  requestTimeoutMs?: number;
+  /**
+   * The most records of each kind the sandbox keeps (collections, airtime payments,
+   * recharges, payouts, registered accounts); one more is a 429 `sandbox_full` until a reset.
+   * @default 10_000
+   */
+  recordLimit?: number;
 }
 
 export const sandboxOptionsSchema = z.object({
@@ -109,8 +141,20 @@ export const sandboxOptionsSchema = z.object({
   engineKey: z.string().min(1).optional(),
   apiKey: z.string().min(1).default('sandbox-pay-mobile-key'),
   autoSettle: autoSettleSchema.default({ delayMs: 1500 }),
-  maxAmount: z.number().finite().positive().default(10_000_000),
+  maxAmount: z.number().finite().positive().max(MAX_AMOUNT_TZS).default(10_000_000),
   logger: z.boolean().default(false),
+  recordLimit: z.number().int().min(1).max(1_000_000).default(10_000),
+  requestTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+  loginLimits: z
+    .union([
+      z.literal(false),
+      z.object({
+        perAccount: z.number().int().min(1).max(1_000_000).default(DEFAULT_LOGIN_LIMITS.perAccount),
+        perAddress: z.number().int().min(1).max(1_000_000).default(DEFAULT_LOGIN_LIMITS.perAddress),
+        windowMs: z.number().int().min(1).max(86_400_000).default(DEFAULT_LOGIN_LIMITS.windowMs),
+      }),
+    ])
+    .default(DEFAULT_LOGIN_LIMITS),
 });
 
 /** The options after defaults are applied. */

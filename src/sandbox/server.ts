@@ -1,13 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { sandboxPrefixes } from '../core/endpoints.js';
 import type { SandboxContext } from './context.js';
 import type { EngineDeliveryResult } from './engine/collection-engine.js';
+import { clientErrorHandler } from './http/client-errors.js';
+import { CONTROL_PREFIX } from './http/control-path.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
 import { registerCheckoutRoutes } from './routes/checkout.js';
 import { registerCollectionRoutes } from './routes/collection.js';
-import { CONTROL_PREFIX, registerControlRoutes } from './routes/control.js';
+import { registerControlRoutes } from './routes/control.js';
 import { registerDisbursementRoutes } from './routes/disbursement.js';
 import { registerEngineCallback } from './routes/engine-callback.js';
 
@@ -21,15 +26,47 @@ export function buildSandboxApp(
 ): FastifyInstance {
   const app = Fastify({
     logger: context.options.logger
-      ? { redact: ['req.headers.authorization', 'req.headers["x-control-key"]'] }
+      ? {
+          redact: [
+            'req.headers.authorization',
+            'req.headers["x-control-key"]',
+            'req.headers["x-engine-key"]',
+            'req.headers["x-api-key"]',
+            'req.headers.cookie',
+          ],
+        }
       : false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // A slow merchant callback must not hold `close()` hostage; the dispatcher cancels its own.
     forceCloseConnections: true,
+    // Every answer names its request (x-request-id, read by the SDK's errors as `requestId`).
+    // Generated here, never taken from the caller: a log line must not be forgeable.
+    requestIdHeader: false,
+    // A request must arrive whole within requestTimeoutMs (a slow body is answered 408 and
+    // closed), and an idle connection is closed after two minutes — longer than the largest
+    // latency fault, so a delayed answer is never cut off. Node reads the request deadline only
+    // when the server is created (hence `http` too) and checks it every
+    // connectionsCheckingInterval, by default only every 30 s.
+    requestTimeout: context.options.requestTimeoutMs,
+    connectionTimeout: 120_000,
+    clientErrorHandler,
+    http: {
+      requestTimeout: context.options.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(
+        25,
+        Math.min(1000, Math.floor(context.options.requestTimeoutMs / 4)),
+      ),
+    },
+    genReqId: () => `req_${randomUUID()}`,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
   });
   registerJsonBody(app);
   registerErrorHandling(app);
+  registerSecurityHeaders(app, sandboxPrefixes.collection);
+  context.loginLimits.register(app);
 
   // The latency fault: every non-control response waits, after the handler has run, so that a
   // client timeout leaves an outcome that really happened (an ambiguous one, for the SDK).

@@ -6,7 +6,7 @@ import type { Pesakit } from '../../src/client.js';
 import type { TransactionRecord } from '../../src/references/types.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
-import { merchantCallback } from './payloads.js';
+import { engineCallback, merchantCallback } from './payloads.js';
 import { eventually, type ReceiverServer, serveReceiver } from './receiver-server.js';
 
 // Issue #7 against the real sandbox: it pushes real callbacks to a plain node:http server that
@@ -58,6 +58,7 @@ async function openShop(options: CallbackReceiverOptions = {}): Promise<Shop> {
     },
     pollIntervalMs: 50,
     recheckDelaysMs: [100],
+    effectDrainIntervalMs: 200,
     ...options,
   });
   for (const name of [
@@ -192,6 +193,56 @@ describe('callbacks from the sandbox, verified by pull', () => {
     expect(named(shop, 'paid')).toEqual([]);
   });
 
+  it('underpaid: the platform settles another amount → needs_review (amount_mismatch), onReview, never onPaid', async () => {
+    const shop = await openShop();
+    const payment = await pay(shop, 'order-short');
+    // The engine reports success for 14,000 of 15,000: a short payment. The sandbox settles the
+    // collection with paid_amount 14,000 and pushes the merchant callback.
+    const engine = await fetch(`${harness.url}/api/sandbox/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(engineCallback({ paymentReference: payment.reference, amount: 14_000 })),
+    });
+    expect(engine.status).toBe(200);
+    await eventually(() => shop.reviews.length === 1, 15_000, 'onReview');
+    expect(shop.reviews[0]?.reason).toBe('amount_mismatch');
+    expect(shop.reviews[0]?.record?.merchantReference).toBe('order-short');
+    const record = await shop.pesakit.store.get('order-short');
+    expect(record?.status).toBe('needs_review');
+    expect(record?.review?.reason).toBe('amount_mismatch');
+    expect(shop.paid).toEqual([]);
+
+    // A person decides: resolve makes the effect due again, and onPaid runs.
+    await shop.pesakit.store.resolve('order-short', 'success', {
+      note: 'The customer paid the remaining 1,000 TZS in cash',
+      by: 'amina',
+    });
+    await eventually(() => shop.paid.length === 1, 15_000, 'onPaid after resolve');
+    expect(shop.paid).toEqual(['order-short']);
+  });
+
+  it('a success claim never confirmed within claimWindowMs → needs_review (claim_not_confirmed)', async () => {
+    const shop = await openShop({ claimWindowMs: 300, recheckDelaysMs: [100] });
+    const payment = await pay(shop, 'order-unconfirmed');
+    await fetch(`${shop.server.url}/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(
+        merchantCallback({
+          paymentReference: payment.reference,
+          controlNumber: payment.controlNumber,
+          amount: 15_000,
+        }),
+      ),
+    });
+    await eventually(() => shop.reviews.length === 1, 15_000, 'onReview');
+    expect(shop.reviews[0]?.reason).toBe('claim_not_confirmed');
+    const record = await shop.pesakit.store.get('order-unconfirmed');
+    expect(record).toMatchObject({ status: 'needs_review' });
+    expect(record?.review?.reason).toBe('claim_not_confirmed');
+    expect(shop.paid).toEqual([]);
+  });
+
   it('orphan: a callback that matches nothing is kept and handed to onReview', async () => {
     const shop = await openShop();
     const stray = merchantCallback({
@@ -224,14 +275,18 @@ describe('callbacks from the sandbox, verified by pull', () => {
       msisdn: '255754123456',
     });
     await shop.pesakit.store.transition('order-lost', 'unknown', { reason: 'timeout' });
-    // The request did reach the platform (sent here by another client, so the shop's store
-    // learns nothing from the answer), with the shop's callback URL and pesakit_ref.
+    // The request did reach the platform: sent here by another client with its own store, so
+    // the shop's store learns nothing from the answer. The SDK put the merchant reference on
+    // the callback URL as pesakit_ref.
     const elsewhere = harness.client();
-    const payment = await elsewhere.collection.initiateMno({
-      amount: 12_000,
-      msisdn: '255754123456',
-      callback_url: `${shop.server.url}/callback?pesakit_ref=order-lost`,
-    });
+    const payment = await elsewhere.collection.initiateMno(
+      {
+        amount: 12_000,
+        msisdn: '255754123456',
+        callback_url: `${shop.server.url}/callback`,
+      },
+      { merchantReference: 'order-lost' },
+    );
     await settle(payment.controlNumber, 'success');
     await eventually(() => shop.paid.length === 1, 15_000, 'onPaid');
     expect(await shop.pesakit.store.get('order-lost')).toMatchObject({

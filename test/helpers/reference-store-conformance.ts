@@ -12,8 +12,11 @@ import {
   type ReferenceStore,
   type TransactionIntent,
   type TransactionStatus,
+  type TransitionDetails,
   transactionStatuses,
 } from '../../src/references/index.js';
+import type { ReviewVerdict } from '../../src/references/review.js';
+import { describeReviewAndEffects } from './review-effects-conformance.js';
 
 /** How the conformance suite gets stores of one kind. */
 export interface ReferenceStoreHarness {
@@ -65,10 +68,21 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected the call to fail, but it succeeded');
 }
 
+const verdict: ReviewVerdict = {
+  reason: 'amount_mismatch',
+  message: 'The platform says 150 TZS were paid for a 5000 TZS order.',
+  evidence: { paid_amount: 150, at: '2025-03-01 08:00:00' },
+};
+
+/** Transition details that every move accepts: a move to needs_review must say why. */
+function details(to: TransactionStatus, reason: string): TransitionDetails {
+  return to === 'needs_review' ? { reason, review: verdict } : { reason };
+}
+
 /** Any status is reachable from `initiating` in at most one step. */
 async function recordIn(store: ReferenceStore, reference: string, status: TransactionStatus) {
   await store.createIntent(intent(reference));
-  if (status !== 'initiating') await store.transition(reference, status);
+  if (status !== 'initiating') await store.transition(reference, status, details(status, 'set up'));
   return (await store.get(reference))!;
 }
 
@@ -121,6 +135,9 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
           checkCount: 0,
           lastPayload: null,
           metadata: { orderId: 'A-17', customer: 'Neema' },
+          review: null,
+          resolution: null,
+          effect: { status: 'none', attempts: 0, dueAt: null, lastError: null, completedAt: null },
         });
         expect(await store.get('order-1')).toEqual(record);
       });
@@ -366,17 +383,17 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         const before = await recordIn(store, 'order-1', from);
         clock.advance(1000);
         if (from === to) {
-          const result = await store.transition('order-1', to, { reason: 'again' });
+          const result = await store.transition('order-1', to, details(to, 'again'));
           expect(result.changed).toBe(false);
           expect(result.record).toEqual(before);
         } else if (allowedTransitions[from].includes(to)) {
-          const result = await store.transition('order-1', to, { reason: 'moved' });
+          const result = await store.transition('order-1', to, details(to, 'moved'));
           expect(result.changed).toBe(true);
           expect(result.record).toMatchObject({ status: to, statusReason: 'moved' });
           expect(result.record.updatedAt).toEqual(new Date(start + 1000));
           expect(await store.get('order-1')).toEqual(result.record);
         } else {
-          const error = await failure(store.transition('order-1', to, { reason: 'late' }));
+          const error = await failure(store.transition('order-1', to, details(to, 'late')));
           expect(isInvalidTransitionError(error)).toBe(true);
           expect(error).toMatchObject({ merchantReference: 'order-1', from, to });
           expect(await store.get('order-1')).toEqual(before);
@@ -544,5 +561,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         });
       });
     }
+
+    describeReviewAndEffects(harness);
   });
 }

@@ -49,7 +49,7 @@ describe('collection, MNO push: initiate → status → settle → status', () =
     }
   });
 
-  it('a success for a different amount is not paid: the record stays pending (spec rule 5)', async () => {
+  it('a success for a different amount is not paid: the record goes to needs_review with the verdict (spec rule 5)', async () => {
     const pesakit = harness.client();
     const payment = await pesakit.collection.initiateMno(
       { amount: 15_000, msisdn: '255754123456' },
@@ -79,8 +79,16 @@ describe('collection, MNO push: initiate → status → settle → status', () =
     expect(callback.status).toBe(200);
     const pulled = await pesakit.collection.status(payment.controlNumber);
     expect(pulled.data).toMatchObject({ status: 'success', paid_amount: 14_000 });
-    expect(pulled.record?.status).toBe('pending');
-    expect((await pesakit.store.get('cart-short'))?.status).toBe('pending');
+    expect(pulled.record).toMatchObject({
+      status: 'needs_review',
+      review: { reason: 'amount_mismatch', evidence: { status: { paid_amount: 14_000 } } },
+      effect: { status: 'due' },
+    });
+    expect(pulled.record?.review?.message).toMatch(/14000 TZS were paid .* asked for 15000 TZS/);
+    expect(await pesakit.store.get('cart-short')).toEqual(pulled.record);
+    // A second pull changes nothing: only a person leaves needs_review.
+    const again = await pesakit.collection.status(payment.controlNumber);
+    expect(again.record).toEqual(pulled.record);
   });
 
   it('the merchant callback arrives at callback_url with the engine payload and the references', async () => {

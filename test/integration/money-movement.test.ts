@@ -202,6 +202,20 @@ describe('a definite answer is final', () => {
     const dead = await startRawServer(() => {});
     await dead.close();
     const store = new MemoryReferenceStore();
+    const offline = new Pesakit({ baseUrl: dead.url, store, maxRetries: 0 });
+    offline.setToken('disbursement', 'token-held');
+    const error = await offline.disbursement
+      .pay(payout, { merchantReference: 'ref-offline' })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(AmbiguousOutcomeError);
+    expect((await store.get('ref-offline'))?.status).toBe('failed');
+  });
+
+  it('nothing listening for the login: ConnectionError, and nothing is stored', async () => {
+    const dead = await startRawServer(() => {});
+    await dead.close();
+    const store = new MemoryReferenceStore();
     const offline = new Pesakit({
       baseUrl: dead.url,
       store,
@@ -212,8 +226,7 @@ describe('a definite answer is final', () => {
       .pay(payout, { merchantReference: 'ref-offline' })
       .catch((e) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(error).not.toBeInstanceOf(AmbiguousOutcomeError);
-    expect((await store.get('ref-offline'))?.status).toBe('failed');
+    expect(await store.get('ref-offline')).toBeUndefined();
   });
 });
 

@@ -152,11 +152,32 @@ describe('pay by card', () => {
 });
 
 describe('a checkout that is already final', () => {
-  it('sends a returning customer straight back instead of offering to pay again', async () => {
+  it('the tab that paid is sent back when it comes back (reload)', async () => {
+    await openCheckout();
+    await page.getByTestId('phone-input').fill('0754123456');
+    await page.getByTestId('phone-submit').click();
+    await page.waitForFunction(() => document.getElementById('checkout-status')?.hidden === false);
+    // The tab leaves before the outcome is known (closed laptop, reload) and comes back after.
+    await page.goto('about:blank');
     standIn.settle('success');
     await page.goto(standIn.pageUrl);
     const url = await returnedTo();
     expect(url.searchParams.get('status')).toBe('success');
+    expect(standIn.callsTo('/mno/')).toHaveLength(1);
+  });
+
+  it('anyone else sees the outcome, no link, and stays on the page (no open redirect)', async () => {
+    standIn.settle('success');
+    await openCheckout();
+    const status = page.locator('[data-testid="checkout-status"][data-state="success"]');
+    await status.waitFor();
+    expect(await page.textContent('#status-text')).toBe(
+      'This checkout has been paid. You can close this page.',
+    );
+    expect(await page.getByTestId('return-link').isVisible()).toBe(false);
+    // Well past the payer's 600 ms return delay.
+    await page.waitForTimeout(1500);
+    expect(page.url()).toBe(standIn.pageUrl);
     expect(standIn.callsTo('/mno/')).toEqual([]);
   });
 });
@@ -181,8 +202,10 @@ describe('merchant input is untrusted', () => {
 
   it('never navigates to a javascript: callback_url', async () => {
     standIn.view = { callbackUrl: 'javascript:window.pwned=3' };
+    await openCheckout();
+    await page.getByTestId('phone-input').fill('0754123456');
+    await page.getByTestId('phone-submit').click();
     standIn.settle('success');
-    await page.goto(standIn.pageUrl);
     const status = page.locator('[data-testid="checkout-status"][data-state="success"]');
     await status.waitFor();
     await page.waitForFunction(() =>

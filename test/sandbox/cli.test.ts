@@ -52,6 +52,45 @@ describe('CLI: npx pesakit sandbox --port <n> --host <h>', () => {
     expect((await exit)[0]).toBe(0);
   });
 
+  it('--engine-key protects the engine callback; the engine itself still settles', async () => {
+    const { child, firstLine } = startCli(['--port', '0', '--engine-key', 'eng-secret']);
+    const url = /listening on (\S+)/.exec(await firstLine)?.[1];
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const opened = await post('/api/sandbox/pay_mobile', { amount: 1000, msisdn: '255754123998' });
+    const { controlNumber, reference } = (await opened.json()) as Record<string, string>;
+    const forged = await post('/api/sandbox/callback', {
+      message: 'ok',
+      code: '200',
+      status: true,
+      description: 'forged',
+      data: {
+        providerType: 'MNO',
+        providerName: 'Vodacom',
+        amount: 1000,
+        paymentReference: reference,
+        payerMobile: '255754123998',
+        transactionDate: '2026-01-01 10:00:00',
+        transactionID: 'FORGED1',
+        transactionChannel: 'USSD',
+      },
+    });
+    expect(forged.status).toBe(401);
+    const settled = await post('/api/sandbox/_control/collection/settle', {
+      ref_id: controlNumber,
+      outcome: 'success',
+    });
+    expect(settled.status).toBe(200);
+    expect(await settled.json()).toMatchObject({ status: 'success', duplicate: false });
+    const exit = once(child, 'exit');
+    child.kill('SIGTERM');
+    expect((await exit)[0]).toBe(0);
+  });
+
   // Regression: the ready line was printed before the signal handlers existed, so a SIGTERM
   // sent on reading it got the OS default and killed the process (10 of 20 runs of the built
   // CLI; found by bench/sandbox-startup.mjs). The built CLI shows it; tsx's slower start hides it.

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
+import { CallbackReceiver } from './delivery-receiver.js';
 import { bearer, field, PASSWORD, type RunningSandbox, startSandbox } from './support.js';
 
 let s: RunningSandbox;
@@ -150,6 +151,40 @@ describe('POST faults: merged; latencyMs applies to every non-control response',
     started = performance.now();
     await s.control('faults', undefined, 'GET');
     expect(performance.now() - started).toBeLessThan(400);
+  });
+});
+
+describe('POST faults patches only what it names (callbacks.drop is not re-armed)', () => {
+  it('a later {callbacks: {delayMs: 0}} does not drop the next callback; GET faults shows drop: 0', async () => {
+    await start();
+    const receiver = new CallbackReceiver();
+    const callbackUrl = await receiver.listen();
+    try {
+      const settleOne = async () => {
+        const opened = await s.call('POST', '/api/sandbox/pay_mobile', {
+          amount: 500,
+          msisdn: '255754123456',
+          callback_url: callbackUrl,
+        });
+        await s.control('collection/settle', {
+          ref_id: field(opened, 'controlNumber'),
+          outcome: 'success',
+        });
+        await s.sandbox.idle();
+      };
+      await s.control('faults', { callbacks: { drop: 1 } });
+      await settleOne();
+      expect(receiver.received).toHaveLength(0);
+      expect((await s.control('faults', undefined, 'GET')).body).toEqual({
+        faults: { callbacks: { drop: 0 } },
+      });
+      const patched = await s.control('faults', { callbacks: { delayMs: 0 } });
+      expect(patched.body).toEqual({ faults: { callbacks: { drop: 0, delayMs: 0 } } });
+      await settleOne();
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

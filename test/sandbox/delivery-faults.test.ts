@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackDispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import {
+  FaultBoard,
   type FaultSettings,
   faultSettingsSchema,
   mergeFaults,
@@ -9,7 +10,7 @@ import { CallbackReceiver } from './delivery-receiver.js';
 
 let receiver: CallbackReceiver;
 let url: string;
-let faults: FaultSettings;
+let board: FaultBoard;
 let dispatcher: CallbackDispatcher;
 
 const delivery = (key: string) => ({ url, payload: { controlNumber: key }, key, kind: 'test' });
@@ -19,8 +20,8 @@ const keysReceived = () =>
 beforeEach(async () => {
   receiver = new CallbackReceiver();
   url = await receiver.listen();
-  faults = {};
-  dispatcher = new CallbackDispatcher({ schedule: [5], faults: () => faults, reorderWindowMs: 40 });
+  board = new FaultBoard();
+  dispatcher = new CallbackDispatcher({ schedule: [5], faults: board, reorderWindowMs: 40 });
 });
 
 afterEach(async () => {
@@ -30,7 +31,7 @@ afterEach(async () => {
 
 describe('fault: drop the next N deliveries', () => {
   it('logs the next N as dropped without sending them, then delivers again', async () => {
-    faults = { callbacks: { drop: 2 } };
+    board.patch({ callbacks: { drop: 2 } });
     for (const key of ['A', 'B', 'C']) dispatcher.enqueue(delivery(key));
     await dispatcher.idle();
 
@@ -45,10 +46,10 @@ describe('fault: drop the next N deliveries', () => {
   });
 
   it('counts N again from each new setting', async () => {
-    faults = { callbacks: { drop: 1 } };
+    board.patch({ callbacks: { drop: 1 } });
     dispatcher.enqueue(delivery('A'));
     dispatcher.enqueue(delivery('B'));
-    faults = mergeFaults(faults, { callbacks: { drop: 1 } });
+    board.patch({ callbacks: { drop: 1 } });
     dispatcher.enqueue(delivery('C'));
     dispatcher.enqueue(delivery('D'));
     await dispatcher.idle();
@@ -56,9 +57,34 @@ describe('fault: drop the next N deliveries', () => {
   });
 });
 
+describe('fault: drop counts down and is never re-armed by a patch that does not name it', () => {
+  it('a later {delayMs: 0} patch leaves the used-up drop at 0; settings show what remains', async () => {
+    board.patch({ callbacks: { drop: 2 } });
+    dispatcher.enqueue(delivery('A'));
+    expect(board.settings.callbacks?.drop).toBe(1);
+    board.patch({ callbacks: { delayMs: 0 } });
+    expect(board.settings.callbacks).toEqual({ drop: 1, delayMs: 0 });
+    dispatcher.enqueue(delivery('B'));
+    board.patch({ callbacks: { delayMs: 0 } });
+    board.patch({ latencyMs: 0 });
+    dispatcher.enqueue(delivery('C'));
+    await dispatcher.idle();
+    expect(keysReceived()).toEqual(['C']);
+    expect(board.settings.callbacks?.drop).toBe(0);
+  });
+
+  it('reset restores the start-up drop count', () => {
+    const startup = new FaultBoard({ callbacks: { drop: 1 } });
+    expect(startup.takeDrop()).toBe(true);
+    expect(startup.takeDrop()).toBe(false);
+    startup.reset();
+    expect(startup.settings).toEqual({ callbacks: { drop: 1 } });
+  });
+});
+
 describe('fault: duplicate each delivery N times', () => {
   it('sends N independent copies of the same body', async () => {
-    faults = { callbacks: { duplicate: 3 } };
+    board.patch({ callbacks: { duplicate: 3 } });
     dispatcher.enqueue(delivery('A'));
     await dispatcher.idle();
 
@@ -73,7 +99,7 @@ describe('fault: duplicate each delivery N times', () => {
   });
 
   it('retries each copy on its own', async () => {
-    faults = { callbacks: { duplicate: 2 } };
+    board.patch({ callbacks: { duplicate: 2 } });
     receiver.respond = (index) => (index === 0 ? 500 : 200);
     dispatcher.enqueue(delivery('A'));
     await dispatcher.idle();
@@ -84,7 +110,7 @@ describe('fault: duplicate each delivery N times', () => {
 
 describe('fault: delay each delivery', () => {
   it('holds the first attempt for delayMs', async () => {
-    faults = { callbacks: { delayMs: 150 } };
+    board.patch({ callbacks: { delayMs: 150 } });
     const enqueuedAt = performance.now();
     dispatcher.enqueue(delivery('A'));
     expect(dispatcher.log()).toEqual([]);
@@ -97,7 +123,7 @@ describe('fault: delay each delivery', () => {
 
 describe('fault: reorder deliveries', () => {
   it('holds a batch and releases it newest-first, as the receiver observes', async () => {
-    faults = { callbacks: { reorder: true } };
+    board.patch({ callbacks: { reorder: true } });
     for (const key of ['A', 'B', 'C']) dispatcher.enqueue(delivery(key));
     expect(receiver.received).toHaveLength(0);
     await dispatcher.idle();
@@ -105,7 +131,7 @@ describe('fault: reorder deliveries', () => {
   });
 
   it('uses delayMs as the hold window when both are set', async () => {
-    faults = { callbacks: { reorder: true, delayMs: 120 } };
+    board.patch({ callbacks: { reorder: true, delayMs: 120 } });
     const enqueuedAt = performance.now();
     dispatcher.enqueue(delivery('A'));
     dispatcher.enqueue(delivery('B'));

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackDispatcher } from '../../src/sandbox/delivery/dispatcher.js';
+import { FaultBoard } from '../../src/sandbox/delivery/faults.js';
 import { CallbackReceiver } from './delivery-receiver.js';
 
 const payload = { status: true, controlNumber: '991234567890' };
@@ -9,7 +10,10 @@ let url: string;
 let dispatcher: CallbackDispatcher | undefined;
 
 function dispatcherWith(options: { schedule?: number[] }) {
-  dispatcher = new CallbackDispatcher({ schedule: options.schedule ?? [5], faults: () => ({}) });
+  dispatcher = new CallbackDispatcher({
+    schedule: options.schedule ?? [5],
+    faults: new FaultBoard(),
+  });
   return dispatcher;
 }
 
@@ -42,7 +46,7 @@ describe('close() and reset()', () => {
 
     // A witness on the same schedule, enqueued later: once its retry arrives, the closed
     // dispatcher's retry (due earlier) would have arrived too, had it not been cancelled.
-    const witness = new CallbackDispatcher({ schedule: [400], faults: () => ({}) });
+    const witness = new CallbackDispatcher({ schedule: [400], faults: new FaultBoard() });
     receiver.respond = (index) => (index < 2 ? 500 : 200);
     witness.enqueue(settled('witness'));
     await witness.idle();
@@ -83,7 +87,7 @@ describe('close() and reset()', () => {
   });
 
   it('keeps at most logLimit records, dropping the oldest', async () => {
-    const limited = new CallbackDispatcher({ faults: () => ({}), logLimit: 2 });
+    const limited = new CallbackDispatcher({ faults: new FaultBoard(), logLimit: 2 });
     dispatcher = limited;
     for (const kind of ['first', 'second', 'third']) limited.enqueue(settled(kind));
     await limited.idle();

@@ -3,7 +3,7 @@ import {
   CallbackDispatcher,
   DEFAULT_RETRY_SCHEDULE,
 } from '../../src/sandbox/delivery/dispatcher.js';
-import type { FaultSettings } from '../../src/sandbox/delivery/faults.js';
+import { FaultBoard, type FaultSettings } from '../../src/sandbox/delivery/faults.js';
 import { CallbackReceiver, refusedUrl } from './delivery-receiver.js';
 
 const payload = { status: true, controlNumber: '991234567890', data: { amount: 12_500 } };
@@ -18,10 +18,9 @@ function dispatcherWith(options: {
   timeoutMs?: number;
   faults?: FaultSettings;
 }) {
-  const faults = options.faults ?? {};
   dispatcher = new CallbackDispatcher({
     schedule: options.schedule ?? [5, 10],
-    faults: () => faults,
+    faults: new FaultBoard(options.faults ?? {}),
     clock: fixedClock,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
@@ -203,8 +202,13 @@ describe('what is never sent', () => {
   it('survives a fetch that throws and faults that throw', async () => {
     const dispatcher = new CallbackDispatcher({
       schedule: [],
-      faults: () => {
-        throw new Error('faults store unavailable');
+      faults: {
+        get settings(): never {
+          throw new Error('faults store unavailable');
+        },
+        takeDrop: () => {
+          throw new Error('faults store unavailable');
+        },
       },
       fetch: () => {
         throw new Error('socket exploded');

@@ -50,6 +50,8 @@ function targets(): Target[] {
   }));
   const checkout = [
     { method: 'POST' as const, path: `/api/sandbox/checkout/${checkoutToken}/card`, headers: {} },
+    { method: 'GET' as const, path: `/api/sandbox/checkout/${checkoutToken}`, headers: {} },
+    { method: 'GET' as const, path: `/api/sandbox/checkout/${checkoutToken}/status`, headers: {} },
   ];
   return [...list, ...control, ...checkout];
 }
@@ -91,7 +93,12 @@ const junkValue = fc.oneof(
     -1,
     0,
     1e308,
+    1e21,
+    1_000_000_000,
     0.001,
+    'y'.repeat(2049),
+    'http://127.0.0.1:1/api/sandbox/_control/reset',
+    'http://127.0.0.1:1/api/sandbox/%5Fcontrol/faults',
   ),
   fc.double(),
 );
@@ -104,6 +111,16 @@ const nested = fc.letrec((tie) => ({
     fc.dictionary(knownKey, tie('node'), { maxKeys: 3 }),
   ),
 })).node;
+
+/** Headers a browser, another site or the sandbox's own deliveries would add. */
+const extraHeaders = fc.constantFrom<Record<string, string>>(
+  {},
+  {},
+  { origin: 'http://evil.example' },
+  { 'sec-fetch-site': 'cross-site' },
+  { 'x-pesakit-sandbox-delivery': '1' },
+  { 'x-request-id': 'chosen-by-caller' },
+);
 
 /** A body as bytes on the wire: JSON of anything, shaped objects, or bytes that are not JSON. */
 const body = fc.oneof(
@@ -123,11 +140,13 @@ describe('no generated body makes any route answer 5xx, and a rejected request c
         fc.constantFrom(...all),
         body,
         fc.boolean(),
-        async (target, payload, json) => {
+        extraHeaders,
+        async (target, payload, json, extra) => {
           const before = s.sandbox.inspect.snapshot();
           const response = await fetch(`${s.url}${target.path}`, {
             method: target.method,
             headers: {
+              ...extra,
               ...target.headers,
               'content-type': json ? 'application/json' : 'application/octet-stream',
             },
@@ -138,7 +157,10 @@ describe('no generated body makes any route answer 5xx, and a rejected request c
             response.status,
             `${target.method} ${target.path} → ${text.slice(0, 200)}`,
           ).toBeLessThan(500);
-          expect(() => JSON.parse(text)).not.toThrow();
+          if (!response.headers.get('content-type')?.startsWith('text/html')) {
+            expect(() => JSON.parse(text)).not.toThrow();
+          }
+          expect(response.headers.get('x-request-id')).toMatch(/^req_/);
           if (response.status >= 400) expect(s.sandbox.inspect.snapshot()).toEqual(before);
         },
       ),

@@ -4,6 +4,7 @@ import {
   ApiError,
   AuthenticationError,
   BadRequestError,
+  ConflictError,
   ConnectionError,
   errorFromResponse,
   InsufficientFundsError,
@@ -11,12 +12,14 @@ import {
   isApiError,
   isAuthenticationError,
   isBadRequestError,
+  isConflictError,
   isConnectionError,
   isInsufficientFundsError,
   isNotFoundError,
   isPermissionError,
   isPesakitError,
   isRateLimitError,
+  isRequestValidationError,
   isResponseValidationError,
   isServerError,
   isTimeoutError,
@@ -26,6 +29,7 @@ import {
   PesakitError,
   parseRetryAfter,
   RateLimitError,
+  RequestValidationError,
   ServerError,
   TimeoutError,
   ValidationError,
@@ -43,6 +47,7 @@ describe('One factory maps each status to its class', () => {
     [401, AuthenticationError],
     [403, PermissionError],
     [404, NotFoundError],
+    [409, ConflictError],
     [422, ValidationError],
     [429, RateLimitError],
     [500, ServerError],
@@ -55,7 +60,7 @@ describe('One factory maps each status to its class', () => {
     expect(error).toMatchObject({ status, method: 'POST', path: request.path });
   });
 
-  it.each([402, 405, 409, 418])('%i (no meaning of its own) → ApiError', (status) => {
+  it.each([402, 405, 418])('%i (no meaning of its own) → ApiError', (status) => {
     expect(respond(status).constructor).toBe(ApiError);
   });
 
@@ -63,7 +68,7 @@ describe('One factory maps each status to its class', () => {
     const headers = new Headers({ 'x-request-id': 'req-42' });
     const error = respond(500, 'upstream down', headers);
     expect(error).toMatchObject({ body: 'upstream down', requestId: 'req-42' });
-    expect(error.headers).toBe(headers);
+    expect(error.headers.get('x-request-id')).toBe('req-42');
   });
 
   it('a 422 carries the per-field errors as a map', () => {
@@ -168,7 +173,7 @@ describe('Guards recognise each class, also across realms (by name)', () => {
 
   it('every pesakit error is a PesakitError; a timeout is a ConnectionError', () => {
     expect(isPesakitError(respond(500))).toBe(true);
-    expect(isPesakitError(new AmbiguousOutcomeError(request))).toBe(true);
+    expect(isPesakitError(new AmbiguousOutcomeError(request, 'ref-1'))).toBe(true);
     expect(new TimeoutError(request, 10)).toBeInstanceOf(ConnectionError);
     expect(new ConnectionError('x', request)).toBeInstanceOf(PesakitError);
     expect(isApiError(new ConnectionError('x', request))).toBe(false);
@@ -207,5 +212,53 @@ describe('Retry-After is read as openai-node reads it', () => {
   it('RateLimitError exposes it as retryAfterMs', () => {
     const error = respond(429, { message: 'Too Many Attempts.' }, headers({ 'retry-after': '3' }));
     expect((error as RateLimitError).retryAfterMs).toBe(3000);
+  });
+});
+
+describe('Errors carry a top-level code, and 409 has its own class', () => {
+  it('err.code is the body code, as stripe and openai expose it', () => {
+    expect(respond(422, { message: 'Declined.', code: 'insufficient_funds' }).code).toBe(
+      'insufficient_funds',
+    );
+    expect(respond(400, { message: 'Nope.' }).code).toBeUndefined();
+    expect(respond(500, 'not json').code).toBeUndefined();
+  });
+
+  it('409 → ConflictError, found by isConflictError and isApiError', () => {
+    const error = respond(409, { message: 'Already processed.', code: 'duplicate' });
+    expect(isConflictError(error)).toBe(true);
+    expect(isApiError(error)).toBe(true);
+    expect(error.code).toBe('duplicate');
+    expect(error.message).toMatch(/Pull the current state/);
+    expect(isConflictError(Object.assign(new Error('x'), { name: 'ConflictError' }))).toBe(true);
+  });
+});
+
+describe('A client-side validation error is a ValidationError too', () => {
+  const errors = { amount: ['The amount may not be greater than 1000000000.'] };
+
+  it('isValidationError matches it; source and code tell it apart from a 422', () => {
+    const error = new RequestValidationError('initiateMno', errors, request);
+    expect(isValidationError(error)).toBe(true);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toBeInstanceOf(PesakitError);
+    expect(error.errors).toEqual(errors);
+    expect(error).toMatchObject({
+      source: 'client',
+      code: 'request_validation',
+      status: 422,
+      operation: 'initiateMno',
+      method: 'POST',
+    });
+    expect(error.message).toMatch(/Nothing was sent/);
+    const platform = respond(422, { message: 'x', errors });
+    expect((platform as ValidationError).source).toBe('platform');
+    expect(isRequestValidationError(platform)).toBe(false);
+  });
+
+  it('the guard works across copies of the package (by name)', () => {
+    const foreign = Object.assign(new Error('x'), { name: 'RequestValidationError' });
+    expect(isValidationError(foreign)).toBe(true);
+    expect(isApiError(foreign)).toBe(true);
   });
 });

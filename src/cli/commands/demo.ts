@@ -1,8 +1,26 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { SqliteReferenceStore } from '../../references/sqlite-store.js';
 import { runDemo } from '../demo/run-demo.js';
+
+/**
+ * The SQLite store, imported only when the demo runs: better-sqlite3 and kysely are optional
+ * peer dependencies, and a static import would stop every other command (`pesakit sandbox` in
+ * a fresh project) with ERR_MODULE_NOT_FOUND.
+ */
+async function loadSqliteStore() {
+  try {
+    return (await import('../../references/sqlite-store.js')).SqliteReferenceStore;
+  } catch (error) {
+    const missing = /Cannot find (?:package|module) '(better-sqlite3|kysely)'/.exec(String(error));
+    if (!missing) throw error;
+    throw new Error(
+      `pesakit demo keeps its references in SQLite, and ${missing[1]} is not installed: ` +
+        'run `npm install kysely better-sqlite3` (better-sqlite3@12 on Node 20).',
+      { cause: error },
+    );
+  }
+}
 
 /**
  * `pesakit demo`: the main job on embedded defaults — the in-memory sandbox and a SQLite
@@ -18,6 +36,7 @@ export function registerDemoCommand(program: Command): void {
     .option('--store <file>', 'SQLite file for the reference store', '.pesakit/demo.sqlite')
     .action(async (options: { store: string }) => {
       if (options.store !== ':memory:') await mkdir(dirname(options.store), { recursive: true });
+      const SqliteReferenceStore = await loadSqliteStore();
       const store = await SqliteReferenceStore.open(options.store);
       try {
         const records = await runDemo(store, (line) => process.stdout.write(`${line}\n`));

@@ -18,6 +18,14 @@ async function readSeed(path: string): Promise<Seed> {
   }
 }
 
+interface SandboxCommandOptions {
+  port: number;
+  host: string;
+  controlKey?: string;
+  engineKey?: string;
+  seed?: string;
+}
+
 /**
  * `pesakit sandbox`: starts the whole platform locally. Prints exactly one line to stdout when
  * ready (`… listening on http://host:port`), which scripts wait for; SIGINT and SIGTERM close it
@@ -30,10 +38,12 @@ export function registerSandboxCommand(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', port, 4010)
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('--control-key <key>', 'require this x-control-key on the control API')
+    .option('--engine-key <key>', 'require this x-engine-key on the engine callback route')
     .option('--seed <file>', 'JSON file with {"accounts": [...]} created at start and on reset')
-    .action(async (options: { port: number; host: string; controlKey?: string; seed?: string }) => {
+    .action(async (options: SandboxCommandOptions) => {
       const sandbox = await createSandbox({
         ...(options.controlKey !== undefined ? { controlKey: options.controlKey } : {}),
+        ...(options.engineKey !== undefined ? { engineKey: options.engineKey } : {}),
         ...(options.seed !== undefined ? { seed: await readSeed(options.seed) } : {}),
       });
       let closing = false;

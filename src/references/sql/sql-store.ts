@@ -1,24 +1,38 @@
+import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { PesakitError } from '../../errors/pesakit-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
+import type {
+  ClaimEffectsOptions,
+  EffectClaim,
+  EffectState,
+  EffectStatus,
+  FailEffectOptions,
+} from '../effects.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
 import {
   isLookupable,
   parseCheckTime,
+  parseClaimEffects,
+  parseFailEffect,
   parseIntent,
   parseListOpen,
+  parseListPage,
   parseMerchantReference,
   parseReferences,
+  parseResolve,
   parseTransition,
 } from '../input-rules.js';
 import {
   newReferences,
   ownedElsewhere,
   platformReferenceFields,
+  resolution,
   statusChange,
 } from '../record-changes.js';
+import type { ResolveOptions } from '../review.js';
 import type {
   ListOpenOptions,
   PlatformReferenceField,
@@ -101,6 +115,8 @@ export class SqlReferenceStore implements ReferenceStore {
           check_count: 0,
           last_payload: null,
           metadata: JSON.stringify(parsed.metadata ?? {}),
+          effect_status: 'none',
+          effect_attempts: 0,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -173,6 +189,8 @@ export class SqlReferenceStore implements ReferenceStore {
             last_payload: parsed.hasPayload
               ? JSON.stringify(change.lastPayload)
               : sql.ref('last_payload'),
+            review: change.review === null ? null : JSON.stringify(change.review),
+            ...this.#effectColumns(change.effect),
           })
           .where('merchant_reference', '=', reference)
           .returningAll()
@@ -255,6 +273,141 @@ export class SqlReferenceStore implements ReferenceStore {
     return toRecord(row);
   }
 
+  async resolve(
+    merchantReference: string,
+    outcome: 'success' | 'failed',
+    options: ResolveOptions,
+  ): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('resolve', merchantReference);
+    const decision = parseResolve(outcome, options);
+    return this.#open()
+      .transaction()
+      .execute(async (trx) => {
+        const record = await this.#lock(trx, reference);
+        const change = resolution(record, decision, this.#now());
+        const row = await trx
+          .updateTable(transactionsTable)
+          .set({
+            status: change.status,
+            status_reason: change.statusReason,
+            updated_at: this.#instant(change.updatedAt),
+            resolution: JSON.stringify(change.resolution),
+            ...this.#effectColumns(change.effect),
+          })
+          .where('merchant_reference', '=', reference)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toRecord(row);
+      });
+  }
+
+  async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
+    const { limit, after } = parseListPage('listReview', options);
+    const rows = await this.#open()
+      .selectFrom(transactionsTable)
+      .selectAll()
+      .where('status', '=', 'needs_review')
+      .$if(after !== undefined, (qb) => qb.where('merchant_reference', '>', after as string))
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
+    const { leaseMs, limit, merchantReference } = parseClaimEffects(options);
+    const now = this.#now();
+    const at = this.#instant(now);
+    // One token per claim: with the merchant reference it names exactly one lease.
+    const token = randomUUID();
+    return this.#open()
+      .transaction()
+      .execute(async (trx) => {
+        const picked = await trx
+          .selectFrom(transactionsTable)
+          .select('merchant_reference')
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('effect_status', '=', 'due'), eb('effect_due_at', '<=', at)]),
+              eb.and([eb('effect_status', '=', 'running'), eb('effect_lease_until', '<=', at)]),
+            ]),
+          )
+          .$if(merchantReference !== undefined, (qb) =>
+            qb.where('merchant_reference', '=', merchantReference as string),
+          )
+          .orderBy('effect_due_at', 'asc')
+          .orderBy('merchant_reference', 'asc')
+          .limit(limit)
+          // Concurrent claimers on PostgreSQL skip each other's rows instead of waiting.
+          .$if(this.#dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+          .execute();
+        if (picked.length === 0) return [];
+        const rows = await trx
+          .updateTable(transactionsTable)
+          .set((eb) => ({
+            effect_status: 'running',
+            effect_attempts: eb('effect_attempts', '+', 1),
+            effect_lease_token: token,
+            effect_lease_until: this.#instant(new Date(now.getTime() + leaseMs)),
+          }))
+          .where(
+            'merchant_reference',
+            'in',
+            picked.map((row) => row.merchant_reference),
+          )
+          .returningAll()
+          .execute();
+        return rows
+          .map((row) => ({ record: toRecord(row), token }))
+          .sort(
+            (a, b) =>
+              (a.record.effect.dueAt?.getTime() ?? 0) - (b.record.effect.dueAt?.getTime() ?? 0) ||
+              (a.record.merchantReference < b.record.merchantReference ? -1 : 1),
+          );
+      });
+  }
+
+  async completeEffect(merchantReference: string, token: string): Promise<boolean> {
+    const reference = parseMerchantReference('completeEffect', merchantReference);
+    const now = this.#now();
+    return this.#fencedEffectWrite(reference, token, now, {
+      effect_status: 'done',
+      effect_due_at: null,
+      effect_last_error: null,
+      effect_completed_at: this.#instant(now),
+    });
+  }
+
+  async failEffect(
+    merchantReference: string,
+    token: string,
+    options: FailEffectOptions,
+  ): Promise<boolean> {
+    const reference = parseMerchantReference('failEffect', merchantReference);
+    const { error, retryAt } = parseFailEffect(options);
+    return this.#fencedEffectWrite(reference, token, this.#now(), {
+      effect_status: retryAt === null ? 'dead' : 'due',
+      effect_due_at: retryAt && this.#instant(retryAt),
+      effect_last_error: error,
+    });
+  }
+
+  async listEffects(
+    status: Exclude<EffectStatus, 'none' | 'done'>,
+    options?: { limit?: number },
+  ): Promise<TransactionRecord[]> {
+    const { limit } = parseListPage('listEffects', options);
+    const rows = await this.#open()
+      .selectFrom(transactionsTable)
+      .selectAll()
+      .where('effect_status', '=', status)
+      .orderBy('effect_due_at', 'asc')
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -270,6 +423,45 @@ export class SqlReferenceStore implements ReferenceStore {
 
   #instant(value: Date): Date | string {
     return toInstant(this.#dialect, value);
+  }
+
+  /** The columns of an effect state; a new state always drops any lease. */
+  #effectColumns(effect: EffectState) {
+    return {
+      effect_status: effect.status,
+      effect_attempts: effect.attempts,
+      effect_due_at: effect.dueAt && this.#instant(effect.dueAt),
+      effect_last_error: effect.lastError,
+      effect_completed_at: effect.completedAt && this.#instant(effect.completedAt),
+      effect_lease_token: null,
+      effect_lease_until: null,
+    };
+  }
+
+  /**
+   * Writes `columns` only while `token` holds an unexpired lease on the running effect — one
+   * statement, so a worker whose lease expired (and was claimed by another) writes nothing.
+   */
+  async #fencedEffectWrite(
+    reference: string,
+    token: string,
+    now: Date,
+    columns: {
+      effect_status: string;
+      effect_due_at: Date | string | null;
+      effect_last_error: string | null;
+      effect_completed_at?: Date | string;
+    },
+  ): Promise<boolean> {
+    const result = await this.#open()
+      .updateTable(transactionsTable)
+      .set({ ...columns, effect_lease_token: null, effect_lease_until: null })
+      .where('merchant_reference', '=', reference)
+      .where('effect_status', '=', 'running')
+      .where('effect_lease_token', '=', token)
+      .where('effect_lease_until', '>', this.#instant(now))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Reads the record inside `trx`, locking its row on PostgreSQL until the transaction ends. */

@@ -1,5 +1,8 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { Product } from '../../core/endpoints.js';
+import { amountToCents, centsToAmount } from '../../schemas/amount.js';
+import type { EffectStatus } from '../effects.js';
+import type { Resolution, ReviewVerdict } from '../review.js';
 import type {
   Flow,
   PlatformReferenceField,
@@ -37,6 +40,18 @@ export interface TransactionsTable {
   last_payload: string | null;
   /** JSON text of a flat string → string map. */
   metadata: string;
+  /** JSON text of the ReviewVerdict; NULL unless the record went to needs_review. */
+  review: string | null;
+  /** JSON text of the Resolution (its `at` as ISO text); NULL until a person resolves. */
+  resolution: string | null;
+  effect_status: string;
+  effect_attempts: number;
+  effect_due_at: Instant | null;
+  effect_last_error: string | null;
+  effect_completed_at: Instant | null;
+  /** Fences effect claims: only the holder of this token may complete or fail the effect. */
+  effect_lease_token: string | null;
+  effect_lease_until: Instant | null;
 }
 
 export interface StoreDatabase {
@@ -67,16 +82,14 @@ function fromInstant(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
-export function toCents(amount: number): number {
-  return Math.round(amount * 100);
-}
+export const toCents = amountToCents;
 
 export function toRecord(row: TransactionRow): TransactionRecord {
   return {
     merchantReference: row.merchant_reference,
     product: row.product as Product,
     flow: row.flow as Flow,
-    amount: Number(row.amount_cents) / 100,
+    amount: centsToAmount(Number(row.amount_cents)),
     msisdn: row.msisdn,
     status: row.status as TransactionStatus,
     statusReason: row.status_reason,
@@ -92,5 +105,19 @@ export function toRecord(row: TransactionRow): TransactionRecord {
     checkCount: Number(row.check_count),
     lastPayload: row.last_payload === null ? null : JSON.parse(row.last_payload),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
+    review: row.review === null ? null : (JSON.parse(row.review) as ReviewVerdict),
+    resolution: row.resolution === null ? null : toResolution(row.resolution),
+    effect: {
+      status: row.effect_status as EffectStatus,
+      attempts: Number(row.effect_attempts),
+      dueAt: row.effect_due_at === null ? null : fromInstant(row.effect_due_at),
+      lastError: row.effect_last_error,
+      completedAt: row.effect_completed_at === null ? null : fromInstant(row.effect_completed_at),
+    },
   };
+}
+
+function toResolution(text: string): Resolution {
+  const stored = JSON.parse(text) as Omit<Resolution, 'at'> & { at: string };
+  return { ...stored, at: new Date(stored.at) };
 }

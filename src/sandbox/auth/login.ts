@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Product } from '../../core/endpoints.js';
 import { loginRequestSchema } from '../../schemas/account.js';
 import type { SandboxContext } from '../context.js';
@@ -8,30 +8,43 @@ import { accountBlock } from './bearer.js';
 import { verifyPassword } from './passwords.js';
 
 /**
- * The login steps every product shares: validate, check the password (in constant time, the
- * same cost for an unknown email), then the product's status rules. Sends the error itself and
- * returns `undefined` on failure; the caller issues the token.
+ * The login steps every product shares: validate, refuse a caller that used up its failed
+ * logins (429, before any hashing), check the password (in constant time, the same cost for an
+ * unknown email), then the product's status rules. Sends the error itself and returns
+ * `undefined` on failure; the caller issues the token.
  */
 export async function checkLogin(
   context: SandboxContext,
   product: Product,
-  body: unknown,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Account | undefined> {
-  const parsed = parseBody(loginRequestSchema, body);
+  const parsed = parseBody(loginRequestSchema, request.body);
   if (!parsed.ok) {
     sendValidationError(reply, parsed.errors);
+    return undefined;
+  }
+  const block = await context.loginLimits.blocked(request, product);
+  if (block) {
+    reply.header('retry-after', String(block.retryAfterSeconds));
+    sendError(
+      reply,
+      429,
+      `Too many failed logins; try again in ${block.retryAfterSeconds} s.`,
+      'too_many_logins',
+    );
     return undefined;
   }
   const account = context.accounts.find(product, parsed.data.email);
   const valid = await verifyPassword(parsed.data.password, account?.passwordHash);
   if (!account || !valid) {
+    await context.loginLimits.failed(request, product);
     sendError(reply, 401, 'These credentials do not match our records.');
     return undefined;
   }
-  const block = accountBlock(account);
-  if (block) {
-    sendError(reply, block.status, block.message);
+  const refusal = accountBlock(account);
+  if (refusal) {
+    sendError(reply, refusal.status, refusal.message);
     return undefined;
   }
   return account;

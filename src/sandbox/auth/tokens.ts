@@ -18,6 +18,9 @@ function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
+/** Live tokens kept; logging in past it revokes the oldest. */
+export const TOKENS_KEPT = 10_000;
+
 /**
  * Personal access tokens in the Laravel Sanctum form `<id>|<secret>`. Only the SHA-256 of the
  * secret is kept; the id finds the row and the hashes are compared in constant time. A token is
@@ -32,6 +35,11 @@ export class TokenRegistry {
     const id = String(this.#nextId++);
     const secret = randomBytes(30).toString('base64url');
     this.#tokens.set(id, { product, accountId, hash: sha256(secret) });
+    // Live tokens are capped: the oldest is revoked first (a Map iterates in insertion order).
+    if (this.#tokens.size > TOKENS_KEPT) {
+      const oldest = this.#tokens.keys().next().value;
+      if (oldest !== undefined) this.#tokens.delete(oldest);
+    }
     return `${id}|${secret}`;
   }
 

@@ -6,7 +6,9 @@
  * What it does: pay by phone (`POST {api}/mno/`) or by card (`POST {api}/portal-session`, then
  * `POST {api}/checkout/{token}/card`), poll `GET {api}/checkout/{token}/status` every 500 ms for
  * at most two minutes, then send the browser back to the merchant's `callback_url` with
- * `external_reference` and `status` added (spec rule 10: the merchant verifies them there).
+ * `external_reference` and `status` added (spec rule 10: the merchant verifies them there) —
+ * but only the tab that paid (a mark in its sessionStorage); any other visitor of a final
+ * checkout sees the outcome without a link, so payment_url is no open redirect.
  *
  * Written without template literals so it can live inside `String.raw`.
  */
@@ -112,8 +114,36 @@ export const CHECKOUT_SCRIPT = String.raw`
     byId('status-retry').hidden = state !== 'timeout';
   }
 
+  // Only the payer's own tab is sent back to the merchant: the tab that paid keeps this mark in
+  // sessionStorage. Anyone else who opens a final checkout (a link passed around, someone sent
+  // here by whoever created it) sees the outcome and nothing to follow — no open redirect.
+  const PAYER_KEY = 'pesakit-checkout-payer:' + data.token;
+  function markPayer() {
+    try {
+      sessionStorage.setItem(PAYER_KEY, '1');
+    } catch {
+      // Storage refused (private mode): this tab will show a link-free outcome instead.
+    }
+  }
+  function isPayer() {
+    try {
+      return sessionStorage.getItem(PAYER_KEY) === '1';
+    } catch {
+      return false;
+    }
+  }
+
   function finish(status) {
     const succeeded = status === 'success';
+    if (!isPayer()) {
+      showStatus(
+        succeeded
+          ? 'This checkout has been paid. You can close this page.'
+          : 'This checkout was not completed. You can close this page.',
+        status,
+      );
+      return;
+    }
     showStatus(
       succeeded
         ? 'Payment successful. Taking you back to the merchant…'
@@ -183,6 +213,7 @@ export const CHECKOUT_SCRIPT = String.raw`
     setBusy(true);
     try {
       await postJson('/mno/', { token: data.token, msisdn: msisdn });
+      markPayer();
       awaitConfirmation('Check your phone and approve the payment with your PIN…');
     } catch (error) {
       setBusy(false);
@@ -219,6 +250,7 @@ export const CHECKOUT_SCRIPT = String.raw`
     setBusy(true);
     try {
       await postJson('/checkout/' + tokenPath + '/card', { session_id: sessionId, card_number: cardNumber });
+      markPayer();
       awaitConfirmation('Confirming your card payment…');
     } catch (error) {
       setBusy(false);
@@ -230,7 +262,7 @@ export const CHECKOUT_SCRIPT = String.raw`
   byId('status-retry').addEventListener('click', () => awaitConfirmation('Checking again…'));
 
   selectMethod();
-  // A customer who comes back to a finished checkout is sent on, not asked to pay twice.
+  // A finished checkout is never offered again: the payer's tab is sent on, anyone else is told.
   fetchStatus().then((status) => {
     if (isFinal(status)) {
       setBusy(true);

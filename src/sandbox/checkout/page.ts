@@ -34,27 +34,35 @@ export function formatTzs(amount: number): string {
 }
 
 /**
- * The Content-Security-Policy of the page: only its own script and style run, and it may talk
- * only to its own origin and the API's. Defence in depth behind the escaping: even a value
- * that slipped through could not load or run anything.
+ * The Content-Security-Policy of the page, as directives: only its own script and style run,
+ * and it may talk only to its own origin and the API's. Defence in depth behind the escaping:
+ * even a value that slipped through could not load or run anything. The sandbox sends it as
+ * an HTTP header (with `frame-ancestors 'none'`, which only a header can carry); the page
+ * repeats it in a `<meta>` tag for wherever else it is served.
  */
-function contentSecurityPolicy(apiBase: string): string {
-  let apiOrigin = '';
+export function checkoutCspDirectives(apiBase: string): Record<string, string[]> {
+  const connect = ["'self'"];
   try {
     const url = new URL(apiBase);
-    if (url.protocol === 'http:' || url.protocol === 'https:') apiOrigin = ` ${url.origin}`;
+    if (url.protocol === 'http:' || url.protocol === 'https:') connect.push(url.origin);
   } catch {
     // A relative apiBase is same-origin, which 'self' already allows.
   }
-  return [
-    "default-src 'none'",
-    `script-src ${SCRIPT_HASH}`,
-    `style-src ${STYLE_HASH}`,
-    `connect-src 'self'${apiOrigin}`,
-    "img-src 'self' data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  return {
+    'default-src': ["'none'"],
+    'script-src': [SCRIPT_HASH],
+    'style-src': [STYLE_HASH],
+    'connect-src': connect,
+    'img-src': ["'self'", 'data:'],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+  };
+}
+
+function contentSecurityPolicy(apiBase: string): string {
+  return Object.entries(checkoutCspDirectives(apiBase))
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ');
 }
 
 /**
@@ -67,7 +75,8 @@ function contentSecurityPolicy(apiBase: string): string {
  * `checkout-reference`, `method-phone`, `method-card`, `phone-input`, `phone-submit`,
  * `phone-error`, `card-start`, `card-input`, `card-submit`, `card-error`, `checkout-status`,
  * `return-link`; `<html data-ready="true">` once the script has wired the page and checked
- * whether the checkout is already final (a customer coming back is sent on, not asked again).
+ * whether the checkout is already final (never offered again: the tab that paid is sent back
+ * to the merchant, any other visitor only sees the outcome).
  */
 export function renderCheckoutPage(view: CheckoutView): string {
   const amount = escapeHtml(formatTzs(view.amount));

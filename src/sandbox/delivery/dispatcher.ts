@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CallbackFaults, FaultSettings } from './faults.js';
+import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
+import type { CallbackFaults, FaultBoard } from './faults.js';
 import type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
 import { isHttpUrl, sendAttempt } from './send-attempt.js';
 
@@ -17,10 +18,10 @@ export interface CallbackDispatcherOptions {
   /** Retry delays in ms; attempts = `schedule.length + 1`. @default DEFAULT_RETRY_SCHEDULE */
   schedule?: readonly number[];
   /**
-   * The faults in force, read at every enqueue. Return the same `callbacks` object until the
-   * settings change (as {@link mergeFaults} does): a new object re-arms "drop the next N".
+   * The faults in force, read at every enqueue; `takeDrop()` uses up one "drop the next N"
+   * (see {@link FaultBoard}).
    */
-  faults: () => FaultSettings;
+  faults: Pick<FaultBoard, 'settings' | 'takeDrop'>;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
   /** Per-attempt timeout; a timeout counts as a failed attempt. @default 10_000 */
@@ -40,8 +41,9 @@ interface Job extends CallbackDelivery {
 
 /**
  * Pushes callbacks to merchants the way the platform does: at least once, with retries. POSTs
- * JSON with `user-agent: pesakit-sandbox`, `x-pesakit-delivery-id` (same across retries) and
- * `x-pesakit-attempt`. A 2xx is delivered; a non-2xx (redirects included: they are not
+ * JSON with `user-agent: pesakit-sandbox`, `x-pesakit-delivery-id` (same across retries),
+ * `x-pesakit-attempt` and `x-pesakit-sandbox-delivery: 1` (which the control API refuses). A URL
+ * under the sandbox's control API is never called (logged `failed`, attempt 0). A 2xx is delivered; a non-2xx (redirects included: they are not
  * followed), a connection error or a timeout is retried on the schedule, then `failed`.
  *
  * Faults (see faults.ts) apply at enqueue: `drop`, `duplicate` (independent copies with their
@@ -52,7 +54,7 @@ interface Job extends CallbackDelivery {
  */
 export class CallbackDispatcher {
   readonly #schedule: readonly number[];
-  readonly #faults: () => FaultSettings;
+  readonly #faults: Pick<FaultBoard, 'settings' | 'takeDrop'>;
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
   readonly #clock: { now(): Date };
@@ -68,8 +70,6 @@ export class CallbackDispatcher {
   // Bumped by reset(): work started before it must not touch the new state.
   #generation = 0;
   #closed = false;
-  #dropSource: CallbackFaults | undefined;
-  #dropRemaining = 0;
 
   constructor(options: CallbackDispatcherOptions) {
     this.#schedule = options.schedule ?? DEFAULT_RETRY_SCHEDULE;
@@ -90,6 +90,11 @@ export class CallbackDispatcher {
       this.#record({ ...unsent, outcome: 'failed', error: 'Only http and https URLs are called.' });
       return;
     }
+    // Never into the sandbox's own control API, whatever a callback_url says (SSRF).
+    if (isControlUrl(delivery.url)) {
+      this.#record({ ...unsent, outcome: 'failed', error: CONTROL_URL_MESSAGE });
+      return;
+    }
     let body: string;
     try {
       body = JSON.stringify(delivery.payload) ?? 'null';
@@ -97,11 +102,11 @@ export class CallbackDispatcher {
       this.#record({ ...unsent, outcome: 'failed', error: 'The payload is not serialisable.' });
       return;
     }
-    const faults = this.#callbackFaults();
-    if (this.#takeDrop(faults)) {
+    if (this.#takeDrop()) {
       this.#record({ ...unsent, outcome: 'dropped' });
       return;
     }
+    const faults = this.#callbackFaults();
     // Faults arrive validated, but a bad count must still send the delivery once, not zero times.
     const count = Math.max(1, Math.trunc(faults.duplicate ?? 1) || 1);
     const copies = Array.from({ length: count }, (_, index) => ({
@@ -134,12 +139,10 @@ export class CallbackDispatcher {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  /** Forgets everything: cancels held and in-flight deliveries, clears the log, re-arms faults. */
+  /** Forgets everything: cancels held and in-flight deliveries, clears the log. */
   reset(): void {
     this.#cancelAll();
     this.#log = [];
-    this.#dropSource = undefined;
-    this.#dropRemaining = 0;
   }
 
   /** Cancels every timer and in-flight request; nothing is sent afterwards. */
@@ -160,21 +163,18 @@ export class CallbackDispatcher {
 
   #callbackFaults(): CallbackFaults {
     try {
-      return this.#faults().callbacks ?? {};
+      return this.#faults.settings.callbacks ?? {};
     } catch {
       return {};
     }
   }
 
-  /** "Drop the next N": N counts from the moment a new `callbacks` setting is seen. */
-  #takeDrop(faults: CallbackFaults): boolean {
-    if (faults !== this.#dropSource) {
-      this.#dropSource = faults;
-      this.#dropRemaining = faults.drop ?? 0;
+  #takeDrop(): boolean {
+    try {
+      return this.#faults.takeDrop();
+    } catch {
+      return false;
     }
-    if (this.#dropRemaining <= 0) return false;
-    this.#dropRemaining -= 1;
-    return true;
   }
 
   #startAll(jobs: readonly Job[], generation: number): void {

@@ -56,9 +56,6 @@ export type FaultSettings = z.infer<typeof faultSettingsSchema>;
  * Applies a patch to the current settings, field by field, and returns a new object (never
  * mutates either argument). Set a field to its neutral value (`drop: 0`, `duplicate: 1`,
  * `delayMs: 0`, `reorder: false`, `latencyMs: 0`) to switch it off.
- *
- * A new `callbacks` object is returned whenever the patch names `callbacks`; the dispatcher
- * uses that identity to re-arm `drop` ("drop the next N" counts from the latest setting).
  */
 export function mergeFaults(current: FaultSettings, patch: FaultSettings): FaultSettings {
   const merged: FaultSettings = { ...current };
@@ -67,4 +64,40 @@ export function mergeFaults(current: FaultSettings, patch: FaultSettings): Fault
   }
   if (patch.latencyMs !== undefined) merged.latencyMs = patch.latencyMs;
   return merged;
+}
+
+/**
+ * The faults in force, with the one that counts down: `callbacks.drop` is "drop the next N",
+ * so each drop lowers it and `settings` shows what remains. A patch changes only what it names;
+ * a patch that does not name `drop` leaves the remaining count alone (it never re-arms it).
+ */
+export class FaultBoard {
+  #settings: FaultSettings;
+
+  constructor(private readonly initial: FaultSettings = {}) {
+    this.#settings = initial;
+  }
+
+  /** What is in force now (a fresh object each time a patch or a drop changes it). */
+  get settings(): FaultSettings {
+    return this.#settings;
+  }
+
+  patch(patch: FaultSettings): FaultSettings {
+    this.#settings = mergeFaults(this.#settings, patch);
+    return this.#settings;
+  }
+
+  /** Uses up one drop, if any remain; true when this delivery is to be dropped. */
+  takeDrop(): boolean {
+    const remaining = this.#settings.callbacks?.drop ?? 0;
+    if (remaining <= 0) return false;
+    this.#settings = mergeFaults(this.#settings, { callbacks: { drop: remaining - 1 } });
+    return true;
+  }
+
+  /** Back to the start-up faults. */
+  reset(): void {
+    this.#settings = this.initial;
+  }
 }

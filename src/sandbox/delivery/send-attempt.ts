@@ -1,5 +1,7 @@
 /** One HTTP attempt at a callback delivery, reduced to what the log needs. */
 
+import { DELIVERY_MARK_HEADER } from '../http/control-path.js';
+
 /** What one attempt produced: a status when the merchant answered, an error unless 2xx. */
 export interface AttemptResult {
   status?: number;
@@ -37,6 +39,7 @@ export async function sendAttempt(
         'user-agent': 'pesakit-sandbox',
         'x-pesakit-delivery-id': request.deliveryId,
         'x-pesakit-attempt': String(request.attempt),
+        [DELIVERY_MARK_HEADER]: '1',
       },
       body: request.body,
       redirect: 'manual',

@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
 
 /** The largest request body the sandbox reads (larger is a 413). */
 export const BODY_LIMIT = 1024 * 1024;
+
+const PROTOTYPE_KEY_MESSAGE =
+  'The request body contains a "__proto__" or "constructor.prototype" key; remove it (such keys are refused to prevent prototype poisoning).';
 
 /** A client error Fastify's error handler turns into `{message}` with this status. */
 export class ClientError extends Error {
@@ -18,6 +22,8 @@ export class ClientError extends Error {
  * All bodies are JSON (spec § Endpoints). The sandbox parses JSON itself so that an empty body
  * is "no body" (bodyless POSTs such as logout and getPayments are common) and a malformed one is
  * a clear 400; every other content type is left without a parser, which Fastify answers 415.
+ * Like Fastify's own parser, it refuses `__proto__` and `constructor.prototype` keys
+ * (secure-json-parse), with a 400 that names them.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -30,11 +36,23 @@ export function registerJsonBody(app: FastifyInstance): void {
         done(null, undefined);
         return;
       }
+      let value: unknown;
       try {
-        done(null, JSON.parse(text));
+        value = JSON.parse(text);
       } catch {
         done(new ClientError(400, 'The request body is not valid JSON.'), undefined);
+        return;
       }
+      // Fastify's own parser refuses these; a custom parser must not drop that protection.
+      try {
+        if (typeof value === 'object' && value !== null) {
+          secureJson.scan(value, { protoAction: 'error', constructorAction: 'error' });
+        }
+      } catch {
+        done(new ClientError(400, PROTOTYPE_KEY_MESSAGE), undefined);
+        return;
+      }
+      done(null, value);
     },
   );
 }

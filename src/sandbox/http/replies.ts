@@ -5,6 +5,7 @@ import {
   fieldErrorsFrom,
   summarizeFieldErrors,
 } from '../../schemas/error-body.js';
+import { oversizedStrings } from './string-limits.js';
 
 /**
  * Laravel-style error bodies (docs/api-contract.md § Errors): `{message}` for every error, plus
@@ -24,10 +25,13 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors
 
 /**
  * Parses a request body with its endpoint's schema. A missing body reads as `{}` so that the
- * caller learns which fields are required, rather than only that the body was empty.
+ * caller learns which fields are required, rather than only that the body was empty. Strings
+ * longer than their limit (string-limits.ts) are refused first, whatever the schema says.
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.output<S>> {
   const input = body === undefined ? {} : body;
+  const oversized = oversizedStrings(input);
+  if (oversized) return { ok: false, errors: oversized };
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, data: result.data };
   return { ok: false, errors: fieldErrorsFrom(result.error, input) };

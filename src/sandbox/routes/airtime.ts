@@ -5,6 +5,7 @@ import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
 import { callAirtimeVendor } from '../engine/upstream.js';
+import { atCapacity } from '../http/capacity.js';
 import { parseBody, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toCents, toShillings } from '../money.js';
@@ -31,6 +32,9 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
     if (context.accounts.find('airtime', parsed.data.email)) {
       return sendValidationError(reply, { email: ['The email has already been taken.'] });
     }
+    if (atCapacity(context, reply, 'airtime accounts', context.accounts.countOf('airtime'))) {
+      return reply;
+    }
     const account = await createAccount(
       context,
       { product: 'airtime', ...parsed.data, role_id: 2 },
@@ -43,7 +47,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
   });
 
   app.post(routePath(endpoints.airtimeLogin), async (request, reply) => {
-    const account = await checkLogin(context, 'airtime', request.body, reply);
+    const account = await checkLogin(context, 'airtime', request, reply);
     if (!account) return reply;
     return {
       token: context.tokens.issue('airtime', account.id),
@@ -70,6 +74,9 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       return sendValidationError(reply, {
         amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
       });
+    }
+    if (atCapacity(context, reply, 'airtime payments', context.airtime.payments.length)) {
+      return reply;
     }
     // 2–3. Load the wallet; an amount above the balance is rejected, nothing recorded. The
     // amount is held in the same step, so concurrent purchases cannot spend it twice.
@@ -134,6 +141,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
         amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
       });
     }
+    if (atCapacity(context, reply, 'recharges', context.airtime.recharges.size)) return reply;
     const now = context.nowIso();
     const controlNumber = unique(
       newControlNumber,

@@ -5,17 +5,35 @@ import { resolveProvider } from '../../schemas/provider.js';
 import { renderCheckoutPage } from '../checkout/page.js';
 import type { SandboxContext } from '../context.js';
 import { DECLINED_CARD_SUFFIX } from '../engine/test-numbers.js';
+import { atCapacity } from '../http/capacity.js';
 import { publicOrigin } from '../http/origin.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { newSessionId } from '../references.js';
 import type { CollectionRecord } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
-import { aboveMaxAmount } from './collection.js';
+import { aboveMaxAmount, controlCallbackUrl } from './collection.js';
 
 const apiBase = sandboxPrefixes.collection;
 const checkoutPath = `${apiBase}/checkout/:token`;
 const SESSION_LIFETIME_MS = 15 * 60 * 1000;
+const SESSIONS_KEPT = 20;
+
+/**
+ * One payment at a time on a checkout (docs/sandbox.md § Hosted secure checkout): while a
+ * phone payment is waiting for the customer's approval, the card step is refused with 409, so
+ * a declined card can never fail a checkout whose phone payment may still succeed, and a card
+ * can never pay what the phone is about to pay. The first settlement decides the checkout.
+ */
+function phoneInProgress(record: CollectionRecord, reply: FastifyReply): boolean {
+  if (record.msisdn === null) return false;
+  sendError(
+    reply,
+    409,
+    'A phone payment for this checkout is waiting for the customer; it decides the checkout, so a card cannot be used now.',
+  );
+  return true;
+}
 
 /** The sandbox-only card step: what the card form of the hosted page submits. */
 export const cardPaymentSchema = z.object({
@@ -50,6 +68,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     const parsed = parseBody(endpoints.initiateSecure.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
+    if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
+    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
     const record = openCollection(context, { channel: 'secure', ...parsed.data, ownerId: null });
     const origin = publicOrigin(request, context.selfUrl);
     return {
@@ -89,13 +109,21 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const record = payable(parsed.data.token, reply, 401);
     if (!record) return reply;
+    // Opening a session moves no money, so it is allowed while a phone payment waits; the card
+    // step itself is what is refused then.
+    // A checkout keeps its latest few sessions; a page that reopens the card step gets a new one.
+    if (record.sessions.size >= SESSIONS_KEPT) {
+      const oldest = record.sessions.keys().next().value;
+      if (oldest !== undefined) record.sessions.delete(oldest);
+    }
     const sessionId = newSessionId();
-    record.sessions.add(sessionId);
+    const expiresAt = context.now().getTime() + SESSION_LIFETIME_MS;
+    record.sessions.set(sessionId, expiresAt);
     return {
       message: 'Card session opened.',
       session_id: sessionId,
       external_reference: record.external_reference,
-      expires_at: new Date(context.now().getTime() + SESSION_LIFETIME_MS).toISOString(),
+      expires_at: new Date(expiresAt).toISOString(),
     };
   });
 
@@ -105,11 +133,22 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     if (!record) return reply;
     const parsed = parseBody(cardPaymentSchema, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    if (!record.sessions.has(parsed.data.session_id)) {
+    const expiresAt = record.sessions.get(parsed.data.session_id);
+    if (expiresAt === undefined) {
       return sendValidationError(reply, {
         session_id: ['The session_id is not a card session of this checkout.'],
       });
     }
+    if (context.now().getTime() >= expiresAt) {
+      return sendValidationError(reply, {
+        session_id: [
+          `The card session expired at ${new Date(expiresAt).toISOString()}; open a new one with portal-session.`,
+        ],
+      });
+    }
+    if (phoneInProgress(record, reply)) return reply;
+    // One card payment per session: a declined card needs a new session, as a real portal does.
+    record.sessions.delete(parsed.data.session_id);
     const declined = parsed.data.card_number.endsWith(DECLINED_CARD_SUFFIX);
     // The card network answers at once: settle through the engine callback, as a real one would.
     await context.engine.settle(record, declined ? 'failed' : 'success', 'card');

@@ -4,6 +4,8 @@ import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
+import { atCapacity } from '../http/capacity.js';
+import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { collectionUserView } from '../state/accounts.js';
@@ -31,10 +33,20 @@ export function aboveMaxAmount(context: SandboxContext, amount: number, reply: F
   return true;
 }
 
+/**
+ * Refuses a callback_url into the sandbox's own control API (422, nothing recorded); the
+ * dispatcher refuses it again at delivery, and the control API refuses marked deliveries.
+ */
+export function controlCallbackUrl(callbackUrl: string | undefined, reply: FastifyReply) {
+  if (callbackUrl === undefined || !isControlUrl(callbackUrl)) return false;
+  sendValidationError(reply, { callback_url: [CONTROL_URL_MESSAGE] });
+  return true;
+}
+
 /** Collection (prefix /api/sandbox): login, initiations, status, pay_mobile, provider test. */
 export function registerCollectionRoutes(app: FastifyInstance, context: SandboxContext): void {
   app.post(routePath(endpoints.collectionLogin), async (request, reply) => {
-    const account = await checkLogin(context, 'collection', request.body, reply);
+    const account = await checkLogin(context, 'collection', request, reply);
     if (!account) return reply;
     return {
       token: context.tokens.issue('collection', account.id),
@@ -56,6 +68,8 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     const parsed = parseBody(endpoints.initiateMno.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
+    if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
+    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
     const record = openCollection(context, {
       channel: 'mno',
       ...parsed.data,
@@ -71,6 +85,8 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     const parsed = parseBody(endpoints.initiateBank.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
+    if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
+    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
     // Bank payments wait for the customer to pay at a bank: only the control API settles them.
     const record = openCollection(context, {
       channel: 'bank',
@@ -89,6 +105,8 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     const parsed = parseBody(endpoints.payMobile.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
+    if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
+    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
     const record = openCollection(context, {
       channel: 'pay_mobile',
       ...parsed.data,

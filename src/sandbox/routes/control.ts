@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
-import { faultSettingsSchema, mergeFaults } from '../delivery/faults.js';
+import { faultSettingsSchema } from '../delivery/faults.js';
+import { CONTROL_PREFIX, DELIVERY_MARK_HEADER } from '../http/control-path.js';
+import { forgeryRefusal } from '../http/cross-site.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
-import { toCents, toShillings } from '../money.js';
+import { toCents, toShillings, WALLET_LIMIT_MESSAGE } from '../money.js';
 import { createAccount, updateAccount } from '../state/account-setup.js';
 import { type Account, accountView } from '../state/accounts.js';
 import { controlAccountSchema, settleSchema, walletCreditSchema } from './control-schemas.js';
 
-/** Where the control API lives. */
-export const CONTROL_PREFIX = '/api/sandbox/_control';
+export { CONTROL_PREFIX } from '../http/control-path.js';
 
 function isLoopback(address: string | undefined): boolean {
   if (address === undefined) return false;
@@ -22,6 +23,13 @@ function isLoopback(address: string | undefined): boolean {
  * key exists for when loopback means nothing (containers, port forwarding).
  */
 function controlRefusal(context: SandboxContext, request: FastifyRequest) {
+  // The sandbox's own callback deliveries are never a control caller, key or no key.
+  if (request.headers[DELIVERY_MARK_HEADER] !== undefined) {
+    return {
+      status: 403,
+      message: "The control API does not answer the sandbox's own callback deliveries.",
+    };
+  }
   const key = context.options.controlKey;
   if (key !== undefined) {
     return sameSecret(request.headers['x-control-key'], key)
@@ -44,6 +52,10 @@ export function registerControlRoutes(
       control.addHook('onRequest', async (request, reply) => {
         const refusal = controlRefusal(context, request);
         if (refusal) return sendError(reply, refusal.status, refusal.message);
+        if (request.method !== 'GET' && request.method !== 'HEAD') {
+          const forgery = forgeryRefusal(request);
+          if (forgery) return sendError(reply, forgery.status, forgery.message);
+        }
       });
 
       control.post('/accounts', async (request, reply) => {
@@ -77,7 +89,11 @@ export function registerControlRoutes(
         if (!account)
           return sendError(reply, 404, `No ${parsed.data.product} account has this email.`);
         const wallet = context.wallets.of(account.product, account.id);
-        wallet.credit(toCents(parsed.data.amount), 'credit', 'control');
+        const cents = toCents(parsed.data.amount);
+        if (!wallet.canCredit(cents)) {
+          return sendValidationError(reply, { amount: [WALLET_LIMIT_MESSAGE] }, 'wallet_limit');
+        }
+        wallet.credit(cents, 'credit', 'control');
         return { balance: toShillings(wallet.balance) };
       });
 
@@ -101,8 +117,7 @@ export function registerControlRoutes(
       control.post('/faults', async (request, reply) => {
         const parsed = parseBody(faultSettingsSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-        context.faults = mergeFaults(context.faults, parsed.data);
-        return { faults: context.faults };
+        return { faults: context.faultBoard.patch(parsed.data) };
       });
 
       control.post('/reset', async () => {

@@ -3,6 +3,7 @@ import { endpoints } from '../../core/endpoints.js';
 import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
+import { atCapacity } from '../http/capacity.js';
 import { parseBody, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toShillings } from '../money.js';
@@ -24,6 +25,8 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
     if (context.accounts.find('disbursement', parsed.data.email)) {
       return sendValidationError(reply, { email: ['The email has already been taken.'] });
     }
+    const registered = context.accounts.countOf('disbursement');
+    if (atCapacity(context, reply, 'disbursement accounts', registered)) return reply;
     const account = await createAccount(
       context,
       { product: 'disbursement', ...parsed.data },
@@ -38,7 +41,7 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
   });
 
   app.post(routePath(endpoints.disbursementLogin), async (request, reply) => {
-    const account = await checkLogin(context, 'disbursement', request.body, reply);
+    const account = await checkLogin(context, 'disbursement', request, reply);
     if (!account) return reply;
     return {
       user: disbursementUserView(account),

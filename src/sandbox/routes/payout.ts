@@ -6,6 +6,7 @@ import { authenticate } from '../auth/bearer.js';
 import { chargeFor } from '../charge.js';
 import type { SandboxContext } from '../context.js';
 import { callDisbursementGateway } from '../engine/upstream.js';
+import { atCapacity } from '../http/capacity.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toCents, toShillings } from '../money.js';
@@ -45,6 +46,8 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
         `Unsupported provider: no mobile network uses prefix ${msisdn.slice(3, 5)}.`,
       );
     }
+
+    if (atCapacity(context, reply, 'payouts', context.disbursements.records.length)) return reply;
 
     // 3. Charge and wallet check, held at once.
     const charge = chargeFor(context.options.charge, amount);

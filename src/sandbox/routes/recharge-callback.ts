@@ -3,7 +3,7 @@ import { endpoints } from '../../core/endpoints.js';
 import type { SandboxContext } from '../context.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
-import { toCents } from '../money.js';
+import { toCents, WALLET_LIMIT_MESSAGE } from '../money.js';
 
 /**
  * The airtime recharge callback `{controlNumber, status}`. It carries no signature (spec), so
@@ -25,13 +25,15 @@ export function registerRechargeCallback(app: FastifyInstance, context: SandboxC
         status: recharge.status,
       };
     }
+    const wallet = context.wallets.of('airtime', recharge.accountId);
+    const cents = toCents(recharge.amount);
+    // Checked before anything changes: a refused confirmation leaves the recharge pending.
+    if (status && !wallet.canCredit(cents)) {
+      return sendValidationError(reply, { status: [WALLET_LIMIT_MESSAGE] }, 'wallet_limit');
+    }
     recharge.status = status ? 'success' : 'failed';
     recharge.updated_at = context.nowIso();
-    if (status) {
-      context.wallets
-        .of('airtime', recharge.accountId)
-        .credit(toCents(recharge.amount), 'recharge', controlNumber);
-    }
+    if (status) wallet.credit(cents, 'recharge', controlNumber);
     return {
       message: status ? 'Recharge confirmed; the wallet was credited.' : 'Recharge failed.',
       controlNumber,

@@ -68,6 +68,11 @@ export class AccountBook {
     account.updated_at = this.now();
   }
 
+  /** Accounts of one product. */
+  countOf(product: Product): number {
+    return this.#byProduct.get(product)?.size ?? 0;
+  }
+
   count(): number {
     let total = 0;
     for (const emails of this.#byProduct.values()) total += emails.size;

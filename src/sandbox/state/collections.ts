@@ -20,8 +20,8 @@ export interface CollectionRecord {
   readonly description: string | null;
   /** The collection account that started it; `null` for the unauthenticated channels. */
   readonly ownerId: number | null;
-  /** Card sessions opened on the hosted checkout. */
-  readonly sessions: Set<string>;
+  /** Card sessions opened on the hosted checkout: session id → when it expires (epoch ms). */
+  readonly sessions: Map<string, number>;
   readonly created_at: string;
   updated_at: string;
 }
@@ -53,6 +53,10 @@ export class CollectionBook {
 
   isTaken(value: string): boolean {
     return this.#byControlNumber.has(value) || this.#byReference.has(value);
+  }
+
+  get size(): number {
+    return this.#byControlNumber.size;
   }
 
   all(): CollectionRecord[] {

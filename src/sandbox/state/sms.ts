@@ -9,6 +9,9 @@ export interface SmsMessage {
   readonly at: string;
 }
 
+/** Messages the outbox keeps; older ones go first. */
+export const SMS_KEPT = 1000;
+
 /** The SMS outbox: airtime confirmations and failure notices, payout notices to recipients. */
 export class SmsOutbox {
   readonly #messages: SmsMessage[] = [];
@@ -17,6 +20,8 @@ export class SmsOutbox {
 
   send(message: Omit<SmsMessage, 'at'>): void {
     this.#messages.push({ ...message, at: this.now() });
+    if (this.#messages.length > SMS_KEPT)
+      this.#messages.splice(0, this.#messages.length - SMS_KEPT);
   }
 
   list(): readonly SmsMessage[] {

@@ -2,12 +2,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isDuplicateReferenceError } from '../../../src/errors/duplicate-reference-error.js';
+import { storeMigrations } from '../../../src/references/sql/migrations.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
 import { describeReferenceStore } from '../../helpers/reference-store-conformance.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pesakit-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
 
 let files = 0;
 let lastFile = '';
@@ -43,8 +55,63 @@ describe('SQLite store files', () => {
     const applied = raw.prepare('select name from pesakit_migration order by name').all();
     const columns = raw.prepare("select name from pragma_table_info('pesakit_transactions')").all();
     raw.close();
-    expect(applied).toEqual([{ name: '0001_pesakit_transactions' }]);
+    expect(applied.map((row) => (row as { name: string }).name)).toEqual(
+      Object.keys(storeMigrations('sqlite')),
+    );
     expect(columns).toContainEqual({ name: 'amount_cents' });
+  });
+
+  it('upgrades a version-1 file on open: records kept, needs_review and effects available', async () => {
+    const file = join(dir, 'upgrade.sqlite');
+    // A file as pesakit 0.1.0 left it: only the first migration applied, one paid record.
+    const old = new Kysely<unknown>({
+      dialect: new SqliteDialect({ database: new Database(file) }),
+    });
+    const migrator = new Migrator({
+      db: old,
+      provider: { getMigrations: async () => storeMigrations('sqlite') },
+      migrationTableName: 'pesakit_migration',
+      migrationLockTableName: 'pesakit_migration_lock',
+    });
+    expect((await migrator.migrateTo('0001_pesakit_transactions')).error).toBeUndefined();
+    await sql`insert into pesakit_transactions
+      (merchant_reference, product, flow, amount_cents, status, control_number, created_at, updated_at, check_count, metadata)
+      values ('old-1', 'collection', 'mno', 1500050, 'pending', 'CN-OLD', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', 0, '{}')`.execute(
+      old,
+    );
+    const v1Check = await failure(
+      sql`update pesakit_transactions set status = 'needs_review'`.execute(old),
+    );
+    expect(String(v1Check)).toMatch(/CHECK constraint failed/);
+    await old.destroy();
+
+    const store = await SqliteReferenceStore.open(file);
+    const record = await store.findByReference('CN-OLD');
+    expect(record).toMatchObject({
+      merchantReference: 'old-1',
+      amount: 15000.5,
+      status: 'pending',
+      review: null,
+      effect: { status: 'none', attempts: 0 },
+    });
+    const { record: flagged } = await store.transition('old-1', 'needs_review', {
+      review: { reason: 'amount_mismatch', message: 'paid 150 of 15000.50' },
+    });
+    expect(flagged.status).toBe('needs_review');
+    expect(flagged.effect.status).toBe('due');
+    expect(
+      isDuplicateReferenceError(
+        await failure(
+          store.createIntent({
+            merchantReference: 'old-1',
+            product: 'collection',
+            flow: 'mno',
+            amount: 1,
+          }),
+        ),
+      ),
+    ).toBe(true);
+    await store.close();
   });
 
   it('keeps instants as ISO-8601 text and amounts as whole cents', async () => {

@@ -6,11 +6,24 @@ import {
   openStatuses,
   transactionStatuses,
 } from '../../../src/references/index.js';
+import { latestStatuses } from '../../../src/references/sql/migrations.js';
 
 describe('status moves only forward', () => {
   it('success and failed are the only final statuses', () => {
     expect(transactionStatuses.filter(isFinalStatus)).toEqual(['success', 'failed']);
-    expect(openStatuses).toEqual(transactionStatuses.filter((status) => !isFinalStatus(status)));
+    expect(openStatuses).toEqual(
+      transactionStatuses.filter((status) => !isFinalStatus(status) && status !== 'needs_review'),
+    );
+  });
+
+  it('needs_review waits for a person: reachable from every open status, left by no transition', () => {
+    for (const from of openStatuses) expect(canTransition(from, 'needs_review')).toBe(true);
+    expect(allowedTransitions.needs_review).toEqual([]);
+    expect(isFinalStatus('needs_review')).toBe(false);
+  });
+
+  it('the SQL status check allows exactly the statuses the code knows', () => {
+    expect([...latestStatuses].sort()).toEqual([...transactionStatuses].sort());
   });
 
   it('no status can reach itself or initiating, so nothing loops back to the start', () => {

@@ -4,6 +4,7 @@ import {
   isAmbiguousOutcomeError,
   isConnectionError,
   isTimeoutError,
+  RequestAbortedError,
 } from '../../../src/errors/index.js';
 import { closedPortUrl, type LocalServer, startServer } from './local-server.js';
 import { airtimeUser, purchase, recordEvents } from './platform.js';
@@ -73,12 +74,25 @@ describe('A money-moving request that may have reached the platform has an unkno
     const pending = t.request('airtimePurchase', { body: purchase, signal: controller.signal });
     const error = await pending.catch((e: unknown) => e);
     expect(isAmbiguousOutcomeError(error)).toBe(true);
+    expect((error as Error).cause).toBeInstanceOf(RequestAbortedError);
+    expect(error).toMatchObject({ merchantReference: '' });
+    expect(server.received()).toBe(1);
+  });
+
+  it('the merchantReference option is carried by the AmbiguousOutcomeError', async () => {
+    server = await startServer((request) => request.socket.destroy());
+    const t = transport(server.url);
+    const error = await t
+      .request('airtimePurchase', { body: purchase, merchantReference: 'order-77' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AmbiguousOutcomeError', merchantReference: 'order-77' });
+    expect((error as Error).message).toContain('order-77');
     expect(server.received()).toBe(1);
   });
 });
 
-describe('A failure before any byte was sent is a plain ConnectionError', () => {
-  it('a payment whose signal was already aborted is not sent, and not ambiguous', async () => {
+describe('A failure before any byte was sent is not ambiguous', () => {
+  it('a payment whose signal was already aborted is not sent: RequestAbortedError', async () => {
     server = await startServer(() => undefined);
     const t = transport(server.url);
     const events = recordEvents(t);
@@ -87,7 +101,9 @@ describe('A failure before any byte was sent is a plain ConnectionError', () => 
       .request('airtimePurchase', { body: purchase, signal })
       .catch((e: unknown) => e);
     expect(isAmbiguousOutcomeError(error)).toBe(false);
-    expect((error as Error).message).toBe('cancelled before sending');
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect((error as RequestAbortedError).reason).toEqual(new Error('cancelled before sending'));
+    expect((error as Error).message).toContain('cancelled before sending');
     expect(server.received()).toBe(0);
     expect(events.request).toHaveLength(0);
     expect(events.error).toHaveLength(1);

@@ -8,7 +8,9 @@ const password = 'pw-Sup3rSecret-9431';
 const loginToken = 'tok-Z8f1n2q9-login-secret';
 const setToken = 'tok-Q4w8-set-by-hand';
 const apiKey = 'key-H7k2-api-secret';
-const secrets = [password, loginToken, setToken, apiKey];
+const cookie = 'laravel_session=ck-P3x9-cookie-secret';
+const accessToken = 'at-V6m1-access-secret';
+const secrets = [password, loginToken, setToken, apiKey, cookie, accessToken];
 
 /** Everything reachable from a value as text: own fields, error messages, stacks and causes. */
 function everything(value: unknown, seen = new Set<unknown>()): string {
@@ -98,6 +100,33 @@ describe('Secrets stay secret: Authorization, passwords, tokens and API keys are
     expect(first).toMatchObject({ name: 'AmbiguousOutcomeError' });
     expect(second).toMatchObject({ name: 'ServerError' });
     expectNoSecret(everything(events) + everything(first) + everything(second));
+  });
+
+  it('a 500 answering with Set-Cookie and secrets in its body: redacted from the error event and ApiError', async () => {
+    nock(origin)
+      .get('/api/sandbox/airtime/user')
+      .reply(
+        500,
+        { message: 'Server Error', token: loginToken, password, access_token: accessToken },
+        { 'set-cookie': cookie, 'x-request-id': 'req-7' },
+      );
+    const t = new Transport({ baseUrl: origin, maxRetries: 0 });
+    t.setToken('airtime', setToken);
+    const events = capture(t);
+    const error = await t.request('airtimeUser').catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'ServerError',
+      requestId: 'req-7',
+      body: {
+        message: 'Server Error',
+        token: '[redacted]',
+        password: '[redacted]',
+        access_token: '[redacted]',
+      },
+    });
+    expect((error as { headers: Headers }).headers.get('set-cookie')).toBe('[redacted]');
+    expect(events.length).toBe(3);
+    expectNoSecret(everything(events) + everything(error));
   });
 
   it('a refused login body keeps no password in the RequestValidationError', async () => {

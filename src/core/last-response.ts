@@ -1,0 +1,39 @@
+import { redactHeaders } from '../internal/redaction.js';
+
+/**
+ * The HTTP side of a call that succeeded (stripe-node's `lastResponse`): the status, the
+ * platform's `x-request-id` to quote to its support, and the headers, secrets redacted.
+ */
+export interface LastResponse {
+  readonly status: number;
+  readonly requestId: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** A result with its `lastResponse`. */
+export type WithLastResponse<T> = T & { readonly lastResponse: LastResponse };
+
+/**
+ * Attaches `lastResponse` to a result as a non-enumerable property, so that it is there to read
+ * but does not show up in `JSON.stringify`, spreads, or deep equality of the result.
+ */
+export function withLastResponse<T extends object>(
+  value: T,
+  lastResponse: LastResponse,
+): WithLastResponse<T> {
+  Object.defineProperty(value, 'lastResponse', {
+    value: lastResponse,
+    enumerable: false,
+    configurable: true,
+  });
+  return value as WithLastResponse<T>;
+}
+
+/** What a response that just arrived says about itself, secrets redacted. */
+export function lastResponseOf(status: number, headers: Headers): LastResponse {
+  return {
+    status,
+    requestId: headers.get('x-request-id') ?? undefined,
+    headers: redactHeaders(headers),
+  };
+}

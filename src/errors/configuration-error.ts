@@ -1,0 +1,21 @@
+import { hasName, PesakitError } from './pesakit-error.js';
+
+/**
+ * An option given to `new Pesakit()` (or `new Transport()`) cannot work: an empty password, no
+ * base URL, a production client without the host of a product it has credentials for. Thrown
+ * at construction, so a misconfiguration never reaches a payment. `option` names the option.
+ */
+export class ConfigurationError extends PesakitError {
+  override name = 'ConfigurationError' as string;
+  /** The option to fix, as written in the options object: `credentials.collection.password`. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super(message);
+    this.option = option;
+  }
+}
+
+export function isConfigurationError(error: unknown): error is ConfigurationError {
+  return error instanceof ConfigurationError || hasName(error, 'ConfigurationError');
+}

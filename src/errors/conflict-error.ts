@@ -1,0 +1,14 @@
+import { ApiError } from './api-error.js';
+import { hasName } from './pesakit-error.js';
+
+/**
+ * 409: the request conflicts with the platform's state — the same thing was already done, or
+ * is being done. Pull the current state (status, list) before deciding to send anything again.
+ */
+export class ConflictError extends ApiError {
+  override name = 'ConflictError' as string;
+}
+
+export function isConflictError(error: unknown): error is ConflictError {
+  return error instanceof ConflictError || hasName(error, 'ConflictError');
+}

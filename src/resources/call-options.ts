@@ -1,0 +1,19 @@
+import type { RequestOptions } from '../core/transport.js';
+
+/** Per-call options of the methods that move no money (status, user, list, login …). */
+export interface CallOptions {
+  /** Aborts the call, including a retry backoff in progress: a RequestAbortedError. */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for each attempt of this call. */
+  timeoutMs?: number;
+}
+
+/** The transport options for `options`, leaving out what was not given. */
+export function transportOptions(
+  options: CallOptions = {},
+): Pick<RequestOptions, 'signal' | 'timeoutMs'> {
+  return {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
+}

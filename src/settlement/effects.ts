@@ -1,0 +1,175 @@
+import { EventEmitter } from 'eventemitter3';
+import type { ReferenceStore, TransactionRecord } from '../references/index.js';
+import type { ReviewVerdict } from '../references/review.js';
+
+/** What a handler is told besides the record. */
+export interface EffectContext {
+  /**
+   * Stable for the record (its merchant reference): make your own writes idempotent on it —
+   * e.g. a unique key in your orders table — because a handler runs at least once.
+   */
+  effectKey: string;
+  /** 1 for the first run, 2 for the first retry, … */
+  attempt: number;
+}
+
+/**
+ * The merchant's code that runs when a transaction settles — whichever path settled it: a
+ * callback, the checkout return, the reconciler, or a person's `store.resolve()`.
+ */
+export interface SettlementHandlers {
+  /** The payment is proven (spec rule 5): credit the order. */
+  onPaid?: (record: TransactionRecord, context: EffectContext) => unknown;
+  /** The platform says it failed: release the order. */
+  onFailed?: (record: TransactionRecord, context: EffectContext) => unknown;
+  /** A person must decide (`record.review` says why); `store.resolve()` settles it later. */
+  onReview?: (record: TransactionRecord, verdict: ReviewVerdict, context: EffectContext) => unknown;
+}
+
+export type EffectKind = 'paid' | 'failed' | 'review';
+
+export interface EffectRunnerOptions {
+  /**
+   * How long a run is exclusive. A handler still running past it may be started again by
+   * another process: keep handlers shorter than this.
+   * @default 60_000
+   */
+  leaseMs?: number;
+  /** Delays before each retry of a failed handler, in ms; the last repeats. @default 1 s, 5 s, 30 s, 2 min, 10 min */
+  retryDelaysMs?: readonly number[];
+  /** Runs before the effect is dead-lettered (`store.listEffects('dead')`). @default 8 */
+  maxAttempts?: number;
+  /** The clock for retry times. @default () => new Date() */
+  now?: () => Date;
+}
+
+export interface EffectRunnerEvents {
+  /** A handler completed. */
+  effect: [{ merchantReference: string; kind: EffectKind; attempt: number }];
+  /** A handler threw; it runs again at `retryAt`. */
+  effect_failed: [
+    { merchantReference: string; kind: EffectKind; attempt: number; error: unknown; retryAt: Date },
+  ];
+  /** A handler kept failing and will not be run again automatically. */
+  dead: [{ merchantReference: string; kind: EffectKind; attempts: number; error: unknown }];
+}
+
+export const DEFAULT_EFFECT_RETRY_DELAYS: readonly number[] = [
+  1000, 5000, 30_000, 120_000, 600_000,
+];
+
+/**
+ * Runs the merchant's handlers for settled transactions, through the store's effect outbox.
+ * The transition that settles a record makes its effect due in the same write, so:
+ * **the transition happens exactly once; the handler runs at least once, until it completes.**
+ * A handler that throws is retried with backoff; a process that dies mid-handler leaves a lease
+ * that expires, and `drain()` anywhere picks the effect up again.
+ */
+export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
+  readonly #store: ReferenceStore;
+  readonly #handlers: SettlementHandlers;
+  readonly #leaseMs: number;
+  readonly #retryDelays: readonly number[];
+  readonly #maxAttempts: number;
+  readonly #now: () => Date;
+
+  constructor(
+    store: ReferenceStore,
+    handlers: SettlementHandlers,
+    options: EffectRunnerOptions = {},
+  ) {
+    super();
+    this.#store = store;
+    this.#handlers = handlers;
+    this.#leaseMs = options.leaseMs ?? 60_000;
+    this.#retryDelays = options.retryDelaysMs?.length
+      ? options.retryDelaysMs
+      : DEFAULT_EFFECT_RETRY_DELAYS;
+    this.#maxAttempts = Math.max(1, options.maxAttempts ?? 8);
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * Runs the effect of one record if it is due — call it right after winning the record's
+   * transition. Resolves `false` when there was nothing to run (already done, or another
+   * worker holds it).
+   */
+  async runFor(merchantReference: string): Promise<boolean> {
+    const claims = await this.#store.claimEffects({ leaseMs: this.#leaseMs, merchantReference });
+    for (const claim of claims) await this.#run(claim.record, claim.token);
+    return claims.length > 0;
+  }
+
+  /** Claims and runs every due effect (up to `limit`), e.g. those a crashed process left. */
+  async drain(options: { limit?: number } = {}): Promise<number> {
+    const claims = await this.#store.claimEffects({
+      leaseMs: this.#leaseMs,
+      limit: options.limit ?? 50,
+    });
+    await Promise.all(claims.map((claim) => this.#run(claim.record, claim.token)));
+    return claims.length;
+  }
+
+  async #run(record: TransactionRecord, token: string): Promise<void> {
+    const kind = kindOf(record);
+    const context: EffectContext = {
+      effectKey: record.merchantReference,
+      attempt: record.effect.attempts,
+    };
+    try {
+      if (kind === 'paid') await this.#handlers.onPaid?.(record, context);
+      else if (kind === 'failed') await this.#handlers.onFailed?.(record, context);
+      else if (kind === 'review' && record.review) {
+        await this.#handlers.onReview?.(record, record.review, context);
+      }
+    } catch (error) {
+      await this.#failed(record, token, kind, error);
+      return;
+    }
+    if (await this.#store.completeEffect(record.merchantReference, token)) {
+      this.emit('effect', {
+        merchantReference: record.merchantReference,
+        kind: kind ?? 'review',
+        attempt: context.attempt,
+      });
+    }
+  }
+
+  async #failed(
+    record: TransactionRecord,
+    token: string,
+    kind: EffectKind | undefined,
+    error: unknown,
+  ): Promise<void> {
+    const attempts = record.effect.attempts;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const merchantReference = record.merchantReference;
+    if (attempts >= this.#maxAttempts) {
+      if (
+        await this.#store.failEffect(merchantReference, token, { error: message, retryAt: null })
+      ) {
+        this.emit('dead', { merchantReference, kind: kind ?? 'review', attempts, error });
+      }
+      return;
+    }
+    const delay = this.#retryDelays[Math.min(attempts - 1, this.#retryDelays.length - 1)] ?? 1000;
+    const retryAt = new Date(this.#now().getTime() + delay);
+    if (await this.#store.failEffect(merchantReference, token, { error: message, retryAt })) {
+      this.emit('effect_failed', {
+        merchantReference,
+        kind: kind ?? 'review',
+        attempt: attempts,
+        error,
+        retryAt,
+      });
+    }
+  }
+}
+
+/** Which handler a settled record calls. */
+function kindOf(record: TransactionRecord): EffectKind | undefined {
+  if (record.status === 'success') return 'paid';
+  if (record.status === 'failed') return 'failed';
+  if (record.status === 'needs_review') return 'review';
+  return undefined;
+}

@@ -1,0 +1,10 @@
+export {
+  DEFAULT_EFFECT_RETRY_DELAYS,
+  type EffectContext,
+  type EffectKind,
+  EffectRunner,
+  type EffectRunnerEvents,
+  type EffectRunnerOptions,
+  type SettlementHandlers,
+} from './effects.js';
+export { applyCollectionObservation, type CollectionSettlement } from './settle-collection.js';

@@ -1,0 +1,135 @@
+import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
+import { isPaid, type PaymentObservation } from '../payments/is-paid.js';
+import type { ReferenceStore, TransactionRecord } from '../references/index.js';
+import type { ReviewVerdict } from '../references/review.js';
+import type { CollectionTransaction } from '../schemas/collection.js';
+
+/** What a collection status answer did to a stored record. */
+export type CollectionSettlement =
+  | { outcome: 'paid' | 'failed' | 'pending'; record: TransactionRecord; changed: boolean }
+  | { outcome: 'review'; record: TransactionRecord; changed: boolean; verdict: ReviewVerdict }
+  /** The record was already success, failed or needs_review: an answer never reopens it. */
+  | { outcome: 'already_final'; record: TransactionRecord; changed: false };
+
+/**
+ * Applies the platform's own word on a collection — the `data` of a status pull — to the stored
+ * record, deciding with the one rule of "paid" (`isPaid`, spec rule 5). Callbacks, the checkout
+ * return, `collection.status()` and the reconciler all come through here, so they can never
+ * disagree:
+ *
+ * - success, references and amount equal → `success`;
+ * - success for another amount, or a differing reference → `needs_review` with the verdict
+ *   (an underpaid collection must not silently stay pending, nor be credited);
+ * - failed, about this record (a common reference, none differing) → `failed`;
+ * - still pending → no change (an `unknown` record becomes `pending`: the platform has it).
+ *
+ * The caller attaches the platform's references first when the record was found another way
+ * (an `unknown` record matched by its merchant reference). Exactly one caller gets
+ * `changed: true` for a final move, across processes: that caller owns the effect.
+ */
+export async function applyCollectionObservation(
+  store: ReferenceStore,
+  record: TransactionRecord,
+  transaction: CollectionTransaction,
+): Promise<CollectionSettlement> {
+  if (isSettled(record)) return { outcome: 'already_final', record, changed: false };
+  const observation: PaymentObservation = {
+    controlNumber: transaction.controlNumber,
+    paymentReference: transaction.reference,
+    ...(transaction.external_reference
+      ? { externalReference: transaction.external_reference }
+      : {}),
+    amount: transaction.paid_amount ?? transaction.amount,
+    status: transaction.status,
+  };
+  const sameTransaction = isPaid(record, { ...observation, status: 'success' });
+  const aboutAnother =
+    !sameTransaction.paid && sameTransaction.reason !== 'amount_mismatch'
+      ? sameTransaction
+      : undefined;
+
+  // A pending answer moves no money either way; only a final one about another transaction
+  // needs a person.
+  if (aboutAnother && transaction.status !== 'pending') {
+    const verdict: ReviewVerdict = {
+      reason: 'reference_mismatch',
+      message:
+        aboutAnother.reason === 'no_common_reference'
+          ? `The platform's answer (${transaction.controlNumber}) shares no reference with ${record.merchantReference}; check which transaction it belongs to.`
+          : `The platform's ${aboutAnother.field} differs from the one stored for ${record.merchantReference}; check which transaction was paid.`,
+      evidence: { status: transaction },
+    };
+    return toReview(store, record, verdict, transaction);
+  }
+
+  if (aboutAnother) return { outcome: 'pending', record, changed: false };
+  if (transaction.status === 'success') {
+    if (sameTransaction.paid) {
+      return move(store, record, 'paid', 'success', transaction, 'confirmed by status pull');
+    }
+    const verdict: ReviewVerdict = {
+      reason: 'amount_mismatch',
+      message: `The platform says ${observation.amount} TZS were paid for ${record.merchantReference}, which asked for ${record.amount} TZS; do not credit it in full until a person checks.`,
+      evidence: { status: transaction },
+    };
+    return toReview(store, record, verdict, transaction);
+  }
+  if (transaction.status === 'failed') {
+    return move(store, record, 'failed', 'failed', transaction, 'the platform says it failed');
+  }
+  if (record.status === 'unknown') {
+    return move(store, record, 'pending', 'pending', transaction, 'the platform has it, pending');
+  }
+  return { outcome: 'pending', record, changed: false };
+}
+
+function isSettled(record: TransactionRecord): boolean {
+  return ['success', 'failed', 'needs_review'].includes(record.status);
+}
+
+async function move(
+  store: ReferenceStore,
+  record: TransactionRecord,
+  outcome: 'paid' | 'failed' | 'pending',
+  to: 'success' | 'failed' | 'pending',
+  transaction: CollectionTransaction,
+  reason: string,
+): Promise<CollectionSettlement> {
+  try {
+    const result = await store.transition(record.merchantReference, to, {
+      payload: transaction,
+      reason,
+    });
+    return { outcome, record: result.record, changed: result.changed };
+  } catch (error) {
+    return lostRace(store, record, error);
+  }
+}
+
+async function toReview(
+  store: ReferenceStore,
+  record: TransactionRecord,
+  verdict: ReviewVerdict,
+  transaction: CollectionTransaction,
+): Promise<CollectionSettlement> {
+  try {
+    const result = await store.transition(record.merchantReference, 'needs_review', {
+      payload: transaction,
+      review: verdict,
+    });
+    return { outcome: 'review', record: result.record, changed: result.changed, verdict };
+  } catch (error) {
+    return lostRace(store, record, error);
+  }
+}
+
+/** Another caller settled the record between our read and our write: theirs stands. */
+async function lostRace(
+  store: ReferenceStore,
+  record: TransactionRecord,
+  error: unknown,
+): Promise<CollectionSettlement> {
+  if (!isInvalidTransitionError(error)) throw error;
+  const current = (await store.get(record.merchantReference)) ?? record;
+  return { outcome: 'already_final', record: current, changed: false };
+}

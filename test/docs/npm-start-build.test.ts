@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// Issue 9, item 22: `npm start` (README's first command) built everything — four entries twice,
+// with type declarations — and printed about 80 lines of tsup output before the demo ran. It now
+// runs `npm run build:cli`, which builds only the CLI bundle the demo runs, quietly. This test
+// runs that script's command (into a temporary directory, so that dist/ — which other tests
+// read — is left alone) and checks what it builds and prints. test/integration/demo.test.ts
+// checks the demo itself.
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const scripts: Record<string, string> = JSON.parse(
+  readFileSync(join(root, 'package.json'), 'utf8'),
+).scripts;
+const out = mkdtempSync(join(tmpdir(), 'pesakit-build-cli-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+function files(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, encoding: 'utf8' }).sort();
+}
+
+describe('npm start', () => {
+  it('builds the CLI with build:cli, then runs the demo from it', () => {
+    expect(scripts['start']).toBe('npm run build:cli --silent && node dist/cli/index.js demo');
+    expect(scripts['sandbox']).toBe('npm run build:cli --silent && node dist/cli/index.js sandbox');
+    expect(scripts['build']).toBe('tsup');
+  });
+
+  it('build:cli builds only the CLI bundle — no declarations, no library — and prints nothing', async () => {
+    const command = scripts['build:cli'] ?? '';
+    expect(command).toMatch(/^tsup /);
+    const { stdout, stderr } = await run(
+      'bash',
+      ['-euo', 'pipefail', '-c', `${command} --out-dir '${out}'`],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          PATH: `${join(root, 'node_modules', '.bin')}:${process.env['PATH']}`,
+        },
+        timeout: 60_000,
+      },
+    );
+    expect(stdout).toBe('');
+    expect(stderr).toBe('');
+
+    const built = files(out);
+    expect(built).toContain(join('cli', 'index.js'));
+    expect(readFileSync(join(out, 'cli', 'index.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(built.filter((file) => /\.d\.c?ts$/.test(file))).toEqual([]);
+    expect(built.filter((file) => /^(index|sqlite|postgres)\.c?js$/.test(file))).toEqual([]);
+    expect(built.filter((file) => file.startsWith('sandbox'))).toEqual([]);
+  }, 60_000);
+});
