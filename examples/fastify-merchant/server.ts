@@ -29,7 +29,8 @@ const receiver = pesakit.createCallbackReceiver({
   onPaid: async (record) => orders.mark(record.merchantReference, 'paid'),
   onFailed: async (record) => orders.mark(record.merchantReference, 'failed'),
   // A person must look: an amount or reference mismatch, a claim the platform never confirmed,
-  // or (record null) a callback that matches no order. Resolve with `pesakit review`.
+  // or (record null) a callback that matches no order. A person settles it with
+  // `pesakit.store.resolve(merchantReference, 'success' | 'failed', { note })`.
   onReview: async (record, verdict) => {
     console.warn(`needs review (${verdict.reason}): ${verdict.message}`);
     if (record) orders.mark(record.merchantReference, 'needs_review');
