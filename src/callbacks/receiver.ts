@@ -279,9 +279,15 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     const urls = { ...this.#options.returnUrls, ...returnUrls };
     const target = urls[outcome === 'review' ? 'pending' : outcome];
     if (target && record) {
-      const location = new URL(target);
+      // Return URLs may be relative to the shop ('/thanks'): resolve against a placeholder
+      // origin to add the query, and keep them relative (new URL('/thanks') alone throws).
+      const location = new URL(target, 'http://relative.invalid');
       location.searchParams.set('merchant_reference', record.merchantReference);
-      return { status: 303, headers: { location: location.toString() }, body: '' };
+      const href =
+        location.origin === 'http://relative.invalid'
+          ? `${location.pathname}${location.search}${location.hash}`
+          : location.toString();
+      return { status: 303, headers: { location: href }, body: '' };
     }
     return jsonResponse(200, {
       status: outcome,
