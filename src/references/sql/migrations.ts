@@ -64,7 +64,7 @@ export function storeMigrations(dialect: SqlDialectName): Record<string, Migrati
         await db.schema
           .createIndex('pesakit_transactions_due_idx')
           .on('pesakit_transactions')
-          .columns(['status', 'next_check_at'])
+          .columns(['status', 'next_check_at', 'merchant_reference'])
           .execute();
       },
     },
