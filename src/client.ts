@@ -3,6 +3,8 @@ import { CallbackReceiver } from './callbacks/receiver.js';
 import { checkClientConfiguration } from './core/client-configuration.js';
 import type { Product } from './core/endpoints.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
+import type { ReconcilerOptions } from './reconciler/options.js';
+import { Reconciler } from './reconciler/reconciler.js';
 import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
 import { Airtime } from './resources/airtime.js';
 import type { ClientContext } from './resources/client-context.js';
@@ -42,6 +44,7 @@ export class Pesakit {
   readonly disbursement: Disbursement;
   readonly store: ReferenceStore;
   readonly #transport: Transport;
+  readonly #credentials: PesakitOptions['credentials'];
 
   /**
    * @throws ConfigurationError when an option cannot work — an empty email or password, no
@@ -52,6 +55,7 @@ export class Pesakit {
     const { store, newMerchantReference: makeReference, ...transportOptions } = options;
     checkClientConfiguration(transportOptions);
     this.#transport = new Transport(transportOptions);
+    this.#credentials = options.credentials;
     this.store = store ?? new MemoryReferenceStore();
     const context: ClientContext = {
       transport: this.#transport,
@@ -82,6 +86,23 @@ export class Pesakit {
         pull: async (reference) =>
           (await this.#transport.request('collectionStatus', { body: { ref_id: reference } })).data,
       },
+      options,
+    );
+  }
+
+  /**
+   * The pull reconciler over this client's store and credentials: brings every pending,
+   * unknown and stale initiating transaction to a final state or to `needs_review`
+   * (docs/reconciler.md). Pass the same `onPaid` / `onFailed` / `onReview` handlers as the
+   * callback receiver: whichever path settles a record first runs them.
+   *
+   * @example
+   * const reconciler = pesakit.createReconciler({ concurrency: 8, onPaid: fulfil });
+   * const summary = await reconciler.runOnce();   // or reconciler.start(); … await reconciler.close();
+   */
+  createReconciler(options?: ReconcilerOptions): Reconciler {
+    return new Reconciler(
+      { store: this.store, transport: this.#transport, credentials: this.#credentials ?? {} },
       options,
     );
   }

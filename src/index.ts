@@ -104,6 +104,15 @@ export type {
 } from './payments/is-paid.js';
 export { isPaid } from './payments/is-paid.js';
 export type {
+  ReconcileProgress,
+  ReconcilerDependencies,
+  ReconcilerEvents,
+  ReconcilerOptions,
+  ReconcileSummary,
+  RunOnceOptions,
+} from './reconciler/index.js';
+export { defaultSchedules, Reconciler } from './reconciler/index.js';
+export type {
   ClaimEffectsOptions,
   EffectClaim,
   EffectState,
@@ -148,7 +157,13 @@ export type {
   ReviewVerdict,
 } from './references/review.js';
 export { reviewReasons } from './references/review.js';
-
+export { isLeaseLostError, LeaseLostError } from './references/schedule/lease-lost-error.js';
+export type {
+  LeaseDueOptions,
+  LeasedRecord,
+  ReleaseLeaseOptions,
+  SchedulingStore,
+} from './references/schedule/types.js';
 export { Airtime } from './resources/airtime.js';
 export type { CallOptions } from './resources/call-options.js';
 export { merchantReferenceParam } from './resources/callback-url.js';

@@ -32,6 +32,10 @@ import {
   statusChange,
 } from './record-changes.js';
 import type { ResolveOptions } from './review.js';
+import { parseLeaseDue, parseRelease } from './schedule/input-rules.js';
+import { LeaseLostError } from './schedule/lease-lost-error.js';
+import { MemorySchedule } from './schedule/memory-schedule.js';
+import type { LeaseDueOptions, LeasedRecord, ReleaseLeaseOptions } from './schedule/types.js';
 import type {
   ListOpenOptions,
   ReferenceField,
@@ -65,6 +69,8 @@ export class MemoryReferenceStore implements ReferenceStore {
   readonly #effectLeases = new Map<string, { token: string; until: number }>();
   readonly #now: () => Date;
   readonly inbox: CallbackInbox;
+  /** The reconciler's next due times and leases (schedule/memory-schedule.ts). */
+  readonly #schedule = new MemorySchedule();
 
   constructor(options: MemoryReferenceStoreOptions = {}) {
     this.#now = options.now ?? (() => new Date());
@@ -139,6 +145,10 @@ export class MemoryReferenceStore implements ReferenceStore {
     const reference = parseMerchantReference('transition', merchantReference);
     const parsed = parseTransition(to, details);
     const record = this.#require(reference);
+    const leaseToken = details?.leaseToken;
+    if (leaseToken !== undefined && !this.#schedule.holds(reference, leaseToken)) {
+      throw new LeaseLostError(reference);
+    }
     const change = statusChange(record, parsed, this.#now());
     if (change === undefined) return { record: copy(record), changed: false };
     Object.assign(record, change);
@@ -189,6 +199,24 @@ export class MemoryReferenceStore implements ReferenceStore {
     record.checkCount += 1;
     record.updatedAt = this.#now();
     return copy(record);
+  }
+
+  async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
+    const parsed = parseLeaseDue(options);
+    return this.#schedule
+      .lease(this.#records.values(), parsed, this.#now())
+      .map((leased) => ({ ...leased, record: copy(leased.record) }));
+  }
+
+  async releaseLease(
+    merchantReference: string,
+    token: string,
+    options: ReleaseLeaseOptions,
+  ): Promise<boolean> {
+    const reference = parseMerchantReference('releaseLease', merchantReference);
+    const parsed = parseRelease(token, options);
+    const record = this.#require(reference);
+    return this.#schedule.release(record, parsed.token, parsed, this.#now());
   }
 
   async resolve(

@@ -8,6 +8,7 @@ import type {
 } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { Resolution, ResolveOptions, ReviewVerdict } from './review.js';
+import type { SchedulingStore } from './schedule/types.js';
 
 /**
  * Where a transaction stands, as far as the merchant knows.
@@ -112,6 +113,11 @@ export interface TransitionDetails {
   reason?: string;
   /** When it happened; defaults to now. */
   at?: Date;
+  /**
+   * The reconciler's fencing token (from `leaseDue`): the change is written only while this
+   * lease is the record's current one, else `LeaseLostError` and nothing is written.
+   */
+  leaseToken?: string;
   /** Required when moving to `needs_review`: why, for the person who decides. */
   review?: ReviewVerdict;
 }
@@ -136,7 +142,7 @@ export interface ListOpenOptions {
  * Bad input throws `StoreInputError` and stores nothing; an unknown merchant reference throws
  * `TransactionNotFoundError` (except in the lookups, which return `undefined`).
  */
-export interface ReferenceStore {
+export interface ReferenceStore extends SchedulingStore {
   /**
    * Write-ahead: stores the intent as `initiating` BEFORE the request is sent, so a crash
    * in between leaves a trace for the reconciler. A merchant reference already stored →

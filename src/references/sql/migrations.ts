@@ -49,6 +49,27 @@ export function storeMigrations(dialect: SqlDialectName): Record<string, Migrati
       },
     },
     '0003_callback_inbox': callbackInboxMigration(dialect),
+    '0004_reconciler_schedule': {
+      // The reconciler's schedule on the record: when it is next due (a pass selects only what
+      // is due, through the index), and the lease (fencing token, expiry) of the worker
+      // checking it. NULL next_check_at means due now (written before the reconciler saw it).
+      async up(db: Kysely<unknown>) {
+        const instant = instantType(dialect);
+        for (const [column, type] of [
+          ['next_check_at', instant],
+          ['lease_token', 'text'],
+          ['lease_expires_at', instant],
+          ['check_log', 'text'],
+        ] as const) {
+          await db.schema.alterTable('pesakit_transactions').addColumn(column, type).execute();
+        }
+        await db.schema
+          .createIndex('pesakit_transactions_due_idx')
+          .on('pesakit_transactions')
+          .columns(['status', 'next_check_at', 'merchant_reference'])
+          .execute();
+      },
+    },
   };
 }
 

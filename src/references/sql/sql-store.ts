@@ -33,6 +33,8 @@ import {
   statusChange,
 } from '../record-changes.js';
 import type { ResolveOptions } from '../review.js';
+import { parseLeaseDue, parseRelease } from '../schedule/input-rules.js';
+import type { LeaseDueOptions, LeasedRecord, ReleaseLeaseOptions } from '../schedule/types.js';
 import type {
   ListOpenOptions,
   PlatformReferenceField,
@@ -45,6 +47,7 @@ import type {
   TransitionDetails,
 } from '../types.js';
 import type { InboxDatabase } from './inbox-table.js';
+import { assertLeaseRow, leaseDueRows, releaseLeaseRow } from './schedule.js';
 import {
   referenceColumns,
   type SqlDialectName,
@@ -177,6 +180,9 @@ export class SqlReferenceStore implements ReferenceStore {
       .transaction()
       .execute(async (trx) => {
         const record = await this.#lock(trx, reference);
+        if (details?.leaseToken !== undefined) {
+          await assertLeaseRow(trx, reference, details.leaseToken);
+        }
         const change = statusChange(record, parsed, this.#now());
         if (change === undefined) return { record, changed: false };
         const row = await trx
@@ -271,6 +277,21 @@ export class SqlReferenceStore implements ReferenceStore {
       .executeTakeFirst();
     if (!row) throw new TransactionNotFoundError(reference);
     return toRecord(row);
+  }
+
+  async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
+    const parsed = parseLeaseDue(options);
+    return leaseDueRows(this.#open(), this.#dialect, parsed, this.#now());
+  }
+
+  async releaseLease(
+    merchantReference: string,
+    token: string,
+    options: ReleaseLeaseOptions,
+  ): Promise<boolean> {
+    const reference = parseMerchantReference('releaseLease', merchantReference);
+    const parsed = parseRelease(token, options);
+    return releaseLeaseRow(this.#open(), this.#dialect, reference, parsed, this.#now());
   }
 
   async resolve(

@@ -1,0 +1,114 @@
+import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
+import type { ReferenceStore, TransactionRecord } from '../references/index.js';
+import type { ReviewVerdict } from '../references/review.js';
+import type { LeasedRecord } from '../references/schedule/types.js';
+import type { ResolvedOptions } from './options.js';
+import type { PayoutHistory } from './payout-history.js';
+import type { Platform } from './platform.js';
+
+/** What one pass shares between its checks: each shared pull happens once per pass. */
+export interface PassState {
+  payouts: PayoutHistory;
+  /** The airtime account (wallet balance), pulled once per pass. */
+  airtimeUser(): Promise<unknown>;
+}
+
+/** How one check ended. */
+export type CheckOutcome =
+  | {
+      kind: 'settled' | 'failed' | 'review';
+      record: TransactionRecord;
+      /** True when this check made the change (it won the claim). */
+      changed: boolean;
+      verdict?: ReviewVerdict;
+      /** What the platform answered (kept as evidence). */
+      answer?: unknown;
+    }
+  | {
+      kind: 'pending';
+      /** True when the platform was asked (the check counts as an attempt). */
+      pulled: boolean;
+      answer?: unknown;
+      /** Overrides the schedule: the record is not worth a look before this. */
+      dueAt?: Date;
+      /** The record as it stands after this check (e.g. moved unknown → pending). */
+      record?: TransactionRecord;
+    }
+  | { kind: 'already_final'; record: TransactionRecord };
+
+/** What a strategy gets for one leased record. */
+export interface CheckContext {
+  /** The store, fenced by this check's lease. */
+  store: ReferenceStore;
+  leased: LeasedRecord;
+  record: TransactionRecord;
+  now: Date;
+  options: ResolvedOptions;
+  platform: Platform;
+  pass: PassState;
+}
+
+/** Writes a final state (fenced) and says how the check ended. */
+export async function settle(
+  ctx: CheckContext,
+  to: 'success' | 'failed',
+  details: { payload?: unknown; reason?: string },
+): Promise<CheckOutcome> {
+  let moved: { record: TransactionRecord; changed: boolean };
+  try {
+    moved = await ctx.store.transition(ctx.record.merchantReference, to, details);
+  } catch (error) {
+    return lostRace(ctx, error);
+  }
+  const { record, changed } = moved;
+  if (!changed) return { kind: 'already_final', record };
+  return {
+    kind: to === 'success' ? 'settled' : 'failed',
+    record,
+    changed,
+    answer: details.payload,
+  };
+}
+
+/** Hands the record to a person (fenced) with the verdict and its evidence. */
+export async function review(ctx: CheckContext, verdict: ReviewVerdict): Promise<CheckOutcome> {
+  let moved: { record: TransactionRecord; changed: boolean };
+  try {
+    moved = await ctx.store.transition(ctx.record.merchantReference, 'needs_review', {
+      review: verdict,
+      payload: verdict.evidence ?? null,
+    });
+  } catch (error) {
+    return lostRace(ctx, error);
+  }
+  if (!moved.changed) return { kind: 'already_final', record: moved.record };
+  return { kind: 'review', record: moved.record, changed: true, verdict, answer: verdict.evidence };
+}
+
+/**
+ * Another path (a callback, a person) settled the record between our lease and our write: the
+ * store refused the move, and theirs stands.
+ */
+async function lostRace(ctx: CheckContext, error: unknown): Promise<CheckOutcome> {
+  if (!isInvalidTransitionError(error)) throw error;
+  const current = (await ctx.store.get(ctx.record.merchantReference)) ?? ctx.record;
+  return { kind: 'already_final', record: current };
+}
+
+/** An `unknown` record the platform shows in progress goes back to `pending` (fenced). */
+export async function backToPending(
+  ctx: CheckContext,
+  answer: unknown,
+): Promise<TransactionRecord> {
+  if (ctx.record.status !== 'unknown') return ctx.record;
+  try {
+    const { record } = await ctx.store.transition(ctx.record.merchantReference, 'pending', {
+      payload: answer,
+      reason: 'The platform shows the transaction in progress.',
+    });
+    return record;
+  } catch (error) {
+    if (!isInvalidTransitionError(error)) throw error;
+    return (await ctx.store.get(ctx.record.merchantReference)) ?? ctx.record;
+  }
+}

@@ -1,0 +1,41 @@
+import type { TransactionRecord } from '../references/index.js';
+import type { ReviewVerdict } from '../references/review.js';
+
+/** Counts of one pass (`runOnce`), by outcome. */
+export interface ReconcileSummary {
+  /** Records checked this pass (the platform asked, or the record decided). */
+  checked: number;
+  /** → success */
+  settled: number;
+  /** → failed */
+  failed: number;
+  /** → needs_review */
+  review: number;
+  /** Checked, still open (next check scheduled). */
+  pending: number;
+  /** Checks that threw (network, 5xx, missing credentials): retried on the schedule. */
+  errors: number;
+  durationMs: number;
+}
+
+/** The running counts, emitted as `progress` after every check. */
+export type ReconcileProgress = Omit<ReconcileSummary, 'durationMs'>;
+
+/** The reconciler's events (eventemitter3). */
+export interface ReconcilerEvents {
+  /** This reconciler moved the record to `success`. */
+  settled: [record: TransactionRecord];
+  /** This reconciler moved the record to `failed`. */
+  failed: [record: TransactionRecord];
+  /** This reconciler handed the record to a person. */
+  review: [record: TransactionRecord, verdict: ReviewVerdict];
+  progress: [progress: ReconcileProgress];
+  /** A check or a handler threw; the record (when there is one) is retried on its schedule. */
+  error: [error: unknown, record?: TransactionRecord];
+  /** The platform answered 429: every request waits this long. */
+  paused: [info: { ms: number }];
+}
+
+export function emptyProgress(): ReconcileProgress {
+  return { checked: 0, settled: 0, failed: 0, review: 0, pending: 0, errors: 0 };
+}

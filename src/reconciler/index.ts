@@ -1,0 +1,11 @@
+export type {
+  ReconcileProgress,
+  ReconcilerEvents,
+  ReconcileSummary,
+} from './events.js';
+export { defaultSchedules, type ReconcilerOptions } from './options.js';
+export {
+  Reconciler,
+  type ReconcilerDependencies,
+  type RunOnceOptions,
+} from './reconciler.js';

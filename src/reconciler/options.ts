@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { RequestValidationError } from '../errors/request-validation-error.js';
+import type { TransactionRecord } from '../references/index.js';
+import type { ReviewVerdict } from '../references/review.js';
+import { fieldErrorsFrom } from '../schemas/error-body.js';
+import type { EffectContext } from '../settlement/effects.js';
+
+const second = 1000;
+const minute = 60 * second;
+const hour = 60 * minute;
+const day = 24 * hour;
+
+/**
+ * Delays between checks, by tier: the first entry is the wait between the attempt and the
+ * first check, the second the wait after the first check, and so on; past the last entry the
+ * last repeats. An early burst (the answer usually comes within seconds —
+ * Antom polls at 3–5 s), then widening tiers (Kill Bill's janitor: unknown 5m, 1h, 1d).
+ */
+export const defaultSchedules = {
+  pending: [
+    5 * second,
+    10 * second,
+    30 * second,
+    minute,
+    5 * minute,
+    15 * minute,
+    hour,
+    6 * hour,
+    day,
+  ],
+  unknown: [5 * second, 15 * second, minute, 5 * minute, 30 * minute, hour, 6 * hour, day],
+} as const;
+
+/** Options of `pesakit.createReconciler()`. */
+export interface ReconcilerOptions {
+  /** Pulls in flight at once. @default 8 */
+  concurrency?: number;
+  /** Platform requests per second, all products together. @default 20 */
+  ratePerSecond?: number;
+  /** Milliseconds between checks, by tier, for `pending` and for `unknown` records. */
+  schedules?: { pending?: readonly number[]; unknown?: readonly number[] };
+  /** Each delay is moved by up to this fraction either way, so records spread out. @default 0.1 */
+  jitter?: number;
+  /** A record older than this (since it was sent) goes to needs_review `max_attempts`. @default 3 days */
+  maxAgeMs?: number;
+  /** A record checked this many times goes to needs_review `max_attempts`. @default 40 */
+  maxAttempts?: number;
+  /** An unpaid secure checkout older than this is failed with reason `expired`. @default 24 h */
+  checkoutExpiryMs?: number;
+  /**
+   * Disbursement without a refid: how long after the attempt the payout history must show
+   * nothing before the payout is failed as "never reached the platform". @default 15 min
+   */
+  settleWindowMs?: number;
+  /**
+   * Collection `unknown` with no platform reference: how long to wait for its callback before
+   * handing it to a person (needs_review `no_platform_reference`). @default 30 min
+   */
+  noReferenceWindowMs?: number;
+  /** An `initiating` record older than this (a crash between write-ahead and send) is treated as unknown. @default 60 s */
+  initiatingGraceMs?: number;
+  /** How long a leased record stays this worker's. @default 60 000 */
+  leaseMs?: number;
+  /** Records per keyset page read from the store. @default 200 */
+  batchSize?: number;
+  /** `start()`: how often to look for due work. @default 5 000 */
+  pollIntervalMs?: number;
+  /** Same handlers as the callback receiver; run once per final transition, whoever wins it. */
+  onPaid?: (record: TransactionRecord, ctx: EffectContext) => unknown;
+  onFailed?: (record: TransactionRecord, ctx: EffectContext) => unknown;
+  onReview?: (record: TransactionRecord, verdict: ReviewVerdict, ctx: EffectContext) => unknown;
+}
+
+const positiveInt = (field: string) =>
+  z
+    .number({ error: `${field} must be a number` })
+    .int({ error: `${field} must be a whole number` })
+    .min(1, { error: `${field} must be at least 1` });
+const duration = (field: string) =>
+  z
+    .number({ error: `${field} must be a number of milliseconds` })
+    .int({ error: `${field} must be a whole number of milliseconds` })
+    .min(0, { error: `${field} must not be negative` });
+const tiers = (field: string) =>
+  z
+    .array(duration(`${field}[]`).min(1, { error: `${field} delays must be at least 1 ms` }))
+    .min(1, { error: `${field} must list at least one delay` });
+const handler = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
+  error: 'must be a function',
+});
+
+const optionsSchema = z.object({
+  concurrency: positiveInt('concurrency').max(256).optional(),
+  ratePerSecond: z.number().positive({ error: 'ratePerSecond must be above 0' }).optional(),
+  schedules: z
+    .object({
+      pending: tiers('schedules.pending').optional(),
+      unknown: tiers('schedules.unknown').optional(),
+    })
+    .optional(),
+  jitter: z.number().min(0).max(0.5, { error: 'jitter must be between 0 and 0.5' }).optional(),
+  maxAgeMs: duration('maxAgeMs').optional(),
+  maxAttempts: positiveInt('maxAttempts').optional(),
+  checkoutExpiryMs: duration('checkoutExpiryMs').optional(),
+  settleWindowMs: duration('settleWindowMs').optional(),
+  noReferenceWindowMs: duration('noReferenceWindowMs').optional(),
+  initiatingGraceMs: duration('initiatingGraceMs').optional(),
+  leaseMs: positiveInt('leaseMs').optional(),
+  batchSize: positiveInt('batchSize').max(10_000).optional(),
+  pollIntervalMs: positiveInt('pollIntervalMs').optional(),
+  onPaid: handler.optional(),
+  onFailed: handler.optional(),
+  onReview: handler.optional(),
+});
+
+/** The options with every default filled in. */
+export interface ResolvedOptions {
+  concurrency: number;
+  ratePerSecond: number;
+  schedules: { pending: readonly number[]; unknown: readonly number[] };
+  jitter: number;
+  maxAgeMs: number;
+  maxAttempts: number;
+  checkoutExpiryMs: number;
+  settleWindowMs: number;
+  noReferenceWindowMs: number;
+  initiatingGraceMs: number;
+  leaseMs: number;
+  batchSize: number;
+  pollIntervalMs: number;
+}
+
+/** Validates the options (a bad one is a RequestValidationError naming it) and fills defaults. */
+export function resolveOptions(options: ReconcilerOptions = {}): ResolvedOptions {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) {
+    throw new RequestValidationError('createReconciler', fieldErrorsFrom(parsed.error, options));
+  }
+  const o = parsed.data;
+  return {
+    concurrency: o.concurrency ?? 8,
+    ratePerSecond: o.ratePerSecond ?? 20,
+    schedules: {
+      pending: o.schedules?.pending ?? defaultSchedules.pending,
+      unknown: o.schedules?.unknown ?? defaultSchedules.unknown,
+    },
+    jitter: o.jitter ?? 0.1,
+    maxAgeMs: o.maxAgeMs ?? 3 * day,
+    maxAttempts: o.maxAttempts ?? 40,
+    checkoutExpiryMs: o.checkoutExpiryMs ?? day,
+    settleWindowMs: o.settleWindowMs ?? 15 * minute,
+    noReferenceWindowMs: o.noReferenceWindowMs ?? 30 * minute,
+    initiatingGraceMs: o.initiatingGraceMs ?? minute,
+    leaseMs: o.leaseMs ?? minute,
+    batchSize: o.batchSize ?? 200,
+    pollIntervalMs: o.pollIntervalMs ?? 5 * second,
+  };
+}

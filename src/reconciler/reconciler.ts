@@ -1,0 +1,349 @@
+import { EventEmitter } from 'eventemitter3';
+import PQueue from 'p-queue';
+import type { Product } from '../core/endpoints.js';
+import type { Transport } from '../core/transport.js';
+import type { ReferenceStore } from '../references/index.js';
+import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
+import type { LeasedRecord } from '../references/schedule/types.js';
+import { EffectRunner } from '../settlement/effects.js';
+import { type CheckContext, type CheckOutcome, type PassState, review } from './check-context.js';
+import {
+  emptyProgress,
+  type ReconcileProgress,
+  type ReconcilerEvents,
+  type ReconcileSummary,
+} from './events.js';
+import { fencedStore } from './fenced-store.js';
+import { type ReconcilerOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { PayoutHistory } from './payout-history.js';
+import { type Platform, transportPlatform } from './platform.js';
+import { RateGate } from './rate-gate.js';
+import { attemptTime, exhausted, firstDueAt, nextCheckAt } from './schedule.js';
+import { checkAirtimePurchase, checkAirtimeRecharge } from './strategies/airtime.js';
+import { checkCollection } from './strategies/collection.js';
+import { checkDisbursement } from './strategies/disbursement.js';
+
+/** What the reconciler runs on (built by `pesakit.createReconciler`). */
+export interface ReconcilerDependencies {
+  store: ReferenceStore;
+  transport: Transport;
+  credentials: Readonly<Partial<Record<Product, unknown>>>;
+  /** The clock. @default () => new Date() */
+  now?: () => Date;
+}
+
+/** What `runOnce` takes. */
+export interface RunOnceOptions {
+  /** Check every open record now, due or not (once each): the CLI's `--all`. */
+  force?: boolean;
+  /** Stops leasing new records; the checks in flight finish. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The pull reconciler: brings every `pending`, `unknown` and stale `initiating` record to a
+ * final state or to `needs_review`, by pulling the platform on a schedule (docs/reconciler.md).
+ *
+ * Records are leased from the store in keyset pages (memory stays flat); on PostgreSQL many
+ * reconcilers share the work through `FOR UPDATE SKIP LOCKED` leases, and a final state is
+ * written only by the lease holder. Every platform request goes through one gate (concurrency,
+ * requests per second, a 429 pauses everyone). A final transition this reconciler wins runs
+ * the merchant's handler through the shared EffectRunner, exactly as a callback would.
+ *
+ * @example
+ * const reconciler = pesakit.createReconciler({ onPaid: (record) => fulfil(record) });
+ * reconciler.on('review', (record, verdict) => alert(record.merchantReference, verdict.message));
+ * const summary = await reconciler.runOnce();
+ */
+export class Reconciler extends EventEmitter<ReconcilerEvents> {
+  readonly #store: ReferenceStore;
+  readonly #options: ResolvedOptions;
+  readonly #gate: RateGate;
+  readonly #platform: Platform;
+  readonly #effects: EffectRunner;
+  readonly #now: () => Date;
+  #pass: Promise<ReconcileSummary> | undefined;
+  #running = false;
+  #closing = false;
+  #timer: NodeJS.Timeout | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(dependencies: ReconcilerDependencies, options: ReconcilerOptions = {}) {
+    super();
+    this.#options = resolveOptions(options);
+    this.#store = dependencies.store;
+    this.#now = dependencies.now ?? (() => new Date());
+    this.#gate = new RateGate(this.#options);
+    this.#gate.onPause = (ms) => this.emit('paused', { ms });
+    this.#platform = transportPlatform(
+      dependencies.transport,
+      this.#gate,
+      dependencies.credentials,
+    );
+    this.#effects = new EffectRunner(this.#store, {
+      ...(options.onPaid ? { onPaid: options.onPaid } : {}),
+      ...(options.onFailed ? { onFailed: options.onFailed } : {}),
+      ...(options.onReview ? { onReview: options.onReview } : {}),
+    });
+    // A handler that throws is retried by the runner with backoff; the merchant hears of it.
+    this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
+    this.#effects.on('dead', (event) => this.emit('error', event.error));
+  }
+
+  /**
+   * One pass over everything due (`force`: every open record), each record once. Resolves
+   * with the counts. A pass already running is joined, not doubled.
+   */
+  runOnce(options: RunOnceOptions = {}): Promise<ReconcileSummary> {
+    if (this.#closing) {
+      return Promise.reject(new Error('This reconciler is closed; create a new one to run again.'));
+    }
+    this.#pass ??= this.#runPass(options).finally(() => {
+      this.#pass = undefined;
+    });
+    return this.#pass;
+  }
+
+  /** Keeps running passes, `pollIntervalMs` apart, until `close()`. Errors are emitted. */
+  start(): this {
+    if (this.#running || this.#closing) return this;
+    this.#running = true;
+    const tick = async () => {
+      if (!this.#running) return;
+      try {
+        await this.runOnce();
+      } catch (error) {
+        this.emit('error', error);
+      }
+      if (!this.#running) return;
+      this.#timer = setTimeout(() => {
+        this.#loop = tick();
+      }, this.#options.pollIntervalMs);
+    };
+    this.#loop = tick();
+    return this;
+  }
+
+  /** Stops: no new leases; the checks in flight finish and their leases are released. */
+  async close(): Promise<void> {
+    this.#running = false;
+    this.#closing = true;
+    clearTimeout(this.#timer);
+    await this.#pass?.catch(() => {});
+    await this.#loop;
+    await this.#gate.close();
+  }
+
+  async #runPass(options: RunOnceOptions): Promise<ReconcileSummary> {
+    const started = Date.now();
+    const passStartedAt = this.#now();
+    const progress = emptyProgress();
+    const pass: PassState = this.#newPassState();
+    const force = options.force ?? false;
+    const stopped = () => this.#closing || options.signal?.aborted === true;
+    // A page must be checked well within its lease, or leases expire mid-page and another
+    // worker pulls the same records: at most half a lease's worth of requests per page.
+    const limit = Math.max(
+      1,
+      Math.min(
+        this.#options.batchSize,
+        Math.floor((this.#options.ratePerSecond * this.#options.leaseMs) / 2000),
+      ),
+    );
+    const checks = new PQueue({ concurrency: this.#options.concurrency });
+    while (!stopped()) {
+      const page = await this.#store.leaseDue({
+        limit,
+        leaseMs: this.#options.leaseMs,
+        force,
+        passStartedAt,
+      });
+      if (page.length === 0) break;
+      // Checks start as slots free up, so a close() stops the ones not started yet.
+      await Promise.all(
+        page.map((leased) => checks.add(() => this.#check(leased, pass, progress, force, stopped))),
+      );
+      if (page.length < limit) break;
+    }
+    try {
+      await this.#effects.drain({ limit: this.#options.batchSize });
+    } catch (error) {
+      this.emit('error', error);
+    }
+    return { ...progress, durationMs: Date.now() - started };
+  }
+
+  #newPassState(): PassState {
+    let airtimeUser: Promise<unknown> | undefined;
+    return {
+      payouts: new PayoutHistory(this.#platform, this.#now),
+      airtimeUser: () => {
+        airtimeUser ??= this.#platform.airtimeUser();
+        airtimeUser.catch(() => {
+          airtimeUser = undefined;
+        });
+        return airtimeUser;
+      },
+    };
+  }
+
+  async #check(
+    leased: LeasedRecord,
+    pass: PassState,
+    progress: ReconcileProgress,
+    force: boolean,
+    stopped: () => boolean,
+  ): Promise<void> {
+    const { token } = leased;
+    const reference = leased.record.merchantReference;
+    const now = this.#now();
+    if (stopped()) {
+      // Closing: hand the record back as due, without counting a check.
+      await this.#release(reference, token, {
+        nextCheckAt: leased.nextCheckAt ?? now,
+        counted: false,
+      });
+      return;
+    }
+    // Even a forced pass leaves a record being sent right now alone: within the grace, an
+    // initiating record is most likely in flight, not crashed.
+    const inFlight =
+      leased.record.status === 'initiating' &&
+      now.getTime() - leased.record.createdAt.getTime() < this.#options.initiatingGraceMs;
+    const notYet = force && !inFlight ? undefined : firstDueAt(leased.record, this.#options, now);
+    if (notYet) {
+      await this.#release(reference, token, { nextCheckAt: notYet, counted: false });
+      return;
+    }
+    const ctx: CheckContext = {
+      store: fencedStore(this.#store, token),
+      leased,
+      record: leased.record,
+      now,
+      options: this.#options,
+      platform: this.#platform,
+      pass,
+    };
+    let outcome: CheckOutcome;
+    try {
+      outcome = await this.#decide(ctx);
+    } catch (error) {
+      if (isLeaseLostError(error)) return; // Another worker holds the record now.
+      progress.errors += 1;
+      progress.checked += 1;
+      this.emit('error', error, leased.record);
+      await this.#release(reference, token, {
+        nextCheckAt: nextCheckAt(leased.record, leased.record.checkCount + 1, this.#options, now),
+        observation: { at: now, error: errorSummary(error) },
+      });
+      this.emit('progress', { ...progress });
+      return;
+    }
+    progress.checked += 1;
+    await this.#finish(ctx, outcome, progress);
+    this.emit('progress', { ...progress });
+  }
+
+  /** Picks the strategy for the record's product and flow, escalating when it is exhausted. */
+  async #decide(ctx: CheckContext): Promise<CheckOutcome> {
+    let { record } = ctx;
+    if (record.status === 'initiating') {
+      // Still initiating past the grace: the process died between write-ahead and the answer.
+      // The request may have been sent, so it is unknown — never failed.
+      ({ record } = await ctx.store.transition(record.merchantReference, 'unknown', {
+        reason: `No outcome was recorded within ${this.#options.initiatingGraceMs} ms of the write-ahead; treated as unknown.`,
+      }));
+      ctx = { ...ctx, record };
+    }
+    const credentials =
+      record.flow === 'airtime_recharge' || record.flow === 'airtime_purchase'
+        ? 'airtime'
+        : record.product;
+    if (!ctx.platform.canUse(credentials)) {
+      throw new Error(
+        `No ${credentials} credentials are configured, so ${record.merchantReference} cannot be checked. ` +
+          `Pass credentials.${credentials} to the client that creates the reconciler.`,
+      );
+    }
+    const outcome = await this.#strategy(ctx);
+    if (outcome.kind !== 'pending' || !outcome.pulled) return outcome;
+    if (!exhausted(record, this.#options, ctx.now)) return outcome;
+    const observations = [...ctx.leased.observations, outcome.answer ?? null];
+    return review(ctx, {
+      reason: 'max_attempts',
+      message:
+        `${record.merchantReference} is still open after ${record.checkCount + 1} checks over ` +
+        `${Math.round((ctx.now.getTime() - attemptTime(record).getTime()) / 60_000)} min; the ` +
+        'platform never gave a final answer. The evidence holds every answer pulled.',
+      evidence: { checks: record.checkCount + 1, attemptedAt: attemptTime(record), observations },
+    });
+  }
+
+  #strategy(ctx: CheckContext): Promise<CheckOutcome> {
+    switch (ctx.record.flow) {
+      case 'disbursement':
+        return checkDisbursement(ctx);
+      case 'airtime_purchase':
+        return checkAirtimePurchase(ctx);
+      case 'airtime_recharge':
+        return checkAirtimeRecharge(ctx);
+      default:
+        return checkCollection(ctx);
+    }
+  }
+
+  async #finish(ctx: CheckContext, outcome: CheckOutcome, progress: ReconcileProgress) {
+    const reference = ctx.record.merchantReference;
+    const { token } = ctx.leased;
+    if (outcome.kind === 'pending') {
+      progress.pending += 1;
+      const after = outcome.record ?? ctx.record;
+      const scheduled = nextCheckAt(after, after.checkCount + 1, this.#options, ctx.now);
+      const due = outcome.dueAt && outcome.dueAt > scheduled ? outcome.dueAt : scheduled;
+      await this.#release(reference, token, {
+        nextCheckAt: due,
+        counted: outcome.pulled,
+        ...(outcome.pulled ? { observation: outcome.answer ?? null } : {}),
+      });
+      return;
+    }
+    // Final or in review: the record leaves the open statuses, the lease only needs ending.
+    await this.#release(reference, token, {
+      nextCheckAt: ctx.now,
+      ...(outcome.kind === 'already_final' ? {} : { observation: outcome.answer ?? null }),
+    });
+    // A move this check did not make (another path won it meanwhile) is not this pass's.
+    if (outcome.kind === 'already_final' || !outcome.changed) return;
+    progress[
+      outcome.kind === 'settled' ? 'settled' : outcome.kind === 'failed' ? 'failed' : 'review'
+    ] += 1;
+    if (outcome.kind === 'settled') this.emit('settled', outcome.record);
+    else if (outcome.kind === 'failed') this.emit('failed', outcome.record);
+    else if (outcome.verdict) this.emit('review', outcome.record, outcome.verdict);
+    try {
+      await this.#effects.runFor(reference);
+    } catch (error) {
+      this.emit('error', error, outcome.record);
+    }
+  }
+
+  async #release(
+    reference: string,
+    token: string,
+    options: { nextCheckAt: Date; counted?: boolean; observation?: unknown },
+  ): Promise<void> {
+    try {
+      await this.#store.releaseLease(reference, token, options);
+    } catch (error) {
+      // The lease expires by itself; the record is only checked again later than planned.
+      this.emit('error', error);
+    }
+  }
+}
+
+/** An error as evidence: its name and message (messages are already redacted). */
+function errorSummary(error: unknown): { name: string; message: string } {
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: 'Error', message: String(error) };
+}

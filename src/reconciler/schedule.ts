@@ -1,0 +1,62 @@
+import type { TransactionRecord } from '../references/index.js';
+import type { ResolvedOptions } from './options.js';
+
+/** Which schedule a record follows: `unknown` (and stale `initiating`) or `pending`. */
+export function scheduleOf(record: TransactionRecord): 'pending' | 'unknown' {
+  return record.status === 'pending' ? 'pending' : 'unknown';
+}
+
+/**
+ * When the record is next due after its `checks`-th check. The n-th delay (from 0) is the wait
+ * before check n+1: the first is the wait after the attempt, the second the wait after the
+ * first check, and so on; past the end the last repeats. Jittered so that records created
+ * together do not stay in lockstep.
+ */
+export function nextCheckAt(
+  record: TransactionRecord,
+  checks: number,
+  options: ResolvedOptions,
+  now: Date,
+  random: () => number = Math.random,
+): Date {
+  const tiers = options.schedules[scheduleOf(record)];
+  const delay = tiers[Math.min(Math.max(checks, 0), tiers.length - 1)] ?? 60_000;
+  const spread = delay * options.jitter * (random() * 2 - 1);
+  return new Date(now.getTime() + Math.max(1, Math.round(delay + spread)));
+}
+
+/** When the send ended (or, never having left `initiating`, when it was written). */
+export function attemptTime(record: TransactionRecord): Date {
+  return record.attemptedAt ?? record.createdAt;
+}
+
+/**
+ * A record never checked is first due one early-burst delay after its attempt (a just-sent
+ * payment is not worth a pull yet); `undefined` when that time has come.
+ */
+export function firstDueAt(
+  record: TransactionRecord,
+  options: ResolvedOptions,
+  now: Date,
+): Date | undefined {
+  if (record.checkCount > 0) return undefined;
+  if (record.status === 'initiating') {
+    // Most likely the send is in flight and the record is about to become pending: look again
+    // after the first pending delay (or at the end of the grace, whichever comes first).
+    const graceEnds = record.createdAt.getTime() + options.initiatingGraceMs;
+    if (graceEnds <= now.getTime()) return undefined;
+    const soon = now.getTime() + (options.schedules.pending[0] ?? 0);
+    return new Date(Math.min(graceEnds, soon));
+  }
+  const first = options.schedules[scheduleOf(record)][0] ?? 0;
+  const due = attemptTime(record).getTime() + first;
+  return due > now.getTime() ? new Date(due) : undefined;
+}
+
+/** True when the record has been tried long enough: a person must look. */
+export function exhausted(record: TransactionRecord, options: ResolvedOptions, now: Date): boolean {
+  return (
+    record.checkCount + 1 >= options.maxAttempts ||
+    now.getTime() - attemptTime(record).getTime() >= options.maxAgeMs
+  );
+}

@@ -1,0 +1,86 @@
+import { isNotFoundError } from '../../errors/not-found-error.js';
+import { applyCollectionObservation } from '../../settlement/settle-collection.js';
+import { type CheckContext, type CheckOutcome, review, settle } from '../check-context.js';
+import { attemptTime } from '../schedule.js';
+
+/**
+ * Collections (mno, bank, pay_mobile, checkout phone, secure checkout): pulled by control
+ * number (or engine reference), decided by the shared `applyCollectionObservation` — the same
+ * code `collection.status()` and the callback receiver use, so every path decides alike.
+ */
+export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> {
+  const { record, now, options } = ctx;
+  const refId = record.controlNumber ?? record.paymentReference;
+  if (refId === null) return withoutReference(ctx);
+
+  let transaction: Awaited<ReturnType<typeof ctx.platform.collectionStatus>>;
+  try {
+    transaction = await ctx.platform.collectionStatus(refId);
+  } catch (error) {
+    // A reference the platform does not know (yet): nothing proves anything; keep checking.
+    if (isNotFoundError(error)) {
+      return { kind: 'pending', pulled: true, answer: { refId, found: false, at: now } };
+    }
+    throw error;
+  }
+  const answer = { refId, at: now, data: transaction };
+  const result = await applyCollectionObservation(ctx.store, record, transaction);
+  switch (result.outcome) {
+    case 'paid':
+      return { kind: 'settled', record: result.record, changed: result.changed, answer };
+    case 'failed':
+      return { kind: 'failed', record: result.record, changed: result.changed, answer };
+    case 'review':
+      return {
+        kind: 'review',
+        record: result.record,
+        changed: result.changed,
+        verdict: result.verdict,
+        answer,
+      };
+    case 'already_final':
+      return { kind: 'already_final', record: result.record };
+    case 'pending':
+      break;
+  }
+  // A secure checkout nobody paid: the customer walked away. Past the expiry it is failed
+  // (nothing was taken; the platform keeps it pending forever).
+  if (
+    record.flow === 'secure' &&
+    now.getTime() - record.createdAt.getTime() >= options.checkoutExpiryMs
+  ) {
+    return settle(ctx, 'failed', {
+      payload: transaction,
+      reason: 'expired',
+    });
+  }
+  // applyCollectionObservation moved an `unknown` record back to `pending` (the platform has it).
+  return { kind: 'pending', pulled: true, answer, record: result.record };
+}
+
+/**
+ * No control number and no engine reference: the initiation's answer was lost, so there is
+ * nothing to pull by. Its callback still finds it (the merchant reference travels in the
+ * callback URL); past the window with no callback a person decides — never `failed`, since
+ * the customer may have paid.
+ */
+async function withoutReference(ctx: CheckContext): Promise<CheckOutcome> {
+  const { record, now, options } = ctx;
+  const deadline = attemptTime(record).getTime() + options.noReferenceWindowMs;
+  if (now.getTime() < deadline) {
+    return { kind: 'pending', pulled: false, dueAt: new Date(deadline) };
+  }
+  return review(ctx, {
+    reason: 'no_platform_reference',
+    message:
+      `The outcome of ${record.merchantReference} is unknown and the platform gave no reference to ` +
+      'pull it by; no callback arrived. Check the customer’s statement or the platform portal for ' +
+      `a payment of ${record.amount} TZS${record.msisdn ? ` from ${record.msisdn}` : ''}.`,
+    evidence: {
+      attemptedAt: attemptTime(record),
+      windowMs: options.noReferenceWindowMs,
+      lastPayload: record.lastPayload,
+      statusReason: record.statusReason,
+    },
+  });
+}

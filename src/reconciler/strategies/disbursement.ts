@@ -1,0 +1,147 @@
+import { isReferenceConflictError } from '../../errors/reference-conflict-error.js';
+import type { TransactionRecord } from '../../references/index.js';
+import { sameAmount } from '../../schemas/amount.js';
+import type { DisbursementPayment } from '../../schemas/disbursement.js';
+import {
+  backToPending,
+  type CheckContext,
+  type CheckOutcome,
+  review,
+  settle,
+} from '../check-context.js';
+import { attemptTime } from '../schedule.js';
+
+/** Clocks differ: how far around our own times a platform row may fall and still match. */
+const clockSkewMs = 2 * 60_000;
+
+/**
+ * Payouts have no status route: their state is in the history (`getPayments`), which the pass
+ * pulls once for every due payout (PayoutHistory). With a refid/txnid the row is found by it;
+ * without one (an unknown payout), by recipient and amount within a time window.
+ */
+export async function checkDisbursement(ctx: CheckContext): Promise<CheckOutcome> {
+  const { record } = ctx;
+  const since = new Date(record.createdAt.getTime() - clockSkewMs);
+  const history = await ctx.pass.payouts.covering(since);
+  if (record.refid !== null || record.txnid !== null) {
+    const row = history.rows.find(
+      (candidate) =>
+        (record.refid !== null && candidate.refid === record.refid) ||
+        (record.txnid !== null && candidate.txnid === record.txnid),
+    );
+    if (!row) {
+      return {
+        kind: 'pending',
+        pulled: true,
+        answer: { found: false, refid: record.refid, txnid: record.txnid, pages: history.pages },
+      };
+    }
+    return decide(ctx, row);
+  }
+  return matchWithoutReference(ctx, history.rows, history.covers, history.fetchedAt);
+}
+
+/** Decides a payout from its history row. */
+async function decide(ctx: CheckContext, row: DisbursementPayment): Promise<CheckOutcome> {
+  const { record } = ctx;
+  if (row.status === 'completed') {
+    if (!sameAmount(record.amount, row.amount)) {
+      return review(ctx, {
+        reason: 'amount_mismatch',
+        message:
+          `Payout ${record.merchantReference} completed for ${row.amount} TZS, but ${record.amount} ` +
+          'TZS was asked for. Check the payout history before paying the difference or recovering it.',
+        evidence: { row },
+      });
+    }
+    return settle(ctx, 'success', { payload: row });
+  }
+  if (row.status === 'failed') {
+    return settle(ctx, 'failed', { payload: row, reason: 'The payout failed at the gateway.' });
+  }
+  const moved = await backToPending(ctx, row);
+  return { kind: 'pending', pulled: true, answer: { row }, record: moved };
+}
+
+/**
+ * An unknown payout (no refid came back). It matches a history row with the same MSISDN and
+ * amount (and name, when the record carries `metadata.name`) created between our write-ahead
+ * and the end of the settle window. The refid is claimed through the store's uniqueness, so
+ * one row never settles two records. Several candidates → a person decides. No candidate is
+ * proof only once the settle window has passed and the pages fetched cover the whole window.
+ */
+async function matchWithoutReference(
+  ctx: CheckContext,
+  rows: readonly DisbursementPayment[],
+  covers: boolean,
+  fetchedAt: Date,
+): Promise<CheckOutcome> {
+  const { record, options } = ctx;
+  const from = record.createdAt.getTime() - clockSkewMs;
+  const until = attemptTime(record).getTime() + options.settleWindowMs;
+  const candidates: DisbursementPayment[] = [];
+  for (const row of rows) {
+    if (!isCandidate(record, row, from, until)) continue;
+    const owner = await ctx.store.find({ field: 'refid', value: row.refid });
+    if (owner && owner.merchantReference !== record.merchantReference) continue;
+    candidates.push(row);
+  }
+  const window = { from: new Date(from), until: new Date(until) };
+  if (candidates.length > 1) {
+    return review(ctx, {
+      reason: 'ambiguous_match',
+      message:
+        `${candidates.length} payouts of ${record.amount} TZS to ${record.msisdn} match ` +
+        `${record.merchantReference} in its time window; pesakit does not guess. Find the one ` +
+        'this record made (refids in the evidence) and resolve it.',
+      evidence: { window, candidates },
+    });
+  }
+  const [match] = candidates;
+  if (match) {
+    try {
+      await ctx.store.attachReferences(record.merchantReference, {
+        refid: match.refid,
+        txnid: match.txnid,
+      });
+    } catch (error) {
+      // Another record claimed this row first: it is theirs. Look again next time.
+      if (isReferenceConflictError(error)) {
+        return { kind: 'pending', pulled: true, answer: { claimedElsewhere: match.refid } };
+      }
+      throw error;
+    }
+    const claimed = (await ctx.store.get(record.merchantReference)) ?? record;
+    return decide({ ...ctx, record: claimed }, match);
+  }
+  const windowOver = fetchedAt.getTime() >= until;
+  if (windowOver && covers) {
+    return settle(ctx, 'failed', {
+      payload: { window, searched: rows.length },
+      reason:
+        'never reached the platform: no payout to this number for this amount in the history ' +
+        'for the whole settle window',
+    });
+  }
+  return {
+    kind: 'pending',
+    pulled: true,
+    answer: { window, candidates: 0, covers },
+    ...(windowOver ? {} : { dueAt: new Date(until) }),
+  };
+}
+
+function isCandidate(
+  record: TransactionRecord,
+  row: DisbursementPayment,
+  from: number,
+  until: number,
+): boolean {
+  if (row.msisdn !== record.msisdn || !sameAmount(row.amount, record.amount)) return false;
+  const name = record.metadata['name'];
+  if (name !== undefined && row.name.trim().toLowerCase() !== name.trim().toLowerCase()) {
+    return false;
+  }
+  const created = Date.parse(row.created_at);
+  return Number.isFinite(created) && created >= from && created <= until;
+}

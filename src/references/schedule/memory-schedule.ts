@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { TransactionRecord } from '../types.js';
+import type { ParsedLeaseDue, ParsedRelease } from './input-rules.js';
+import { type LeasedRecord, maxObservations } from './types.js';
+
+interface Slot {
+  nextCheckAt: Date | null;
+  token: string | null;
+  leaseExpiresAt: Date | null;
+  observations: unknown[];
+}
+
+/**
+ * The memory store's schedule: next due time and lease per record, kept beside the records
+ * (one process, so a Map is the whole truth). Decides exactly as the SQL query does.
+ */
+export class MemorySchedule {
+  readonly #slots = new Map<string, Slot>();
+
+  lease(records: Iterable<TransactionRecord>, options: ParsedLeaseDue, now: Date): LeasedRecord[] {
+    const passStartedAt = options.passStartedAt ?? now;
+    const due: { record: TransactionRecord; slot: Slot }[] = [];
+    for (const record of records) {
+      if (!options.statuses.includes(record.status)) continue;
+      if (record.lastCheckedAt !== null && record.lastCheckedAt >= passStartedAt) continue;
+      const slot = this.#slot(record.merchantReference);
+      if (slot.token !== null && slot.leaseExpiresAt !== null && slot.leaseExpiresAt > now) {
+        continue;
+      }
+      if (!options.force && slot.nextCheckAt !== null && slot.nextCheckAt > passStartedAt) {
+        continue;
+      }
+      due.push({ record, slot });
+    }
+    due.sort(byDueTime);
+    return due.slice(0, options.limit).map(({ record, slot }) => {
+      const nextCheckAt = slot.nextCheckAt && new Date(slot.nextCheckAt);
+      slot.token = randomUUID();
+      slot.leaseExpiresAt = new Date(now.getTime() + options.leaseMs);
+      return {
+        record,
+        token: slot.token,
+        nextCheckAt,
+        observations: structuredClone(slot.observations),
+      };
+    });
+  }
+
+  /** Ends the lease if `token` holds it; records the check on `record`. */
+  release(record: TransactionRecord, token: string, options: ParsedRelease, now: Date): boolean {
+    if (!this.holds(record.merchantReference, token)) return false;
+    const slot = this.#slot(record.merchantReference);
+    slot.token = null;
+    slot.leaseExpiresAt = null;
+    slot.nextCheckAt = new Date(options.nextCheckAt);
+    if (options.observation !== undefined) {
+      slot.observations = [...slot.observations, options.observation].slice(-maxObservations);
+    }
+    if (options.counted) {
+      record.lastCheckedAt = options.checkedAt ?? now;
+      record.checkCount += 1;
+      record.updatedAt = now;
+    }
+    return true;
+  }
+
+  /** True while `token` is the record's current lease (expired but not taken still counts). */
+  holds(merchantReference: string, token: string): boolean {
+    return this.#slots.get(merchantReference)?.token === token;
+  }
+
+  #slot(merchantReference: string): Slot {
+    let slot = this.#slots.get(merchantReference);
+    if (!slot) {
+      slot = { nextCheckAt: null, token: null, leaseExpiresAt: null, observations: [] };
+      this.#slots.set(merchantReference, slot);
+    }
+    return slot;
+  }
+}
+
+/** Never-scheduled first, then the earliest due; the merchant reference breaks ties. */
+function byDueTime(a: { record: TransactionRecord; slot: Slot }, b: typeof a): number {
+  const x = a.slot.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const y = b.slot.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  if (x !== y) return x < y ? -1 : 1;
+  const p = a.record.merchantReference;
+  const q = b.record.merchantReference;
+  return p < q ? -1 : p > q ? 1 : 0;
+}

@@ -1,0 +1,74 @@
+import type { TransactionRecord, TransactionStatus } from '../types.js';
+
+/** What {@link SchedulingStore.leaseDue} takes. */
+export interface LeaseDueOptions {
+  /** At most this many records (one keyset page). */
+  limit: number;
+  /** How long the lease holds; past it another worker may lease the record. */
+  leaseMs: number;
+  /** Ignore the schedule: every open record not yet checked in this pass is due. */
+  force?: boolean;
+  /**
+   * The pass's start. A record is due when its next check is at or before this instant, and it
+   * is skipped when it was already checked at or after it, so no pass sees a record twice.
+   * @default now
+   */
+  passStartedAt?: Date;
+  /** @default ['initiating', 'pending', 'unknown'] */
+  statuses?: readonly TransactionStatus[];
+}
+
+/** A record leased to one worker: only the holder of `token` may settle it. */
+export interface LeasedRecord {
+  record: TransactionRecord;
+  /** The fencing token: pass it to `transition(..., { leaseToken })` and `releaseLease`. */
+  token: string;
+  /** When the record was due (null: never scheduled, i.e. due since it was written). */
+  nextCheckAt: Date | null;
+  /**
+   * What earlier checks saw (the pulled answers, oldest first, the last
+   * {@link maxObservations}): the evidence a person gets when the reconciler gives up.
+   */
+  observations: unknown[];
+}
+
+/** How many pulled answers a record keeps as evidence. */
+export const maxObservations = 20;
+
+/** What {@link SchedulingStore.releaseLease} takes. */
+export interface ReleaseLeaseOptions {
+  /** When the record is next due. */
+  nextCheckAt: Date;
+  /** When the check happened (sets `lastCheckedAt`, counts it). @default now */
+  checkedAt?: Date;
+  /** What this check saw (JSON-able), appended to the record's observations. */
+  observation?: unknown;
+  /**
+   * False when the record was only rescheduled (nothing was asked of the platform): the check
+   * is not counted and `lastCheckedAt` stays. @default true
+   */
+  counted?: boolean;
+}
+
+/**
+ * The reconciler's side of the store: the next due time kept on each record (indexed), and
+ * leases with fencing tokens so many workers share the work without pulling a record twice.
+ * PostgreSQL leases with `FOR UPDATE SKIP LOCKED`; SQLite and memory serve one process with
+ * the same interface.
+ */
+export interface SchedulingStore {
+  /**
+   * Leases up to `limit` open records that are due (or, with `force`, not yet checked in this
+   * pass) and not leased by anyone else (an expired lease counts as free). Oldest due first.
+   */
+  leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]>;
+  /**
+   * Ends the lease held with `token`: records the check and the next due time. False (and
+   * nothing written) when the lease was lost — it expired and another worker took it.
+   */
+  releaseLease(
+    merchantReference: string,
+    token: string,
+    options: ReleaseLeaseOptions,
+  ): Promise<boolean>;
+}

@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Pesakit } from '../../src/client.js';
+import { MemoryReferenceStore } from '../../src/references/index.js';
+import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { fund, lostAnswer } from './helpers.js';
+
+let harness: Harness;
+let store: MemoryReferenceStore;
+let pesakit: Pesakit;
+let requests: string[];
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(async () => {
+  await harness.close();
+});
+beforeEach(async () => {
+  await harness.control('reset', {});
+  await fund(harness, 'disbursement', 10_000_000);
+  store = new MemoryReferenceStore();
+  pesakit = harness.client({ store });
+  requests = [];
+  pesakit.on('request', (event) => requests.push(event.path));
+});
+
+const payoutsRequests = () => requests.filter((path) => path.includes('getPayments')).length;
+
+describe('disbursement, unknown (no refid): matched in the payout history', () => {
+  it('a payout whose answer was lost is found by MSISDN + amount, its refid claimed, and settled', async () => {
+    await lostAnswer(harness, 'disbursement', store, (client, fast) =>
+      client.disbursement.pay(
+        { msisdn: '255754000111', amount: 12_000, name: 'Asha Mushi' },
+        { merchantReference: 'payout-lost', metadata: { name: 'Asha Mushi' }, ...fast },
+      ),
+    );
+    expect((await store.get('payout-lost'))?.status).toBe('unknown');
+    const reconciler = pesakit.createReconciler();
+    const summary = await reconciler.runOnce({ force: true });
+    expect(summary).toMatchObject({ checked: 1, settled: 1, errors: 0 });
+    const record = await store.get('payout-lost');
+    expect(record?.status).toBe('success');
+    expect(record?.refid).toMatch(/^DSB/);
+    expect(record?.txnid).toMatch(/^TXN/);
+    await reconciler.close();
+  });
+
+  it('an upstream failure (…999) whose answer was lost is failed from its history row', async () => {
+    await lostAnswer(harness, 'disbursement', store, (client, fast) =>
+      client.disbursement.pay(
+        { msisdn: '255754000999', amount: 5_000, name: 'Juma' },
+        { merchantReference: 'payout-upstream-failed', ...fast },
+      ),
+    );
+    const reconciler = pesakit.createReconciler();
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ failed: 1 });
+    expect((await store.get('payout-upstream-failed'))?.status).toBe('failed');
+    await reconciler.close();
+  });
+
+  it('one history row never settles two records: the second claim loses and stays open', async () => {
+    await pesakit.disbursement.pay(
+      { msisdn: '255754000222', amount: 7_000, name: 'Neema' },
+      { merchantReference: 'payout-real' },
+    );
+    // Two records claim to be payouts of the same amount to the same number, both unknown.
+    for (const merchantReference of ['payout-twin-a', 'payout-twin-b']) {
+      await store.createIntent({
+        merchantReference,
+        product: 'disbursement',
+        flow: 'disbursement',
+        amount: 7_000,
+        msisdn: '255754000222',
+      });
+      await store.transition(merchantReference, 'unknown');
+    }
+    const reconciler = pesakit.createReconciler({ settleWindowMs: 3_600_000 });
+    const summary = await reconciler.runOnce({ force: true });
+    // payout-real already owns the row's refid: neither twin may take it.
+    expect(summary).toMatchObject({ settled: 0, failed: 0, pending: 2 });
+    expect((await store.get('payout-twin-a'))?.refid).toBeNull();
+    expect((await store.get('payout-twin-b'))?.refid).toBeNull();
+    await reconciler.close();
+  });
+
+  it('two unknown records and one unclaimed row: exactly one gets it', async () => {
+    await lostAnswer(harness, 'disbursement', store, (client, fast) =>
+      client.disbursement.pay(
+        { msisdn: '255754000333', amount: 9_000, name: 'Baraka' },
+        { merchantReference: 'payout-one', ...fast },
+      ),
+    );
+    await store.createIntent({
+      merchantReference: 'payout-two',
+      product: 'disbursement',
+      flow: 'disbursement',
+      amount: 9_000,
+      msisdn: '255754000333',
+    });
+    await store.transition('payout-two', 'unknown');
+    const reconciler = pesakit.createReconciler({ settleWindowMs: 3_600_000 });
+    const summary = await reconciler.runOnce({ force: true });
+    expect(summary).toMatchObject({ settled: 1, pending: 1 });
+    const statuses = [
+      (await store.get('payout-one'))?.status,
+      (await store.get('payout-two'))?.status,
+    ].sort();
+    expect(statuses).toEqual(['success', 'unknown']);
+    await reconciler.close();
+  });
+
+  it('absence fails a payout only after the settle window, when the pages cover it', async () => {
+    await store.createIntent({
+      merchantReference: 'payout-never-sent',
+      product: 'disbursement',
+      flow: 'disbursement',
+      amount: 4_321,
+      msisdn: '255754000444',
+    });
+    await store.transition('payout-never-sent', 'unknown');
+    const waiting = pesakit.createReconciler({ settleWindowMs: 3_600_000 });
+    expect(await waiting.runOnce({ force: true })).toMatchObject({ pending: 1, failed: 0 });
+    await waiting.close();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const done = pesakit.createReconciler({ settleWindowMs: 0 });
+    expect(await done.runOnce({ force: true })).toMatchObject({ failed: 1 });
+    expect(await store.get('payout-never-sent')).toMatchObject({
+      status: 'failed',
+      statusReason: expect.stringMatching(/^never reached the platform/),
+    });
+    await done.close();
+  });
+});
+
+describe('disbursement, pending with a refid: found by refid/txnid, history pulled once per pass', () => {
+  it('settles every due payout from one walk of the history', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const paid = await harness.client().disbursement.pay({
+        msisdn: `25575400050${i}`,
+        amount: 1_000 + i,
+        name: `Payee ${i}`,
+      });
+      // Our records of them: pending, with the refid (as if the answer said "pending").
+      await store.createIntent({
+        merchantReference: `payout-pending-${i}`,
+        product: 'disbursement',
+        flow: 'disbursement',
+        amount: 1_000 + i,
+        msisdn: `25575400050${i}`,
+      });
+      await store.attachReferences(`payout-pending-${i}`, { refid: paid.response.reference });
+      await store.transition(`payout-pending-${i}`, 'pending');
+    }
+    const reconciler = pesakit.createReconciler();
+    const summary = await reconciler.runOnce({ force: true });
+    expect(summary).toMatchObject({ checked: 5, settled: 5 });
+    expect(payoutsRequests()).toBe(1);
+    await reconciler.close();
+  });
+
+  it('walks every page it needs once, however many payouts are due', async () => {
+    const other = harness.client();
+    const refids: string[] = [];
+    for (let i = 0; i < 130; i += 1) {
+      const paid = await other.disbursement.pay({
+        msisdn: '255754000800',
+        amount: 1_000 + i,
+        name: 'Bulk',
+      });
+      refids.push(paid.response.reference);
+    }
+    // Due payouts on both pages (the oldest ones are on page 2: the list is newest first).
+    for (const i of [0, 1, 2, 128, 129]) {
+      await store.createIntent({
+        merchantReference: `payout-page-${i}`,
+        product: 'disbursement',
+        flow: 'disbursement',
+        amount: 1_000 + i,
+        msisdn: '255754000800',
+      });
+      await store.attachReferences(`payout-page-${i}`, { refid: refids[i]! });
+      await store.transition(`payout-page-${i}`, 'pending');
+    }
+    const reconciler = pesakit.createReconciler();
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 5, settled: 5 });
+    expect(payoutsRequests()).toBe(2);
+    await reconciler.close();
+  });
+
+  it('a completed payout for another amount goes to needs_review amount_mismatch', async () => {
+    const paid = await harness.client().disbursement.pay({
+      msisdn: '255754000600',
+      amount: 2_500,
+      name: 'Rehema',
+    });
+    await store.createIntent({
+      merchantReference: 'payout-mismatch',
+      product: 'disbursement',
+      flow: 'disbursement',
+      amount: 2_000,
+      msisdn: '255754000600',
+    });
+    await store.attachReferences('payout-mismatch', { refid: paid.response.reference });
+    await store.transition('payout-mismatch', 'pending');
+    const reviews: string[] = [];
+    const reconciler = pesakit.createReconciler();
+    reconciler.on('review', (_record, verdict) => reviews.push(verdict.reason));
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1 });
+    expect(reviews).toEqual(['amount_mismatch']);
+    expect((await store.get('payout-mismatch'))?.status).toBe('needs_review');
+    await reconciler.close();
+  });
+});

@@ -1,0 +1,245 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Pesakit } from '../../src/client.js';
+import {
+  isRequestValidationError,
+  type RequestValidationError,
+} from '../../src/errors/request-validation-error.js';
+import { MemoryReferenceStore } from '../../src/references/index.js';
+import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { type CountingProxy, fund, lostAnswer, startProxy } from './helpers.js';
+
+let harness: Harness;
+let store: MemoryReferenceStore;
+let proxy: CountingProxy | undefined;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(async () => {
+  await harness.close();
+});
+beforeEach(() => {
+  store = new MemoryReferenceStore();
+});
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+});
+
+const through = (url: string) =>
+  new Pesakit({
+    environment: 'sandbox',
+    baseUrl: url,
+    credentials: accounts,
+    store,
+    maxRetries: 0,
+  });
+const isStatusPull = (path: string) => path.includes('transaction/status');
+
+describe('the rate gate', () => {
+  it('a 429 with Retry-After pauses every pull, then the pass finishes', async () => {
+    const pesakit = harness.client({ store });
+    for (let i = 0; i < 6; i += 1) {
+      await pesakit.collection.initiateMno(
+        { amount: 1_000 + i, msisdn: '255754123456' },
+        { merchantReference: `rl-${i}` },
+      );
+    }
+    let limited = 0;
+    proxy = await startProxy(harness.url, {
+      intercept: (request) =>
+        isStatusPull(request.path) && limited++ === 0
+          ? {
+              status: 429,
+              headers: { 'retry-after': '1' },
+              body: { message: 'Too Many Attempts.' },
+            }
+          : undefined,
+    });
+    const reconciler = through(proxy.url).createReconciler({ concurrency: 1 });
+    const pauses: number[] = [];
+    reconciler.on('paused', ({ ms }) => pauses.push(ms));
+    const summary = await reconciler.runOnce({ force: true });
+    expect(summary).toMatchObject({ checked: 6, pending: 6, errors: 0 });
+    expect(pauses).toEqual([1000]);
+    const pulls = proxy.requests.filter((request) => isStatusPull(request.path));
+    expect(pulls).toHaveLength(7);
+    // Nothing was sent during the pause the platform asked for.
+    const [first, second] = pulls;
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
+    await reconciler.close();
+  });
+
+  it('caps requests per second across the pass', async () => {
+    const pesakit = harness.client({ store });
+    for (let i = 0; i < 5; i += 1) {
+      await pesakit.collection.initiateMno(
+        { amount: 1_000 + i, msisdn: '255754123456' },
+        { merchantReference: `rps-${i}` },
+      );
+    }
+    proxy = await startProxy(harness.url);
+    const reconciler = through(proxy.url).createReconciler({ ratePerSecond: 2, concurrency: 8 });
+    await reconciler.runOnce({ force: true });
+    const pulls = proxy.requests.filter((request) => isStatusPull(request.path));
+    expect(pulls).toHaveLength(5);
+    // 2 per second: the fifth cannot start before two full intervals have passed.
+    expect(pulls[4]!.at - pulls[0]!.at).toBeGreaterThanOrEqual(1_800);
+    await reconciler.close();
+  });
+});
+
+describe('errors, close and options', () => {
+  it('an upstream 5xx is an error, counted and retried on the schedule, the record untouched', async () => {
+    const pesakit = harness.client({ store });
+    await pesakit.collection.initiateMno(
+      { amount: 1_000, msisdn: '255754123456' },
+      { merchantReference: 'err-1' },
+    );
+    proxy = await startProxy(harness.url, {
+      intercept: (request) =>
+        isStatusPull(request.path) ? { status: 503, body: { message: 'down' } } : undefined,
+    });
+    const reconciler = through(proxy.url).createReconciler({ schedules: { pending: [1, 60_000] } });
+    const errors: unknown[] = [];
+    reconciler.on('error', (error) => errors.push(error));
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, errors: 1 });
+    expect(errors).toHaveLength(1);
+    expect(await store.get('err-1')).toMatchObject({ status: 'pending', checkCount: 1 });
+    const [leased] = await store.leaseDue({
+      limit: 1,
+      leaseMs: 1,
+      force: true,
+      passStartedAt: new Date(Date.now() + 1_000),
+    });
+    expect(leased?.observations).toEqual([
+      expect.objectContaining({ error: expect.objectContaining({ name: 'ServerError' }) }),
+    ]);
+    await reconciler.close();
+  });
+
+  it('bad options name the option and the rule', () => {
+    const pesakit = harness.client({ store });
+    let error: unknown;
+    try {
+      pesakit.createReconciler({ concurrency: 0, schedules: { pending: [] } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isRequestValidationError(error)).toBe(true);
+    expect(Object.keys((error as RequestValidationError).errors).sort()).toEqual([
+      'concurrency',
+      'schedules.pending',
+    ]);
+    expect(String(error)).toMatch(/concurrency must be at least 1/);
+  });
+
+  it('close() lets the pass in flight finish and stops; runOnce after close is refused', async () => {
+    const pesakit = harness.client({ store });
+    for (let i = 0; i < 4; i += 1) {
+      await pesakit.collection.initiateMno(
+        { amount: 1_000 + i, msisdn: '255754123456' },
+        { merchantReference: `close-${i}` },
+      );
+    }
+    proxy = await startProxy(harness.url, { delayMs: () => 100 });
+    const reconciler = through(proxy.url).createReconciler({ concurrency: 1 });
+    const pass = reconciler.runOnce({ force: true });
+    await new Promise<void>((resolve) => reconciler.once('progress', () => resolve()));
+    await reconciler.close();
+    const summary = await pass;
+    expect(summary.checked).toBeGreaterThanOrEqual(1);
+    expect(summary.checked).toBeLessThan(4);
+    // The records it did not get to were handed back, not left leased for a minute: another
+    // reconciler takes every one of them now.
+    const next = harness.client({ store }).createReconciler();
+    expect((await next.runOnce({ force: true })).checked).toBe(4);
+    await next.close();
+    await expect(reconciler.runOnce()).rejects.toThrow(/closed/);
+  });
+
+  it('start() keeps running passes until close()', async () => {
+    const pesakit = harness.client({ store });
+    const reconciler = pesakit.createReconciler({
+      pollIntervalMs: 20,
+      schedules: { pending: [1, 3_600_000] },
+    });
+    const settled = new Promise<string>((resolve) =>
+      reconciler.on('settled', (record) => resolve(record.merchantReference)),
+    );
+    reconciler.start();
+    const payment = await pesakit.collection.initiateMno(
+      { amount: 8_000, msisdn: '255754123456' },
+      { merchantReference: 'watched' },
+    );
+    await harness.control('collection/settle', {
+      ref_id: payment.controlNumber,
+      outcome: 'success',
+    });
+    expect(await settled).toBe('watched');
+    await reconciler.close();
+  });
+});
+
+describe('initiating and unknown without a reference', () => {
+  it('an initiating record older than the grace is treated as unknown, never failed', async () => {
+    await store.createIntent({
+      merchantReference: 'crashed',
+      product: 'collection',
+      flow: 'mno',
+      amount: 5_000,
+      msisdn: '255754123456',
+    });
+    const pesakit = harness.client({ store });
+    const young = pesakit.createReconciler({ initiatingGraceMs: 60_000 });
+    expect((await young.runOnce({ force: true })).checked).toBe(0);
+    expect((await store.get('crashed'))?.status).toBe('initiating');
+    await young.close();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const old = pesakit.createReconciler({ initiatingGraceMs: 0 });
+    const summary = await old.runOnce({ force: true });
+    expect(summary).toMatchObject({ checked: 1, failed: 0, pending: 1 });
+    expect(await store.get('crashed')).toMatchObject({ status: 'unknown' });
+    await old.close();
+  });
+
+  it('a collection whose answer was lost waits for its callback within the window', async () => {
+    await lostAnswer(harness, 'collection', store, (client, fast) =>
+      client.collection.initiateMno(
+        { amount: 6_000, msisdn: '255754123456' },
+        { merchantReference: 'col-lost', ...fast },
+      ),
+    );
+    expect(await store.get('col-lost')).toMatchObject({ status: 'unknown', controlNumber: null });
+    proxy = await startProxy(harness.url);
+    const reconciler = through(proxy.url).createReconciler({ noReferenceWindowMs: 3_600_000 });
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, pending: 1 });
+    // Nothing to pull by: the platform was not asked.
+    expect(proxy.requests.filter((request) => isStatusPull(request.path))).toEqual([]);
+    expect((await store.get('col-lost'))?.status).toBe('unknown');
+    await reconciler.close();
+  });
+});
+
+describe('airtime', () => {
+  it('a recharge stays pending with the wallet balance as evidence while nothing proves it', async () => {
+    const pesakit = harness.client({ store });
+    await fund(harness, 'airtime', 1_000);
+    const recharge = await pesakit.airtime.recharge(
+      { amount: 50_000, msisdn: '255754123456' },
+      { merchantReference: 'recharge-1' },
+    );
+    expect(recharge.record.status).toBe('pending');
+    const reconciler = pesakit.createReconciler();
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, pending: 1 });
+    const [leased] = await store.leaseDue({
+      limit: 1,
+      leaseMs: 1,
+      force: true,
+      passStartedAt: new Date(Date.now() + 1_000),
+    });
+    expect(leased?.observations).toEqual([
+      expect.objectContaining({ controlNumber: recharge.controlNumber, wallet: expect.anything() }),
+    ]);
+    await reconciler.close();
+  });
+});

@@ -1,0 +1,231 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { isStoreInputError } from '../../src/errors/store-input-error.js';
+import { MemoryReferenceStore, type ReferenceStore } from '../../src/references/index.js';
+import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
+import { isLeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
+import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+
+const start = Date.parse('2025-03-01T08:00:00.000Z');
+
+function manualClock() {
+  let now = start;
+  return {
+    now: () => new Date(now),
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+async function seed(
+  store: ReferenceStore,
+  count: number,
+  status: 'pending' | 'unknown' = 'pending',
+) {
+  for (let i = 0; i < count; i += 1) {
+    const merchantReference = `order-${String(i).padStart(3, '0')}`;
+    await store.createIntent({
+      merchantReference,
+      product: 'collection',
+      flow: 'mno',
+      amount: 5000,
+      msisdn: '255754123456',
+    });
+    await store.transition(merchantReference, status);
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+type Open = (now: () => Date) => Promise<ReferenceStore>;
+
+function describeScheduling(name: string, open: Open) {
+  describe(`${name}: reconciler scheduling (leaseDue / releaseLease / fenced transition)`, () => {
+    it('leases only what is due, in keyset pages, and never the same record twice in a pass', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seed(store, 5);
+      const first = await store.leaseDue({ limit: 2, leaseMs: 60_000 });
+      const second = await store.leaseDue({ limit: 2, leaseMs: 60_000 });
+      const third = await store.leaseDue({ limit: 2, leaseMs: 60_000 });
+      const refs = [...first, ...second, ...third].map((l) => l.record.merchantReference);
+      expect(refs).toEqual(['order-000', 'order-001', 'order-002', 'order-003', 'order-004']);
+      expect(await store.leaseDue({ limit: 2, leaseMs: 60_000 })).toEqual([]);
+      expect(new Set([...first, ...second, ...third].map((l) => l.token)).size).toBe(5);
+      await store.close();
+    });
+
+    it('a released record is not due until its next check time; its check is counted', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seed(store, 2);
+      const leased = await store.leaseDue({ limit: 10, leaseMs: 60_000 });
+      for (const { record, token } of leased) {
+        const released = await store.releaseLease(record.merchantReference, token, {
+          nextCheckAt: new Date(start + 5_000),
+        });
+        expect(released).toBe(true);
+      }
+      const after = await store.get('order-000');
+      expect(after?.checkCount).toBe(1);
+      expect(after?.lastCheckedAt).toEqual(new Date(start));
+      clock.advance(4_999);
+      expect(await store.leaseDue({ limit: 10, leaseMs: 60_000 })).toEqual([]);
+      clock.advance(1);
+      const again = await store.leaseDue({ limit: 10, leaseMs: 60_000 });
+      expect(again.map((l) => l.record.merchantReference)).toEqual(['order-000', 'order-001']);
+      expect(again[0]?.nextCheckAt).toEqual(new Date(start + 5_000));
+      await store.close();
+    });
+
+    it('force leases records not yet due, still once per pass', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seed(store, 3);
+      for (const { record, token } of await store.leaseDue({ limit: 10, leaseMs: 60_000 })) {
+        await store.releaseLease(record.merchantReference, token, {
+          nextCheckAt: new Date(start + 3_600_000),
+        });
+      }
+      clock.advance(1_000);
+      const passStartedAt = clock.now();
+      expect(await store.leaseDue({ limit: 10, leaseMs: 60_000, passStartedAt })).toEqual([]);
+      const forced = await store.leaseDue({
+        limit: 2,
+        leaseMs: 60_000,
+        force: true,
+        passStartedAt,
+      });
+      expect(forced).toHaveLength(2);
+      for (const { record, token } of forced) {
+        await store.releaseLease(record.merchantReference, token, {
+          nextCheckAt: new Date(start + 3_600_000),
+        });
+      }
+      const rest = await store.leaseDue({ limit: 2, leaseMs: 60_000, force: true, passStartedAt });
+      expect(rest.map((l) => l.record.merchantReference)).toEqual(['order-002']);
+      await store.close();
+    });
+
+    it('skips final records and records leased by another worker until the lease expires', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seed(store, 2);
+      await store.transition('order-001', 'success');
+      const [lease] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      expect(lease?.record.merchantReference).toBe('order-000');
+      clock.advance(29_999);
+      expect(await store.leaseDue({ limit: 10, leaseMs: 30_000 })).toEqual([]);
+      clock.advance(1);
+      const [taken] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      expect(taken?.record.merchantReference).toBe('order-000');
+      expect(taken?.token).not.toBe(lease?.token);
+      // The first worker's lease is gone: its release and its final write are refused.
+      expect(
+        await store.releaseLease('order-000', lease!.token, { nextCheckAt: clock.now() }),
+      ).toBe(false);
+      const error = await failure(
+        store.transition('order-000', 'success', { leaseToken: lease!.token }),
+      );
+      expect(isLeaseLostError(error)).toBe(true);
+      expect((await store.get('order-000'))?.status).toBe('pending');
+      // The holder's write goes through.
+      const { changed } = await store.transition('order-000', 'success', {
+        leaseToken: taken!.token,
+      });
+      expect(changed).toBe(true);
+      await store.close();
+    });
+
+    it('keeps the last observations as evidence; an uncounted release only reschedules', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seed(store, 1);
+      for (let i = 0; i < 22; i += 1) {
+        const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+        expect(lease?.observations).toHaveLength(Math.min(i, 20));
+        await store.releaseLease('order-000', lease!.token, {
+          nextCheckAt: clock.now(),
+          observation: { check: i, at: clock.now() },
+        });
+        clock.advance(1);
+      }
+      const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+      expect(lease?.observations[0]).toEqual({ check: 2, at: new Date(start + 2).toISOString() });
+      expect(lease?.observations.at(-1)).toMatchObject({ check: 21 });
+      expect((await store.get('order-000'))?.checkCount).toBe(22);
+      await store.releaseLease('order-000', lease!.token, {
+        nextCheckAt: new Date(start + 60_000),
+        counted: false,
+      });
+      const after = await store.get('order-000');
+      expect(after?.checkCount).toBe(22);
+      expect(after?.lastCheckedAt).toEqual(new Date(start + 21));
+      expect(await store.leaseDue({ limit: 1, leaseMs: 1_000 })).toEqual([]);
+      await store.close();
+    });
+
+    it('refuses bad options naming the field, and changes nothing', async () => {
+      const store = await open(manualClock().now);
+      await seed(store, 1);
+      const error = await failure(store.leaseDue({ limit: 0, leaseMs: 1000 }));
+      expect(isStoreInputError(error)).toBe(true);
+      expect(String(error)).toMatch(/limit/);
+      const bad = await failure(
+        store.releaseLease('order-000', 'x', { nextCheckAt: new Date(Number.NaN) }),
+      );
+      expect(String(bad)).toMatch(/nextCheckAt/);
+      expect(await store.leaseDue({ limit: 5, leaseMs: 1000 })).toHaveLength(1);
+      await store.close();
+    });
+  });
+}
+
+describeScheduling('memory', async (now) => new MemoryReferenceStore({ now }));
+describeScheduling('sqlite', (now) => SqliteReferenceStore.open(':memory:', { now }));
+
+let database: TestDatabase | undefined;
+let schemas = 0;
+describeScheduling('postgres', async (now) => {
+  database ??= await createTestDatabase('scheduling');
+  schemas += 1;
+  return PostgresReferenceStore.open(database.url, {
+    now,
+    schema: `s${schemas}`,
+    maxConnections: 3,
+  });
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe('postgres: concurrent workers split due records (FOR UPDATE SKIP LOCKED)', () => {
+  it('four workers leasing at once never receive the same record', async () => {
+    database ??= await createTestDatabase('scheduling');
+    const stores = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        PostgresReferenceStore.open(database!.url, { schema: 'shared', maxConnections: 2 }),
+      ),
+    );
+    await seed(stores[0]!, 200);
+    const leased = (
+      await Promise.all(
+        stores.flatMap((store) =>
+          [1, 2, 3].map(() => store.leaseDue({ limit: 20, leaseMs: 60_000 })),
+        ),
+      )
+    ).flat();
+    const refs = leased.map((l) => l.record.merchantReference);
+    expect(new Set(refs).size).toBe(refs.length);
+    expect(refs.length).toBeGreaterThan(0);
+    await Promise.all(stores.map((store) => store.close()));
+  });
+});
