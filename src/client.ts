@@ -1,3 +1,5 @@
+import type { CallbackReceiverOptions } from './callbacks/options.js';
+import { CallbackReceiver } from './callbacks/receiver.js';
 import { checkClientConfiguration } from './core/client-configuration.js';
 import type { Product } from './core/endpoints.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
@@ -64,6 +66,28 @@ export class Pesakit {
     this.collection = new Collection(context);
     this.airtime = new Airtime(context);
     this.disbursement = new Disbursement(context);
+  }
+
+  /**
+   * A receiver for the platform's collection callbacks and the checkout return, on this
+   * client's store. Mount it with `pesakit/express` or `pesakit/fastify` (or call
+   * `receiver.receive()`), then `receiver.start()`. See docs/callbacks.md.
+   *
+   * @example
+   * const receiver = pesakit.createCallbackReceiver({
+   *   onPaid: async (record, { effectKey }) => orders.markPaid(record.merchantReference, effectKey),
+   * });
+   * receiver.start();
+   */
+  createCallbackReceiver(options: CallbackReceiverOptions = {}): CallbackReceiver {
+    return new CallbackReceiver(
+      {
+        store: this.store,
+        pull: async (reference) =>
+          (await this.#transport.request('collectionStatus', { body: { ref_id: reference } })).data,
+      },
+      options,
+    );
   }
 
   /**

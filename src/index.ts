@@ -1,6 +1,20 @@
 // The public surface of `pesakit`. Every export is listed by name: what is not here is not API.
 // Values and types are exported apart so that type-only imports stay erasable.
 
+// Callbacks (issue #7): receiver, inbox, checkout return.
+export type {
+  CallbackReceiverEvents,
+  CallbackReceiverOptions,
+  CheckoutOutcome,
+  CheckoutReturnQuery,
+  CheckoutReturnResult,
+  ReceivedRequest,
+  ReceiveOptions,
+  ReceiverDependencies,
+  ReceiverResponse,
+  ReturnUrls,
+} from './callbacks/index.js';
+export { CallbackReceiver, verifyCheckoutReturn } from './callbacks/index.js';
 export type { PesakitOptions } from './client.js';
 export { Pesakit } from './client.js';
 export type {
@@ -88,7 +102,6 @@ export type {
   PaidVerdict,
   PaymentObservation,
 } from './payments/is-paid.js';
-
 export { isPaid } from './payments/is-paid.js';
 export type {
   ReconcileProgress,
@@ -106,6 +119,16 @@ export type {
   EffectStatus,
   FailEffectOptions,
 } from './references/effects.js';
+export type {
+  CallbackClaim,
+  CallbackInbox,
+  InboxAppend,
+  InboxClaim,
+  InboxClaimOptions,
+  InboxEntry,
+  InboxEntryStatus,
+  InboxListOptions,
+} from './references/inbox/types.js';
 export type {
   Flow,
   ListOpenOptions,

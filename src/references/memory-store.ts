@@ -7,6 +7,8 @@ import type {
   EffectStatus,
   FailEffectOptions,
 } from './effects.js';
+import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
+import type { CallbackInbox } from './inbox/types.js';
 import {
   isLookupable,
   parseCheckTime,
@@ -66,11 +68,13 @@ export class MemoryReferenceStore implements ReferenceStore {
   /** Merchant reference → the token and expiry of the effect lease held on it. */
   readonly #effectLeases = new Map<string, { token: string; until: number }>();
   readonly #now: () => Date;
+  readonly inbox: CallbackInbox;
   /** The reconciler's next due times and leases (schedule/memory-schedule.ts). */
   readonly #schedule = new MemorySchedule();
 
   constructor(options: MemoryReferenceStoreOptions = {}) {
     this.#now = options.now ?? (() => new Date());
+    this.inbox = new MemoryCallbackInbox(this.#now);
   }
 
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {

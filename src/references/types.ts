@@ -6,6 +6,7 @@ import type {
   EffectStatus,
   FailEffectOptions,
 } from './effects.js';
+import type { CallbackInbox } from './inbox/types.js';
 import type { Resolution, ResolveOptions, ReviewVerdict } from './review.js';
 import type { SchedulingStore } from './schedule/types.js';
 
@@ -180,6 +181,8 @@ export interface ReferenceStore extends SchedulingStore {
   listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]>;
   /** Notes that the reconciler pulled this transaction's state: sets `lastCheckedAt`, counts it. */
   recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord>;
+  /** The durable callback inbox kept with the records (src/references/inbox). */
+  readonly inbox: CallbackInbox;
   /**
    * A person's decision on a `needs_review` record: moves it to `success` or `failed`, records
    * the note (and who, when), and makes the effect due again so `onPaid` / `onFailed` run.

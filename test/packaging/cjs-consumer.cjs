@@ -2,6 +2,8 @@
 // them. ky and p-retry are ESM-only, so this only works if tsup bundled them into the CJS build.
 const { Pesakit, normalizeMsisdn, isRequestValidationError } = require('pesakit');
 const { createSandbox } = require('pesakit/sandbox');
+const { pesakitExpress } = require('pesakit/express');
+const { pesakitFastify } = require('pesakit/fastify');
 
 async function main() {
   const sandbox = await createSandbox({ autoSettle: false });
@@ -18,6 +20,7 @@ async function main() {
         provider: sample.provider,
         signed: /^[0-9a-f]{64}$/.test(sample.hash),
         validation: isRequestValidationError(refused),
+        middleware: [typeof pesakitExpress, pesakitFastify[Symbol.for('plugin-meta')]?.name],
       }),
     );
   } finally {

@@ -1,7 +1,11 @@
 // Imports the *built* package by its own name (Node's package self-reference) as an ESM user
 // would, and makes a real call: a sandbox from `pesakit/sandbox`, called through `Pesakit`
 // (ky, p-retry and the schemas on the way).
+
+import Fastify from 'fastify';
 import { errorFromResponse, isValidationError, normalizeMsisdn, Pesakit } from 'pesakit';
+import { pesakitExpress } from 'pesakit/express';
+import { pesakitFastify } from 'pesakit/fastify';
 import { createSandbox } from 'pesakit/sandbox';
 
 const sandbox = await createSandbox({ autoSettle: false });
@@ -9,6 +13,16 @@ const baseUrl = await sandbox.listen({ port: 0 });
 try {
   const pesakit = new Pesakit({ baseUrl });
   const sample = await pesakit.collection.testProvider('airtel');
+  // The built plugin over the built receiver: a callback that is not JSON is refused (415).
+  const shop = Fastify();
+  await shop.register(pesakitFastify, { receiver: pesakit.createCallbackReceiver() });
+  const refusedCallback = await shop.inject({
+    method: 'POST',
+    url: '/pesakit/callback',
+    headers: { 'content-type': 'text/plain' },
+    payload: 'status=true',
+  });
+  await shop.close();
   const error = errorFromResponse({
     status: 422,
     body: {
@@ -25,6 +39,7 @@ try {
       provider: sample.provider,
       signed: /^[0-9a-f]{64}$/.test(sample.hash),
       validation: isValidationError(error),
+      middleware: [typeof pesakitExpress, refusedCallback.statusCode],
     }),
   );
 } finally {

@@ -22,6 +22,7 @@ describe('the built package', () => {
       provider: 'airtel',
       signed: true,
       validation: true,
+      middleware: ['function', 415],
     });
   });
 
@@ -32,6 +33,7 @@ describe('the built package', () => {
       provider: 'vodacom',
       signed: true,
       validation: true,
+      middleware: ['function', 'pesakit'],
     });
   });
 

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { effectStatuses } from '../effects.js';
+import { callbackInboxMigration } from './inbox-migration.js';
 import type { SqlDialectName } from './table.js';
 
 /**
@@ -47,6 +48,7 @@ export function storeMigrations(dialect: SqlDialectName): Record<string, Migrati
           .execute();
       },
     },
+    '0003_callback_inbox': callbackInboxMigration(dialect),
     '0004_reconciler_schedule': {
       // The reconciler's schedule on the record: when it is next due (a pass selects only what
       // is due, through the index), and the lease (fencing token, expiry) of the worker
@@ -64,7 +66,7 @@ export function storeMigrations(dialect: SqlDialectName): Record<string, Migrati
         await db.schema
           .createIndex('pesakit_transactions_due_idx')
           .on('pesakit_transactions')
-          .columns(['status', 'next_check_at'])
+          .columns(['status', 'next_check_at', 'merchant_reference'])
           .execute();
       },
     },

@@ -10,6 +10,8 @@ import type {
   EffectStatus,
   FailEffectOptions,
 } from '../effects.js';
+import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
+import type { CallbackInbox } from '../inbox/types.js';
 import {
   isLookupable,
   parseCheckTime,
@@ -44,6 +46,7 @@ import type {
   TransactionStatus,
   TransitionDetails,
 } from '../types.js';
+import type { InboxDatabase } from './inbox-table.js';
 import { assertLeaseRow, leaseDueRows, releaseLeaseRow } from './schedule.js';
 import {
   referenceColumns,
@@ -77,6 +80,7 @@ export class SqlReferenceStore implements ReferenceStore {
   readonly #now: () => Date;
   readonly #release: () => Promise<void>;
   #closed = false;
+  readonly inbox: CallbackInbox;
 
   protected constructor(
     db: Kysely<StoreDatabase>,
@@ -88,6 +92,11 @@ export class SqlReferenceStore implements ReferenceStore {
     this.#dialect = dialect;
     this.#release = release;
     this.#now = options.now ?? (() => new Date());
+    this.inbox = new SqlCallbackInbox(
+      () => this.#open() as unknown as Kysely<InboxDatabase>,
+      dialect,
+      this.#now,
+    );
   }
 
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {

@@ -1,0 +1,150 @@
+// How fast pesakit acknowledges callbacks: autocannon, 256 connections, against an app in its
+// own process, comparing pesakit's middleware (SQLite inbox) with a bare route of the same
+// framework answering 200, in the same run. Target (issue #7): at least 0.5 of the bare
+// route's throughput, and p99 under 10 ms. Printed, never asserted.
+//
+//   node bench/callback-ack.mjs           # 10 s per subject, after a 2 s warm-up
+//   node bench/callback-ack.mjs --quick   # 1 s per subject, no warm-up, no synchronous=NORMAL
+//                                         # variant (the suite runs this: it runs, it prints)
+// Knobs: BENCH_ACK_SECONDS, BENCH_ACK_CONNECTIONS (default 256). Needs a built dist/.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { printTable } from './lib/stats.mjs';
+
+const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const seconds = Number(process.env.BENCH_ACK_SECONDS ?? (quick ? 1 : 10));
+const warmupSeconds = quick ? 0 : 2;
+const connections = Number(process.env.BENCH_ACK_CONNECTIONS ?? 256);
+const appFile = fileURLToPath(new URL('lib/callback-ack-app.mjs', import.meta.url));
+const TARGET_RATIO = 0.5;
+const TARGET_P99_MS = 10;
+
+/** A merchant callback as the platform sends it; `n` makes every body (and its dedup key) new. */
+function callbackBody(n) {
+  const paymentReference = `ENG${n.toString(16).padStart(16, '0')}`;
+  return JSON.stringify({
+    message: 'Transaction processed',
+    code: '200',
+    status: true,
+    description: 'Payment received',
+    data: {
+      providerType: 'MNO',
+      providerName: 'Vodacom',
+      amount: 15000,
+      paymentReference,
+      payerMobile: '255754123456',
+      transactionDate: '2026-11-23 10:00:00',
+      transactionID: `TX${n}`,
+      transactionChannel: 'USSD',
+    },
+    controlNumber: String(990000000000 + n),
+    external_reference: null,
+  });
+}
+
+async function startApp(framework, subject) {
+  const child = spawn(process.execPath, [appFile, framework, subject], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  for await (const line of lines) {
+    const match = /listening on (\S+)/.exec(line);
+    if (match) return { url: match[1], child };
+  }
+  throw new Error(`${framework} ${subject}: the app exited before it was ready`);
+}
+
+async function stopApp(app) {
+  app.child.kill('SIGTERM');
+  if (app.child.exitCode === null) await once(app.child, 'exit');
+}
+
+let counter = 0;
+function load(url, duration) {
+  return autocannon({
+    url: `${url}/pesakit/callback?pesakit_ref=bench`,
+    connections,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: callbackBody(++counter) }),
+      },
+    ],
+  });
+}
+
+async function measure(framework, subject) {
+  const app = await startApp(framework, subject);
+  try {
+    // Fail loudly rather than time an error path: one callback must be acknowledged with 200.
+    const probe = await fetch(`${app.url}/pesakit/callback?pesakit_ref=bench`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: callbackBody(++counter),
+    });
+    if (probe.status !== 200) {
+      throw new Error(
+        `${framework} ${subject}: a valid callback answered ${probe.status}: ${await probe.text()}`,
+      );
+    }
+    if (warmupSeconds > 0) await load(app.url, warmupSeconds);
+    const result = await load(app.url, seconds);
+    return {
+      framework,
+      subject,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      total: result.requests.total,
+      failures: result.non2xx + result.errors + result.timeouts,
+    };
+  } finally {
+    await stopApp(app);
+  }
+}
+
+console.log(
+  `callback-ack: ${connections} connections, ${seconds} s per subject${warmupSeconds ? ` after ${warmupSeconds} s warm-up` : ''}${quick ? ' (quick)' : ''}`,
+);
+const subjects = {
+  bare: 'bare 200 route',
+  receiver: 'pesakit, SQLite inbox (default)',
+  'receiver-normal': 'pesakit, SQLite synchronous=NORMAL',
+};
+const rows = [];
+const verdicts = [];
+for (const framework of ['express', 'fastify']) {
+  // Bare first, then the receiver, back to back, so load changes on the machine hit both.
+  const bare = await measure(framework, 'bare');
+  const withInbox = await measure(framework, 'receiver');
+  // Informational (not in --quick): is the fsync of each commit what limits the inbox?
+  const relaxed = quick ? undefined : await measure(framework, 'receiver-normal');
+  for (const r of relaxed ? [bare, withInbox, relaxed] : [bare, withInbox]) {
+    rows.push([
+      r.framework,
+      subjects[r.subject],
+      r.rps.toFixed(0),
+      `${r.p50} ms`,
+      `${r.p99} ms`,
+      String(r.total),
+      String(r.failures),
+    ]);
+  }
+  const ratio = withInbox.rps / bare.rps;
+  const met = ratio >= TARGET_RATIO && withInbox.p99 < TARGET_P99_MS && withInbox.failures === 0;
+  verdicts.push(
+    `${framework}: ratio ${ratio.toFixed(2)} of the bare route (target ≥ ${TARGET_RATIO}), p99 ${withInbox.p99} ms (target < ${TARGET_P99_MS} ms)` +
+      `${withInbox.failures > 0 ? `, ${withInbox.failures} failed requests` : ''} → ${met ? 'target met' : 'target missed'}` +
+      (relaxed
+        ? ` (synchronous=NORMAL: ratio ${(relaxed.rps / bare.rps).toFixed(2)}, p99 ${relaxed.p99} ms)`
+        : ''),
+  );
+}
+printTable(['framework', 'subject', 'req/s', 'p50', 'p99', 'requests', 'non-2xx/errors'], rows);
+console.log('');
+for (const line of verdicts) console.log(line);

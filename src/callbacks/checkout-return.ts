@@ -1,0 +1,61 @@
+import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+import type { CollectionTransaction } from '../schemas/collection.js';
+import { pullReferenceOf } from './find-record.js';
+import { applyCollectionObservation, type SettlementResult } from './foundation.js';
+
+/** Where a returning checkout stands, after the platform was asked. */
+export type CheckoutOutcome = 'paid' | 'pending' | 'failed' | 'review' | 'not_found';
+
+export interface CheckoutReturnResult {
+  outcome: CheckoutOutcome;
+  /** The stored checkout, when `external_reference` names one. */
+  record?: TransactionRecord;
+  /** True when this call moved the record (it won the transition). */
+  changed: boolean;
+}
+
+/** The query a browser comes back with. Only `external_reference` is read; nothing is trusted. */
+export interface CheckoutReturnQuery {
+  external_reference?: string | string[] | null;
+  [parameter: string]: unknown;
+}
+
+export function outcomeOf(record: TransactionRecord): Exclude<CheckoutOutcome, 'not_found'> {
+  if (record.status === 'success') return 'paid';
+  if (record.status === 'failed') return 'failed';
+  if (record.status === 'needs_review') return 'review';
+  return 'pending';
+}
+
+/** The `external_reference` of the query, or undefined when missing or malformed. */
+export function externalReferenceOf(query: CheckoutReturnQuery): string | undefined {
+  const raw = query.external_reference;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed.length > 0 && trimmed.length <= 255 ? trimmed : undefined;
+}
+
+/**
+ * Spec rule 10: the browser's return proves nothing. Find the checkout by `external_reference`,
+ * PULL its status, and let the shared settlement rule (`isPaid`: references and amount) decide
+ * and write — exactly as a callback would. `?status=success` in the query is ignored.
+ */
+export async function settleCheckoutReturn(
+  store: ReferenceStore,
+  pull: (reference: string) => Promise<CollectionTransaction>,
+  externalReference: string,
+): Promise<CheckoutReturnResult & { settlement?: SettlementResult }> {
+  const record = await store.find({ field: 'externalReference', value: externalReference });
+  if (!record) return { outcome: 'not_found', changed: false };
+  if (outcomeOf(record) !== 'pending')
+    return { outcome: outcomeOf(record), record, changed: false };
+  const reference = pullReferenceOf(record) ?? externalReference;
+  const settlement = await applyCollectionObservation(store, record, await pull(reference));
+  return {
+    outcome: outcomeOf(settlement.record),
+    record: settlement.record,
+    changed: settlement.changed,
+    settlement,
+  };
+}

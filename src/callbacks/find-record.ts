@@ -1,0 +1,41 @@
+import type { CallbackClaim } from '../references/inbox/types.js';
+import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+
+/** How a callback was matched to a record. */
+export type MatchedBy = 'reference' | 'hint';
+
+/**
+ * Finds the record a callback is about: by the platform references it carries (`controlNumber`,
+ * `data.paymentReference`, `external_reference`), each looked up under its own kind; then by the
+ * `pesakit_ref` hint — but only a record that has no platform reference yet (an initiation whose
+ * answer was lost). A hinted record that already has references, none of which the callback
+ * carries, is someone else's payment: the callback is an orphan, not a match.
+ */
+export async function findRecord(
+  store: ReferenceStore,
+  claim: CallbackClaim,
+): Promise<{ record: TransactionRecord; by: MatchedBy } | undefined> {
+  const lookups = [
+    { field: 'controlNumber', value: claim.controlNumber },
+    { field: 'paymentReference', value: claim.paymentReference },
+    { field: 'externalReference', value: claim.externalReference },
+  ] as const;
+  for (const { field, value } of lookups) {
+    if (!value) continue;
+    const record = await store.find({ field, value });
+    if (record) return { record, by: 'reference' };
+  }
+  if (!claim.merchantReferenceHint) return undefined;
+  const hinted = await store.get(claim.merchantReferenceHint);
+  if (!hinted || hasPlatformReference(hinted)) return undefined;
+  return { record: hinted, by: 'hint' };
+}
+
+export function hasPlatformReference(record: TransactionRecord): boolean {
+  return Boolean(record.controlNumber || record.paymentReference || record.externalReference);
+}
+
+/** The reference to pull a record's status by: always the record's own, never the callback's. */
+export function pullReferenceOf(record: TransactionRecord): string | undefined {
+  return record.controlNumber ?? record.paymentReference ?? record.externalReference ?? undefined;
+}

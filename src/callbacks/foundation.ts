@@ -1,0 +1,37 @@
+/**
+ * What the receiver takes from the shared settlement foundation (src/settlement,
+ * src/references/review.ts), in one place.
+ */
+import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
+import type { ReviewVerdict } from '../references/review.js';
+import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+
+export type { ReviewVerdict } from '../references/review.js';
+export {
+  type EffectContext,
+  EffectRunner,
+  type SettlementHandlers,
+} from '../settlement/effects.js';
+export {
+  applyCollectionObservation,
+  type CollectionSettlement as SettlementResult,
+} from '../settlement/settle-collection.js';
+
+/**
+ * Moves a record to `needs_review` with the verdict. `changed: true` for exactly one caller;
+ * a record another caller settled meanwhile stays as they left it (`changed: false`).
+ */
+export async function markForReview(
+  store: ReferenceStore,
+  merchantReference: string,
+  verdict: ReviewVerdict,
+): Promise<{ record: TransactionRecord; changed: boolean }> {
+  try {
+    return await store.transition(merchantReference, 'needs_review', { review: verdict });
+  } catch (error) {
+    if (!isInvalidTransitionError(error)) throw error;
+    const current = await store.get(merchantReference);
+    if (!current) throw error;
+    return { record: current, changed: false };
+  }
+}

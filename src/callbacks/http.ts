@@ -1,0 +1,79 @@
+/** The framework-free request/response shapes of `receiver.receive()` (docs/callbacks.md). */
+
+/** One HTTP request as a framework (or a plain `node:http` server) received it. */
+export interface ReceivedRequest {
+  /** `'GET'`, `'POST'`, ... — others answer 405. */
+  method: string;
+  /** The path UNDER the mount point, with its query: `/callback?pesakit_ref=x`. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /**
+   * The raw body as received (Buffer or string) — preferred; or a value a framework already
+   * parsed (an object) when the raw bytes are gone; `undefined` for GET.
+   */
+  body?: unknown;
+}
+
+/** What to answer; a framework adapter copies it onto its own response. */
+export interface ReceiverResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): ReceiverResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Laravel's 422 shape, as the platform itself answers invalid input. */
+export function validationResponse(errors: Record<string, string[]>): ReceiverResponse {
+  const messages = Object.values(errors).flat();
+  const first = messages[0] ?? 'The given data was invalid.';
+  const more = messages.length - 1;
+  const message = more > 0 ? `${first} (and ${more} more error${more === 1 ? '' : 's'})` : first;
+  return jsonResponse(422, { message, errors });
+}
+
+/** The first value of a header, whatever shape the framework gave it. */
+export function headerValue(headers: ReceivedRequest['headers'], name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name) continue;
+    return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}
+
+const REDACTED = '[redacted]';
+const secretHeaders = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'cookie',
+  'set-cookie',
+]);
+
+/**
+ * The headers as stored in the inbox and shown in events: flat strings, lower-case names,
+ * credentials replaced (DESIGN.md decision 10).
+ */
+export function redactedHeaders(headers: ReceivedRequest['headers']): Record<string, string> {
+  const plain: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const name = key.toLowerCase();
+    plain[name] = secretHeaders.has(name)
+      ? REDACTED
+      : Array.isArray(value)
+        ? value.join(', ')
+        : String(value);
+  }
+  return plain;
+}

@@ -1,0 +1,98 @@
+import PQueue from 'p-queue';
+import type { CallbackInbox, InboxClaim } from '../references/inbox/types.js';
+
+export interface InboxWorkerOptions {
+  inbox: CallbackInbox;
+  /** Processes one claimed entry and settles it in the inbox (complete / reschedule / dead). */
+  handle(claim: InboxClaim): Promise<void>;
+  concurrency: number;
+  leaseMs: number;
+  pollIntervalMs: number;
+  onError(error: unknown): void;
+}
+
+/**
+ * Claims due inbox entries and hands them to a bounded p-queue. Claims only as many as there
+ * are free slots, so entries are never held (leased) while waiting in this process.
+ * `nudge()` wakes it at once (a callback was just stored); otherwise it polls.
+ */
+export class InboxWorker {
+  readonly #options: InboxWorkerOptions;
+  readonly #queue: PQueue;
+  #running = false;
+  #loop: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: InboxWorkerOptions) {
+    this.#options = options;
+    this.#queue = new PQueue({ concurrency: options.concurrency });
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  nudge(): void {
+    this.#wake?.();
+  }
+
+  /** Stops claiming, then waits for the entries already claimed to finish. */
+  async close(): Promise<void> {
+    this.#running = false;
+    this.nudge();
+    await this.#loop;
+    await this.#queue.onIdle();
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      const free = this.#options.concurrency - this.#queue.size - this.#queue.pending;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const claims = await this.#options.inbox.claim({
+            leaseMs: this.#options.leaseMs,
+            limit: free,
+          });
+          claimed = claims.length;
+          for (const claim of claims) {
+            void this.#queue.add(() => this.#options.handle(claim)).catch(this.#options.onError);
+          }
+        } catch (error) {
+          this.#options.onError(error);
+        }
+      }
+      // Every slot busy (or just filled: there may be more due): wait for one to free up.
+      if (free <= 0 || claimed === free) {
+        await this.#slotFree();
+        continue;
+      }
+      await this.#sleep(this.#options.pollIntervalMs);
+    }
+  }
+
+  #slotFree(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#queue.off('next', done);
+        resolve();
+      };
+      this.#queue.on('next', done);
+    });
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(this.#timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      this.#wake = done;
+      this.#timer = setTimeout(done, ms);
+    });
+  }
+}

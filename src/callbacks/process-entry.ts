@@ -1,0 +1,229 @@
+import { isNotFoundError } from '../errors/not-found-error.js';
+import type { CallbackClaim, InboxEntry } from '../references/inbox/types.js';
+import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+import { sameAmount } from '../schemas/amount.js';
+import type { CollectionTransaction } from '../schemas/collection.js';
+import type { CallbackReceiverEvents } from './events.js';
+import { findRecord, hasPlatformReference, pullReferenceOf } from './find-record.js';
+import {
+  applyCollectionObservation,
+  type EffectRunner,
+  markForReview,
+  type ReviewVerdict,
+} from './foundation.js';
+import { delayFor, type ResolvedReceiverOptions } from './options.js';
+import type { StatusPuller } from './status-puller.js';
+
+/** What to do with an inbox entry after one processing attempt. */
+export type Disposition =
+  | { kind: 'complete'; outcome: string }
+  | { kind: 'reschedule'; dueAt: Date; note: string };
+
+export interface ProcessContext {
+  store: ReferenceStore;
+  puller: StatusPuller;
+  effects: EffectRunner;
+  options: ResolvedReceiverOptions;
+  emit<E extends keyof CallbackReceiverEvents>(event: E, ...args: CallbackReceiverEvents[E]): void;
+  now(): Date;
+}
+
+/**
+ * One inbox entry, processed: the callback is only a hint, so the record's status is PULLED
+ * from the platform and the shared settlement rule decides (DESIGN.md decisions 4 and 5).
+ * Throws on a failure worth retrying (the platform or the store unreachable).
+ */
+export async function processEntry(
+  context: ProcessContext,
+  entry: InboxEntry,
+): Promise<Disposition> {
+  const { claim } = entry;
+  const match = await findRecord(context.store, claim);
+  if (!match) return orphan(context, entry);
+  let record = match.record;
+  if (record.status === 'success' || record.status === 'failed' || isInReview(record)) {
+    return { kind: 'complete', outcome: 'already_final' };
+  }
+  const reference =
+    match.by === 'hint'
+      ? (claim.controlNumber ?? claim.paymentReference)
+      : (pullReferenceOf(record) as string);
+  let transaction: CollectionTransaction;
+  try {
+    transaction = await context.puller.pull(reference);
+  } catch (error) {
+    if (!isNotFoundError(error)) throw error;
+    // The platform does not know the reference the callback named: nothing to confirm.
+    if (match.by === 'hint') return orphan(context, entry);
+    notConfirmed(context, entry, record, 'The platform does not know this transaction.');
+    return { kind: 'complete', outcome: 'not_confirmed' };
+  }
+  if (match.by === 'hint') {
+    const adopted = await adopt(context.store, record, transaction);
+    if (!adopted) return orphan(context, entry);
+    record = adopted;
+  }
+  const result = await applyCollectionObservation(context.store, record, transaction);
+  const ref = result.record.merchantReference;
+  switch (result.outcome) {
+    case 'paid':
+    case 'failed': {
+      if (result.changed) {
+        context.emit(result.outcome, { record: result.record, entryId: entry.id });
+        await runEffect(context, ref, entry.id);
+      }
+      return { kind: 'complete', outcome: result.outcome };
+    }
+    case 'review': {
+      if (result.changed) {
+        context.emit('review', {
+          record: result.record,
+          verdict: result.verdict,
+          entryId: entry.id,
+        });
+        await runEffect(context, ref, entry.id);
+      }
+      return { kind: 'complete', outcome: 'review' };
+    }
+    case 'already_final':
+      return { kind: 'complete', outcome: 'already_final' };
+    case 'pending':
+      return stillPending(context, entry, result.record, transaction);
+  }
+}
+
+/** The platform has not decided; the callback claimed it had. */
+async function stillPending(
+  context: ProcessContext,
+  entry: InboxEntry,
+  record: TransactionRecord,
+  transaction: CollectionTransaction,
+): Promise<Disposition> {
+  const { claim } = entry;
+  const age = context.now().getTime() - entry.receivedAt.getTime();
+  if (claim.status === 'failed') {
+    // A failure claim the platform does not confirm yet: look again, then leave it to the
+    // reconciler. Nothing is marked failed on a callback's word (unknown is never failed).
+    if (age >= context.options.claimWindowMs) return { kind: 'complete', outcome: 'pending' };
+    return recheck(context, entry, 'The platform still reports the collection as pending.');
+  }
+  if (age >= context.options.claimWindowMs) {
+    const verdict = claimNotConfirmed(claim, record, transaction, age);
+    const { record: reviewed, changed } = await markForReview(
+      context.store,
+      record.merchantReference,
+      verdict,
+    );
+    if (changed) {
+      context.emit('review', { record: reviewed, verdict, entryId: entry.id });
+      await runEffect(context, record.merchantReference, entry.id);
+    }
+    return { kind: 'complete', outcome: 'review' };
+  }
+  if (entry.attempts === 1) {
+    context.emit('review', {
+      record,
+      verdict: claimNotConfirmed(claim, record, transaction, age),
+      entryId: entry.id,
+    });
+  }
+  return recheck(context, entry, 'A success claim the platform does not confirm yet.');
+}
+
+function recheck(context: ProcessContext, entry: InboxEntry, note: string): Disposition {
+  const delay = delayFor(context.options.recheckDelaysMs, entry.attempts);
+  return { kind: 'reschedule', dueAt: new Date(context.now().getTime() + delay), note };
+}
+
+function claimNotConfirmed(
+  claim: CallbackClaim,
+  record: TransactionRecord,
+  transaction: CollectionTransaction | undefined,
+  ageMs: number,
+): ReviewVerdict {
+  return {
+    reason: 'claim_not_confirmed',
+    message: `A callback claimed ${record.merchantReference} was paid (${claim.amount} TZS), but after ${Math.round(ageMs / 1000)} s the platform ${transaction ? `still says ${transaction.status}` : 'does not know the transaction'}; check with the platform before crediting it.`,
+    evidence: { claim, pulled: transaction ?? null },
+  };
+}
+
+function notConfirmed(
+  context: ProcessContext,
+  entry: InboxEntry,
+  record: TransactionRecord,
+  why: string,
+): void {
+  if (entry.claim.status !== 'success') return;
+  const verdict = claimNotConfirmed(entry.claim, record, undefined, 0);
+  context.emit('review', {
+    record,
+    verdict: { ...verdict, message: `${verdict.message} ${why}` },
+    entryId: entry.id,
+  });
+}
+
+/**
+ * A record found only by the `pesakit_ref` hint (its initiation answer was lost): it takes the
+ * references the PLATFORM reports for the transaction the callback named — if that transaction
+ * is plausibly this record's (same amount; same payer when known). Otherwise: not a match.
+ */
+async function adopt(
+  store: ReferenceStore,
+  record: TransactionRecord,
+  transaction: CollectionTransaction,
+): Promise<TransactionRecord | undefined> {
+  if (!sameAmount(record.amount, transaction.amount)) return undefined;
+  if (record.msisdn && transaction.msisdn && record.msisdn !== transaction.msisdn) return undefined;
+  if (hasPlatformReference(record)) return record;
+  let adopted = await store.attachReferences(record.merchantReference, {
+    controlNumber: transaction.controlNumber,
+    paymentReference: transaction.reference,
+    ...(transaction.external_reference
+      ? { externalReference: transaction.external_reference }
+      : {}),
+  });
+  if (transaction.status === 'pending' && adopted.status !== 'pending') {
+    adopted = (
+      await store.transition(record.merchantReference, 'pending', {
+        payload: transaction,
+        reason: 'Found by its callback; the platform reports it pending.',
+      })
+    ).record;
+  }
+  return adopted;
+}
+
+async function orphan(context: ProcessContext, entry: InboxEntry): Promise<Disposition> {
+  const { claim } = entry;
+  const verdict: ReviewVerdict = {
+    reason: 'orphan',
+    message: `A callback claiming ${claim.status} for ${claim.amount} TZS (paymentReference ${claim.paymentReference}) matches no stored transaction; check whether it belongs to this shop.`,
+    evidence: { entryId: entry.id, claim, body: entry.body },
+  };
+  // At least once, like every handler: a throw retries the entry.
+  await context.options.onReview?.(null, verdict, {
+    effectKey: `orphan:${entry.id}`,
+    attempt: entry.attempts,
+  });
+  context.emit('orphan', { entryId: entry.id, claim, verdict });
+  context.emit('review', { record: null, verdict, entryId: entry.id });
+  return { kind: 'complete', outcome: 'orphan' };
+}
+
+async function runEffect(context: ProcessContext, merchantReference: string, entryId: string) {
+  try {
+    await context.effects.runFor(merchantReference);
+  } catch (error) {
+    // The transition is won and recorded; the effect stays due for the drain to retry.
+    context.emit('error', { stage: 'effect', error: asError(error), entryId });
+  }
+}
+
+function isInReview(record: TransactionRecord): boolean {
+  return record.status === 'needs_review';
+}
+
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

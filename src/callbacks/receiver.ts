@@ -1,0 +1,359 @@
+import { EventEmitter } from 'eventemitter3';
+import type { InboxClaim } from '../references/inbox/types.js';
+import type { ReferenceStore } from '../references/types.js';
+import { externalReferenceOf, settleCheckoutReturn } from './checkout-return.js';
+import type { CallbackReceiverEvents } from './events.js';
+import { EffectRunner } from './foundation.js';
+import {
+  headerValue,
+  jsonResponse,
+  type ReceivedRequest,
+  type ReceiverResponse,
+  redactedHeaders,
+  validationResponse,
+} from './http.js';
+import { InboxWorker } from './inbox-worker.js';
+import {
+  type CallbackReceiverOptions,
+  delayFor,
+  type ResolvedReceiverOptions,
+  type ReturnUrls,
+  resolveOptions,
+} from './options.js';
+import { parseCallback } from './parse-callback.js';
+import { asError, type ProcessContext, processEntry } from './process-entry.js';
+import { payloadFromQuery } from './query-payload.js';
+import { type PullStatus, StatusPuller } from './status-puller.js';
+
+/** Per-call options of `receive()`, for framework adapters. */
+export interface ReceiveOptions {
+  /** Checkout return redirects; each one given wins over the receiver's own. */
+  returnUrls?: ReturnUrls;
+}
+
+/** What a receiver needs from the client: its store and the status call. */
+export interface ReceiverDependencies {
+  store: ReferenceStore;
+  pull: PullStatus;
+  /** @default () => new Date() */
+  now?: () => Date;
+}
+
+/**
+ * Receives the platform's callbacks and the checkout return, and closes payments (issue #7).
+ * Create it with `pesakit.createCallbackReceiver()`; mount it with `pesakit/express`,
+ * `pesakit/fastify`, or call `receive()` from any HTTP server.
+ *
+ * A callback is a HINT (the platform does not sign them): `receive()` validates it, stores it
+ * raw in the durable inbox and answers 200 — nothing slow runs first. `start()` runs the worker
+ * that pulls each claimed transaction's real status and settles it; handlers run through the
+ * effect outbox: the transition happens exactly once, the handler at least once until it
+ * completes (docs/callbacks.md).
+ */
+export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
+  /** Bodies larger than this answer 413; adapters may stop reading early. */
+  readonly maxBodyBytes: number;
+  readonly #store: ReferenceStore;
+  readonly #options: ResolvedReceiverOptions;
+  readonly #puller: StatusPuller;
+  readonly #effects: EffectRunner;
+  readonly #worker: InboxWorker;
+  readonly #now: () => Date;
+  #drainTimer: NodeJS.Timeout | undefined;
+  #draining: Promise<unknown> | undefined;
+  #started = false;
+
+  constructor(dependencies: ReceiverDependencies, options: CallbackReceiverOptions = {}) {
+    super();
+    this.#options = resolveOptions(options);
+    this.maxBodyBytes = this.#options.maxBodyBytes;
+    this.#store = dependencies.store;
+    this.#now = dependencies.now ?? (() => new Date());
+    this.#puller = new StatusPuller(dependencies.pull, {
+      perSecond: this.#options.pullsPerSecond,
+      concurrency: this.#options.pullConcurrency,
+    });
+    const { onPaid, onFailed, onReview } = this.#options;
+    this.#effects = new EffectRunner(
+      this.#store,
+      {
+        ...(onPaid ? { onPaid } : {}),
+        ...(onFailed ? { onFailed } : {}),
+        ...(onReview ? { onReview } : {}),
+      },
+      {
+        leaseMs: this.#options.leaseMs,
+        retryDelaysMs: this.#options.retryDelaysMs,
+        maxAttempts: this.#options.maxAttempts,
+        now: this.#now,
+      },
+    );
+    this.#effects.on('effect_failed', (event) =>
+      this.emit('error', { stage: 'effect', error: asError(event.error) }),
+    );
+    this.#worker = new InboxWorker({
+      inbox: this.#store.inbox,
+      handle: (claim) => this.#handle(claim),
+      concurrency: this.#options.concurrency,
+      leaseMs: this.#options.leaseMs,
+      pollIntervalMs: this.#options.pollIntervalMs,
+      onError: (error) => this.emit('error', { stage: 'process', error: asError(error) }),
+    });
+  }
+
+  /** How many status calls this receiver actually sent (after coalescing and rate limiting). */
+  get pulls(): number {
+    return this.#puller.pulls;
+  }
+
+  /**
+   * Answers one HTTP request under the mount point: `POST|GET /callback`, `GET /return`.
+   * Never throws and never answers 5xx for client input; a store failure is 503 (the platform
+   * retries). `options.returnUrls` (a middleware's own) win over the receiver's.
+   */
+  async receive(request: ReceivedRequest, options: ReceiveOptions = {}): Promise<ReceiverResponse> {
+    let url: URL;
+    try {
+      url = new URL(request.url, 'http://receiver.invalid');
+    } catch {
+      return jsonResponse(404, { message: 'Not found.' });
+    }
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const method = request.method.toUpperCase();
+    if (path === '/callback') {
+      if (method === 'POST') return this.#receivePost(request, url);
+      if (method === 'GET') return this.#receiveGet(request, url);
+      return jsonResponse(
+        405,
+        { message: `${method} is not allowed here; use POST or GET.` },
+        { allow: 'GET, POST' },
+      );
+    }
+    if (path === '/return') {
+      if (method === 'GET') return this.#checkoutReturn(url, options.returnUrls);
+      return jsonResponse(
+        405,
+        { message: `${method} is not allowed here; use GET.` },
+        { allow: 'GET' },
+      );
+    }
+    return jsonResponse(404, {
+      message: `Nothing at ${path}: the receiver answers POST/GET /callback and GET /return.`,
+    });
+  }
+
+  /** Starts processing the inbox, and running effects left due by crashed processes. */
+  start(): this {
+    if (this.#started) return this;
+    this.#started = true;
+    this.#worker.start();
+    this.#drainTimer = setInterval(() => this.#drainEffects(), this.#options.effectDrainIntervalMs);
+    this.#drainTimer.unref?.();
+    this.#drainEffects();
+    return this;
+  }
+
+  /** Stops claiming new work, waits for what is in progress, and stops. Safe to call twice. */
+  async close(): Promise<void> {
+    clearInterval(this.#drainTimer);
+    this.#drainTimer = undefined;
+    if (this.#started) await this.#worker.close();
+    this.#started = false;
+    await this.#draining;
+    await this.#puller.onIdle();
+  }
+
+  async #receivePost(request: ReceivedRequest, url: URL): Promise<ReceiverResponse> {
+    const contentType = headerValue(request.headers, 'content-type') ?? '';
+    if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
+      return jsonResponse(415, {
+        message: 'Callbacks must be sent as application/json.',
+      });
+    }
+    if (sizeOf(request.body) > this.maxBodyBytes) {
+      return jsonResponse(413, {
+        message: `The callback body is larger than ${this.maxBodyBytes} bytes.`,
+      });
+    }
+    return this.#accept(request, url, request.body);
+  }
+
+  /** GET callbacks carry the payload in the query string (see query-payload.ts). */
+  async #receiveGet(request: ReceivedRequest, url: URL): Promise<ReceiverResponse> {
+    if (Buffer.byteLength(url.search) > this.maxBodyBytes) {
+      return jsonResponse(413, {
+        message: `The callback query is larger than ${this.maxBodyBytes} bytes.`,
+      });
+    }
+    const payload = payloadFromQuery(url.searchParams);
+    if (payload === undefined) {
+      return validationResponse({
+        payload: [
+          'The payload field is required: the callback JSON, URL-encoded, or its fields (status, data[amount], ...).',
+        ],
+      });
+    }
+    return this.#accept(request, url, payload);
+  }
+
+  async #accept(request: ReceivedRequest, url: URL, body: unknown): Promise<ReceiverResponse> {
+    const hint = url.searchParams.get('pesakit_ref');
+    const parsed = parseCallback(body, hint && hint.length <= 255 ? hint : null);
+    if (!parsed.ok) return validationResponse(parsed.errors);
+    const { callback } = parsed;
+    let appended: Awaited<ReturnType<ReferenceStore['inbox']['append']>>;
+    try {
+      appended = await this.#store.inbox.append({
+        dedupKey: callback.dedupKey,
+        method: request.method.toUpperCase(),
+        url: request.url,
+        headers: redactedHeaders(request.headers),
+        body: callback.text,
+        claim: callback.claim,
+        receivedAt: this.#now(),
+      });
+    } catch (error) {
+      this.emit('error', { stage: 'receive', error: asError(error) });
+      return jsonResponse(
+        503,
+        { message: 'The callback could not be stored; please send it again.' },
+        { 'retry-after': '5' },
+      );
+    }
+    const { entry, duplicate } = appended;
+    if (duplicate) {
+      this.emit('duplicate', {
+        entryId: entry.id,
+        claim: entry.claim,
+        duplicates: entry.duplicates,
+      });
+    } else {
+      this.emit('received', { entryId: entry.id, claim: entry.claim });
+      this.#worker.nudge();
+    }
+    return jsonResponse(200, { received: true, duplicate });
+  }
+
+  async #checkoutReturn(url: URL, returnUrls?: ReturnUrls): Promise<ReceiverResponse> {
+    const externalReference = externalReferenceOf({
+      external_reference: url.searchParams.get('external_reference'),
+    });
+    if (externalReference === undefined) {
+      return validationResponse({
+        external_reference: ['The external_reference field is required.'],
+      });
+    }
+    let result: Awaited<ReturnType<typeof settleCheckoutReturn>>;
+    try {
+      result = await settleCheckoutReturn(
+        this.#store,
+        (reference) => this.#puller.pull(reference),
+        externalReference,
+      );
+    } catch (error) {
+      // The platform or the store is unreachable: the payment is not proven, so "pending".
+      this.emit('error', { stage: 'return', error: asError(error) });
+      const record = await this.#store
+        .find({ field: 'externalReference', value: externalReference })
+        .catch(() => undefined);
+      result = record
+        ? { outcome: 'pending', record, changed: false }
+        : { outcome: 'not_found', changed: false };
+    }
+    const { outcome, record } = result;
+    if (result.changed && record) {
+      if (outcome === 'paid' || outcome === 'failed') this.emit(outcome, { record });
+      if (outcome === 'review' && result.settlement?.outcome === 'review') {
+        this.emit('review', { record, verdict: result.settlement.verdict });
+      }
+      await this.#effects
+        .runFor(record.merchantReference)
+        .catch((error: unknown) => this.emit('error', { stage: 'effect', error: asError(error) }));
+    }
+    if (outcome === 'not_found') {
+      return jsonResponse(404, {
+        message: 'No checkout with this external_reference is known here.',
+        status: 'not_found',
+      });
+    }
+    const urls = { ...this.#options.returnUrls, ...returnUrls };
+    const target = urls[outcome === 'review' ? 'pending' : outcome];
+    if (target && record) {
+      // Return URLs may be relative to the shop ('/thanks'): resolve against a placeholder
+      // origin to add the query, and keep them relative (new URL('/thanks') alone throws).
+      const location = new URL(target, 'http://relative.invalid');
+      location.searchParams.set('merchant_reference', record.merchantReference);
+      const href =
+        location.origin === 'http://relative.invalid'
+          ? `${location.pathname}${location.search}${location.hash}`
+          : location.toString();
+      return { status: 303, headers: { location: href }, body: '' };
+    }
+    return jsonResponse(200, {
+      status: outcome,
+      paid: outcome === 'paid',
+      merchantReference: record?.merchantReference ?? null,
+    });
+  }
+
+  async #handle({ entry, token }: InboxClaim): Promise<void> {
+    const inbox = this.#store.inbox;
+    const context: ProcessContext = {
+      store: this.#store,
+      puller: this.#puller,
+      effects: this.#effects,
+      options: this.#options,
+      emit: (event, ...args) =>
+        (this.emit.bind(this) as (name: string, ...rest: unknown[]) => boolean)(event, ...args),
+      now: this.#now,
+    };
+    try {
+      const disposition = await processEntry(context, entry);
+      if (disposition.kind === 'complete') {
+        await inbox.complete(entry.id, token, disposition.outcome);
+      } else {
+        await inbox.reschedule(entry.id, token, {
+          dueAt: disposition.dueAt,
+          error: disposition.note,
+        });
+      }
+    } catch (error) {
+      const failure = asError(error);
+      this.emit('error', { stage: 'process', error: failure, entryId: entry.id });
+      if (entry.attempts >= this.#options.maxAttempts) {
+        await inbox.deadLetter(
+          entry.id,
+          token,
+          `Gave up after ${entry.attempts} attempts: ${failure.message}`,
+        );
+      } else {
+        const delay = delayFor(this.#options.retryDelaysMs, entry.attempts);
+        await inbox.reschedule(entry.id, token, {
+          dueAt: new Date(this.#now().getTime() + delay),
+          error: failure.message,
+        });
+      }
+    }
+  }
+
+  #drainEffects(): void {
+    if (this.#draining) return;
+    this.#draining = this.#effects
+      .drain({ limit: 100 })
+      .catch((error: unknown) => this.emit('error', { stage: 'effect', error: asError(error) }))
+      .finally(() => {
+        this.#draining = undefined;
+      });
+  }
+}
+
+function sizeOf(body: unknown): number {
+  if (body === undefined || body === null) return 0;
+  if (Buffer.isBuffer(body)) return body.length;
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  try {
+    return Buffer.byteLength(JSON.stringify(body) ?? '');
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}

@@ -1,0 +1,49 @@
+import PQueue from 'p-queue';
+import type { CollectionTransaction } from '../schemas/collection.js';
+
+/** Asks the platform for one collection's status (`collection.status`), by any reference. */
+export type PullStatus = (reference: string) => Promise<CollectionTransaction>;
+
+/**
+ * The amplification guard: forged or repeated callbacks must not become a flood of status calls.
+ * At most one pull per reference is in flight (callers asking meanwhile share its answer), and
+ * all pulls go through one queue with a global rate limit.
+ */
+export class StatusPuller {
+  readonly #pull: PullStatus;
+  readonly #queue: PQueue;
+  readonly #inFlight = new Map<string, Promise<CollectionTransaction>>();
+  #pulls = 0;
+
+  constructor(pull: PullStatus, options: { perSecond: number; concurrency: number }) {
+    this.#pull = pull;
+    this.#queue = new PQueue({
+      concurrency: options.concurrency,
+      intervalCap: options.perSecond,
+      interval: 1000,
+    });
+  }
+
+  /** How many status calls actually went to the platform. */
+  get pulls(): number {
+    return this.#pulls;
+  }
+
+  pull(reference: string): Promise<CollectionTransaction> {
+    const running = this.#inFlight.get(reference);
+    if (running) return running;
+    const pending = this.#queue
+      .add(() => {
+        this.#pulls += 1;
+        return this.#pull(reference);
+      })
+      .finally(() => this.#inFlight.delete(reference)) as Promise<CollectionTransaction>;
+    this.#inFlight.set(reference, pending);
+    return pending;
+  }
+
+  /** Waits for the pulls already asked for. */
+  onIdle(): Promise<void> {
+    return this.#queue.onIdle();
+  }
+}

@@ -1,0 +1,80 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ReceivedRequest } from '../callbacks/http.js';
+import type { ReturnUrls } from '../callbacks/options.js';
+import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
+import { bodyTooLargeResponse, declaresTooLarge, sendReceiverResponse } from './node-response.js';
+import { readBody } from './read-body.js';
+
+export interface PesakitExpressOptions {
+  /**
+   * Where the browser goes after a secure-checkout return, by the verified outcome. Wins over
+   * the receiver's own `returnUrls`. Without either, `GET <mount>/return` answers JSON.
+   */
+  returnUrls?: ReturnUrls;
+}
+
+/**
+ * The callback receiver as Express 5 middleware. Mount it on its own path:
+ *
+ * @example
+ * app.use('/pesakit', pesakitExpress(receiver, { returnUrls: { paid, pending, failed } }));
+ * // POST|GET /pesakit/callback  platform callbacks   GET /pesakit/return  checkout return
+ *
+ * Everything under the mount point is answered by the receiver (unknown paths 404, wrong
+ * methods 405). It reads the raw body itself, up to `receiver.maxBodyBytes` (413 beyond), so
+ * it works with or without `express.json()` in front of it; when a body parser already
+ * consumed the stream, `req.rawBody` (when the app kept it) or the parsed `req.body` is passed
+ * on instead.
+ */
+export function pesakitExpress(
+  receiver: MountableReceiver,
+  options: PesakitExpressOptions = {},
+): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    handle(receiver, options, req, res).catch(next);
+  };
+}
+
+async function handle(
+  receiver: MountableReceiver,
+  options: PesakitExpressOptions,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const limit = receiver.maxBodyBytes;
+  // A body parser in front (express.json(), express.raw(), …) has already read the stream.
+  const alreadyRead = req.readableEnded;
+  if (declaresTooLarge(req.headers, limit)) {
+    sendTooLarge(req, res, limit);
+    return;
+  }
+  let body: unknown;
+  if (alreadyRead) {
+    // Raw bytes beat a parsed object (they are what gets stored); apps that keep them with
+    // `express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })` get them used.
+    const { rawBody } = req as Request & { rawBody?: unknown };
+    body = Buffer.isBuffer(rawBody) ? rawBody : req.body;
+  } else {
+    const reading = await readBody(req, limit);
+    if (!reading.ok) {
+      if (reading.reason === 'too_large') sendTooLarge(req, res, limit);
+      else res.destroy();
+      return;
+    }
+    body = reading.body.length > 0 ? reading.body : undefined;
+  }
+  const request: ReceivedRequest = {
+    method: req.method,
+    // Express strips the mount path from req.url: '/pesakit/callback?x' arrives as '/callback?x'.
+    url: req.url,
+    headers: req.headers,
+    ...(body === undefined ? {} : { body }),
+  };
+  sendReceiverResponse(res, await receiver.receive(request, receiveOptions(options)));
+}
+
+function sendTooLarge(req: Request, res: Response, limit: number) {
+  // The rest of the body is discarded unread; `connection: close` ends the socket after the 413.
+  req.resume();
+  sendReceiverResponse(res, bodyTooLargeResponse(limit));
+}

@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ReceivedRequest, ReceiverResponse } from '../callbacks/http.js';
+import type { ReturnUrls } from '../callbacks/options.js';
+import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
+import { bodyTooLargeResponse } from './node-response.js';
+
+export interface PesakitFastifyOptions {
+  receiver: MountableReceiver;
+  /**
+   * Where the receiver's routes live: `<prefix>/callback`, `<prefix>/return`.
+   * @default '/pesakit'
+   */
+  prefix?: string;
+  /**
+   * Where the browser goes after a secure-checkout return, by the verified outcome. Wins over
+   * the receiver's own `returnUrls`. Without either, `GET <prefix>/return` answers JSON.
+   */
+  returnUrls?: ReturnUrls;
+}
+
+/**
+ * The callback receiver as a Fastify 5 plugin.
+ *
+ * @example
+ * await app.register(pesakitFastify, { receiver, prefix: '/pesakit', returnUrls });
+ * // POST|GET /pesakit/callback  platform callbacks   GET /pesakit/return  checkout return
+ *
+ * The routes live in their own encapsulated context with their own body parsing: every
+ * content type is read as raw bytes (up to `receiver.maxBodyBytes`, 413 beyond) and handed to
+ * the receiver, which parses the JSON itself. Nothing leaks into the app: its own JSON parser,
+ * error handler and hooks are untouched, and theirs do not touch these routes' bodies.
+ */
+const plugin: FastifyPluginAsync<PesakitFastifyOptions> = async (app, options) => {
+  // fastify-plugin runs this in the app's own context, where `prefix` would be ignored;
+  // the routes get their own child context, which both takes the prefix and keeps the body
+  // parsers in.
+  await app.register(receiverRoutes, {
+    receiver: options.receiver,
+    prefix: options.prefix ?? '/pesakit',
+    ...(options.returnUrls ? { returnUrls: options.returnUrls } : {}),
+  });
+};
+
+async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptions) {
+  const { receiver } = options;
+  const limit = receiver.maxBodyBytes;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limit }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return send(reply, bodyTooLargeResponse(limit));
+    }
+    // Fastify's own refusals of malformed requests (bad content-length, …) stay 4xx.
+    const status = error.statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return send(reply, {
+        status,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ message: error.message }),
+      });
+    }
+    throw error;
+  });
+  const prefix = app.prefix;
+  app.all('/*', { bodyLimit: limit }, async (request, reply) => {
+    const url = request.url.startsWith(prefix) ? request.url.slice(prefix.length) : request.url;
+    const received: ReceivedRequest = {
+      method: request.method,
+      url: url.startsWith('/') ? url : `/${url}`,
+      headers: request.headers,
+      ...(request.body === undefined || request.body === null ? {} : { body: request.body }),
+    };
+    return send(reply, await receiver.receive(received, receiveOptions(options)));
+  });
+}
+
+function send(reply: FastifyReply, answer: ReceiverResponse) {
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
+}
+
+export const pesakitFastify = fp(plugin, { fastify: '5.x', name: 'pesakit' });

@@ -1,0 +1,34 @@
+import type { ServerResponse } from 'node:http';
+import type { ReceiverResponse } from '../callbacks/http.js';
+
+/** Writes the receiver's answer as is: status, headers and body, nothing added. */
+export function sendReceiverResponse(response: ServerResponse, answer: ReceiverResponse): void {
+  response.writeHead(answer.status, {
+    ...answer.headers,
+    'content-length': String(Buffer.byteLength(answer.body)),
+  });
+  response.end(answer.body);
+}
+
+/**
+ * The 413 an adapter sends itself when it stops reading a body at the limit (the receiver
+ * never saw it). `connection: close` because the unread rest of the body is still on the wire.
+ */
+export function bodyTooLargeResponse(limit: number): ReceiverResponse {
+  return {
+    status: 413,
+    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+    body: JSON.stringify({
+      message: `The callback body is larger than ${limit} bytes; a platform callback is far smaller. Nothing was stored.`,
+    }),
+  };
+}
+
+/** Whether a client-declared body length is over the limit (a header that is not a number is not). */
+export function declaresTooLarge(
+  headers: Record<string, string | string[] | undefined>,
+  limit: number,
+): boolean {
+  const declared = Number(headers['content-length']);
+  return Number.isFinite(declared) && declared > limit;
+}

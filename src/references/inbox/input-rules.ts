@@ -1,0 +1,79 @@
+import { StoreInputError } from '../../errors/store-input-error.js';
+import type { InboxAppend, InboxClaimOptions, InboxListOptions } from './types.js';
+import { inboxEntryStatuses } from './types.js';
+
+/** Checks what the receiver appends; a bad value names the field and stores nothing. */
+export function parseAppend(input: InboxAppend): InboxAppend {
+  const text = (field: string, value: unknown, max = 1_000_000) => {
+    if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+      throw invalid(
+        'inbox.append',
+        field,
+        `The ${field} must be a non-empty string of at most ${max} characters.`,
+      );
+    }
+  };
+  text('dedupKey', input.dedupKey, 200);
+  text('method', input.method, 16);
+  text('url', input.url, 8192);
+  if (typeof input.body !== 'string') {
+    throw invalid('inbox.append', 'body', 'The body must be the raw body as a string.');
+  }
+  if (typeof input.claim !== 'object' || input.claim === null) {
+    throw invalid('inbox.append', 'claim', 'The claim must be the parsed callback claim.');
+  }
+  text('claim.paymentReference', input.claim.paymentReference, 255);
+  if (input.claim.status !== 'success' && input.claim.status !== 'failed') {
+    throw invalid(
+      'inbox.append',
+      'claim.status',
+      "The claim.status must be 'success' or 'failed'.",
+    );
+  }
+  if (
+    input.receivedAt !== undefined &&
+    !(input.receivedAt instanceof Date && !Number.isNaN(input.receivedAt.getTime()))
+  ) {
+    throw invalid('inbox.append', 'receivedAt', 'The receivedAt must be a valid Date.');
+  }
+  return input;
+}
+
+export function parseClaimOptions(options: InboxClaimOptions): { leaseMs: number; limit: number } {
+  const { leaseMs, limit = 10 } = options;
+  if (!Number.isInteger(leaseMs) || leaseMs <= 0) {
+    throw invalid('inbox.claim', 'leaseMs', 'The leaseMs must be a positive whole number.');
+  }
+  if (!Number.isInteger(limit) || limit <= 0 || limit > 1000) {
+    throw invalid('inbox.claim', 'limit', 'The limit must be a whole number from 1 to 1000.');
+  }
+  return { leaseMs, limit };
+}
+
+export function parseListOptions(options: InboxListOptions = {}): InboxListOptions & {
+  limit: number;
+} {
+  const { limit = 100 } = options;
+  if (!Number.isInteger(limit) || limit <= 0 || limit > 10_000) {
+    throw invalid('inbox.list', 'limit', 'The limit must be a whole number from 1 to 10000.');
+  }
+  if (options.status !== undefined && !inboxEntryStatuses.includes(options.status)) {
+    throw invalid(
+      'inbox.list',
+      'status',
+      `The status must be one of ${inboxEntryStatuses.join(', ')}.`,
+    );
+  }
+  return { ...options, limit };
+}
+
+export function parseDueAt(dueAt: Date): Date {
+  if (!(dueAt instanceof Date) || Number.isNaN(dueAt.getTime())) {
+    throw invalid('inbox.reschedule', 'dueAt', 'The dueAt must be a valid Date.');
+  }
+  return dueAt;
+}
+
+function invalid(operation: string, field: string, message: string): StoreInputError {
+  return new StoreInputError(operation, { [field]: [message] });
+}

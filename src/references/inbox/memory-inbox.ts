@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './input-rules.js';
+import type {
+  CallbackInbox,
+  InboxAppend,
+  InboxClaim,
+  InboxClaimOptions,
+  InboxEntry,
+  InboxListOptions,
+} from './types.js';
+
+const nextId = monotonicFactory();
+
+/**
+ * The inbox in this process's memory (the memory store's). Every method decides and writes
+ * without awaiting in between, so concurrent calls in one process never interleave.
+ */
+export class MemoryCallbackInbox implements CallbackInbox {
+  readonly #entries = new Map<string, InboxEntry>();
+  readonly #byKey = new Map<string, string>();
+  readonly #tokens = new Map<string, string>();
+  readonly #now: () => Date;
+
+  constructor(now: () => Date = () => new Date()) {
+    this.#now = now;
+  }
+
+  async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
+    const parsed = parseAppend(input);
+    const existing = this.#byKey.get(parsed.dedupKey);
+    if (existing !== undefined) {
+      const entry = this.#entries.get(existing) as InboxEntry;
+      entry.duplicates += 1;
+      return { entry: copy(entry), duplicate: true };
+    }
+    const receivedAt = parsed.receivedAt ?? this.#now();
+    const entry: InboxEntry = {
+      id: nextId(),
+      dedupKey: parsed.dedupKey,
+      method: parsed.method,
+      url: parsed.url,
+      headers: { ...parsed.headers },
+      body: parsed.body,
+      claim: { ...parsed.claim },
+      status: 'pending',
+      duplicates: 0,
+      attempts: 0,
+      dueAt: receivedAt,
+      leaseUntil: null,
+      lastError: null,
+      outcome: null,
+      receivedAt,
+      processedAt: null,
+    };
+    this.#entries.set(entry.id, entry);
+    this.#byKey.set(entry.dedupKey, entry.id);
+    return { entry: copy(entry), duplicate: false };
+  }
+
+  async claim(options: InboxClaimOptions): Promise<InboxClaim[]> {
+    const { leaseMs, limit } = parseClaimOptions(options);
+    const now = this.#now();
+    const due = [...this.#entries.values()]
+      .filter(
+        (entry) =>
+          (entry.status === 'pending' && entry.dueAt <= now) ||
+          (entry.status === 'processing' && entry.leaseUntil !== null && entry.leaseUntil <= now),
+      )
+      .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.id.localeCompare(b.id))
+      .slice(0, limit);
+    return due.map((entry) => {
+      const token = randomUUID();
+      entry.status = 'processing';
+      entry.attempts += 1;
+      entry.leaseUntil = new Date(now.getTime() + leaseMs);
+      this.#tokens.set(entry.id, token);
+      return { entry: copy(entry), token };
+    });
+  }
+
+  async complete(id: string, token: string, outcome: string): Promise<boolean> {
+    const entry = this.#held(id, token);
+    if (!entry) return false;
+    Object.assign(entry, {
+      status: 'done',
+      outcome,
+      leaseUntil: null,
+      processedAt: this.#now(),
+    } satisfies Partial<InboxEntry>);
+    this.#tokens.delete(id);
+    return true;
+  }
+
+  async reschedule(
+    id: string,
+    token: string,
+    options: { dueAt: Date; error?: string },
+  ): Promise<boolean> {
+    const dueAt = parseDueAt(options.dueAt);
+    const entry = this.#held(id, token);
+    if (!entry) return false;
+    entry.status = 'pending';
+    entry.dueAt = new Date(dueAt);
+    entry.leaseUntil = null;
+    entry.lastError = options.error ?? entry.lastError;
+    this.#tokens.delete(id);
+    return true;
+  }
+
+  async deadLetter(id: string, token: string, error: string): Promise<boolean> {
+    const entry = this.#held(id, token);
+    if (!entry) return false;
+    Object.assign(entry, {
+      status: 'dead',
+      outcome: 'dead',
+      lastError: error,
+      leaseUntil: null,
+      processedAt: this.#now(),
+    } satisfies Partial<InboxEntry>);
+    this.#tokens.delete(id);
+    return true;
+  }
+
+  async get(id: string): Promise<InboxEntry | undefined> {
+    const entry = this.#entries.get(id);
+    return entry && copy(entry);
+  }
+
+  async list(options?: InboxListOptions): Promise<InboxEntry[]> {
+    const { status, outcome, limit } = parseListOptions(options);
+    return [...this.#entries.values()]
+      .filter(
+        (entry) =>
+          (status === undefined || entry.status === status) &&
+          (outcome === undefined || entry.outcome === outcome),
+      )
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  /** The entry when `token` is its current, unexpired lease's. */
+  #held(id: string, token: string): InboxEntry | undefined {
+    const entry = this.#entries.get(id);
+    if (entry?.status !== 'processing' || this.#tokens.get(id) !== token) return undefined;
+    // An expired lease cannot write, even before another worker takes the entry over.
+    if (entry.leaseUntil === null || entry.leaseUntil <= this.#now()) return undefined;
+    return entry;
+  }
+}
+
+function copy(entry: InboxEntry): InboxEntry {
+  return {
+    ...entry,
+    headers: { ...entry.headers },
+    claim: { ...entry.claim },
+    dueAt: new Date(entry.dueAt),
+    leaseUntil: entry.leaseUntil && new Date(entry.leaseUntil),
+    receivedAt: new Date(entry.receivedAt),
+    processedAt: entry.processedAt && new Date(entry.processedAt),
+  };
+}

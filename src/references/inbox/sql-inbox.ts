@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Updateable } from 'kysely';
+import { monotonicFactory } from 'ulid';
+import {
+  type InboxDatabase,
+  type InboxTable,
+  inboxTable,
+  toInboxEntry,
+} from '../sql/inbox-table.js';
+import { type SqlDialectName, toInstant } from '../sql/table.js';
+import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './input-rules.js';
+import type {
+  CallbackInbox,
+  InboxAppend,
+  InboxClaim,
+  InboxClaimOptions,
+  InboxEntry,
+  InboxListOptions,
+} from './types.js';
+
+const nextId = monotonicFactory();
+
+/**
+ * The inbox over SQL (the SQLite and PostgreSQL stores'). The unique `dedup_key` makes dedup
+ * atomic across processes; claims take due rows with `FOR UPDATE SKIP LOCKED` on PostgreSQL
+ * (SQLite has one writer), and every write after a claim is fenced by the lease token.
+ */
+export class SqlCallbackInbox implements CallbackInbox {
+  readonly #db: () => Kysely<InboxDatabase>;
+  readonly #dialect: SqlDialectName;
+  readonly #now: () => Date;
+
+  /** `db` is asked on every call, so a closed store's inbox refuses to work as the store does. */
+  constructor(db: () => Kysely<InboxDatabase>, dialect: SqlDialectName, now: () => Date) {
+    this.#db = db;
+    this.#dialect = dialect;
+    this.#now = now;
+  }
+
+  async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
+    const parsed = parseAppend(input);
+    const receivedAt = this.#instant(parsed.receivedAt ?? this.#now());
+    const db = this.#db();
+    const inserted = await db
+      .insertInto(inboxTable)
+      .values({
+        id: nextId(),
+        dedup_key: parsed.dedupKey,
+        method: parsed.method,
+        url: parsed.url,
+        headers: JSON.stringify(parsed.headers),
+        body: parsed.body,
+        claim: JSON.stringify(parsed.claim),
+        payment_reference: parsed.claim.paymentReference,
+        status: 'pending',
+        duplicates: 0,
+        attempts: 0,
+        due_at: receivedAt,
+        received_at: receivedAt,
+      })
+      // A concurrent insert of the same key waits for the first to commit, then does nothing.
+      .onConflict((oc) => oc.column('dedup_key').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { entry: toInboxEntry(inserted), duplicate: false };
+    const counted = await db
+      .updateTable(inboxTable)
+      .set((eb) => ({ duplicates: eb('duplicates', '+', 1) }))
+      .where('dedup_key', '=', parsed.dedupKey)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { entry: toInboxEntry(counted), duplicate: true };
+  }
+
+  async claim(options: InboxClaimOptions): Promise<InboxClaim[]> {
+    const { leaseMs, limit } = parseClaimOptions(options);
+    const now = this.#now();
+    const nowValue = this.#instant(now);
+    const token = randomUUID();
+    const leaseUntil = this.#instant(new Date(now.getTime() + leaseMs));
+    const db = this.#db();
+    const due = db
+      .selectFrom(inboxTable)
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'pending'), eb('due_at', '<=', nowValue)]),
+          eb.and([eb('status', '=', 'processing'), eb('lease_until', '<=', nowValue)]),
+        ]),
+      )
+      .orderBy('due_at')
+      .orderBy('id')
+      .limit(limit)
+      .$if(this.#dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+    // One token per claim call: each row's token is what fences it, and a later claim of the
+    // same row (after its lease expired) writes a new one.
+    const rows = await db
+      .updateTable(inboxTable)
+      .set((eb) => ({
+        status: 'processing',
+        lease_token: token,
+        lease_until: leaseUntil,
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+    return rows
+      .map(toInboxEntry)
+      .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.id.localeCompare(b.id))
+      .map((entry) => ({ entry, token }));
+  }
+
+  async complete(id: string, token: string, outcome: string): Promise<boolean> {
+    return this.#fenced(id, token, {
+      status: 'done',
+      outcome,
+      lease_token: null,
+      lease_until: null,
+      processed_at: this.#instant(this.#now()),
+    });
+  }
+
+  async reschedule(
+    id: string,
+    token: string,
+    options: { dueAt: Date; error?: string },
+  ): Promise<boolean> {
+    const dueAt = parseDueAt(options.dueAt);
+    return this.#fenced(id, token, {
+      status: 'pending',
+      due_at: this.#instant(dueAt),
+      lease_token: null,
+      lease_until: null,
+      ...(options.error === undefined ? {} : { last_error: options.error }),
+    });
+  }
+
+  async deadLetter(id: string, token: string, error: string): Promise<boolean> {
+    return this.#fenced(id, token, {
+      status: 'dead',
+      outcome: 'dead',
+      last_error: error,
+      lease_token: null,
+      lease_until: null,
+      processed_at: this.#instant(this.#now()),
+    });
+  }
+
+  async get(id: string): Promise<InboxEntry | undefined> {
+    const row = await this.#db()
+      .selectFrom(inboxTable)
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toInboxEntry(row);
+  }
+
+  async list(options?: InboxListOptions): Promise<InboxEntry[]> {
+    const { status, outcome, limit } = parseListOptions(options);
+    const rows = await this.#db()
+      .selectFrom(inboxTable)
+      .selectAll()
+      .$if(status !== undefined, (qb) => qb.where('status', '=', status as string))
+      .$if(outcome !== undefined, (qb) => qb.where('outcome', '=', outcome as string))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toInboxEntry);
+  }
+
+  /** One UPDATE that only matches while `token` is the row's current lease. */
+  async #fenced(id: string, token: string, values: Updateable<InboxTable>): Promise<boolean> {
+    const result = await this.#db()
+      .updateTable(inboxTable)
+      .set(values)
+      .where('id', '=', id)
+      .where('status', '=', 'processing')
+      .where('lease_token', '=', token)
+      // An expired lease cannot write, even before another worker takes the entry over.
+      .where('lease_until', '>', this.#instant(this.#now()))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  #instant(value: Date): Date | string {
+    return toInstant(this.#dialect, value);
+  }
+}

@@ -1,0 +1,49 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+import { inboxEntryStatuses } from '../inbox/types.js';
+import type { SqlDialectName } from './table.js';
+
+/** Migration `0003_callback_inbox`: the durable callback inbox (src/references/inbox). */
+export function callbackInboxMigration(dialect: SqlDialectName): Migration {
+  const instant = dialect === 'postgres' ? 'timestamptz' : 'text';
+  const statusList = sql.join(inboxEntryStatuses.map((status) => sql.lit(status)));
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('pesakit_callback_inbox')
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('dedup_key', 'text', (c) => c.notNull())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('headers', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('claim', 'text', (c) => c.notNull())
+        .addColumn('payment_reference', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('duplicates', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('due_at', instant, (c) => c.notNull())
+        .addColumn('lease_until', instant)
+        .addColumn('lease_token', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('outcome', 'text')
+        .addColumn('received_at', instant, (c) => c.notNull())
+        .addColumn('processed_at', instant)
+        .addPrimaryKeyConstraint('pesakit_callback_inbox_pkey', ['id'])
+        // The dedup: the same callback delivered again (or to another process) is one row.
+        .addUniqueConstraint('pesakit_callback_inbox_dedup_key_key', ['dedup_key'])
+        .addCheckConstraint('pesakit_callback_inbox_status_check', sql`status in (${statusList})`)
+        .execute();
+      // The workers' question: what is due, oldest first.
+      await db.schema
+        .createIndex('pesakit_callback_inbox_due_idx')
+        .on('pesakit_callback_inbox')
+        .columns(['status', 'due_at'])
+        .execute();
+      await db.schema
+        .createIndex('pesakit_callback_inbox_reference_idx')
+        .on('pesakit_callback_inbox')
+        .column('payment_reference')
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { StoreInputError } from '../../src/errors/store-input-error.js';
+import type { CallbackInbox, InboxAppend } from '../../src/references/inbox/types.js';
+import type { ReferenceStore } from '../../src/references/types.js';
+
+/** A clock the tests move by hand, so lease expiry is decided, not waited for. */
+export class TestClock {
+  #now = new Date('2026-03-01T08:00:00.000Z').getTime();
+  now = (): Date => new Date(this.#now);
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+}
+
+export interface InboxSubject {
+  open(options: { now: () => Date }): Promise<ReferenceStore>;
+  dispose?(): Promise<void>;
+}
+
+export function callback(reference: string, overrides: Partial<InboxAppend> = {}): InboxAppend {
+  return {
+    dedupKey: `key-${reference}`,
+    method: 'POST',
+    url: `/callback?pesakit_ref=order-${reference}`,
+    headers: { 'content-type': 'application/json', authorization: '[redacted]' },
+    body: JSON.stringify({ status: true, data: { paymentReference: reference } }),
+    claim: {
+      status: 'success',
+      amount: 15000,
+      paymentReference: reference,
+      controlNumber: `99${reference}`,
+      externalReference: null,
+      transactionId: 'MP1',
+      merchantReferenceHint: `order-${reference}`,
+    },
+    ...overrides,
+  };
+}
+
+/** One suite for every CallbackInbox: memory, SQLite and PostgreSQL must all pass it. */
+export function describeCallbackInbox(name: string, subject: InboxSubject): void {
+  describe(`CallbackInbox conformance: ${name}`, () => {
+    let clock: TestClock;
+    let store: ReferenceStore;
+    let inbox: CallbackInbox;
+    const opened: ReferenceStore[] = [];
+
+    beforeEach(async () => {
+      clock = new TestClock();
+      store = await subject.open({ now: clock.now });
+      opened.push(store);
+      inbox = store.inbox;
+    });
+    afterAll(async () => {
+      for (const each of opened) await each.close();
+      await subject.dispose?.();
+    });
+
+    it('appends the raw callback and keeps every field', async () => {
+      const input = callback('R1');
+      const { entry, duplicate } = await inbox.append(input);
+      expect(duplicate).toBe(false);
+      expect(entry).toMatchObject({
+        dedupKey: input.dedupKey,
+        method: 'POST',
+        url: input.url,
+        headers: input.headers,
+        body: input.body,
+        claim: input.claim,
+        status: 'pending',
+        duplicates: 0,
+        attempts: 0,
+        outcome: null,
+        lastError: null,
+        processedAt: null,
+        leaseUntil: null,
+      });
+      expect(entry.receivedAt.toISOString()).toBe(clock.now().toISOString());
+      expect(await inbox.get(entry.id)).toEqual(entry);
+    });
+
+    it('the same dedup key again is counted, not appended', async () => {
+      const first = await inbox.append(callback('R2'));
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => inbox.append(callback('R2'))),
+      );
+      for (const result of results) {
+        expect(result.duplicate).toBe(true);
+        expect(result.entry.id).toBe(first.entry.id);
+      }
+      expect((await inbox.get(first.entry.id))?.duplicates).toBe(5);
+      expect(await inbox.list()).toHaveLength(1);
+    });
+
+    it('concurrent first appends of one key store exactly one entry', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => inbox.append(callback('R3'))),
+      );
+      expect(results.filter((result) => !result.duplicate)).toHaveLength(1);
+      expect((await inbox.list())[0]?.duplicates).toBe(7);
+    });
+
+    it('bad input names the field and stores nothing', async () => {
+      await expect(inbox.append(callback('R4', { dedupKey: '' }))).rejects.toThrow(StoreInputError);
+      await expect(inbox.append(callback('R4', { dedupKey: '' }))).rejects.toThrow(/dedupKey/);
+      await expect(inbox.claim({ leaseMs: 0 })).rejects.toThrow(/leaseMs/);
+      expect(await inbox.list()).toEqual([]);
+    });
+
+    it('claims due entries oldest first, with a lease, and counts the attempt', async () => {
+      const a = await inbox.append(callback('A'));
+      clock.advance(10);
+      const b = await inbox.append(callback('B'));
+      const claims = await inbox.claim({ leaseMs: 30_000, limit: 10 });
+      expect(claims.map((claim) => claim.entry.id)).toEqual([a.entry.id, b.entry.id]);
+      for (const claim of claims) {
+        expect(claim.entry.status).toBe('processing');
+        expect(claim.entry.attempts).toBe(1);
+        expect(claim.entry.leaseUntil?.getTime()).toBe(clock.now().getTime() + 30_000);
+        expect(claim.token).toMatch(/.{16,}/);
+      }
+      // Held entries are not claimed again while the lease runs.
+      expect(await inbox.claim({ leaseMs: 30_000 })).toEqual([]);
+    });
+
+    it('respects the limit', async () => {
+      for (const reference of ['L1', 'L2', 'L3']) await inbox.append(callback(reference));
+      expect(await inbox.claim({ leaseMs: 1000, limit: 2 })).toHaveLength(2);
+      expect(await inbox.claim({ leaseMs: 1000, limit: 2 })).toHaveLength(1);
+    });
+
+    it('complete is fenced by the token and records the outcome', async () => {
+      await inbox.append(callback('C'));
+      const [claim] = await inbox.claim({ leaseMs: 1000 });
+      if (!claim) throw new Error('expected a claim');
+      expect(await inbox.complete(claim.entry.id, 'not-the-token', 'paid')).toBe(false);
+      expect(await inbox.complete(claim.entry.id, claim.token, 'paid')).toBe(true);
+      const done = await inbox.get(claim.entry.id);
+      expect(done).toMatchObject({ status: 'done', outcome: 'paid', leaseUntil: null });
+      expect(done?.processedAt?.toISOString()).toBe(clock.now().toISOString());
+      // Completing twice does nothing: the lease is gone.
+      expect(await inbox.complete(claim.entry.id, claim.token, 'failed')).toBe(false);
+      expect((await inbox.get(claim.entry.id))?.outcome).toBe('paid');
+      expect(await inbox.claim({ leaseMs: 1000 })).toEqual([]);
+    });
+
+    it('an expired lease is taken over, and the old worker can no longer write', async () => {
+      await inbox.append(callback('X'));
+      const [first] = await inbox.claim({ leaseMs: 1000 });
+      if (!first) throw new Error('expected a claim');
+      clock.advance(1001);
+      // Expired but not yet taken over: still fenced off.
+      expect(await inbox.complete(first.entry.id, first.token, 'paid')).toBe(false);
+      const [second] = await inbox.claim({ leaseMs: 1000 });
+      expect(second?.entry.id).toBe(first.entry.id);
+      expect(second?.entry.attempts).toBe(2);
+      expect(second?.token).not.toBe(first.token);
+      expect(await inbox.complete(first.entry.id, first.token, 'paid')).toBe(false);
+      expect(
+        await inbox.reschedule(first.entry.id, first.token, { dueAt: clock.now(), error: 'x' }),
+      ).toBe(false);
+      expect(await inbox.deadLetter(first.entry.id, first.token, 'x')).toBe(false);
+      expect(await inbox.complete(first.entry.id, second?.token ?? '', 'failed')).toBe(true);
+      expect((await inbox.get(first.entry.id))?.outcome).toBe('failed');
+    });
+
+    it('reschedule puts the entry back, due later, with the error kept', async () => {
+      await inbox.append(callback('S'));
+      const [claim] = await inbox.claim({ leaseMs: 1000 });
+      if (!claim) throw new Error('expected a claim');
+      const dueAt = new Date(clock.now().getTime() + 5000);
+      expect(
+        await inbox.reschedule(claim.entry.id, claim.token, { dueAt, error: 'platform timeout' }),
+      ).toBe(true);
+      expect(await inbox.get(claim.entry.id)).toMatchObject({
+        status: 'pending',
+        lastError: 'platform timeout',
+        attempts: 1,
+      });
+      expect(await inbox.claim({ leaseMs: 1000 })).toEqual([]);
+      clock.advance(5000);
+      const [again] = await inbox.claim({ leaseMs: 1000 });
+      expect(again?.entry.attempts).toBe(2);
+    });
+
+    it('dead-lettered entries are listed and never claimed again', async () => {
+      await inbox.append(callback('D'));
+      await inbox.append(callback('E'));
+      const claims = await inbox.claim({ leaseMs: 1000 });
+      const [dead, done] = claims;
+      if (!dead || !done) throw new Error('expected two claims');
+      expect(await inbox.deadLetter(dead.entry.id, dead.token, 'gave up after 8 attempts')).toBe(
+        true,
+      );
+      await inbox.complete(done.entry.id, done.token, 'orphan');
+      const deadList = await inbox.list({ status: 'dead' });
+      expect(deadList.map((entry) => entry.id)).toEqual([dead.entry.id]);
+      expect(deadList[0]).toMatchObject({ lastError: 'gave up after 8 attempts', outcome: 'dead' });
+      expect((await inbox.list({ outcome: 'orphan' })).map((entry) => entry.id)).toEqual([
+        done.entry.id,
+      ]);
+      clock.advance(60_000);
+      expect(await inbox.claim({ leaseMs: 1000 })).toEqual([]);
+    });
+
+    it('returns copies', async () => {
+      const { entry } = await inbox.append(callback('K'));
+      entry.claim.amount = 1;
+      entry.headers['x'] = 'y';
+      const again = await inbox.get(entry.id);
+      expect(again?.claim.amount).toBe(15000);
+      expect(again?.headers['x']).toBeUndefined();
+    });
+  });
+}
