@@ -61,6 +61,10 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #gate: RateGate;
   readonly #platform: Platform;
   readonly #effects: EffectRunner;
+  // Without a single handler (the `pesakit reconcile` CLI, a settle-only worker) this
+  // reconciler must not touch effects: completing one with nothing run would swallow the
+  // application's onPaid/onFailed for good. They stay due for whoever has the handlers.
+  readonly #runsEffects: boolean;
   readonly #now: () => Date;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
@@ -80,6 +84,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       this.#gate,
       dependencies.credentials,
     );
+    this.#runsEffects = Boolean(options.onPaid || options.onFailed || options.onReview);
     this.#effects = new EffectRunner(this.#store, {
       ...(options.onPaid ? { onPaid: options.onPaid } : {}),
       ...(options.onFailed ? { onFailed: options.onFailed } : {}),
@@ -166,7 +171,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       if (page.length < limit) break;
     }
     try {
-      await this.#effects.drain({ limit: this.#options.batchSize });
+      if (this.#runsEffects) await this.#effects.drain({ limit: this.#options.batchSize });
     } catch (error) {
       this.emit('error', error);
     }
@@ -321,7 +326,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     else if (outcome.kind === 'failed') this.emit('failed', outcome.record);
     else if (outcome.verdict) this.emit('review', outcome.record, outcome.verdict);
     try {
-      await this.#effects.runFor(reference);
+      if (this.#runsEffects) await this.#effects.runFor(reference);
     } catch (error) {
       this.emit('error', error, outcome.record);
     }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runReconcile } from '../../src/cli/reconcile/run-reconcile.js';
+import { EffectRunner } from '../../src/settlement/effects.js';
 import { captureIo, runCli } from './harness.js';
 import { credentialEnv, startShop } from './sandbox-shop.js';
 
@@ -159,4 +160,35 @@ describe('pesakit reconcile --watch', () => {
     expect(last).toMatchObject({ event: 'summary', settled: 1, exitCode: 0 });
     expect((await shop.store.get(payment.merchantReference))?.status).toBe('success');
   }, 60_000);
+});
+
+describe('pesakit reconcile runs no merchant code and swallows no effect', () => {
+  // Regression: the CLI's reconciler has no handlers, and completed every effect it won or
+  // drained with nothing run — the application's onPaid never fired for those payments.
+  it('a payment it settles, and one another path left due, both keep their effect due for the app', async () => {
+    const byCli = await shop.pendingCollection(15_000);
+    const byOther = await shop.pendingCollection(16_000);
+    await shop.control('collection/settle', { ref_id: byCli.controlNumber, outcome: 'success' });
+    await shop.control('collection/settle', { ref_id: byOther.controlNumber, outcome: 'success' });
+    await shop.pesakit.collection.status(byOther.controlNumber);
+
+    const run = await reconcileOnce();
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`settled   ${byCli.merchantReference}`);
+    for (const payment of [byCli, byOther]) {
+      const record = await shop.store.get(payment.merchantReference);
+      expect(record?.status).toBe('success');
+      expect(record?.effect.status).toBe('due');
+    }
+
+    const paid: string[] = [];
+    const runner = new EffectRunner(shop.store, {
+      onPaid: (record) => {
+        paid.push(record.merchantReference);
+      },
+    });
+    await runner.drain({ limit: 10 });
+    await runner.drain({ limit: 10 });
+    expect(paid.sort()).toEqual([byCli.merchantReference, byOther.merchantReference].sort());
+  });
 });
