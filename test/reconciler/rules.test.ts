@@ -161,7 +161,9 @@ describe('errors, close and options', () => {
     const pesakit = harness.client({ store });
     const reconciler = pesakit.createReconciler({
       pollIntervalMs: 20,
-      schedules: { pending: [1, 3_600_000] },
+      // Checked again every 20 ms: a pass may look before the settlement below (the answer is
+      // still pending) and must then keep looking until it sees it.
+      schedules: { pending: [1, 20] },
     });
     const settled = new Promise<string>((resolve) =>
       reconciler.on('settled', (record) => resolve(record.merchantReference)),
