@@ -107,7 +107,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   }
 
   /**
-   * Answers one HTTP request under the mount point: `POST|GET /callback`, `GET /return`.
+   * Answers one HTTP request under the mount point: `POST|GET /callback`, `GET /return` (and
+   * `POST /return`: a checkout's settlement callback, sent to the same `callback_url`).
    * Never throws and never answers 5xx for client input; a store failure is 503 (the platform
    * retries). `options.returnUrls` (a middleware's own) win over the receiver's.
    */
@@ -131,10 +132,13 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     }
     if (path === '/return') {
       if (method === 'GET') return this.#checkoutReturn(url, options.returnUrls);
+      // A checkout has one callback_url: the browser comes back to it with GET, and the
+      // platform POSTs its settlement callback to the same URL. That POST is a callback.
+      if (method === 'POST') return this.#receivePost(request, url);
       return jsonResponse(
         405,
-        { message: `${method} is not allowed here; use GET.` },
-        { allow: 'GET' },
+        { message: `${method} is not allowed here; use GET (browser) or POST (callback).` },
+        { allow: 'GET, POST' },
       );
     }
     return jsonResponse(404, {

@@ -8,6 +8,7 @@ import type { RequestOptions } from '../core/transport.js';
 import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
+import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { isRequestAbortedError } from '../errors/request-aborted-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { isResponseValidationError } from '../errors/response-validation-error.js';
@@ -130,12 +131,40 @@ export async function moveMoney<K extends EndpointId>(
   }
 
   await context.store.attachReferences(merchantReference, movement.references(response));
-  const { status, reason } = movement.outcome(response);
-  const { record } = await context.store.transition(merchantReference, status, {
-    payload: response,
-    ...(reason === undefined ? {} : { reason }),
-  });
+  const record = await recordAnswer(
+    context,
+    merchantReference,
+    movement.outcome(response),
+    response,
+  );
   return withLastResponse({ ...response, merchantReference, record }, response.lastResponse);
+}
+
+/**
+ * Moves the record to what the answer says. The settlement may have overtaken the answer — a
+ * callback (found by `pesakit_ref`) or the reconciler settled the record while this call was
+ * still reading its response — and then the record is further along than `pending`: that is
+ * not an error for the caller, whose payment went through; the record as it stands is returned.
+ */
+async function recordAnswer(
+  context: ClientContext,
+  merchantReference: string,
+  { status, reason }: { status: TransactionStatus; reason?: string },
+  response: unknown,
+): Promise<TransactionRecord> {
+  try {
+    const { record } = await context.store.transition(merchantReference, status, {
+      payload: response,
+      ...(reason === undefined ? {} : { reason }),
+    });
+    return record;
+  } catch (error) {
+    const current = isInvalidTransitionError(error)
+      ? await context.store.get(merchantReference)
+      : undefined;
+    if (current && current.status !== 'initiating') return current;
+    throw error;
+  }
 }
 
 /**

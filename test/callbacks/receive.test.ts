@@ -199,7 +199,10 @@ describe('receiver.receive(): the fast path', () => {
     const wrong = await send('PUT', '/callback', json, '{}');
     expect(wrong.status).toBe(405);
     expect(wrong.headers['allow']).toBe('GET, POST');
-    expect((await send('POST', '/return')).status).toBe(405);
+    expect((await send('DELETE', '/return')).status).toBe(405);
+    // A checkout's settlement callback arrives by POST at its one callback_url, the return route.
+    expect((await send('POST', '/return', json, JSON.stringify(body))).status).toBe(200);
+    expect((await store.inbox.list()).length).toBe(1);
     expect(
       (await send('POST', '/callback', { 'content-type': 'text/plain' }, JSON.stringify(body)))
         .status,

@@ -204,7 +204,11 @@ export function describeReceiverMount(framework: Framework): void {
         token: started.payment_token,
         msisdn: '255754123456',
       });
+      // The platform POSTs its settlement callback to the checkout's one callback_url — the
+      // return route — and it is received there like any callback.
+      const received = new Promise((resolve) => shop.receiver.once('received', resolve));
       await settle(phone.controlNumber, 'success');
+      await received;
       const answer = await returnTo(
         shop,
         `external_reference=${started.external_reference}&status=success`,
@@ -319,7 +323,9 @@ export function describeReceiverMount(framework: Framework): void {
       const shop = await openShop();
       expect((await fetch(`${shop.app.url}/pesakit/nowhere`)).status).toBe(404);
       expect((await fetch(shop.callbackUrl, { method: 'PUT' })).status).toBe(405);
-      expect((await post(`${shop.app.url}/pesakit/return`, {})).status).toBe(405);
+      expect((await fetch(`${shop.app.url}/pesakit/return`, { method: 'PUT' })).status).toBe(405);
+      // POST /return is a checkout's settlement callback: validated like any other.
+      expect((await post(`${shop.app.url}/pesakit/return`, {})).status).toBe(422);
     });
   });
 
