@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSchedules } from '../../src/reconciler/options.js';
+import { runtimeEnv } from './harness.js';
 import { credentialEnv, startShop } from './sandbox-shop.js';
 
 const root = new URL('../../', import.meta.url);
@@ -13,7 +14,7 @@ function runJob(env: Record<string, string>) {
     ['--import', 'tsx', 'examples/cron-reconciler/reconcile-job.ts'],
     {
       cwd: root,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
+      env: { ...runtimeEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

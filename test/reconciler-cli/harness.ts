@@ -40,8 +40,22 @@ export interface CliRun {
 }
 
 /**
+ * What the Node runtime itself needs, carried into a child whose environment is otherwise
+ * exactly what cron gives it: PATH, and the test runner's module hook (the Node 24 pass swaps
+ * in better-sqlite3 13 through `NODE_OPTIONS`, scripts/test-node24.mjs). No credentials.
+ */
+export function runtimeEnv(): Record<string, string> {
+  const carried: Record<string, string> = { PATH: process.env['PATH'] ?? '' };
+  for (const name of ['NODE_OPTIONS', 'PESAKIT_BETTER_SQLITE3_DIR']) {
+    const value = process.env[name];
+    if (value !== undefined) carried[name] = value;
+  }
+  return carried;
+}
+
+/**
  * Runs `pesakit <args>` as a separate process from the sources (tsx), with exactly the given
- * environment (plus PATH): what cron does, argv and env included.
+ * environment (plus the runtime's own, `runtimeEnv`): what cron does, argv and env included.
  */
 export function runCli(
   args: readonly string[],
@@ -50,7 +64,7 @@ export function runCli(
 ): Promise<CliRun> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
     cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', ...env },
+    env: { ...runtimeEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
