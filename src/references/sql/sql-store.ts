@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { PesakitError } from '../../errors/pesakit-error.js';
@@ -6,7 +5,6 @@ import { TransactionNotFoundError } from '../../errors/transaction-not-found-err
 import type {
   ClaimEffectsOptions,
   EffectClaim,
-  EffectState,
   EffectStatus,
   FailEffectOptions,
 } from '../effects.js';
@@ -46,6 +44,7 @@ import type {
   TransactionStatus,
   TransitionDetails,
 } from '../types.js';
+import { claimEffectRows, effectColumns, fencedEffectWrite } from './effects.js';
 import type { InboxDatabase } from './inbox-table.js';
 import { assertLeaseRow, leaseDueRows, releaseLeaseRow } from './schedule.js';
 import {
@@ -196,7 +195,7 @@ export class SqlReferenceStore implements ReferenceStore {
               ? JSON.stringify(change.lastPayload)
               : sql.ref('last_payload'),
             review: change.review === null ? null : JSON.stringify(change.review),
-            ...this.#effectColumns(change.effect),
+            ...effectColumns(this.#dialect, change.effect),
           })
           .where('merchant_reference', '=', reference)
           .returningAll()
@@ -313,7 +312,7 @@ export class SqlReferenceStore implements ReferenceStore {
             status_reason: change.statusReason,
             updated_at: this.#instant(change.updatedAt),
             resolution: JSON.stringify(change.resolution),
-            ...this.#effectColumns(change.effect),
+            ...effectColumns(this.#dialect, change.effect),
           })
           .where('merchant_reference', '=', reference)
           .returningAll()
@@ -336,62 +335,13 @@ export class SqlReferenceStore implements ReferenceStore {
   }
 
   async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
-    const { leaseMs, limit, merchantReference } = parseClaimEffects(options);
-    const now = this.#now();
-    const at = this.#instant(now);
-    // One token per claim: with the merchant reference it names exactly one lease.
-    const token = randomUUID();
-    return this.#open()
-      .transaction()
-      .execute(async (trx) => {
-        const picked = await trx
-          .selectFrom(transactionsTable)
-          .select('merchant_reference')
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('effect_status', '=', 'due'), eb('effect_due_at', '<=', at)]),
-              eb.and([eb('effect_status', '=', 'running'), eb('effect_lease_until', '<=', at)]),
-            ]),
-          )
-          .$if(merchantReference !== undefined, (qb) =>
-            qb.where('merchant_reference', '=', merchantReference as string),
-          )
-          .orderBy('effect_due_at', 'asc')
-          .orderBy('merchant_reference', 'asc')
-          .limit(limit)
-          // Concurrent claimers on PostgreSQL skip each other's rows instead of waiting.
-          .$if(this.#dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
-          .execute();
-        if (picked.length === 0) return [];
-        const rows = await trx
-          .updateTable(transactionsTable)
-          .set((eb) => ({
-            effect_status: 'running',
-            effect_attempts: eb('effect_attempts', '+', 1),
-            effect_lease_token: token,
-            effect_lease_until: this.#instant(new Date(now.getTime() + leaseMs)),
-          }))
-          .where(
-            'merchant_reference',
-            'in',
-            picked.map((row) => row.merchant_reference),
-          )
-          .returningAll()
-          .execute();
-        return rows
-          .map((row) => ({ record: toRecord(row), token }))
-          .sort(
-            (a, b) =>
-              (a.record.effect.dueAt?.getTime() ?? 0) - (b.record.effect.dueAt?.getTime() ?? 0) ||
-              (a.record.merchantReference < b.record.merchantReference ? -1 : 1),
-          );
-      });
+    return claimEffectRows(this.#open(), this.#dialect, parseClaimEffects(options), this.#now());
   }
 
   async completeEffect(merchantReference: string, token: string): Promise<boolean> {
     const reference = parseMerchantReference('completeEffect', merchantReference);
     const now = this.#now();
-    return this.#fencedEffectWrite(reference, token, now, {
+    return fencedEffectWrite(this.#open(), this.#dialect, reference, token, now, {
       effect_status: 'done',
       effect_due_at: null,
       effect_last_error: null,
@@ -406,7 +356,7 @@ export class SqlReferenceStore implements ReferenceStore {
   ): Promise<boolean> {
     const reference = parseMerchantReference('failEffect', merchantReference);
     const { error, retryAt } = parseFailEffect(options);
-    return this.#fencedEffectWrite(reference, token, this.#now(), {
+    return fencedEffectWrite(this.#open(), this.#dialect, reference, token, this.#now(), {
       effect_status: retryAt === null ? 'dead' : 'due',
       effect_due_at: retryAt && this.#instant(retryAt),
       effect_last_error: error,
@@ -444,45 +394,6 @@ export class SqlReferenceStore implements ReferenceStore {
 
   #instant(value: Date): Date | string {
     return toInstant(this.#dialect, value);
-  }
-
-  /** The columns of an effect state; a new state always drops any lease. */
-  #effectColumns(effect: EffectState) {
-    return {
-      effect_status: effect.status,
-      effect_attempts: effect.attempts,
-      effect_due_at: effect.dueAt && this.#instant(effect.dueAt),
-      effect_last_error: effect.lastError,
-      effect_completed_at: effect.completedAt && this.#instant(effect.completedAt),
-      effect_lease_token: null,
-      effect_lease_until: null,
-    };
-  }
-
-  /**
-   * Writes `columns` only while `token` holds an unexpired lease on the running effect — one
-   * statement, so a worker whose lease expired (and was claimed by another) writes nothing.
-   */
-  async #fencedEffectWrite(
-    reference: string,
-    token: string,
-    now: Date,
-    columns: {
-      effect_status: string;
-      effect_due_at: Date | string | null;
-      effect_last_error: string | null;
-      effect_completed_at?: Date | string;
-    },
-  ): Promise<boolean> {
-    const result = await this.#open()
-      .updateTable(transactionsTable)
-      .set({ ...columns, effect_lease_token: null, effect_lease_until: null })
-      .where('merchant_reference', '=', reference)
-      .where('effect_status', '=', 'running')
-      .where('effect_lease_token', '=', token)
-      .where('effect_lease_until', '>', this.#instant(now))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Reads the record inside `trx`, locking its row on PostgreSQL until the transaction ends. */
