@@ -115,6 +115,7 @@ export { defaultSchedules, Reconciler } from './reconciler/index.js';
 export type {
   ClaimEffectsOptions,
   EffectClaim,
+  EffectOutbox,
   EffectState,
   EffectStatus,
   FailEffectOptions,
@@ -139,6 +140,7 @@ export type {
   References,
   TransactionIntent,
   TransactionRecord,
+  TransactionRecords,
   TransactionStatus,
   TransitionDetails,
 } from './references/index.js';
@@ -153,6 +155,7 @@ export {
 export type {
   Resolution,
   ResolveOptions,
+  ReviewQueue,
   ReviewReason,
   ReviewVerdict,
 } from './references/review.js';

@@ -11,9 +11,19 @@ export class InvalidTransitionError extends PesakitError {
   readonly from: string;
   readonly to: string;
 
-  constructor(details: { merchantReference: string; from: string; to: string }) {
-    const why =
-      details.from === 'success' || details.from === 'failed'
+  /**
+   * `details.resolving`: the refused move was `store.resolve()`, which only leaves
+   * `needs_review` — say that rather than a generic "cannot become".
+   */
+  constructor(details: {
+    merchantReference: string;
+    from: string;
+    to: string;
+    resolving?: boolean;
+  }) {
+    const why = details.resolving
+      ? `only a needs_review transaction can be resolved, and this one is ${details.from}`
+      : details.from === 'success' || details.from === 'failed'
         ? `${details.from} is final and never changes`
         : details.from === 'needs_review'
           ? 'a transaction in needs_review waits for a person: only store.resolve() moves it'

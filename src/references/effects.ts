@@ -56,3 +56,33 @@ export interface FailEffectOptions {
 
 /** Statuses whose reaching makes an effect due. */
 export const effectfulStatuses = ['success', 'failed', 'needs_review'] as const;
+
+/**
+ * The effect outbox kept on each record: claim due effects under a lease, then complete or
+ * fail them with the lease's token. One part of `ReferenceStore`; `EffectRunner` needs only
+ * this.
+ */
+export interface EffectOutbox {
+  /**
+   * Claims due effects (and running ones whose lease expired) for this worker: each becomes
+   * `running` under a fresh token for `leaseMs`, its attempts counted. On PostgreSQL concurrent
+   * claimers never get the same record (`FOR UPDATE SKIP LOCKED`).
+   */
+  claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]>;
+  /** Marks the effect done — only if `token` still holds the lease (`false` otherwise). */
+  completeEffect(merchantReference: string, token: string): Promise<boolean>;
+  /**
+   * Records a failed handler run — only if `token` still holds the lease (`false` otherwise):
+   * due again at `retryAt`, or `dead` when it is null.
+   */
+  failEffect(
+    merchantReference: string,
+    token: string,
+    options: FailEffectOptions,
+  ): Promise<boolean>;
+  /** Records whose effect is in `status`, oldest due first. */
+  listEffects(
+    status: Exclude<EffectStatus, 'none' | 'done'>,
+    options?: { limit?: number },
+  ): Promise<TransactionRecord[]>;
+}

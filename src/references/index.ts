@@ -15,6 +15,7 @@ export type {
   References,
   TransactionIntent,
   TransactionRecord,
+  TransactionRecords,
   TransactionStatus,
   TransitionDetails,
 } from './types.js';

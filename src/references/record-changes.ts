@@ -134,6 +134,7 @@ export function resolution(
       merchantReference: record.merchantReference,
       from: record.status,
       to: decision.outcome,
+      resolving: true,
     });
   }
   const at = decision.at ?? now;

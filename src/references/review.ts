@@ -1,3 +1,5 @@
+import type { TransactionRecord } from './types.js';
+
 /**
  * Why automation handed a transaction to a person. A record in `needs_review` carries one of
  * these, and only `store.resolve()` moves it on: the SDK never guesses where money is at stake.
@@ -50,4 +52,23 @@ export interface ResolveOptions {
   by?: string;
   /** When; defaults to now. */
   at?: Date;
+}
+
+/**
+ * The `needs_review` queue: what automation handed to a person, and the person's decision.
+ * One part of `ReferenceStore`.
+ */
+export interface ReviewQueue {
+  /**
+   * A person's decision on a `needs_review` record: moves it to `success` or `failed`, records
+   * the note (and who, when), and makes the effect due again so `onPaid` / `onFailed` run.
+   * From any other status → `InvalidTransitionError`.
+   */
+  resolve(
+    merchantReference: string,
+    outcome: 'success' | 'failed',
+    options: ResolveOptions,
+  ): Promise<TransactionRecord>;
+  /** Records in `needs_review`, by merchant reference, after `after` when given. */
+  listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
 }

@@ -1,13 +1,7 @@
 import type { Product } from '../core/endpoints.js';
-import type {
-  ClaimEffectsOptions,
-  EffectClaim,
-  EffectState,
-  EffectStatus,
-  FailEffectOptions,
-} from './effects.js';
+import type { EffectOutbox, EffectState } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
-import type { Resolution, ResolveOptions, ReviewVerdict } from './review.js';
+import type { Resolution, ReviewQueue, ReviewVerdict } from './review.js';
 import type { SchedulingStore } from './schedule/types.js';
 
 /**
@@ -134,15 +128,10 @@ export interface ListOpenOptions {
 }
 
 /**
- * Remembers every transaction pesakit starts, with each reference kept apart, and moves it
- * forward to a final state. Three implementations share one conformance suite:
- * `MemoryReferenceStore` (default), `SqliteReferenceStore` (`pesakit/sqlite`) and
- * `PostgresReferenceStore` (`pesakit/postgres`).
- *
- * Bad input throws `StoreInputError` and stores nothing; an unknown merchant reference throws
- * `TransactionNotFoundError` (except in the lookups, which return `undefined`).
+ * The records themselves: the write-ahead intent, the platform's references, status moves and
+ * the lookups every path uses. One part of {@link ReferenceStore}.
  */
-export interface ReferenceStore extends SchedulingStore {
+export interface TransactionRecords {
   /**
    * Write-ahead: stores the intent as `initiating` BEFORE the request is sent, so a crash
    * in between leaves a trace for the reconciler. A merchant reference already stored →
@@ -181,42 +170,27 @@ export interface ReferenceStore extends SchedulingStore {
   listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]>;
   /** Notes that the reconciler pulled this transaction's state: sets `lastCheckedAt`, counts it. */
   recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord>;
+}
+
+/**
+ * Remembers every transaction pesakit starts, with each reference kept apart, and moves it
+ * forward to a final state. It is made of parts, each its own interface, so code can ask for
+ * only what it uses: {@link TransactionRecords}, {@link ReviewQueue} (`needs_review`),
+ * {@link EffectOutbox} (the merchant's handlers), {@link SchedulingStore} (the reconciler's
+ * leases) and the {@link CallbackInbox}. A custom store implements them all. Three implementations share one conformance suite:
+ * `MemoryReferenceStore` (default), `SqliteReferenceStore` (`pesakit/sqlite`) and
+ * `PostgresReferenceStore` (`pesakit/postgres`).
+ *
+ * Bad input throws `StoreInputError` and stores nothing; an unknown merchant reference throws
+ * `TransactionNotFoundError` (except in the lookups, which return `undefined`).
+ */
+export interface ReferenceStore
+  extends TransactionRecords,
+    ReviewQueue,
+    EffectOutbox,
+    SchedulingStore {
   /** The durable callback inbox kept with the records (src/references/inbox). */
   readonly inbox: CallbackInbox;
-  /**
-   * A person's decision on a `needs_review` record: moves it to `success` or `failed`, records
-   * the note (and who, when), and makes the effect due again so `onPaid` / `onFailed` run.
-   * From any other status → `InvalidTransitionError`.
-   */
-  resolve(
-    merchantReference: string,
-    outcome: 'success' | 'failed',
-    options: ResolveOptions,
-  ): Promise<TransactionRecord>;
-  /** Records in `needs_review`, by merchant reference, after `after` when given. */
-  listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
-  /**
-   * Claims due effects (and running ones whose lease expired) for this worker: each becomes
-   * `running` under a fresh token for `leaseMs`, its attempts counted. On PostgreSQL concurrent
-   * claimers never get the same record (`FOR UPDATE SKIP LOCKED`).
-   */
-  claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]>;
-  /** Marks the effect done — only if `token` still holds the lease (`false` otherwise). */
-  completeEffect(merchantReference: string, token: string): Promise<boolean>;
-  /**
-   * Records a failed handler run — only if `token` still holds the lease (`false` otherwise):
-   * due again at `retryAt`, or `dead` when it is null.
-   */
-  failEffect(
-    merchantReference: string,
-    token: string,
-    options: FailEffectOptions,
-  ): Promise<boolean>;
-  /** Records whose effect is in `status`, oldest due first. */
-  listEffects(
-    status: Exclude<EffectStatus, 'none' | 'done'>,
-    options?: { limit?: number },
-  ): Promise<TransactionRecord[]>;
   /** Releases the store's connections. A closed store must not be used again. */
   close(): Promise<void>;
 }

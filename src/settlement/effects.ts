@@ -1,5 +1,6 @@
 import { EventEmitter } from 'eventemitter3';
-import type { ReferenceStore, TransactionRecord } from '../references/index.js';
+import type { EffectOutbox } from '../references/effects.js';
+import type { TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 
 /** What a handler is told besides the record. */
@@ -66,7 +67,7 @@ export const DEFAULT_EFFECT_RETRY_DELAYS: readonly number[] = [
  * that expires, and `drain()` anywhere picks the effect up again.
  */
 export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
-  readonly #store: ReferenceStore;
+  readonly #store: EffectOutbox;
   readonly #handlers: SettlementHandlers;
   readonly #leaseMs: number;
   readonly #retryDelays: readonly number[];
@@ -74,7 +75,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   readonly #now: () => Date;
 
   constructor(
-    store: ReferenceStore,
+    store: EffectOutbox,
     handlers: SettlementHandlers,
     options: EffectRunnerOptions = {},
   ) {
@@ -119,9 +120,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     try {
       if (kind === 'paid') await this.#handlers.onPaid?.(record, context);
       else if (kind === 'failed') await this.#handlers.onFailed?.(record, context);
-      else if (kind === 'review' && record.review) {
-        await this.#handlers.onReview?.(record, record.review, context);
-      }
+      else if (record.review) await this.#handlers.onReview?.(record, record.review, context);
     } catch (error) {
       await this.#failed(record, token, kind, error);
       return;
@@ -129,7 +128,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     if (await this.#store.completeEffect(record.merchantReference, token)) {
       this.emit('effect', {
         merchantReference: record.merchantReference,
-        kind: kind ?? 'review',
+        kind,
         attempt: context.attempt,
       });
     }
@@ -138,7 +137,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   async #failed(
     record: TransactionRecord,
     token: string,
-    kind: EffectKind | undefined,
+    kind: EffectKind,
     error: unknown,
   ): Promise<void> {
     const attempts = record.effect.attempts;
@@ -148,7 +147,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
       if (
         await this.#store.failEffect(merchantReference, token, { error: message, retryAt: null })
       ) {
-        this.emit('dead', { merchantReference, kind: kind ?? 'review', attempts, error });
+        this.emit('dead', { merchantReference, kind, attempts, error });
       }
       return;
     }
@@ -157,7 +156,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     if (await this.#store.failEffect(merchantReference, token, { error: message, retryAt })) {
       this.emit('effect_failed', {
         merchantReference,
-        kind: kind ?? 'review',
+        kind,
         attempt: attempts,
         error,
         retryAt,
@@ -166,10 +165,18 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   }
 }
 
-/** Which handler a settled record calls. */
-function kindOf(record: TransactionRecord): EffectKind | undefined {
+/**
+ * Which handler a settled record calls. Only a settling transition makes an effect due, so a
+ * claimed effect on an open record means the store broke that rule: say so loudly rather than
+ * run a handler for a payment that has not settled.
+ */
+function kindOf(record: TransactionRecord): EffectKind {
   if (record.status === 'success') return 'paid';
   if (record.status === 'failed') return 'failed';
   if (record.status === 'needs_review') return 'review';
-  return undefined;
+  throw new Error(
+    `pesakit: the store returned a claimed effect for ${record.merchantReference}, which is ` +
+      `${record.status}; only success, failed and needs_review records have effects. ` +
+      'This is a bug in the store implementation.',
+  );
 }

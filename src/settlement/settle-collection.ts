@@ -1,6 +1,6 @@
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { isPaid, type PaymentObservation } from '../payments/is-paid.js';
-import type { ReferenceStore, TransactionRecord } from '../references/index.js';
+import { isFinalStatus, type ReferenceStore, type TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 
@@ -83,8 +83,9 @@ export async function applyCollectionObservation(
   return { outcome: 'pending', record, changed: false };
 }
 
+/** Settled for this decision: final, or waiting for a person (an answer never reopens it). */
 function isSettled(record: TransactionRecord): boolean {
-  return ['success', 'failed', 'needs_review'].includes(record.status);
+  return isFinalStatus(record.status) || record.status === 'needs_review';
 }
 
 async function move(

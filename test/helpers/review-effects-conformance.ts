@@ -126,7 +126,14 @@ export function describeReviewAndEffects(harness: ReferenceStoreHarness): void {
       await paid(store, 'paid-1');
       const final = await failure(store.resolve('paid-1', 'failed', { note: 'oops' }));
       expect(isInvalidTransitionError(final)).toBe(true);
+      expect((final as Error).message).toContain(
+        'only a needs_review transaction can be resolved, and this one is success',
+      );
       expect((await store.get('paid-1'))?.status).toBe('success');
+      await store.createIntent(intent('open-1'));
+      const open1 = await failure(store.resolve('open-1', 'success', { note: 'paid in cash' }));
+      expect((open1 as Error).message).toContain('this one is initiating');
+      expect((await store.get('open-1'))?.status).toBe('initiating');
 
       await store.createIntent(intent('order-2'));
       await store.transition('order-2', 'needs_review', { review: underpaid });
