@@ -29,7 +29,11 @@ async function upload(
   const form = new FormData();
   if (options.batchId !== undefined) form.append('batch_id', options.batchId);
   if (file !== undefined) {
-    form.append(options.field ?? 'file', new Blob([new Uint8Array(file)]), options.fileName ?? 'staff.xlsx');
+    form.append(
+      options.field ?? 'file',
+      new Blob([new Uint8Array(file)]),
+      options.fileName ?? 'staff.xlsx',
+    );
   }
   const response = await fetch(`${s.url}${PATH}`, {
     method: 'POST',
