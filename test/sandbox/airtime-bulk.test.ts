@@ -132,6 +132,25 @@ describe('bulk airtime: every row runs purchase rules 4–7', () => {
     expect(failures.map((message) => message.to)).toEqual(['255754000999', '255684000999']);
   });
 
+  it('holds the whole total at once: a purchase racing the batch never spends money a row needs', async () => {
+    await start(1000);
+    const rows = Array.from({ length: 10 }, (_, index) => `${numbered(index + 1)},100`).join('\n');
+    const [batch, single] = await Promise.all([
+      upload(csvOf(`msisdn,amount\n${rows}\n`)),
+      s.call(
+        'POST',
+        '/api/sandbox/airtime/customer/payments',
+        { msisdn: '255754999001', amount: 100 },
+        bearer(token),
+      ),
+    ]);
+    // Exactly one of the two fits; the other is refused as insufficient, and nothing overdraws.
+    const statuses = [batch.status, single.status].sort();
+    expect(statuses).toEqual([200, 422]);
+    expect(balance()).toBe(batch.status === 200 ? 0 : 900);
+    expect(s.sandbox.inspect.snapshot().airtimePayments).toBe(batch.status === 200 ? 10 : 1);
+  });
+
   it('counts payments per number through the control API (ground truth for "sent once")', async () => {
     await start(10_000);
     await upload(csvOf('msisdn,amount\n255754000001,100\n255754000002,100\n255754000001,100\n'));
