@@ -280,6 +280,33 @@ describe('bulk airtime: the upload', () => {
     expect(bought.status).toBe(200);
   });
 
+  it('answers a broken multipart body with a 4xx, never a 5xx, and changes nothing', async () => {
+    await start(10_000);
+    const before = s.sandbox.inspect.snapshot();
+    const send = (contentType: string, body: string) =>
+      fetch(`${s.url}${PATH}`, {
+        method: 'POST',
+        body,
+        headers: { ...bearer(token), 'content-type': contentType },
+      });
+    const noBoundary = await send('multipart/form-data', 'garbage');
+    expect(noBoundary.status).toBe(400);
+    expect(((await noBoundary.json()) as { message: string }).message).toMatch(/could not be read/);
+    const cutShort = await send(
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nmsisdn,amount\n2557',
+    );
+    expect(cutShort.status).toBeGreaterThanOrEqual(400);
+    expect(cutShort.status).toBeLessThan(500);
+    const badHeader = await send(
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nnonsense\r\n\r\nx\r\n--XyZ--\r\n',
+    );
+    expect(badHeader.status).toBeGreaterThanOrEqual(400);
+    expect(badHeader.status).toBeLessThan(500);
+    expect(s.sandbox.inspect.snapshot()).toEqual(before);
+  });
+
   it('answers 422 `file` required when no file is sent, or when it is in another field', async () => {
     await start(10_000);
     const none = await upload(undefined, { batchId: 'b1' });
