@@ -7,8 +7,8 @@
 // - money: `pesakit.collection.initiateMno(...)` with the SQLite store (write-ahead intent,
 //   references, outcome: three store writes) vs raw fetch of the same POST; and, to separate
 //   the SDK from the store, the same call with the memory store.
-// Per round: the median latency of each, and the client CPU per call (process.cpuUsage), which
-// is steadier on a shared machine. Printed: the median of the per-round ratios and their spread,
+// Within a round the two alternate call by call. Per round: the median latency of each, and the
+// client CPU per call (process.cpuUsage), which is steadier on a shared machine. Printed: the median of the per-round ratios and their spread,
 // then one verdict line per call against 1.25×. `--quick` only proves that it runs.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -169,18 +169,14 @@ async function main() {
 
     console.log(
       `sdk overhead: sequential calls to a node:http server in its own process (loopback), ` +
-        `${ROUNDS} rounds of ${BLOCK} calls per side, after ${WARMUP} warm-up`,
+        `${ROUNDS} rounds of ${BLOCK} calls per side, alternated call by call, after ${WARMUP} warm-up`,
     );
     const rows = [];
     const verdicts = [];
     for (const comparison of comparisons) {
       const perRound = [];
       for (let round = 0; round < ROUNDS; round++) {
-        // Alternate who goes first, so that order and drift are shared out.
-        const sides = round % 2 === 0 ? ['baseline', 'subject'] : ['subject', 'baseline'];
-        const result = {};
-        for (const side of sides) result[side] = await block(comparison[side], BLOCK);
-        perRound.push(result);
+        perRound.push(await pairs(comparison.baseline, comparison.subject, BLOCK));
       }
       const latency = perRound.map((r) => r.subject.median / r.baseline.median);
       const cpu = perRound.map((r) => r.subject.cpuUs / r.baseline.cpuUs);
@@ -232,17 +228,27 @@ async function main() {
   }
 }
 
-/** `count` sequential calls: their median latency (ms) and the client CPU per call (µs). */
-async function block(call, count) {
-  const latencies = new Array(count);
-  const cpuBefore = process.cpuUsage();
+/**
+ * `count` pairs of sequential calls, baseline and subject in turn (each going first in every
+ * other pair), so that a burst of load on the shared machine hits both alike. Per side: the
+ * median latency (ms) and the client CPU per call (µs).
+ */
+async function pairs(baseline, subject, count) {
+  const sides = { baseline: { call: baseline }, subject: { call: subject } };
+  for (const side of Object.values(sides)) Object.assign(side, { latencies: [], cpu: 0 });
   for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    await call();
-    latencies[i] = performance.now() - start;
+    const order = i % 2 === 0 ? [sides.baseline, sides.subject] : [sides.subject, sides.baseline];
+    for (const side of order) {
+      const cpuBefore = process.cpuUsage();
+      const start = performance.now();
+      await side.call();
+      side.latencies.push(performance.now() - start);
+      const cpu = process.cpuUsage(cpuBefore);
+      side.cpu += cpu.user + cpu.system;
+    }
   }
-  const cpu = process.cpuUsage(cpuBefore);
-  return { median: summarize(latencies).median, cpuUs: (cpu.user + cpu.system) / count };
+  const result = (side) => ({ median: summarize(side.latencies).median, cpuUs: side.cpu / count });
+  return { baseline: result(sides.baseline), subject: result(sides.subject) };
 }
 
 /** This file again, with --serve, in its own process; resolves once it listens. */
