@@ -18,7 +18,8 @@ export interface Attempt {
   readonly url: string;
   readonly path: string;
   readonly body: unknown;
-  readonly headers: Headers;
+  /** Header names in lower case, already checked (TransportOptions and RequestOptions). */
+  readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   readonly fetch: typeof globalThis.fetch | undefined;
@@ -63,12 +64,13 @@ export async function sendAttempt(
   // Set when fetch is called: a failure before that (ky building the Request) sent nothing.
   let dispatched = false;
   try {
-    // ky builds the request and runs its hooks; the hook sends it. fetch gets the JSON string
-    // and the deadline signal as they are: handed to ky, the body became a stream that ky
-    // cloned (tee) and undici re-piped through a TransformStream, and ky merged the signal
-    // with its own — about half of the SDK's cost per call on loopback. Answering from
-    // `beforeRequest` also skips ky's clone of the Request (kept for ky's own retries, which
-    // are off: the transport retries, with its own schedule).
+    // ky runs the call — builds the request from the URL and method, runs its hooks — and its
+    // `beforeRequest` hook sends it. fetch gets the JSON string, the headers and the deadline
+    // signal as they are: handed to ky, the body became a stream that ky cloned (tee) and
+    // undici re-piped through a TransformStream, ky merged the signal with its own and the
+    // headers into new Headers — about half of the SDK's cost per call on loopback. Answering
+    // from `beforeRequest` also skips ky's clone of the Request (kept for ky's own retries,
+    // which are off: the transport retries, with its own schedule).
     // An injected fetch (`TransportOptions.fetch`) still receives one Request, as it always
     // has, so harnesses that read `request.url` or `request.headers` keep working.
     const send = (): Promise<Response> => {
@@ -85,7 +87,6 @@ export async function sendAttempt(
     };
     const response = await ky(attempt.url, {
       method: endpoint.method,
-      headers: attempt.headers,
       timeout: false,
       retry: 0,
       throwHttpErrors: false,

@@ -76,7 +76,7 @@ interface Call {
   attempt: number;
   startedAt: number;
   /** The latest attempt's headers, built once and shared by the request and its events. */
-  headers?: Headers | undefined;
+  headers?: Record<string, string> | undefined;
   /** The token of the latest attempt, and the status it got. */
   token?: string | undefined;
   status?: number | undefined;
@@ -196,6 +196,9 @@ export class Transport {
   #prepare(id: EndpointId, options: RequestOptions, token: string | undefined) {
     const endpoint: Endpoint = endpoints[id];
     const body = validatedBody(id, endpoint, this.#options.environment, options.body);
+    // Headers travel as a plain object (cheaper for fetch than a Headers); a malformed one is
+    // refused here, by the same check a Headers makes, before anything is stored or sent.
+    if (options.headers !== undefined) new Headers(options.headers);
     const { path, url } = this.#target(id, endpoint, options.params);
     const product = endpoint.product;
     const canLogIn = this.#options.credentials[product] !== undefined;
@@ -231,11 +234,10 @@ export class Transport {
     if (call.endpoint.auth !== 'bearer') return await this.#withRetries(call, undefined);
     if (token !== undefined) return await this.#withRetries(call, token);
     const request = { method: call.endpoint.method, path: call.path };
-    const current = await untilAborted(
-      this.#sessions.current(product),
-      call.options.signal,
-      request,
-    );
+    // A held token is used as it is: no promise to wait on (the usual case, every call).
+    const current =
+      this.#sessions.token(product) ??
+      (await untilAborted(this.#sessions.current(product), call.options.signal, request));
     try {
       return await this.#withRetries(call, current);
     } catch (error) {
@@ -335,17 +337,20 @@ export class Transport {
     );
   }
 
-  #headers(call: Call): Headers {
-    const headers = new Headers(this.#options.headers);
-    for (const [name, value] of Object.entries(call.options.headers ?? {}))
-      headers.set(name, value);
-    headers.set('accept', 'application/json');
-    if (call.body !== undefined) headers.set('content-type', 'application/json');
+  /** Names in lower case, so that a later header replaces an earlier one whatever its case. */
+  #headers(call: Call): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#options.headers };
+    if (call.options.headers !== undefined) {
+      for (const [name, value] of Object.entries(call.options.headers))
+        headers[name.toLowerCase()] = value;
+    }
+    headers['accept'] = 'application/json';
+    if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (call.endpoint.auth === 'bearer' && call.token !== undefined) {
-      headers.set('authorization', `Bearer ${call.token}`);
+      headers['authorization'] = `Bearer ${call.token}`;
     }
     if (call.endpoint.auth === 'api-key' && this.#options.apiKey !== undefined) {
-      headers.set('x-api-key', this.#options.apiKey);
+      headers['x-api-key'] = this.#options.apiKey;
     }
     return headers;
   }
@@ -358,7 +363,7 @@ export class Transport {
       attempt,
     } = call;
     // Before the first attempt (a refused login, say) no headers were built yet.
-    const headers = redactHeaders(call.headers ?? this.#headers(call));
+    const headers = redactHeaders(new Headers(call.headers ?? this.#headers(call)));
     return { endpoint, method, path, attempt, headers };
   }
 
