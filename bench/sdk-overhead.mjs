@@ -84,9 +84,9 @@ async function main() {
   const { Pesakit } = await import('pesakit');
   const { SqliteReferenceStore } = await import('pesakit/sqlite');
   const quick = process.argv.includes('--quick');
-  const ROUNDS = quick ? 3 : Number(process.env.BENCH_SDK_ROUNDS ?? 7);
-  const BLOCK = quick ? 20 : Number(process.env.BENCH_SDK_CALLS ?? 300);
-  const WARMUP = quick ? 20 : 300;
+  const ROUNDS = quick ? 3 : Number(process.env.BENCH_SDK_ROUNDS ?? 5);
+  const BLOCK = quick ? 20 : Number(process.env.BENCH_SDK_CALLS ?? 200);
+  const WARMUP = quick ? 20 : 200;
   const TARGET = 1.25;
 
   const server = await startServer();
