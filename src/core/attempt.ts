@@ -18,7 +18,8 @@ export interface Attempt {
   readonly url: string;
   readonly path: string;
   readonly body: unknown;
-  readonly headers: Headers;
+  /** Header names in lower case, already checked (TransportOptions and RequestOptions). */
+  readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   readonly fetch: typeof globalThis.fetch | undefined;
@@ -45,29 +46,51 @@ export async function sendAttempt(
 ): Promise<unknown> {
   const { endpoint, path, merchantReference } = attempt;
   const request: RequestInfo = { method: endpoint.method, path };
+  const caller = attempt.signal;
   // A call the caller already gave up on is not sent at all (and so is never ambiguous).
-  if (attempt.signal?.aborted) throw new RequestAbortedError(request, attempt.signal.reason);
+  if (caller?.aborted) throw new RequestAbortedError(request, caller.reason);
   // The deadline covers the whole exchange, body included: ky's own timeout stops at headers.
+  // The caller's abort is forwarded into the same controller rather than merged with
+  // AbortSignal.any (a composite signal per call, tracked by the GC); `timedOut` tells the two
+  // apart.
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), attempt.timeoutMs);
-  const signal = attempt.signal
-    ? AbortSignal.any([deadline.signal, attempt.signal])
-    : deadline.signal;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    deadline.abort();
+  }, attempt.timeoutMs);
+  const forwardAbort = () => deadline.abort(caller?.reason);
+  caller?.addEventListener('abort', forwardAbort, { once: true });
   // Set when fetch is called: a failure before that (ky building the Request) sent nothing.
   let dispatched = false;
   try {
+    // ky runs the call — builds the request from the URL and method, runs its hooks — and its
+    // `beforeRequest` hook sends it. fetch gets the JSON string, the headers and the deadline
+    // signal as they are: handed to ky, the body became a stream that ky cloned (tee) and
+    // undici re-piped through a TransformStream, ky merged the signal with its own and the
+    // headers into new Headers — about half of the SDK's cost per call on loopback. Answering
+    // from `beforeRequest` also skips ky's clone of the Request (kept for ky's own retries,
+    // which are off: the transport retries, with its own schedule).
+    // An injected fetch (`TransportOptions.fetch`) still receives one Request, as it always
+    // has, so harnesses that read `request.url` or `request.headers` keep working.
+    const send = (): Promise<Response> => {
+      const init: RequestInit = {
+        method: endpoint.method,
+        headers: attempt.headers,
+        signal: deadline.signal,
+      };
+      if (attempt.body !== undefined) init.body = JSON.stringify(attempt.body);
+      const injected = attempt.fetch;
+      const request = injected ? new Request(attempt.url, init) : undefined;
+      dispatched = true;
+      return request && injected ? injected(request) : globalThis.fetch(attempt.url, init);
+    };
     const response = await ky(attempt.url, {
       method: endpoint.method,
-      headers: attempt.headers,
-      ...(attempt.body === undefined ? {} : { body: JSON.stringify(attempt.body) }),
-      signal,
       timeout: false,
       retry: 0,
       throwHttpErrors: false,
-      fetch: (input, init) => {
-        dispatched = true;
-        return (attempt.fetch ?? globalThis.fetch)(input, init);
-      },
+      hooks: { beforeRequest: [send] },
     });
     onResponse({ status: response.status, headers: response.headers });
     const body = await readResponseBody(response);
@@ -94,13 +117,13 @@ export async function sendAttempt(
     if (error instanceof PesakitError) throw error;
     const mayHaveBeenSent = dispatched && !failedBeforeSending(error);
     const moneyAtRisk = endpoint.retry === 'money' && mayHaveBeenSent;
-    if (attempt.signal?.aborted && !deadline.signal.aborted) {
-      const aborted = new RequestAbortedError(request, attempt.signal.reason);
+    if (caller?.aborted && !timedOut) {
+      const aborted = new RequestAbortedError(request, caller.reason);
       if (moneyAtRisk)
         throw new AmbiguousOutcomeError(request, merchantReference, { cause: aborted });
       throw aborted;
     }
-    if (deadline.signal.aborted) {
+    if (timedOut) {
       const timeout = new TimeoutError(request, attempt.timeoutMs, { cause: error });
       throw moneyAtRisk
         ? new AmbiguousOutcomeError(request, merchantReference, { cause: timeout })
@@ -114,6 +137,7 @@ export async function sendAttempt(
       : failure;
   } finally {
     clearTimeout(timer);
+    caller?.removeEventListener('abort', forwardAbort);
   }
 }
 

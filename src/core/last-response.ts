@@ -29,11 +29,19 @@ export function withLastResponse<T extends object>(
   return value as WithLastResponse<T>;
 }
 
-/** What a response that just arrived says about itself, secrets redacted. */
+/**
+ * What a response that just arrived says about itself, secrets redacted. The redacted copy of
+ * the headers is made when `headers` is first read, not on every call: most callers never read
+ * it. It is still an ordinary enumerable property to look at, spread or compare.
+ */
 export function lastResponseOf(status: number, headers: Headers): LastResponse {
+  let redacted: Record<string, string> | undefined;
   return {
     status,
     requestId: headers.get('x-request-id') ?? undefined,
-    headers: redactHeaders(headers),
+    get headers() {
+      redacted ??= redactHeaders(headers);
+      return redacted;
+    },
   };
 }

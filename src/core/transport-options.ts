@@ -79,6 +79,7 @@ export interface ResolvedTransportOptions {
   readonly maxRetries: number;
   readonly retryDelay: { readonly minMs: number; readonly maxMs: number };
   readonly fetch: typeof globalThis.fetch | undefined;
+  /** Names in lower case. */
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -109,6 +110,7 @@ export function resolveTransportOptions(options: TransportOptions): ResolvedTran
       `\`maxRetries\` must be a whole number, got ${maxRetries}.`,
     );
   }
+  const headers = checkedHeaders(options.headers ?? {});
   const minMs = options.retryDelay?.minMs ?? 500;
   const maxMs = options.retryDelay?.maxMs ?? 8_000;
   checkNumber('retryDelay.minMs', minMs, 0);
@@ -123,7 +125,7 @@ export function resolveTransportOptions(options: TransportOptions): ResolvedTran
     maxRetries,
     retryDelay: { minMs, maxMs },
     fetch: options.fetch,
-    headers: options.headers ?? {},
+    headers,
   };
 }
 
@@ -153,4 +155,26 @@ function checkNumber(option: string, value: number, min: number, max = Infinity)
       `\`${option}\` must be a finite number ${range}, got ${value}.`,
     );
   }
+}
+
+/**
+ * The configured headers, names in lower case, each checked as fetch would check it: a
+ * malformed one fails here, at construction, not on a call (where, for a payment, it could
+ * only be found after the intent was stored).
+ */
+function checkedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const checked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      throw new ConfigurationError(
+        `headers.${name}`,
+        `\`headers.${name}\` is not a valid HTTP header (a name is a token such as ` +
+          '`x-shop-id`; a value has no line breaks or NUL).',
+      );
+    }
+    checked[name.toLowerCase()] = value;
+  }
+  return checked;
 }
