@@ -1,0 +1,266 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { type CountingProxy, startProxy } from '../reconciler/helpers.js';
+
+/**
+ * Issue #8 at its own scale: 4 reconciler processes on one PostgreSQL store over 10,000 due
+ * records. Each due record is pulled once (counted at the platform's door), none is settled
+ * twice, and a worker killed with SIGKILL mid-pass leaves its leased records to the others,
+ * who take them once its (short) lease has expired.
+ *
+ * Seeding goes around the slow parts that are not under test: the sandbox's collections are
+ * opened and settled in-process (`app.inject`, the engine's own callback route), and the store's
+ * rows are written by multi-row INSERTs of what the SDK writes for an MNO collection that was
+ * answered `pending`. `PESAKIT_SCALE_RECORDS` changes the count.
+ */
+const RECORDS = Number(process.env['PESAKIT_SCALE_RECORDS'] ?? 10_000);
+const WORKERS = 4;
+const SCHEMA = 'scale';
+// The victim's lease is short, so the survivors take its records soon after the kill; the
+// survivors' is long, so no lease of a living worker can expire on a loaded machine.
+const VICTIM_LEASE_MS = 3_000;
+const SURVIVOR_LEASE_MS = 120_000;
+const BATCH_SIZE = 25;
+
+let harness: Harness;
+let database: TestDatabase;
+let proxy: CountingProxy;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  harness = await startHarness({ recordLimit: RECORDS + 100 });
+  database = await createTestDatabase('many_workers_scale');
+  proxy = await startProxy(harness.url);
+}, 120_000);
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await proxy?.close();
+  await harness?.close();
+  await database?.drop();
+});
+
+interface Seeded {
+  ref: string;
+  controlNumber: string;
+  outcome: 'success' | 'failed';
+}
+
+/** Opens and settles RECORDS collections at the sandbox, without the network in between. */
+async function seedSandbox(): Promise<Seeded[]> {
+  const app = harness.sandbox.app;
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/sandbox/login',
+    payload: accounts.collection,
+  });
+  const token = (login.json() as { token: string }).token;
+  const date = new Date().toISOString().slice(0, 19).replace('T', ' ');
+  const seeded: Seeded[] = [];
+  for (let start = 0; start < RECORDS; start += 200) {
+    const chunk = await Promise.all(
+      Array.from({ length: Math.min(200, RECORDS - start) }, async (_, offset) => {
+        const i = start + offset;
+        const amount = 1_000 + i;
+        const opened = await app.inject({
+          method: 'POST',
+          url: '/api/sandbox/initiate-payment/mno/',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { amount, msisdn: '255754123456' },
+        });
+        if (opened.statusCode !== 200) throw new Error(`initiate: ${opened.body}`);
+        const { controlNumber, reference } = opened.json() as {
+          controlNumber: string;
+          reference: string;
+        };
+        const outcome: Seeded['outcome'] = i % 3 === 0 ? 'failed' : 'success';
+        // What the collection engine sends when the customer approves (or not).
+        const settled = await app.inject({
+          method: 'POST',
+          url: '/api/sandbox/callback',
+          payload: {
+            message: outcome === 'success' ? 'Payment successful' : 'Payment failed',
+            code: outcome === 'success' ? '200' : '402',
+            status: outcome === 'success',
+            description: 'Seeded by the scale test.',
+            data: {
+              providerType: 'MNO',
+              providerName: 'Vodacom',
+              amount,
+              paymentReference: reference,
+              payerMobile: '255754123456',
+              transactionDate: date,
+              transactionID: `TXSCALE${i}`,
+              transactionChannel: 'USSD',
+            },
+          },
+        });
+        if (settled.statusCode !== 200) throw new Error(`settle: ${settled.body}`);
+        return { ref: `scale-${String(i).padStart(5, '0')}`, controlNumber, reference, outcome };
+      }),
+    );
+    seeded.push(...chunk);
+  }
+  await writeRows(seeded as (Seeded & { reference: string })[]);
+  return seeded;
+}
+
+/** The store's rows for the seeded collections: pending, due, one INSERT per 1,000 rows. */
+async function writeRows(rows: (Seeded & { reference: string })[]): Promise<void> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    // Attempted a minute ago: past the first due time of the workers' schedule.
+    const attempted = new Date(Date.now() - 60_000);
+    for (let start = 0; start < rows.length; start += 1_000) {
+      const batch = rows.slice(start, start + 1_000);
+      const values: unknown[] = [];
+      const at = `$${batch.length * 4 + 1}`;
+      const tuples = batch.map((row, index) => {
+        values.push(row.ref, (1_000 + start + index) * 100, row.controlNumber, row.reference);
+        const n = index * 4;
+        return `($${n + 1}, 'collection', 'mno', $${n + 2}, '255754123456', 'pending', $${n + 3}, $${n + 4}, ${at}, ${at}, ${at}, 0, '{}', 'none', 0)`;
+      });
+      values.push(attempted);
+      await client.query(
+        `INSERT INTO "${SCHEMA}".pesakit_transactions (merchant_reference, product, flow, amount_cents, msisdn, status, control_number, payment_reference, created_at, updated_at, attempted_at, check_count, metadata, effect_status, effect_attempts) VALUES ${tuples.join(', ')}`,
+        values,
+      );
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+interface Worker {
+  child: ChildProcess;
+  lines: { type: string; ref?: string; checked?: number; message?: string }[];
+  exited: Promise<number | null>;
+}
+
+function startWorker(leaseMs: number): Worker {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/reconciler-cli/fixtures/scale-worker.ts'],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        SCHEMA,
+        BASE_URL: proxy.url,
+        LEASE_MS: String(leaseMs),
+        BATCH_SIZE: String(BATCH_SIZE),
+        DEADLINE_MS: '600000',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  children.push(child);
+  const lines: Worker['lines'] = [];
+  let buffer = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    for (const part of parts) if (part.trim()) lines.push(JSON.parse(part));
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, lines, exited };
+}
+
+describe(`${WORKERS} reconciler processes on one PostgreSQL store, ${RECORDS} due records`, () => {
+  it('each due record is pulled once, none settled twice; a worker killed mid-pass leaves its leases to the others', async () => {
+    // Opening the store creates its tables (the migrations) before the rows go in.
+    const store = await PostgresReferenceStore.open(database.url, { schema: SCHEMA });
+    const seedStarted = Date.now();
+    const seeded = await seedSandbox();
+    const seedMs = Date.now() - seedStarted;
+
+    const runStarted = Date.now();
+    const victim = startWorker(VICTIM_LEASE_MS);
+    const workers = [
+      victim,
+      ...Array.from({ length: WORKERS - 1 }, () => startWorker(SURVIVOR_LEASE_MS)),
+    ];
+    // Kill -9 the victim once it is well into its pass (it has checked a few pages).
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (victim.lines.filter((line) => line.type === 'progress').length >= BATCH_SIZE * 2) {
+          clearInterval(timer);
+          victim.child.kill('SIGKILL');
+          resolve();
+        }
+      }, 5);
+      void victim.exited.then(() => {
+        clearInterval(timer);
+        reject(new Error('the victim finished before it could be killed'));
+      });
+    });
+    const survivors = workers.slice(1);
+    await Promise.all(survivors.map((worker) => worker.exited));
+    const runMs = Date.now() - runStarted;
+
+    // Every record final, and final the way the platform says.
+    expect(await store.listOpen({ limit: 10 })).toEqual([]);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const { rows } = await client.query<{ merchant_reference: string; status: string }>(
+      `SELECT merchant_reference, status FROM "${SCHEMA}".pesakit_transactions`,
+    );
+    await client.end();
+    const status = new Map(rows.map((row) => [row.merchant_reference, row.status]));
+    const wrong = seeded.filter(({ ref, outcome }) => status.get(ref) !== outcome);
+    expect(wrong.map(({ ref }) => `${ref}: ${status.get(ref)}`)).toEqual([]);
+
+    // Each transition won exactly once across the processes (the victim's, before it died,
+    // included): every record once, none twice.
+    const won = new Map<string, number>();
+    for (const worker of workers) {
+      for (const line of worker.lines) {
+        if (line.type === 'settled' || line.type === 'failed') {
+          won.set(line.ref ?? '', (won.get(line.ref ?? '') ?? 0) + 1);
+        }
+      }
+    }
+    expect(won.size).toBe(RECORDS);
+    expect([...won.entries()].filter(([, count]) => count !== 1)).toEqual([]);
+    expect(workers.flatMap((worker) => worker.lines.filter((line) => line.type === 'error'))).toEqual(
+      [],
+    );
+
+    // Status pulls per record, counted at the platform's door.
+    const pulls = new Map<string, number>();
+    for (const request of proxy.requests) {
+      if (!request.path.includes('transaction/status')) continue;
+      const refId = (JSON.parse(request.body) as { ref_id: string }).ref_id;
+      pulls.set(refId, (pulls.get(refId) ?? 0) + 1);
+    }
+    const never = seeded.filter(({ controlNumber }) => !pulls.has(controlNumber));
+    expect(never.map(({ ref }) => ref)).toEqual([]);
+    // Pulled once, except the few the victim had pulled but not written when it died: a
+    // survivor pulls those again after the lease expired (at most one page's worth).
+    const twice = seeded.filter(({ controlNumber }) => (pulls.get(controlNumber) ?? 0) > 1);
+    expect(twice.length).toBeLessThanOrEqual(BATCH_SIZE);
+    expect(seeded.filter(({ controlNumber }) => (pulls.get(controlNumber) ?? 0) > 2)).toEqual([]);
+
+    // The victim really died mid-pass; the survivors did the rest, each a share of it.
+    expect(await victim.exited).toBeNull();
+    expect(victim.lines.some((line) => line.type === 'done')).toBe(false);
+    const victimWon = victim.lines.filter((l) => l.type === 'settled' || l.type === 'failed');
+    expect(victimWon.length).toBeLessThan(RECORDS / 2);
+    for (const worker of survivors) {
+      expect(worker.lines.some((line) => line.type === 'settled' || line.type === 'failed')).toBe(
+        true,
+      );
+    }
+    console.info(
+      `many workers: ${RECORDS} records seeded in ${seedMs} ms, reconciled by ${WORKERS} ` +
+        `processes in ${runMs} ms (one killed after ${victimWon.length}); ` +
+        `${twice.length} pulled twice`,
+    );
+    await store.close();
+  }, 600_000);
+});
