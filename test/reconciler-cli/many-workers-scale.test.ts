@@ -25,6 +25,8 @@ const SCHEMA = 'scale';
 const VICTIM_LEASE_MS = 3_000;
 const SURVIVOR_LEASE_MS = 120_000;
 const BATCH_SIZE = 25;
+/** The workers' checks in flight (scale-worker.ts). */
+const VICTIM_CONCURRENCY = 4;
 
 let harness: Harness;
 let database: TestDatabase;
@@ -137,7 +139,7 @@ async function writeRows(rows: (Seeded & { reference: string })[]): Promise<void
 
 interface Worker {
   child: ChildProcess;
-  lines: { type: string; ref?: string; checked?: number; message?: string }[];
+  lines: { type: string; ref?: string; checked?: number; message?: string; cpuMs?: number }[];
   exited: Promise<number | null>;
 }
 
@@ -165,7 +167,7 @@ function startWorker(leaseMs: number): Worker {
     buffer += chunk.toString();
     const parts = buffer.split('\n');
     buffer = parts.pop() ?? '';
-    for (const part of parts) if (part.trim()) lines.push(JSON.parse(part));
+    for (const part of parts) if (part.trim()) lines.push({ ...JSON.parse(part), t: Date.now() });
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, lines, exited };
@@ -176,6 +178,7 @@ describe(`${WORKERS} reconciler processes on one PostgreSQL store, ${RECORDS} du
     // Opening the store creates its tables (the migrations) before the rows go in.
     const store = await PostgresReferenceStore.open(database.url, { schema: SCHEMA });
     const seedStarted = Date.now();
+    const testCpu = process.cpuUsage();
     const seeded = await seedSandbox();
     const seedMs = Date.now() - seedStarted;
 
@@ -225,11 +228,14 @@ describe(`${WORKERS} reconciler processes on one PostgreSQL store, ${RECORDS} du
         }
       }
     }
-    expect(won.size).toBe(RECORDS);
     expect([...won.entries()].filter(([, count]) => count !== 1)).toEqual([]);
-    expect(workers.flatMap((worker) => worker.lines.filter((line) => line.type === 'error'))).toEqual(
-      [],
-    );
+    // A record the victim wrote in its last instant may have lost its line with the process
+    // (the store committed, the event was never printed): at most its checks in flight.
+    const unreported = seeded.filter(({ ref }) => !won.has(ref));
+    expect(unreported.length).toBeLessThanOrEqual(VICTIM_CONCURRENCY);
+    expect(
+      workers.flatMap((worker) => worker.lines.filter((line) => line.type === 'error')),
+    ).toEqual([]);
 
     // Status pulls per record, counted at the platform's door.
     const pulls = new Map<string, number>();
@@ -256,11 +262,28 @@ describe(`${WORKERS} reconciler processes on one PostgreSQL store, ${RECORDS} du
         true,
       );
     }
+    const survivorCpuMs = survivors.reduce(
+      (sum, worker) => sum + (worker.lines.find((line) => line.type === 'done')?.cpuMs ?? 0),
+      0,
+    );
+    const ownCpu = process.cpuUsage(testCpu);
     console.info(
       `many workers: ${RECORDS} records seeded in ${seedMs} ms, reconciled by ${WORKERS} ` +
         `processes in ${runMs} ms (one killed after ${victimWon.length}); ` +
-        `${twice.length} pulled twice`,
+        `${twice.length} pulled twice; CPU: survivors ${survivorCpuMs} ms, test process ` +
+        `(sandbox, proxy, seeding) ${Math.round((ownCpu.user + ownCpu.system) / 1000)} ms`,
     );
+    if (process.env['SCALE_DEBUG']) {
+      for (const w of workers) {
+        const l = w.lines as { type: string; t?: number }[];
+        const first = l.find((x) => x.type === 'progress')?.t ?? 0;
+        const passes = l.filter((x) => x.type === 'pass');
+        console.info(
+          `worker: first progress +${first - runStarted}, last +${(l.at(-1)?.t ?? 0) - runStarted}, passes ${passes.length}, won ${l.filter((x) => x.type === 'settled' || x.type === 'failed').length}`,
+          JSON.stringify(passes.slice(0, 3)),
+        );
+      }
+    }
     await store.close();
   }, 600_000);
 });
