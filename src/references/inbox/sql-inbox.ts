@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Updateable } from 'kysely';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import {
   type InboxDatabase,
@@ -12,6 +12,7 @@ import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './
 import type {
   CallbackInbox,
   InboxAppend,
+  InboxBacklog,
   InboxClaim,
   InboxClaimOptions,
   InboxEntry,
@@ -154,6 +155,27 @@ export class SqlCallbackInbox implements CallbackInbox {
       .where('id', '=', id)
       .executeTakeFirst();
     return row && toInboxEntry(row);
+  }
+
+  async backlog(): Promise<InboxBacklog> {
+    const now = this.#instant(this.#now());
+    // One statement, so one snapshot: an entry moving from due to processing is counted once.
+    const row = await this.#db()
+      .selectFrom(inboxTable)
+      .select([
+        sql<number>`count(case when status = 'pending' and due_at <= ${now} then 1 end)`.as('due'),
+        sql<number>`count(case when status = 'processing' then 1 end)`.as('processing'),
+        sql<number>`count(case when status = 'pending' and due_at > ${now} then 1 end)`.as(
+          'scheduled',
+        ),
+      ])
+      .where('status', 'in', ['pending', 'processing'])
+      .executeTakeFirstOrThrow();
+    return {
+      due: Number(row.due),
+      processing: Number(row.processing),
+      scheduled: Number(row.scheduled),
+    };
   }
 
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {
