@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './input-rules.js';
+import { pooledRandom } from './pooled-random.js';
 import type {
   CallbackInbox,
   InboxAppend,
@@ -11,7 +12,7 @@ import type {
   InboxListOptions,
 } from './types.js';
 
-const nextId = monotonicFactory();
+const nextId = monotonicFactory(pooledRandom());
 
 /**
  * The inbox in this process's memory (the memory store's). Every method decides and writes
