@@ -123,6 +123,7 @@ export type {
   CallbackClaim,
   CallbackInbox,
   InboxAppend,
+  InboxBacklog,
   InboxClaim,
   InboxClaimOptions,
   InboxEntry,

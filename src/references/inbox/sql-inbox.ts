@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Updateable } from 'kysely';
+import type Database from 'better-sqlite3';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import {
   type InboxDatabase,
@@ -9,16 +10,19 @@ import {
 } from '../sql/inbox-table.js';
 import { type SqlDialectName, toInstant } from '../sql/table.js';
 import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './input-rules.js';
+import { pooledRandom } from './pooled-random.js';
+import { SqliteGroupAppender } from './sqlite-group-append.js';
 import type {
   CallbackInbox,
   InboxAppend,
+  InboxBacklog,
   InboxClaim,
   InboxClaimOptions,
   InboxEntry,
   InboxListOptions,
 } from './types.js';
 
-const nextId = monotonicFactory();
+const nextId = monotonicFactory(pooledRandom());
 
 /**
  * The inbox over SQL (the SQLite and PostgreSQL stores'). The unique `dedup_key` makes dedup
@@ -29,18 +33,36 @@ export class SqlCallbackInbox implements CallbackInbox {
   readonly #db: () => Kysely<InboxDatabase>;
   readonly #dialect: SqlDialectName;
   readonly #now: () => Date;
+  readonly #group: SqliteGroupAppender | undefined;
 
-  /** `db` is asked on every call, so a closed store's inbox refuses to work as the store does. */
-  constructor(db: () => Kysely<InboxDatabase>, dialect: SqlDialectName, now: () => Date) {
+  /**
+   * `db` is asked on every call, so a closed store's inbox refuses to work as the store does.
+   * `sqlite`: the better-sqlite3 handle under `db`, for group-committed appends.
+   */
+  constructor(
+    db: () => Kysely<InboxDatabase>,
+    dialect: SqlDialectName,
+    now: () => Date,
+    sqlite?: Database.Database,
+  ) {
     this.#db = db;
     this.#dialect = dialect;
     this.#now = now;
+    this.#group =
+      sqlite &&
+      new SqliteGroupAppender(sqlite, (work) =>
+        // Kysely's one SQLite connection, held: no Kysely transaction is open meanwhile.
+        this.#db()
+          .connection()
+          .execute(async () => work()),
+      );
   }
 
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
     const parsed = parseAppend(input);
-    const receivedAt = this.#instant(parsed.receivedAt ?? this.#now());
     const db = this.#db();
+    if (this.#group) return this.#groupAppend(parsed);
+    const receivedAt = this.#instant(parsed.receivedAt ?? this.#now());
     const inserted = await db
       .insertInto(inboxTable)
       .values({
@@ -70,6 +92,48 @@ export class SqlCallbackInbox implements CallbackInbox {
       .returningAll()
       .executeTakeFirstOrThrow();
     return { entry: toInboxEntry(counted), duplicate: true };
+  }
+
+  /** SQLite: one transaction for every append of the same event-loop turn (see the class). */
+  #groupAppend(parsed: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
+    const receivedAt = parsed.receivedAt ?? this.#now();
+    const at = receivedAt.toISOString();
+    const id = nextId();
+    const headers = JSON.stringify(parsed.headers);
+    const claim = JSON.stringify(parsed.claim);
+    const entry: InboxEntry = {
+      id,
+      dedupKey: parsed.dedupKey,
+      method: parsed.method,
+      url: parsed.url,
+      headers: { ...parsed.headers },
+      body: parsed.body,
+      claim: { ...parsed.claim },
+      status: 'pending',
+      duplicates: 0,
+      attempts: 0,
+      dueAt: new Date(at),
+      leaseUntil: null,
+      lastError: null,
+      outcome: null,
+      receivedAt: new Date(at),
+      processedAt: null,
+    };
+    return (this.#group as SqliteGroupAppender).append(
+      [
+        id,
+        parsed.dedupKey,
+        parsed.method,
+        parsed.url,
+        headers,
+        parsed.body,
+        claim,
+        parsed.claim.paymentReference,
+        at,
+        at,
+      ],
+      entry,
+    );
   }
 
   async claim(options: InboxClaimOptions): Promise<InboxClaim[]> {
@@ -154,6 +218,27 @@ export class SqlCallbackInbox implements CallbackInbox {
       .where('id', '=', id)
       .executeTakeFirst();
     return row && toInboxEntry(row);
+  }
+
+  async backlog(): Promise<InboxBacklog> {
+    const now = this.#instant(this.#now());
+    // One statement, so one snapshot: an entry moving from due to processing is counted once.
+    const row = await this.#db()
+      .selectFrom(inboxTable)
+      .select([
+        sql<number>`count(case when status = 'pending' and due_at <= ${now} then 1 end)`.as('due'),
+        sql<number>`count(case when status = 'processing' then 1 end)`.as('processing'),
+        sql<number>`count(case when status = 'pending' and due_at > ${now} then 1 end)`.as(
+          'scheduled',
+        ),
+      ])
+      .where('status', 'in', ['pending', 'processing'])
+      .executeTakeFirstOrThrow();
+    return {
+      due: Number(row.due),
+      processing: Number(row.processing),
+      scheduled: Number(row.scheduled),
+    };
   }
 
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {

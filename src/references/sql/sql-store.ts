@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { PesakitError } from '../../errors/pesakit-error.js';
@@ -86,6 +87,8 @@ export class SqlReferenceStore implements ReferenceStore {
     dialect: SqlDialectName,
     release: () => Promise<void>,
     options: SqlReferenceStoreOptions,
+    /** SQLite: the better-sqlite3 handle under `db`, for the inbox's group commit. */
+    sqlite?: Database.Database,
   ) {
     this.#db = db;
     this.#dialect = dialect;
@@ -95,6 +98,7 @@ export class SqlReferenceStore implements ReferenceStore {
       () => this.#open() as unknown as Kysely<InboxDatabase>,
       dialect,
       this.#now,
+      sqlite,
     );
   }
 
