@@ -67,6 +67,8 @@ const directory = temporaryDirectory();
  */
 const completed = new Map<string, number>();
 const handlerErrors: unknown[] = [];
+/** Final transitions won by each path, to show the race happened. */
+const wins = { receiver: 0, reconciler: 0 };
 function countCompletion(kind: 'paid' | 'failed' | 'review', key: string): void {
   completed.set(`${kind} ${key}`, (completed.get(`${kind} ${key}`) ?? 0) + 1);
 }
@@ -127,6 +129,8 @@ beforeAll(async () => {
     effectDrainIntervalMs: 200,
   });
   receiver.on('error', ({ stage, error }) => handlerErrors.push(`${stage}: ${String(error)}`));
+  receiver.on('paid', () => (wins.receiver += 1));
+  receiver.on('failed', () => (wins.receiver += 1));
   app = Fastify();
   await app.register(pesakitFastify, { receiver, prefix: '/pesakit' });
   const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -203,40 +207,21 @@ async function control(path: string, body: unknown) {
 
 /**
  * Waits until the sandbox has settled everything and delivered every callback, and the shop's
- * receiver has processed its inbox and run every effect that is due.
+ * receiver has processed its inbox and run every effect that is due (`receiver.onIdle()`).
  */
 async function quiet(): Promise<void> {
   const deadline = Date.now() + 90_000;
   for (;;) {
     await sandbox.idle();
-    await receiverIdle();
+    await receiver.onIdle();
     if (sandbox.inspect.pendingSettlements() === 0) {
+      // A delivery may have started while the receiver was working: both quiet at once.
       await sandbox.idle();
-      if ((await receiverBusy()) === false) return;
+      await receiver.onIdle();
+      if (sandbox.inspect.pendingSettlements() === 0) return;
     }
     if (Date.now() > deadline) throw new Error('the sandbox and the shop never went quiet');
     await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** What the shop's store still holds to do now (an inbox entry or an effect), if anything. */
-async function receiverBusy(): Promise<string | false> {
-  for (const status of ['pending', 'processing'] as const) {
-    if ((await store.inbox.list({ status, limit: 1 })).length > 0) return `inbox ${status}`;
-  }
-  for (const status of ['due', 'running'] as const) {
-    if ((await store.listEffects(status, { limit: 1 })).length > 0) return `effect ${status}`;
-  }
-  return false;
-}
-
-async function receiverIdle(): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  let busy = await receiverBusy();
-  while (busy !== false) {
-    if (Date.now() > deadline) throw new Error(`the receiver never went idle (${busy})`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    busy = await receiverBusy();
   }
 }
 
@@ -301,6 +286,9 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     };
     const racing = shop.createReconciler(reconcilerOptions);
     racing.on('error', (error) => errors.push(error));
+    const receiverWinsBefore = wins.receiver;
+    racing.on('settled', () => (wins.reconciler += 1));
+    racing.on('failed', () => (wins.reconciler += 1));
     // Payments nobody approves by themselves: settled by hand, some of each outcome.
     const settleByHand = async () => {
       for (const entry of sent.filter((s) => s.msisdn.endsWith('998'))) {
@@ -314,12 +302,15 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     const [first] = await Promise.all([racing.runOnce({ force: true }), settleByHand()]);
     await racing.close();
     await quiet();
+    const receiverWinsDuringRace = wins.receiver - receiverWinsBefore;
     expect(sent.filter((s) => s.ambiguous).length).toBeGreaterThan(lateCount * 0.8);
 
     // No callback will come any more for a collection without references: the last pass
     // hands those over now. Payouts without a match wait for their settle window to close.
     const closing = shop.createReconciler({ ...reconcilerOptions, noReferenceWindowMs: 0 });
     closing.on('error', (error) => errors.push(error));
+    closing.on('settled', () => (wins.reconciler += 1));
+    closing.on('failed', () => (wins.reconciler += 1));
     const lastAttempt = Math.max(...atRace.map((record) => record?.attemptedAt?.getTime() ?? 0));
     const windowClosed = lastAttempt + SETTLE_WINDOW_MS + 200 - Date.now();
     if (windowClosed > 0) await new Promise((resolve) => setTimeout(resolve, windowClosed));
@@ -372,7 +363,9 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     }
     console.info(
       `chaos: ${TOTAL} transactions, ${openAtRace.length} open when the reconciler started; ` +
-        `pass 1 ${JSON.stringify(first)}; pass 2 ${JSON.stringify(second)}\n` +
+        `pass 1 ${JSON.stringify(first)}; pass 2 ${JSON.stringify(second)}; ` +
+        `final transitions won by the receiver ${wins.receiver} (${receiverWinsDuringRace} ` +
+        `from the racing pass on), by the reconciler ${wins.reconciler}\n` +
         Object.entries(tally)
           .sort()
           .map(([key, n]) => `  ${key}: ${n}`)
@@ -385,5 +378,8 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     }
     expect(openAtRace.length).toBeGreaterThan(TOTAL * 0.15);
     expect(first.settled + first.failed + first.review).toBeGreaterThan(0);
+    // And both paths won records while the racing pass ran.
+    expect(receiverWinsDuringRace).toBeGreaterThan(0);
+    expect(wins.reconciler).toBeGreaterThan(0);
   }, 240_000);
 });

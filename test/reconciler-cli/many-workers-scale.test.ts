@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
@@ -137,6 +138,29 @@ async function writeRows(rows: (Seeded & { reference: string })[]): Promise<void
   }
 }
 
+/**
+ * CPU time (ms) PostgreSQL's server has used so far, its exited backends included (Linux
+ * only; undefined elsewhere): for the cost line, since the server is not this process's.
+ */
+async function postgresCpuMs(): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const status = readFileSync(`/proc/${rows[0]?.pid}/status`, 'utf8');
+    const postmaster = /^PPid:\s+(\d+)/m.exec(status)?.[1];
+    const stat = readFileSync(`/proc/${postmaster}/stat`, 'utf8');
+    // Fields after the command name: utime, stime, cutime, cstime are 14-17 (1-based).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0);
+    return Math.round(ticks * 10); // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
+
 interface Worker {
   child: ChildProcess;
   lines: { type: string; ref?: string; checked?: number; message?: string; cpuMs?: number }[];
@@ -182,6 +206,7 @@ describe(`${WORKERS} reconciler processes on one PostgreSQL store, ${RECORDS} du
     const seeded = await seedSandbox();
     const seedMs = Date.now() - seedStarted;
 
+    const postgresBefore = await postgresCpuMs();
     const runStarted = Date.now();
     const victim = startWorker(VICTIM_LEASE_MS);
     const workers = [
@@ -267,11 +292,17 @@ describe(`${WORKERS} reconciler processes on one PostgreSQL store, ${RECORDS} du
       0,
     );
     const ownCpu = process.cpuUsage(testCpu);
+    const postgresAfter = await postgresCpuMs();
+    const postgresMs =
+      postgresBefore === undefined || postgresAfter === undefined
+        ? 'n/a'
+        : `${postgresAfter - postgresBefore} ms`;
     console.info(
       `many workers: ${RECORDS} records seeded in ${seedMs} ms, reconciled by ${WORKERS} ` +
         `processes in ${runMs} ms (one killed after ${victimWon.length}); ` +
         `${twice.length} pulled twice; CPU: survivors ${survivorCpuMs} ms, test process ` +
-        `(sandbox, proxy, seeding) ${Math.round((ownCpu.user + ownCpu.system) / 1000)} ms`,
+        `(sandbox, proxy, seeding) ${Math.round((ownCpu.user + ownCpu.system) / 1000)} ms, ` +
+        `PostgreSQL during the run ${postgresMs}`,
     );
     if (process.env['SCALE_DEBUG']) {
       for (const w of workers) {
