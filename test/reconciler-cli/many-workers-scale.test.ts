@@ -22,9 +22,9 @@ const RECORDS = Number(process.env['PESAKIT_SCALE_RECORDS'] ?? 10_000);
 const WORKERS = 4;
 const SCHEMA = 'scale';
 // The victim's lease is short, so the survivors take its records soon after the kill, yet
-// several times what a page of checks takes on a loaded machine (over 10 s at a load average of
-// 30 on 2 cores), so that it cannot
-// expire while the victim is alive; the survivors' is long, for the same reason.
+// several times what a page of checks takes on a loaded machine (over 10 s at a load average
+// of 30 on 2 cores), so that it cannot expire while the victim is alive; the survivors' is
+// long, for the same reason.
 const VICTIM_LEASE_MS = 20_000;
 const SURVIVOR_LEASE_MS = 120_000;
 const BATCH_SIZE = 25;
