@@ -162,6 +162,7 @@ export { isLeaseLostError, LeaseLostError } from './references/schedule/lease-lo
 export type {
   LeaseDueOptions,
   LeasedRecord,
+  LeaseRelease,
   ReleaseLeaseOptions,
   SchedulingStore,
 } from './references/schedule/types.js';
