@@ -27,7 +27,9 @@ describe('the SQLite inbox: group commit', () => {
   it('an append resolves only when its row is committed: another connection sees it', async () => {
     const { store, file } = await fileStore();
     const reader = new Database(file, { readonly: true });
-    cleanups.push(() => reader.close());
+    cleanups.push(() => {
+      reader.close();
+    });
     const count = reader.prepare('select count(*) as n from pesakit_callback_inbox');
     const appends = Array.from({ length: 50 }, (_, i) => store.inbox.append(callback(`G${i}`)));
     const seen = await Promise.all(
@@ -65,7 +67,9 @@ describe('the SQLite inbox: group commit', () => {
     const directory = mkdtempSync(join(tmpdir(), 'pesakit-inbox-group-'));
     cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
     const database = new Database(join(directory, 'store.sqlite'));
-    cleanups.push(() => database.close());
+    cleanups.push(() => {
+      database.close();
+    });
     const store = await SqliteReferenceStore.open(database);
     cleanups.push(() => store.close());
     database.exec(`create trigger refuse_bad before insert on pesakit_callback_inbox

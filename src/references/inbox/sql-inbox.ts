@@ -11,6 +11,7 @@ import {
 import { type SqlDialectName, toInstant } from '../sql/table.js';
 import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './input-rules.js';
 import { pooledRandom } from './pooled-random.js';
+import { PostgresGroupAppender } from './postgres-group-append.js';
 import { SqliteGroupAppender } from './sqlite-group-append.js';
 import type {
   CallbackInbox,
@@ -33,7 +34,8 @@ export class SqlCallbackInbox implements CallbackInbox {
   readonly #db: () => Kysely<InboxDatabase>;
   readonly #dialect: SqlDialectName;
   readonly #now: () => Date;
-  readonly #group: SqliteGroupAppender | undefined;
+  readonly #sqliteGroup: SqliteGroupAppender | undefined;
+  readonly #postgresGroup: PostgresGroupAppender | undefined;
 
   /**
    * `db` is asked on every call, so a closed store's inbox refuses to work as the store does.
@@ -48,7 +50,8 @@ export class SqlCallbackInbox implements CallbackInbox {
     this.#db = db;
     this.#dialect = dialect;
     this.#now = now;
-    this.#group =
+    this.#postgresGroup = dialect === 'postgres' ? new PostgresGroupAppender(db) : undefined;
+    this.#sqliteGroup =
       sqlite &&
       new SqliteGroupAppender(sqlite, (work) =>
         // Kysely's one SQLite connection, held: no Kysely transaction is open meanwhile.
@@ -61,7 +64,7 @@ export class SqlCallbackInbox implements CallbackInbox {
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
     const parsed = parseAppend(input);
     const db = this.#db();
-    if (this.#group) return this.#groupAppend(parsed);
+    if (this.#sqliteGroup || this.#postgresGroup) return this.#groupAppend(parsed);
     const receivedAt = this.#instant(parsed.receivedAt ?? this.#now());
     const inserted = await db
       .insertInto(inboxTable)
@@ -94,9 +97,12 @@ export class SqlCallbackInbox implements CallbackInbox {
     return { entry: toInboxEntry(counted), duplicate: true };
   }
 
-  /** SQLite: one transaction for every append of the same event-loop turn (see the class). */
+  /**
+   * One commit for every append of the same event-loop turn: see SqliteGroupAppender and
+   * PostgresGroupAppender. The entry is built here, not read back.
+   */
   #groupAppend(parsed: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
-    const receivedAt = parsed.receivedAt ?? this.#now();
+    const receivedAt = new Date(parsed.receivedAt ?? this.#now());
     const at = receivedAt.toISOString();
     const id = nextId();
     const headers = JSON.stringify(parsed.headers);
@@ -112,14 +118,31 @@ export class SqlCallbackInbox implements CallbackInbox {
       status: 'pending',
       duplicates: 0,
       attempts: 0,
-      dueAt: new Date(at),
+      dueAt: receivedAt,
       leaseUntil: null,
       lastError: null,
       outcome: null,
-      receivedAt: new Date(at),
+      receivedAt: new Date(receivedAt),
       processedAt: null,
     };
-    return (this.#group as SqliteGroupAppender).append(
+    if (this.#postgresGroup) {
+      return this.#postgresGroup.append({
+        row: {
+          id,
+          dedup_key: parsed.dedupKey,
+          method: parsed.method,
+          url: parsed.url,
+          headers,
+          body: parsed.body,
+          claim,
+          payment_reference: parsed.claim.paymentReference,
+          due_at: receivedAt,
+          received_at: receivedAt,
+        },
+        entry,
+      });
+    }
+    return (this.#sqliteGroup as SqliteGroupAppender).append(
       [
         id,
         parsed.dedupKey,
