@@ -28,8 +28,8 @@ const SCHEMA = 'scale';
 const VICTIM_LEASE_MS = 20_000;
 const SURVIVOR_LEASE_MS = 120_000;
 const BATCH_SIZE = 25;
-// About 1.5 min at 10,000 records on two idle cores (some 160 s of CPU in all); 9 min on the
-// shared VM at a load average of 20-30. The limit is for a hang, not a measure.
+// About 1–1.5 min at 10,000 records on two idle cores (135–165 s of CPU in all); 6–9 min on the
+// shared VM at a load average of 15–27. The limit is for a hang, not a measure.
 const TEST_TIMEOUT_MS = 900_000;
 /** The workers' checks in flight (scale-worker.ts). */
 const VICTIM_CONCURRENCY = 4;
