@@ -3,10 +3,18 @@
 // framework answering 200, in the same run. Target (issue #7): at least 0.5 of the bare
 // route's throughput, and p99 under 10 ms. Printed, never asserted.
 //
+// Two loads per subject: closed-loop at 256 connections (throughput; p99 there is mostly
+// queueing on a 2-core machine, bare routes included), then a FIXED offered rate (autocannon
+// -R, fewer connections) well under saturation, where p99 shows each subject's own latency.
+// For each, the server's CPU time per request (process.cpuUsage() in the app, read through
+// GET /__bench/cpu before and after): steadier than req/s on a shared machine.
+//
 //   node bench/callback-ack.mjs           # 10 s per subject, after a 2 s warm-up
 //   node bench/callback-ack.mjs --quick   # 1 s per subject, no warm-up, no synchronous=NORMAL
 //                                         # variant (the suite runs this: it runs, it prints)
-// Knobs: BENCH_ACK_SECONDS, BENCH_ACK_CONNECTIONS (default 256). Needs a built dist/.
+// Knobs: BENCH_ACK_SECONDS, BENCH_ACK_CONNECTIONS (default 256), BENCH_ACK_RATE (req/s of the
+// fixed-rate run, default 2000; --quick 200), BENCH_ACK_RATE_CONNECTIONS (default 32).
+// Needs a built dist/.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -18,6 +26,8 @@ const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1
 const seconds = Number(process.env.BENCH_ACK_SECONDS ?? (quick ? 1 : 10));
 const warmupSeconds = quick ? 0 : 2;
 const connections = Number(process.env.BENCH_ACK_CONNECTIONS ?? 256);
+const rate = Number(process.env.BENCH_ACK_RATE ?? (quick ? 200 : 2000));
+const rateConnections = Number(process.env.BENCH_ACK_RATE_CONNECTIONS ?? 32);
 const appFile = fileURLToPath(new URL('lib/callback-ack-app.mjs', import.meta.url));
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 10;
@@ -63,10 +73,11 @@ async function stopApp(app) {
 }
 
 let counter = 0;
-function load(url, duration) {
+function load(url, duration, options = {}) {
   return autocannon({
     url: `${url}/pesakit/callback?pesakit_ref=bench`,
-    connections,
+    connections: options.connections ?? connections,
+    ...(options.rate ? { overallRate: options.rate } : {}),
     duration,
     requests: [
       {
@@ -76,6 +87,28 @@ function load(url, duration) {
       },
     ],
   });
+}
+
+/** The app's CPU time (user + system, µs) so far. */
+async function cpuOf(url) {
+  const response = await fetch(`${url}/__bench/cpu`);
+  const { user, system } = await response.json();
+  return user + system;
+}
+
+/** One load, with the server's CPU time per request it answered. */
+async function timed(url, run) {
+  const before = await cpuOf(url);
+  const result = await run();
+  const cpu = (await cpuOf(url)) - before;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    failures: result.non2xx + result.errors + result.timeouts,
+    cpuPerRequest: result.requests.total > 0 ? cpu / result.requests.total : Number.NaN,
+  };
 }
 
 async function measure(framework, subject) {
@@ -93,23 +126,18 @@ async function measure(framework, subject) {
       );
     }
     if (warmupSeconds > 0) await load(app.url, warmupSeconds);
-    const result = await load(app.url, seconds);
-    return {
-      framework,
-      subject,
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      total: result.requests.total,
-      failures: result.non2xx + result.errors + result.timeouts,
-    };
+    const closed = await timed(app.url, () => load(app.url, seconds));
+    const fixed = await timed(app.url, () =>
+      load(app.url, seconds, { rate, connections: rateConnections }),
+    );
+    return { framework, subject, ...closed, fixed };
   } finally {
     await stopApp(app);
   }
 }
 
 console.log(
-  `callback-ack: ${connections} connections, ${seconds} s per subject${warmupSeconds ? ` after ${warmupSeconds} s warm-up` : ''}${quick ? ' (quick)' : ''}`,
+  `callback-ack: ${connections} connections, ${seconds} s per subject${warmupSeconds ? ` after ${warmupSeconds} s warm-up` : ''}${quick ? ' (quick)' : ''}; then ${rate} req/s offered over ${rateConnections} connections, ${seconds} s`,
 );
 const subjects = {
   bare: 'bare 200 route',
@@ -117,6 +145,7 @@ const subjects = {
   'receiver-normal': 'pesakit, SQLite synchronous=NORMAL',
 };
 const rows = [];
+const fixedRows = [];
 const verdicts = [];
 for (const framework of ['express', 'fastify']) {
   // Bare first, then the receiver, back to back, so load changes on the machine hit both.
@@ -133,18 +162,44 @@ for (const framework of ['express', 'fastify']) {
       `${r.p99} ms`,
       String(r.total),
       String(r.failures),
+      `${r.cpuPerRequest.toFixed(0)} µs`,
+    ]);
+    fixedRows.push([
+      r.framework,
+      subjects[r.subject],
+      r.fixed.rps.toFixed(0),
+      `${r.fixed.p50} ms`,
+      `${r.fixed.p99} ms`,
+      String(r.fixed.total),
+      String(r.fixed.failures),
+      `${r.fixed.cpuPerRequest.toFixed(0)} µs`,
     ]);
   }
   const ratio = withInbox.rps / bare.rps;
   const met = ratio >= TARGET_RATIO && withInbox.p99 < TARGET_P99_MS && withInbox.failures === 0;
+  const cpuRatio = withInbox.cpuPerRequest / bare.cpuPerRequest;
   verdicts.push(
     `${framework}: ratio ${ratio.toFixed(2)} of the bare route (target ≥ ${TARGET_RATIO}), p99 ${withInbox.p99} ms (target < ${TARGET_P99_MS} ms)` +
       `${withInbox.failures > 0 ? `, ${withInbox.failures} failed requests` : ''} → ${met ? 'target met' : 'target missed'}` +
       (relaxed
         ? ` (synchronous=NORMAL: ratio ${(relaxed.rps / bare.rps).toFixed(2)}, p99 ${relaxed.p99} ms)`
-        : ''),
+        : '') +
+      `; at ${rate} req/s offered: p99 ${withInbox.fixed.p99} ms vs ${bare.fixed.p99} ms bare; server CPU ${withInbox.cpuPerRequest.toFixed(0)} µs/request vs ${bare.cpuPerRequest.toFixed(0)} µs bare (×${cpuRatio.toFixed(2)}, ratio by CPU ${(1 / cpuRatio).toFixed(2)})`,
   );
 }
-printTable(['framework', 'subject', 'req/s', 'p50', 'p99', 'requests', 'non-2xx/errors'], rows);
+const header = [
+  'framework',
+  'subject',
+  'req/s',
+  'p50',
+  'p99',
+  'requests',
+  'non-2xx/errors',
+  'CPU/request',
+];
+console.log(`\nclosed loop, ${connections} connections:`);
+printTable(header, rows);
+console.log(`\nfixed rate, ${rate} req/s offered over ${rateConnections} connections:`);
+printTable(header, fixedRows);
 console.log('');
 for (const line of verdicts) console.log(line);

@@ -5,24 +5,35 @@
 // this process; the reconciler runs in a third, which measures only itself. Its baseline is
 // its own RSS after start-up (imports, store opened), before the pass.
 //
-// The records are pending collections written straight into the store with control numbers the
-// sandbox never issued (creating 100,000 real payments through the sandbox takes longer than
-// the pass): every pull is a real round trip answered 404 ("not found yet": stays pending).
+// The records are pending collections the sandbox really holds (numbers ending 998: never
+// settled), so every pull is a real round trip answered `pending`, as in production. The
+// sandbox creates them all; the store gets the first through the SDK and the rest as copies
+// of that row in one transaction (seedManyPendingCollections). The sandbox keeps 10,000
+// collections by default, so this benchmark starts its own (`--sandbox`: the same sandbox,
+// through `createSandbox` from pesakit/sandbox, with room for N).
 //
 //   node bench/reconciler-memory.mjs              # 100,000 records (several minutes)
 //   node bench/reconciler-memory.mjs --quick      # 500 records (CI: proves it runs)
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandboxProcess } from './lib/sandbox-process.mjs';
-import { account, seed, seedUnknownToPlatform } from './lib/seed-store.mjs';
+import { account, seed, seedManyPendingCollections } from './lib/seed-store.mjs';
 import { printTable } from './lib/stats.mjs';
 
 const TARGET_MB = 200;
+const self = fileURLToPath(import.meta.url);
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-if (process.argv[2] === '--worker') {
+if (process.argv[2] === '--sandbox') {
+  // The sandbox's process: room for every record, the bench account seeded.
+  const { createSandbox } = await import('pesakit/sandbox');
+  const sandbox = await createSandbox({ seed, recordLimit: Number(process.argv[3]) });
+  process.once('SIGTERM', () => sandbox.close().then(() => process.exit(0)));
+  const url = await sandbox.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(`sandbox listening on ${url}\n`);
+} else if (process.argv[2] === '--worker') {
   // The measured process: open the store, sample RSS, run one pass over everything.
   const [, , , file, url] = process.argv;
   const { Pesakit } = await import('pesakit');
@@ -38,74 +49,126 @@ if (process.argv[2] === '--worker') {
   globalThis.gc?.();
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 25);
+  // What the RSS was made of at its peak: V8's heap (live data and garbage not yet collected)
+  // versus memory outside it (buffers, SQLite, the allocator).
+  let atPeak = process.memoryUsage();
+  const sample = () => {
+    const usage = process.memoryUsage();
+    if (usage.rss > peak) {
+      peak = usage.rss;
+      atPeak = usage;
+    }
+  };
+  const timer = setInterval(sample, 25);
   const started = performance.now();
   const summary = await reconciler.runOnce({ force: true });
   const durationMs = performance.now() - started;
   clearInterval(timer);
-  peak = Math.max(peak, process.memoryUsage().rss);
+  sample();
   // What is still referenced once the pass is over: retention (a leak) versus garbage V8 had
   // not collected yet (which RSS peaks also count).
   globalThis.gc?.();
   const heapAfter = process.memoryUsage().heapUsed;
   await reconciler.close();
   await store.close();
-  process.stdout.write(`${JSON.stringify({ baseline, peak, heapAfter, durationMs, summary })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ baseline, peak, atPeak, heapAfter, durationMs, summary })}\n`,
+  );
   process.exit(0);
 }
 
-const quick = process.argv.includes('--quick');
-const RECORDS = Number(process.env.BENCH_RECONCILER_MEMORY_RECORDS ?? (quick ? 500 : 100_000));
+if (!['--sandbox', '--worker'].includes(process.argv[2] ?? '')) await main();
 
-const sandbox = await startSandboxProcess(seed);
-const file = join(sandbox.directory, 'memory.sqlite');
-try {
-  const seedStarted = performance.now();
-  await seedUnknownToPlatform(file, RECORDS);
-  const seedMs = performance.now() - seedStarted;
-  const self = fileURLToPath(import.meta.url);
-  const output = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', self, '--worker', file, sandbox.url], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+async function main() {
+  const quick = process.argv.includes('--quick');
+  const RECORDS = Number(process.env.BENCH_RECONCILER_MEMORY_RECORDS ?? (quick ? 500 : 100_000));
+
+  const sandbox = await startSandbox(RECORDS + 100);
+  const file = join(sandbox.directory, 'memory.sqlite');
+  try {
+    const seedStarted = performance.now();
+    await seedManyPendingCollections(file, sandbox.url, RECORDS);
+    const seedMs = performance.now() - seedStarted;
+    const output = await new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--expose-gc', self, '--worker', file, sandbox.url], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.on('error', reject);
+      child.on('exit', (code) =>
+        code === 0 ? resolve(stdout) : reject(new Error(`the reconciler process exited ${code}`)),
+      );
     });
+    const { baseline, peak, atPeak, heapAfter, durationMs, summary } = JSON.parse(
+      output.trim().split('\n').at(-1),
+    );
+    if (summary.checked !== RECORDS || summary.pending !== RECORDS) {
+      throw new Error(`expected ${RECORDS} checked and pending: ${JSON.stringify(summary)}`);
+    }
+    console.log(
+      `reconciler memory: one forced pass over ${RECORDS} due records in SQLite ` +
+        `(seeded in ${(seedMs / 1000).toFixed(0)} s), sandbox in its own process`,
+    );
+    printTable(
+      [
+        'records',
+        'RSS before pass',
+        'peak RSS',
+        'heap at peak (used/total)',
+        'heap after pass + GC',
+        'pass',
+        'records/s',
+      ],
+      [
+        [
+          String(RECORDS),
+          mb(baseline),
+          mb(peak),
+          `${mb(atPeak.heapUsed)} / ${mb(atPeak.heapTotal)}`,
+          mb(heapAfter),
+          `${(durationMs / 1000).toFixed(1)} s`,
+          (RECORDS / (durationMs / 1000)).toFixed(0),
+        ],
+      ],
+    );
+    console.log(
+      `verdict: peak RSS ${mb(peak)} over ${RECORDS} due records (target < ${TARGET_MB} MB): ` +
+        `${peak < TARGET_MB * 1024 * 1024 ? 'within the target' : 'over the target'}` +
+        `${quick ? ' (quick mode: too few records to judge)' : ''}`,
+    );
+  } finally {
+    await sandbox.close();
+    rmSync(sandbox.directory, { recursive: true, force: true });
+  }
+}
+
+/** The sandbox in its own process (this file, `--sandbox`), with room for `recordLimit`. */
+async function startSandbox(recordLimit) {
+  const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-'));
+  const child = spawn(process.execPath, [self, '--sandbox', String(recordLimit)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
     let stdout = '';
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) resolve(match[1]);
     });
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`the reconciler process exited ${code}`)),
+    child.once('exit', (code) =>
+      reject(new Error(`the sandbox exited (${code}) before it was ready`)),
     );
   });
-  const { baseline, peak, heapAfter, durationMs, summary } = JSON.parse(
-    output.trim().split('\n').at(-1),
-  );
-  if (summary.checked !== RECORDS) throw new Error(`checked ${summary.checked} of ${RECORDS}`);
-  console.log(
-    `reconciler memory: one forced pass over ${RECORDS} due records in SQLite ` +
-      `(seeded in ${(seedMs / 1000).toFixed(0)} s), sandbox in its own process`,
-  );
-  printTable(
-    ['records', 'RSS before pass', 'peak RSS', 'heap after pass + GC', 'pass', 'records/s'],
-    [
-      [
-        String(RECORDS),
-        mb(baseline),
-        mb(peak),
-        mb(heapAfter),
-        `${(durationMs / 1000).toFixed(1)} s`,
-        (RECORDS / (durationMs / 1000)).toFixed(0),
-      ],
-    ],
-  );
-  console.log(
-    `verdict: peak RSS ${mb(peak)} over ${RECORDS} due records (target < ${TARGET_MB} MB): ` +
-      `${peak < TARGET_MB * 1024 * 1024 ? 'within the target' : 'over the target'}` +
-      `${quick ? ' (quick mode: too few records to judge)' : ''}`,
-  );
-} finally {
-  await sandbox.close();
-  rmSync(sandbox.directory, { recursive: true, force: true });
+  return {
+    url,
+    directory,
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
 }

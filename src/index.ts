@@ -124,6 +124,7 @@ export type {
   CallbackClaim,
   CallbackInbox,
   InboxAppend,
+  InboxBacklog,
   InboxClaim,
   InboxClaimOptions,
   InboxEntry,
@@ -164,6 +165,7 @@ export { isLeaseLostError, LeaseLostError } from './references/schedule/lease-lo
 export type {
   LeaseDueOptions,
   LeasedRecord,
+  LeaseRelease,
   ReleaseLeaseOptions,
   SchedulingStore,
 } from './references/schedule/types.js';

@@ -1,6 +1,9 @@
 // The app under load for bench/callback-ack.mjs, in its own process so that the load generator
 // does not share its event loop. Usage: node callback-ack-app.mjs <express|fastify> <bare|receiver>
 // Prints `listening on <url>` once ready; exits on SIGTERM.
+// `GET /__bench/cpu` answers this process's `process.cpuUsage()` (µs): the load generator reads
+// it before and after a run to get the server's CPU time per request, which is far steadier on
+// a busy machine than requests per second.
 //
 // `bare`: one POST route of the same framework that answers 200 `{"received":true}` and does
 // nothing else — the least a callback route can do. `receiver`: pesakit's middleware over a
@@ -40,6 +43,9 @@ async function makeReceiver() {
 async function expressApp() {
   const { default: express } = await import('express');
   const app = express();
+  app.get('/__bench/cpu', (_req, res) => {
+    res.status(200).json(process.cpuUsage());
+  });
   if (subject === 'bare') {
     app.post('/pesakit/callback', (_req, res) => {
       res.status(200).json({ received: true, duplicate: false });
@@ -59,6 +65,7 @@ async function expressApp() {
 async function fastifyApp() {
   const { default: Fastify } = await import('fastify');
   const app = Fastify();
+  app.get('/__bench/cpu', async () => process.cpuUsage());
   if (subject === 'bare') {
     app.post('/pesakit/callback', async () => ({ received: true, duplicate: false }));
   } else {

@@ -2,7 +2,7 @@
 // settles (MSISDNs ending 998), through the public SDK: every record is exactly what a
 // merchant's own calls would have written, and each one's status pull answers `pending`.
 import Database from 'better-sqlite3';
-import { Pesakit } from 'pesakit';
+import { endpointPath, endpoints, Pesakit } from 'pesakit';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
 
 export const account = { email: 'bench@pesakit.tz', password: 'bench-pass-123' };
@@ -67,4 +67,66 @@ export async function seedUnknownToPlatform(file, count) {
   }
   await store.close();
   database.close();
+}
+
+/**
+ * Many pending collections, fast: the sandbox creates every one (each status pull gets a real
+ * `pending` answer about a real payment), but the SDK writes only the first; the rest are that
+ * row copied in one transaction with each one's own merchant reference, control number,
+ * engine reference and amount. Creating 100,000 through the SDK and the store one by one
+ * takes longer than the pass being measured; this takes the sandbox's time and about a second.
+ * Returns the control numbers.
+ */
+export async function seedManyPendingCollections(file, url, count, concurrency = 32) {
+  const [first] = await seedPendingCollections(file, url, 1);
+  const login = await fetch(`${url}${endpointPath(endpoints.collectionLogin, 'sandbox')}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  }).then((response) => response.json());
+  const initiateUrl = `${url}${endpointPath(endpoints.initiateMno, 'sandbox')}`;
+  const created = new Array(count - 1);
+  let next = 1;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      const amount = 1000 + (index % 50_000);
+      const msisdn = `25575${String(index % 10_000).padStart(4, '0')}998`;
+      const response = await fetch(initiateUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` },
+        body: JSON.stringify({ amount, msisdn }),
+      });
+      const body = await response.json();
+      if (!response.ok || !body.controlNumber) {
+        throw new Error(`the sandbox refused a collection: ${JSON.stringify(body)}`);
+      }
+      created[index - 1] = { index, amount, msisdn, body };
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+
+  const database = new Database(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = OFF');
+  const template = database.prepare('select * from pesakit_transactions').get();
+  const columns = Object.keys(template);
+  const insert = database.prepare(
+    `insert into pesakit_transactions (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`,
+  );
+  database.transaction(() => {
+    for (const { index, amount, msisdn, body } of created) {
+      insert.run({
+        ...template,
+        merchant_reference: `BENCH-${String(index).padStart(7, '0')}`,
+        amount_cents: amount * 100,
+        msisdn,
+        control_number: body.controlNumber,
+        payment_reference: body.reference,
+        last_payload: JSON.stringify(body),
+      });
+    }
+  })();
+  database.close();
+  return [first, ...created.map(({ body }) => body.controlNumber)];
 }

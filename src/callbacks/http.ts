@@ -44,6 +44,9 @@ export function validationResponse(errors: Record<string, string[]>): ReceiverRe
 
 /** The first value of a header, whatever shape the framework gave it. */
 export function headerValue(headers: ReceivedRequest['headers'], name: string): string | undefined {
+  // Node's frameworks give lower-case names: one lookup, no walk over every header.
+  const direct = headers[name];
+  if (direct !== undefined) return Array.isArray(direct) ? direct[0] : direct;
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() !== name) continue;
     return Array.isArray(value) ? value[0] : value;

@@ -23,6 +23,8 @@ export class InboxWorker {
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #claiming: Promise<unknown> | undefined;
+  #claimed = 0;
 
   constructor(options: InboxWorkerOptions) {
     this.#options = options;
@@ -39,6 +41,24 @@ export class InboxWorker {
     this.#wake?.();
   }
 
+  /** How many entries this worker has claimed so far (any change means work happened). */
+  get claimed(): number {
+    return this.#claimed;
+  }
+
+  /** True while no claim is being made and no claimed entry is waiting or being processed. */
+  get idle(): boolean {
+    return this.#claiming === undefined && this.#queue.size === 0 && this.#queue.pending === 0;
+  }
+
+  /** Resolves when {@link idle} (the entries it claims meanwhile are waited for too). */
+  async onIdle(): Promise<void> {
+    while (!this.idle) {
+      await this.#claiming?.catch(() => undefined);
+      await this.#queue.onIdle();
+    }
+  }
+
   /** Stops claiming, then waits for the entries already claimed to finish. */
   async close(): Promise<void> {
     this.#running = false;
@@ -53,16 +73,22 @@ export class InboxWorker {
       let claimed = 0;
       if (free > 0) {
         try {
-          const claims = await this.#options.inbox.claim({
+          const claiming = this.#options.inbox.claim({
             leaseMs: this.#options.leaseMs,
             limit: free,
           });
+          this.#claiming = claiming;
+          const claims = await claiming;
           claimed = claims.length;
+          this.#claimed += claimed;
           for (const claim of claims) {
             void this.#queue.add(() => this.#options.handle(claim)).catch(this.#options.onError);
           }
         } catch (error) {
           this.#options.onError(error);
+        } finally {
+          // Cleared only after the claims are queued: `idle` never sees them in between.
+          this.#claiming = undefined;
         }
       }
       // Every slot busy (or just filled: there may be more due): wait for one to free up.

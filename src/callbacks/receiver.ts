@@ -62,6 +62,11 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   #drainTimer: NodeJS.Timeout | undefined;
   #draining: Promise<unknown> | undefined;
   #started = false;
+  /** `receive()` calls not yet answered. */
+  #receiving = 0;
+  /** Counts every `receive()` and effect drain started: a change means work happened. */
+  #activity = 0;
+  readonly #quiet = new Set<() => void>();
 
   constructor(dependencies: ReceiverDependencies, options: CallbackReceiverOptions = {}) {
     super();
@@ -113,6 +118,17 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
    * retries). `options.returnUrls` (a middleware's own) win over the receiver's.
    */
   async receive(request: ReceivedRequest, options: ReceiveOptions = {}): Promise<ReceiverResponse> {
+    this.#receiving += 1;
+    this.#activity += 1;
+    try {
+      return await this.#route(request, options);
+    } finally {
+      this.#receiving -= 1;
+      if (this.#receiving === 0) for (const wake of this.#quiet) wake();
+    }
+  }
+
+  async #route(request: ReceivedRequest, options: ReceiveOptions): Promise<ReceiverResponse> {
     let url: URL;
     try {
       url = new URL(request.url, 'http://receiver.invalid');
@@ -165,6 +181,71 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     this.#started = false;
     await this.#draining;
     await this.#puller.onIdle();
+  }
+
+  /**
+   * Resolves when there is nothing left to do now — like p-queue's `onIdle()`, but for the inbox
+   * in the store. At the moment it resolves, all of these held at once:
+   * - this receiver has no `receive()` call unanswered, no inbox claim or entry in progress,
+   *   no status pull and no effect drain in flight;
+   * - the store's inbox has no entry `processing` (in any process, lease expired or not) and
+   *   none `pending` and due (`dueAt <= now`);
+   * - the store has no effect `running`, and none `due` now.
+   * Work scheduled for later (a re-check of an unconfirmed claim, a retry after a failure, an
+   * effect's backoff) does not count: it is not due. Other processes' work on the same store
+   * counts through the store only, checked every `pollIntervalMs` (at most 100 ms).
+   * On a receiver that was never started, it waits for another process to do the work. It
+   * rejects when the store cannot be read (closed, unreachable).
+   */
+  async onIdle(): Promise<void> {
+    const pollMs = Math.min(this.#options.pollIntervalMs, 100);
+    for (;;) {
+      await this.#localIdle();
+      const activity = this.#activity + this.#worker.claimed;
+      const busy = await this.#storeBusy();
+      if (!busy && this.#isLocalIdle() && activity === this.#activity + this.#worker.claimed) {
+        return;
+      }
+      if (busy === 'inbox') this.#worker.nudge();
+      if (busy === 'effects' && this.#started) this.#drainEffects();
+      if (busy) await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
+  #isLocalIdle(): boolean {
+    return (
+      this.#receiving === 0 &&
+      this.#draining === undefined &&
+      this.#worker.idle &&
+      this.#puller.idle
+    );
+  }
+
+  async #localIdle(): Promise<void> {
+    while (!this.#isLocalIdle()) {
+      const answered =
+        this.#receiving === 0
+          ? undefined
+          : new Promise<void>((resolve) => {
+              const wake = () => {
+                this.#quiet.delete(wake);
+                resolve();
+              };
+              this.#quiet.add(wake);
+            });
+      await Promise.all([answered, this.#draining, this.#worker.onIdle(), this.#puller.onIdle()]);
+    }
+  }
+
+  /** What the store still holds to do now, if anything (see {@link onIdle}). */
+  async #storeBusy(): Promise<'inbox' | 'effects' | false> {
+    const now = this.#now();
+    const running = await this.#store.listEffects('running', { limit: 1 });
+    if (running.length > 0) return 'effects';
+    const [due] = await this.#store.listEffects('due', { limit: 1 });
+    if (due?.effect.dueAt && due.effect.dueAt <= now) return 'effects';
+    const backlog = await this.#store.inbox.backlog();
+    return backlog.due + backlog.processing > 0 ? 'inbox' : false;
   }
 
   async #receivePost(request: ReceivedRequest, url: URL): Promise<ReceiverResponse> {
@@ -342,6 +423,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
 
   #drainEffects(): void {
     if (this.#draining) return;
+    this.#activity += 1;
     this.#draining = this.#effects
       .drain({ limit: 100 })
       .catch((error: unknown) => this.emit('error', { stage: 'effect', error: asError(error) }))

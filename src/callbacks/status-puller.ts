@@ -42,6 +42,11 @@ export class StatusPuller {
     return pending;
   }
 
+  /** True while no pull is queued or in flight. */
+  get idle(): boolean {
+    return this.#queue.size === 0 && this.#queue.pending === 0;
+  }
+
   /** Waits for the pulls already asked for. */
   onIdle(): Promise<void> {
     return this.#queue.onIdle();

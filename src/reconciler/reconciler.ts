@@ -18,10 +18,25 @@ import { type ReconcilerOptions, type ResolvedOptions, resolveOptions } from './
 import { PayoutHistory } from './payout-history.js';
 import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
+import { ReleaseQueue } from './release-queue.js';
 import { attemptTime, exhausted, firstDueAt, nextCheckAt } from './schedule.js';
 import { checkAirtimePurchase, checkAirtimeRecharge } from './strategies/airtime.js';
 import { checkCollection } from './strategies/collection.js';
 import { checkDisbursement } from './strategies/disbursement.js';
+
+/** Releases written per batch, at most (release-queue.ts); a page is flushed whole at its end. */
+const releaseBatch = 100;
+/** How long a finished check's write may wait for others to share its transaction. */
+const releaseDelayMs = 50;
+
+/** What one pass hands each of its checks. */
+interface PassRun {
+  pass: PassState;
+  progress: ReconcileProgress;
+  force: boolean;
+  stopped: () => boolean;
+  releases: ReleaseQueue;
+}
 
 /** What the reconciler runs on (built by `pesakit.createReconciler`). */
 export interface ReconcilerDependencies {
@@ -156,19 +171,35 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       ),
     );
     const checks = new PQueue({ concurrency: this.#options.concurrency });
-    while (!stopped()) {
-      const page = await this.#store.leaseDue({
-        limit,
-        leaseMs: this.#options.leaseMs,
-        force,
-        passStartedAt,
-      });
-      if (page.length === 0) break;
-      // Checks start as slots free up, so a close() stops the ones not started yet.
-      await Promise.all(
-        page.map((leased) => checks.add(() => this.#check(leased, pass, progress, force, stopped))),
-      );
-      if (page.length < limit) break;
+    // The checks' writes (count, observation, next due time, end of lease) go to the store in
+    // batches: one transaction per batch rather than per record (release-queue.ts).
+    const releases = new ReleaseQueue(this.#store, {
+      maxBatch: Math.min(limit, releaseBatch),
+      maxDelayMs: releaseDelayMs,
+      onError: (error) => this.emit('error', error),
+    });
+    try {
+      while (!stopped()) {
+        const page = await this.#store.leaseDue({
+          limit,
+          leaseMs: this.#options.leaseMs,
+          force,
+          passStartedAt,
+        });
+        if (page.length === 0) break;
+        // Checks start as slots free up, so a close() stops the ones not started yet.
+        await Promise.all(
+          page.map((leased) =>
+            checks.add(() => this.#check(leased, { pass, progress, force, stopped, releases })),
+          ),
+        );
+        // A page's checks are written before the next page is leased: a worker killed now
+        // leaves at most one page to be checked again.
+        await releases.flush();
+        if (page.length < limit) break;
+      }
+    } finally {
+      await releases.flush();
     }
     try {
       if (this.#runsEffects) await this.#effects.drain({ limit: this.#options.batchSize });
@@ -192,19 +223,16 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     };
   }
 
-  async #check(
-    leased: LeasedRecord,
-    pass: PassState,
-    progress: ReconcileProgress,
-    force: boolean,
-    stopped: () => boolean,
-  ): Promise<void> {
+  async #check(leased: LeasedRecord, run: PassRun): Promise<void> {
+    const { pass, progress, force, stopped, releases } = run;
     const { token } = leased;
     const reference = leased.record.merchantReference;
     const now = this.#now();
     if (stopped()) {
       // Closing: hand the record back as due, without counting a check.
-      await this.#release(reference, token, {
+      releases.add({
+        merchantReference: reference,
+        token,
         nextCheckAt: leased.nextCheckAt ?? now,
         counted: false,
       });
@@ -217,7 +245,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       now.getTime() - leased.record.createdAt.getTime() < this.#options.initiatingGraceMs;
     const notYet = force && !inFlight ? undefined : firstDueAt(leased.record, this.#options, now);
     if (notYet) {
-      await this.#release(reference, token, { nextCheckAt: notYet, counted: false });
+      releases.add({ merchantReference: reference, token, nextCheckAt: notYet, counted: false });
       return;
     }
     const ctx: CheckContext = {
@@ -237,7 +265,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       progress.errors += 1;
       progress.checked += 1;
       this.emit('error', error, leased.record);
-      await this.#release(reference, token, {
+      releases.add({
+        merchantReference: reference,
+        token,
         nextCheckAt: nextCheckAt(leased.record, leased.record.checkCount + 1, this.#options, now),
         observation: { at: now, error: errorSummary(error) },
       });
@@ -245,7 +275,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       return;
     }
     progress.checked += 1;
-    await this.#finish(ctx, outcome, progress);
+    await this.#finish(ctx, outcome, progress, releases);
     this.emit('progress', { ...progress });
   }
 
@@ -297,7 +327,12 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     }
   }
 
-  async #finish(ctx: CheckContext, outcome: CheckOutcome, progress: ReconcileProgress) {
+  async #finish(
+    ctx: CheckContext,
+    outcome: CheckOutcome,
+    progress: ReconcileProgress,
+    releases: ReleaseQueue,
+  ) {
     const reference = ctx.record.merchantReference;
     const { token } = ctx.leased;
     if (outcome.kind === 'pending') {
@@ -305,7 +340,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       const after = outcome.record ?? ctx.record;
       const scheduled = nextCheckAt(after, after.checkCount + 1, this.#options, ctx.now);
       const due = outcome.dueAt && outcome.dueAt > scheduled ? outcome.dueAt : scheduled;
-      await this.#release(reference, token, {
+      releases.add({
+        merchantReference: reference,
+        token,
         nextCheckAt: due,
         counted: outcome.pulled,
         ...(outcome.pulled ? { observation: outcome.answer ?? null } : {}),
@@ -313,7 +350,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       return;
     }
     // Final or in review: the record leaves the open statuses, the lease only needs ending.
-    await this.#release(reference, token, {
+    releases.add({
+      merchantReference: reference,
+      token,
       nextCheckAt: ctx.now,
       ...(outcome.kind === 'already_final' ? {} : { observation: outcome.answer ?? null }),
     });
@@ -329,19 +368,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       if (this.#runsEffects) await this.#effects.runFor(reference);
     } catch (error) {
       this.emit('error', error, outcome.record);
-    }
-  }
-
-  async #release(
-    reference: string,
-    token: string,
-    options: { nextCheckAt: Date; counted?: boolean; observation?: unknown },
-  ): Promise<void> {
-    try {
-      await this.#store.releaseLease(reference, token, options);
-    } catch (error) {
-      // The lease expires by itself; the record is only checked again later than planned.
-      this.emit('error', error);
     }
   }
 }

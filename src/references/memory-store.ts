@@ -32,10 +32,15 @@ import {
   statusChange,
 } from './record-changes.js';
 import type { ResolveOptions } from './review.js';
-import { parseLeaseDue, parseRelease } from './schedule/input-rules.js';
+import { parseLeaseDue, parseRelease, parseReleases } from './schedule/input-rules.js';
 import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
-import type { LeaseDueOptions, LeasedRecord, ReleaseLeaseOptions } from './schedule/types.js';
+import type {
+  LeaseDueOptions,
+  LeasedRecord,
+  LeaseRelease,
+  ReleaseLeaseOptions,
+} from './schedule/types.js';
 import type {
   ListOpenOptions,
   ReferenceField,
@@ -217,6 +222,15 @@ export class MemoryReferenceStore implements ReferenceStore {
     const parsed = parseRelease(token, options);
     const record = this.#require(reference);
     return this.#schedule.release(record, parsed.token, parsed, this.#now());
+  }
+
+  async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
+    const parsed = parseReleases(releases);
+    const records = parsed.map((release) => this.#require(release.merchantReference));
+    const now = this.#now();
+    return parsed.map((release, i) =>
+      this.#schedule.release(records[i] as TransactionRecord, release.token, release, now),
+    );
   }
 
   async resolve(

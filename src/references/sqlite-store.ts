@@ -28,8 +28,9 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     db: Kysely<StoreDatabase>,
     release: () => Promise<void>,
     options: SqlReferenceStoreOptions,
+    database: Database.Database,
   ) {
-    super(db, 'sqlite', release, options);
+    super(db, 'sqlite', release, options, database);
   }
 
   /**
@@ -56,6 +57,11 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       throw error;
     }
     // Kysely's destroy() closes the database: only do that when pesakit opened it.
-    return new SqliteReferenceStore(db, owned ? () => db.destroy() : async () => {}, options);
+    return new SqliteReferenceStore(
+      db,
+      owned ? () => db.destroy() : async () => {},
+      options,
+      database,
+    );
   }
 }

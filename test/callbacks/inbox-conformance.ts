@@ -203,6 +203,28 @@ export function describeCallbackInbox(name: string, subject: InboxSubject): void
       expect(await inbox.claim({ leaseMs: 1000 })).toEqual([]);
     });
 
+    it('backlog counts what is due now, what is being processed and what is scheduled later', async () => {
+      expect(await inbox.backlog()).toEqual({ due: 0, processing: 0, scheduled: 0 });
+      for (const reference of ['R1', 'R2', 'R3', 'R4']) await inbox.append(callback(reference));
+      expect(await inbox.backlog()).toEqual({ due: 4, processing: 0, scheduled: 0 });
+      const [first, second, third] = await inbox.claim({ leaseMs: 1000, limit: 3 });
+      if (!first || !second || !third) throw new Error('expected three claims');
+      expect(await inbox.backlog()).toEqual({ due: 1, processing: 3, scheduled: 0 });
+      await inbox.complete(first.entry.id, first.token, 'paid');
+      await inbox.deadLetter(second.entry.id, second.token, 'gave up');
+      await inbox.reschedule(third.entry.id, third.token, {
+        dueAt: new Date(clock.now().getTime() + 60_000),
+      });
+      // done and dead are not work; the rescheduled one waits for its time.
+      expect(await inbox.backlog()).toEqual({ due: 1, processing: 0, scheduled: 1 });
+      clock.advance(60_000);
+      expect(await inbox.backlog()).toEqual({ due: 2, processing: 0, scheduled: 0 });
+      // A processing entry whose lease expired is still processing until someone takes it.
+      await inbox.claim({ leaseMs: 1000, limit: 1 });
+      clock.advance(5_000);
+      expect(await inbox.backlog()).toEqual({ due: 1, processing: 1, scheduled: 0 });
+    });
+
     it('returns copies', async () => {
       const { entry } = await inbox.append(callback('K'));
       entry.claim.amount = 1;

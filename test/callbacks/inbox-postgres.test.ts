@@ -55,3 +55,60 @@ describe('PostgreSQL inbox across processes sharing one database', () => {
     }
   });
 });
+
+describe('the PostgreSQL inbox: group commit', () => {
+  it('in one group, equal callbacks are one entry and a refused row fails alone', async () => {
+    const shared = await createTestDatabase('inbox_group');
+    const store = await PostgresReferenceStore.open(shared.url, { maxConnections: 2 });
+    const { Client } = await import('pg');
+    const admin = new Client({ connectionString: shared.url });
+    await admin.connect();
+    try {
+      await admin.query(`create function refuse_bad() returns trigger language plpgsql as $$
+        begin
+          if new.payment_reference = 'BAD' then raise exception 'refused by a trigger'; end if;
+          return new;
+        end $$`);
+      await admin.query(`create trigger refuse_bad before insert on pesakit_callback_inbox
+        for each row execute function refuse_bad()`);
+      // All in one turn of the event loop: one group.
+      const results = await Promise.allSettled([
+        store.inbox.append(callback('A')),
+        store.inbox.append(callback('B')),
+        store.inbox.append(callback('A')),
+        store.inbox.append(callback('BAD')),
+        store.inbox.append(callback('A')),
+      ]);
+      expect(results.map((result) => result.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      const values = results.map((result) =>
+        result.status === 'fulfilled' ? result.value : undefined,
+      );
+      expect(values.map((value) => value?.duplicate)).toEqual([
+        false,
+        false,
+        true,
+        undefined,
+        true,
+      ]);
+      expect(values[2]?.entry.id).toBe(values[0]?.entry.id);
+      const stored = await store.inbox.list();
+      expect(stored.map((entry) => entry.claim.paymentReference)).toEqual(['A', 'B']);
+      expect(stored[0]?.duplicates).toBe(2);
+      // What append answered for a new entry is what is stored.
+      expect(await store.inbox.get(values[1]?.entry.id as string)).toEqual(values[1]?.entry);
+      // Each answer came after its row was committed: another connection sees both.
+      const { rows } = await admin.query('select count(*)::int as n from pesakit_callback_inbox');
+      expect(rows[0].n).toBe(2);
+    } finally {
+      await admin.end();
+      await store.close();
+      await shared.drop();
+    }
+  });
+});

@@ -1,8 +1,10 @@
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import { Pesakit } from '../../src/client.js';
 import { isAmbiguousOutcomeError } from '../../src/errors/index.js';
+import { pesakitFastify } from '../../src/fastify.js';
 import type { TransactionRecord } from '../../src/references/index.js';
 import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -13,9 +15,12 @@ import { accounts } from './sandbox-shop.js';
  * The chaos run of issue #8: mixed transactions across all three products, with 30 % of the
  * callbacks dropped, latency beyond the client's timeout (outcomes that happened but were never
  * answered: `unknown`), vendor and gateway failures (numbers ending 999), late settlement (…997)
- * and settlement by hand (…998). Then the reconciler, and a comparison with the sandbox's own
- * ground truth: every record is final or in needs_review with evidence, and no final state
- * contradicts what really happened.
+ * and settlement by hand (…998). The shop is a real Fastify app with pesakit's callback
+ * receiver mounted (`pesakit/fastify`) on the same SQLite store as the reconciler, and the
+ * reconciler's first pass runs while callbacks are still arriving, so the two paths race for
+ * every record. Then a comparison with the sandbox's own ground truth: every record is final
+ * or in needs_review with evidence, no final state contradicts what really happened, and each
+ * final record's handler (`onPaid` / `onFailed`, shared by both paths) completed exactly once.
  *
  * 1,000 transactions, as the issue asks: about 30 s on this 2-core machine under load (8 s of it
  * the payouts' settle window closing), so well inside CI's budget even run twice (Node 20 and
@@ -51,10 +56,40 @@ let sandbox: Sandbox;
 let url: string;
 let store: SqliteReferenceStore;
 let shop: Pesakit;
-let receiver: Server;
-let receiverUrl: string;
+let app: FastifyInstance;
+let receiver: CallbackReceiver;
+let callbackUrl: string;
 const directory = temporaryDirectory();
-const callbacksInFlight = new Set<Promise<unknown>>();
+
+/**
+ * Completed handler runs by kind and effect key (the merchant reference), from both paths:
+ * the receiver and the reconciler are given the same handlers, as a merchant would.
+ */
+const completed = new Map<string, number>();
+const handlerErrors: unknown[] = [];
+/** Final transitions won by each path, to show the race happened. */
+const wins = { receiver: 0, reconciler: 0 };
+function countCompletion(kind: 'paid' | 'failed' | 'review', key: string): void {
+  completed.set(`${kind} ${key}`, (completed.get(`${kind} ${key}`) ?? 0) + 1);
+}
+const handlers = {
+  onPaid: async (_record: TransactionRecord, { effectKey }: { effectKey: string }) => {
+    // A little work, so that two runs of one effect would overlap rather than hide.
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    countCompletion('paid', effectKey);
+  },
+  onFailed: async (_record: TransactionRecord, { effectKey }: { effectKey: string }) => {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    countCompletion('failed', effectKey);
+  },
+  onReview: async (
+    record: TransactionRecord | null,
+    _verdict: unknown,
+    context: { effectKey: string },
+  ) => {
+    countCompletion('review', record?.merchantReference ?? context.effectKey);
+  },
+};
 
 beforeAll(async () => {
   sandbox = await createSandbox({
@@ -83,52 +118,33 @@ beforeAll(async () => {
     timeoutMs: 10_000,
   });
 
-  // The shop's callback endpoint, as a merchant without pesakit's receiver would write it:
-  // a callback is a hint, verified by pulling the status (collection.status decides and
-  // writes). A callback for a record that never got its references (the initiation's answer
-  // was lost) is matched by the merchant reference in the callback URL.
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
-      const work = verifyCallback(request.url ?? '', body).catch(() => undefined);
-      callbacksInFlight.add(work);
-      void work.finally(() => callbacksInFlight.delete(work));
-    });
+  // The shop: a Fastify app with pesakit's receiver mounted, on the reconciler's store.
+  receiver = shop.createCallbackReceiver({
+    ...handlers,
+    // The sandbox delivers a few hundred callbacks within seconds; the default rate limit of
+    // status pulls (20/s) is for production, where a forged flood must not become one.
+    pullsPerSecond: 1_000,
+    concurrency: 8,
+    pollIntervalMs: 50,
+    effectDrainIntervalMs: 200,
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const address = receiver.address();
-  receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  receiver.on('error', ({ stage, error }) => handlerErrors.push(`${stage}: ${String(error)}`));
+  receiver.on('paid', () => (wins.receiver += 1));
+  receiver.on('failed', () => (wins.receiver += 1));
+  app = Fastify();
+  await app.register(pesakitFastify, { receiver, prefix: '/pesakit' });
+  const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  callbackUrl = `${appUrl}/pesakit/callback`;
+  receiver.start();
 }, 60_000);
 
 afterAll(async () => {
-  receiver?.close();
+  await app?.close();
+  await receiver?.close();
   await store?.close();
   await sandbox?.close();
   directory.remove();
 });
-
-async function verifyCallback(path: string, body: string): Promise<void> {
-  const reference = new URL(path, receiverUrl).searchParams.get('pesakit_ref');
-  const payload = JSON.parse(body) as {
-    controlNumber?: string;
-    data?: { paymentReference?: string };
-  };
-  if (!payload.controlNumber) return;
-  const record = reference ? await store.get(reference) : undefined;
-  if (record && record.controlNumber === null) {
-    await store.attachReferences(record.merchantReference, {
-      controlNumber: payload.controlNumber,
-      ...(payload.data?.paymentReference
-        ? { paymentReference: payload.data.paymentReference }
-        : {}),
-    });
-  }
-  await shop.collection.status(payload.controlNumber);
-}
 
 /** Sends one transaction; an ambiguous outcome is expected under latency, anything else is not. */
 async function send(next: () => number, index: number, late: boolean): Promise<Sent> {
@@ -157,8 +173,8 @@ async function send(next: () => number, index: number, late: boolean): Promise<S
   const sent: Sent = { merchantReference, product, amount, msisdn, late, ambiguous: false };
   try {
     if (product === 'collection') {
-      const callback_url = `${receiverUrl}/callback?pesakit_ref=${merchantReference}`;
-      await shop.collection.initiateMno({ amount, msisdn, callback_url }, options);
+      // The SDK adds `pesakit_ref=<merchant reference>` to it (docs/callbacks.md § Orphans).
+      await shop.collection.initiateMno({ amount, msisdn, callback_url: callbackUrl }, options);
     } else if (product === 'airtime') {
       await shop.airtime.purchase({ amount, msisdn }, options);
     } else {
@@ -189,13 +205,22 @@ async function control(path: string, body: unknown) {
   return response.json() as Promise<Record<string, unknown>>;
 }
 
-/** Waits until the sandbox has settled everything and the shop has handled every callback. */
+/**
+ * Waits until the sandbox has settled everything and delivered every callback, and the shop's
+ * receiver has processed its inbox and run every effect that is due (`receiver.onIdle()`).
+ */
 async function quiet(): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (sandbox.inspect.pendingSettlements() > 0 || callbacksInFlight.size > 0) {
-    if (Date.now() > deadline) throw new Error('the sandbox never went quiet');
+  const deadline = Date.now() + 90_000;
+  for (;;) {
     await sandbox.idle();
-    await Promise.all([...callbacksInFlight]);
+    await receiver.onIdle();
+    if (sandbox.inspect.pendingSettlements() === 0) {
+      // A delivery may have started while the receiver was working: both quiet at once.
+      await sandbox.idle();
+      await receiver.onIdle();
+      if (sandbox.inspect.pendingSettlements() === 0) return;
+    }
+    if (Date.now() > deadline) throw new Error('the sandbox and the shop never went quiet');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -241,48 +266,60 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     sent.push(...(await inBatches(lateCount, 16, (i) => send(next, onTime + i, true))));
     await control('faults', { latencyMs: 0 });
 
-    // Payments nobody approves by themselves: settled by hand, some of each outcome.
-    for (const entry of sent.filter((s) => s.msisdn.endsWith('998'))) {
-      const record = await store.get(entry.merchantReference);
-      if (record?.controlNumber) {
-        const outcome = next() < 0.5 ? 'success' : 'failed';
-        await control('collection/settle', { ref_id: record.controlNumber, outcome });
-      }
-    }
-    await quiet();
-    expect(sent.filter((s) => s.ambiguous).length).toBeGreaterThan(lateCount * 0.8);
-
-    const before = await Promise.all(sent.map((s) => store.get(s.merchantReference)));
-    const openBefore = before.filter(
+    const atRace = await Promise.all(sent.map((s) => store.get(s.merchantReference)));
+    const openAtRace = atRace.filter(
       (r) => r && ['pending', 'unknown', 'initiating'].includes(r.status),
     );
 
-    const effects = new Map<string, number>();
-    const count = (record: TransactionRecord) =>
-      effects.set(record.merchantReference, (effects.get(record.merchantReference) ?? 0) + 1);
-    const reconciler = shop.createReconciler({
+    // The reconciler's first pass starts now, while the sandbox is still settling (late
+    // numbers, payments settled by hand below) and the receiver is still taking callbacks:
+    // for each of those records the two paths race, and one claim must win.
+    const errors: unknown[] = [];
+    const reconcilerOptions = {
       concurrency: 8,
       ratePerSecond: 500,
-      // No callback will come any more for a collection without references: hand it over now.
-      noReferenceWindowMs: 0,
       initiatingGraceMs: 0,
       // A payout can land at the platform after the client gave up (here up to ~1.5 s later
       // on a loaded machine); absence proves nothing until well past that.
       settleWindowMs: SETTLE_WINDOW_MS,
-      onPaid: count,
-      onFailed: count,
-      onReview: count,
-    });
-    const errors: unknown[] = [];
-    reconciler.on('error', (error) => errors.push(error));
-    const first = await reconciler.runOnce({ force: true });
-    // Payouts without a match wait for their settle window to close; then the second pass.
-    const lastAttempt = Math.max(...before.map((record) => record?.attemptedAt?.getTime() ?? 0));
+      ...handlers,
+    };
+    const racing = shop.createReconciler(reconcilerOptions);
+    racing.on('error', (error) => errors.push(error));
+    const receiverWinsBefore = wins.receiver;
+    racing.on('settled', () => (wins.reconciler += 1));
+    racing.on('failed', () => (wins.reconciler += 1));
+    // Payments nobody approves by themselves: settled by hand, some of each outcome.
+    const settleByHand = async () => {
+      for (const entry of sent.filter((s) => s.msisdn.endsWith('998'))) {
+        const record = await store.get(entry.merchantReference);
+        if (record?.controlNumber) {
+          const outcome = next() < 0.5 ? 'success' : 'failed';
+          await control('collection/settle', { ref_id: record.controlNumber, outcome });
+        }
+      }
+    };
+    const [first] = await Promise.all([racing.runOnce({ force: true }), settleByHand()]);
+    await racing.close();
+    await quiet();
+    const receiverWinsDuringRace = wins.receiver - receiverWinsBefore;
+    expect(sent.filter((s) => s.ambiguous).length).toBeGreaterThan(lateCount * 0.8);
+
+    // No callback will come any more for a collection without references: the last pass
+    // hands those over now. Payouts without a match wait for their settle window to close.
+    const closing = shop.createReconciler({ ...reconcilerOptions, noReferenceWindowMs: 0 });
+    closing.on('error', (error) => errors.push(error));
+    closing.on('settled', () => (wins.reconciler += 1));
+    closing.on('failed', () => (wins.reconciler += 1));
+    const lastAttempt = Math.max(...atRace.map((record) => record?.attemptedAt?.getTime() ?? 0));
     const windowClosed = lastAttempt + SETTLE_WINDOW_MS + 200 - Date.now();
     if (windowClosed > 0) await new Promise((resolve) => setTimeout(resolve, windowClosed));
-    const second = await reconciler.runOnce({ force: true });
-    await reconciler.close();
+    const second = await closing.runOnce({ force: true });
+    await closing.close();
+    // Effects the reconciler left due (if any) are the receiver's drain's to run.
+    await quiet();
     expect(errors).toEqual([]);
+    expect(handlerErrors).toEqual([]);
 
     const contradictions: string[] = [];
     const tally: Record<string, number> = {};
@@ -308,15 +345,27 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
           `${entry.merchantReference} ${entry.product}: left ${record.status}, truth ${truth}`,
         );
       }
-      if ((effects.get(entry.merchantReference) ?? 0) > 1) {
-        contradictions.push(
-          `${entry.merchantReference}: handler ran ${effects.get(entry.merchantReference)} times`,
-        );
+      // One effect per final record, whichever path won: its handler completed exactly once,
+      // and the other outcome's handler never ran.
+      const ref = entry.merchantReference;
+      const runs = (kind: string) => completed.get(`${kind} ${ref}`) ?? 0;
+      if (record.status === 'success' || record.status === 'failed') {
+        const [own, other] = record.status === 'success' ? ['paid', 'failed'] : ['failed', 'paid'];
+        if (runs(own!) !== 1 || runs(other!) !== 0 || record.effect.status !== 'done') {
+          contradictions.push(
+            `${ref} ${record.status}: on${own} completed ${runs(own!)} times, on${other} ` +
+              `${runs(other!)} times, effect ${record.effect.status}`,
+          );
+        }
+      } else if (record.status === 'needs_review' && runs('review') !== 1) {
+        contradictions.push(`${ref}: onReview completed ${runs('review')} times`);
       }
     }
     console.info(
-      `chaos: ${TOTAL} transactions, ${openBefore.length} open before the reconciler; ` +
-        `pass 1 ${JSON.stringify(first)}; pass 2 ${JSON.stringify(second)}\n` +
+      `chaos: ${TOTAL} transactions, ${openAtRace.length} open when the reconciler started; ` +
+        `pass 1 ${JSON.stringify(first)}; pass 2 ${JSON.stringify(second)}; ` +
+        `final transitions won by the receiver ${wins.receiver} (${receiverWinsDuringRace} ` +
+        `from the racing pass on), by the reconciler ${wins.reconciler}\n` +
         Object.entries(tally)
           .sort()
           .map(([key, n]) => `  ${key}: ${n}`)
@@ -327,7 +376,10 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     for (const product of ['collection', 'airtime', 'disbursement'] as const) {
       expect(sent.filter((s) => s.product === product && s.ambiguous).length).toBeGreaterThan(0);
     }
-    expect(openBefore.length).toBeGreaterThan(TOTAL * 0.15);
+    expect(openAtRace.length).toBeGreaterThan(TOTAL * 0.15);
     expect(first.settled + first.failed + first.review).toBeGreaterThan(0);
+    // And both paths won records while the racing pass ran.
+    expect(receiverWinsDuringRace).toBeGreaterThan(0);
+    expect(wins.reconciler).toBeGreaterThan(0);
   }, 240_000);
 });

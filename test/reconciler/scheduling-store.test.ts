@@ -3,6 +3,7 @@ import { isStoreInputError } from '../../src/errors/store-input-error.js';
 import { MemoryReferenceStore, type ReferenceStore } from '../../src/references/index.js';
 import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
 import { isLeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
+import type { LeasedRecord } from '../../src/references/schedule/types.js';
 import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
@@ -170,6 +171,127 @@ function describeScheduling(name: string, open: Open) {
       expect(after?.checkCount).toBe(22);
       expect(after?.lastCheckedAt).toEqual(new Date(start + 21));
       expect(await store.leaseDue({ limit: 1, leaseMs: 1_000 })).toEqual([]);
+      await store.close();
+    });
+
+    it('releaseLeases ends many leases at once, exactly as releaseLease would, fenced by token', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seed(store, 4);
+      const leased = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      expect(leased).toHaveLength(4);
+      const [a, b, c, d] = leased as [LeasedRecord, LeasedRecord, LeasedRecord, LeasedRecord];
+      // d's lease expires and another worker takes it: d's old token must write nothing.
+      clock.advance(30_000);
+      const [taken] = await store.leaseDue({ limit: 1, leaseMs: 30_000 });
+      expect(taken?.record.merchantReference).toBe('order-000');
+      const retaken = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      expect(retaken.map((l) => l.record.merchantReference)).toEqual([
+        'order-001',
+        'order-002',
+        'order-003',
+      ]);
+      const tokens = new Map(retaken.map((l) => [l.record.merchantReference, l.token]));
+      clock.advance(10);
+      const results = await store.releaseLeases([
+        {
+          merchantReference: 'order-001',
+          token: tokens.get('order-001')!,
+          nextCheckAt: new Date(start + 3_600_000),
+          observation: { answer: 'pending', n: 1.5, text: 'ünïcode "quoted"' },
+        },
+        {
+          merchantReference: 'order-002',
+          token: tokens.get('order-002')!,
+          nextCheckAt: new Date(start + 7_200_000),
+          counted: false,
+        },
+        {
+          merchantReference: 'order-003',
+          token: tokens.get('order-003')!,
+          nextCheckAt: new Date(start + 60_000),
+          checkedAt: new Date(start + 5),
+          observation: null,
+        },
+        // An old token (taken over): refused, nothing written.
+        { merchantReference: 'order-000', token: a.token, nextCheckAt: new Date(start) },
+      ]);
+      expect(results).toEqual([true, true, true, false]);
+      expect(b.token).not.toBe(tokens.get('order-001'));
+      expect(c.token).not.toBe(tokens.get('order-002'));
+      expect(d.token).not.toBe(tokens.get('order-003'));
+
+      const one = await store.get('order-001');
+      expect(one).toMatchObject({ checkCount: 1, lastCheckedAt: new Date(start + 30_010) });
+      const two = await store.get('order-002');
+      expect(two).toMatchObject({ checkCount: 0, lastCheckedAt: null });
+      const three = await store.get('order-003');
+      expect(three).toMatchObject({ checkCount: 1, lastCheckedAt: new Date(start + 5) });
+      // order-000 is still the other worker's: its release goes through, the old one did not.
+      expect(
+        await store.releaseLease('order-000', taken!.token, { nextCheckAt: new Date(start) }),
+      ).toBe(true);
+      expect((await store.get('order-000'))?.checkCount).toBe(1);
+
+      // Each record is due again at its own time, with its observation kept as evidence.
+      clock.advance(1);
+      const forced = await store.leaseDue({ limit: 10, leaseMs: 1_000, force: true });
+      const byRef = new Map(forced.map((l) => [l.record.merchantReference, l]));
+      expect(byRef.get('order-001')?.observations).toEqual([
+        { answer: 'pending', n: 1.5, text: 'ünïcode "quoted"' },
+      ]);
+      expect(byRef.get('order-001')?.nextCheckAt).toEqual(new Date(start + 3_600_000));
+      expect(byRef.get('order-002')?.observations).toEqual([]);
+      expect(byRef.get('order-002')?.nextCheckAt).toEqual(new Date(start + 7_200_000));
+      expect(byRef.get('order-003')?.observations).toEqual([null]);
+      await store.close();
+    });
+
+    it('releaseLeases keeps the last observations, and refuses bad input whole, naming it', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seed(store, 2);
+      for (let i = 0; i < 22; i += 1) {
+        const leases = await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true });
+        expect(leases).toHaveLength(2);
+        const results = await store.releaseLeases(
+          leases.map((lease) => ({
+            merchantReference: lease.record.merchantReference,
+            token: lease.token,
+            nextCheckAt: clock.now(),
+            observation: { check: i },
+          })),
+        );
+        expect(results).toEqual([true, true]);
+        clock.advance(1);
+      }
+      const leases = await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true });
+      for (const lease of leases) {
+        expect(lease.observations).toHaveLength(20);
+        expect(lease.observations[0]).toEqual({ check: 2 });
+        expect(lease.observations.at(-1)).toEqual({ check: 21 });
+        expect(lease.record.checkCount).toBe(22);
+      }
+      const [first, second] = leases as [LeasedRecord, LeasedRecord];
+      const bad = await failure(
+        store.releaseLeases([
+          { merchantReference: 'order-000', token: first.token, nextCheckAt: clock.now() },
+          { merchantReference: 'order-001', token: second.token, nextCheckAt: new Date('x') },
+        ]),
+      );
+      expect(isStoreInputError(bad)).toBe(true);
+      expect(String(bad)).toMatch(/releases\[1\]\.nextCheckAt/);
+      const twice = await failure(
+        store.releaseLeases([
+          { merchantReference: 'order-000', token: first.token, nextCheckAt: clock.now() },
+          { merchantReference: 'order-000', token: first.token, nextCheckAt: clock.now() },
+        ]),
+      );
+      expect(String(twice)).toMatch(/order-000 is also releases\[0\]/);
+      // Nothing was written: both leases still held, neither check counted again.
+      expect(await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true })).toEqual([]);
+      expect((await store.get('order-000'))?.checkCount).toBe(22);
+      expect(await store.releaseLeases([])).toEqual([]);
       await store.close();
     });
 

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './input-rules.js';
+import { pooledRandom } from './pooled-random.js';
 import type {
   CallbackInbox,
   InboxAppend,
+  InboxBacklog,
   InboxClaim,
   InboxClaimOptions,
   InboxEntry,
   InboxListOptions,
 } from './types.js';
 
-const nextId = monotonicFactory();
+const nextId = monotonicFactory(pooledRandom());
 
 /**
  * The inbox in this process's memory (the memory store's). Every method decides and writes
@@ -125,6 +127,19 @@ export class MemoryCallbackInbox implements CallbackInbox {
   async get(id: string): Promise<InboxEntry | undefined> {
     const entry = this.#entries.get(id);
     return entry && copy(entry);
+  }
+
+  async backlog(): Promise<InboxBacklog> {
+    const now = this.#now();
+    const backlog: InboxBacklog = { due: 0, processing: 0, scheduled: 0 };
+    for (const entry of this.#entries.values()) {
+      if (entry.status === 'processing') backlog.processing += 1;
+      else if (entry.status === 'pending') {
+        if (entry.dueAt <= now) backlog.due += 1;
+        else backlog.scheduled += 1;
+      }
+    }
+    return backlog;
   }
 
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Updateable } from 'kysely';
+import type Database from 'better-sqlite3';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import {
   type InboxDatabase,
@@ -9,16 +10,20 @@ import {
 } from '../sql/inbox-table.js';
 import { type SqlDialectName, toInstant } from '../sql/table.js';
 import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './input-rules.js';
+import { pooledRandom } from './pooled-random.js';
+import { PostgresGroupAppender } from './postgres-group-append.js';
+import { SqliteGroupAppender } from './sqlite-group-append.js';
 import type {
   CallbackInbox,
   InboxAppend,
+  InboxBacklog,
   InboxClaim,
   InboxClaimOptions,
   InboxEntry,
   InboxListOptions,
 } from './types.js';
 
-const nextId = monotonicFactory();
+const nextId = monotonicFactory(pooledRandom());
 
 /**
  * The inbox over SQL (the SQLite and PostgreSQL stores'). The unique `dedup_key` makes dedup
@@ -29,18 +34,38 @@ export class SqlCallbackInbox implements CallbackInbox {
   readonly #db: () => Kysely<InboxDatabase>;
   readonly #dialect: SqlDialectName;
   readonly #now: () => Date;
+  readonly #sqliteGroup: SqliteGroupAppender | undefined;
+  readonly #postgresGroup: PostgresGroupAppender | undefined;
 
-  /** `db` is asked on every call, so a closed store's inbox refuses to work as the store does. */
-  constructor(db: () => Kysely<InboxDatabase>, dialect: SqlDialectName, now: () => Date) {
+  /**
+   * `db` is asked on every call, so a closed store's inbox refuses to work as the store does.
+   * `sqlite`: the better-sqlite3 handle under `db`, for group-committed appends.
+   */
+  constructor(
+    db: () => Kysely<InboxDatabase>,
+    dialect: SqlDialectName,
+    now: () => Date,
+    sqlite?: Database.Database,
+  ) {
     this.#db = db;
     this.#dialect = dialect;
     this.#now = now;
+    this.#postgresGroup = dialect === 'postgres' ? new PostgresGroupAppender(db) : undefined;
+    this.#sqliteGroup =
+      sqlite &&
+      new SqliteGroupAppender(sqlite, (work) =>
+        // Kysely's one SQLite connection, held: no Kysely transaction is open meanwhile.
+        this.#db()
+          .connection()
+          .execute(async () => work()),
+      );
   }
 
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
     const parsed = parseAppend(input);
-    const receivedAt = this.#instant(parsed.receivedAt ?? this.#now());
     const db = this.#db();
+    if (this.#sqliteGroup || this.#postgresGroup) return this.#groupAppend(parsed);
+    const receivedAt = this.#instant(parsed.receivedAt ?? this.#now());
     const inserted = await db
       .insertInto(inboxTable)
       .values({
@@ -70,6 +95,68 @@ export class SqlCallbackInbox implements CallbackInbox {
       .returningAll()
       .executeTakeFirstOrThrow();
     return { entry: toInboxEntry(counted), duplicate: true };
+  }
+
+  /**
+   * One commit for every append of the same event-loop turn: see SqliteGroupAppender and
+   * PostgresGroupAppender. The entry is built here, not read back.
+   */
+  #groupAppend(parsed: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
+    const receivedAt = new Date(parsed.receivedAt ?? this.#now());
+    const at = receivedAt.toISOString();
+    const id = nextId();
+    const headers = JSON.stringify(parsed.headers);
+    const claim = JSON.stringify(parsed.claim);
+    const entry: InboxEntry = {
+      id,
+      dedupKey: parsed.dedupKey,
+      method: parsed.method,
+      url: parsed.url,
+      headers: { ...parsed.headers },
+      body: parsed.body,
+      claim: { ...parsed.claim },
+      status: 'pending',
+      duplicates: 0,
+      attempts: 0,
+      dueAt: receivedAt,
+      leaseUntil: null,
+      lastError: null,
+      outcome: null,
+      receivedAt: new Date(receivedAt),
+      processedAt: null,
+    };
+    if (this.#postgresGroup) {
+      return this.#postgresGroup.append({
+        row: {
+          id,
+          dedup_key: parsed.dedupKey,
+          method: parsed.method,
+          url: parsed.url,
+          headers,
+          body: parsed.body,
+          claim,
+          payment_reference: parsed.claim.paymentReference,
+          due_at: receivedAt,
+          received_at: receivedAt,
+        },
+        entry,
+      });
+    }
+    return (this.#sqliteGroup as SqliteGroupAppender).append(
+      [
+        id,
+        parsed.dedupKey,
+        parsed.method,
+        parsed.url,
+        headers,
+        parsed.body,
+        claim,
+        parsed.claim.paymentReference,
+        at,
+        at,
+      ],
+      entry,
+    );
   }
 
   async claim(options: InboxClaimOptions): Promise<InboxClaim[]> {
@@ -154,6 +241,27 @@ export class SqlCallbackInbox implements CallbackInbox {
       .where('id', '=', id)
       .executeTakeFirst();
     return row && toInboxEntry(row);
+  }
+
+  async backlog(): Promise<InboxBacklog> {
+    const now = this.#instant(this.#now());
+    // One statement, so one snapshot: an entry moving from due to processing is counted once.
+    const row = await this.#db()
+      .selectFrom(inboxTable)
+      .select([
+        sql<number>`count(case when status = 'pending' and due_at <= ${now} then 1 end)`.as('due'),
+        sql<number>`count(case when status = 'processing' then 1 end)`.as('processing'),
+        sql<number>`count(case when status = 'pending' and due_at > ${now} then 1 end)`.as(
+          'scheduled',
+        ),
+      ])
+      .where('status', 'in', ['pending', 'processing'])
+      .executeTakeFirstOrThrow();
+    return {
+      due: Number(row.due),
+      processing: Number(row.processing),
+      scheduled: Number(row.scheduled),
+    };
   }
 
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {

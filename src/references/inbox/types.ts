@@ -85,6 +85,16 @@ export interface InboxClaimOptions {
   limit?: number;
 }
 
+/** How much work an inbox holds, as counted by `backlog()`. */
+export interface InboxBacklog {
+  /** `pending` entries due now (`dueAt <= now`): a worker may take them at once. */
+  due: number;
+  /** `processing` entries, by any worker, lease expired or not. */
+  processing: number;
+  /** `pending` entries due later (a scheduled re-check, a retry after a failure). */
+  scheduled: number;
+}
+
 export interface InboxListOptions {
   status?: InboxEntryStatus;
   outcome?: string;
@@ -116,6 +126,8 @@ export interface CallbackInbox {
   /** Gives up: `dead`, listed by `list({ status: 'dead' })`. Fenced like {@link complete}. */
   deadLetter(id: string, token: string, error: string): Promise<boolean>;
   get(id: string): Promise<InboxEntry | undefined>;
+  /** Counts the entries still to be processed, now (one consistent read on SQL). */
+  backlog(): Promise<InboxBacklog>;
   /** Entries by status and/or outcome, oldest received first. */
   list(options?: InboxListOptions): Promise<InboxEntry[]>;
 }

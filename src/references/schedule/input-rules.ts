@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
+import { isLookupable, parseMerchantReference } from '../input-rules.js';
 import { openStatuses, transactionStatuses } from '../transitions.js';
 import type { TransactionStatus } from '../types.js';
-import type { LeaseDueOptions, ReleaseLeaseOptions } from './types.js';
+import type { LeaseDueOptions, LeaseRelease, ReleaseLeaseOptions } from './types.js';
 
 const dateSchema = z
   .date({ error: 'must be a Date' })
@@ -64,14 +65,18 @@ export function parseLeaseDue(options: LeaseDueOptions): ParsedLeaseDue {
   };
 }
 
-export function parseRelease(token: string, options: ReleaseLeaseOptions): ParsedRelease {
-  const parsed = parse('releaseLease', releaseSchema, { ...options, token });
+export function parseRelease(
+  token: string,
+  options: ReleaseLeaseOptions,
+  operation = 'releaseLease',
+): ParsedRelease {
+  const parsed = parse(operation, releaseSchema, { ...options, token });
   let observation: unknown;
   if (options?.observation !== undefined) {
     try {
       observation = JSON.parse(JSON.stringify(options.observation) ?? 'null');
     } catch (error) {
-      throw new StoreInputError('releaseLease', {
+      throw new StoreInputError(operation, {
         observation: [`observation must be JSON-serialisable (${(error as Error).message})`],
       });
     }
@@ -92,4 +97,59 @@ export interface ParsedRelease {
   /** JSON round-tripped; undefined when the check saw nothing to keep. */
   observation: unknown;
   counted: boolean;
+}
+
+/** One release of a batch, checked: its record and what {@link parseRelease} gives. */
+export interface ParsedLeaseRelease extends ParsedRelease {
+  merchantReference: string;
+}
+
+/**
+ * Checks every release of a batch before anything is written: a bad one rejects the whole
+ * batch, naming it by position (`releases[3].nextCheckAt must be a Date`). A record named twice
+ * is refused too: one statement cannot end the same lease twice, and which write should win
+ * would be a guess.
+ */
+export function parseReleases(releases: readonly LeaseRelease[]): ParsedLeaseRelease[] {
+  const operation = 'releaseLeases';
+  if (!Array.isArray(releases)) {
+    throw new StoreInputError(operation, { releases: ['releases must be an array'] });
+  }
+  const seen = new Map<string, number>();
+  return releases.map((release, index) => {
+    const field = `releases[${index}]`;
+    try {
+      if (typeof release !== 'object' || release === null) {
+        throw new StoreInputError(operation, { [field]: [`${field} must be an object`] });
+      }
+      const merchantReference = isLookupable(release.merchantReference)
+        ? release.merchantReference
+        : parseMerchantReference(operation, release.merchantReference);
+      const earlier = seen.get(merchantReference);
+      if (earlier !== undefined) {
+        throw new StoreInputError(operation, {
+          merchantReference: [
+            `merchantReference ${merchantReference} is also releases[${earlier}]; release each lease once per call`,
+          ],
+        });
+      }
+      seen.set(merchantReference, index);
+      return { merchantReference, ...parseRelease(release.token, release, operation) };
+    } catch (error) {
+      throw prefixed(error, field);
+    }
+  });
+}
+
+/** The same error with every field named inside the batch (`token` → `releases[2].token`). */
+function prefixed(error: unknown, field: string): unknown {
+  if (!(error instanceof StoreInputError) || error.operation !== 'releaseLeases') return error;
+  if (Object.keys(error.errors).every((name) => name.startsWith('releases'))) return error;
+  const errors: Record<string, string[]> = {};
+  for (const [name, messages] of Object.entries(error.errors)) {
+    errors[`${field}.${name}`] = (messages ?? []).map((message) =>
+      message.startsWith(name) ? `${field}.${message}` : `${field}.${name}: ${message}`,
+    );
+  }
+  return new StoreInputError('releaseLeases', errors);
 }

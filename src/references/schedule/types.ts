@@ -50,6 +50,13 @@ export interface ReleaseLeaseOptions {
   counted?: boolean;
 }
 
+/** One lease to end in {@link SchedulingStore.releaseLeases}: which record, whose lease, how. */
+export interface LeaseRelease extends ReleaseLeaseOptions {
+  merchantReference: string;
+  /** The fencing token the lease was taken with. */
+  token: string;
+}
+
 /**
  * The reconciler's side of the store: the next due time kept on each record (indexed), and
  * leases with fencing tokens so many workers share the work without pulling a record twice.
@@ -71,4 +78,12 @@ export interface SchedulingStore {
     token: string,
     options: ReleaseLeaseOptions,
   ): Promise<boolean>;
+  /**
+   * Ends many leases at once, exactly as {@link releaseLease} would one by one, in one
+   * transaction (one commit for the lot: the reconciler's checks write through this). Resolves
+   * with one boolean per release, in order: false where that lease was lost (nothing written
+   * for it). Invalid input (a field breaking a rule, a merchant reference named twice) rejects
+   * the whole call and changes nothing.
+   */
+  releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]>;
 }

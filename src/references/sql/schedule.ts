@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
+import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { ScheduleDatabase } from './schedule-table.js';
@@ -133,6 +133,140 @@ export async function releaseLeaseRow(
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
+}
+
+/** Rows per UPDATE of {@link releaseLeaseRows} (SQLite's compound SELECT limit is 500). */
+const releaseChunk = 200;
+
+/**
+ * Ends many leases in one transaction: one SELECT for the check logs to append to (locking the
+ * rows, in merchant-reference order, on PostgreSQL), then one fenced UPDATE … FROM per
+ * {@link releaseChunk} rows. Writes exactly what {@link releaseLeaseRow} writes, each row only
+ * while `token` is still its lease; the reconciler's checks end through here, so a pass commits
+ * once per batch instead of once per record.
+ */
+export async function releaseLeaseRows(
+  db: Db,
+  dialect: SqlDialectName,
+  releases: readonly ParsedLeaseRelease[],
+  now: Date,
+): Promise<boolean[]> {
+  if (releases.length === 0) return [];
+  const at = (value: Date) => toInstant(dialect, value);
+  const released = new Set<string>();
+  await scheduled(db)
+    .transaction()
+    .execute(async (trx) => {
+      // PostgreSQL locks every row up front in one order, so two batches that meet on a
+      // record (a lease taken over after expiry) wait for each other instead of deadlocking.
+      const toRead = releases
+        .filter((release) => dialect === 'postgres' || release.observation !== undefined)
+        .map((release) => release.merchantReference);
+      const logs = new Map<string, string | null>();
+      for (let start = 0; start < toRead.length; start += releaseChunk) {
+        const rows = await trx
+          .selectFrom(transactionsTable)
+          .select(['merchant_reference', 'lease_token', 'check_log'])
+          .where('merchant_reference', 'in', toRead.slice(start, start + releaseChunk))
+          .orderBy('merchant_reference')
+          .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+          .execute();
+        for (const row of rows) {
+          const release = releases.find((r) => r.merchantReference === row.merchant_reference);
+          if (release && row.lease_token === release.token) {
+            logs.set(row.merchant_reference, row.check_log);
+          }
+        }
+      }
+      for (let start = 0; start < releases.length; start += releaseChunk) {
+        const chunk = releases.slice(start, start + releaseChunk).map((release) => {
+          const log = logs.get(release.merchantReference);
+          return {
+            release,
+            // NULL: keep the log as it is (no observation, or a lease we no longer hold).
+            checkLog:
+              release.observation === undefined || log === undefined
+                ? null
+                : appendObservation(log, release.observation),
+          };
+        });
+        const rows = await updateReleased(trx as unknown as Db, chunk, at(now));
+        for (const row of rows) released.add(row.merchant_reference);
+      }
+    });
+  return releases.map((release) => released.has(release.merchantReference));
+
+  function updateReleased(
+    trx: Db,
+    chunk: { release: ParsedLeaseRelease; checkLog: string | null }[],
+    nowInstant: Date | string,
+  ) {
+    // One row per release, as a derived table both dialects read alike (SQLite has no column
+    // names for VALUES). PostgreSQL reads the parameters as text: cast where the type matters.
+    const rows = sql.join(
+      chunk.map(({ release, checkLog }, index) => {
+        const values = [
+          release.merchantReference,
+          release.token,
+          at(release.nextCheckAt),
+          release.counted ? 1 : 0,
+          at(release.checkedAt ?? now),
+          checkLog,
+        ];
+        return index === 0
+          ? sql`select ${sql.join(values.map((value, i) => sql`${value} as ${sql.raw(releaseColumns[i] as string)}`))}`
+          : sql`select ${sql.join(values)}`;
+      }),
+      sql` union all `,
+    );
+    const instant = (column: string) =>
+      dialect === 'postgres'
+        ? sql<string>`cast(${sql.ref(column)} as timestamptz)`
+        : sql<string>`${sql.ref(column)}`;
+    const counted = dialect === 'postgres' ? sql`cast(v.v_counted as integer)` : sql`v.v_counted`;
+    return scheduled(trx)
+      .updateTable(transactionsTable)
+      .from(sql<ReleaseRow>`(${rows})`.as('v'))
+      .set({
+        lease_token: null,
+        lease_expires_at: null,
+        next_check_at: instant('v.v_next_check_at'),
+        last_checked_at: sql`case when ${counted} = 1 then ${instant('v.v_checked_at')} else ${sql.ref('last_checked_at')} end`,
+        check_count: sql`${sql.ref('check_count')} + ${counted}`,
+        updated_at: sql`case when ${counted} = 1 then ${nowInstant} else ${sql.ref('updated_at')} end`,
+        check_log: sql`coalesce(v.v_check_log, ${sql.ref('check_log')})`,
+      })
+      .where(
+        sql<boolean>`${sql.ref('merchant_reference')} = v.v_reference and ${sql.ref('lease_token')} = v.v_token`,
+      )
+      .returning('merchant_reference')
+      .execute();
+  }
+}
+
+/** The derived table's columns, in the order each row gives them. */
+const releaseColumns = [
+  'v_reference',
+  'v_token',
+  'v_next_check_at',
+  'v_counted',
+  'v_checked_at',
+  'v_check_log',
+] as const;
+
+interface ReleaseRow {
+  v_reference: string;
+  v_token: string;
+  v_next_check_at: string;
+  v_counted: number;
+  v_checked_at: string;
+  v_check_log: string | null;
+}
+
+/** The check log with one more observation, the oldest dropped past {@link maxObservations}. */
+function appendObservation(log: string | null, observation: unknown): string {
+  const entries = log === null ? [] : (JSON.parse(log) as unknown[]);
+  return JSON.stringify([...entries, observation].slice(-maxObservations));
 }
 
 /**

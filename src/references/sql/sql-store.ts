@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { PesakitError } from '../../errors/pesakit-error.js';
@@ -31,8 +32,13 @@ import {
   statusChange,
 } from '../record-changes.js';
 import type { ResolveOptions } from '../review.js';
-import { parseLeaseDue, parseRelease } from '../schedule/input-rules.js';
-import type { LeaseDueOptions, LeasedRecord, ReleaseLeaseOptions } from '../schedule/types.js';
+import { parseLeaseDue, parseRelease, parseReleases } from '../schedule/input-rules.js';
+import type {
+  LeaseDueOptions,
+  LeasedRecord,
+  LeaseRelease,
+  ReleaseLeaseOptions,
+} from '../schedule/types.js';
 import type {
   ListOpenOptions,
   PlatformReferenceField,
@@ -46,7 +52,7 @@ import type {
 } from '../types.js';
 import { claimEffectRows, effectColumns, fencedEffectWrite } from './effects.js';
 import type { InboxDatabase } from './inbox-table.js';
-import { assertLeaseRow, leaseDueRows, releaseLeaseRow } from './schedule.js';
+import { assertLeaseRow, leaseDueRows, releaseLeaseRow, releaseLeaseRows } from './schedule.js';
 import {
   referenceColumns,
   type SqlDialectName,
@@ -86,6 +92,8 @@ export class SqlReferenceStore implements ReferenceStore {
     dialect: SqlDialectName,
     release: () => Promise<void>,
     options: SqlReferenceStoreOptions,
+    /** SQLite: the better-sqlite3 handle under `db`, for the inbox's group commit. */
+    sqlite?: Database.Database,
   ) {
     this.#db = db;
     this.#dialect = dialect;
@@ -95,6 +103,7 @@ export class SqlReferenceStore implements ReferenceStore {
       () => this.#open() as unknown as Kysely<InboxDatabase>,
       dialect,
       this.#now,
+      sqlite,
     );
   }
 
@@ -291,6 +300,11 @@ export class SqlReferenceStore implements ReferenceStore {
     const reference = parseMerchantReference('releaseLease', merchantReference);
     const parsed = parseRelease(token, options);
     return releaseLeaseRow(this.#open(), this.#dialect, reference, parsed, this.#now());
+  }
+
+  async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
+    const parsed = parseReleases(releases);
+    return releaseLeaseRows(this.#open(), this.#dialect, parsed, this.#now());
   }
 
   async resolve(
