@@ -24,5 +24,5 @@ describe('bench/callback-ack.mjs --quick', () => {
     }
     expect(stdout).toMatch(/^express: ratio \d+\.\d\d .* → target (met|missed); at 200 req/m);
     expect(stdout).toMatch(/^fastify: ratio \d+\.\d\d .* → target (met|missed); at 200 req/m);
-  }, 60_000);
+  }, 120_000);
 });

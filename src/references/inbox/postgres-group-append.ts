@@ -106,12 +106,12 @@ export class PostgresGroupAppender {
     const inserted = await this.#db()
       .insertInto(inboxTable)
       .values(
-        group.map(({ row }) => ({
-          ...row,
-          status: 'pending',
-          duplicates: 0,
-          attempts: 0,
-        })),
+        // In key order: two processes inserting overlapping groups then wait on each other's
+        // keys in the same order, never in a cycle (a deadlock PostgreSQL would break after a
+        // second by aborting one group).
+        [...group]
+          .sort((a, b) => (a.row.dedup_key < b.row.dedup_key ? -1 : 1))
+          .map(({ row }) => ({ ...row, status: 'pending', duplicates: 0, attempts: 0 })),
       )
       // Also between two rows of this statement: the first is inserted, the next does nothing.
       .onConflict((oc) => oc.column('dedup_key').doNothing())
@@ -136,7 +136,15 @@ export class PostgresGroupAppender {
           sql<number>`case ${sql.ref('dedup_key')} ${sql.join(increments, sql` `)} else 0 end`,
         ),
       }))
-      .where('dedup_key', 'in', [...perKey.keys()])
+      // Rows locked in key order (see #insert): concurrent groups cannot deadlock here either.
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom(inboxTable)
+          .select('id')
+          .where('dedup_key', 'in', [...perKey.keys()])
+          .orderBy('dedup_key')
+          .forUpdate(),
+      )
       .returningAll()
       .execute();
     return new Map(rows.map((row) => [row.dedup_key, toInboxEntry(row)]));
