@@ -59,7 +59,9 @@ export async function sendAttempt(
     const response = await ky(attempt.url, {
       method: endpoint.method,
       headers: attempt.headers,
-      ...(attempt.body === undefined ? {} : { body: JSON.stringify(attempt.body) }),
+      ...(attempt.body === undefined
+        ? {}
+        : { body: attempt.body instanceof FormData ? attempt.body : JSON.stringify(attempt.body) }),
       signal,
       timeout: false,
       retry: 0,

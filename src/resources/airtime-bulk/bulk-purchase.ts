@@ -5,6 +5,7 @@ import { batchIdFor } from './batch-id.js';
 import { BulkInsufficientFundsError } from './bulk-insufficient-funds-error.js';
 import { earlierRowResult, readEarlierRun } from './earlier-run.js';
 import { type AirtimeBulkSource, loadRows, type NumberedRow } from './load-rows.js';
+import { sendBulkPayment } from './send-bulkpayment.js';
 import { type Purchase, sendPurchases } from './send-purchases.js';
 import { BulkTally, cents } from './totals.js';
 import type {
@@ -103,7 +104,16 @@ export function startBulkPurchase(
       const record = earlier.get(row.row);
       if (record) onRow(earlierRowResult(row, record));
     }
-    if (toSend.length > 0) {
+    if (toSend.length > 0 && via === 'bulkpayment') {
+      await sendBulkPayment({
+        context,
+        batchId,
+        rows: toSend,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        onRow,
+      });
+    } else if (toSend.length > 0) {
       await sendPurchases({
         batchId,
         rows: toSend,
