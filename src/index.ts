@@ -173,6 +173,23 @@ export { newMerchantReference } from './resources/merchant-reference.js';
 export type { MoneyMovementOptions, WithMerchantReference } from './resources/move-money.js';
 export type { Page } from './resources/pagination.js';
 export { PagePromise } from './resources/pagination.js';
+// Bulk airtime (issue #10): the row and answer schemas, and spreadsheets (.xlsx via exceljs,
+// loaded only when a spreadsheet is read or written; CSV).
+export type {
+  AirtimeBulkResponse,
+  AirtimeBulkRow,
+  AirtimeBulkRowResult,
+  AirtimeBulkRowStatus,
+} from './schemas/airtime-bulk.js';
+export {
+  AIRTIME_BULK_MAX_FILE_BYTES,
+  AIRTIME_BULK_MAX_ROWS,
+  airtimeBulkBatchIdSchema,
+  airtimeBulkResponseSchema,
+  airtimeBulkRowResultSchema,
+  airtimeBulkRowSchema,
+  airtimeBulkRowStatusSchema,
+} from './schemas/airtime-bulk.js';
 export * from './schemas/index.js';
 export type {
   CollectionSettlement,
@@ -187,3 +204,22 @@ export {
   DEFAULT_EFFECT_RETRY_DELAYS,
   EffectRunner,
 } from './settlement/index.js';
+export type {
+  AirtimeBulkRowInput,
+  BulkRowProblem,
+  ParsedAirtimeBulkFile,
+  ParsedAirtimeBulkRow,
+  ReadAirtimeBulkFileOptions,
+  SheetFormat,
+  SpreadsheetErrorCode,
+  UncheckedAirtimeBulkRow,
+} from './spreadsheets/index.js';
+export {
+  bulkRowFieldErrors,
+  detectSheetFormat,
+  isSpreadsheetError,
+  readAirtimeBulkFile,
+  SpreadsheetError,
+  validateAirtimeBulkRows,
+  writeSheet,
+} from './spreadsheets/index.js';

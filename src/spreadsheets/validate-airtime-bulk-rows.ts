@@ -1,0 +1,102 @@
+import { type AirtimeBulkRow, airtimeBulkRowSchema } from '../schemas/airtime-bulk.js';
+import { type FieldErrors, fieldErrorsFrom } from '../schemas/error-body.js';
+import { normalizeMsisdn } from '../schemas/msisdn.js';
+import {
+  amountFromCell,
+  amountTextProblem,
+  msisdnFromCell,
+  referenceFromCell,
+} from './airtime-bulk-cells.js';
+
+/** A row that breaks a rule: where it is, which field, and a message that names both. */
+export interface BulkRowProblem {
+  /** 1-based data row (the first row under the header is row 1). */
+  row: number;
+  /** Where the row is in its file (sheet row number or CSV line), for rows read from a file. */
+  line?: number;
+  field: string;
+  /** e.g. `Row 3 (line 4): The msisdn must be 255 followed by nine digits.` */
+  message: string;
+}
+
+/** A row as given to {@link validateAirtimeBulkRows}: read from a file or built in code. */
+export interface UncheckedAirtimeBulkRow {
+  row: number;
+  line?: number;
+  msisdn: unknown;
+  amount: unknown;
+  reference?: unknown;
+}
+
+/**
+ * Judges every row with {@link airtimeBulkRowSchema} (the purchase's own field rules) and
+ * returns the valid rows and every problem at once, so a merchant fixes a file in one pass. A
+ * reference used by two rows is a problem too: it is meant to tell rows apart.
+ */
+export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulkRow>): {
+  rows: Array<AirtimeBulkRow & { row: number }>;
+  problems: BulkRowProblem[];
+} {
+  const valid: Array<AirtimeBulkRow & { row: number }> = [];
+  const problems: BulkRowProblem[] = [];
+  const referenceRows = new Map<string, number>();
+  for (const input of rows) {
+    const where =
+      input.line === undefined ? `Row ${input.row}` : `Row ${input.row} (line ${input.line})`;
+    const report = (field: string, message: string) =>
+      problems.push({
+        row: input.row,
+        ...(input.line === undefined ? {} : { line: input.line }),
+        field,
+        message: `${where}: ${message}`,
+      });
+    const candidate = {
+      msisdn: msisdnFromCell(input.msisdn),
+      amount: amountFromCell(input.amount),
+      reference: referenceFromCell(input.reference),
+    };
+    const before = problems.length;
+    if (typeof candidate.amount === 'string') report('amount', amountTextProblem(candidate.amount));
+    const parsed = airtimeBulkRowSchema.safeParse(candidate);
+    if (!parsed.success) {
+      for (const [field, messages] of Object.entries(fieldErrorsFrom(parsed.error, candidate))) {
+        if (field === 'amount' && typeof candidate.amount === 'string') continue;
+        for (const message of messages) report(field, withHint(field, message, candidate.msisdn));
+      }
+    }
+    const reference = parsed.success ? parsed.data.reference : undefined;
+    if (reference !== undefined) {
+      const first = referenceRows.get(reference);
+      if (first === undefined) referenceRows.set(reference, input.row);
+      else
+        report(
+          'reference',
+          `The reference "${reference}" is already used by row ${first}; each row's reference must be unique.`,
+        );
+    }
+    if (parsed.success && problems.length === before)
+      valid.push({ ...parsed.data, row: input.row });
+  }
+  return { rows: valid, problems };
+}
+
+/** For a number written the local way (`0754123456`), say what to write instead. */
+function withHint(field: string, message: string, msisdn: unknown): string {
+  if (field !== 'msisdn' || typeof msisdn !== 'string') return message;
+  const normalized = normalizeMsisdn(msisdn);
+  if (normalized === undefined || normalized === msisdn) return message;
+  return `${message.replace(/\.$/, '')} (write ${normalized} for ${msisdn}).`;
+}
+
+/**
+ * Problems as the platform's 422 field map: keys `rows.<row>.<field>` (e.g. `rows.3.msisdn`),
+ * each message naming its row and line.
+ */
+export function bulkRowFieldErrors(problems: ReadonlyArray<BulkRowProblem>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const problem of problems) {
+    const key = `rows.${problem.row}.${problem.field}`;
+    errors[key] = [...(errors[key] ?? []), problem.message];
+  }
+  return errors;
+}
