@@ -14,7 +14,10 @@ export function msisdnFor(index: number): string {
 }
 
 /** `count` rows of 1,000 TZS to distinct numbers; `failing` row numbers get a `…999` number. */
-export function batchRows(count: number, failing: readonly number[] = []): SheetRow[] {
+export function batchRows(
+  count: number,
+  failing: readonly number[] = [],
+): Array<{ msisdn: string; amount: number; reference: string }> {
   return Array.from({ length: count }, (_, index) => {
     const row = index + 1;
     return {

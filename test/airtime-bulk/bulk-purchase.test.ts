@@ -223,7 +223,7 @@ describe('the wallet must cover the batch', () => {
     expect(second.totals).toMatchObject({ succeeded: 5, failed: 1, sent: 2 });
     const purchases = await purchasesByMsisdn(harness);
     expect([...purchases.values()].every((count) => count === 1)).toBe(true);
-    expect(purchases.has(rows[3]!.msisdn as string)).toBe(false);
+    expect(purchases.has(rows[3]!.msisdn)).toBe(false);
   });
 });
 
@@ -268,7 +268,7 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
         product: 'airtime',
         flow: 'airtime_purchase',
         amount: 1000,
-        msisdn: rows[row - 1]!.msisdn as string,
+        msisdn: rows[row - 1]!.msisdn,
         metadata: { batchId: 'crashed', row: String(row), reference: `staff-${row}` },
       });
     }
@@ -280,8 +280,8 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
     ]);
     expect(result.totals).toMatchObject({ succeeded: 6, unknown: 2, sent: 6 });
     const purchases = await purchasesByMsisdn(harness);
-    expect(purchases.has(rows[0]!.msisdn as string)).toBe(false);
-    expect(purchases.has(rows[1]!.msisdn as string)).toBe(false);
+    expect(purchases.has(rows[0]!.msisdn)).toBe(false);
+    expect(purchases.has(rows[1]!.msisdn)).toBe(false);
     expect(purchases.size).toBe(6);
   });
 

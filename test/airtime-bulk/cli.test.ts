@@ -50,12 +50,26 @@ describe('pesakit airtime bulk <file>', () => {
     const store = join(directory.path, 'payments.sqlite');
     const out = join(directory.path, 'results.xlsx');
     const run = await runCli(
-      ['airtime', 'bulk', file, '-e', 'sandbox', '--store', store, '--out', out, '--concurrency', '8'],
+      [
+        'airtime',
+        'bulk',
+        file,
+        '-e',
+        'sandbox',
+        '--store',
+        store,
+        '--out',
+        out,
+        '--concurrency',
+        '8',
+      ],
       env(),
     );
     expect(run.stderr).toMatch(/starting batch (\w{26})/);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/\|\s*500\s*\|\s*500\s*\|\s*0\s*\|\s*0\s*\|\s*0\s*\|\s*500\s*\|\s*500000\s*\|/);
+    expect(run.stdout).toMatch(
+      /\|\s*500\s*\|\s*500\s*\|\s*0\s*\|\s*0\s*\|\s*0\s*\|\s*500\s*\|\s*500000\s*\|/,
+    );
     expect(run.stdout).toMatch(/Every row succeeded/);
     const results = await readXlsx(readFileSync(out));
     expect(results).toHaveLength(500);
@@ -85,9 +99,9 @@ describe('pesakit airtime bulk <file>', () => {
     const lines = jsonLines(run.stdout);
     const rows = lines.filter((line) => line['event'] === 'row');
     expect(rows).toHaveLength(10);
-    expect(rows.filter((line) => line['status'] === 'failed').map((line) => line['row'])).toEqual(
-      [4, 9],
-    );
+    expect(rows.filter((line) => line['status'] === 'failed').map((line) => line['row'])).toEqual([
+      4, 9,
+    ]);
     expect(lines.at(-1)).toMatchObject({ event: 'summary', succeeded: 8, failed: 2, exitCode: 3 });
     const csv = readFileSync(out, 'utf8');
     expect(csv.split(/\r?\n/)[0]).toBe(
@@ -177,14 +191,14 @@ describe('crash halfway (kill -9), then a rerun', () => {
     expect(rerun.code).toBe(Number(summary?.['unknown']) > 0 ? 4 : 0);
 
     const purchases = await purchasesByMsisdn(harness);
-    for (const row of rows) expect(purchases.get(row.msisdn as string) ?? 0).toBeLessThanOrEqual(1);
+    for (const row of rows) expect(purchases.get(row.msisdn) ?? 0).toBeLessThanOrEqual(1);
     // Every row the rerun reports succeeded was paid exactly once.
     const sqlite = await SqliteReferenceStore.open(store);
     try {
       for (const [index, row] of rows.entries()) {
         const record = await sqlite.get(`${batchId}:${index + 1}`);
         expect(record, `row ${index + 1}`).toBeDefined();
-        if (record?.status === 'success') expect(purchases.get(row.msisdn as string)).toBe(1);
+        if (record?.status === 'success') expect(purchases.get(row.msisdn)).toBe(1);
       }
     } finally {
       await sqlite.close();

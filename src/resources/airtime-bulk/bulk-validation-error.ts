@@ -1,14 +1,8 @@
 import { hasName } from '../../errors/pesakit-error.js';
 import { RequestValidationError } from '../../errors/request-validation-error.js';
-import type { FieldErrors } from '../../schemas/error-body.js';
+import { type BulkRowProblem, bulkRowFieldErrors } from '../../spreadsheets/index.js';
 
-/** One refused cell: the row (and, for a file, the line a spreadsheet shows), field and rule. */
-export interface BulkRowProblem {
-  row: number;
-  line?: number;
-  field: string;
-  message: string;
-}
+export type { BulkRowProblem };
 
 /**
  * Rows of a bulk batch were refused before anything was stored or sent: every bad row is
@@ -21,7 +15,7 @@ export class BulkValidationError extends RequestValidationError {
   readonly problems: readonly BulkRowProblem[];
 
   constructor(problems: readonly BulkRowProblem[]) {
-    super('airtimeBulkPurchase', fieldErrorsOf(problems));
+    super('airtimeBulkPurchase', bulkRowFieldErrors(problems));
     this.problems = problems;
     const rows = new Set(problems.map((problem) => problem.row)).size;
     this.message =
@@ -35,13 +29,4 @@ export class BulkValidationError extends RequestValidationError {
 
 export function isBulkValidationError(error: unknown): error is BulkValidationError {
   return error instanceof BulkValidationError || hasName(error, 'BulkValidationError');
-}
-
-function fieldErrorsOf(problems: readonly BulkRowProblem[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const problem of problems) {
-    const key = problem.row > 0 ? `rows.${problem.row}.${problem.field}` : problem.field;
-    errors[key] = [...(errors[key] ?? []), problem.message];
-  }
-  return errors;
 }

@@ -70,7 +70,17 @@ function numbered(rows: readonly AirtimeBulkRowInput[]) {
       rows: [`A batch holds at most ${AIRTIME_BULK_MAX_ROWS} rows; this one has ${rows.length}.`],
     });
   }
-  return rows.map((row, index) => ({ ...(row as object), row: index + 1 }) as never);
+  // Rows built in code are checked like rows read from a file: a caller's typo (a number
+  // for the msisdn, a missing amount) is a BulkValidationError naming the row.
+  return rows.map((row, index) => {
+    const cells = (typeof row === 'object' && row !== null ? row : {}) as Record<string, unknown>;
+    return {
+      row: index + 1,
+      msisdn: cells['msisdn'],
+      amount: cells['amount'],
+      ...(cells['reference'] !== undefined ? { reference: cells['reference'] } : {}),
+    };
+  });
 }
 
 function checked(rows: Parameters<typeof validateAirtimeBulkRows>[0]): NumberedRow[] {

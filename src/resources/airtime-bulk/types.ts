@@ -1,10 +1,4 @@
-/** One row as the caller hands it over (an array source): what a spreadsheet row holds. */
-export interface AirtimeBulkRowInput {
-  msisdn: string;
-  amount: number;
-  /** The merchant's own label for the row (staff number, order id), kept in the record's metadata. */
-  reference?: string;
-}
+export type { AirtimeBulkRowInput } from '../../spreadsheets/index.js';
 
 /**
  * Where a row stands after a run.
