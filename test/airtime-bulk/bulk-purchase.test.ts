@@ -95,7 +95,7 @@ describe('a batch from a spreadsheet: every row becomes one purchase', () => {
     expect(purchases.size).toBe(500);
     expect([...purchases.values()].every((count) => count === 1)).toBe(true);
     expect(await airtimeBalance(harness)).toBe(100_000);
-  }, 60_000);
+  }, 120_000);
 
   it('takes a CSV file path, and an array of rows, alike', async () => {
     await fundAirtime(harness, 10_000);
