@@ -13,7 +13,7 @@ import {
   isBulkValidationError,
 } from '../../src/resources/airtime-bulk/bulk-validation-error.js';
 import type {
-  AirtimeBulkRowResult,
+  AirtimeBulkRowOutcome,
   AirtimeBulkTotals,
 } from '../../src/resources/airtime-bulk/types.js';
 import { isSpreadsheetError } from '../../src/spreadsheets/index.js';
@@ -54,7 +54,7 @@ describe('a batch from a spreadsheet: every row becomes one purchase', () => {
       batchId: 'payroll-nov',
       concurrency: 8,
     });
-    const events: AirtimeBulkRowResult[] = [];
+    const events: AirtimeBulkRowOutcome[] = [];
     const progress: AirtimeBulkTotals[] = [];
     batch.on('row', (row) => events.push(row));
     batch.on('progress', (totals) => progress.push(totals));

@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import type {
   AirtimeBulkResult,
-  AirtimeBulkRowResult,
+  AirtimeBulkRowOutcome,
   AirtimeBulkTotals,
 } from '../../resources/airtime-bulk/types.js';
 import type { ReporterStreams } from '../reconcile/reporter.js';
@@ -19,7 +19,7 @@ export interface BulkStartInfo {
 /** Where `pesakit airtime bulk` tells what happens: a bar, plain lines, or JSON lines. */
 export interface BulkReporter {
   started(info: BulkStartInfo): void;
-  row(result: AirtimeBulkRowResult): void;
+  row(result: AirtimeBulkRowOutcome): void;
   progress(totals: AirtimeBulkTotals): void;
   finished(result: AirtimeBulkResult, exitCode: number, out: string | undefined): void;
   /** The batch was refused or the run broke; `lines` are what to fix, one per line. */
@@ -32,7 +32,7 @@ export function createBulkReporter(json: boolean, streams: ReporterStreams): Bul
   return new TextBulkReporter(streams, streams.err.isTTY === true);
 }
 
-function rowLine(result: AirtimeBulkRowResult): string {
+function rowLine(result: AirtimeBulkRowOutcome): string {
   return (
     `row ${result.row} ${result.msisdn} ${result.amount} TZS: ${result.status}` +
     (result.message ? ` (${result.message})` : '')
@@ -78,7 +78,7 @@ class TextBulkReporter implements BulkReporter {
     this.#streams.err.write(startLine(info));
   }
 
-  row(result: AirtimeBulkRowResult): void {
+  row(result: AirtimeBulkRowOutcome): void {
     if (result.status === 'success') return;
     if (this.#barStarted) this.#streams.err.write('\r\u001b[K');
     (this.#bar ? this.#streams.err : this.#streams.out).write(`${rowLine(result)}\n`);
@@ -121,7 +121,7 @@ class JsonBulkReporter implements BulkReporter {
     this.#line('start', { ...info });
   }
 
-  row(result: AirtimeBulkRowResult): void {
+  row(result: AirtimeBulkRowOutcome): void {
     const { error, ...fields } = result;
     this.#line('row', { ...fields, ...(error ? { error: errorMessage(error) } : {}) });
   }

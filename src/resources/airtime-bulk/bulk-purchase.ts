@@ -12,7 +12,7 @@ import type {
   AirtimeBulkEvents,
   AirtimeBulkOptions,
   AirtimeBulkResult,
-  AirtimeBulkRowResult,
+  AirtimeBulkRowOutcome,
 } from './types.js';
 
 /** What the batch needs from the Airtime resource. */
@@ -92,9 +92,9 @@ export function startBulkPurchase(
       await checkBalance(airtime, toSend);
     }
 
-    const results = new Map<number, AirtimeBulkRowResult>();
+    const results = new Map<number, AirtimeBulkRowOutcome>();
     const tally = new BulkTally(loaded.rows.map((row) => row.amount));
-    const onRow = (result: AirtimeBulkRowResult) => {
+    const onRow = (result: AirtimeBulkRowOutcome) => {
       results.set(result.row, result);
       tally.add(result);
       batch.announce('row', result);

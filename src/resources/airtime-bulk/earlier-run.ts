@@ -2,7 +2,7 @@ import type { ReferenceStore, TransactionRecord } from '../../references/index.j
 import { rowReference } from './batch-id.js';
 import { BatchMismatchError, type BatchRowMismatch } from './batch-mismatch-error.js';
 import type { NumberedRow } from './load-rows.js';
-import type { AirtimeBulkRowResult } from './types.js';
+import type { AirtimeBulkRowOutcome } from './types.js';
 
 /** What the store already knows of a batch: the rows an earlier run wrote, by row number. */
 export type EarlierRows = Map<number, TransactionRecord>;
@@ -70,7 +70,7 @@ function sameIntent(record: TransactionRecord, row: NumberedRow): boolean {
 export function earlierRowResult(
   row: NumberedRow,
   record: TransactionRecord,
-): AirtimeBulkRowResult {
+): AirtimeBulkRowOutcome {
   const status =
     record.status === 'success' ? 'success' : record.status === 'failed' ? 'failed' : 'unknown';
   const message =

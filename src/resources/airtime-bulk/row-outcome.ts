@@ -1,7 +1,7 @@
 import { isAmbiguousOutcomeError } from '../../errors/ambiguous-outcome-error.js';
 import type { TransactionRecord } from '../../references/index.js';
 import type { NumberedRow } from './load-rows.js';
-import type { AirtimeBulkRowResult, AirtimeBulkRowStatus } from './types.js';
+import type { AirtimeBulkOutcomeStatus, AirtimeBulkRowOutcome } from './types.js';
 
 /** The row's fields every result repeats. */
 export function rowFields(row: NumberedRow, merchantReference: string) {
@@ -20,8 +20,8 @@ export function answeredRow(
   row: NumberedRow,
   merchantReference: string,
   answer: { status: string; message: string; payment?: { reference: string } | undefined },
-): AirtimeBulkRowResult {
-  const status: AirtimeBulkRowStatus =
+): AirtimeBulkRowOutcome {
+  const status: AirtimeBulkOutcomeStatus =
     answer.status === 'success' ? 'success' : answer.status === 'failed' ? 'failed' : 'unknown';
   return {
     ...rowFields(row, merchantReference),
@@ -42,9 +42,9 @@ export function thrownRow(
   merchantReference: string,
   error: unknown,
   record: TransactionRecord | undefined | null,
-): AirtimeBulkRowResult {
+): AirtimeBulkRowOutcome {
   const asError = error instanceof Error ? error : new Error(String(error));
-  const status: AirtimeBulkRowStatus =
+  const status: AirtimeBulkOutcomeStatus =
     record === null
       ? 'unknown'
       : record === undefined
@@ -75,6 +75,6 @@ export function skippedRow(
   row: NumberedRow,
   merchantReference: string,
   why: string,
-): AirtimeBulkRowResult {
+): AirtimeBulkRowOutcome {
   return { ...rowFields(row, merchantReference), status: 'skipped', message: why };
 }

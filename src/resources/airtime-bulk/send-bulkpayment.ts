@@ -9,7 +9,7 @@ import { rowReference } from './batch-id.js';
 import { airtimeBulkPaymentEndpoint } from './bulkpayment-endpoint.js';
 import type { NumberedRow } from './load-rows.js';
 import { rowFields } from './row-outcome.js';
-import type { AirtimeBulkRowResult } from './types.js';
+import type { AirtimeBulkRowOutcome } from './types.js';
 
 export interface SendBulkPaymentInput {
   context: ClientContext;
@@ -17,7 +17,7 @@ export interface SendBulkPaymentInput {
   rows: readonly NumberedRow[];
   signal: AbortSignal | undefined;
   timeoutMs: number | undefined;
-  onRow: (result: AirtimeBulkRowResult) => void;
+  onRow: (result: AirtimeBulkRowOutcome) => void;
 }
 
 type AnswerRow = AirtimeBulkResponse['rows'][number];

@@ -4,7 +4,7 @@ import type { MoneyMovementOptions } from '../move-money.js';
 import { rowReference } from './batch-id.js';
 import type { NumberedRow } from './load-rows.js';
 import { answeredRow, skippedRow, thrownRow } from './row-outcome.js';
-import type { AirtimeBulkRowResult } from './types.js';
+import type { AirtimeBulkRowOutcome } from './types.js';
 
 /** `airtime.purchase`, as the batch calls it (the same write-ahead path as a single sale). */
 export type Purchase = (
@@ -20,7 +20,7 @@ export interface SendPurchasesInput {
   concurrency: number;
   signal: AbortSignal | undefined;
   timeoutMs: number | undefined;
-  onRow: (result: AirtimeBulkRowResult) => void;
+  onRow: (result: AirtimeBulkRowOutcome) => void;
 }
 
 /**
@@ -54,7 +54,7 @@ export async function sendPurchases(input: SendPurchasesInput): Promise<void> {
     void queue.add(async () => {
       if (stoppedBy !== undefined) return;
       const merchantReference = rowReference(input.batchId, row.row);
-      let result: AirtimeBulkRowResult;
+      let result: AirtimeBulkRowOutcome;
       try {
         const answer = await input.purchase(
           { msisdn: row.msisdn, amount: row.amount },

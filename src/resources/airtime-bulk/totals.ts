@@ -1,4 +1,4 @@
-import type { AirtimeBulkRowResult, AirtimeBulkTotals } from './types.js';
+import type { AirtimeBulkRowOutcome, AirtimeBulkTotals } from './types.js';
 
 /** Counts kept in whole cents for the sums, so 0.1 + 0.2 stays 0.3. */
 export class BulkTally {
@@ -12,7 +12,7 @@ export class BulkTally {
     this.#amountCents = amounts.reduce((sum, amount) => sum + cents(amount), 0);
   }
 
-  add(result: AirtimeBulkRowResult): void {
+  add(result: AirtimeBulkRowOutcome): void {
     this.#counts.done += 1;
     if (!result.fromEarlierRun && result.status !== 'skipped') this.#counts.sent += 1;
     if (result.status === 'success') {

@@ -10,10 +10,10 @@ export type { AirtimeBulkRowInput } from '../../spreadsheets/index.js';
  * - `skipped` — never attempted (the batch stopped first, e.g. the wallet ran out): a rerun of
  *   the same batch id sends it.
  */
-export type AirtimeBulkRowStatus = 'success' | 'failed' | 'unknown' | 'skipped';
+export type AirtimeBulkOutcomeStatus = 'success' | 'failed' | 'unknown' | 'skipped';
 
 /** One row's outcome, in the result and in the `row` event. */
-export interface AirtimeBulkRowResult {
+export interface AirtimeBulkRowOutcome {
   /** 1-based position of the data row (the first row under the header is row 1). */
   row: number;
   msisdn: string;
@@ -21,7 +21,7 @@ export interface AirtimeBulkRowResult {
   reference?: string;
   /** `<batchId>:<row>`: the record in the reference store. */
   merchantReference: string;
-  status: AirtimeBulkRowStatus;
+  status: AirtimeBulkOutcomeStatus;
   /** The platform's payment reference, when it gave one. */
   paymentReference?: string;
   /** Why: the platform's message, or what pesakit saw. */
@@ -53,7 +53,7 @@ export interface AirtimeBulkTotals {
 export interface AirtimeBulkResult {
   batchId: string;
   /** Every row, in row order. */
-  rows: AirtimeBulkRowResult[];
+  rows: AirtimeBulkRowOutcome[];
   totals: AirtimeBulkTotals;
   /** How the rows went out: one purchase each, or one upload to the bulkpayment route. */
   via: 'purchase' | 'bulkpayment';
@@ -96,7 +96,7 @@ export interface AirtimeBulkOptions {
 /** The events a running batch emits. */
 export interface AirtimeBulkEvents {
   /** A row's outcome is known (or, for a rerun, was found in the store). */
-  row: [result: AirtimeBulkRowResult];
+  row: [result: AirtimeBulkRowOutcome];
   /** After every row: the running counts. */
   progress: [totals: AirtimeBulkTotals];
 }
