@@ -8,9 +8,9 @@ export interface SheetRow {
   reference?: string;
 }
 
-/** A distinct payable Vodacom number per index (never ending 999 below index 999). */
+/** A distinct payable Vodacom number per index, ending in 1 (never a failing `…999`). */
 export function msisdnFor(index: number): string {
-  return `255754${String(index).padStart(6, '0')}`;
+  return `25575${String(index).padStart(6, '0')}1`;
 }
 
 /** `count` rows of 1,000 TZS to distinct numbers; `failing` row numbers get a `…999` number. */
