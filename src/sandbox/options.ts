@@ -3,6 +3,7 @@ import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.j
 import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
 import { disbursementUserStatusSchema } from '../schemas/disbursement.js';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimitSettings } from './auth/login-limits.js';
+import { type AirtimeBulkLimits, airtimeBulkLimitsSchema } from './bulk/limits.js';
 import type { ChargeRule } from './charge.js';
 import { type FaultSettings, faultSettingsSchema } from './delivery/faults.js';
 import { MAX_WALLET_BALANCE_TZS } from './money.js';
@@ -129,6 +130,12 @@ export interface SandboxOptions {
    * @default 10_000
    */
   recordLimit?: number;
+  /**
+   * Limits of the bulk airtime upload (`POST customer/bulkpayment`): rows per file and file
+   * size (docs/sandbox.md § Bulk airtime).
+   * @default { maxRows: 5_000, maxFileBytes: 5_242_880 }
+   */
+  airtimeBulk?: AirtimeBulkLimits;
 }
 
 export const sandboxOptionsSchema = z.object({
@@ -145,6 +152,7 @@ export const sandboxOptionsSchema = z.object({
   logger: z.boolean().default(false),
   recordLimit: z.number().int().min(1).max(1_000_000).default(10_000),
   requestTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+  airtimeBulk: airtimeBulkLimitsSchema,
   loginLimits: z
     .union([
       z.literal(false),

@@ -10,6 +10,7 @@ import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
+import { registerAirtimeBulkRoute } from './routes/airtime-bulk.js';
 import { registerCheckoutRoutes } from './routes/checkout.js';
 import { registerCollectionRoutes } from './routes/collection.js';
 import { registerControlRoutes } from './routes/control.js';
@@ -80,6 +81,7 @@ export function buildSandboxApp(
   registerCheckoutRoutes(app, context);
   registerEngineCallback(app, context);
   registerAirtimeRoutes(app, context);
+  registerAirtimeBulkRoute(app, context);
   registerDisbursementRoutes(app, context);
   registerControlRoutes(app, context, reset);
 

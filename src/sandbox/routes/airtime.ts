@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../core/endpoints.js';
-import { resolveProvider } from '../../schemas/provider.js';
+import { completeAirtimePurchase } from '../airtime-purchase.js';
 import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
-import { callAirtimeVendor } from '../engine/upstream.js';
 import { atCapacity } from '../http/capacity.js';
 import { parseBody, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toCents, toShillings } from '../money.js';
-import { newAirtimeReference, newControlNumber, unique } from '../references.js';
+import { newControlNumber, unique } from '../references.js';
 import { createAccount } from '../state/account-setup.js';
 import { airtimeUserView } from '../state/accounts.js';
-import { type AirtimePaymentRecord, airtimePaymentView } from '../state/airtime.js';
+import { airtimePaymentView } from '../state/airtime.js';
 import { registerRechargeCallback } from './recharge-callback.js';
 
 /** Airtime (prefix /api/sandbox/airtime): accounts, purchases from the wallet, recharges. */
@@ -89,40 +88,12 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
         'insufficient_funds',
       );
     }
-    // 4. A pending record with the detected network.
-    const now = context.nowIso();
-    const record: AirtimePaymentRecord = {
-      id: context.airtime.nextPaymentId(),
+    // 4–7. Record, vendor, debit or release, SMS: shared with the bulk route.
+    const record = await completeAirtimePurchase(context, {
       accountId: caller.account.id,
-      reference: unique(newAirtimeReference, (value) =>
-        context.airtime.payments.some((payment) => payment.reference === value),
-      ),
       msisdn,
       amount,
-      provider: resolveProvider(msisdn)!,
-      status: 'pending',
-      message: 'Waiting for the airtime vendor.',
-      created_at: now,
-      updated_at: now,
-    };
-    context.airtime.payments.push(record);
-    // 5. The vendor call.
-    const result = await callAirtimeVendor(msisdn, record.provider);
-    // 6. Success debits and marks success; failure marks failed and leaves the wallet alone.
-    record.status = result.ok ? 'success' : 'failed';
-    record.message = result.message;
-    record.updated_at = context.nowIso();
-    if (result.ok)
-      hold.capture([{ kind: 'airtime', amount: hold.amount, reference: record.reference }]);
-    else hold.release();
-    // 7. SMS confirmation or failure notice.
-    context.sms.send({
-      to: msisdn,
-      product: 'airtime',
-      reference: record.reference,
-      text: result.ok
-        ? `You have received TZS ${amount} airtime. Ref ${record.reference}.`
-        : `Your airtime top-up of TZS ${amount} failed. Ref ${record.reference}.`,
+      hold,
     });
     return {
       status: record.status,

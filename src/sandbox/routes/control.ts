@@ -8,6 +8,7 @@ import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { toCents, toShillings, WALLET_LIMIT_MESSAGE } from '../money.js';
 import { createAccount, updateAccount } from '../state/account-setup.js';
 import { type Account, accountView } from '../state/accounts.js';
+import { registerAirtimePaymentsControl } from './control-airtime-payments.js';
 import { controlAccountSchema, settleSchema, walletCreditSchema } from './control-schemas.js';
 
 export { CONTROL_PREFIX } from '../http/control-path.js';
@@ -109,6 +110,8 @@ export function registerControlRoutes(
       });
 
       control.get('/sms', async () => ({ messages: context.sms.list() }));
+
+      registerAirtimePaymentsControl(control, context);
 
       control.get('/deliveries', async () => ({ deliveries: context.dispatcher.log() }));
 

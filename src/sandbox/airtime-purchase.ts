@@ -1,0 +1,62 @@
+import { resolveProvider } from '../schemas/provider.js';
+import type { SandboxContext } from './context.js';
+import { callAirtimeVendor } from './engine/upstream.js';
+import type { Hold } from './ledger.js';
+import { newAirtimeReference, unique } from './references.js';
+import type { AirtimePaymentRecord } from './state/airtime.js';
+
+/** A purchase that passed rules 1–3: a valid row and the wallet amount already held for it. */
+export interface HeldAirtimePurchase {
+  readonly accountId: number;
+  readonly msisdn: string;
+  readonly amount: number;
+  readonly hold: Hold;
+}
+
+/**
+ * Airtime purchase rules 4–7 of the spec, after the amount is held: a pending record with the
+ * detected network, the vendor call, the debit (success) or release (failure), and the SMS.
+ * One code path for `customer/payments` and every row of `customer/bulkpayment`.
+ */
+export async function completeAirtimePurchase(
+  context: SandboxContext,
+  purchase: HeldAirtimePurchase,
+): Promise<AirtimePaymentRecord> {
+  const { msisdn, amount, hold } = purchase;
+  // 4. A pending record with the detected network.
+  const now = context.nowIso();
+  const record: AirtimePaymentRecord = {
+    id: context.airtime.nextPaymentId(),
+    accountId: purchase.accountId,
+    reference: unique(newAirtimeReference, (value) =>
+      context.airtime.payments.some((payment) => payment.reference === value),
+    ),
+    msisdn,
+    amount,
+    provider: resolveProvider(msisdn)!,
+    status: 'pending',
+    message: 'Waiting for the airtime vendor.',
+    created_at: now,
+    updated_at: now,
+  };
+  context.airtime.payments.push(record);
+  // 5. The vendor call.
+  const result = await callAirtimeVendor(msisdn, record.provider);
+  // 6. Success debits and marks success; failure marks failed and leaves the wallet alone.
+  record.status = result.ok ? 'success' : 'failed';
+  record.message = result.message;
+  record.updated_at = context.nowIso();
+  if (result.ok)
+    hold.capture([{ kind: 'airtime', amount: hold.amount, reference: record.reference }]);
+  else hold.release();
+  // 7. SMS confirmation or failure notice.
+  context.sms.send({
+    to: msisdn,
+    product: 'airtime',
+    reference: record.reference,
+    text: result.ok
+      ? `You have received TZS ${amount} airtime. Ref ${record.reference}.`
+      : `Your airtime top-up of TZS ${amount} failed. Ref ${record.reference}.`,
+  });
+  return record;
+}

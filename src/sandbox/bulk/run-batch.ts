@@ -1,0 +1,72 @@
+import type { AirtimeBulkResponse, AirtimeBulkRow } from '../../schemas/airtime-bulk.js';
+import { completeAirtimePurchase } from '../airtime-purchase.js';
+import type { SandboxContext } from '../context.js';
+import type { Hold, Wallet } from '../ledger.js';
+import { toCents, toShillings } from '../money.js';
+import { airtimePaymentView } from '../state/airtime.js';
+
+export type BatchRow = AirtimeBulkRow & { row: number };
+
+/**
+ * Holds every row's amount at once, or none: `undefined` when the wallet's available balance
+ * does not cover the total. All holds are taken in one synchronous step, so a purchase
+ * arriving while the batch runs cannot spend money a later row needs.
+ */
+export function holdBatch(wallet: Wallet, rows: readonly BatchRow[]): Hold[] | undefined {
+  const total = rows.reduce((sum, row) => sum + toCents(row.amount), 0);
+  if (total > wallet.available) return undefined;
+  const holds: Hold[] = [];
+  for (const row of rows) {
+    const hold = wallet.reserve(toCents(row.amount));
+    if (!hold) {
+      for (const taken of holds) taken.release();
+      return undefined;
+    }
+    holds.push(hold);
+  }
+  return holds;
+}
+
+/**
+ * Runs each held row through purchase rules 4–7, in row order, and builds the answer. A vendor
+ * failure fails that row only (its hold is released); the others go on.
+ */
+export async function runAirtimeBatch(
+  context: SandboxContext,
+  batch: { accountId: number; batchId: string; rows: readonly BatchRow[]; holds: readonly Hold[] },
+): Promise<AirtimeBulkResponse> {
+  const results: AirtimeBulkResponse['rows'] = [];
+  for (const [index, row] of batch.rows.entries()) {
+    const record = await completeAirtimePurchase(context, {
+      accountId: batch.accountId,
+      msisdn: row.msisdn,
+      amount: row.amount,
+      hold: batch.holds[index]!,
+    });
+    results.push({
+      row: row.row,
+      msisdn: row.msisdn,
+      amount: row.amount,
+      reference: row.reference ?? null,
+      merchant_reference: `${batch.batchId}:${row.row}`,
+      status: record.status === 'success' ? 'success' : 'failed',
+      message: record.message,
+      payment: airtimePaymentView(record),
+    });
+  }
+  const succeeded = results.filter((result) => result.status === 'success').length;
+  const failed = results.length - succeeded;
+  const total = batch.rows.reduce((sum, row) => sum + toCents(row.amount), 0);
+  return {
+    status: 'completed',
+    message: `Bulk airtime: ${results.length} rows, ${succeeded} succeeded, ${failed} failed.`,
+    batch: {
+      id: batch.batchId,
+      rows: results.length,
+      total_amount: toShillings(total),
+      succeeded,
+      failed,
+    },
+    rows: results,
+  };
+}

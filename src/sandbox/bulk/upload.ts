@@ -1,0 +1,95 @@
+import type {} from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FieldErrors } from '../../schemas/error-body.js';
+
+/** What a bulk upload carried: the file (if any) and the optional `batch_id` text field. */
+export interface BulkUpload {
+  readonly file?: { readonly bytes: Buffer; readonly fileName: string };
+  readonly batchId?: string;
+}
+
+/** Why an upload could not be read: the status to answer and a message that says what to do. */
+export type UploadProblem =
+  | { readonly status: 400 | 413; readonly message: string }
+  | { readonly status: 422; readonly errors: FieldErrors };
+
+/** The longest text field read (`batch_id` is at most 64 characters). */
+export const FIELD_BYTES = 1024;
+
+/**
+ * Reads the multipart body: the file in field `file` (buffered, at most `maxFileBytes`) and the
+ * text field `batch_id`; other text fields are ignored. A file in another field, or a second
+ * file, is a 422 naming `file`; a file past the limit a 413 (the rest is not read); a body that
+ * is not well-formed multipart a 400.
+ */
+export async function readBulkUpload(
+  request: FastifyRequest,
+  maxFileBytes: number,
+): Promise<{ ok: true; upload: BulkUpload } | { ok: false; problem: UploadProblem }> {
+  let file: BulkUpload['file'];
+  let batchId: string | undefined;
+  let otherFile: string | undefined;
+  try {
+    for await (const part of request.parts({
+      limits: { fileSize: maxFileBytes, files: 1, fields: 20, parts: 21, fieldSize: FIELD_BYTES },
+    })) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (part.fieldname === 'file') file = { bytes, fileName: part.filename };
+        else otherFile = part.fieldname;
+      } else if (part.fieldname === 'batch_id') {
+        if (part.valueTruncated) {
+          return invalid('batch_id', 'The batch_id may not be longer than 64 characters.');
+        }
+        batchId = String(part.value);
+      }
+    }
+  } catch (error) {
+    return { ok: false, problem: problemOf(error, maxFileBytes) };
+  }
+  if (file === undefined) {
+    return invalid(
+      'file',
+      otherFile === undefined
+        ? 'The file field is required: upload the .xlsx or .csv in a multipart field named "file".'
+        : `The file field is required: the file was sent in field "${otherFile}"; name the field "file".`,
+    );
+  }
+  return { ok: true, upload: { file, ...(batchId === undefined ? {} : { batchId }) } };
+}
+
+function invalid(field: string, message: string): { ok: false; problem: UploadProblem } {
+  return { ok: false, problem: { status: 422, errors: { [field]: [message] } } };
+}
+
+/** @fastify/multipart's and busboy's errors, reworded; every one is the client's doing. */
+function problemOf(error: unknown, maxFileBytes: number): UploadProblem {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return {
+        status: 413,
+        message: `The file is larger than the ${maxFileBytes}-byte limit of a bulk upload; split it into smaller files.`,
+      };
+    case 'FST_FILES_LIMIT':
+      return {
+        status: 422,
+        errors: { file: ['Send exactly one file per upload, in the field named "file".'] },
+      };
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return {
+        status: 413,
+        message: 'The upload has too many form fields; send only "file" and "batch_id".',
+      };
+    case 'FST_PROTO_VIOLATION':
+      return { status: 400, message: 'A form field is named "__proto__" or like it; rename it.' };
+    default: {
+      const reason = error instanceof Error ? error.message : String(error);
+      return {
+        status: 400,
+        message: `The multipart/form-data body could not be read (${reason}); send the file as a multipart upload in the field "file".`,
+      };
+    }
+  }
+}
