@@ -69,17 +69,21 @@ export async function fundAirtime(harness: Harness, amount: number): Promise<voi
 }
 
 /**
- * Purchases the sandbox made, counted from its SMS outbox (control API): each purchase sends
- * exactly one message to the number, success or failure. Keyed `msisdn`.
+ * Purchases the sandbox made, per MSISDN, from its control API (`_control/airtime/payments`:
+ * every airtime payment it recorded, single purchases and bulk rows alike, each checked to be
+ * for the amount the batch asked). The ground truth for "was anyone paid twice?".
  */
-export async function purchasesByMsisdn(harness: Harness): Promise<Map<string, number>> {
-  const { messages } = (await harness.control('sms')) as {
-    messages: Array<{ to: string; product: string }>;
+export async function purchasesByMsisdn(
+  harness: Harness,
+  amount = 1000,
+): Promise<Map<string, number>> {
+  const { payments } = (await harness.control('airtime/payments')) as {
+    payments: Array<{ msisdn: string; amount: number }>;
   };
   const counts = new Map<string, number>();
-  for (const message of messages) {
-    if (message.product !== 'airtime') continue;
-    counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
+  for (const payment of payments) {
+    if (payment.amount !== amount) throw new Error(`unexpected amount: ${JSON.stringify(payment)}`);
+    counts.set(payment.msisdn, (counts.get(payment.msisdn) ?? 0) + 1);
   }
   return counts;
 }
