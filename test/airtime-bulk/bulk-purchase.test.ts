@@ -307,3 +307,13 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
     expect((await purchasesByMsisdn(harness)).size).toBe(5);
   });
 });
+
+describe('a source that is not a batch', () => {
+  it('names a missing file path, and refuses an empty array, before anything is stored', async () => {
+    const missing = await rejection(client().airtime.bulkPurchase('/nonexistent/airtime.xlsx'));
+    expect(isValidationError(missing)).toBe(true);
+    expect((missing as BulkValidationError).errors['source']?.[0]).toMatch(/no such file/);
+    const empty = await rejection(client().airtime.bulkPurchase([]));
+    expect((empty as BulkValidationError).errors['rows']?.[0]).toMatch(/no rows/);
+  });
+});

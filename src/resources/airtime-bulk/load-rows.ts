@@ -19,10 +19,9 @@ export type AirtimeBulkSource = readonly AirtimeBulkRowInput[] | string | Uint8A
 /** A valid row with its 1-based position. */
 export type NumberedRow = AirtimeBulkRow & { row: number };
 
-/** The batch's rows, each checked, and the file's bytes when it came from one. */
+/** The batch's rows, each checked. */
 export interface LoadedBatch {
   rows: NumberedRow[];
-  file?: { bytes: Uint8Array; name?: string };
 }
 
 /**
@@ -38,7 +37,7 @@ export async function loadRows(
   let name: string | undefined;
   if (typeof source === 'string') {
     name = source;
-    const size = (await stat(source)).size;
+    const size = await fileSize(source);
     if (size > AIRTIME_BULK_MAX_FILE_BYTES) throw tooBig(size);
     bytes = await readFile(source);
   } else if (source instanceof Uint8Array) {
@@ -53,10 +52,19 @@ export async function loadRows(
     ...(format !== undefined ? { format } : {}),
     ...(name !== undefined ? { fileName: name } : {}),
   });
-  return {
-    rows: checked(parsed.rows),
-    file: { bytes, ...(name !== undefined ? { name } : {}) },
-  };
+  return { rows: checked(parsed.rows) };
+}
+
+async function fileSize(path: string): Promise<number> {
+  try {
+    const stats = await stat(path);
+    if (stats.isFile()) return stats.size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  throw new RequestValidationError('airtimeBulkPurchase', {
+    source: [`${path}: no such file. Give the path of an .xlsx or .csv file.`],
+  });
 }
 
 function numbered(rows: readonly AirtimeBulkRowInput[]) {
