@@ -29,7 +29,11 @@ async function upload(
   const form = new FormData();
   if (options.batchId !== undefined) form.append('batch_id', options.batchId);
   if (file !== undefined) {
-    form.append(options.field ?? 'file', new Blob([new Uint8Array(file)]), options.fileName ?? 'staff.xlsx');
+    form.append(
+      options.field ?? 'file',
+      new Blob([new Uint8Array(file)]),
+      options.fileName ?? 'staff.xlsx',
+    );
   }
   const response = await fetch(`${s.url}${PATH}`, {
     method: 'POST',
@@ -126,6 +130,25 @@ describe('bulk airtime: every row runs purchase rules 4–7', () => {
     expect(balance()).toBe(10_000 - 1000 - 3000);
     const failures = s.sandbox.inspect.sms().filter((message) => /failed/.test(message.text));
     expect(failures.map((message) => message.to)).toEqual(['255754000999', '255684000999']);
+  });
+
+  it('holds the whole total at once: a purchase racing the batch never spends money a row needs', async () => {
+    await start(1000);
+    const rows = Array.from({ length: 10 }, (_, index) => `${numbered(index + 1)},100`).join('\n');
+    const [batch, single] = await Promise.all([
+      upload(csvOf(`msisdn,amount\n${rows}\n`)),
+      s.call(
+        'POST',
+        '/api/sandbox/airtime/customer/payments',
+        { msisdn: '255754999001', amount: 100 },
+        bearer(token),
+      ),
+    ]);
+    // Exactly one of the two fits; the other is refused as insufficient, and nothing overdraws.
+    const statuses = [batch.status, single.status].sort();
+    expect(statuses).toEqual([200, 422]);
+    expect(balance()).toBe(batch.status === 200 ? 0 : 900);
+    expect(s.sandbox.inspect.snapshot().airtimePayments).toBe(batch.status === 200 ? 10 : 1);
   });
 
   it('counts payments per number through the control API (ground truth for "sent once")', async () => {
@@ -255,6 +278,33 @@ describe('bulk airtime: the upload', () => {
       bearer(token),
     );
     expect(bought.status).toBe(200);
+  });
+
+  it('answers a broken multipart body with a 4xx, never a 5xx, and changes nothing', async () => {
+    await start(10_000);
+    const before = s.sandbox.inspect.snapshot();
+    const send = (contentType: string, body: string) =>
+      fetch(`${s.url}${PATH}`, {
+        method: 'POST',
+        body,
+        headers: { ...bearer(token), 'content-type': contentType },
+      });
+    const noBoundary = await send('multipart/form-data', 'garbage');
+    expect(noBoundary.status).toBe(400);
+    expect(((await noBoundary.json()) as { message: string }).message).toMatch(/could not be read/);
+    const cutShort = await send(
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nmsisdn,amount\n2557',
+    );
+    expect(cutShort.status).toBeGreaterThanOrEqual(400);
+    expect(cutShort.status).toBeLessThan(500);
+    const badHeader = await send(
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nnonsense\r\n\r\nx\r\n--XyZ--\r\n',
+    );
+    expect(badHeader.status).toBeGreaterThanOrEqual(400);
+    expect(badHeader.status).toBeLessThan(500);
+    expect(s.sandbox.inspect.snapshot()).toEqual(before);
   });
 
   it('answers 422 `file` required when no file is sent, or when it is in another field', async () => {

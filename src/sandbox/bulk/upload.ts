@@ -4,7 +4,7 @@ import type { FieldErrors } from '../../schemas/error-body.js';
 
 /** What a bulk upload carried: the file (if any) and the optional `batch_id` text field. */
 export interface BulkUpload {
-  readonly file?: { readonly bytes: Buffer; readonly fileName: string };
+  readonly file?: { readonly bytes: Buffer; readonly fileName?: string };
   readonly batchId?: string;
 }
 
@@ -35,7 +35,9 @@ export async function readBulkUpload(
     })) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
-        if (part.fieldname === 'file') file = { bytes, fileName: part.filename };
+        // The name only improves messages; a long one is cut, an empty one dropped.
+        const fileName = part.filename.slice(0, 100);
+        if (part.fieldname === 'file') file = { bytes, ...(fileName ? { fileName } : {}) };
         else otherFile = part.fieldname;
       } else if (part.fieldname === 'batch_id') {
         if (part.valueTruncated) {

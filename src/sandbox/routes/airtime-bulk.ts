@@ -84,7 +84,7 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
       let parsed: Awaited<ReturnType<typeof readAirtimeBulkFile>>;
       try {
         parsed = await readAirtimeBulkFile(file!.bytes, {
-          fileName: file!.fileName,
+          ...(file!.fileName === undefined ? {} : { fileName: file!.fileName }),
           maxRows: limits.maxRows,
         });
       } catch (error) {
