@@ -63,4 +63,23 @@ describe('pesakit airtime bulk, for a person at a terminal', () => {
     expect(io.err.text).toMatch(/holds 1000 TZS but the batch needs 3000 TZS/);
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
   });
+
+  it('a batch id that cannot make merchant references is a usage error (exit 2), nothing sent', async () => {
+    const file = join(directory.path, 'staff.csv');
+    writeFileSync(file, csvOf(batchRows(2)));
+    const io = captureIo(env());
+    const code = await runAirtimeBulk(
+      file,
+      {
+        environment: 'sandbox',
+        store: join(directory.path, 'p.sqlite'),
+        storeFromArgv: true,
+        batchId: 'nov:1',
+      },
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.err.text).toMatch(/--batch-id nov:1: use 1–58 letters/);
+    expect((await purchasesByMsisdn(harness)).size).toBe(0);
+  });
 });

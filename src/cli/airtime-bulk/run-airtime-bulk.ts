@@ -5,6 +5,7 @@ import { isConfigurationError } from '../../errors/index.js';
 import { isInsufficientFundsError } from '../../errors/insufficient-funds-error.js';
 import { isRequestValidationError } from '../../errors/request-validation-error.js';
 import type { ReferenceStore } from '../../references/index.js';
+import { batchIdFor } from '../../resources/airtime-bulk/batch-id.js';
 import { isBatchMismatchError } from '../../resources/airtime-bulk/batch-mismatch-error.js';
 import { isBulkValidationError } from '../../resources/airtime-bulk/bulk-validation-error.js';
 import { newMerchantReference } from '../../resources/merchant-reference.js';
@@ -58,6 +59,15 @@ export async function runAirtimeBulk(
         'Which store keeps the batch? Pass --store ./payments.sqlite (or a postgres:// URL), or ' +
           'set PESAKIT_STORE: a rerun after a crash reads it to send nothing twice.',
       );
+    }
+    if (flags.batchId !== undefined) {
+      try {
+        batchIdFor(flags.batchId);
+      } catch {
+        throw new UsageError(
+          `--batch-id ${flags.batchId}: use 1–58 letters, digits, or _ - . (no colon).`,
+        );
+      }
     }
     const resuming = flags.batchId !== undefined;
     const location = bulkStoreLocation(flags.store, flags.storeFromArgv, resuming);
