@@ -170,6 +170,27 @@ export type {
   SchedulingStore,
 } from './references/schedule/types.js';
 export { Airtime } from './resources/airtime.js';
+// Bulk airtime (issue #10): pesakit.airtime.bulkPurchase, its result and its errors.
+export {
+  BatchMismatchError,
+  type BatchRowMismatch,
+  isBatchMismatchError,
+} from './resources/airtime-bulk/batch-mismatch-error.js';
+export { BulkInsufficientFundsError } from './resources/airtime-bulk/bulk-insufficient-funds-error.js';
+export { AirtimeBulkPurchase } from './resources/airtime-bulk/bulk-purchase.js';
+export {
+  BulkValidationError,
+  isBulkValidationError,
+} from './resources/airtime-bulk/bulk-validation-error.js';
+export type { AirtimeBulkSource } from './resources/airtime-bulk/load-rows.js';
+export type {
+  AirtimeBulkEvents,
+  AirtimeBulkOptions,
+  AirtimeBulkOutcomeStatus,
+  AirtimeBulkResult,
+  AirtimeBulkRowOutcome,
+  AirtimeBulkTotals,
+} from './resources/airtime-bulk/types.js';
 export type { CallOptions } from './resources/call-options.js';
 export { merchantReferenceParam } from './resources/callback-url.js';
 export { Collection } from './resources/collection.js';

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAirtimeCommand } from './commands/airtime.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerReconcileCommand } from './commands/reconcile.js';
@@ -19,5 +20,6 @@ registerDemoCommand(program);
 registerOpenApiCommand(program);
 registerReconcileCommand(program);
 registerReviewCommand(program);
+registerAirtimeCommand(program);
 
 await program.parseAsync(process.argv);

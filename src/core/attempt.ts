@@ -79,7 +79,10 @@ export async function sendAttempt(
         headers: attempt.headers,
         signal: deadline.signal,
       };
-      if (attempt.body !== undefined) init.body = JSON.stringify(attempt.body);
+      if (attempt.body !== undefined) {
+        // A FormData body (the bulk upload) goes as multipart; fetch sets its boundary.
+        init.body = attempt.body instanceof FormData ? attempt.body : JSON.stringify(attempt.body);
+      }
       const injected = attempt.fetch;
       const request = injected ? new Request(attempt.url, init) : undefined;
       dispatched = true;

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'eventemitter3';
 import pRetry from 'p-retry';
+import type { z } from 'zod';
 import { ApiError } from '../errors/api-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { PesakitError } from '../errors/pesakit-error.js';
@@ -27,6 +28,7 @@ import {
   withLastResponse,
 } from './last-response.js';
 import { missingCredentials } from './missing-credentials.js';
+import { endpointPath } from './paths.js';
 import { productOrigin, resolvedPath, validatedBody } from './request-target.js';
 import { Sessions } from './sessions.js';
 import type { TransportEventBase, TransportEvents } from './transport-events.js';
@@ -192,6 +194,40 @@ export class Transport {
     return this.#run(id, options, undefined) as Promise<WithLastResponse<ResponseOf<K>>>;
   }
 
+  /**
+   * Sends a `multipart/form-data` upload to a bearer route that is not in the JSON endpoint
+   * table (airtime `customer/bulkpayment`, which takes a spreadsheet): the same origin, lazy
+   * login, timeout, error classes and events as `request`. `endpoint.retry` decides retries as
+   * for a table endpoint — `money` is never retried, and a lost answer is an
+   * AmbiguousOutcomeError. The answer is checked against `endpoint.response`.
+   */
+  upload<R extends Endpoint>(
+    endpoint: R,
+    form: FormData,
+    options: Pick<RequestOptions, 'signal' | 'timeoutMs' | 'merchantReference'> = {},
+  ): Promise<WithLastResponse<z.output<R['response']>>> {
+    const path = endpointPath(endpoint, this.#options.environment, {});
+    const url = productOrigin(endpoint.product, this.#options) + path;
+    const canLogIn = this.#options.credentials[endpoint.product] !== undefined;
+    if (!this.token(endpoint.product) && !canLogIn) {
+      throw missingCredentials(endpoint.product, endpoint, path);
+    }
+    const id = endpoint.id as EndpointId;
+    const call: Call = { id, endpoint, url, path, body: form, options, attempt: 0, startedAt: 0 };
+    return (async () => {
+      try {
+        const data = await this.#authenticated(call, endpoint.product, canLogIn, undefined);
+        const { lastResponse } = call;
+        if (typeof data !== 'object' || data === null || !lastResponse) return data;
+        return withLastResponse(data, lastResponse);
+      } catch (error) {
+        const failure = this.#abortedOr(call, error);
+        this.#emit('error', () => this.#failure(call, failure));
+        throw failure;
+      }
+    })() as Promise<WithLastResponse<z.output<R['response']>>>;
+  }
+
   /** Everything that can fail before a byte is sent; throws the error `request` would. */
   #prepare(id: EndpointId, options: RequestOptions, token: string | undefined) {
     const endpoint: Endpoint = endpoints[id];
@@ -345,7 +381,10 @@ export class Transport {
         headers[name.toLowerCase()] = value;
     }
     headers['accept'] = 'application/json';
-    if (call.body !== undefined) headers['content-type'] = 'application/json';
+    // A FormData body sets its own multipart content type (with the boundary) in fetch.
+    if (call.body !== undefined && !(call.body instanceof FormData)) {
+      headers['content-type'] = 'application/json';
+    }
     if (call.endpoint.auth === 'bearer' && call.token !== undefined) {
       headers['authorization'] = `Bearer ${call.token}`;
     }

@@ -6,6 +6,9 @@ import type {
   RechargeCallback,
   RechargeRequest,
 } from '../schemas/airtime.js';
+import { type AirtimeBulkPurchase, startBulkPurchase } from './airtime-bulk/bulk-purchase.js';
+import type { AirtimeBulkSource } from './airtime-bulk/load-rows.js';
+import type { AirtimeBulkOptions } from './airtime-bulk/types.js';
 import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
@@ -85,6 +88,32 @@ export class Airtime {
               ? { status: 'failed', reason: r.message }
               : { status: 'pending' },
       },
+      options,
+    );
+  }
+
+  /**
+   * Sends airtime to every row of a batch — an array of rows, a file path, or the bytes of an
+   * .xlsx/.csv file with a `msisdn, amount[, reference]` header — each row as its own purchase
+   * stored under `<batchId>:<row>`. Every row is checked first (a `BulkValidationError` lists
+   * them all; nothing stored or sent), and the wallet must cover the batch. Run the same
+   * `batchId` again after a crash: rows already stored are reported, never resent; rows never
+   * attempted are sent. Emits `row` and `progress`; resolves with every row's outcome and the
+   * totals. See docs/airtime-bulk.md.
+   *
+   * @example
+   * const batch = pesakit.airtime.bulkPurchase('./staff-airtime.xlsx', { batchId: 'payroll-2026-11' });
+   * batch.on('progress', (t) => console.log(`${t.done}/${t.rows}`));
+   * const { totals, rows } = await batch;
+   */
+  bulkPurchase(source: AirtimeBulkSource, options?: AirtimeBulkOptions): AirtimeBulkPurchase {
+    return startBulkPurchase(
+      this.#context,
+      {
+        purchase: (request, purchaseOptions) => this.purchase(request, purchaseOptions),
+        user: () => this.user(),
+      },
+      source,
       options,
     );
   }

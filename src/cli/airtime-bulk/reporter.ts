@@ -1,0 +1,143 @@
+import cliProgress from 'cli-progress';
+import type {
+  AirtimeBulkResult,
+  AirtimeBulkRowOutcome,
+  AirtimeBulkTotals,
+} from '../../resources/airtime-bulk/types.js';
+import type { ReporterStreams } from '../reconcile/reporter.js';
+import { errorMessage } from '../reconcile/reporter.js';
+import { bulkSummaryTable } from './summary-table.js';
+
+export interface BulkStartInfo {
+  batchId: string;
+  file: string;
+  store: string;
+  environment: string;
+  resumed: boolean;
+}
+
+/** Where `pesakit airtime bulk` tells what happens: a bar, plain lines, or JSON lines. */
+export interface BulkReporter {
+  started(info: BulkStartInfo): void;
+  row(result: AirtimeBulkRowOutcome): void;
+  progress(totals: AirtimeBulkTotals): void;
+  finished(result: AirtimeBulkResult, exitCode: number, out: string | undefined): void;
+  /** The batch was refused or the run broke; `lines` are what to fix, one per line. */
+  stopped(error: unknown, exitCode: number, lines: readonly string[]): void;
+}
+
+/** `--json` → JSON lines; a terminal on stderr → a progress bar; otherwise plain lines. */
+export function createBulkReporter(json: boolean, streams: ReporterStreams): BulkReporter {
+  if (json) return new JsonBulkReporter(streams);
+  return new TextBulkReporter(streams, streams.err.isTTY === true);
+}
+
+function rowLine(result: AirtimeBulkRowOutcome): string {
+  return (
+    `row ${result.row} ${result.msisdn} ${result.amount} TZS: ${result.status}` +
+    (result.message ? ` (${result.message})` : '')
+  );
+}
+
+function startLine(info: BulkStartInfo): string {
+  return (
+    `airtime bulk ${info.resumed ? 'resuming' : 'starting'} batch ${info.batchId} from ` +
+    `${info.file} (store ${info.store}, ${info.environment}). If it stops, run the same command ` +
+    `with --batch-id ${info.batchId}: rows already sent are never sent again.\n`
+  );
+}
+
+/**
+ * For people: a live bar on stderr when it is a terminal (rows that did not succeed logged
+ * above it), plain lines otherwise; the summary table on stdout at the end.
+ */
+class TextBulkReporter implements BulkReporter {
+  readonly #streams: ReporterStreams;
+  readonly #bar: cliProgress.SingleBar | undefined;
+  #barStarted = false;
+
+  constructor(streams: ReporterStreams, tty: boolean) {
+    this.#streams = streams;
+    this.#bar = tty
+      ? new cliProgress.SingleBar(
+          {
+            stream: streams.err,
+            format:
+              'airtime [{bar}] {value}/{total} rows | {succeeded} ok | {failed} failed | ' +
+              '{unknown} unknown | {skipped} skipped',
+            hideCursor: true,
+            clearOnComplete: true,
+            fps: 10,
+          },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
+  }
+
+  started(info: BulkStartInfo): void {
+    this.#streams.err.write(startLine(info));
+  }
+
+  row(result: AirtimeBulkRowOutcome): void {
+    if (result.status === 'success') return;
+    if (this.#barStarted) this.#streams.err.write('\r\u001b[K');
+    (this.#bar ? this.#streams.err : this.#streams.out).write(`${rowLine(result)}\n`);
+  }
+
+  progress(totals: AirtimeBulkTotals): void {
+    if (!this.#bar) return;
+    if (!this.#barStarted) {
+      this.#bar.start(totals.rows, 0, totals);
+      this.#barStarted = true;
+    }
+    this.#bar.update(totals.done, { ...totals });
+  }
+
+  finished(result: AirtimeBulkResult, exitCode: number, out: string | undefined): void {
+    if (this.#barStarted) this.#bar?.stop();
+    this.#streams.out.write(bulkSummaryTable(result, exitCode, out));
+  }
+
+  stopped(error: unknown, _exitCode: number, lines: readonly string[]): void {
+    if (this.#barStarted) this.#bar?.stop();
+    this.#streams.err.write(`pesakit airtime bulk: ${errorMessage(error)}\n`);
+    for (const line of lines) this.#streams.err.write(`  ${line}\n`);
+  }
+}
+
+/** One JSON object per line (`event`, `at`); the last is always `summary` or `stopped`. */
+class JsonBulkReporter implements BulkReporter {
+  readonly #out: NodeJS.WritableStream;
+
+  constructor(streams: ReporterStreams) {
+    this.#out = streams.out;
+  }
+
+  #line(event: string, fields: Record<string, unknown>): void {
+    this.#out.write(`${JSON.stringify({ event, at: new Date().toISOString(), ...fields })}\n`);
+  }
+
+  started(info: BulkStartInfo): void {
+    this.#line('start', { ...info });
+  }
+
+  row(result: AirtimeBulkRowOutcome): void {
+    const { error, ...fields } = result;
+    this.#line('row', { ...fields, ...(error ? { error: errorMessage(error) } : {}) });
+  }
+
+  progress(_totals: AirtimeBulkTotals): void {}
+
+  finished(result: AirtimeBulkResult, exitCode: number, out: string | undefined): void {
+    this.#line('summary', {
+      batchId: result.batchId,
+      ...result.totals,
+      ...(out !== undefined ? { out } : {}),
+      exitCode,
+    });
+  }
+
+  stopped(error: unknown, exitCode: number, lines: readonly string[]): void {
+    this.#line('stopped', { error: errorMessage(error), problems: lines, exitCode });
+  }
+}

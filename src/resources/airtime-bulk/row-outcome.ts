@@ -1,0 +1,80 @@
+import { isAmbiguousOutcomeError } from '../../errors/ambiguous-outcome-error.js';
+import type { TransactionRecord } from '../../references/index.js';
+import type { NumberedRow } from './load-rows.js';
+import type { AirtimeBulkOutcomeStatus, AirtimeBulkRowOutcome } from './types.js';
+
+/** The row's fields every result repeats. */
+export function rowFields(row: NumberedRow, merchantReference: string) {
+  return {
+    row: row.row,
+    msisdn: row.msisdn,
+    amount: row.amount,
+    ...(row.reference !== undefined ? { reference: row.reference } : {}),
+    merchantReference,
+    fromEarlierRun: false,
+  };
+}
+
+/** The platform's answer to one purchase: `success` and `failed` are final, anything else open. */
+export function answeredRow(
+  row: NumberedRow,
+  merchantReference: string,
+  answer: { status: string; message: string; payment?: { reference: string } | undefined },
+): AirtimeBulkRowOutcome {
+  const status: AirtimeBulkOutcomeStatus =
+    answer.status === 'success' ? 'success' : answer.status === 'failed' ? 'failed' : 'unknown';
+  return {
+    ...rowFields(row, merchantReference),
+    status,
+    ...(answer.payment ? { paymentReference: answer.payment.reference } : {}),
+    message: answer.message,
+  };
+}
+
+/**
+ * A purchase that threw. The record, not the error, says what happened to the money: no record
+ * means nothing was stored or sent (a login refused, the batch aborted) and the row stays free
+ * for a rerun; `failed` is a definite no; `initiating`/`unknown` may have been paid. `null`: the
+ * store could not be read either, so nothing is known and the row is `unknown`.
+ */
+export function thrownRow(
+  row: NumberedRow,
+  merchantReference: string,
+  error: unknown,
+  record: TransactionRecord | undefined | null,
+): AirtimeBulkRowOutcome {
+  const asError = error instanceof Error ? error : new Error(String(error));
+  const status: AirtimeBulkOutcomeStatus =
+    record === null
+      ? 'unknown'
+      : record === undefined
+        ? 'skipped'
+        : record.status === 'failed'
+          ? 'failed'
+          : record.status === 'success'
+            ? 'success'
+            : 'unknown';
+  const message =
+    status === 'skipped'
+      ? `Not sent: ${asError.message}`
+      : status === 'unknown' && isAmbiguousOutcomeError(error)
+        ? 'No answer: the purchase may have gone through. Not resent; `pesakit reconcile` hands ' +
+          'it to review.'
+        : (record?.statusReason ?? asError.message);
+  return {
+    ...rowFields(row, merchantReference),
+    status,
+    ...(record?.paymentReference ? { paymentReference: record.paymentReference } : {}),
+    message,
+    error: asError,
+  };
+}
+
+/** A row the batch never reached because it stopped first. */
+export function skippedRow(
+  row: NumberedRow,
+  merchantReference: string,
+  why: string,
+): AirtimeBulkRowOutcome {
+  return { ...rowFields(row, merchantReference), status: 'skipped', message: why };
+}

@@ -1,0 +1,129 @@
+import { isAmbiguousOutcomeError } from '../../errors/ambiguous-outcome-error.js';
+import { isApiError } from '../../errors/api-error.js';
+import { isConnectionError } from '../../errors/connection-error.js';
+import { isServerError } from '../../errors/server-error.js';
+import type { AirtimeBulkResponse } from '../../schemas/airtime-bulk.js';
+import { writeSheet } from '../../spreadsheets/index.js';
+import type { ClientContext } from '../client-context.js';
+import { rowReference } from './batch-id.js';
+import { airtimeBulkPaymentEndpoint } from './bulkpayment-endpoint.js';
+import type { NumberedRow } from './load-rows.js';
+import { rowFields } from './row-outcome.js';
+import type { AirtimeBulkRowOutcome } from './types.js';
+
+export interface SendBulkPaymentInput {
+  context: ClientContext;
+  batchId: string;
+  rows: readonly NumberedRow[];
+  signal: AbortSignal | undefined;
+  timeoutMs: number | undefined;
+  onRow: (result: AirtimeBulkRowOutcome) => void;
+}
+
+type AnswerRow = AirtimeBulkResponse['rows'][number];
+
+/**
+ * Sends the rows still to send in one upload to the platform's bulkpayment route. Every row's
+ * intent is written first, as for single purchases; then one request; then each row is
+ * recorded from its line of the answer. The upload is a CSV made from the checked rows (the
+ * same rows whether the batch came from a file, an array, or a rerun that sends only what is
+ * left), and the answer's rows are matched to ours by position in that upload.
+ *
+ * An answer that never came (timeout, reset, 5xx, an unreadable 2xx) leaves every row `unknown`:
+ * the platform may have run all, some or none of them. A 4xx refused the whole file before
+ * anything was spent: every row `failed`.
+ */
+export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void> {
+  const { context, batchId, rows } = input;
+  // A wrong password is found out before any intent is written.
+  await context.transport.authenticate('airtime', input.signal);
+  for (const row of rows) {
+    await context.store.createIntent({
+      merchantReference: rowReference(batchId, row.row),
+      product: 'airtime',
+      flow: 'airtime_purchase',
+      amount: row.amount,
+      msisdn: row.msisdn,
+      metadata: {
+        batchId,
+        row: String(row.row),
+        via: 'bulkpayment',
+        ...(row.reference !== undefined ? { reference: row.reference } : {}),
+      },
+    });
+  }
+  const csv = await writeSheet(
+    'csv',
+    ['msisdn', 'amount', 'reference'],
+    rows.map((row) => [row.msisdn, row.amount, row.reference ?? null]),
+  );
+  const form = new FormData();
+  form.set('batch_id', batchId);
+  form.set('file', new Blob([new Uint8Array(csv)], { type: 'text/csv' }), `${batchId}.csv`);
+
+  let answer: AirtimeBulkResponse;
+  try {
+    answer = await context.transport.upload(airtimeBulkPaymentEndpoint, form, {
+      merchantReference: rowReference(batchId, rows[0]?.row ?? 1),
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    });
+  } catch (error) {
+    await recordRefusalOrSilence(input, error);
+    return;
+  }
+  for (const [index, row] of rows.entries()) {
+    await recordAnswerRow(input, row, answer.rows[index]);
+  }
+}
+
+async function recordAnswerRow(
+  input: SendBulkPaymentInput,
+  row: NumberedRow,
+  line: AnswerRow | undefined,
+): Promise<void> {
+  const merchantReference = rowReference(input.batchId, row.row);
+  // The answer must be about this row; anything else proves nothing about it.
+  if (line === undefined || line.msisdn !== row.msisdn || line.amount !== row.amount) {
+    const reason = 'the bulk answer has no line for this row: outcome unknown';
+    await input.context.store.transition(merchantReference, 'unknown', { reason });
+    input.onRow({ ...rowFields(row, merchantReference), status: 'unknown', message: reason });
+    return;
+  }
+  await input.context.store.attachReferences(merchantReference, {
+    paymentReference: line.payment.reference,
+  });
+  await input.context.store.transition(merchantReference, line.status, {
+    payload: line,
+    reason: line.message,
+  });
+  input.onRow({
+    ...rowFields(row, merchantReference),
+    status: line.status,
+    paymentReference: line.payment.reference,
+    message: line.message,
+  });
+}
+
+async function recordRefusalOrSilence(input: SendBulkPaymentInput, error: unknown): Promise<void> {
+  const asError = error instanceof Error ? error : new Error(String(error));
+  const definite = (isApiError(error) && !isServerError(error)) || isConnectionError(error);
+  const status = definite && !isAmbiguousOutcomeError(error) ? 'failed' : 'unknown';
+  const reason =
+    status === 'failed'
+      ? `the bulk upload was refused, nothing spent: ${asError.message}`
+      : `no answer to the bulk upload: outcome unknown (${asError.message})`;
+  for (const row of input.rows) {
+    const merchantReference = rowReference(input.batchId, row.row);
+    await input.context.store.transition(merchantReference, status, {
+      reason,
+      ...(isApiError(error) ? { payload: error.body } : {}),
+    });
+    input.onRow({
+      ...rowFields(row, merchantReference),
+      status,
+      message: reason,
+      error: asError,
+    });
+  }
+}

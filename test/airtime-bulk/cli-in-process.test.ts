@@ -1,0 +1,85 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAirtimeBulk } from '../../src/cli/airtime-bulk/run-airtime-bulk.js';
+import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { captureIo, temporaryDirectory } from '../reconciler-cli/harness.js';
+import { batchRows, csvOf, fundAirtime, purchasesByMsisdn } from './bulk-files.js';
+
+let harness: Harness;
+let directory: { path: string; remove: () => void };
+beforeEach(async () => {
+  harness = await startHarness();
+  directory = temporaryDirectory();
+});
+afterEach(async () => {
+  await harness.close();
+  directory.remove();
+});
+
+const env = () => ({
+  PESAKIT_AIRTIME_EMAIL: accounts.airtime.email,
+  PESAKIT_AIRTIME_PASSWORD: accounts.airtime.password,
+  PESAKIT_BASE_URL: harness.url,
+});
+
+describe('pesakit airtime bulk, for a person at a terminal', () => {
+  it('draws a progress bar on stderr, logs rows that did not succeed, ends with the summary table', async () => {
+    await fundAirtime(harness, 50_000);
+    const file = join(directory.path, 'staff.csv');
+    writeFileSync(file, csvOf(batchRows(12, [6])));
+    const io = captureIo(env());
+    io.err.isTTY = true;
+    const code = await runAirtimeBulk(
+      file,
+      {
+        environment: 'sandbox',
+        store: join(directory.path, 'payments.sqlite'),
+        storeFromArgv: true,
+      },
+      io,
+    );
+    expect(code, io.err.text).toBe(3);
+    expect(io.err.text).toMatch(/airtime \[/);
+    expect(io.err.text).toMatch(/row 6 255760006999 1000 TZS: failed \(.*rejected/);
+    expect(io.out.text).toMatch(
+      /\|\s*12\s*\|\s*11\s*\|\s*1\s*\|\s*0\s*\|\s*0\s*\|\s*12\s*\|\s*11000\s*\|/,
+    );
+    expect(io.out.text).toMatch(/Some rows failed/);
+    expect((await purchasesByMsisdn(harness)).size).toBe(12);
+  });
+
+  it('a wallet that does not cover the batch exits 5 with the amounts, nothing sent', async () => {
+    await fundAirtime(harness, 1000);
+    const file = join(directory.path, 'staff.csv');
+    writeFileSync(file, csvOf(batchRows(3)));
+    const io = captureIo(env());
+    const code = await runAirtimeBulk(
+      file,
+      { environment: 'sandbox', store: join(directory.path, 'p.sqlite'), storeFromArgv: true },
+      io,
+    );
+    expect(code).toBe(5);
+    expect(io.err.text).toMatch(/holds 1000 TZS but the batch needs 3000 TZS/);
+    expect((await purchasesByMsisdn(harness)).size).toBe(0);
+  });
+
+  it('a batch id that cannot make merchant references is a usage error (exit 2), nothing sent', async () => {
+    const file = join(directory.path, 'staff.csv');
+    writeFileSync(file, csvOf(batchRows(2)));
+    const io = captureIo(env());
+    const code = await runAirtimeBulk(
+      file,
+      {
+        environment: 'sandbox',
+        store: join(directory.path, 'p.sqlite'),
+        storeFromArgv: true,
+        batchId: 'nov:1',
+      },
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.err.text).toMatch(/--batch-id nov:1: use 1–58 letters/);
+    expect((await purchasesByMsisdn(harness)).size).toBe(0);
+  });
+});
