@@ -32,7 +32,16 @@ export async function writeResultsFile(path: string, result: AirtimeBulkResult):
     row.status,
     row.merchantReference,
     row.paymentReference ?? null,
-    row.message ?? null,
+    row.message === undefined ? null : inertText(row.message),
   ]);
   await writeFile(path, await writeSheet(resultsFormat(path), resultsHeader, rows));
+}
+
+/**
+ * The message is the platform's (or the vendor's) text, opened later in a spreadsheet program:
+ * text starting with `=`, `+`, `-`, `@` or a control character would be run there as a formula
+ * (CSV injection). A leading `'` keeps it text; the other columns are ours or the merchant's own.
+ */
+export function inertText(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
