@@ -16,7 +16,8 @@
 //   node bench/sandbox-throughput.mjs --quick   # 1 round of 1 s, no warm-up (the suite runs it)
 // Knobs: BENCH_SANDBOX_ROUNDS, BENCH_SANDBOX_SECONDS, BENCH_SANDBOX_CONNECTIONS (default 64),
 // BENCH_SANDBOX_RATE (fixed rate, default 1000/s), BENCH_SANDBOX_SUBJECTS (e.g. "status"),
-// BENCH_SANDBOX_PROFILE=<dir> (the sandbox runs with --cpu-prof into that directory).
+// BENCH_SANDBOX_PROFILE=<dir> (the sandbox runs with --cpu-prof into that directory),
+// BENCH_SANDBOX_MODULE=<file> (another build of the sandbox entry than dist/sandbox/index.js).
 // Needs a built dist/.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -173,7 +174,6 @@ async function cpuRun(server, subject) {
 const servers = await Promise.all(
   ['bare', 'sandbox'].map(async (mode) => ({ mode, ...(await startServer(mode)) })),
 );
-const [bare, sandbox] = servers;
 console.log(
   `sandbox throughput: ${connections} connections, ${rounds} round(s) of ${seconds} s per subject` +
     `${warmupSeconds ? ` after ${warmupSeconds} s warm-up` : ''}; CPU at a fixed ${rate} req/s` +

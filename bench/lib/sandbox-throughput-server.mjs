@@ -12,7 +12,10 @@ import Fastify from 'fastify';
 import { BENCH_SEED } from './sandbox-throughput-seed.mjs';
 
 async function startSandbox() {
-  const module = fileURLToPath(new URL('../../dist/sandbox/index.js', import.meta.url));
+  // BENCH_SANDBOX_MODULE: another build of the sandbox entry, to compare two versions.
+  const module =
+    process.env.BENCH_SANDBOX_MODULE ??
+    fileURLToPath(new URL('../../dist/sandbox/index.js', import.meta.url));
   if (!existsSync(module))
     throw new Error(`${module} is missing: build first (npm run bench builds).`);
   const { createSandbox } = await import(module);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sandboxPrefixes } from '../core/endpoints.js';
 import type { SandboxContext } from './context.js';
@@ -60,8 +59,10 @@ export function buildSandboxApp(
     },
     genReqId: () => `req_${randomUUID()}`,
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request take a callback rather than being async: no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerJsonBody(app);
   registerErrorHandling(app);
@@ -70,10 +71,13 @@ export function buildSandboxApp(
 
   // The latency fault: every non-control response waits, after the handler has run, so that a
   // client timeout leaves an outcome that really happened (an ambiguous one, for the SDK).
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     const latency = context.faults.latencyMs ?? 0;
-    if (latency > 0 && !request.url.startsWith(CONTROL_PREFIX)) await delay(latency);
-    return payload;
+    if (latency > 0 && !request.url.startsWith(CONTROL_PREFIX)) {
+      setTimeout(() => done(null, payload), latency);
+      return;
+    }
+    done(null, payload);
   });
 
   registerCollectionRoutes(app, context);
