@@ -16,7 +16,7 @@
 //   node bench/sandbox-throughput.mjs --quick   # 1 round of 1 s, no warm-up (the suite runs it)
 // Knobs: BENCH_SANDBOX_ROUNDS, BENCH_SANDBOX_SECONDS, BENCH_SANDBOX_CONNECTIONS (default 64),
 // BENCH_SANDBOX_RATE (fixed rate, default 1000/s), BENCH_SANDBOX_SUBJECTS (e.g. "status"),
-// BENCH_SANDBOX_PROFILE=<dir> (the sandbox runs with --cpu-prof into that directory),
+// BENCH_SANDBOX_PROFILE=<dir> (both servers run with --cpu-prof, into <dir>/bare and <dir>/sandbox),
 // BENCH_SANDBOX_MODULE=<file> (another build of the sandbox entry than dist/sandbox/index.js).
 // Needs a built dist/.
 import { spawn } from 'node:child_process';
@@ -41,8 +41,7 @@ const loadFile = fileURLToPath(new URL('lib/sandbox-throughput-load.mjs', import
 const [collection, disbursement] = BENCH_SEED.accounts;
 
 async function startServer(mode) {
-  const flags =
-    mode === 'sandbox' && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${mode}`] : [];
   const child = spawn(process.execPath, [...flags, serverFile, mode], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
