@@ -3,8 +3,8 @@
 // (`initiate-payment/mno/`) and a disbursement payout. Target (issue #11): at least 0.85 of the
 // bare route, in throughput and in server CPU per request. Printed, never asserted.
 //
-// Three kinds of process: the sandbox and the bare route each in their own, and autocannon in a
-// fresh one per run (bench/lib/sandbox-throughput-load.mjs), never in a server's process.
+// Three processes: the sandbox and the bare route each in their own, and autocannon in a third
+// (bench/lib/sandbox-throughput-load.mjs), never in a server's process.
 // Two measures, alternated bare/sandbox and repeated:
 // - throughput: autocannon as fast as the server answers; median and best of the rounds, with
 //   the spread. On a shared machine it swings by ±20 % from run to run.
@@ -67,19 +67,17 @@ async function cpuOf(server) {
   return cpu.user + cpu.system;
 }
 
-/** One autocannon run in a fresh process. */
+/** The load generator's process, started once (see bench/lib/sandbox-throughput-load.mjs). */
+const loader = spawn(process.execPath, [loadFile], {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+
+/** One autocannon run, in the load generator's process. */
 async function load(target, duration, fixedRate) {
-  const options = { ...target, connections, duration, rate: fixedRate };
-  const child = spawn(process.execPath, [loadFile, JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
-  return JSON.parse(out);
+  const answer = once(loader, 'message');
+  loader.send({ ...target, connections, duration, rate: fixedRate });
+  const [result] = await answer;
+  return result;
 }
 
 async function call(url, path, body, token) {
@@ -230,6 +228,7 @@ try {
     );
   }
 } finally {
+  loader.disconnect();
   await Promise.all(servers.map(stopServer));
 }
 

@@ -1,22 +1,21 @@
 // The load generator for bench/sandbox-throughput.mjs, in its own process so that it never
-// shares an event loop (or a CPU profile) with a server it measures. Takes one JSON argument:
-//   { url, headers, body, connections, duration, rate? }
-// (`rate`: a fixed number of requests per second over all connections; without it, as many as
-// the server answers) and prints autocannon's figures as one JSON line.
+// shares an event loop (or a CPU profile) with a server it measures. Started once with an IPC
+// channel; each message `{ url, headers, body, connections, duration, rate? }` is one autocannon
+// run (`rate`: a fixed number of requests per second over all connections; without it, as many
+// as the server answers), answered with autocannon's figures.
 import autocannon from 'autocannon';
 
-const { url, headers, body, connections, duration, rate } = JSON.parse(process.argv[2] ?? '{}');
-const result = await autocannon({
-  url,
-  method: 'POST',
-  headers,
-  body,
-  connections,
-  duration,
-  ...(rate === undefined ? {} : { overallRate: rate }),
-});
-console.log(
-  JSON.stringify({
+process.on('message', async ({ url, headers, body, connections, duration, rate }) => {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers,
+    body,
+    connections,
+    duration,
+    ...(rate === undefined ? {} : { overallRate: rate }),
+  });
+  process.send({
     rps: result.requests.average,
     total: result.requests.total,
     p50: result.latency.p50,
@@ -24,5 +23,6 @@ console.log(
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
-  }),
-);
+  });
+});
+process.once('disconnect', () => process.exit(0));
