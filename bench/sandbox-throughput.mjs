@@ -72,12 +72,20 @@ const loader = spawn(process.execPath, [loadFile], {
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 
+// A load generator that dies must fail the benchmark, not leave it waiting for an answer.
+let failRun;
+loader.once('exit', (code) => failRun?.(new Error(`the load generator exited (${code})`)));
+
 /** One autocannon run, in the load generator's process. */
-async function load(target, duration, fixedRate) {
-  const answer = once(loader, 'message');
-  loader.send({ ...target, connections, duration, rate: fixedRate });
-  const [result] = await answer;
-  return result;
+function load(target, duration, fixedRate) {
+  return new Promise((resolve, reject) => {
+    failRun = reject;
+    loader.once('message', (result) => {
+      failRun = undefined;
+      resolve(result);
+    });
+    loader.send({ ...target, connections, duration, rate: fixedRate });
+  });
 }
 
 async function call(url, path, body, token) {
