@@ -7,7 +7,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { CONTROL_PREFIX } from './http/control-path.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerResponseHeaders } from './http/security-headers.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
 import { registerCheckoutRoutes } from './routes/checkout.js';
 import { registerCollectionRoutes } from './routes/collection.js';
@@ -60,13 +60,9 @@ export function buildSandboxApp(
     genReqId: () => `req_${randomUUID()}`,
   });
   // Hooks on every request take a callback rather than being async: no promise per request.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
+  registerResponseHeaders(app, sandboxPrefixes.collection);
   registerJsonBody(app);
   registerErrorHandling(app);
-  registerSecurityHeaders(app, sandboxPrefixes.collection);
   context.loginLimits.register(app);
 
   // The latency fault: every non-control response waits, after the handler has run, so that a

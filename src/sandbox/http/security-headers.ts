@@ -51,12 +51,17 @@ export async function securityHeaders(apiBase: string): Promise<Readonly<Record<
   }
 }
 
-/** Sets the security headers on every answer (404s and errors included). */
-export function registerSecurityHeaders(app: FastifyInstance, apiBase: string): void {
+/**
+ * What every answer carries (404s and errors included): its request id (`x-request-id`, read by
+ * the SDK's errors as `requestId`) and the security headers. One hook for both: each hook
+ * Fastify runs per request has a cost of its own (docs/benchmarks.md).
+ */
+export function registerResponseHeaders(app: FastifyInstance, apiBase: string): void {
   app.register(
     fp(async (instance) => {
       const headers = await securityHeaders(apiBase);
-      instance.addHook('onRequest', (_request, reply, done) => {
+      instance.addHook('onRequest', (request, reply, done) => {
+        reply.header('x-request-id', request.id);
         reply.headers(headers);
         done();
       });
