@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 /**
  * The references the sandbox hands out. The spec shows none of their formats; ours are chosen
@@ -6,14 +6,47 @@ import { randomBytes, randomInt } from 'node:crypto';
  * control numbers are 12 digits starting `99` (customers type them at a bank or USSD menu),
  * everything else carries a prefix naming what it is.
  */
+
+/**
+ * Random bytes drawn from the CSPRNG 4 KiB at a time and handed out once each: one call into
+ * OpenSSL per few hundred references instead of one per reference (or per digit, as
+ * `randomInt` did), which showed in the profile of every initiation and payout. Node's own
+ * `randomUUID` batches the same way.
+ */
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
+function randomByte(): number {
+  if (offset >= pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    offset = 0;
+  }
+  return pool[offset++]!;
+}
+
+function randomChunk(count: number): Buffer {
+  if (offset + count > pool.length) {
+    pool = randomBytes(Math.max(POOL_SIZE, count));
+    offset = 0;
+  }
+  const chunk = pool.subarray(offset, offset + count);
+  offset += count;
+  return chunk;
+}
+
+/** Uniform decimal digits: bytes of 250 and above are drawn again, so 0–9 are equally likely. */
 function digits(count: number): string {
   let out = '';
-  for (let i = 0; i < count; i += 1) out += String(randomInt(10));
+  while (out.length < count) {
+    const byte = randomByte();
+    if (byte < 250) out += String.fromCharCode(48 + (byte % 10));
+  }
   return out;
 }
 
 function upperHex(bytes: number): string {
-  return randomBytes(bytes).toString('hex').toUpperCase();
+  return randomChunk(bytes).toString('hex').toUpperCase();
 }
 
 /** A control number: `99` + ten digits. */
@@ -33,7 +66,7 @@ export function newExternalReference(): string {
 
 /** The hosted checkout's payment token: unguessable, it is the page's only credential. */
 export function newPaymentToken(): string {
-  return randomBytes(24).toString('base64url');
+  return randomChunk(24).toString('base64url');
 }
 
 /** A card session id for the hosted checkout. */

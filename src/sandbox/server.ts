@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sandboxPrefixes } from '../core/endpoints.js';
 import type { SandboxContext } from './context.js';
@@ -8,7 +7,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { CONTROL_PREFIX } from './http/control-path.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerResponseHeaders } from './http/security-headers.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
 import { registerAirtimeBulkRoute } from './routes/airtime-bulk.js';
 import { registerCheckoutRoutes } from './routes/checkout.js';
@@ -61,20 +60,21 @@ export function buildSandboxApp(
     },
     genReqId: () => `req_${randomUUID()}`,
   });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  // Hooks on every request take a callback rather than being async: no promise per request.
+  registerResponseHeaders(app, sandboxPrefixes.collection);
   registerJsonBody(app);
   registerErrorHandling(app);
-  registerSecurityHeaders(app, sandboxPrefixes.collection);
   context.loginLimits.register(app);
 
   // The latency fault: every non-control response waits, after the handler has run, so that a
   // client timeout leaves an outcome that really happened (an ambiguous one, for the SDK).
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     const latency = context.faults.latencyMs ?? 0;
-    if (latency > 0 && !request.url.startsWith(CONTROL_PREFIX)) await delay(latency);
-    return payload;
+    if (latency > 0 && !request.url.startsWith(CONTROL_PREFIX)) {
+      setTimeout(() => done(null, payload), latency);
+      return;
+    }
+    done(null, payload);
   });
 
   registerCollectionRoutes(app, context);

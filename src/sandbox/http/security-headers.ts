@@ -1,18 +1,19 @@
-import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { checkoutCspDirectives } from '../checkout/page.js';
 
 /**
- * Security headers on every answer, through @fastify/helmet. What matters is the hosted checkout
- * page, an unauthenticated HTML page: its Content-Security-Policy (only its own hashed script and
- * style, talking only to its own origin) with `frame-ancestors 'none'` and `X-Frame-Options:
- * DENY` (no other site can frame it to trick a payer into clicking), `nosniff`, and
- * `Referrer-Policy: no-referrer` (its URL holds the payment token). JSON answers get the same
+ * Security headers on every answer, as @fastify/helmet sets them. What matters is the hosted
+ * checkout page, an unauthenticated HTML page: its Content-Security-Policy (only its own hashed
+ * script and style, talking only to its own origin) with `frame-ancestors 'none'` and
+ * `X-Frame-Options: DENY` (no other site can frame it to trick a payer into clicking), `nosniff`,
+ * and `Referrer-Policy: no-referrer` (its URL holds the payment token). JSON answers get the same
  * headers; they change nothing for a non-browser client. HSTS is off: the sandbox speaks plain
  * HTTP, and an HSTS header on a shared hostname would outlive it.
  */
-export function registerSecurityHeaders(app: FastifyInstance, apiBase: string): void {
-  app.register(helmet, {
+export function helmetOptions(apiBase: string): FastifyHelmetOptions {
+  return {
     global: true,
     contentSecurityPolicy: {
       useDefaults: false,
@@ -22,5 +23,48 @@ export function registerSecurityHeaders(app: FastifyInstance, apiBase: string): 
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
+  };
+}
+
+/**
+ * The headers @fastify/helmet sets with {@link helmetOptions}, read once from a throwaway app.
+ * Our options hold no nonce and nothing that depends on the request, so they are the same for
+ * every answer — while the plugin itself rebuilds helmet's middleware (parsing the CSP again) on
+ * every request, which was the largest single cost of a status request (docs/benchmarks.md).
+ */
+export async function securityHeaders(apiBase: string): Promise<Readonly<Record<string, string>>> {
+  const probe = Fastify();
+  await probe.register(helmet, helmetOptions(apiBase));
+  probe.get('/', (_request, reply) => {
+    // Only helmet has written to the raw response at this point.
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(reply.raw.getHeaders())) {
+      headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    return reply.send(headers);
   });
+  try {
+    const response = await probe.inject({ method: 'GET', url: '/' });
+    return Object.freeze(response.json<Record<string, string>>());
+  } finally {
+    await probe.close();
+  }
+}
+
+/**
+ * What every answer carries (404s and errors included): its request id (`x-request-id`, read by
+ * the SDK's errors as `requestId`) and the security headers. One hook for both: each hook
+ * Fastify runs per request has a cost of its own (docs/benchmarks.md).
+ */
+export function registerResponseHeaders(app: FastifyInstance, apiBase: string): void {
+  app.register(
+    fp(async (instance) => {
+      const headers = await securityHeaders(apiBase);
+      instance.addHook('onRequest', (request, reply, done) => {
+        reply.header('x-request-id', request.id);
+        reply.headers(headers);
+        done();
+      });
+    }),
+  );
 }

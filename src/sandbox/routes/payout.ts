@@ -81,7 +81,7 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
       created_at: now,
       updated_at: now,
     };
-    context.disbursements.records.push(record);
+    context.disbursements.add(record);
 
     // 5. The upstream gateway.
     const result = await callDisbursementGateway(msisdn, provider);

@@ -27,6 +27,8 @@ export type NewAccount = Omit<Account, 'id' | 'created_at' | 'updated_at'>;
  */
 export class AccountBook {
   readonly #byProduct = new Map<Product, Map<string, Account>>();
+  /** Every bearer request finds its account by id: a map, not a scan of all accounts. */
+  readonly #byId = new Map<Product, Map<number, Account>>();
   readonly #nextId = new Map<Product, number>();
 
   constructor(private readonly now: () => string) {}
@@ -45,8 +47,7 @@ export class AccountBook {
   }
 
   findById(product: Product, id: number): Account | undefined {
-    for (const account of this.#emails(product).values()) if (account.id === id) return account;
-    return undefined;
+    return this.#byId.get(product)?.get(id);
   }
 
   create(fields: NewAccount): Account {
@@ -61,6 +62,12 @@ export class AccountBook {
       updated_at: at,
     };
     this.#emails(fields.product).set(account.email, account);
+    let ids = this.#byId.get(fields.product);
+    if (!ids) {
+      ids = new Map();
+      this.#byId.set(fields.product, ids);
+    }
+    ids.set(id, account);
     return account;
   }
 
@@ -85,6 +92,7 @@ export class AccountBook {
 
   clear(): void {
     this.#byProduct.clear();
+    this.#byId.clear();
     this.#nextId.clear();
   }
 }

@@ -19,19 +19,34 @@ export interface DisbursementRecord {
 
 /** Every payout, in creation order. */
 export class DisbursementBook {
-  readonly records: DisbursementRecord[] = [];
+  readonly #records: DisbursementRecord[] = [];
+  /** Every txnid and refid handed out: a payout checks its new references against a set. */
+  readonly #references = new Set<string>();
+
+  /** Records a new payout (its references are taken from now on). */
+  add(record: DisbursementRecord): void {
+    this.#records.push(record);
+    this.#references.add(record.txnid);
+    this.#references.add(record.refid);
+  }
+
+  /** Every payout, in creation order. */
+  get records(): readonly DisbursementRecord[] {
+    return this.#records;
+  }
 
   isTaken(value: string): boolean {
-    return this.records.some((record) => record.txnid === value || record.refid === value);
+    return this.#references.has(value);
   }
 
   /** One user's payouts, latest first (spec: getPayments lists latest first). */
   ofAccount(accountId: number): DisbursementRecord[] {
-    return this.records.filter((record) => record.accountId === accountId).reverse();
+    return this.#records.filter((record) => record.accountId === accountId).reverse();
   }
 
   clear(): void {
-    this.records.length = 0;
+    this.#records.length = 0;
+    this.#references.clear();
   }
 }
 

@@ -20,12 +20,13 @@ export class SmsOutbox {
 
   send(message: Omit<SmsMessage, 'at'>): void {
     this.#messages.push({ ...message, at: this.now() });
-    if (this.#messages.length > SMS_KEPT)
-      this.#messages.splice(0, this.#messages.length - SMS_KEPT);
+    // Trimmed in batches: dropping the oldest one by one moved the whole list on every send
+    // once it was full (every payout sends one). list() shows only the latest SMS_KEPT.
+    if (this.#messages.length >= 2 * SMS_KEPT) this.#messages.splice(0, SMS_KEPT);
   }
 
   list(): readonly SmsMessage[] {
-    return this.#messages;
+    return this.#messages.length > SMS_KEPT ? this.#messages.slice(-SMS_KEPT) : this.#messages;
   }
 
   clear(): void {
