@@ -161,7 +161,9 @@ export async function releaseLeaseRows(
       // record (a lease taken over after expiry) wait for each other instead of deadlocking.
       const toRead = releases
         .filter((release) => dialect === 'postgres' || release.observation !== undefined)
-        .map((release) => release.merchantReference);
+        .map((release) => release.merchantReference)
+        .sort();
+      const tokens = new Map(releases.map((r) => [r.merchantReference, r.token]));
       const logs = new Map<string, string | null>();
       for (let start = 0; start < toRead.length; start += releaseChunk) {
         const rows = await trx
@@ -172,8 +174,8 @@ export async function releaseLeaseRows(
           .$if(dialect === 'postgres', (qb) => qb.forUpdate())
           .execute();
         for (const row of rows) {
-          const release = releases.find((r) => r.merchantReference === row.merchant_reference);
-          if (release && row.lease_token === release.token) {
+          // Only a log under our lease is ours to extend; the UPDATE skips the others anyway.
+          if (row.lease_token === tokens.get(row.merchant_reference)) {
             logs.set(row.merchant_reference, row.check_log);
           }
         }
