@@ -269,6 +269,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
         merchantReference: reference,
         token,
         nextCheckAt: nextCheckAt(leased.record, leased.record.checkCount + 1, this.#options, now),
+        // The check's own time, not the batch's: a pass starting right after the write must
+        // still see this record as checked before it began.
+        checkedAt: now,
         observation: { at: now, error: errorSummary(error) },
       });
       this.emit('progress', { ...progress });
@@ -344,6 +347,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
         merchantReference: reference,
         token,
         nextCheckAt: due,
+        checkedAt: ctx.now,
         counted: outcome.pulled,
         ...(outcome.pulled ? { observation: outcome.answer ?? null } : {}),
       });
@@ -354,6 +358,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       merchantReference: reference,
       token,
       nextCheckAt: ctx.now,
+      checkedAt: ctx.now,
       ...(outcome.kind === 'already_final' ? {} : { observation: outcome.answer ?? null }),
     });
     // A move this check did not make (another path won it meanwhile) is not this pass's.

@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
+import type { TransactionStatus } from '../types.js';
 import type { ScheduleDatabase } from './schedule-table.js';
 import {
   type SqlDialectName,
@@ -43,23 +44,43 @@ export async function leaseDueRows(
       ? sql<string>`gen_random_uuid()::text`
       : sql<string>`lower(hex(randomblob(16)))`;
   const s = scheduled(db);
-  const due = s
-    .selectFrom(transactionsTable)
-    .select('merchant_reference')
-    .where('status', 'in', [...options.statuses])
-    .where((eb) =>
-      eb.or([eb('last_checked_at', 'is', null), eb('last_checked_at', '<', at(passStartedAt))]),
-    )
-    .where((eb) => eb.or([eb('lease_token', 'is', null), eb('lease_expires_at', '<=', at(now))]))
-    .$if(!options.force, (qb) =>
-      qb.where((eb) =>
-        eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', at(passStartedAt))]),
-      ),
-    )
-    .orderBy('next_check_at', (ob) => ob.asc().nullsFirst())
-    .orderBy('merchant_reference', 'asc')
-    .limit(options.limit)
-    .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+  const dueIn = (statuses: readonly TransactionStatus[]) =>
+    s
+      .selectFrom(transactionsTable)
+      .select(['merchant_reference', 'next_check_at'])
+      .where('status', 'in', [...statuses])
+      .where((eb) =>
+        eb.or([eb('last_checked_at', 'is', null), eb('last_checked_at', '<', at(passStartedAt))]),
+      )
+      .where((eb) => eb.or([eb('lease_token', 'is', null), eb('lease_expires_at', '<=', at(now))]))
+      .$if(!options.force, (qb) =>
+        qb.where((eb) =>
+          eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', at(passStartedAt))]),
+        ),
+      )
+      .orderBy('next_check_at', (ob) => ob.asc().nullsFirst())
+      .orderBy('merchant_reference', 'asc')
+      .limit(options.limit);
+  // PostgreSQL: one SELECT … FOR UPDATE SKIP LOCKED (a UNION cannot lock). SQLite: one ordered
+  // index range per status, merged — over `status IN (…)` its planner sorts every open record
+  // for each page (a temporary B-tree), which grows with the store, page after page.
+  const due =
+    dialect === 'postgres' || options.statuses.length === 1
+      ? dueIn(options.statuses)
+          .clearSelect()
+          .select('merchant_reference')
+          .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+      : s
+          .selectFrom(
+            options.statuses
+              .map((status, i) => s.selectFrom(dueIn([status]).as(`s${i}`)).selectAll())
+              .reduce((all, next) => all.unionAll(next))
+              .as('due'),
+          )
+          .select('due.merchant_reference')
+          .orderBy('due.next_check_at', (ob) => ob.asc().nullsFirst())
+          .orderBy('due.merchant_reference', 'asc')
+          .limit(options.limit);
   const rows = await s
     .updateTable(transactionsTable)
     .set({ lease_token: token, lease_expires_at: at(leaseExpiresAt) })
@@ -161,7 +182,9 @@ export async function releaseLeaseRows(
       // record (a lease taken over after expiry) wait for each other instead of deadlocking.
       const toRead = releases
         .filter((release) => dialect === 'postgres' || release.observation !== undefined)
-        .map((release) => release.merchantReference);
+        .map((release) => release.merchantReference)
+        .sort();
+      const tokens = new Map(releases.map((r) => [r.merchantReference, r.token]));
       const logs = new Map<string, string | null>();
       for (let start = 0; start < toRead.length; start += releaseChunk) {
         const rows = await trx
@@ -172,8 +195,8 @@ export async function releaseLeaseRows(
           .$if(dialect === 'postgres', (qb) => qb.forUpdate())
           .execute();
         for (const row of rows) {
-          const release = releases.find((r) => r.merchantReference === row.merchant_reference);
-          if (release && row.lease_token === release.token) {
+          // Only a log under our lease is ours to extend; the UPDATE skips the others anyway.
+          if (row.lease_token === tokens.get(row.merchant_reference)) {
             logs.set(row.merchant_reference, row.check_log);
           }
         }
