@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnUntilListening } from './lib/sandbox-process.mjs';
 import { account, seed, seedManyPendingCollections } from './lib/seed-store.mjs';
 import { printTable } from './lib/stats.mjs';
 
@@ -148,27 +149,6 @@ async function main() {
 /** The sandbox in its own process (this file, `--sandbox`), with room for `recordLimit`. */
 async function startSandbox(recordLimit) {
   const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-'));
-  const child = spawn(process.execPath, [self, '--sandbox', String(recordLimit)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise((resolve, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`the sandbox exited (${code}) before it was ready`)),
-    );
-  });
-  return {
-    url,
-    directory,
-    close: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+  const sandbox = await spawnUntilListening([self, '--sandbox', String(recordLimit)]);
+  return { ...sandbox, directory };
 }

@@ -17,9 +17,16 @@ export async function startSandboxProcess(seed) {
   const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-'));
   const seedFile = join(directory, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(seed));
-  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--seed', seedFile], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const sandbox = await spawnUntilListening([cli, 'sandbox', '--port', '0', '--seed', seedFile]);
+  return { ...sandbox, directory };
+}
+
+/**
+ * Spawns `node <args>` and resolves with `{ url, pid, close }` once it prints
+ * `listening on <url>`; rejects if it exits first. `close()` sends SIGTERM and waits for exit.
+ */
+export async function spawnUntilListening(args) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let stdout = '';
     child.stdout.on('data', (chunk) => {
@@ -28,12 +35,11 @@ export async function startSandboxProcess(seed) {
       if (match) resolve(match[1]);
     });
     child.once('exit', (code) =>
-      reject(new Error(`the sandbox exited (${code}) before it was ready`)),
+      reject(new Error(`${args.join(' ')} exited (${code}) before it was ready`)),
     );
   });
   return {
     url,
-    directory,
     pid: child.pid,
     close: () =>
       new Promise((resolve) => {

@@ -214,18 +214,9 @@ export class Transport {
     }
     const id = endpoint.id as EndpointId;
     const call: Call = { id, endpoint, url, path, body: form, options, attempt: 0, startedAt: 0 };
-    return (async () => {
-      try {
-        const data = await this.#authenticated(call, endpoint.product, canLogIn, undefined);
-        const { lastResponse } = call;
-        if (typeof data !== 'object' || data === null || !lastResponse) return data;
-        return withLastResponse(data, lastResponse);
-      } catch (error) {
-        const failure = this.#abortedOr(call, error);
-        this.#emit('error', () => this.#failure(call, failure));
-        throw failure;
-      }
-    })() as Promise<WithLastResponse<z.output<R['response']>>>;
+    return this.#send(call, endpoint.product, canLogIn, undefined) as Promise<
+      WithLastResponse<z.output<R['response']>>
+    >;
   }
 
   /** Everything that can fail before a byte is sent; throws the error `request` would. */
@@ -248,6 +239,19 @@ export class Transport {
   async #run(id: EndpointId, options: RequestOptions, token: string | undefined): Promise<unknown> {
     const { endpoint, body, path, url, product, canLogIn } = this.#prepare(id, options, token);
     const call: Call = { id, endpoint, url, path, body, options, attempt: 0, startedAt: 0 };
+    return this.#send(call, product, canLogIn, token);
+  }
+
+  /**
+   * Sends a prepared call (a table endpoint or an upload): resolves with the answer and its
+   * `lastResponse`, or emits `error` and rejects with the error the caller should see.
+   */
+  async #send(
+    call: Call,
+    product: Product,
+    canLogIn: boolean,
+    token: string | undefined,
+  ): Promise<unknown> {
     try {
       const data = await this.#authenticated(call, product, canLogIn, token);
       const { lastResponse } = call;

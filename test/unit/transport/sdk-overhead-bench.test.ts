@@ -1,23 +1,5 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-
-const root = new URL('../../../', import.meta.url);
-
-function runBench(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [`bench/${file}`, '--quick'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+import { runBenchQuick as runBench } from '../../helpers/run-bench.js';
 
 // Performance is measured in bench/, never asserted here: this only proves that the benchmark
 // runs end to end against the built package (dist/) and prints its verdicts, whatever they say.
