@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import secureJsonParse from 'secure-json-parse';
 import type { z } from 'zod';
 import type { CallbackClaim } from '../references/inbox/types.js';
@@ -68,24 +68,48 @@ export function parseCallback(body: unknown, merchantReferenceHint: string | nul
 /**
  * hash(reference + claimed status + normalised body). The platform sends no delivery id, so a
  * redelivery is recognised by its content: the same body (keys in any order, any whitespace)
- * for the same reference and claim is one callback.
+ * for the same reference and claim is one callback. Keys are stored: the text hashed must stay
+ * byte for byte what earlier versions hashed (test/callbacks/dedup-key.test.ts pins it).
  */
 export function dedupKeyOf(claim: CallbackClaim, body: unknown): string {
-  return createHash('sha256')
-    .update(`${claim.paymentReference}\n${claim.status}\n${canonicalJson(body)}`)
-    .digest('hex');
+  // One-shot hash: no Hash object, no separate update/digest calls on the hot path.
+  return hash('sha256', `${claim.paymentReference}\n${claim.status}\n${canonicalJson(body)}`);
 }
 
-/** JSON with object keys sorted at every level: equal values give equal text. */
+/**
+ * JSON with object keys sorted at every level: equal values give equal text. Same output as
+ * `JSON.stringify` of each leaf joined with sorted keys (holes in arrays stay empty, like
+ * `Array.prototype.join`), built in one string instead of an array per object and per array.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map(
-        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
-      );
-    return `{${entries.join(',')}}`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) text += ',';
+      if (index in value) text += canonicalJson(value[index]);
+    }
+    return `${text}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let text = '{';
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    if (index > 0) text += ',';
+    text += `${quotedKey(key)}:${canonicalJson(record[key])}`;
+  }
+  return `${text}}`;
+}
+
+/** Callbacks repeat the same few keys: quote each once. Bounded, so odd bodies cannot grow it. */
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < 256) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }

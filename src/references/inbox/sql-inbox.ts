@@ -13,6 +13,8 @@ import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './
 import { pooledRandom } from './pooled-random.js';
 import { PostgresGroupAppender } from './postgres-group-append.js';
 import { SqliteGroupAppender } from './sqlite-group-append.js';
+import { inThreadGroupWrite } from './sqlite-group-write.js';
+import { type SqliteInboxWriter, sqliteInboxWriter } from './sqlite-inbox-writer.js';
 import type {
   CallbackInbox,
   InboxAppend,
@@ -35,11 +37,13 @@ export class SqlCallbackInbox implements CallbackInbox {
   readonly #dialect: SqlDialectName;
   readonly #now: () => Date;
   readonly #sqliteGroup: SqliteGroupAppender | undefined;
+  readonly #sqliteWriter: SqliteInboxWriter | undefined;
   readonly #postgresGroup: PostgresGroupAppender | undefined;
 
   /**
    * `db` is asked on every call, so a closed store's inbox refuses to work as the store does.
-   * `sqlite`: the better-sqlite3 handle under `db`, for group-committed appends.
+   * `sqlite`: the better-sqlite3 handle under `db`, for group-committed appends — written by a
+   * thread of their own when the file is in WAL mode (see SqliteInboxWriter).
    */
   constructor(
     db: () => Kysely<InboxDatabase>,
@@ -51,14 +55,26 @@ export class SqlCallbackInbox implements CallbackInbox {
     this.#dialect = dialect;
     this.#now = now;
     this.#postgresGroup = dialect === 'postgres' ? new PostgresGroupAppender(db) : undefined;
+    this.#sqliteWriter = sqlite && sqliteInboxWriter(sqlite);
     this.#sqliteGroup =
       sqlite &&
-      new SqliteGroupAppender(sqlite, (work) =>
-        // Kysely's one SQLite connection, held: no Kysely transaction is open meanwhile.
-        this.#db()
-          .connection()
-          .execute(async () => work()),
+      new SqliteGroupAppender(
+        (work) =>
+          // Kysely's one SQLite connection, held: no Kysely transaction is open meanwhile.
+          this.#db()
+            .connection()
+            .execute(async () => work()),
+        this.#sqliteWriter?.write ?? inThreadGroupWrite(sqlite),
       );
+  }
+
+  /**
+   * Answers the appends in flight, then stops the SQLite writer thread, if any. The store calls
+   * it from its own `close()`, before closing its connection.
+   */
+  async close(): Promise<void> {
+    await this.#sqliteGroup?.settled();
+    await this.#sqliteWriter?.close();
   }
 
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {

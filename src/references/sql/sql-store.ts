@@ -86,6 +86,7 @@ export class SqlReferenceStore implements ReferenceStore {
   readonly #release: () => Promise<void>;
   #closed = false;
   readonly inbox: CallbackInbox;
+  readonly #inbox: SqlCallbackInbox;
 
   protected constructor(
     db: Kysely<StoreDatabase>,
@@ -99,12 +100,13 @@ export class SqlReferenceStore implements ReferenceStore {
     this.#dialect = dialect;
     this.#release = release;
     this.#now = options.now ?? (() => new Date());
-    this.inbox = new SqlCallbackInbox(
+    this.#inbox = new SqlCallbackInbox(
       () => this.#open() as unknown as Kysely<InboxDatabase>,
       dialect,
       this.#now,
       sqlite,
     );
+    this.inbox = this.#inbox;
   }
 
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
@@ -396,6 +398,8 @@ export class SqlReferenceStore implements ReferenceStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // The inbox's appends in flight are answered, and its SQLite writer thread stopped, first.
+    await this.#inbox.close();
     await this.#release();
   }
 

@@ -1,0 +1,48 @@
+/**
+ * The code of the SQLite inbox's writer thread (see sqlite-inbox-writer.ts), run with
+ * `new Worker(source, { eval: true })`. Kept as text rather than a file of its own so that the
+ * ESM and CJS builds need no extra entry point and no path to find at run time. It opens its
+ * own connection to the store's file and answers each group only once it is committed:
+ * - in  `{ id, inserts }`                → out `{ id, outcomes }` (one per insert, in order):
+ *   `null` stored new; `{ row }` a duplicate, counted; `{ error: { name, message, code } }`.
+ * - in  `{ close: true }`                → closes the connection; the thread ends.
+ * The group logic is the same as `inThreadGroupWrite` (sqlite-group-write.ts).
+ */
+export const writerThreadSource = `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const database = new Database(workerData.file, { fileMustExist: true });
+database.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+database.pragma('synchronous = ' + workerData.synchronous);
+const insert = database.prepare(workerData.insertSql);
+const countDuplicate = database.prepare(workerData.countDuplicateSql);
+const group = database.transaction((inserts) =>
+  inserts.map((values) => (insert.run(...values).changes === 1 ? null : { row: countDuplicate.get(values[1]) })),
+);
+const described = (error) => ({
+  name: error && error.name ? String(error.name) : 'Error',
+  message: error && error.message ? String(error.message) : String(error),
+  code: error && error.code ? String(error.code) : undefined,
+});
+parentPort.on('message', (message) => {
+  if (message.close) {
+    database.close();
+    parentPort.close();
+    return;
+  }
+  let outcomes;
+  try {
+    outcomes = group.immediate(message.inserts);
+  } catch {
+    outcomes = message.inserts.map((values) => {
+      try {
+        return group.immediate([values])[0];
+      } catch (error) {
+        return { error: described(error) };
+      }
+    });
+  }
+  parentPort.postMessage({ id: message.id, outcomes });
+});
+`;

@@ -1,0 +1,143 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import type { InboxRow } from '../sql/inbox-table.js';
+import {
+  countDuplicateSql,
+  type GroupWrite,
+  insertSql,
+  type RowOutcome,
+} from './sqlite-group-write.js';
+import { writerThreadSource } from './sqlite-inbox-writer-source.js';
+
+type ThreadOutcome =
+  | null
+  | { row: InboxRow }
+  | { error: { name: string; message: string; code?: string } };
+
+interface Pending {
+  resolve(outcomes: RowOutcome[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Writes the SQLite inbox's groups on a worker thread with its own connection to the same file
+ * (WAL lets it write while the store's connection reads). The commit and its fsync then run off
+ * the event loop: requests keep being parsed while a group is made durable, instead of all
+ * waiting behind a synchronous better-sqlite3 transaction. A group still resolves only after
+ * the commit that holds it, and dedup is still the unique `dedup_key` inside that commit.
+ *
+ * The thread starts with the first write (a store that never receives a callback starts none)
+ * and keeps the process alive only while a write is in flight. `close()` ends it.
+ */
+export class SqliteInboxWriter {
+  readonly #file: string;
+  readonly #busyTimeoutMs: number;
+  readonly #synchronous: number;
+  #thread: Worker | undefined;
+  #nextId = 0;
+  readonly #pending = new Map<number, Pending>();
+  #closed = false;
+
+  /** Use {@link sqliteInboxWriter}, which decides whether a thread can share the database. */
+  constructor(file: string, busyTimeoutMs: number, synchronous: number) {
+    this.#file = file;
+    this.#busyTimeoutMs = busyTimeoutMs;
+    this.#synchronous = synchronous;
+  }
+
+  readonly write: GroupWrite = (inserts) =>
+    new Promise((resolve, reject) => {
+      if (this.#closed) {
+        reject(new Error('The SQLite inbox writer is closed; open the store again.'));
+        return;
+      }
+      const thread = this.#started();
+      const id = this.#nextId++;
+      this.#pending.set(id, { resolve, reject });
+      if (this.#pending.size === 1) thread.ref();
+      thread.postMessage({ id, inserts });
+    });
+
+  /** Waits for nothing: callers finish their writes first (SqliteGroupAppender.close). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const thread = this.#thread;
+    this.#thread = undefined;
+    if (!thread) return;
+    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    thread.postMessage({ close: true });
+    await exited;
+  }
+
+  #started(): Worker {
+    if (this.#thread) return this.#thread;
+    const thread = new Worker(writerThreadSource, {
+      eval: true,
+      workerData: {
+        driver: betterSqlitePath(),
+        file: this.#file,
+        busyTimeoutMs: this.#busyTimeoutMs,
+        synchronous: this.#synchronous,
+        insertSql,
+        countDuplicateSql,
+      },
+    });
+    thread.unref();
+    thread.on('message', (message: { id: number; outcomes: ThreadOutcome[] }) => {
+      const pending = this.#pending.get(message.id);
+      if (!pending) return;
+      this.#pending.delete(message.id);
+      if (this.#pending.size === 0) thread.unref();
+      pending.resolve(message.outcomes.map(toOutcome));
+    });
+    const fail = (error: Error) => {
+      // The thread is gone (it could not open the file, or crashed): nobody waiting was
+      // answered, so nobody was told their callback is stored. The next write starts anew.
+      if (this.#thread === thread) this.#thread = undefined;
+      for (const pending of this.#pending.values()) pending.reject(error);
+      this.#pending.clear();
+    };
+    thread.on('error', fail);
+    thread.on('exit', (code) => {
+      if (this.#pending.size > 0)
+        fail(new Error(`The SQLite inbox writer thread exited (${code}).`));
+      if (this.#thread === thread) this.#thread = undefined;
+    });
+    this.#thread = thread;
+    return thread;
+  }
+}
+
+/**
+ * The writer for `database`: a thread of its own when another connection can share the file
+ * (a file in WAL mode, opened for writing), otherwise `undefined` (the caller writes in-thread).
+ */
+export function sqliteInboxWriter(database: Database.Database): SqliteInboxWriter | undefined {
+  if (database.memory || database.readonly) return undefined;
+  const mode = String(database.pragma('journal_mode', { simple: true })).toLowerCase();
+  if (mode !== 'wal') return undefined;
+  const [main] = database.pragma('database_list') as Array<{ name: string; file: string }>;
+  if (!main?.file) return undefined;
+  return new SqliteInboxWriter(
+    main.file,
+    Number(database.pragma('busy_timeout', { simple: true })),
+    Number(database.pragma('synchronous', { simple: true })),
+  );
+}
+
+function toOutcome(outcome: ThreadOutcome): RowOutcome {
+  if (outcome === null) return { kind: 'inserted' };
+  if ('row' in outcome) return { kind: 'duplicate', row: outcome.row };
+  const error = new Error(outcome.error.message) as Error & { code?: string };
+  error.name = outcome.error.name;
+  if (outcome.error.code !== undefined) error.code = outcome.error.code;
+  return { kind: 'failed', error };
+}
+
+/** Where better-sqlite3 is, for the thread's `require` (an eval'd thread has no module path). */
+function betterSqlitePath(): string {
+  const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+  return createRequire(here).resolve('better-sqlite3');
+}
