@@ -1,7 +1,7 @@
 import { EventEmitter } from 'eventemitter3';
 import type { InboxClaim } from '../references/inbox/types.js';
 import type { ReferenceStore } from '../references/types.js';
-import { externalReferenceOf, settleCheckoutReturn } from './checkout-return.js';
+import { answerCheckoutReturn, type CheckoutReturnContext } from './checkout-return-handler.js';
 import type { CallbackReceiverEvents } from './events.js';
 import { EffectRunner } from './foundation.js';
 import {
@@ -12,6 +12,7 @@ import {
   redactedHeaders,
   validationResponse,
 } from './http.js';
+import { IdleTracker } from './idle-tracker.js';
 import { InboxWorker } from './inbox-worker.js';
 import {
   type CallbackReceiverOptions,
@@ -62,11 +63,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   #drainTimer: NodeJS.Timeout | undefined;
   #draining: Promise<unknown> | undefined;
   #started = false;
-  /** `receive()` calls not yet answered. */
-  #receiving = 0;
-  /** Counts every `receive()` and effect drain started: a change means work happened. */
-  #activity = 0;
-  readonly #quiet = new Set<() => void>();
+  readonly #idle: IdleTracker;
+  readonly #checkoutContext: CheckoutReturnContext;
 
   constructor(dependencies: ReceiverDependencies, options: CallbackReceiverOptions = {}) {
     super();
@@ -104,6 +102,25 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       pollIntervalMs: this.#options.pollIntervalMs,
       onError: (error) => this.emit('error', { stage: 'process', error: asError(error) }),
     });
+    this.#idle = new IdleTracker({
+      store: this.#store,
+      now: this.#now,
+      pollIntervalMs: this.#options.pollIntervalMs,
+      worker: this.#worker,
+      puller: this.#puller,
+      draining: () => this.#draining,
+      drainEffects: () => {
+        if (this.#started) this.#drainEffects();
+      },
+    });
+    this.#checkoutContext = {
+      store: this.#store,
+      puller: this.#puller,
+      effects: this.#effects,
+      returnUrls: this.#options.returnUrls,
+      emit: (event, ...args) =>
+        (this.emit.bind(this) as (name: string, ...rest: unknown[]) => boolean)(event, ...args),
+    };
   }
 
   /** How many status calls this receiver actually sent (after coalescing and rate limiting). */
@@ -118,13 +135,11 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
    * retries). `options.returnUrls` (a middleware's own) win over the receiver's.
    */
   async receive(request: ReceivedRequest, options: ReceiveOptions = {}): Promise<ReceiverResponse> {
-    this.#receiving += 1;
-    this.#activity += 1;
+    this.#idle.receiveStarted();
     try {
       return await this.#route(request, options);
     } finally {
-      this.#receiving -= 1;
-      if (this.#receiving === 0) for (const wake of this.#quiet) wake();
+      this.#idle.receiveEnded();
     }
   }
 
@@ -147,7 +162,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       );
     }
     if (path === '/return') {
-      if (method === 'GET') return this.#checkoutReturn(url, options.returnUrls);
+      if (method === 'GET')
+        return answerCheckoutReturn(this.#checkoutContext, url, options.returnUrls);
       // A checkout has one callback_url: the browser comes back to it with GET, and the
       // platform POSTs its settlement callback to the same URL. That POST is a callback.
       if (method === 'POST') return this.#receivePost(request, url);
@@ -197,55 +213,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
    * On a receiver that was never started, it waits for another process to do the work. It
    * rejects when the store cannot be read (closed, unreachable).
    */
-  async onIdle(): Promise<void> {
-    const pollMs = Math.min(this.#options.pollIntervalMs, 100);
-    for (;;) {
-      await this.#localIdle();
-      const activity = this.#activity + this.#worker.claimed;
-      const busy = await this.#storeBusy();
-      if (!busy && this.#isLocalIdle() && activity === this.#activity + this.#worker.claimed) {
-        return;
-      }
-      if (busy === 'inbox') this.#worker.nudge();
-      if (busy === 'effects' && this.#started) this.#drainEffects();
-      if (busy) await new Promise((resolve) => setTimeout(resolve, pollMs));
-    }
-  }
-
-  #isLocalIdle(): boolean {
-    return (
-      this.#receiving === 0 &&
-      this.#draining === undefined &&
-      this.#worker.idle &&
-      this.#puller.idle
-    );
-  }
-
-  async #localIdle(): Promise<void> {
-    while (!this.#isLocalIdle()) {
-      const answered =
-        this.#receiving === 0
-          ? undefined
-          : new Promise<void>((resolve) => {
-              const wake = () => {
-                this.#quiet.delete(wake);
-                resolve();
-              };
-              this.#quiet.add(wake);
-            });
-      await Promise.all([answered, this.#draining, this.#worker.onIdle(), this.#puller.onIdle()]);
-    }
-  }
-
-  /** What the store still holds to do now, if anything (see {@link onIdle}). */
-  async #storeBusy(): Promise<'inbox' | 'effects' | false> {
-    const now = this.#now();
-    const running = await this.#store.listEffects('running', { limit: 1 });
-    if (running.length > 0) return 'effects';
-    const [due] = await this.#store.listEffects('due', { limit: 1 });
-    if (due?.effect.dueAt && due.effect.dueAt <= now) return 'effects';
-    const backlog = await this.#store.inbox.backlog();
-    return backlog.due + backlog.processing > 0 ? 'inbox' : false;
+  onIdle(): Promise<void> {
+    return this.#idle.onIdle();
   }
 
   async #receivePost(request: ReceivedRequest, url: URL): Promise<ReceiverResponse> {
@@ -319,68 +288,6 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     return jsonResponse(200, { received: true, duplicate });
   }
 
-  async #checkoutReturn(url: URL, returnUrls?: ReturnUrls): Promise<ReceiverResponse> {
-    const externalReference = externalReferenceOf({
-      external_reference: url.searchParams.get('external_reference'),
-    });
-    if (externalReference === undefined) {
-      return validationResponse({
-        external_reference: ['The external_reference field is required.'],
-      });
-    }
-    let result: Awaited<ReturnType<typeof settleCheckoutReturn>>;
-    try {
-      result = await settleCheckoutReturn(
-        this.#store,
-        (reference) => this.#puller.pull(reference),
-        externalReference,
-      );
-    } catch (error) {
-      // The platform or the store is unreachable: the payment is not proven, so "pending".
-      this.emit('error', { stage: 'return', error: asError(error) });
-      const record = await this.#store
-        .find({ field: 'externalReference', value: externalReference })
-        .catch(() => undefined);
-      result = record
-        ? { outcome: 'pending', record, changed: false }
-        : { outcome: 'not_found', changed: false };
-    }
-    const { outcome, record } = result;
-    if (result.changed && record) {
-      if (outcome === 'paid' || outcome === 'failed') this.emit(outcome, { record });
-      if (outcome === 'review' && result.settlement?.outcome === 'review') {
-        this.emit('review', { record, verdict: result.settlement.verdict });
-      }
-      await this.#effects
-        .runFor(record.merchantReference)
-        .catch((error: unknown) => this.emit('error', { stage: 'effect', error: asError(error) }));
-    }
-    if (outcome === 'not_found') {
-      return jsonResponse(404, {
-        message: 'No checkout with this external_reference is known here.',
-        status: 'not_found',
-      });
-    }
-    const urls = { ...this.#options.returnUrls, ...returnUrls };
-    const target = urls[outcome === 'review' ? 'pending' : outcome];
-    if (target && record) {
-      // Return URLs may be relative to the shop ('/thanks'): resolve against a placeholder
-      // origin to add the query, and keep them relative (new URL('/thanks') alone throws).
-      const location = new URL(target, 'http://relative.invalid');
-      location.searchParams.set('merchant_reference', record.merchantReference);
-      const href =
-        location.origin === 'http://relative.invalid'
-          ? `${location.pathname}${location.search}${location.hash}`
-          : location.toString();
-      return { status: 303, headers: { location: href }, body: '' };
-    }
-    return jsonResponse(200, {
-      status: outcome,
-      paid: outcome === 'paid',
-      merchantReference: record?.merchantReference ?? null,
-    });
-  }
-
   async #handle({ entry, token }: InboxClaim): Promise<void> {
     const inbox = this.#store.inbox;
     const context: ProcessContext = {
@@ -423,7 +330,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
 
   #drainEffects(): void {
     if (this.#draining) return;
-    this.#activity += 1;
+    this.#idle.workStarted();
     this.#draining = this.#effects
       .drain({ limit: 100 })
       .catch((error: unknown) => this.emit('error', { stage: 'effect', error: asError(error) }))

@@ -1,0 +1,89 @@
+import type { ReferenceStore } from '../references/types.js';
+import { externalReferenceOf, settleCheckoutReturn } from './checkout-return.js';
+import type { EffectRunner } from './foundation.js';
+import { jsonResponse, type ReceiverResponse, validationResponse } from './http.js';
+import type { ReturnUrls } from './options.js';
+import { asError, type ProcessContext } from './process-entry.js';
+import type { StatusPuller } from './status-puller.js';
+
+/** What the checkout return needs of the receiver. */
+export interface CheckoutReturnContext {
+  store: ReferenceStore;
+  puller: StatusPuller;
+  effects: EffectRunner;
+  /** The receiver's own return URLs; a middleware's win over them. */
+  returnUrls: ReturnUrls | undefined;
+  emit: ProcessContext['emit'];
+}
+
+/**
+ * `GET <mount>/return`: the browser back from a secure checkout. The payment is settled by
+ * pulling its status (never from the query string), then the browser is sent to the return URL
+ * for the outcome (303), or told the outcome as JSON when there is none.
+ */
+export async function answerCheckoutReturn(
+  context: CheckoutReturnContext,
+  url: URL,
+  returnUrls?: ReturnUrls,
+): Promise<ReceiverResponse> {
+  const { store, emit } = context;
+  const externalReference = externalReferenceOf({
+    external_reference: url.searchParams.get('external_reference'),
+  });
+  if (externalReference === undefined) {
+    return validationResponse({
+      external_reference: ['The external_reference field is required.'],
+    });
+  }
+  let result: Awaited<ReturnType<typeof settleCheckoutReturn>>;
+  try {
+    result = await settleCheckoutReturn(
+      store,
+      (reference) => context.puller.pull(reference),
+      externalReference,
+    );
+  } catch (error) {
+    // The platform or the store is unreachable: the payment is not proven, so "pending".
+    emit('error', { stage: 'return', error: asError(error) });
+    const record = await store
+      .find({ field: 'externalReference', value: externalReference })
+      .catch(() => undefined);
+    result = record
+      ? { outcome: 'pending', record, changed: false }
+      : { outcome: 'not_found', changed: false };
+  }
+  const { outcome, record } = result;
+  if (result.changed && record) {
+    if (outcome === 'paid' || outcome === 'failed') emit(outcome, { record });
+    if (outcome === 'review' && result.settlement?.outcome === 'review') {
+      emit('review', { record, verdict: result.settlement.verdict });
+    }
+    await context.effects
+      .runFor(record.merchantReference)
+      .catch((error: unknown) => emit('error', { stage: 'effect', error: asError(error) }));
+  }
+  if (outcome === 'not_found') {
+    return jsonResponse(404, {
+      message: 'No checkout with this external_reference is known here.',
+      status: 'not_found',
+    });
+  }
+  const urls = { ...context.returnUrls, ...returnUrls };
+  const target = urls[outcome === 'review' ? 'pending' : outcome];
+  if (target && record) {
+    // Return URLs may be relative to the shop ('/thanks'): resolve against a placeholder
+    // origin to add the query, and keep them relative (new URL('/thanks') alone throws).
+    const location = new URL(target, 'http://relative.invalid');
+    location.searchParams.set('merchant_reference', record.merchantReference);
+    const href =
+      location.origin === 'http://relative.invalid'
+        ? `${location.pathname}${location.search}${location.hash}`
+        : location.toString();
+    return { status: 303, headers: { location: href }, body: '' };
+  }
+  return jsonResponse(200, {
+    status: outcome,
+    paid: outcome === 'paid',
+    merchantReference: record?.merchantReference ?? null,
+  });
+}
