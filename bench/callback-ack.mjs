@@ -7,7 +7,9 @@
 // queueing on a 2-core machine, bare routes included), then a FIXED offered rate (autocannon
 // -R, fewer connections) well under saturation, where p99 shows each subject's own latency.
 // For each, the server's CPU time per request (process.cpuUsage() in the app, read through
-// GET /__bench/cpu before and after): steadier than req/s on a shared machine.
+// GET /__bench/cpu before and after): steadier than req/s on a shared machine; and how long
+// the server's event loop was held up (p99 of perf_hooks' event-loop delay over the load): a
+// synchronous commit shows there, whatever the load generator's own queueing.
 //
 //   node bench/callback-ack.mjs           # 10 s per subject, after a 2 s warm-up
 //   node bench/callback-ack.mjs --quick   # 1 s per subject, no warm-up, no synchronous=NORMAL
@@ -89,19 +91,21 @@ function load(url, duration, options = {}) {
   });
 }
 
-/** The app's CPU time (user + system, µs) so far. */
-async function cpuOf(url) {
+/** The app's CPU time (user + system, µs) so far, and its event-loop delay since the last read. */
+async function statsOf(url) {
   const response = await fetch(`${url}/__bench/cpu`);
-  const { user, system } = await response.json();
-  return user + system;
+  const { user, system, loopP99Ms } = await response.json();
+  return { cpu: user + system, loopP99Ms };
 }
 
-/** One load, with the server's CPU time per request it answered. */
+/** One load, with the server's CPU time per request it answered and its event-loop delay. */
 async function timed(url, run) {
-  const before = await cpuOf(url);
+  const before = await statsOf(url);
   const result = await run();
-  const cpu = (await cpuOf(url)) - before;
+  const after = await statsOf(url);
+  const cpu = after.cpu - before.cpu;
   return {
+    loopP99: after.loopP99Ms,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -160,6 +164,7 @@ for (const framework of ['express', 'fastify']) {
       r.rps.toFixed(0),
       `${r.p50} ms`,
       `${r.p99} ms`,
+      `${r.loopP99.toFixed(1)} ms`,
       String(r.total),
       String(r.failures),
       `${r.cpuPerRequest.toFixed(0)} µs`,
@@ -170,6 +175,7 @@ for (const framework of ['express', 'fastify']) {
       r.fixed.rps.toFixed(0),
       `${r.fixed.p50} ms`,
       `${r.fixed.p99} ms`,
+      `${r.fixed.loopP99.toFixed(1)} ms`,
       String(r.fixed.total),
       String(r.fixed.failures),
       `${r.fixed.cpuPerRequest.toFixed(0)} µs`,
@@ -184,7 +190,7 @@ for (const framework of ['express', 'fastify']) {
       (relaxed
         ? ` (synchronous=NORMAL: ratio ${(relaxed.rps / bare.rps).toFixed(2)}, p99 ${relaxed.p99} ms)`
         : '') +
-      `; at ${rate} req/s offered: p99 ${withInbox.fixed.p99} ms vs ${bare.fixed.p99} ms bare; server CPU ${withInbox.cpuPerRequest.toFixed(0)} µs/request vs ${bare.cpuPerRequest.toFixed(0)} µs bare (×${cpuRatio.toFixed(2)}, ratio by CPU ${(1 / cpuRatio).toFixed(2)})`,
+      `; at ${rate} req/s offered: p99 ${withInbox.fixed.p99} ms vs ${bare.fixed.p99} ms bare (event-loop delay p99 ${withInbox.fixed.loopP99.toFixed(1)} ms vs ${bare.fixed.loopP99.toFixed(1)} ms); server CPU ${withInbox.cpuPerRequest.toFixed(0)} µs/request vs ${bare.cpuPerRequest.toFixed(0)} µs bare (×${cpuRatio.toFixed(2)}, ratio by CPU ${(1 / cpuRatio).toFixed(2)})`,
   );
 }
 const header = [
@@ -193,6 +199,7 @@ const header = [
   'req/s',
   'p50',
   'p99',
+  'loop p99',
   'requests',
   'non-2xx/errors',
   'CPU/request',

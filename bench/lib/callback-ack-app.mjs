@@ -3,7 +3,9 @@
 // Prints `listening on <url>` once ready; exits on SIGTERM.
 // `GET /__bench/cpu` answers this process's `process.cpuUsage()` (µs): the load generator reads
 // it before and after a run to get the server's CPU time per request, which is far steadier on
-// a busy machine than requests per second.
+// a busy machine than requests per second. It also answers how long this process's event loop
+// was held up since the last read (`loopP99Ms`, `loopMaxMs`: perf_hooks' monitorEventLoopDelay,
+// reset on each read): what every request waiting on this process waits behind.
 //
 // `bare`: one POST route of the same framework that answers 200 `{"received":true}` and does
 // nothing else — the least a callback route can do. `receiver`: pesakit's middleware over a
@@ -15,12 +17,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const [framework, subject] = process.argv.slice(2);
 const dist = new URL('../../dist/', import.meta.url);
 const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-ack-'));
 let store;
 let receiver;
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+
+/** CPU time so far, and the event loop's delays since the last call. */
+function benchStats() {
+  const stats = {
+    ...process.cpuUsage(),
+    loopP99Ms: loopDelay.percentile(99) / 1e6,
+    loopMaxMs: loopDelay.max / 1e6,
+  };
+  loopDelay.reset();
+  return stats;
+}
 
 async function makeReceiver() {
   const { Pesakit } = await import(new URL('index.js', dist).href);
@@ -44,7 +60,7 @@ async function expressApp() {
   const { default: express } = await import('express');
   const app = express();
   app.get('/__bench/cpu', (_req, res) => {
-    res.status(200).json(process.cpuUsage());
+    res.status(200).json(benchStats());
   });
   if (subject === 'bare') {
     app.post('/pesakit/callback', (_req, res) => {
@@ -65,7 +81,7 @@ async function expressApp() {
 async function fastifyApp() {
   const { default: Fastify } = await import('fastify');
   const app = Fastify();
-  app.get('/__bench/cpu', async () => process.cpuUsage());
+  app.get('/__bench/cpu', async () => benchStats());
   if (subject === 'bare') {
     app.post('/pesakit/callback', async () => ({ received: true, duplicate: false }));
   } else {

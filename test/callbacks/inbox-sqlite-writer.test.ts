@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sqliteInboxWriter } from '../../src/references/inbox/sqlite-inbox-writer.js';
+import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { callback } from './inbox-conformance.js';
+import { merchantCallback } from './payloads.js';
+
+// The SQLite inbox commits on a writer thread with its own connection (WAL), so the event loop
+// is free during the commit and its fsync. What must not change: an append is answered only
+// after the commit that holds it, a crash loses no acknowledged callback, and close() leaves no
+// thread behind.
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function directory(): string {
+  const path = mkdtempSync(join(tmpdir(), 'pesakit-inbox-writer-'));
+  cleanups.push(() => rmSync(path, { recursive: true, force: true }));
+  return path;
+}
+
+function opened(file: string, options?: Database.Options): Database.Database {
+  const database = new Database(file, options);
+  cleanups.push(() => {
+    database.close();
+  });
+  return database;
+}
+
+describe('the SQLite inbox writer thread', () => {
+  it('is used for a file in WAL mode, and not for :memory: or another journal mode', () => {
+    const wal = opened(join(directory(), 'wal.sqlite'));
+    wal.pragma('journal_mode = WAL');
+    expect(sqliteInboxWriter(wal)).toBeDefined();
+    expect(sqliteInboxWriter(opened(':memory:'))).toBeUndefined();
+    const rollback = opened(join(directory(), 'delete.sqlite'));
+    rollback.pragma('journal_mode = DELETE');
+    expect(sqliteInboxWriter(rollback)).toBeUndefined();
+  });
+
+  it('answers an append only after its commit, and the event loop runs while it waits', async () => {
+    const file = join(directory(), 'store.sqlite');
+    const store = await SqliteReferenceStore.open(file);
+    cleanups.push(() => store.close());
+    await store.inbox.append(callback('WARM')); // the thread is running
+    // Another connection holds the write lock: the commit must wait for it (busy_timeout).
+    const blocker = opened(file);
+    blocker.exec('begin immediate');
+    let answered = false;
+    const append = store.inbox.append(callback('HELD')).then((result) => {
+      answered = true;
+      return result;
+    });
+    // With the commit on the event loop, this timer could not fire until the lock was free;
+    // the lock is only freed after it fired.
+    const ticks = await new Promise<number>((resolve) => {
+      let count = 0;
+      const timer = setInterval(() => {
+        count += 1;
+        if (count === 5) {
+          clearInterval(timer);
+          resolve(count);
+        }
+      }, 20);
+    });
+    expect(ticks).toBe(5);
+    expect(answered).toBe(false);
+    blocker.exec('commit');
+    const { duplicate } = await append;
+    expect(duplicate).toBe(false);
+    const reader = opened(file, { readonly: true });
+    expect(
+      reader
+        .prepare('select count(*) as n from pesakit_callback_inbox where payment_reference = ?')
+        .get('HELD'),
+    ).toEqual({ n: 1 });
+  });
+
+  it('close() answers the appends already made and stops the thread; later appends are refused', async () => {
+    const file = join(directory(), 'store.sqlite');
+    const store = await SqliteReferenceStore.open(file);
+    const appends = Array.from({ length: 20 }, (_, i) => store.inbox.append(callback(`C${i}`)));
+    const settled = Promise.allSettled(appends);
+    await store.close();
+    const outcomes = await settled;
+    await expect(store.inbox.append(callback('LATE'))).rejects.toThrow(/closed/);
+    // Every append that was answered "stored" is in the file.
+    const stored = opened(file, { readonly: true })
+      .prepare('select payment_reference as reference from pesakit_callback_inbox')
+      .all() as Array<{ reference: string }>;
+    const acknowledged = outcomes.flatMap((outcome, i) =>
+      outcome.status === 'fulfilled' ? [`C${i}`] : [],
+    );
+    expect(stored.map((row) => row.reference).sort()).toEqual(acknowledged.sort());
+  });
+});
+
+describe('kill -9 of a process acknowledging callbacks into SQLite', () => {
+  const script = fileURLToPath(new URL('./fixtures/sqlite-ack-process.ts', import.meta.url));
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it('loses no callback that was answered 200', async () => {
+    const file = join(directory(), 'store.sqlite');
+    child = spawn(process.execPath, ['--import', 'tsx', script, file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const running = child;
+    const url = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      running.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const ready = /READY (\S+)/.exec(stdout);
+        if (ready?.[1]) resolve(ready[1]);
+      });
+      running.once('exit', (code) => reject(new Error(`the receiver exited (${code})`)));
+    });
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    const acknowledged: string[] = [];
+    const deliver = async (n: number) => {
+      const paymentReference = `CRASH${n}`;
+      const body = merchantCallback({
+        paymentReference,
+        controlNumber: String(990_100_000 + n),
+        amount: 15_000,
+      });
+      try {
+        const response = await fetch(`${url}/callback`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (response.status === 200) acknowledged.push(paymentReference);
+      } catch {
+        // Killed before it answered: not acknowledged, so the platform would send it again.
+      }
+    };
+    // Callbacks keep arriving; the process is killed once 100 were acknowledged, mid-flow.
+    let next = 0;
+    const senders = Array.from({ length: 16 }, async () => {
+      while (running.exitCode === null && running.signalCode === null && next < 5_000) {
+        await deliver(next++);
+        if (acknowledged.length >= 100 && !running.killed) running.kill('SIGKILL');
+      }
+    });
+    await Promise.all(senders);
+    await exited;
+    expect(acknowledged.length).toBeGreaterThanOrEqual(100);
+    const stored = new Set(
+      (
+        opened(file)
+          .prepare('select payment_reference as reference from pesakit_callback_inbox')
+          .all() as Array<{ reference: string }>
+      ).map((row) => row.reference),
+    );
+    expect(acknowledged.filter((reference) => !stored.has(reference))).toEqual([]);
+  }, 60_000);
+});
