@@ -4,6 +4,7 @@ import type { EffectRunner } from './foundation.js';
 import { jsonResponse, type ReceiverResponse, validationResponse } from './http.js';
 import type { ReturnUrls } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
+import type { RequestTarget } from './request-target.js';
 import type { StatusPuller } from './status-puller.js';
 
 /** What the checkout return needs of the receiver. */
@@ -23,7 +24,7 @@ export interface CheckoutReturnContext {
  */
 export async function answerCheckoutReturn(
   context: CheckoutReturnContext,
-  url: URL,
+  url: RequestTarget,
   returnUrls?: ReturnUrls,
 ): Promise<ReceiverResponse> {
   const { store, emit } = context;

@@ -24,6 +24,7 @@ import {
 import { parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext, processEntry } from './process-entry.js';
 import { payloadFromQuery } from './query-payload.js';
+import { type RequestTarget, requestTarget } from './request-target.js';
 import { type PullStatus, StatusPuller } from './status-puller.js';
 
 /** Per-call options of `receive()`, for framework adapters. */
@@ -144,9 +145,9 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   }
 
   async #route(request: ReceivedRequest, options: ReceiveOptions): Promise<ReceiverResponse> {
-    let url: URL;
+    let url: RequestTarget;
     try {
-      url = new URL(request.url, 'http://receiver.invalid');
+      url = requestTarget(request.url);
     } catch {
       return jsonResponse(404, { message: 'Not found.' });
     }
@@ -217,7 +218,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     return this.#idle.onIdle();
   }
 
-  async #receivePost(request: ReceivedRequest, url: URL): Promise<ReceiverResponse> {
+  async #receivePost(request: ReceivedRequest, url: RequestTarget): Promise<ReceiverResponse> {
     const contentType = headerValue(request.headers, 'content-type') ?? '';
     if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
       return jsonResponse(415, {
@@ -233,7 +234,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   }
 
   /** GET callbacks carry the payload in the query string (see query-payload.ts). */
-  async #receiveGet(request: ReceivedRequest, url: URL): Promise<ReceiverResponse> {
+  async #receiveGet(request: ReceivedRequest, url: RequestTarget): Promise<ReceiverResponse> {
     if (Buffer.byteLength(url.search) > this.maxBodyBytes) {
       return jsonResponse(413, {
         message: `The callback query is larger than ${this.maxBodyBytes} bytes.`,
@@ -250,7 +251,11 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     return this.#accept(request, url, payload);
   }
 
-  async #accept(request: ReceivedRequest, url: URL, body: unknown): Promise<ReceiverResponse> {
+  async #accept(
+    request: ReceivedRequest,
+    url: RequestTarget,
+    body: unknown,
+  ): Promise<ReceiverResponse> {
     const hint = url.searchParams.get('pesakit_ref');
     const parsed = parseCallback(body, hint && hint.length <= 255 ? hint : null);
     if (!parsed.ok) return validationResponse(parsed.errors);
