@@ -32,6 +32,7 @@ interface Pending {
  * and keeps the process alive only while a write is in flight. `close()` ends it.
  */
 export class SqliteInboxWriter {
+  readonly #driver: string;
   readonly #file: string;
   readonly #busyTimeoutMs: number;
   readonly #synchronous: number;
@@ -41,7 +42,8 @@ export class SqliteInboxWriter {
   #closed = false;
 
   /** Use {@link sqliteInboxWriter}, which decides whether a thread can share the database. */
-  constructor(file: string, busyTimeoutMs: number, synchronous: number) {
+  constructor(driver: string, file: string, busyTimeoutMs: number, synchronous: number) {
+    this.#driver = driver;
     this.#file = file;
     this.#busyTimeoutMs = busyTimeoutMs;
     this.#synchronous = synchronous;
@@ -76,7 +78,7 @@ export class SqliteInboxWriter {
     const thread = new Worker(writerThreadSource, {
       eval: true,
       workerData: {
-        driver: betterSqlitePath(),
+        driver: this.#driver,
         file: this.#file,
         busyTimeoutMs: this.#busyTimeoutMs,
         synchronous: this.#synchronous,
@@ -120,7 +122,11 @@ export function sqliteInboxWriter(database: Database.Database): SqliteInboxWrite
   if (mode !== 'wal') return undefined;
   const [main] = database.pragma('database_list') as Array<{ name: string; file: string }>;
   if (!main?.file) return undefined;
+  const driver = betterSqlitePath();
+  // A bundle that inlined pesakit may not see better-sqlite3 from here: write in-thread then.
+  if (driver === undefined) return undefined;
   return new SqliteInboxWriter(
+    driver,
     main.file,
     Number(database.pragma('busy_timeout', { simple: true })),
     Number(database.pragma('synchronous', { simple: true })),
@@ -137,7 +143,11 @@ function toOutcome(outcome: ThreadOutcome): RowOutcome {
 }
 
 /** Where better-sqlite3 is, for the thread's `require` (an eval'd thread has no module path). */
-function betterSqlitePath(): string {
-  const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
-  return createRequire(here).resolve('better-sqlite3');
+function betterSqlitePath(): string | undefined {
+  try {
+    const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+    return createRequire(here).resolve('better-sqlite3');
+  } catch {
+    return undefined;
+  }
 }
