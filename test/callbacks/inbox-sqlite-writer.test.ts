@@ -82,6 +82,32 @@ describe('the SQLite inbox writer thread', () => {
     ).toEqual({ n: 1 });
   });
 
+  it('a steady flow of callbacks does not starve the store: a read waits for one group at most', async () => {
+    const store = await SqliteReferenceStore.open(join(directory(), 'store.sqlite'));
+    cleanups.push(() => store.close());
+    let flowing = true;
+    let sent = 0;
+    const appends: Promise<unknown>[] = [];
+    // New callbacks on every turn of the event loop, for up to 3 s.
+    const flow = (async () => {
+      const until = Date.now() + 3_000;
+      while (flowing && Date.now() < until) {
+        for (let i = 0; i < 10; i += 1) appends.push(store.inbox.append(callback(`F${sent++}`)));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      flowing = false;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The store's connection is shared with the inbox's commits; this needs it too.
+    await store.inbox.backlog();
+    const answeredWhileFlowing = flowing;
+    flowing = false;
+    await flow;
+    await Promise.all(appends);
+    expect(answeredWhileFlowing).toBe(true);
+    expect((await store.inbox.backlog()).due).toBe(sent);
+  });
+
   it('close() answers the appends already made and stops the thread; later appends are refused', async () => {
     const file = join(directory(), 'store.sqlite');
     const store = await SqliteReferenceStore.open(file);

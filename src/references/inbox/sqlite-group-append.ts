@@ -70,7 +70,13 @@ export class SqliteGroupAppender {
   async #flush(): Promise<void> {
     try {
       await this.#exclusive(async () => {
-        while (this.#waiting.length > 0) await this.#commit(this.#waiting.splice(0, MAX_GROUP));
+        // Only what waits now: appends arriving during these commits go to the next flush,
+        // queued for the connection behind whatever else asked for it meanwhile (a claim, a
+        // transition), so a steady flow of callbacks cannot starve the store's other users.
+        const waiting = this.#waiting.splice(0);
+        for (let start = 0; start < waiting.length; start += MAX_GROUP) {
+          await this.#commit(waiting.slice(start, start + MAX_GROUP));
+        }
       });
     } catch (error) {
       // The connection could not be had (the store closed meanwhile): nobody was written.
