@@ -12,8 +12,8 @@ import { merchantCallback } from './payloads.js';
 
 // The SQLite inbox commits on a writer thread with its own connection (WAL), so the event loop
 // is free during the commit and its fsync. What must not change: an append is answered only
-// after the commit that holds it, a crash loses no acknowledged callback, and close() leaves no
-// thread behind.
+// after the commit that holds it, a crash loses no acknowledged callback, the store's connection
+// is shared fairly, and close() answers what is in flight and refuses the rest.
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

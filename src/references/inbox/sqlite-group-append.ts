@@ -46,7 +46,10 @@ export class SqliteGroupAppender {
   readonly #exclusive: ExclusiveUse;
   readonly #write: GroupWrite;
   #waiting: Waiting[] = [];
-  /** A flush is scheduled or running: appends join it instead of starting another. */
+  /**
+   * A flush is scheduled or running. Appends made before it takes the connection join it; later
+   * ones start the next flush when it ends.
+   */
   #flushing: Promise<void> | undefined;
 
   constructor(exclusive: ExclusiveUse, write: GroupWrite) {
