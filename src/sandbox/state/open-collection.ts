@@ -47,7 +47,6 @@ export function openCollection(
     callback_url: opening.callback_url ?? null,
     description: opening.description ?? null,
     ownerId: opening.ownerId,
-    sessions: new Map(),
     created_at: now,
     updated_at: now,
   };
