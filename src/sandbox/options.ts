@@ -105,10 +105,8 @@ export interface SandboxOptions {
   autoSettle?: false | { delayMs?: number };
   /**
    * The largest amount one request may move, in TZS; above it is a 422. At most the shared
-   * bound `MAX_AMOUNT_TZS` (1,000,000,000), which every amount schema enforces anyway, and by
-   * default that bound: the spec shows no maximum, so the sandbox refuses nothing the SDK sends
-   * (set it lower to exercise a merchant's handling of the 422).
-   * @default MAX_AMOUNT_TZS (1_000_000_000)
+   * bound `MAX_AMOUNT_TZS` (1,000,000,000), which every amount schema enforces anyway.
+   * @default 10_000_000
    */
   maxAmount?: number;
   /** Fastify's logger. Authorization headers and bodies are never logged. @default false */
@@ -150,7 +148,7 @@ export const sandboxOptionsSchema = z.object({
   engineKey: z.string().min(1).optional(),
   apiKey: z.string().min(1).default('sandbox-pay-mobile-key'),
   autoSettle: autoSettleSchema.default({ delayMs: 1500 }),
-  maxAmount: z.number().finite().positive().max(MAX_AMOUNT_TZS).default(MAX_AMOUNT_TZS),
+  maxAmount: z.number().finite().positive().max(MAX_AMOUNT_TZS).default(10_000_000),
   logger: z.boolean().default(false),
   recordLimit: z.number().int().min(1).max(1_000_000).default(10_000),
   requestTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
