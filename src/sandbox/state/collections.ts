@@ -65,6 +65,16 @@ export class CollectionBook {
     return this.#byControlNumber.has(value) || this.#byReference.has(value);
   }
 
+  /** Whether a collection already has this control number (a narrower {@link isTaken}). */
+  hasControlNumber(value: string): boolean {
+    return this.#byControlNumber.has(value);
+  }
+
+  /** Whether a collection already has this engine reference (a narrower {@link isTaken}). */
+  hasReference(value: string): boolean {
+    return this.#byReference.has(value);
+  }
+
   get size(): number {
     return this.#byControlNumber.size;
   }
