@@ -45,8 +45,15 @@ function digits(count: number): string {
   return out;
 }
 
+/** Each byte's two upper-case hex digits, so that a reference needs no Buffer view or `toUpperCase`. */
+const HEX = Array.from({ length: 256 }, (_, byte) =>
+  byte.toString(16).toUpperCase().padStart(2, '0'),
+);
+
 function upperHex(bytes: number): string {
-  return randomChunk(bytes).toString('hex').toUpperCase();
+  let out = '';
+  for (let i = 0; i < bytes; i += 1) out += HEX[randomByte()];
+  return out;
 }
 
 /** A control number: `99` + ten digits. */

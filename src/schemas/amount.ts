@@ -31,9 +31,9 @@ export const amountSchema = z
 export type Amount = z.infer<typeof amountSchema>;
 
 // Compared through the shortest decimal form: an absolute epsilon on value * 100 fails for
-// large amounts, where float spacing exceeds it.
+// large amounts, where float spacing exceeds it. Whole amounts (most) need no formatting.
 function hasAtMostTwoDecimals(value: number): boolean {
-  return Number(value.toFixed(2)) === value;
+  return Number.isInteger(value) || Number(value.toFixed(2)) === value;
 }
 
 /**

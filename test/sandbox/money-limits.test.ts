@@ -121,3 +121,39 @@ describe('a wallet never holds more than MAX_WALLET_BALANCE_TZS', () => {
     s = await startSandbox();
   });
 });
+
+describe('maxAmount: 10 000 000 by default, like an operator’s per-transaction limit; up to MAX_AMOUNT_TZS', () => {
+  const initiate = (token: string, amount: number) =>
+    s.call(
+      'POST',
+      '/api/sandbox/initiate-payment/mno/',
+      { amount, msisdn: '255754000998' },
+      bearer(token),
+    );
+
+  it('by default refuses one cent above 10 000 000 with a 422 naming the limit, and changes nothing', async () => {
+    s = await startSandbox();
+    const token = await s.account('collection', 'low@duka.tz');
+    expect((await initiate(token, 10_000_000)).status).toBe(200);
+    const before = s.sandbox.inspect.snapshot();
+    const over = await initiate(token, 10_000_000.01);
+    expect(over.status).toBe(422);
+    expect((field(over, 'errors') as Record<string, string[]>)['amount']).toEqual([
+      'The amount may not be greater than 10000000.',
+    ]);
+    expect(s.sandbox.inspect.snapshot()).toEqual(before);
+  });
+
+  it('with maxAmount: MAX_AMOUNT_TZS accepts everything the SDK sends, and no more', async () => {
+    s = await startSandbox({ maxAmount: MAX_AMOUNT_TZS });
+    const token = await s.account('collection', 'max@duka.tz');
+    const largest = await initiate(token, MAX_AMOUNT_TZS);
+    expect(largest.status).toBe(200);
+    expect(field(largest, 'amount')).toBe(MAX_AMOUNT_TZS);
+    const over = await initiate(token, MAX_AMOUNT_TZS + 0.01);
+    expect(over.status).toBe(422);
+    expect((field(over, 'errors') as Record<string, string[]>)['amount']?.[0]).toMatch(
+      /greater than 1000000000/,
+    );
+  });
+});

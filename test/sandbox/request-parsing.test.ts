@@ -21,6 +21,12 @@ describe('JSON bodies: prototype-poisoning keys are refused with a 400 that name
       '{"email":"a@b.tz","password":"x","constructor":{"prototype":{"x":1}}}',
     ],
     ['inside an array', '[{"__proto__":{"x":1}}]'],
+    // The walk runs only when the text could hold such a key: spelt with \u escapes, it can.
+    ['__proto__ spelt with \\u escapes', '{"email":"a@b.tz","\\u005f_pro\\u0074o__":{"x":1}}'],
+    [
+      'constructor spelt with \\u escapes',
+      '{"email":"a@b.tz","\\u0063onstructor":{"prototype":{"x":1}}}',
+    ],
   ])('%s → 400', async (_name, body) => {
     const before = s.sandbox.inspect.snapshot();
     const answer = await postRaw('/api/sandbox/login', body);

@@ -10,7 +10,7 @@ import { publicOrigin } from '../http/origin.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { newSessionId } from '../references.js';
-import type { CollectionRecord } from '../state/collections.js';
+import { type CollectionRecord, cardSessions } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
 import { aboveMaxAmount, controlCallbackUrl } from './collection.js';
 
@@ -112,13 +112,14 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     // Opening a session moves no money, so it is allowed while a phone payment waits; the card
     // step itself is what is refused then.
     // A checkout keeps its latest few sessions; a page that reopens the card step gets a new one.
-    if (record.sessions.size >= SESSIONS_KEPT) {
-      const oldest = record.sessions.keys().next().value;
-      if (oldest !== undefined) record.sessions.delete(oldest);
+    const sessions = cardSessions(record);
+    if (sessions.size >= SESSIONS_KEPT) {
+      const oldest = sessions.keys().next().value;
+      if (oldest !== undefined) sessions.delete(oldest);
     }
     const sessionId = newSessionId();
     const expiresAt = context.now().getTime() + SESSION_LIFETIME_MS;
-    record.sessions.set(sessionId, expiresAt);
+    sessions.set(sessionId, expiresAt);
     return {
       message: 'Card session opened.',
       session_id: sessionId,
@@ -133,7 +134,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     if (!record) return reply;
     const parsed = parseBody(cardPaymentSchema, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const expiresAt = record.sessions.get(parsed.data.session_id);
+    const expiresAt = record.sessions?.get(parsed.data.session_id);
     if (expiresAt === undefined) {
       return sendValidationError(reply, {
         session_id: ['The session_id is not a card session of this checkout.'],
@@ -148,7 +149,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     }
     if (phoneInProgress(record, reply)) return reply;
     // One card payment per session: a declined card needs a new session, as a real portal does.
-    record.sessions.delete(parsed.data.session_id);
+    record.sessions?.delete(parsed.data.session_id);
     const declined = parsed.data.card_number.endsWith(DECLINED_CARD_SUFFIX);
     // The card network answers at once: settle through the engine callback, as a real one would.
     await context.engine.settle(record, declined ? 'failed' : 'success', 'card');

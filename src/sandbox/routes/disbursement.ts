@@ -70,17 +70,21 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const page = parsed.data.page ?? 1;
     const perPage = parsed.data.per_page ?? 15;
-    const all = context.disbursements.ofAccount(caller.account.id);
     const start = (page - 1) * perPage;
+    const { records, total } = context.disbursements.pageOfAccount(
+      caller.account.id,
+      start,
+      perPage,
+    );
     return {
       payments: {
-        data: all.slice(start, start + perPage).map(disbursementView),
+        data: records.map(disbursementView),
         current_page: page,
         per_page: perPage,
-        total: all.length,
-        last_page: Math.max(1, Math.ceil(all.length / perPage)),
-        from: all.length > start ? start + 1 : null,
-        to: all.length > start ? Math.min(start + perPage, all.length) : null,
+        total,
+        last_page: Math.max(1, Math.ceil(total / perPage)),
+        from: total > start ? start + 1 : null,
+        to: total > start ? Math.min(start + perPage, total) : null,
       },
     };
   });

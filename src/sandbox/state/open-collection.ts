@@ -28,13 +28,19 @@ export function openCollection(
   context: SandboxContext,
   opening: CollectionOpening,
 ): CollectionRecord {
-  const taken = (value: string) =>
-    context.collections.isTaken(value) || context.airtime.recharges.has(value);
+  // Each kind of reference is checked only where a value of its own shape can be: a control
+  // number (`99` + ten digits) against collections' and recharges' control numbers, an engine
+  // reference (`ENG…`) against engine references. A control number can never equal an `ENG…`
+  // reference, so the wider check (six map lookups per initiation, in maps that grow with every
+  // request) found nothing more.
+  const controlNumberTaken = (value: string) =>
+    context.collections.hasControlNumber(value) || context.airtime.recharges.has(value);
+  const referenceTaken = (value: string) => context.collections.hasReference(value);
   const secure = opening.channel === 'secure';
   const now = context.nowIso();
   const record: CollectionRecord = {
-    controlNumber: unique(newControlNumber, taken),
-    reference: unique(newEngineReference, taken),
+    controlNumber: unique(newControlNumber, controlNumberTaken),
+    reference: unique(newEngineReference, referenceTaken),
     external_reference: secure ? newExternalReference() : null,
     paymentToken: secure ? newPaymentToken() : null,
     channel: opening.channel,
@@ -47,7 +53,6 @@ export function openCollection(
     callback_url: opening.callback_url ?? null,
     description: opening.description ?? null,
     ownerId: opening.ownerId,
-    sessions: new Map(),
     created_at: now,
     updated_at: now,
   };
