@@ -355,7 +355,10 @@ export class Transport {
     const timeoutMs = call.options.timeoutMs ?? this.#options.timeoutMs;
     return sendAttempt(
       {
-        ...call,
+        endpoint: call.endpoint,
+        url: call.url,
+        path: call.path,
+        body: call.body,
         headers,
         timeoutMs,
         signal: call.options.signal,
