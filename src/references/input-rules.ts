@@ -42,7 +42,9 @@ const referenceSchema = z
   .min(1, { error: 'must not be empty' })
   .max(128, { error: 'must be at most 128 characters' })
   .refine((value) => value.trim() === value, { error: 'must not start or end with spaces' })
-  .refine((value) => !controlCharacter.test(value), { error: 'must not contain control characters' });
+  .refine((value) => !controlCharacter.test(value), {
+    error: 'must not contain control characters',
+  });
 
 const statusSchema = z.enum(transactionStatuses as [TransactionStatus, ...TransactionStatus[]], {
   error: `must be one of ${transactionStatuses.join(', ')}`,
