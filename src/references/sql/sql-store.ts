@@ -31,6 +31,7 @@ import {
   ownedElsewhere,
   platformReferenceFields,
   resolution,
+  type StatusChange,
   statusChange,
 } from '../record-changes.js';
 import type { ResolveOptions } from '../review.js';
@@ -178,25 +179,42 @@ export class SqlReferenceStore implements ReferenceStore {
     const reference = parseMerchantReference('attachAndTransition', merchantReference);
     const parsedRefs = parseReferences(refs);
     const parsed = parseTransition(to, details);
-    // One transaction, so one commit (one fsync on SQLite) instead of two. A move the status
-    // table refuses (the record settled meanwhile) is decided in code, after the references
-    // are written and with no failed statement, so the references still commit and the
-    // refusal is thrown after: what the two calls in turn would do. A lost lease writes
-    // nothing, as its error says.
+    // One transaction and one UPDATE: one commit (one fsync on SQLite) where the two calls made
+    // two, and one row write where they made two. A move the status table refuses (the record
+    // settled meanwhile) is decided in code, with no failed statement, so the references are
+    // still written and the refusal thrown after the commit: what the two calls in turn would
+    // do. A lost lease writes nothing, as its error says.
     let refused: unknown;
     let result: { record: TransactionRecord; changed: boolean };
     try {
       result = await this.#open()
         .transaction()
         .execute(async (trx) => {
-          const record = await this.#attach(trx, reference, parsedRefs);
+          const record = await this.#lock(trx, reference);
+          if (details?.leaseToken !== undefined) {
+            await assertLeaseRow(trx, reference, details.leaseToken);
+          }
+          const claimed = await this.#claim(trx, record, parsedRefs);
+          const now = this.#now();
+          let change: StatusChange | undefined;
           try {
-            return await this.#move(trx, record, parsed, details?.leaseToken);
+            change = statusChange(record, parsed, now);
           } catch (error) {
             if (!isInvalidTransitionError(error)) throw error;
             refused = error;
-            return { record, changed: false };
           }
+          if (claimed === undefined && change === undefined) return { record, changed: false };
+          const row = await trx
+            .updateTable(transactionsTable)
+            .set({
+              ...(claimed ?? {}),
+              updated_at: this.#instant(now),
+              ...(change === undefined ? {} : this.#statusColumns(change, parsed)),
+            })
+            .where('merchant_reference', '=', reference)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return { record: toRecord(row), changed: change !== undefined };
         });
     } catch (error) {
       throw await this.#explainConflict(error, reference, parsedRefs);
@@ -208,12 +226,34 @@ export class SqlReferenceStore implements ReferenceStore {
   /** attachReferences inside `trx`: the record with `refs` attached. */
   async #attach(trx: Db, reference: string, parsed: References): Promise<TransactionRecord> {
     const record = await this.#lock(trx, reference);
+    const columns = await this.#claim(trx, record, parsed);
+    if (columns === undefined) return record;
+    const row = await trx
+      .updateTable(transactionsTable)
+      .set({ ...columns, updated_at: this.#instant(this.#now()) })
+      .where('merchant_reference', '=', reference)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  /**
+   * The reference columns to set on `record` for `parsed` (undefined: nothing new), after
+   * checking that no other record owns any of the new values; a conflict throws and writes
+   * nothing.
+   */
+  async #claim(
+    trx: Db,
+    record: TransactionRecord,
+    parsed: References,
+  ): Promise<Partial<Record<string, string>> | undefined> {
+    const reference = record.merchantReference;
     const fresh = newReferences(record, parsed);
     const entries = platformReferenceFields.flatMap((field) => {
       const value = fresh[field];
       return value === undefined ? [] : [{ field, value }];
     });
-    if (entries.length === 0) return record;
+    if (entries.length === 0) return undefined;
     await this.#lockValues(
       trx,
       entries.map((entry) => entry.value),
@@ -224,13 +264,7 @@ export class SqlReferenceStore implements ReferenceStore {
     }
     const columns: Partial<Record<string, string>> = {};
     for (const { field, value } of entries) columns[referenceColumns[field]] = value;
-    const row = await trx
-      .updateTable(transactionsTable)
-      .set({ ...columns, updated_at: this.#instant(this.#now()) })
-      .where('merchant_reference', '=', reference)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRecord(row);
+    return columns;
   }
 
   /** transition inside `trx`, of `record` as locked and read there. */
@@ -246,21 +280,25 @@ export class SqlReferenceStore implements ReferenceStore {
     if (change === undefined) return { record, changed: false };
     const row = await trx
       .updateTable(transactionsTable)
-      .set({
-        status: change.status,
-        status_reason: change.statusReason,
-        updated_at: this.#instant(change.updatedAt),
-        attempted_at: change.attemptedAt && this.#instant(change.attemptedAt),
-        last_payload: parsed.hasPayload
-          ? JSON.stringify(change.lastPayload)
-          : sql.ref('last_payload'),
-        review: change.review === null ? null : JSON.stringify(change.review),
-        ...effectColumns(this.#dialect, change.effect),
-      })
+      .set({ updated_at: this.#instant(change.updatedAt), ...this.#statusColumns(change, parsed) })
       .where('merchant_reference', '=', reference)
       .returningAll()
       .executeTakeFirstOrThrow();
     return { record: toRecord(row), changed: true };
+  }
+
+  /** The columns a status change writes (all but `updated_at`). */
+  #statusColumns(change: StatusChange, parsed: ParsedTransition) {
+    return {
+      status: change.status,
+      status_reason: change.statusReason,
+      attempted_at: change.attemptedAt && this.#instant(change.attemptedAt),
+      last_payload: parsed.hasPayload
+        ? JSON.stringify(change.lastPayload)
+        : sql.ref<string | null>('last_payload'),
+      review: change.review === null ? null : JSON.stringify(change.review),
+      ...effectColumns(this.#dialect, change.effect),
+    };
   }
 
   async get(merchantReference: string): Promise<TransactionRecord | undefined> {
