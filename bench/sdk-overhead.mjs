@@ -104,23 +104,26 @@ async function main() {
   });
   const withMemory = new Pesakit({ baseUrl, environment: 'sandbox', credentials });
   // The disk's share, measured apart: the write-ahead contract needs two durable writes per
-  // money call (the intent before sending, the answer after), here done by hand with
-  // better-sqlite3 on a fresh file with the store's pragmas (WAL, the default synchronous=FULL,
-  // the same busy timeout), around the same raw fetch.
+  // money call (the intent before sending, the answer after). Here they are done by hand with
+  // better-sqlite3, around the same raw fetch: a fresh file given the store's own schema (the
+  // store opens it once, to migrate it, and closes it), the store's pragmas (WAL, the default
+  // synchronous=FULL, the same busy timeout), one INSERT of the intent and one UPDATE of the
+  // answer (references, status, payload), each its own commit. What is left between this and
+  // the SDK is the SDK's own work, not the disk's.
+  const byHandFile = join(directory, 'by-hand.sqlite');
+  await (await SqliteReferenceStore.open(byHandFile)).close();
   const { default: Database } = await import('better-sqlite3');
-  const byHand = new Database(join(directory, 'by-hand.sqlite'));
+  const byHand = new Database(byHandFile);
   byHand.pragma('journal_mode = WAL');
   byHand.pragma('busy_timeout = 5000');
-  byHand.exec(
-    'create table payments (merchant_reference text primary key, status text not null, ' +
-      'control_number text unique, payment_reference text unique, last_payload text)',
-  );
   const writeIntent = byHand.prepare(
-    "insert into payments (merchant_reference, status) values (?, 'initiating')",
+    'insert into pesakit_transactions (merchant_reference, product, flow, amount_cents, msisdn, ' +
+      'status, created_at, updated_at, check_count, metadata, effect_status, effect_attempts) ' +
+      "values (?, 'collection', 'mno', ?, ?, 'initiating', ?, ?, 0, '{}', 'none', 0)",
   );
   const writeAnswer = byHand.prepare(
-    'update payments set status = ?, control_number = ?, payment_reference = ?, ' +
-      'last_payload = ? where merchant_reference = ?',
+    'update pesakit_transactions set status = ?, control_number = ?, payment_reference = ?, ' +
+      'last_payload = ?, attempted_at = ?, updated_at = ? where merchant_reference = ?',
   );
 
   const rawPost = async (path, body) => {
@@ -142,16 +145,20 @@ async function main() {
 
   const rawPostWithDurableWrites = async () => {
     const reference = `bench-${++sequence}`;
-    writeIntent.run(reference);
+    const now = new Date().toISOString();
+    writeIntent.run(reference, payment.amount * 100, payment.msisdn, now, now);
     const answer = await rawPost(PATHS.initiate, {
       ...payment,
       callback_url: `https://shop.example.co.tz/paid?pesakit_ref=${reference}`,
     });
+    const at = new Date().toISOString();
     writeAnswer.run(
       'pending',
       answer.controlNumber,
       answer.reference,
       JSON.stringify(answer),
+      at,
+      at,
       reference,
     );
     return answer;
