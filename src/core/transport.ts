@@ -373,6 +373,10 @@ export class Transport {
         signal: call.options.signal,
         fetch: this.#options.fetch,
         merchantReference: call.options.merchantReference ?? '',
+        direct:
+          call.attempt === 1 &&
+          this.#options.fetch === undefined &&
+          !(call.body instanceof FormData),
       },
       (response) => {
         call.status = response.status;
