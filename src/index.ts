@@ -26,6 +26,7 @@ export type {
   RequestOf,
   ResponseOf,
   RetryClass,
+  UploadEndpointId,
 } from './core/endpoints.js';
 export { endpoints, loginEndpoints, sandboxPrefixes } from './core/endpoints.js';
 export { endpointPath } from './core/paths.js';

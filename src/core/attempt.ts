@@ -25,6 +25,8 @@ export interface Attempt {
   readonly fetch: typeof globalThis.fetch | undefined;
   /** Carried by an AmbiguousOutcomeError, so the caller can reconcile ('' when unknown). */
   readonly merchantReference: string;
+  /** Sent with fetch directly rather than through ky (the first attempt of a JSON call). */
+  readonly direct?: boolean;
 }
 
 /** What arrived, reported as soon as the headers are in (for the `response` event). */
@@ -88,13 +90,21 @@ export async function sendAttempt(
       dispatched = true;
       return request && injected ? injected(request) : globalThis.fetch(attempt.url, init);
     };
-    const response = await ky(attempt.url, {
-      method: endpoint.method,
-      timeout: false,
-      retry: 0,
-      throwHttpErrors: false,
-      hooks: { beforeRequest: [send] },
-    });
+    // The first attempt of an ordinary JSON call goes to fetch directly: ky's own work per call
+    // (options merged, an AbortController, a Request bound to its signal — ~0.15× of a raw
+    // fetch on loopback) is what kept a read over 1.25× raw fetch, and with the transport doing
+    // its own timeouts, retries and errors, ky changes nothing about what is sent. ky still
+    // runs the calls where its cost does not count: retried attempts, uploads, and an injected
+    // fetch (test harnesses).
+    const response = attempt.direct
+      ? await send()
+      : await ky(attempt.url, {
+          method: endpoint.method,
+          timeout: false,
+          retry: 0,
+          throwHttpErrors: false,
+          hooks: { beforeRequest: [send] },
+        });
     onResponse({ status: response.status, headers: response.headers });
     const body = await readResponseBody(response);
     if (!response.ok) {

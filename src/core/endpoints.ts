@@ -331,6 +331,11 @@ export const endpoints = {
 } as const;
 
 export type EndpointId = keyof typeof endpoints;
+/**
+ * The ids of the routes outside the JSON table that `Transport.upload` sends as multipart
+ * (the airtime `customer/bulkpayment` import). Events of an upload carry one of these.
+ */
+export type UploadEndpointId = 'airtimeBulkPayment';
 export type EndpointOf<K extends EndpointId> = (typeof endpoints)[K];
 export type RequestOf<K extends EndpointId> = EndpointOf<K>['request'] extends z.ZodType
   ? z.input<EndpointOf<K>['request']>

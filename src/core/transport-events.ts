@@ -1,4 +1,4 @@
-import type { EndpointId } from './endpoints.js';
+import type { EndpointId, UploadEndpointId } from './endpoints.js';
 
 /**
  * What every transport event says about one attempt. Secrets never appear: `headers` has
@@ -6,8 +6,8 @@ import type { EndpointId } from './endpoints.js';
  * request or response body (login bodies hold passwords and tokens).
  */
 export interface TransportEventBase {
-  /** The endpoint id from the endpoint table, e.g. `initiateMno`. */
-  readonly endpoint: EndpointId;
+  /** The endpoint id from the endpoint table, e.g. `initiateMno`, or of an upload. */
+  readonly endpoint: EndpointId | UploadEndpointId;
   readonly method: 'GET' | 'POST';
   /** The request path, without host or query string. */
   readonly path: string;

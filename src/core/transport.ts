@@ -20,6 +20,7 @@ import {
   type Product,
   type RequestOf,
   type ResponseOf,
+  type UploadEndpointId,
 } from './endpoints.js';
 import {
   type LastResponse,
@@ -69,7 +70,7 @@ const logoutEndpoints = {
 
 /** One call in progress: the counters its events report. */
 interface Call {
-  readonly id: EndpointId;
+  readonly id: EndpointId | UploadEndpointId;
   readonly endpoint: Endpoint;
   readonly url: string;
   readonly path: string;
@@ -201,7 +202,7 @@ export class Transport {
    * for a table endpoint — `money` is never retried, and a lost answer is an
    * AmbiguousOutcomeError. The answer is checked against `endpoint.response`.
    */
-  upload<R extends Endpoint>(
+  upload<R extends Endpoint & { readonly id: UploadEndpointId }>(
     endpoint: R,
     form: FormData,
     options: Pick<RequestOptions, 'signal' | 'timeoutMs' | 'merchantReference'> = {},
@@ -212,8 +213,16 @@ export class Transport {
     if (!this.token(endpoint.product) && !canLogIn) {
       throw missingCredentials(endpoint.product, endpoint, path);
     }
-    const id = endpoint.id as EndpointId;
-    const call: Call = { id, endpoint, url, path, body: form, options, attempt: 0, startedAt: 0 };
+    const call: Call = {
+      id: endpoint.id,
+      endpoint,
+      url,
+      path,
+      body: form,
+      options,
+      attempt: 0,
+      startedAt: 0,
+    };
     return this.#send(call, endpoint.product, canLogIn, undefined) as Promise<
       WithLastResponse<z.output<R['response']>>
     >;
@@ -355,12 +364,19 @@ export class Transport {
     const timeoutMs = call.options.timeoutMs ?? this.#options.timeoutMs;
     return sendAttempt(
       {
-        ...call,
+        endpoint: call.endpoint,
+        url: call.url,
+        path: call.path,
+        body: call.body,
         headers,
         timeoutMs,
         signal: call.options.signal,
         fetch: this.#options.fetch,
         merchantReference: call.options.merchantReference ?? '',
+        direct:
+          call.attempt === 1 &&
+          this.#options.fetch === undefined &&
+          !(call.body instanceof FormData),
       },
       (response) => {
         call.status = response.status;

@@ -34,13 +34,17 @@ export const productOfFlow = {
 const flows = Object.keys(productOfFlow) as [Flow, ...Flow[]];
 
 // References are identifiers, compared byte for byte: surrounding spaces or control characters
-// would make two spellings of one reference, so they are refused rather than trimmed.
+// would make two spellings of one reference, so they are refused rather than trimmed. The
+// pattern is made once: every store call checks at least one reference.
+const controlCharacter = /\p{Cc}/u;
 const referenceSchema = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
   .max(128, { error: 'must be at most 128 characters' })
   .refine((value) => value.trim() === value, { error: 'must not start or end with spaces' })
-  .refine((value) => !/\p{Cc}/u.test(value), { error: 'must not contain control characters' });
+  .refine((value) => !controlCharacter.test(value), {
+    error: 'must not contain control characters',
+  });
 
 const statusSchema = z.enum(transactionStatuses as [TransactionStatus, ...TransactionStatus[]], {
   error: `must be one of ${transactionStatuses.join(', ')}`,
@@ -200,8 +204,11 @@ export function parseIntent(input: TransactionIntent): TransactionIntent {
   return parse('createIntent', 'intent', intentSchema, input) as TransactionIntent;
 }
 
+// Built once, not per call: every store write parses its merchant reference with it.
+const merchantReferenceSchema = z.object({ merchantReference: referenceSchema });
+
 export function parseMerchantReference(operation: string, value: string): string {
-  return parse(operation, 'merchantReference', z.object({ merchantReference: referenceSchema }), {
+  return parse(operation, 'merchantReference', merchantReferenceSchema, {
     merchantReference: value,
   }).merchantReference;
 }

@@ -11,6 +11,7 @@ import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import {
   isLookupable,
+  type ParsedTransition,
   parseCheckTime,
   parseClaimEffects,
   parseFailEffect,
@@ -120,8 +121,42 @@ export class MemoryReferenceStore implements ReferenceStore {
     const reference = parseMerchantReference('attachReferences', merchantReference);
     const parsed = parseReferences(refs);
     const record = this.#require(reference);
+    this.#attach(record, parsed);
+    return copy(record);
+  }
+
+  async transition(
+    merchantReference: string,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+    const reference = parseMerchantReference('transition', merchantReference);
+    const parsed = parseTransition(to, details);
+    const record = this.#require(reference);
+    return this.#move(record, parsed, details?.leaseToken);
+  }
+
+  async attachAndTransition(
+    merchantReference: string,
+    refs: References,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+    const reference = parseMerchantReference('attachAndTransition', merchantReference);
+    const parsedRefs = parseReferences(refs);
+    const parsed = parseTransition(to, details);
+    const record = this.#require(reference);
+    // A lost lease writes nothing, as its error says; a refused move keeps the references
+    // (what the two calls in turn would do).
+    this.#assertLease(reference, details?.leaseToken);
+    this.#attach(record, parsedRefs);
+    return this.#move(record, parsed, undefined);
+  }
+
+  /** Attaches `parsed` to `record`; every new value is checked before any is written. */
+  #attach(record: TransactionRecord, parsed: References): void {
+    const reference = record.merchantReference;
     const fresh = newReferences(record, parsed);
-    // Check every new value before writing any, so a conflict leaves the record untouched.
     for (const field of platformReferenceFields) {
       const value = fresh[field];
       if (value === undefined) continue;
@@ -139,21 +174,21 @@ export class MemoryReferenceStore implements ReferenceStore {
       changed = true;
     }
     if (changed) record.updatedAt = this.#now();
-    return copy(record);
   }
 
-  async transition(
-    merchantReference: string,
-    to: TransactionStatus,
-    details?: TransitionDetails,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const reference = parseMerchantReference('transition', merchantReference);
-    const parsed = parseTransition(to, details);
-    const record = this.#require(reference);
-    const leaseToken = details?.leaseToken;
+  #assertLease(reference: string, leaseToken: string | undefined): void {
     if (leaseToken !== undefined && !this.#schedule.holds(reference, leaseToken)) {
       throw new LeaseLostError(reference);
     }
+  }
+
+  #move(
+    record: TransactionRecord,
+    parsed: ParsedTransition,
+    leaseToken: string | undefined,
+  ): { record: TransactionRecord; changed: boolean } {
+    const reference = record.merchantReference;
+    this.#assertLease(reference, leaseToken);
     const change = statusChange(record, parsed, this.#now());
     if (change === undefined) return { record: copy(record), changed: false };
     Object.assign(record, change);

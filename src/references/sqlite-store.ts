@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
+import { withStatementCache } from './sql/statement-cache.js';
 import type { StoreDatabase } from './sql/table.js';
 
 /** Options of {@link SqliteReferenceStore.open}. */
@@ -49,7 +50,9 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       if (file !== ':memory:') database.pragma('journal_mode = WAL');
       database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     }
-    const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+    const db = new Kysely<StoreDatabase>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    });
     try {
       await migrateToLatest(db as Kysely<unknown>, 'sqlite');
     } catch (error) {

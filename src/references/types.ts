@@ -154,6 +154,24 @@ export interface TransactionRecords {
     to: TransactionStatus,
     details?: TransitionDetails,
   ): Promise<{ record: TransactionRecord; changed: boolean }>;
+  /**
+   * `attachReferences` then `transition`, as one write: a money-moving call records the
+   * platform's answer (its references, then what it says about the payment) with it, one
+   * commit instead of two. Bad input (either part) → `StoreInputError` and nothing written; a
+   * reference conflict → `ReferenceConflictError` and nothing written; a lost lease →
+   * `LeaseLostError` and nothing written. A move the status table refuses →
+   * `InvalidTransitionError` with the references attached, as the two calls in turn would
+   * leave them (the record settled meanwhile, by a callback say).
+   *
+   * Optional, so that custom stores written before it keep working: pesakit makes the two
+   * calls in turn for a store without it. The stores pesakit ships implement it.
+   */
+  attachAndTransition?(
+    merchantReference: string,
+    refs: References,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ): Promise<{ record: TransactionRecord; changed: boolean }>;
   /** The record stored under the merchant's reference, if any. */
   get(merchantReference: string): Promise<TransactionRecord | undefined>;
   /**

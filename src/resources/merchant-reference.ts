@@ -1,8 +1,29 @@
+import { getRandomValues } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
+
+/**
+ * Random bytes for the ULID's 80 random bits, drawn from the system CSPRNG in batches. ulid's
+ * own generator calls `crypto.getRandomValues` once per character, 16 times per reference:
+ * about 100 µs of every money-moving call. A byte / 256 is what ulid's generator returns too,
+ * so each character is still 5 uniformly random bits from the CSPRNG; only the calls are fewer.
+ */
+const pool = new Uint8Array(4096);
+let next = pool.length;
+
+function pooledRandom(): number {
+  if (next === pool.length) {
+    getRandomValues(pool);
+    next = 0;
+  }
+  // Each byte is used once: `next` only moves forward until the next refill.
+  const byte = pool[next] as number;
+  next += 1;
+  return byte / 256;
+}
 
 // One factory per process: within a millisecond it increments the random part instead of
 // drawing a new one, so references made in a burst still sort in creation order.
-const nextUlid = monotonicFactory();
+const nextUlid = monotonicFactory(pooledRandom);
 
 /**
  * A new merchant reference: a ULID (48-bit millisecond time + 80 random bits, 26 characters of

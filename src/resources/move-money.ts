@@ -13,6 +13,7 @@ import { isRequestAbortedError } from '../errors/request-aborted-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { isResponseValidationError } from '../errors/response-validation-error.js';
 import { isServerError } from '../errors/server-error.js';
+import { attachAndTransition } from '../references/answer-write.js';
 import type {
   Flow,
   References,
@@ -130,10 +131,10 @@ export async function moveMoney<K extends EndpointId>(
     throw error;
   }
 
-  await context.store.attachReferences(merchantReference, movement.references(response));
   const record = await recordAnswer(
     context,
     merchantReference,
+    movement.references(response),
     movement.outcome(response),
     response,
   );
@@ -141,22 +142,28 @@ export async function moveMoney<K extends EndpointId>(
 }
 
 /**
- * Moves the record to what the answer says. The settlement may have overtaken the answer — a
- * callback (found by `pesakit_ref`) or the reconciler settled the record while this call was
- * still reading its response — and then the record is further along than `pending`: that is
- * not an error for the caller, whose payment went through; the record as it stands is returned.
+ * Attaches the answer's references and moves the record to what the answer says, in one store
+ * write (one commit where the store has transactions). The settlement may have overtaken the
+ * answer — a callback (found by `pesakit_ref`) or the reconciler settled the record while this
+ * call was still reading its response — and then the record is further along than `pending`:
+ * that is not an error for the caller, whose payment went through; the record as it stands
+ * (references attached) is returned.
  */
 async function recordAnswer(
   context: ClientContext,
   merchantReference: string,
+  references: References,
   { status, reason }: { status: TransactionStatus; reason?: string },
   response: unknown,
 ): Promise<TransactionRecord> {
   try {
-    const { record } = await context.store.transition(merchantReference, status, {
-      payload: response,
-      ...(reason === undefined ? {} : { reason }),
-    });
+    const { record } = await attachAndTransition(
+      context.store,
+      merchantReference,
+      references,
+      status,
+      { payload: response, ...(reason === undefined ? {} : { reason }) },
+    );
     return record;
   } catch (error) {
     const current = isInvalidTransitionError(error)

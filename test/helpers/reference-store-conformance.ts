@@ -16,6 +16,7 @@ import {
   transactionStatuses,
 } from '../../src/references/index.js';
 import type { ReviewVerdict } from '../../src/references/review.js';
+import { describeAttachAndTransition } from './answer-write-conformance.js';
 import { describeReviewAndEffects } from './review-effects-conformance.js';
 
 /** How the conformance suite gets stores of one kind. */
@@ -563,5 +564,6 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
     }
 
     describeReviewAndEffects(harness);
+    describeAttachAndTransition(harness);
   });
 }

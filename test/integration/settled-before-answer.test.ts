@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryReferenceStore, type References } from '../../src/references/index.js';
+import {
+  MemoryReferenceStore,
+  type References,
+  type TransactionStatus,
+  type TransitionDetails,
+} from '../../src/references/index.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
 let harness: Harness;
@@ -9,14 +14,18 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 /**
- * A store where a callback (found by `pesakit_ref`) settles the payment right after the SDK
- * attached the references from the answer, and before it records the answer's `pending`.
+ * A store where a callback (found by `pesakit_ref`) settles the payment after the SDK got the
+ * answer, just before it records the answer (references and `pending`, in one write).
  */
 class CallbackWinsStore extends MemoryReferenceStore {
-  override async attachReferences(merchantReference: string, refs: References) {
-    const record = await super.attachReferences(merchantReference, refs);
+  override async attachAndTransition(
+    merchantReference: string,
+    refs: References,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ) {
     await this.transition(merchantReference, 'success', { reason: 'callback verified by pull' });
-    return record;
+    return super.attachAndTransition(merchantReference, refs, to, details);
   }
 }
 

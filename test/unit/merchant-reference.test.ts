@@ -18,3 +18,30 @@ describe('generated merchant references are monotonic ULIDs', () => {
     expect(burst.every((reference) => decodeTime(reference) === now)).toBe(true);
   });
 });
+
+describe('the random part of generated merchant references', () => {
+  it('differs between references made in different milliseconds, across pool refills', () => {
+    // 16 random characters a reference and 4,096 bytes a batch: 1,000 references refill the
+    // batch several times; a byte reused across references would show up as repeats.
+    const start = Date.now() + 120_000;
+    const references = Array.from({ length: 1_000 }, (_, i) => newMerchantReference(start + i));
+    const randomParts = references.map((reference) => reference.slice(10));
+    expect(new Set(randomParts).size).toBe(references.length);
+    expect(references.every((reference) => isValid(reference))).toBe(true);
+  });
+
+  it('uses every character of the alphabet, about evenly', () => {
+    const start = Date.now() + 240_000;
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 2_000; i++) {
+      for (const char of newMerchantReference(start + i).slice(10)) {
+        counts.set(char, (counts.get(char) ?? 0) + 1);
+      }
+    }
+    // 32,000 characters over 32 symbols: 1,000 each expected; a broken generator (a constant
+    // byte, a skewed scale) leaves symbols out or piles onto a few.
+    expect(counts.size).toBe(32);
+    for (const count of counts.values()) expect(count).toBeGreaterThan(800);
+    for (const count of counts.values()) expect(count).toBeLessThan(1_200);
+  });
+});

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
+import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { PesakitError } from '../../errors/pesakit-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import type {
@@ -13,6 +14,7 @@ import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
 import {
   isLookupable,
+  type ParsedTransition,
   parseCheckTime,
   parseClaimEffects,
   parseFailEffect,
@@ -29,6 +31,7 @@ import {
   ownedElsewhere,
   platformReferenceFields,
   resolution,
+  type StatusChange,
   statusChange,
 } from '../record-changes.js';
 import type { ResolveOptions } from '../review.js';
@@ -148,32 +151,7 @@ export class SqlReferenceStore implements ReferenceStore {
     try {
       return await this.#open()
         .transaction()
-        .execute(async (trx) => {
-          const record = await this.#lock(trx, reference);
-          const fresh = newReferences(record, parsed);
-          const entries = platformReferenceFields.flatMap((field) => {
-            const value = fresh[field];
-            return value === undefined ? [] : [{ field, value }];
-          });
-          if (entries.length === 0) return record;
-          await this.#lockValues(
-            trx,
-            entries.map((entry) => entry.value),
-          );
-          for (const { field, value } of entries) {
-            const owner = await this.#ownerOf(trx, value, reference);
-            if (owner !== undefined) throw ownedElsewhere(reference, field, value, owner);
-          }
-          const columns: Partial<Record<string, string>> = {};
-          for (const { field, value } of entries) columns[referenceColumns[field]] = value;
-          const row = await trx
-            .updateTable(transactionsTable)
-            .set({ ...columns, updated_at: this.#instant(this.#now()) })
-            .where('merchant_reference', '=', reference)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return toRecord(row);
-        });
+        .execute((trx) => this.#attach(trx, reference, parsed));
     } catch (error) {
       throw await this.#explainConflict(error, reference, parsed);
     }
@@ -190,29 +168,139 @@ export class SqlReferenceStore implements ReferenceStore {
       .transaction()
       .execute(async (trx) => {
         const record = await this.#lock(trx, reference);
-        if (details?.leaseToken !== undefined) {
-          await assertLeaseRow(trx, reference, details.leaseToken);
-        }
-        const change = statusChange(record, parsed, this.#now());
-        if (change === undefined) return { record, changed: false };
-        const row = await trx
-          .updateTable(transactionsTable)
-          .set({
-            status: change.status,
-            status_reason: change.statusReason,
-            updated_at: this.#instant(change.updatedAt),
-            attempted_at: change.attemptedAt && this.#instant(change.attemptedAt),
-            last_payload: parsed.hasPayload
-              ? JSON.stringify(change.lastPayload)
-              : sql.ref('last_payload'),
-            review: change.review === null ? null : JSON.stringify(change.review),
-            ...effectColumns(this.#dialect, change.effect),
-          })
-          .where('merchant_reference', '=', reference)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { record: toRecord(row), changed: true };
+        return this.#move(trx, record, parsed, details?.leaseToken);
       });
+  }
+
+  async attachAndTransition(
+    merchantReference: string,
+    refs: References,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+    const reference = parseMerchantReference('attachAndTransition', merchantReference);
+    const parsedRefs = parseReferences(refs);
+    const parsed = parseTransition(to, details);
+    // One transaction and one UPDATE: one commit (one fsync on SQLite) where the two calls made
+    // two, and one row write where they made two. A move the status table refuses (the record
+    // settled meanwhile) is decided in code, with no failed statement, so the references are
+    // still written and the refusal thrown after the commit: what the two calls in turn would
+    // do. A lost lease writes nothing, as its error says.
+    let refused: unknown;
+    let result: { record: TransactionRecord; changed: boolean };
+    try {
+      result = await this.#open()
+        .transaction()
+        .execute(async (trx) => {
+          const record = await this.#lock(trx, reference);
+          if (details?.leaseToken !== undefined) {
+            await assertLeaseRow(trx, reference, details.leaseToken);
+          }
+          const claimed = await this.#claim(trx, record, parsedRefs);
+          const now = this.#now();
+          let change: StatusChange | undefined;
+          try {
+            change = statusChange(record, parsed, now);
+          } catch (error) {
+            if (!isInvalidTransitionError(error)) throw error;
+            refused = error;
+          }
+          if (claimed === undefined && change === undefined) return { record, changed: false };
+          const row = await trx
+            .updateTable(transactionsTable)
+            .set({
+              ...(claimed ?? {}),
+              updated_at: this.#instant(now),
+              ...(change === undefined ? {} : this.#statusColumns(change, parsed)),
+            })
+            .where('merchant_reference', '=', reference)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return { record: toRecord(row), changed: change !== undefined };
+        });
+    } catch (error) {
+      throw await this.#explainConflict(error, reference, parsedRefs);
+    }
+    if (refused !== undefined) throw refused;
+    return result;
+  }
+
+  /** attachReferences inside `trx`: the record with `refs` attached. */
+  async #attach(trx: Db, reference: string, parsed: References): Promise<TransactionRecord> {
+    const record = await this.#lock(trx, reference);
+    const columns = await this.#claim(trx, record, parsed);
+    if (columns === undefined) return record;
+    const row = await trx
+      .updateTable(transactionsTable)
+      .set({ ...columns, updated_at: this.#instant(this.#now()) })
+      .where('merchant_reference', '=', reference)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  /**
+   * The reference columns to set on `record` for `parsed` (undefined: nothing new), after
+   * checking that no other record owns any of the new values; a conflict throws and writes
+   * nothing.
+   */
+  async #claim(
+    trx: Db,
+    record: TransactionRecord,
+    parsed: References,
+  ): Promise<Partial<Record<string, string>> | undefined> {
+    const reference = record.merchantReference;
+    const fresh = newReferences(record, parsed);
+    const entries = platformReferenceFields.flatMap((field) => {
+      const value = fresh[field];
+      return value === undefined ? [] : [{ field, value }];
+    });
+    if (entries.length === 0) return undefined;
+    await this.#lockValues(
+      trx,
+      entries.map((entry) => entry.value),
+    );
+    for (const { field, value } of entries) {
+      const owner = await this.#ownerOf(trx, value, reference);
+      if (owner !== undefined) throw ownedElsewhere(reference, field, value, owner);
+    }
+    const columns: Partial<Record<string, string>> = {};
+    for (const { field, value } of entries) columns[referenceColumns[field]] = value;
+    return columns;
+  }
+
+  /** transition inside `trx`, of `record` as locked and read there. */
+  async #move(
+    trx: Db,
+    record: TransactionRecord,
+    parsed: ParsedTransition,
+    leaseToken: string | undefined,
+  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+    const reference = record.merchantReference;
+    if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
+    const change = statusChange(record, parsed, this.#now());
+    if (change === undefined) return { record, changed: false };
+    const row = await trx
+      .updateTable(transactionsTable)
+      .set({ updated_at: this.#instant(change.updatedAt), ...this.#statusColumns(change, parsed) })
+      .where('merchant_reference', '=', reference)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { record: toRecord(row), changed: true };
+  }
+
+  /** The columns a status change writes (all but `updated_at`). */
+  #statusColumns(change: StatusChange, parsed: ParsedTransition) {
+    return {
+      status: change.status,
+      status_reason: change.statusReason,
+      attempted_at: change.attemptedAt && this.#instant(change.attemptedAt),
+      last_payload: parsed.hasPayload
+        ? JSON.stringify(change.lastPayload)
+        : sql.ref<string | null>('last_payload'),
+      review: change.review === null ? null : JSON.stringify(change.review),
+      ...effectColumns(this.#dialect, change.effect),
+    };
   }
 
   async get(merchantReference: string): Promise<TransactionRecord | undefined> {
