@@ -15,7 +15,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-function transport(baseUrl: string, timeoutMs = 150) {
+// Deadlines leave the request time to reach the server on a loaded CI machine: the tests count
+// what the server received, and a deadline that fires first would count 0.
+function transport(baseUrl: string, timeoutMs = 2_000) {
   const t = new Transport({
     baseUrl,
     timeoutMs,
@@ -50,7 +52,7 @@ describe('A money-moving request that may have reached the platform has an unkno
 
   it('the server never answers: the timeout is an AmbiguousOutcomeError, never retried', async () => {
     server = await startServer(() => undefined);
-    const t = transport(server.url, 100);
+    const t = transport(server.url, 1_000);
     const error = await t.request('airtimePurchase', { body: purchase }).catch((e: unknown) => e);
     expect(isAmbiguousOutcomeError(error)).toBe(true);
     expect(isTimeoutError((error as Error).cause)).toBe(true);
@@ -62,7 +64,7 @@ describe('A money-moving request that may have reached the platform has an unkno
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"status":');
     });
-    const t = transport(server.url, 150);
+    const t = transport(server.url, 1_000);
     const error = await t.request('airtimePurchase', { body: purchase }).catch((e: unknown) => e);
     expect(isAmbiguousOutcomeError(error)).toBe(true);
   });
@@ -137,7 +139,7 @@ describe('A failure before any byte was sent is not ambiguous', () => {
 describe('Operations that are not money-moving report transport failures plainly', () => {
   it('a safe read that times out is retried, then a TimeoutError', async () => {
     server = await startServer(() => undefined);
-    const t = transport(server.url, 80);
+    const t = transport(server.url, 500);
     const events = recordEvents(t);
     const error = await t.request('airtimeUser').catch((e: unknown) => e);
     expect(isTimeoutError(error)).toBe(true);
