@@ -185,6 +185,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
           leaseMs: this.#options.leaseMs,
           force,
           passStartedAt,
+          observations: false,
         });
         if (page.length === 0) break;
         // Checks start as slots free up, so a close() stops the ones not started yet.
@@ -306,7 +307,10 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     const outcome = await this.#strategy(ctx);
     if (outcome.kind !== 'pending' || !outcome.pulled) return outcome;
     if (!exhausted(record, this.#options, ctx.now)) return outcome;
-    const observations = [...ctx.leased.observations, outcome.answer ?? null];
+    // The check log is read only here, for the rare record given up on, never per check.
+    const earlier =
+      ctx.leased.observations ?? (await this.#store.readObservations(record.merchantReference));
+    const observations = [...earlier, outcome.answer ?? null];
     return review(ctx, {
       reason: 'max_attempts',
       message:
