@@ -148,8 +148,8 @@ export async function releaseLeaseRow(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Rows per UPDATE of {@link releaseLeaseRows} (SQLite's compound SELECT limit is 500). */
-const releaseChunk = 200;
+/** Rows per statement of {@link releaseLeaseRows}: bounds one statement's size. */
+const releaseChunk = 500;
 
 /**
  * Ends many leases in one transaction: one fenced UPDATE … FROM per {@link releaseChunk} rows
@@ -197,38 +197,24 @@ export async function releaseLeaseRows(
   return releases.map((release) => released.has(release.merchantReference));
 
   function updateReleased(trx: Db, chunk: ParsedLeaseRelease[], nowInstant: Date | string) {
-    // One row per release, as a derived table both dialects read alike (SQLite has no column
-    // names for VALUES). PostgreSQL reads the parameters as text: cast where the type matters.
-    const rows = sql.join(
-      chunk.map((release, index) => {
-        const values = [
-          release.merchantReference,
-          release.token,
-          at(release.nextCheckAt),
-          release.counted ? 1 : 0,
-          at(release.checkedAt ?? now),
-          // NULL: keep the log as it is (the check saw nothing to keep).
-          release.observationJson ?? null,
-        ];
-        return index === 0
-          ? sql`select ${sql.join(values.map((value, i) => sql`${value} as ${sql.raw(releaseColumns[i] as string)}`))}`
-          : sql`select ${sql.join(values)}`;
-      }),
-      sql` union all `,
-    );
-    const instant = (column: string) =>
+    // The whole batch is one parameter, a JSON array with one row per release, read back as a
+    // derived table (json_each / json_array_elements): the statement's text is the same for
+    // every batch, however large, so it is cheap to build and to prepare — a derived table of
+    // one SELECT per release (six parameters each) cost more than the update itself.
+    const rows = releaseRowsJson(chunk, now);
+    const v =
       dialect === 'postgres'
-        ? sql<string>`cast(${sql.ref(column)} as timestamptz)`
-        : sql<string>`${sql.ref(column)}`;
-    const counted = dialect === 'postgres' ? sql`cast(v.v_counted as integer)` : sql`v.v_counted`;
+        ? sql<ReleaseRow>`(select row->>0 as v_reference, row->>1 as v_token, cast(row->>2 as timestamptz) as v_next_check_at, cast(row->>3 as integer) as v_counted, cast(row->>4 as timestamptz) as v_checked_at, case when cast(row->>5 as integer) = 1 then cast(row->6 as text) end as v_observation from json_array_elements(cast(${rows} as json)) as row)`
+        : sql<ReleaseRow>`(select value->>0 as v_reference, value->>1 as v_token, value->>2 as v_next_check_at, value->>3 as v_counted, value->>4 as v_checked_at, case when value->>5 = 1 then value->6 end as v_observation from json_each(${rows}))`;
+    const counted = sql.ref('v.v_counted');
     return scheduled(trx)
       .updateTable(transactionsTable)
-      .from(sql<ReleaseRow>`(${rows})`.as('v'))
+      .from(v.as('v'))
       .set({
         lease_token: null,
         lease_expires_at: null,
-        next_check_at: instant('v.v_next_check_at'),
-        last_checked_at: sql`case when ${counted} = 1 then ${instant('v.v_checked_at')} else ${sql.ref('last_checked_at')} end`,
+        next_check_at: sql`v.v_next_check_at`,
+        last_checked_at: sql`case when ${counted} = 1 then v.v_checked_at else ${sql.ref('last_checked_at')} end`,
         check_count: sql`${sql.ref('check_count')} + ${counted}`,
         updated_at: sql`case when ${counted} = 1 then ${nowInstant} else ${sql.ref('updated_at')} end`,
         check_log: appendedLog(dialect, sql<string | null>`v.v_observation`),
@@ -241,15 +227,27 @@ export async function releaseLeaseRows(
   }
 }
 
-/** The derived table's columns, in the order each row gives them. */
-const releaseColumns = [
-  'v_reference',
-  'v_token',
-  'v_next_check_at',
-  'v_counted',
-  'v_checked_at',
-  'v_observation',
-] as const;
+/**
+ * The batch as one JSON array of rows `[reference, token, nextCheckAt, counted (0/1),
+ * checkedAt, hasObservation (0/1), observation]`, instants as ISO-8601 text (what SQLite
+ * stores; PostgreSQL casts it). The observation is already JSON text (parseRelease), so it is
+ * spliced in as it is rather than serialised again.
+ */
+function releaseRowsJson(releases: readonly ParsedLeaseRelease[], now: Date): string {
+  const rows = releases.map((release) => {
+    const fields = JSON.stringify([
+      release.merchantReference,
+      release.token,
+      release.nextCheckAt.toISOString(),
+      release.counted ? 1 : 0,
+      (release.checkedAt ?? now).toISOString(),
+    ]);
+    const observation =
+      release.observationJson === undefined ? '0,null' : `1,${release.observationJson}`;
+    return `${fields.slice(0, -1)},${observation}]`;
+  });
+  return `[${rows.join(',')}]`;
+}
 
 interface ReleaseRow {
   v_reference: string;
