@@ -14,7 +14,12 @@ import {
   type ReconcileSummary,
 } from './events.js';
 import { fencedStore } from './fenced-store.js';
-import { type ReconcilerOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import {
+  minimumSettleWindowMs,
+  type ReconcilerOptions,
+  type ResolvedOptions,
+  resolveOptions,
+} from './options.js';
 import { PayoutHistory } from './payout-history.js';
 import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
@@ -98,6 +103,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   constructor(dependencies: ReconcilerDependencies, options: ReconcilerOptions = {}) {
     super();
     this.#options = resolveOptions(options);
+    if (this.#options.settleWindowMs < minimumSettleWindowMs) warnShortSettleWindow(this.#options);
     this.#store = dependencies.store;
     this.#now = dependencies.now ?? (() => new Date());
     this.#gate = new RateGate(this.#options);
@@ -392,6 +398,22 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       this.emit('error', error, outcome.record);
     }
   }
+}
+
+/**
+ * A settle window under a minute is allowed (tests against the sandbox, which lists a payout
+ * as soon as it answers, need short ones) but never silent: in production it fails payouts the
+ * platform lists late, and a failed payout may be paid again.
+ */
+function warnShortSettleWindow(options: ResolvedOptions): void {
+  process.emitWarning(
+    `pesakit: createReconciler({ settleWindowMs: ${options.settleWindowMs} }) is under ` +
+      `${minimumSettleWindowMs} ms. An unknown payout missing from the payout history is failed ` +
+      `("never reached the platform") ${options.settleWindowMs} ms after its attempt, but the ` +
+      'platform may still list a payout it was processing; failed, it may be paid again. Keep ' +
+      `at least ${minimumSettleWindowMs} ms (the default is 15 min) outside tests.`,
+    { code: 'PESAKIT_SHORT_SETTLE_WINDOW' },
+  );
 }
 
 /** An error as evidence: its name and message (messages are already redacted). */
