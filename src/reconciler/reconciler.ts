@@ -1,5 +1,4 @@
 import { EventEmitter } from 'eventemitter3';
-import PQueue from 'p-queue';
 import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import type { ReferenceStore } from '../references/index.js';
@@ -7,6 +6,7 @@ import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
 import { EffectRunner } from '../settlement/effects.js';
 import { type CheckContext, type CheckOutcome, type PassState, review } from './check-context.js';
+import { DueRecords } from './due-records.js';
 import {
   emptyProgress,
   type ReconcileProgress,
@@ -184,7 +184,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
         Math.floor((this.#options.ratePerSecond * this.#options.leaseMs) / 2000),
       ),
     );
-    const checks = new PQueue({ concurrency: this.#options.concurrency });
     // The checks' writes (count, observation, next due time, end of lease) go to the store in
     // batches: one transaction per batch rather than per record (release-queue.ts).
     const releases = new ReleaseQueue(this.#store, {
@@ -192,30 +191,30 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       maxDelayMs: releaseDelayMs,
       onError: (error) => this.emit('error', error),
     });
-    try {
-      while (!stopped()) {
-        const page = await this.#store.leaseDue({
-          limit,
-          leaseMs: this.#options.leaseMs,
-          force,
-          passStartedAt,
-          observations: false,
-        });
-        if (page.length === 0) break;
-        // Checks start as slots free up, so a close() stops the ones not started yet.
-        await Promise.all(
-          page.map((leased) =>
-            checks.add(() => this.#check(leased, { pass, progress, force, stopped, releases })),
-          ),
-        );
-        // A page's checks are written before the next page is leased: a worker killed now
-        // leaves at most one page to be checked again.
-        await releases.flush();
-        if (page.length < limit) break;
+    const due = new DueRecords(this.#store, {
+      limit,
+      leaseMs: this.#options.leaseMs,
+      force,
+      passStartedAt,
+      observations: false,
+      stopped,
+      beforeLease: () => void releases.flush(),
+    });
+    const run: PassRun = { pass, progress, force, stopped, releases };
+    // `concurrency` checks, each taking the next record as it finishes one: no queue, no
+    // promise per record waiting for a slot. A close() stops them taking more.
+    const worker = async () => {
+      for (let leased = await due.take(); leased; leased = await due.take()) {
+        await this.#check(leased, run);
       }
-    } finally {
-      await releases.flush();
-    }
+    };
+    const workers = await Promise.allSettled(
+      Array.from({ length: this.#options.concurrency }, worker),
+    );
+    // Every check has ended (settled, not just the first to fail): now write what is queued.
+    await releases.flush();
+    const failed = workers.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     try {
       if (this.#runsEffects) await this.#effects.drain({ limit: this.#options.batchSize });
     } catch (error) {
