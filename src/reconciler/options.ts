@@ -31,6 +31,14 @@ export const defaultSchedules = {
   unknown: [5 * second, 15 * second, minute, 5 * minute, 30 * minute, hour, 6 * hour, day],
 } as const;
 
+/**
+ * The shortest settle window that is not warned about. An unknown payout absent from the payout
+ * history is failed ("never reached the platform") once its window is over; a window shorter
+ * than the time the platform may take to list a payout it accepted fails a payout that went
+ * through, and a failed payout may be sent again — money moved twice.
+ */
+export const minimumSettleWindowMs = minute;
+
 /** Options of `pesakit.createReconciler()`. */
 export interface ReconcilerOptions {
   /** Pulls in flight at once. @default 8 */
@@ -49,7 +57,9 @@ export interface ReconcilerOptions {
   checkoutExpiryMs?: number;
   /**
    * Disbursement without a refid: how long after the attempt the payout history must show
-   * nothing before the payout is failed as "never reached the platform". @default 15 min
+   * nothing before the payout is failed as "never reached the platform". Below 1 min the
+   * reconciler warns (`PESAKIT_SHORT_SETTLE_WINDOW`): too short a window fails payouts the
+   * platform lists late. @default 15 min
    */
   settleWindowMs?: number;
   /**

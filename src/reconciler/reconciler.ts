@@ -1,5 +1,4 @@
 import { EventEmitter } from 'eventemitter3';
-import PQueue from 'p-queue';
 import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import type { ReferenceStore } from '../references/index.js';
@@ -7,6 +6,7 @@ import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
 import { EffectRunner } from '../settlement/effects.js';
 import { type CheckContext, type CheckOutcome, type PassState, review } from './check-context.js';
+import { DueRecords } from './due-records.js';
 import {
   emptyProgress,
   type ReconcileProgress,
@@ -14,7 +14,12 @@ import {
   type ReconcileSummary,
 } from './events.js';
 import { fencedStore } from './fenced-store.js';
-import { type ReconcilerOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import {
+  minimumSettleWindowMs,
+  type ReconcilerOptions,
+  type ResolvedOptions,
+  resolveOptions,
+} from './options.js';
 import { PayoutHistory } from './payout-history.js';
 import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
@@ -24,10 +29,18 @@ import { checkAirtimePurchase, checkAirtimeRecharge } from './strategies/airtime
 import { checkCollection } from './strategies/collection.js';
 import { checkDisbursement } from './strategies/disbursement.js';
 
-/** Releases written per batch, at most (release-queue.ts); a page is flushed whole at its end. */
-const releaseBatch = 100;
-/** How long a finished check's write may wait for others to share its transaction. */
-const releaseDelayMs = 50;
+/**
+ * Releases written per batch, at most (release-queue.ts): a whole page (200 by default), which
+ * is flushed at its end anyway. Fewer, larger batches: each commit rewrites the same hot index
+ * and table pages, so many small ones write (and checkpoint) far more than one large one.
+ */
+const releaseBatch = 200;
+/**
+ * How long a finished check's write may wait for others to share its transaction. Only bounds
+ * the wait on a slow page (at the default 20 requests/s a page takes 10 s): the record stays
+ * leased to this worker meanwhile, so nothing but the write's timing changes.
+ */
+const releaseDelayMs = 1000;
 
 /** What one pass hands each of its checks. */
 interface PassRun {
@@ -90,6 +103,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   constructor(dependencies: ReconcilerDependencies, options: ReconcilerOptions = {}) {
     super();
     this.#options = resolveOptions(options);
+    if (this.#options.settleWindowMs < minimumSettleWindowMs) warnShortSettleWindow(this.#options);
     this.#store = dependencies.store;
     this.#now = dependencies.now ?? (() => new Date());
     this.#gate = new RateGate(this.#options);
@@ -170,7 +184,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
         Math.floor((this.#options.ratePerSecond * this.#options.leaseMs) / 2000),
       ),
     );
-    const checks = new PQueue({ concurrency: this.#options.concurrency });
     // The checks' writes (count, observation, next due time, end of lease) go to the store in
     // batches: one transaction per batch rather than per record (release-queue.ts).
     const releases = new ReleaseQueue(this.#store, {
@@ -178,29 +191,30 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       maxDelayMs: releaseDelayMs,
       onError: (error) => this.emit('error', error),
     });
-    try {
-      while (!stopped()) {
-        const page = await this.#store.leaseDue({
-          limit,
-          leaseMs: this.#options.leaseMs,
-          force,
-          passStartedAt,
-        });
-        if (page.length === 0) break;
-        // Checks start as slots free up, so a close() stops the ones not started yet.
-        await Promise.all(
-          page.map((leased) =>
-            checks.add(() => this.#check(leased, { pass, progress, force, stopped, releases })),
-          ),
-        );
-        // A page's checks are written before the next page is leased: a worker killed now
-        // leaves at most one page to be checked again.
-        await releases.flush();
-        if (page.length < limit) break;
+    const due = new DueRecords(this.#store, {
+      limit,
+      leaseMs: this.#options.leaseMs,
+      force,
+      passStartedAt,
+      observations: false,
+      stopped,
+      beforeLease: () => void releases.flush(),
+    });
+    const run: PassRun = { pass, progress, force, stopped, releases };
+    // `concurrency` checks, each taking the next record as it finishes one: no queue, no
+    // promise per record waiting for a slot. A close() stops them taking more.
+    const worker = async () => {
+      for (let leased = await due.take(); leased; leased = await due.take()) {
+        await this.#check(leased, run);
       }
-    } finally {
-      await releases.flush();
-    }
+    };
+    const workers = await Promise.allSettled(
+      Array.from({ length: this.#options.concurrency }, worker),
+    );
+    // Every check has ended (settled, not just the first to fail): now write what is queued.
+    await releases.flush();
+    const failed = workers.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     try {
       if (this.#runsEffects) await this.#effects.drain({ limit: this.#options.batchSize });
     } catch (error) {
@@ -274,12 +288,17 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
         checkedAt: now,
         observation: { at: now, error: errorSummary(error) },
       });
-      this.emit('progress', { ...progress });
+      this.#emitProgress(progress);
       return;
     }
     progress.checked += 1;
     await this.#finish(ctx, outcome, progress, releases);
-    this.emit('progress', { ...progress });
+    this.#emitProgress(progress);
+  }
+
+  /** `progress` after every check: a copy of the counts, made only when someone listens. */
+  #emitProgress(progress: ReconcileProgress): void {
+    if (this.listenerCount('progress') > 0) this.emit('progress', { ...progress });
   }
 
   /** Picks the strategy for the record's product and flow, escalating when it is exhausted. */
@@ -306,7 +325,10 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     const outcome = await this.#strategy(ctx);
     if (outcome.kind !== 'pending' || !outcome.pulled) return outcome;
     if (!exhausted(record, this.#options, ctx.now)) return outcome;
-    const observations = [...ctx.leased.observations, outcome.answer ?? null];
+    // The check log is read only here, for the rare record given up on, never per check.
+    const earlier =
+      ctx.leased.observations ?? (await this.#store.readObservations(record.merchantReference));
+    const observations = [...earlier, outcome.answer ?? null];
     return review(ctx, {
       reason: 'max_attempts',
       message:
@@ -375,6 +397,22 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       this.emit('error', error, outcome.record);
     }
   }
+}
+
+/**
+ * A settle window under a minute is allowed (tests against the sandbox, which lists a payout
+ * as soon as it answers, need short ones) but never silent: in production it fails payouts the
+ * platform lists late, and a failed payout may be paid again.
+ */
+function warnShortSettleWindow(options: ResolvedOptions): void {
+  process.emitWarning(
+    `pesakit: createReconciler({ settleWindowMs: ${options.settleWindowMs} }) is under ` +
+      `${minimumSettleWindowMs} ms. An unknown payout missing from the payout history is failed ` +
+      `("never reached the platform") ${options.settleWindowMs} ms after its attempt, but the ` +
+      'platform may still list a payout it was processing; failed, it may be paid again. Keep ' +
+      `at least ${minimumSettleWindowMs} ms (the default is 15 min) outside tests.`,
+    { code: 'PESAKIT_SHORT_SETTLE_WINDOW' },
+  );
 }
 
 /** An error as evidence: its name and message (messages are already redacted). */

@@ -268,6 +268,12 @@ export class MemoryReferenceStore implements ReferenceStore {
     );
   }
 
+  async readObservations(merchantReference: string): Promise<unknown[]> {
+    const reference = parseMerchantReference('readObservations', merchantReference);
+    this.#require(reference);
+    return this.#schedule.observations(reference);
+  }
+
   async resolve(
     merchantReference: string,
     outcome: 'success' | 'failed',

@@ -131,6 +131,35 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
   });
 });
 
+describe('disbursement: a settle window too short to be proof is warned about', () => {
+  it('under a minute: a PESAKIT_SHORT_SETTLE_WINDOW warning naming the risk; a minute or the default: none', async () => {
+    const warnings: Error[] = [];
+    const listen = (warning: Error) => warnings.push(warning);
+    const ours = () =>
+      warnings.filter(
+        (warning) => (warning as { code?: string }).code === 'PESAKIT_SHORT_SETTLE_WINDOW',
+      );
+    process.on('warning', listen);
+    try {
+      const quiet = [
+        pesakit.createReconciler(),
+        pesakit.createReconciler({ settleWindowMs: 60_000 }),
+      ];
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(ours()).toEqual([]);
+      const short = pesakit.createReconciler({ settleWindowMs: 59_999 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(ours()).toHaveLength(1);
+      expect(ours()[0]?.message).toMatch(/settleWindowMs: 59999 .*under 60000 ms/);
+      expect(ours()[0]?.message).toMatch(/may be paid again/);
+      await Promise.all([...quiet, short].map((reconciler) => reconciler.close()));
+    } finally {
+      process.off('warning', listen);
+    }
+  });
+});
+
 describe('disbursement, pending with a refid: found by refid/txnid, history pulled once per pass', () => {
   it('settles every due payout from one walk of the history', async () => {
     for (let i = 0; i < 5; i += 1) {

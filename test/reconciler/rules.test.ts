@@ -92,6 +92,40 @@ describe('the rate gate', () => {
   });
 });
 
+describe('pages', () => {
+  it('a pass over many pages checks every record once, and writes every check before it resolves', async () => {
+    const pesakit = harness.client({ store });
+    for (let i = 0; i < 10; i += 1) {
+      await pesakit.collection.initiateMno(
+        { amount: 1_000 + i, msisdn: '255754123456' },
+        { merchantReference: `page-${String(i).padStart(2, '0')}` },
+      );
+    }
+    // The pages leased, as the store hands them out.
+    const pageSizes: number[] = [];
+    const leaseDue = store.leaseDue.bind(store);
+    store.leaseDue = async (options) => {
+      const page = await leaseDue(options);
+      pageSizes.push(page.length);
+      return page;
+    };
+    proxy = await startProxy(harness.url);
+    const reconciler = through(proxy.url).createReconciler({ batchSize: 3, concurrency: 2 });
+    const summary = await reconciler.runOnce({ force: true });
+    expect(summary).toMatchObject({ checked: 10, pending: 10, errors: 0 });
+    expect(pageSizes).toEqual([3, 3, 3, 1]);
+    const pulls = proxy.requests.filter((request) => isStatusPull(request.path));
+    expect(new Set(pulls.map((request) => request.body)).size).toBe(10);
+    expect(pulls).toHaveLength(10);
+    // Every check written once the pass resolved: counted once, next due on the schedule.
+    for (let i = 0; i < 10; i += 1) {
+      expect((await store.get(`page-${String(i).padStart(2, '0')}`))?.checkCount).toBe(1);
+    }
+    expect(await store.leaseDue({ limit: 20, leaseMs: 1_000 })).toEqual([]);
+    await reconciler.close();
+  });
+});
+
 describe('errors, close and options', () => {
   it('an upstream 5xx is an error, counted and retried on the schedule, the record untouched', async () => {
     const pesakit = harness.client({ store });

@@ -160,8 +160,8 @@ function describeScheduling(name: string, open: Open) {
         clock.advance(1);
       }
       const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
-      expect(lease?.observations[0]).toEqual({ check: 2, at: new Date(start + 2).toISOString() });
-      expect(lease?.observations.at(-1)).toMatchObject({ check: 21 });
+      expect(lease?.observations?.[0]).toEqual({ check: 2, at: new Date(start + 2).toISOString() });
+      expect(lease?.observations?.at(-1)).toMatchObject({ check: 21 });
       expect((await store.get('order-000'))?.checkCount).toBe(22);
       await store.releaseLease('order-000', lease!.token, {
         nextCheckAt: new Date(start + 60_000),
@@ -268,8 +268,8 @@ function describeScheduling(name: string, open: Open) {
       const leases = await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true });
       for (const lease of leases) {
         expect(lease.observations).toHaveLength(20);
-        expect(lease.observations[0]).toEqual({ check: 2 });
-        expect(lease.observations.at(-1)).toEqual({ check: 21 });
+        expect(lease.observations?.[0]).toEqual({ check: 2 });
+        expect(lease.observations?.at(-1)).toEqual({ check: 21 });
         expect(lease.record.checkCount).toBe(22);
       }
       const [first, second] = leases as [LeasedRecord, LeasedRecord];
@@ -292,6 +292,65 @@ function describeScheduling(name: string, open: Open) {
       expect(await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true })).toEqual([]);
       expect((await store.get('order-000'))?.checkCount).toBe(22);
       expect(await store.releaseLeases([])).toEqual([]);
+      await store.close();
+    });
+
+    it('leases without the check log on request, and reads it back exactly, oldest first', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seed(store, 2);
+      // Observations the store must keep exactly as given: key order, nesting, arrays (one
+      // entry, never spliced into the log), strings, null, unicode and quotes.
+      const observations: unknown[] = [
+        { z: 1, a: { y: [1, 2, { b: null }], x: 'ünïcode "quoted" \\ \n' } },
+        [1, 2, 3],
+        'just text',
+        null,
+        12.5,
+      ];
+      for (const observation of observations) {
+        const leases = await store.leaseDue({
+          limit: 2,
+          leaseMs: 1_000,
+          force: true,
+          observations: false,
+        });
+        expect(leases).toHaveLength(2);
+        for (const lease of leases) expect(lease).not.toHaveProperty('observations');
+        const [first, second] = leases as [LeasedRecord, LeasedRecord];
+        expect(
+          await store.releaseLeases([
+            {
+              merchantReference: 'order-000',
+              token: first.token,
+              nextCheckAt: clock.now(),
+              observation,
+            },
+            { merchantReference: 'order-001', token: second.token, nextCheckAt: clock.now() },
+          ]),
+        ).toEqual([true, true]);
+        clock.advance(1);
+      }
+      const read = await store.readObservations('order-000');
+      expect(read).toEqual(observations);
+      expect(JSON.stringify(read)).toBe(JSON.stringify(observations));
+      expect(await store.readObservations('order-001')).toEqual([]);
+      // The single release appends the same way.
+      const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+      expect(lease?.observations).toEqual(observations);
+      await store.releaseLease('order-000', lease!.token, {
+        nextCheckAt: clock.now(),
+        observation: { last: true },
+      });
+      expect((await store.readObservations('order-000')).at(-1)).toEqual({ last: true });
+      const missing = await failure(store.readObservations('order-999'));
+      expect(String(missing)).toMatch(/order-999/);
+      const bad = await failure(store.readObservations(''));
+      expect(isStoreInputError(bad)).toBe(true);
+      const badOption = await failure(
+        store.leaseDue({ limit: 1, leaseMs: 1_000, observations: 'no' as unknown as boolean }),
+      );
+      expect(String(badOption)).toMatch(/observations must be true or false/);
       await store.close();
     });
 

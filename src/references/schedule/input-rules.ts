@@ -25,6 +25,7 @@ const leaseDueSchema = z.object({
     .array(z.enum(transactionStatuses as [TransactionStatus, ...TransactionStatus[]]))
     .min(1, { error: 'must name at least one status' })
     .optional(),
+  observations: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 const releaseSchema = z.object({
@@ -52,6 +53,7 @@ export interface ParsedLeaseDue {
   force: boolean;
   passStartedAt: Date | undefined;
   statuses: readonly TransactionStatus[];
+  observations: boolean;
 }
 
 export function parseLeaseDue(options: LeaseDueOptions): ParsedLeaseDue {
@@ -62,6 +64,7 @@ export function parseLeaseDue(options: LeaseDueOptions): ParsedLeaseDue {
     force: parsed.force ?? false,
     passStartedAt: parsed.passStartedAt,
     statuses: parsed.statuses ?? openStatuses,
+    observations: parsed.observations ?? true,
   };
 }
 
@@ -70,11 +73,17 @@ export function parseRelease(
   options: ReleaseLeaseOptions,
   operation = 'releaseLease',
 ): ParsedRelease {
-  const parsed = parse(operation, releaseSchema, { ...options, token });
-  let observation: unknown;
+  // The reconciler releases every record it checks: a well-formed release (the usual case)
+  // skips the schema; anything else gets the schema's errors, naming the field.
+  const parsed = isWellFormed(token, options)
+    ? options
+    : parse(operation, releaseSchema, { ...options, token });
+  let observationJson: string | undefined;
   if (options?.observation !== undefined) {
     try {
-      observation = JSON.parse(JSON.stringify(options.observation) ?? 'null');
+      // Serialised once, here: the store appends this text as it is (a function or a symbol,
+      // which JSON has no word for, is kept as null).
+      observationJson = JSON.stringify(options.observation) ?? 'null';
     } catch (error) {
       throw new StoreInputError(operation, {
         observation: [`observation must be JSON-serialisable (${(error as Error).message})`],
@@ -82,20 +91,37 @@ export function parseRelease(
     }
   }
   return {
-    token: parsed.token,
+    token,
     nextCheckAt: parsed.nextCheckAt,
     checkedAt: parsed.checkedAt,
-    observation,
+    observationJson,
     counted: parsed.counted ?? true,
   };
+}
+
+/** The release schema's rules, checked by hand (without building zod's issue objects). */
+function isWellFormed(token: unknown, options: ReleaseLeaseOptions | undefined): boolean {
+  return (
+    typeof token === 'string' &&
+    token.length > 0 &&
+    typeof options === 'object' &&
+    options !== null &&
+    isValidDate(options.nextCheckAt) &&
+    (options.checkedAt === undefined || isValidDate(options.checkedAt)) &&
+    (options.counted === undefined || typeof options.counted === 'boolean')
+  );
+}
+
+function isValidDate(value: unknown): value is Date {
+  return value instanceof Date && !Number.isNaN(value.getTime());
 }
 
 export interface ParsedRelease {
   token: string;
   nextCheckAt: Date;
   checkedAt: Date | undefined;
-  /** JSON round-tripped; undefined when the check saw nothing to keep. */
-  observation: unknown;
+  /** The observation as JSON text; undefined when the check saw nothing to keep. */
+  observationJson: string | undefined;
   counted: boolean;
 }
 

@@ -37,12 +37,9 @@ export class MemorySchedule {
       const nextCheckAt = slot.nextCheckAt && new Date(slot.nextCheckAt);
       slot.token = randomUUID();
       slot.leaseExpiresAt = new Date(now.getTime() + options.leaseMs);
-      return {
-        record,
-        token: slot.token,
-        nextCheckAt,
-        observations: structuredClone(slot.observations),
-      };
+      const leased: LeasedRecord = { record, token: slot.token, nextCheckAt };
+      if (options.observations) leased.observations = structuredClone(slot.observations);
+      return leased;
     });
   }
 
@@ -53,8 +50,9 @@ export class MemorySchedule {
     slot.token = null;
     slot.leaseExpiresAt = null;
     slot.nextCheckAt = new Date(options.nextCheckAt);
-    if (options.observation !== undefined) {
-      slot.observations = [...slot.observations, options.observation].slice(-maxObservations);
+    if (options.observationJson !== undefined) {
+      const observation: unknown = JSON.parse(options.observationJson);
+      slot.observations = [...slot.observations, observation].slice(-maxObservations);
     }
     if (options.counted) {
       record.lastCheckedAt = options.checkedAt ?? now;
@@ -62,6 +60,11 @@ export class MemorySchedule {
       record.updatedAt = now;
     }
     return true;
+  }
+
+  /** What the record's checks saw, oldest first (a copy). */
+  observations(merchantReference: string): unknown[] {
+    return structuredClone(this.#slots.get(merchantReference)?.observations ?? []);
   }
 
   /** True while `token` is the record's current lease (expired but not taken still counts). */

@@ -16,6 +16,13 @@ export interface LeaseDueOptions {
   passStartedAt?: Date;
   /** @default ['initiating', 'pending', 'unknown'] */
   statuses?: readonly TransactionStatus[];
+  /**
+   * False: leave each record's check log unread (`LeasedRecord.observations` is then absent) —
+   * it holds up to {@link maxObservations} full platform answers, and a check rarely needs
+   * them; read them with {@link SchedulingStore.readObservations} when it does.
+   * @default true
+   */
+  observations?: boolean;
 }
 
 /** A record leased to one worker: only the holder of `token` may settle it. */
@@ -27,9 +34,10 @@ export interface LeasedRecord {
   nextCheckAt: Date | null;
   /**
    * What earlier checks saw (the pulled answers, oldest first, the last
-   * {@link maxObservations}): the evidence a person gets when the reconciler gives up.
+   * {@link maxObservations}): the evidence a person gets when the reconciler gives up. Absent
+   * when leased with `observations: false`.
    */
-  observations: unknown[];
+  observations?: unknown[];
 }
 
 /** How many pulled answers a record keeps as evidence. */
@@ -86,4 +94,10 @@ export interface SchedulingStore {
    * the whole call and changes nothing.
    */
   releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]>;
+  /**
+   * What earlier checks of the record saw, oldest first (the last {@link maxObservations}
+   * observations given to `releaseLease`/`releaseLeases`); `[]` when none. Throws
+   * `TransactionNotFoundError` for a record the store does not hold.
+   */
+  readObservations(merchantReference: string): Promise<unknown[]>;
 }

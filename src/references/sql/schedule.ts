@@ -1,9 +1,10 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { TransactionStatus } from '../types.js';
-import type { ScheduleDatabase } from './schedule-table.js';
+import type { ScheduleDatabase, ScheduledTransactionsTable } from './schedule-table.js';
 import {
   type SqlDialectName,
   type StoreDatabase,
@@ -81,19 +82,27 @@ export async function leaseDueRows(
           .orderBy('due.next_check_at', (ob) => ob.asc().nullsFirst())
           .orderBy('due.merchant_reference', 'asc')
           .limit(options.limit);
+  // The check log (up to 20 full answers per record) is read only when asked for: the
+  // reconciler reads it for the rare record it escalates (readObservationRows), not per check.
   const rows = await s
     .updateTable(transactionsTable)
     .set({ lease_token: token, lease_expires_at: at(leaseExpiresAt) })
     .where('merchant_reference', 'in', due)
-    .returningAll()
+    .returning(options.observations ? [...leasedColumns, 'check_log'] : leasedColumns)
     .execute();
   return rows
-    .map((row) => ({
-      record: toRecord(row as TransactionRow),
-      token: row.lease_token as string,
-      nextCheckAt: fromInstant(row.next_check_at),
-      observations: row.check_log === null ? [] : (JSON.parse(row.check_log) as unknown[]),
-    }))
+    .map((row): LeasedRecord => {
+      const leased: LeasedRecord = {
+        record: toRecord(row as unknown as TransactionRow),
+        token: row.lease_token as string,
+        nextCheckAt: fromInstant(row.next_check_at),
+      };
+      if (options.observations) {
+        const log = (row as { check_log?: string | null }).check_log ?? null;
+        leased.observations = log === null ? [] : (JSON.parse(log) as unknown[]);
+      }
+      return leased;
+    })
     .sort((a, b) => {
       const x = a.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
       const y = b.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
@@ -104,7 +113,10 @@ export async function leaseDueRows(
     });
 }
 
-/** Ends the lease held with `token`: one fenced UPDATE; false when another worker holds it. */
+/**
+ * Ends the lease held with `token`: one fenced UPDATE, the observation appended to the check
+ * log by the database itself (no read of the log). False when another worker holds the lease.
+ */
 export async function releaseLeaseRow(
   db: Db,
   dialect: SqlDialectName,
@@ -113,57 +125,37 @@ export async function releaseLeaseRow(
   now: Date,
 ): Promise<boolean> {
   const at = (value: Date) => toInstant(dialect, value);
-  const s = scheduled(db);
-  if (options.observation !== undefined) {
-    // Appending to the log needs its current value: read and write under the lease, in one
-    // transaction (the lease makes this worker the only writer of the log meanwhile).
-    return s.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom(transactionsTable)
-        .select('check_log')
-        .where('merchant_reference', '=', merchantReference)
-        .where('lease_token', '=', options.token)
-        .$if(dialect === 'postgres', (qb) => qb.forUpdate())
-        .executeTakeFirst();
-      if (!row) return false;
-      const log = row.check_log === null ? [] : (JSON.parse(row.check_log) as unknown[]);
-      const next = JSON.stringify([...log, options.observation].slice(-maxObservations));
-      return release(trx as unknown as Db, next);
-    });
-  }
-  return release(db, undefined);
-
-  async function release(target: Db, checkLog: string | undefined): Promise<boolean> {
-    const result = await scheduled(target)
-      .updateTable(transactionsTable)
-      .set((eb) => ({
-        lease_token: null,
-        lease_expires_at: null,
-        next_check_at: at(options.nextCheckAt),
-        ...(options.counted
-          ? {
-              last_checked_at: at(options.checkedAt ?? now),
-              check_count: eb('check_count', '+', 1),
-              updated_at: at(now),
-            }
-          : {}),
-        ...(checkLog === undefined ? {} : { check_log: checkLog }),
-      }))
-      .where('merchant_reference', '=', merchantReference)
-      .where('lease_token', '=', options.token)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
+  const result = await scheduled(db)
+    .updateTable(transactionsTable)
+    .set((eb) => ({
+      lease_token: null,
+      lease_expires_at: null,
+      next_check_at: at(options.nextCheckAt),
+      ...(options.counted
+        ? {
+            last_checked_at: at(options.checkedAt ?? now),
+            check_count: eb('check_count', '+', 1),
+            updated_at: at(now),
+          }
+        : {}),
+      ...(options.observationJson === undefined
+        ? {}
+        : { check_log: appendedLog(dialect, sql`cast(${options.observationJson} as text)`) }),
+    }))
+    .where('merchant_reference', '=', merchantReference)
+    .where('lease_token', '=', options.token)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
-/** Rows per UPDATE of {@link releaseLeaseRows} (SQLite's compound SELECT limit is 500). */
-const releaseChunk = 200;
+/** Rows per statement of {@link releaseLeaseRows}: bounds one statement's size. */
+const releaseChunk = 500;
 
 /**
- * Ends many leases in one transaction: one SELECT for the check logs to append to (locking the
- * rows, in merchant-reference order, on PostgreSQL), then one fenced UPDATE … FROM per
- * {@link releaseChunk} rows. Writes exactly what {@link releaseLeaseRow} writes, each row only
- * while `token` is still its lease; the reconciler's checks end through here, so a pass commits
+ * Ends many leases in one transaction: one fenced UPDATE … FROM per {@link releaseChunk} rows
+ * (on PostgreSQL after locking the rows in merchant-reference order). Writes exactly what
+ * {@link releaseLeaseRow} writes, each row only while `token` is still its lease, the
+ * observations appended in SQL; the reconciler's checks end through here, so a pass commits
  * once per batch instead of once per record.
  */
 export async function releaseLeaseRows(
@@ -178,86 +170,54 @@ export async function releaseLeaseRows(
   await scheduled(db)
     .transaction()
     .execute(async (trx) => {
-      // PostgreSQL locks every row up front in one order, so two batches that meet on a
-      // record (a lease taken over after expiry) wait for each other instead of deadlocking.
-      const toRead = releases
-        .filter((release) => dialect === 'postgres' || release.observation !== undefined)
-        .map((release) => release.merchantReference)
-        .sort();
-      const tokens = new Map(releases.map((r) => [r.merchantReference, r.token]));
-      const logs = new Map<string, string | null>();
-      for (let start = 0; start < toRead.length; start += releaseChunk) {
-        const rows = await trx
-          .selectFrom(transactionsTable)
-          .select(['merchant_reference', 'lease_token', 'check_log'])
-          .where('merchant_reference', 'in', toRead.slice(start, start + releaseChunk))
-          .orderBy('merchant_reference')
-          .$if(dialect === 'postgres', (qb) => qb.forUpdate())
-          .execute();
-        for (const row of rows) {
-          // Only a log under our lease is ours to extend; the UPDATE skips the others anyway.
-          if (row.lease_token === tokens.get(row.merchant_reference)) {
-            logs.set(row.merchant_reference, row.check_log);
-          }
+      if (dialect === 'postgres') {
+        // PostgreSQL locks every row up front in one order, so two batches that meet on a
+        // record (a lease taken over after expiry) wait for each other instead of deadlocking.
+        // SQLite has one writer at a time: nothing to order.
+        const references = releases.map((release) => release.merchantReference).sort();
+        for (let start = 0; start < references.length; start += releaseChunk) {
+          await trx
+            .selectFrom(transactionsTable)
+            .select('merchant_reference')
+            .where('merchant_reference', 'in', references.slice(start, start + releaseChunk))
+            .orderBy('merchant_reference')
+            .forUpdate()
+            .execute();
         }
       }
       for (let start = 0; start < releases.length; start += releaseChunk) {
-        const chunk = releases.slice(start, start + releaseChunk).map((release) => {
-          const log = logs.get(release.merchantReference);
-          return {
-            release,
-            // NULL: keep the log as it is (no observation, or a lease we no longer hold).
-            checkLog:
-              release.observation === undefined || log === undefined
-                ? null
-                : appendObservation(log, release.observation),
-          };
-        });
-        const rows = await updateReleased(trx as unknown as Db, chunk, at(now));
+        const rows = await updateReleased(
+          trx as unknown as Db,
+          releases.slice(start, start + releaseChunk),
+          at(now),
+        );
         for (const row of rows) released.add(row.merchant_reference);
       }
     });
   return releases.map((release) => released.has(release.merchantReference));
 
-  function updateReleased(
-    trx: Db,
-    chunk: { release: ParsedLeaseRelease; checkLog: string | null }[],
-    nowInstant: Date | string,
-  ) {
-    // One row per release, as a derived table both dialects read alike (SQLite has no column
-    // names for VALUES). PostgreSQL reads the parameters as text: cast where the type matters.
-    const rows = sql.join(
-      chunk.map(({ release, checkLog }, index) => {
-        const values = [
-          release.merchantReference,
-          release.token,
-          at(release.nextCheckAt),
-          release.counted ? 1 : 0,
-          at(release.checkedAt ?? now),
-          checkLog,
-        ];
-        return index === 0
-          ? sql`select ${sql.join(values.map((value, i) => sql`${value} as ${sql.raw(releaseColumns[i] as string)}`))}`
-          : sql`select ${sql.join(values)}`;
-      }),
-      sql` union all `,
-    );
-    const instant = (column: string) =>
+  function updateReleased(trx: Db, chunk: ParsedLeaseRelease[], nowInstant: Date | string) {
+    // The whole batch is one parameter, a JSON array with one row per release, read back as a
+    // derived table (json_each / json_array_elements): the statement's text is the same for
+    // every batch, however large, so it is cheap to build and to prepare — a derived table of
+    // one SELECT per release (six parameters each) cost more than the update itself.
+    const rows = releaseRowsJson(chunk, now);
+    const v =
       dialect === 'postgres'
-        ? sql<string>`cast(${sql.ref(column)} as timestamptz)`
-        : sql<string>`${sql.ref(column)}`;
-    const counted = dialect === 'postgres' ? sql`cast(v.v_counted as integer)` : sql`v.v_counted`;
+        ? sql<ReleaseRow>`(select row->>0 as v_reference, row->>1 as v_token, cast(row->>2 as timestamptz) as v_next_check_at, cast(row->>3 as integer) as v_counted, cast(row->>4 as timestamptz) as v_checked_at, case when cast(row->>5 as integer) = 1 then cast(row->6 as text) end as v_observation from json_array_elements(cast(${rows} as json)) as row)`
+        : sql<ReleaseRow>`(select value->>0 as v_reference, value->>1 as v_token, value->>2 as v_next_check_at, value->>3 as v_counted, value->>4 as v_checked_at, case when value->>5 = 1 then value->6 end as v_observation from json_each(${rows}))`;
+    const counted = sql.ref('v.v_counted');
     return scheduled(trx)
       .updateTable(transactionsTable)
-      .from(sql<ReleaseRow>`(${rows})`.as('v'))
+      .from(v.as('v'))
       .set({
         lease_token: null,
         lease_expires_at: null,
-        next_check_at: instant('v.v_next_check_at'),
-        last_checked_at: sql`case when ${counted} = 1 then ${instant('v.v_checked_at')} else ${sql.ref('last_checked_at')} end`,
+        next_check_at: sql`v.v_next_check_at`,
+        last_checked_at: sql`case when ${counted} = 1 then v.v_checked_at else ${sql.ref('last_checked_at')} end`,
         check_count: sql`${sql.ref('check_count')} + ${counted}`,
         updated_at: sql`case when ${counted} = 1 then ${nowInstant} else ${sql.ref('updated_at')} end`,
-        check_log: sql`coalesce(v.v_check_log, ${sql.ref('check_log')})`,
+        check_log: appendedLog(dialect, sql<string | null>`v.v_observation`),
       })
       .where(
         sql<boolean>`${sql.ref('merchant_reference')} = v.v_reference and ${sql.ref('lease_token')} = v.v_token`,
@@ -267,15 +227,27 @@ export async function releaseLeaseRows(
   }
 }
 
-/** The derived table's columns, in the order each row gives them. */
-const releaseColumns = [
-  'v_reference',
-  'v_token',
-  'v_next_check_at',
-  'v_counted',
-  'v_checked_at',
-  'v_check_log',
-] as const;
+/**
+ * The batch as one JSON array of rows `[reference, token, nextCheckAt, counted (0/1),
+ * checkedAt, hasObservation (0/1), observation]`, instants as ISO-8601 text (what SQLite
+ * stores; PostgreSQL casts it). The observation is already JSON text (parseRelease), so it is
+ * spliced in as it is rather than serialised again.
+ */
+function releaseRowsJson(releases: readonly ParsedLeaseRelease[], now: Date): string {
+  const rows = releases.map((release) => {
+    const fields = JSON.stringify([
+      release.merchantReference,
+      release.token,
+      release.nextCheckAt.toISOString(),
+      release.counted ? 1 : 0,
+      (release.checkedAt ?? now).toISOString(),
+    ]);
+    const observation =
+      release.observationJson === undefined ? '0,null' : `1,${release.observationJson}`;
+    return `${fields.slice(0, -1)},${observation}]`;
+  });
+  return `[${rows.join(',')}]`;
+}
 
 interface ReleaseRow {
   v_reference: string;
@@ -283,14 +255,91 @@ interface ReleaseRow {
   v_next_check_at: string;
   v_counted: number;
   v_checked_at: string;
-  v_check_log: string | null;
+  v_observation: string | null;
 }
 
-/** The check log with one more observation, the oldest dropped past {@link maxObservations}. */
-function appendObservation(log: string | null, observation: unknown): string {
-  const entries = log === null ? [] : (JSON.parse(log) as unknown[]);
-  return JSON.stringify([...entries, observation].slice(-maxObservations));
+/**
+ * The check log with `observation` (JSON text, or NULL for none) appended and the oldest
+ * dropped past {@link maxObservations}, computed by the database in the UPDATE itself: a
+ * release never reads the log (up to 20 full platform answers) into JavaScript and back.
+ * SQLite: its JSON functions. PostgreSQL: the elements' own text, re-joined (json, not jsonb,
+ * so each answer is kept exactly as written).
+ */
+function appendedLog(
+  dialect: SqlDialectName,
+  observation: Expression<string | null>,
+): RawBuilder<string | null> {
+  const log = sql`coalesce(${sql.ref('check_log')}, '[]')`;
+  const limit = sql.lit(maxObservations);
+  let appended: RawBuilder<string>;
+  if (dialect === 'sqlite') {
+    // Drop the oldest when full, then append at the end ('$[#]').
+    const kept = sql`case when json_array_length(${log}) >= ${limit} then json_remove(${log}, '$[0]') else ${log} end`;
+    appended = sql<string>`json_insert(${kept}, '$[#]', json(${observation}))`;
+  } else {
+    // The elements' text in order, the new one last, joined again: the last `limit`.
+    const elements = sql`select element.value::text as entry, element.position from json_array_elements(${log}::json) with ordinality as element(value, position)`;
+    const withNew = sql`${elements} union all select ${observation}, 9223372036854775807`;
+    const keep = sql`kept.position > json_array_length(${log}::json) + 1 - ${limit}`;
+    appended = sql<string>`(select '[' || string_agg(kept.entry, ',' order by kept.position) || ']' from (${withNew}) as kept where ${keep})`;
+  }
+  // NULL: the check saw nothing to keep, the log stays as it is.
+  return sql<
+    string | null
+  >`case when ${observation} is null then ${sql.ref('check_log')} else ${appended} end`;
 }
+
+/**
+ * What earlier checks of the record saw, oldest first (the last {@link maxObservations}): the
+ * evidence a person gets when the reconciler gives up. One read, only when needed.
+ */
+export async function readObservationRows(db: Db, merchantReference: string): Promise<unknown[]> {
+  const row = await scheduled(db)
+    .selectFrom(transactionsTable)
+    .select('check_log')
+    .where('merchant_reference', '=', merchantReference)
+    .executeTakeFirst();
+  if (!row) throw new TransactionNotFoundError(merchantReference);
+  return row.check_log === null ? [] : (JSON.parse(row.check_log) as unknown[]);
+}
+
+/** Every column a lease returns: the record and its schedule, never the check log. */
+const leasedColumns = Object.keys({
+  merchant_reference: true,
+  product: true,
+  flow: true,
+  amount_cents: true,
+  msisdn: true,
+  status: true,
+  status_reason: true,
+  control_number: true,
+  payment_reference: true,
+  external_reference: true,
+  txnid: true,
+  refid: true,
+  created_at: true,
+  updated_at: true,
+  attempted_at: true,
+  last_checked_at: true,
+  check_count: true,
+  last_payload: true,
+  metadata: true,
+  review: true,
+  resolution: true,
+  effect_status: true,
+  effect_attempts: true,
+  effect_due_at: true,
+  effect_last_error: true,
+  effect_completed_at: true,
+  effect_lease_token: true,
+  effect_lease_until: true,
+  next_check_at: true,
+  lease_token: true,
+  lease_expires_at: true,
+} satisfies Record<Exclude<keyof ScheduledTransactionsTable, 'check_log'>, true>) as Exclude<
+  keyof ScheduledTransactionsTable,
+  'check_log'
+>[];
 
 /**
  * The fence of a final write: inside the transaction that locked the record, refuse unless

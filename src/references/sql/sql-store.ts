@@ -55,7 +55,13 @@ import type {
 } from '../types.js';
 import { claimEffectRows, effectColumns, fencedEffectWrite } from './effects.js';
 import type { InboxDatabase } from './inbox-table.js';
-import { assertLeaseRow, leaseDueRows, releaseLeaseRow, releaseLeaseRows } from './schedule.js';
+import {
+  assertLeaseRow,
+  leaseDueRows,
+  readObservationRows,
+  releaseLeaseRow,
+  releaseLeaseRows,
+} from './schedule.js';
 import {
   referenceColumns,
   type SqlDialectName,
@@ -395,6 +401,11 @@ export class SqlReferenceStore implements ReferenceStore {
   async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
     const parsed = parseReleases(releases);
     return releaseLeaseRows(this.#open(), this.#dialect, parsed, this.#now());
+  }
+
+  async readObservations(merchantReference: string): Promise<unknown[]> {
+    const reference = parseMerchantReference('readObservations', merchantReference);
+    return readObservationRows(this.#open(), reference);
   }
 
   async resolve(
