@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { sandboxPrefixes } from '../core/endpoints.js';
 import type { SandboxContext } from './context.js';
 import type { EngineDeliveryResult } from './engine/collection-engine.js';
 import { clientErrorHandler } from './http/client-errors.js';
@@ -61,7 +60,7 @@ export function buildSandboxApp(
     genReqId: () => `req_${randomUUID()}`,
   });
   // Hooks on every request take a callback rather than being async: no promise per request.
-  registerResponseHeaders(app, sandboxPrefixes.collection);
+  registerResponseHeaders(app);
   registerJsonBody(app);
   registerErrorHandling(app);
   context.loginLimits.register(app);

@@ -1,12 +1,12 @@
 import helmet from '@fastify/helmet';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { helmetOptions } from '../../src/sandbox/http/security-headers.js';
+import { API_SECURITY_HEADERS, helmetOptions } from '../../src/sandbox/http/security-headers.js';
 import { bearer, type RunningSandbox, startSandbox } from './support.js';
 
-// The sandbox reads @fastify/helmet's headers once at start-up instead of letting the plugin
-// rebuild them on every request. These tests hold it to exactly what the plugin sets, on every
-// kind of answer.
+// JSON answers carry the API set (OWASP REST: no script or style policy, not frameable, nosniff);
+// the checkout page, the one HTML document, carries exactly what @fastify/helmet sets for it —
+// read once at start-up instead of letting the plugin rebuild it on every request.
 
 let s: RunningSandbox;
 let expected: Record<string, string>;
@@ -31,9 +31,10 @@ async function pluginHeaders(): Promise<Record<string, string>> {
   }
 }
 
+/** The headers of `headers` that either set names (so a page header on a JSON answer shows). */
 function securityHeadersOf(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of Object.keys(expected)) {
+  for (const name of new Set([...Object.keys(expected), ...Object.keys(API_SECURITY_HEADERS)])) {
     const value = headers.get(name);
     if (value !== null) out[name] = value;
   }
@@ -55,7 +56,7 @@ describe('security headers', () => {
     expect(expected['strict-transport-security']).toBeUndefined();
   });
 
-  it('are exactly the plugin’s on a success, a 401, a 404, a 415, a 400 and the checkout page', async () => {
+  it('JSON answers carry exactly the API set: a success, a 401, a 404, a 415 and a 400', async () => {
     const token = await s.account('collection', 'headers@example.tz');
     const opened = await s.call(
       'POST',
@@ -64,13 +65,8 @@ describe('security headers', () => {
       bearer(token),
     );
     expect(opened.status).toBe(200);
-    const secure = await s.call('POST', '/api/sandbox/initiate-secure-payment', {
-      amount: 1000,
-      callback_url: 'http://127.0.0.1:9/return',
-    });
-    expect(secure.status).toBe(200);
-    const paymentUrl = (secure.body as { payment_url: string }).payment_url;
     const answers = [
+      opened,
       await s.call('POST', '/api/sandbox/transaction/status', { ref_id: 'x' }, bearer(token)),
       await s.call('POST', '/api/sandbox/transaction/status', { ref_id: 'x' }),
       await s.call('GET', '/api/sandbox/no-such-route'),
@@ -80,9 +76,29 @@ describe('security headers', () => {
       await s.call('POST', '/api/sandbox/transaction/status', '{not json', {
         'content-type': 'application/json',
       }),
-      await s.call('GET', new URL(paymentUrl).pathname),
     ];
-    expect(answers.map((answer) => answer.status)).toEqual([404, 401, 404, 415, 400, 200]);
-    for (const answer of answers) expect(securityHeadersOf(answer.headers)).toEqual(expected);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 404, 401, 404, 415, 400]);
+    for (const answer of answers) {
+      expect(securityHeadersOf(answer.headers)).toEqual(API_SECURITY_HEADERS);
+    }
+    expect(API_SECURITY_HEADERS['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(API_SECURITY_HEADERS['x-frame-options']).toBe('DENY');
+    expect(API_SECURITY_HEADERS['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('the checkout page carries exactly the plugin’s headers, and an unknown token a JSON 404', async () => {
+    const secure = await s.call('POST', '/api/sandbox/initiate-secure-payment', {
+      amount: 1000,
+      callback_url: 'http://127.0.0.1:9/return',
+    });
+    expect(secure.status).toBe(200);
+    const paymentUrl = (secure.body as { payment_url: string }).payment_url;
+    const page = await s.call('GET', new URL(paymentUrl).pathname);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(securityHeadersOf(page.headers)).toEqual(expected);
+    const unknown = await s.call('GET', '/api/sandbox/checkout/no-such-token');
+    expect(unknown.status).toBe(404);
+    expect(securityHeadersOf(unknown.headers)).toEqual(API_SECURITY_HEADERS);
   });
 });

@@ -9,6 +9,7 @@ import { atCapacity } from '../http/capacity.js';
 import { publicOrigin } from '../http/origin.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
+import { pageSecurityHeaders } from '../http/security-headers.js';
 import { newSessionId } from '../references.js';
 import { type CollectionRecord, cardSessions } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
@@ -167,19 +168,28 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     return checkoutStatus(record);
   });
 
-  app.get(checkoutPath, async (request, reply) => {
-    const { token } = request.params as { token: string };
-    const record = context.collections.findByToken(token);
-    if (!record) return sendError(reply, 404, 'The payment token is unknown.');
-    const html = renderCheckoutPage({
-      token,
-      amount: record.amount,
-      externalReference: record.external_reference ?? '',
-      ...(record.description !== null ? { description: record.description } : {}),
-      callbackUrl: record.callback_url ?? '',
-      apiBase,
+  // The page is the one HTML document the sandbox serves: it replaces the API's security
+  // headers with helmet's full set for a page (read once, when the sandbox starts).
+  app.register(async (scope) => {
+    const pageHeaders = await pageSecurityHeaders(apiBase);
+    scope.get(checkoutPath, async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const record = context.collections.findByToken(token);
+      if (!record) return sendError(reply, 404, 'The payment token is unknown.');
+      const html = renderCheckoutPage({
+        token,
+        amount: record.amount,
+        externalReference: record.external_reference ?? '',
+        ...(record.description !== null ? { description: record.description } : {}),
+        callbackUrl: record.callback_url ?? '',
+        apiBase,
+      });
+      return reply
+        .headers(pageHeaders)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(html);
     });
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
   });
 }
 
