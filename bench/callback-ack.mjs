@@ -15,8 +15,9 @@
 //   node bench/callback-ack.mjs --quick   # 1 s per subject, no warm-up, no synchronous=NORMAL
 //                                         # variant (the suite runs this: it runs, it prints)
 // Knobs: BENCH_ACK_SECONDS, BENCH_ACK_CONNECTIONS (default 256), BENCH_ACK_RATE (req/s of the
-// fixed-rate run, default 2000; --quick 200), BENCH_ACK_RATE_CONNECTIONS (default 32).
-// Needs a built dist/.
+// fixed-rate run, default 2000; --quick 200), BENCH_ACK_RATE_CONNECTIONS (default 32),
+// BENCH_ACK_DIST (the dist/ directory to load pesakit from, default this checkout's: to
+// alternate an old and a new build with the same bench). Needs a built dist/.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';

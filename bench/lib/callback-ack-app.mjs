@@ -18,9 +18,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 
 const [framework, subject] = process.argv.slice(2);
-const dist = new URL('../../dist/', import.meta.url);
+// BENCH_ACK_DIST: another build's dist/ (absolute path), to alternate an old and a new build.
+const dist = process.env.BENCH_ACK_DIST
+  ? pathToFileURL(`${process.env.BENCH_ACK_DIST.replace(/\/+$/, '')}/`)
+  : new URL('../../dist/', import.meta.url);
 const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-ack-'));
 let store;
 let receiver;

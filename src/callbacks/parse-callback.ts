@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { CallbackClaim } from '../references/inbox/types.js';
 import { engineCallbackSchema, merchantCallbackSchema } from '../schemas/collection.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
+import { wellFormedCallbackClaim } from './well-formed-callback.js';
 
 /** A callback body that passed the shared schemas, with what it claims. */
 export interface ParsedCallback {
@@ -26,7 +27,9 @@ export type ParseResult =
 export function parseCallback(body: unknown, merchantReferenceHint: string | null): ParseResult {
   let text: string;
   let value: unknown;
+  let fromText = false;
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    fromText = true;
     text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
     try {
       value = secureJsonParse(text, undefined, {
@@ -42,6 +45,14 @@ export function parseCallback(body: unknown, merchantReferenceHint: string | nul
     // A framework parsed it already; keep the closest thing to the raw text we can.
     value = body;
     text = JSON.stringify(body);
+  }
+  // A body exactly as the platform sends it is claimed without zod (well-formed-callback.ts).
+  const wellFormed = fromText ? wellFormedCallbackClaim(value, merchantReferenceHint) : undefined;
+  if (wellFormed) {
+    return {
+      ok: true,
+      callback: { text, claim: wellFormed, dedupKey: dedupKeyOf(wellFormed, value) },
+    };
   }
   const isMerchantShape =
     typeof value === 'object' &&

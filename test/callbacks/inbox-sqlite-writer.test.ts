@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -189,4 +189,28 @@ describe('kill -9 of a process acknowledging callbacks into SQLite', () => {
     );
     expect(acknowledged.filter((reference) => !stored.has(reference))).toEqual([]);
   }, 60_000);
+
+  it('copies the WAL into the database file on a thread of its own, not in a commit', async () => {
+    // SQLite's automatic checkpoint runs inside the commit that pushes the WAL past 1,000
+    // pages: every callback of that group (and those queued behind it) waited for it. Now the
+    // writer pokes a checkpointer thread every 200 callbacks. One group of 250 callbacks writes
+    // far fewer than 1,000 pages, so before this only close() would have copied them.
+    const file = join(directory(), 'store.sqlite');
+    const store = await SqliteReferenceStore.open(file);
+    cleanups.push(() => store.close());
+    await store.inbox.append(callback('WARM'));
+    const before = statSync(file).size;
+    await Promise.all(Array.from({ length: 250 }, (_, n) => store.inbox.append(callback(`C${n}`))));
+    // Observe the end state: the file grows once a checkpoint has copied the new pages.
+    const deadline = Date.now() + 20_000;
+    while (statSync(file).size <= before && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(statSync(file).size).toBeGreaterThan(before);
+    // And the rows are there for any other connection to read.
+    const reader = opened(file, { readonly: true });
+    expect(
+      (reader.prepare('select count(*) as n from pesakit_callback_inbox').get() as { n: number }).n,
+    ).toBe(251);
+  });
 });

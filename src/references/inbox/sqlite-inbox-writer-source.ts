@@ -7,6 +7,12 @@
  *   `null` stored new; `{ row }` a duplicate, counted; `{ error: { name, message, code } }`.
  * - in  `{ close: true }`                → closes the connection; the thread ends.
  * The group logic is the same as `inThreadGroupWrite` (sqlite-group-write.ts).
+ *
+ * Checkpoints (copying the WAL into the database file) are not run by this connection's
+ * commits but by a checkpointer thread it starts (sqlite-inbox-checkpointer-source.ts), poked
+ * after each commit. Its own `wal_autocheckpoint` stays on, set high, as the bound on the WAL
+ * should the checkpointer fall behind; if the checkpointer cannot start or dies, the default
+ * comes back and commits checkpoint as before.
  */
 export const writerThreadSource = `
 'use strict';
@@ -15,6 +21,31 @@ const Database = require(workerData.driver);
 const database = new Database(workerData.file, { fileMustExist: true });
 database.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 database.pragma('synchronous = ' + workerData.synchronous);
+const checkpointer = (() => {
+  try {
+    const { Worker } = require('node:worker_threads');
+    const thread = new Worker(workerData.checkpointer.source, {
+      eval: true,
+      workerData: {
+        driver: workerData.driver,
+        file: workerData.file,
+        busyTimeoutMs: workerData.busyTimeoutMs,
+        synchronous: workerData.synchronous,
+        settleMs: workerData.checkpointer.settleMs,
+      },
+    });
+    const fallBack = () => {
+      if (database.open) database.pragma('wal_autocheckpoint = ' + workerData.checkpointer.defaultPages);
+    };
+    thread.on('error', fallBack);
+    thread.on('exit', fallBack);
+    database.pragma('wal_autocheckpoint = ' + workerData.checkpointer.backstopPages);
+    return thread;
+  } catch {
+    return undefined;
+  }
+})();
+let rowsSinceCheckpoint = 0;
 const insert = database.prepare(workerData.insertSql);
 const countDuplicate = database.prepare(workerData.countDuplicateSql);
 const group = database.transaction((inserts) =>
@@ -27,8 +58,17 @@ const described = (error) => ({
 });
 parentPort.on('message', (message) => {
   if (message.close) {
-    database.close();
-    parentPort.close();
+    if (checkpointer) {
+      checkpointer.removeAllListeners('exit');
+      checkpointer.once('exit', () => {
+        database.close();
+        parentPort.close();
+      });
+      checkpointer.postMessage('close');
+    } else {
+      database.close();
+      parentPort.close();
+    }
     return;
   }
   let outcomes;
@@ -44,5 +84,10 @@ parentPort.on('message', (message) => {
     });
   }
   parentPort.postMessage({ id: message.id, outcomes });
+  rowsSinceCheckpoint += message.inserts.length;
+  if (checkpointer && rowsSinceCheckpoint >= workerData.checkpointer.rows) {
+    rowsSinceCheckpoint = 0;
+    checkpointer.postMessage('changed');
+  }
 });
 `;

@@ -9,7 +9,17 @@ import {
   insertSql,
   type RowOutcome,
 } from './sqlite-group-write.js';
+import { checkpointerThreadSource } from './sqlite-inbox-checkpointer-source.js';
 import { writerThreadSource } from './sqlite-inbox-writer-source.js';
+
+/**
+ * Checkpoints run on a thread of their own (sqlite-inbox-checkpointer-source.ts), after every
+ * `rows` callbacks committed (each writes 4–8 pages of WAL: about SQLite's own cadence of 1,000
+ * pages), and once more `settleMs` after a burst; the writer's own automatic checkpoint only
+ * past `backstopPages` (16 MiB of WAL), SQLite's default (`defaultPages`) if the checkpointer
+ * is gone.
+ */
+const checkpointer = { rows: 200, settleMs: 500, backstopPages: 4000, defaultPages: 1000 };
 
 type ThreadOutcome =
   | null
@@ -84,6 +94,7 @@ export class SqliteInboxWriter {
         synchronous: this.#synchronous,
         insertSql,
         countDuplicateSql,
+        checkpointer: { ...checkpointer, source: checkpointerThreadSource },
       },
     });
     thread.unref();

@@ -1,0 +1,51 @@
+/**
+ * The code of the SQLite inbox's checkpointer thread, started by the writer thread
+ * (sqlite-inbox-writer-source.ts) with `new Worker(source, { eval: true })`.
+ *
+ * Why a thread of its own: SQLite's automatic checkpoint runs inside the COMMIT of whichever
+ * connection pushed the WAL past `wal_autocheckpoint` pages — on the writer, so every few
+ * hundred groups one commit also copied ~4 MB of WAL into the database file and fsynced it
+ * (30–130 ms measured), and every callback waiting on that group or queued behind it waited
+ * too: that was the fixed-rate p99. A checkpoint on another connection runs beside the writer's
+ * commits (WAL: the checkpointer copies frames already committed while new ones are appended),
+ * so the writer only commits.
+ *
+ * - in  `'changed'` (the writer committed `rows` more callbacks, a few MiB of WAL) → a PASSIVE
+ *   checkpoint at once: about as often as SQLite's own (every 1,000 pages), so no more work
+ *   than before, only elsewhere. When the WAL is not fully copied (commits kept coming), once
+ *   more `settleMs` later, so that after a burst the WAL is copied in full and starts over.
+ * - in  `'close'` → closes the connection; the thread ends.
+ * A failed checkpoint (busy, I/O) is only a late one: the writer's own `wal_autocheckpoint`
+ * (set high, not off) still bounds the WAL if this thread falls behind or is gone.
+ */
+export const checkpointerThreadSource = `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const database = new Database(workerData.file, { fileMustExist: true });
+database.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+database.pragma('synchronous = ' + workerData.synchronous);
+let timer;
+const run = () => {
+  timer = undefined;
+  let result;
+  try {
+    [result] = database.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    return; // the next commit's poke tries again
+  }
+  if (result && (result.busy !== 0 || result.log > result.checkpointed)) {
+    timer = setTimeout(run, workerData.settleMs);
+  }
+};
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    clearTimeout(timer);
+    database.close();
+    parentPort.close();
+    return;
+  }
+  clearTimeout(timer);
+  timer = setTimeout(run, 0);
+});
+`;
