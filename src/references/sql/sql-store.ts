@@ -324,9 +324,7 @@ export class SqlReferenceStore implements ReferenceStore {
       status: change.status,
       status_reason: change.statusReason,
       attempted_at: change.attemptedAt && this.#instant(change.attemptedAt),
-      last_payload: parsed.hasPayload
-        ? JSON.stringify(change.lastPayload)
-        : sql.ref<string | null>('last_payload'),
+      last_payload: parsed.hasPayload ? parsed.payloadText : sql.ref<string | null>('last_payload'),
       review: change.review === null ? null : JSON.stringify(change.review),
       ...effectColumns(this.#dialect, change.effect),
     };

@@ -153,8 +153,8 @@ export class SqliteMoneyWrites {
       updated.statusReason = change.statusReason;
       updated.attemptedAt = attemptedAt === null ? null : new Date(attemptedAt);
       if (transition.hasPayload) {
-        // parseTransition made the payload from JSON text already: it is the store's own copy.
-        set('last_payload', JSON.stringify(change.lastPayload));
+        // parseTransition made the payload from this text: it is the store's own copy.
+        set('last_payload', transition.payloadText);
         updated.lastPayload = change.lastPayload;
       }
       set('review', review);
