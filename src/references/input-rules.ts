@@ -233,6 +233,8 @@ export interface ParsedTransition {
   reason: string | undefined;
   at: Date | undefined;
   payload: unknown;
+  /** `payload` as JSON text (what the SQL stores write), kept so it is serialised once. */
+  payloadText: string;
   hasPayload: boolean;
   review: ReviewVerdict | undefined;
 }
@@ -243,11 +245,13 @@ export function parseTransition(
 ): ParsedTransition {
   const parsed = parse('transition', 'details', transitionSchema, { ...details, to });
   const hasPayload = details.payload !== undefined;
+  const payloadText = hasPayload ? toJsonText('transition', 'payload', details.payload) : 'null';
   return {
     to: parsed.to,
     reason: parsed.reason ?? parsed.review?.message,
     at: parsed.at,
-    payload: hasPayload ? toJson('transition', 'payload', details.payload) : null,
+    payload: hasPayload ? JSON.parse(payloadText) : null,
+    payloadText,
     hasPayload,
     review: parsed.review && parseReview('transition', parsed.review),
   };
@@ -317,11 +321,11 @@ export function parseCheckTime(at: Date | undefined): Date | undefined {
 }
 
 /**
- * The payload as it will read back from any store: what survives a JSON round trip. Doing this
- * in every store (memory too) means a `Date` or an `undefined` field reads back the same way
- * from memory as from SQLite or PostgreSQL.
+ * A value's JSON text; parsed back, it is the value as it will read back from any store: what
+ * survives a JSON round trip. Doing this in every store (memory too) means a `Date` or an
+ * `undefined` field reads back the same way from memory as from SQLite or PostgreSQL.
  */
-function toJson(operation: string, field: string, value: unknown): unknown {
+function toJsonText(operation: string, field: string, value: unknown): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -330,5 +334,9 @@ function toJson(operation: string, field: string, value: unknown): unknown {
       [field]: [`${field} must be JSON-serialisable (${(error as Error).message})`],
     });
   }
-  return text === undefined ? null : JSON.parse(text);
+  return text === undefined ? 'null' : text;
+}
+
+function toJson(operation: string, field: string, value: unknown): unknown {
+  return JSON.parse(toJsonText(operation, field, value));
 }

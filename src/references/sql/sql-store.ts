@@ -62,7 +62,9 @@ import {
   releaseLeaseRow,
   releaseLeaseRows,
 } from './schedule.js';
+import { SqliteMoneyWrites } from './sqlite-money-writes.js';
 import {
+  recordColumns,
   referenceColumns,
   type SqlDialectName,
   type StoreDatabase,
@@ -96,6 +98,8 @@ export class SqlReferenceStore implements ReferenceStore {
   #closed = false;
   readonly inbox: CallbackInbox;
   readonly #inbox: SqlCallbackInbox;
+  /** SQLite: the money call's two writes without Kysely (sqlite-money-writes.ts). */
+  readonly #moneyWrites: SqliteMoneyWrites | undefined;
 
   protected constructor(
     db: Kysely<StoreDatabase>,
@@ -116,12 +120,16 @@ export class SqlReferenceStore implements ReferenceStore {
       sqlite,
     );
     this.inbox = this.#inbox;
+    this.#moneyWrites = sqlite && dialect === 'sqlite' ? new SqliteMoneyWrites(sqlite) : undefined;
   }
 
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
     const parsed = parseIntent(intent);
-    const now = this.#instant(this.#now());
+    const at = this.#now();
+    const now = this.#instant(at);
     try {
+      const written = this.#open() && this.#moneyWrites?.createIntent(parsed, at);
+      if (written !== undefined) return written;
       const row = await this.#open()
         .insertInto(transactionsTable)
         .values({
@@ -191,39 +199,52 @@ export class SqlReferenceStore implements ReferenceStore {
     // two, and one row write where they made two. A move the status table refuses (the record
     // settled meanwhile) is decided in code, with no failed statement, so the references are
     // still written and the refusal thrown after the commit: what the two calls in turn would
-    // do. A lost lease writes nothing, as its error says.
+    // do. A lost lease writes nothing, as its error says. On SQLite, without a lease, the same
+    // rules run as hand-written statements in one synchronous transaction (sqlite-money-writes).
     let refused: unknown;
     let result: { record: TransactionRecord; changed: boolean };
     try {
-      result = await this.#open()
-        .transaction()
-        .execute(async (trx) => {
-          const record = await this.#lock(trx, reference);
-          if (details?.leaseToken !== undefined) {
-            await assertLeaseRow(trx, reference, details.leaseToken);
-          }
-          const claimed = await this.#claim(trx, record, parsedRefs);
-          const now = this.#now();
-          let change: StatusChange | undefined;
-          try {
-            change = statusChange(record, parsed, now);
-          } catch (error) {
-            if (!isInvalidTransitionError(error)) throw error;
-            refused = error;
-          }
-          if (claimed === undefined && change === undefined) return { record, changed: false };
-          const row = await trx
-            .updateTable(transactionsTable)
-            .set({
-              ...(claimed ?? {}),
-              updated_at: this.#instant(now),
-              ...(change === undefined ? {} : this.#statusColumns(change, parsed)),
+      const written =
+        details?.leaseToken === undefined && this.#open()
+          ? this.#moneyWrites?.attachAndTransition({
+              merchantReference: reference,
+              refs: parsedRefs,
+              transition: parsed,
+              now: this.#now(),
             })
-            .where('merchant_reference', '=', reference)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { record: toRecord(row), changed: change !== undefined };
-        });
+          : undefined;
+      refused = written?.refused;
+      result = written
+        ? { record: written.record, changed: written.changed }
+        : await this.#open()
+            .transaction()
+            .execute(async (trx) => {
+              const record = await this.#lock(trx, reference);
+              if (details?.leaseToken !== undefined) {
+                await assertLeaseRow(trx, reference, details.leaseToken);
+              }
+              const claimed = await this.#claim(trx, record, parsedRefs);
+              const now = this.#now();
+              let change: StatusChange | undefined;
+              try {
+                change = statusChange(record, parsed, now);
+              } catch (error) {
+                if (!isInvalidTransitionError(error)) throw error;
+                refused = error;
+              }
+              if (claimed === undefined && change === undefined) return { record, changed: false };
+              const row = await trx
+                .updateTable(transactionsTable)
+                .set({
+                  ...(claimed ?? {}),
+                  updated_at: this.#instant(now),
+                  ...(change === undefined ? {} : this.#statusColumns(change, parsed)),
+                })
+                .where('merchant_reference', '=', reference)
+                .returningAll()
+                .executeTakeFirstOrThrow();
+              return { record: toRecord(row), changed: change !== undefined };
+            });
     } catch (error) {
       throw await this.#explainConflict(error, reference, parsedRefs);
     }
@@ -262,13 +283,15 @@ export class SqlReferenceStore implements ReferenceStore {
       return value === undefined ? [] : [{ field, value }];
     });
     if (entries.length === 0) return undefined;
-    await this.#lockValues(
-      trx,
-      entries.map((entry) => entry.value),
-    );
-    for (const { field, value } of entries) {
-      const owner = await this.#ownerOf(trx, value, reference);
-      if (owner !== undefined) throw ownedElsewhere(reference, field, value, owner);
+    const values = entries.map((entry) => entry.value);
+    await this.#lockValues(trx, values);
+    // One query for all the new values; only when one is owned elsewhere are they asked one by
+    // one, in order, to name the first conflict.
+    if ((await this.#ownerOf(trx, values, reference)) !== undefined) {
+      for (const { field, value } of entries) {
+        const owner = await this.#ownerOf(trx, [value], reference);
+        if (owner !== undefined) throw ownedElsewhere(reference, field, value, owner);
+      }
     }
     const columns: Partial<Record<string, string>> = {};
     for (const { field, value } of entries) columns[referenceColumns[field]] = value;
@@ -301,9 +324,7 @@ export class SqlReferenceStore implements ReferenceStore {
       status: change.status,
       status_reason: change.statusReason,
       attempted_at: change.attemptedAt && this.#instant(change.attemptedAt),
-      last_payload: parsed.hasPayload
-        ? JSON.stringify(change.lastPayload)
-        : sql.ref<string | null>('last_payload'),
+      last_payload: parsed.hasPayload ? parsed.payloadText : sql.ref<string | null>('last_payload'),
       review: change.review === null ? null : JSON.stringify(change.review),
       ...effectColumns(this.#dialect, change.effect),
     };
@@ -517,7 +538,7 @@ export class SqlReferenceStore implements ReferenceStore {
   async #lock(trx: Db, merchantReference: string): Promise<TransactionRecord> {
     const row = (await trx
       .selectFrom(transactionsTable)
-      .selectAll()
+      .select(recordColumns)
       .where('merchant_reference', '=', merchantReference)
       .$if(this.#dialect === 'postgres', (qb) => qb.forUpdate())
       .executeTakeFirst()) as TransactionRow | undefined;
@@ -538,16 +559,16 @@ export class SqlReferenceStore implements ReferenceStore {
     }
   }
 
-  /** The record other than `self` holding `value` under any reference kind, if any. */
-  async #ownerOf(db: Db, value: string, self: string): Promise<string | undefined> {
+  /** A record other than `self` holding one of `values` under any reference kind, if any. */
+  async #ownerOf(db: Db, values: readonly string[], self: string): Promise<string | undefined> {
     const row = await db
       .selectFrom(transactionsTable)
       .select('merchant_reference')
       .where('merchant_reference', '<>', self)
       .where((eb) =>
         eb.or([
-          eb('merchant_reference', '=', value),
-          ...Object.values(referenceColumns).map((column) => eb(column, '=', value)),
+          eb('merchant_reference', 'in', values),
+          ...Object.values(referenceColumns).map((column) => eb(column, 'in', values)),
         ]),
       )
       .limit(1)
@@ -567,7 +588,7 @@ export class SqlReferenceStore implements ReferenceStore {
     );
     const value = field && refs[field];
     if (field === undefined || value === undefined) return error;
-    const owner = (await this.#ownerOf(this.#db, value, self)) ?? 'another transaction';
+    const owner = (await this.#ownerOf(this.#db, [value], self)) ?? 'another transaction';
     const conflict = ownedElsewhere(self, field, value, owner);
     (conflict as { cause?: unknown }).cause = error;
     return conflict;

@@ -62,6 +62,38 @@ export type TransactionRow = Selectable<TransactionsTable>;
 
 export const transactionsTable = 'pesakit_transactions';
 
+/** The columns a record is made of (not the reconciler's schedule or check log). */
+export const recordColumns: readonly (keyof TransactionRow)[] = [
+  'merchant_reference',
+  'product',
+  'flow',
+  'amount_cents',
+  'msisdn',
+  'status',
+  'status_reason',
+  'control_number',
+  'payment_reference',
+  'external_reference',
+  'txnid',
+  'refid',
+  'created_at',
+  'updated_at',
+  'attempted_at',
+  'last_checked_at',
+  'check_count',
+  'last_payload',
+  'metadata',
+  'review',
+  'resolution',
+  'effect_status',
+  'effect_attempts',
+  'effect_due_at',
+  'effect_last_error',
+  'effect_completed_at',
+  'effect_lease_token',
+  'effect_lease_until',
+];
+
 /** The column of each platform reference kind. */
 export const referenceColumns = {
   controlNumber: 'control_number',
