@@ -101,7 +101,8 @@ export async function moveMoney<K extends EndpointId>(
   // merchant reference can be used again once the credentials are fixed.
   if (endpoint.auth === 'bearer') {
     await transport.authenticate(endpoint.product, options.signal);
-    transport.check(movement.endpoint, request); // the signal may have aborted meanwhile
+    // The signal may have aborted while logging in (the body was checked above).
+    if (options.signal) transport.check(movement.endpoint, request);
   }
 
   await context.store.createIntent({
