@@ -196,6 +196,10 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       leaseMs: this.#options.leaseMs,
       force,
       passStartedAt,
+      // Within its grace an initiating record is most likely being sent right now: not leased
+      // at all. Leased, it could only be handed back unchecked — and a forced pass, which
+      // ignores due times, would lease it again on the next page, page after page.
+      initiatingBefore: new Date(passStartedAt.getTime() - this.#options.initiatingGraceMs),
       observations: false,
       stopped,
       beforeLease: () => void releases.flush(),
@@ -253,7 +257,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       return;
     }
     // Even a forced pass leaves a record being sent right now alone: within the grace, an
-    // initiating record is most likely in flight, not crashed.
+    // initiating record is most likely in flight, not crashed. (The lease already leaves out
+    // those young at the pass's start; this catches a clock that moved backwards.)
     const inFlight =
       leased.record.status === 'initiating' &&
       now.getTime() - leased.record.createdAt.getTime() < this.#options.initiatingGraceMs;

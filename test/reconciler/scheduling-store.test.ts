@@ -116,6 +116,54 @@ function describeScheduling(name: string, open: Open) {
       await store.close();
     });
 
+    it('leaves initiating records written since initiatingBefore alone, forced or not', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      const intent = (merchantReference: string) =>
+        store.createIntent({
+          merchantReference,
+          product: 'collection',
+          flow: 'mno',
+          amount: 5000,
+          msisdn: '255754123456',
+        });
+      await intent('initiating-old');
+      clock.advance(10_000);
+      await intent('initiating-young');
+      await seed(store, 1); // order-000, pending, as young as the young one
+      const initiatingBefore = new Date(start + 5_000);
+      const references = (leased: LeasedRecord[]) =>
+        leased.map((l) => l.record.merchantReference).sort();
+      const onlyInitiating = await store.leaseDue({
+        limit: 10,
+        leaseMs: 1,
+        statuses: ['initiating'],
+        initiatingBefore,
+      });
+      expect(references(onlyInitiating)).toEqual(['initiating-old']);
+      clock.advance(1); // those leases expire
+      const forced = await store.leaseDue({
+        limit: 10,
+        leaseMs: 1,
+        force: true,
+        initiatingBefore,
+      });
+      expect(references(forced)).toEqual(['initiating-old', 'order-000']);
+      clock.advance(1);
+      // Without the option every initiating record may be leased, as before.
+      expect(references(await store.leaseDue({ limit: 10, leaseMs: 1, force: true }))).toEqual([
+        'initiating-old',
+        'initiating-young',
+        'order-000',
+      ]);
+      const bad = await failure(
+        store.leaseDue({ limit: 1, leaseMs: 1, initiatingBefore: new Date(Number.NaN) }),
+      );
+      expect(isStoreInputError(bad)).toBe(true);
+      expect(String(bad)).toMatch(/initiatingBefore/);
+      await store.close();
+    });
+
     it('skips final records and records leased by another worker until the lease expires', async () => {
       const clock = manualClock();
       const store = await open(clock.now);

@@ -26,6 +26,7 @@ const leaseDueSchema = z.object({
     .min(1, { error: 'must name at least one status' })
     .optional(),
   observations: z.boolean({ error: 'must be true or false' }).optional(),
+  initiatingBefore: dateSchema.optional(),
 });
 
 const releaseSchema = z.object({
@@ -54,6 +55,7 @@ export interface ParsedLeaseDue {
   passStartedAt: Date | undefined;
   statuses: readonly TransactionStatus[];
   observations: boolean;
+  initiatingBefore: Date | undefined;
 }
 
 export function parseLeaseDue(options: LeaseDueOptions): ParsedLeaseDue {
@@ -65,6 +67,7 @@ export function parseLeaseDue(options: LeaseDueOptions): ParsedLeaseDue {
     passStartedAt: parsed.passStartedAt,
     statuses: parsed.statuses ?? openStatuses,
     observations: parsed.observations ?? true,
+    initiatingBefore: parsed.initiatingBefore,
   };
 }
 

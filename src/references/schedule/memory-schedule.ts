@@ -23,6 +23,13 @@ export class MemorySchedule {
     for (const record of records) {
       if (!options.statuses.includes(record.status)) continue;
       if (record.lastCheckedAt !== null && record.lastCheckedAt >= passStartedAt) continue;
+      if (
+        record.status === 'initiating' &&
+        options.initiatingBefore !== undefined &&
+        record.createdAt >= options.initiatingBefore
+      ) {
+        continue;
+      }
       const slot = this.#slot(record.merchantReference);
       if (slot.token !== null && slot.leaseExpiresAt !== null && slot.leaseExpiresAt > now) {
         continue;

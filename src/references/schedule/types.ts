@@ -17,6 +17,12 @@ export interface LeaseDueOptions {
   /** @default ['initiating', 'pending', 'unknown'] */
   statuses?: readonly TransactionStatus[];
   /**
+   * Lease an `initiating` record only when it was written before this instant: a younger one
+   * is most likely being sent right now, not crashed, and leasing it would only hand it back
+   * unchecked — over and over, in a forced pass. @default every `initiating` record
+   */
+  initiatingBefore?: Date;
+  /**
    * False: leave each record's check log unread (`LeasedRecord.observations` is then absent) —
    * it holds up to {@link maxObservations} full platform answers, and a check rarely needs
    * them; read them with {@link SchedulingStore.readObservations} when it does.

@@ -45,6 +45,8 @@ export async function leaseDueRows(
       ? sql<string>`gen_random_uuid()::text`
       : sql<string>`lower(hex(randomblob(16)))`;
   const s = scheduled(db);
+  // Initiating records written since this are most likely being sent: not leased at all.
+  const initiatingBefore = options.initiatingBefore;
   const dueIn = (statuses: readonly TransactionStatus[]) =>
     s
       .selectFrom(transactionsTable)
@@ -54,6 +56,12 @@ export async function leaseDueRows(
         eb.or([eb('last_checked_at', 'is', null), eb('last_checked_at', '<', at(passStartedAt))]),
       )
       .where((eb) => eb.or([eb('lease_token', 'is', null), eb('lease_expires_at', '<=', at(now))]))
+      .$if(initiatingBefore !== undefined && statuses.includes('initiating'), (qb) =>
+        qb.where((eb) => {
+          const old = eb('created_at', '<', at(initiatingBefore as Date));
+          return statuses.length === 1 ? old : eb.or([eb('status', '!=', 'initiating'), old]);
+        }),
+      )
       .$if(!options.force, (qb) =>
         qb.where((eb) =>
           eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', at(passStartedAt))]),
