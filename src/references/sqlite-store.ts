@@ -48,6 +48,11 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     if (owned) {
       // WAL lets readers (a status page, the CLI) read while the SDK writes.
       if (file !== ':memory:') database.pragma('journal_mode = WAL');
+      // Every commit is fsynced, on the first run and on every reopen alike: a write-ahead intent
+      // must outlive a power cut, not only a crashed process. (Left alone, better-sqlite3's
+      // build makes a connection to a file already in WAL mode `synchronous = NORMAL`, so a
+      // store was durable per commit only on the run that created it.)
+      if (file !== ':memory:') database.pragma('synchronous = FULL');
       database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     }
     const db = new Kysely<StoreDatabase>({

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isDuplicateReferenceError } from '../../../src/errors/duplicate-reference-error.js';
 import { storeMigrations } from '../../../src/references/sql/migrations.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
@@ -59,6 +59,34 @@ describe('SQLite store files', () => {
       Object.keys(storeMigrations('sqlite')),
     );
     expect(columns).toContainEqual({ name: 'amount_cents' });
+  });
+
+  it('fsyncs every commit (synchronous = FULL) on the run that creates the file and on a reopen', async () => {
+    // better-sqlite3's build opens a file already in WAL mode at synchronous = NORMAL: without
+    // the store's own pragma a reopened store would lose its last commits to a power cut.
+    const file = join(dir, 'durability.sqlite');
+    const original = Database.prototype.pragma;
+    const connections: Database.Database[] = [];
+    const spy = vi.spyOn(Database.prototype, 'pragma').mockImplementation(function (
+      this: Database.Database,
+      ...args: Parameters<Database.Database['pragma']>
+    ) {
+      if (!connections.includes(this)) connections.push(this);
+      return original.apply(this, args);
+    });
+    try {
+      for (const run of ['create', 'reopen']) {
+        const store = await SqliteReferenceStore.open(file);
+        const connection = connections.at(-1) as Database.Database;
+        const setting = (name: string) => original.call(connection, name, { simple: true });
+        expect({ run, synchronous: setting('synchronous'), mode: setting('journal_mode') }).toEqual(
+          { run, synchronous: 2, mode: 'wal' },
+        );
+        await store.close();
+      }
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('upgrades a version-1 file on open: records kept, needs_review and effects available', async () => {
