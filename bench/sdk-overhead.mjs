@@ -106,7 +106,7 @@ async function main() {
   // The disk's share, measured apart: the write-ahead contract needs two durable writes per
   // money call (the intent before sending, the answer after). Here they are done by hand with
   // better-sqlite3, around the same raw fetch: a fresh file given the store's own schema (the
-  // store opens it once, to migrate it, and closes it), the store's pragmas (WAL, the default
+  // store opens it once, to migrate it, and closes it), the store's pragmas (WAL,
   // synchronous=FULL, the same busy timeout), one INSERT of the intent and one UPDATE of the
   // answer (references, status, payload), each its own commit. What is left between this and
   // the SDK is the SDK's own work, not the disk's.
@@ -116,6 +116,7 @@ async function main() {
   const byHand = new Database(byHandFile);
   byHand.pragma('journal_mode = WAL');
   byHand.pragma('busy_timeout = 5000');
+  byHand.pragma('synchronous = FULL');
   const writeIntent = byHand.prepare(
     'insert into pesakit_transactions (merchant_reference, product, flow, amount_cents, msisdn, ' +
       'status, created_at, updated_at, check_count, metadata, effect_status, effect_attempts) ' +
