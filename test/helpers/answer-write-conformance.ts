@@ -6,21 +6,13 @@ import { isTransactionNotFoundError } from '../../src/errors/transaction-not-fou
 import { attachAndTransition } from '../../src/references/answer-write.js';
 import type { ReferenceStore, TransactionIntent } from '../../src/references/index.js';
 import { isLeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
+import { failure } from './failure.js';
 import type { ReferenceStoreHarness } from './reference-store-conformance.js';
 
 const start = Date.parse('2025-03-01T08:00:00.000Z');
 
 function intent(merchantReference: string): TransactionIntent {
   return { merchantReference, product: 'collection', flow: 'mno', amount: 5000 };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
 }
 
 const answer = {

@@ -17,6 +17,7 @@ import {
 } from '../../src/references/index.js';
 import type { ReviewVerdict } from '../../src/references/review.js';
 import { describeAttachAndTransition } from './answer-write-conformance.js';
+import { failure } from './failure.js';
 import { describeReviewAndEffects } from './review-effects-conformance.js';
 
 /** How the conformance suite gets stores of one kind. */
@@ -57,16 +58,6 @@ function intent(
     msisdn: '255754123456',
     ...extra,
   };
-}
-
-/** The reason an awaited call failed (the test fails if it did not). */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
 }
 
 const verdict: ReviewVerdict = {

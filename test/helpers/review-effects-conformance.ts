@@ -3,6 +3,7 @@ import { isInvalidTransitionError } from '../../src/errors/invalid-transition-er
 import { isStoreInputError } from '../../src/errors/store-input-error.js';
 import type { ReferenceStore, TransactionIntent } from '../../src/references/index.js';
 import type { ReviewVerdict } from '../../src/references/review.js';
+import { failure } from './failure.js';
 import type { ReferenceStoreHarness } from './reference-store-conformance.js';
 
 const start = Date.parse('2025-03-01T08:00:00.000Z');
@@ -15,15 +16,6 @@ const underpaid: ReviewVerdict = {
 
 function intent(merchantReference: string): TransactionIntent {
   return { merchantReference, product: 'collection', flow: 'mno', amount: 5000 };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
 }
 
 /**

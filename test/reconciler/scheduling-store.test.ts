@@ -5,6 +5,7 @@ import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
 import { isLeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
 import type { LeasedRecord } from '../../src/references/schedule/types.js';
 import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
+import { failure } from '../helpers/failure.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 const start = Date.parse('2025-03-01T08:00:00.000Z');
@@ -35,15 +36,6 @@ async function seed(
     });
     await store.transition(merchantReference, status);
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
 }
 
 type Open = (now: () => Date) => Promise<ReferenceStore>;

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isReferenceConflictError } from '../../../src/errors/reference-conflict-error.js';
 import type { ReferenceStore, TransactionIntent } from '../../../src/references/index.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
+import { failure } from '../../helpers/failure.js';
 
 // On SQLite, a money call's two writes (createIntent, attachAndTransition without a lease) run
 // as hand-written statements in one synchronous transaction (src/references/sql/
@@ -11,15 +12,6 @@ import { SqliteReferenceStore } from '../../../src/sqlite.js';
 
 function intent(merchantReference: string): TransactionIntent {
   return { merchantReference, product: 'collection', flow: 'mno', amount: 5000 };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
 }
 
 /** Lets other promise chains run until `condition` holds (at most `ticks` microtask turns). */

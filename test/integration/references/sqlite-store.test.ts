@@ -7,19 +7,11 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isDuplicateReferenceError } from '../../../src/errors/duplicate-reference-error.js';
 import { storeMigrations } from '../../../src/references/sql/migrations.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
+import { failure } from '../../helpers/failure.js';
 import { describeReferenceStore } from '../../helpers/reference-store-conformance.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pesakit-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
 
 let files = 0;
 let lastFile = '';
