@@ -1,12 +1,6 @@
-import { spawn } from 'node:child_process';
+import { type NodeRun, runNode } from './run-node.js';
 
-const root = new URL('../../', import.meta.url);
-
-export interface BenchRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type BenchRun = NodeRun;
 
 /**
  * Runs `bench/<file> --quick` against the built package (dist/) in its own process, with this
@@ -15,17 +9,5 @@ export interface BenchRun {
  * benchmark ran end to end and printed its verdict.
  */
 export function runBenchQuick(file: string): Promise<BenchRun> {
-  const child = spawn(process.execPath, [`bench/${file}`, '--quick'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return runNode([`bench/${file}`, '--quick']);
 }

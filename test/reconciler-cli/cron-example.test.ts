@@ -1,44 +1,21 @@
-import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSchedules } from '../../src/reconciler/options.js';
+import { runNode } from '../helpers/run-node.js';
 import { runtimeEnv } from './harness.js';
 import { credentialEnv, startShop } from './sandbox-shop.js';
 
-const root = new URL('../../', import.meta.url);
-
 /** Runs examples/cron-reconciler/reconcile-job.ts once, as cron would: env only, no argv. */
-function runJob(env: Record<string, string>) {
-  const child = spawn(
-    process.execPath,
+async function runJob(env: Record<string, string>) {
+  const { code, stdout, stderr } = await runNode(
     ['--import', 'tsx', 'examples/cron-reconciler/reconcile-job.ts'],
-    {
-      cwd: root,
-      env: { ...runtimeEnv(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { env: { ...runtimeEnv(), ...env } },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise<{ code: number | null; events: Record<string, unknown>[]; stderr: string }>(
-    (resolve) =>
-      child.once('close', (code) =>
-        resolve({
-          code,
-          stderr,
-          events: stdout
-            .split('\n')
-            .filter((line) => line !== '')
-            .map((line) => JSON.parse(line) as Record<string, unknown>),
-        }),
-      ),
-  );
+  const events = stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { code, events, stderr };
 }
 
 let shop: Awaited<ReturnType<typeof startShop>>;

@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-
-const root = new URL('../../', import.meta.url);
+import { type NodeRun, type RunNodeOptions, runNode } from '../helpers/run-node.js';
 
 /** A stream that keeps what is written, for running the commands in-process. */
 export class Captured extends Writable {
@@ -33,12 +31,6 @@ export function temporaryDirectory(): { path: string; remove: () => void } {
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /**
  * What the Node runtime itself needs, carried into a child whose environment is otherwise
  * exactly what cron gives it: PATH, and the test runner's module hook (the Node 24 pass swaps
@@ -53,6 +45,8 @@ export function runtimeEnv(): Record<string, string> {
   return carried;
 }
 
+export type CliRun = NodeRun;
+
 /**
  * Runs `pesakit <args>` as a separate process from the sources (tsx), with exactly the given
  * environment (plus the runtime's own, `runtimeEnv`): what cron does, argv and env included.
@@ -60,31 +54,10 @@ export function runtimeEnv(): Record<string, string> {
 export function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
-  options: { onStdoutLine?: (line: string, child: ReturnType<typeof spawn>) => void } = {},
+  options: Pick<RunNodeOptions, 'onStdoutLine'> = {},
 ): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
-    cwd: root,
+  return runNode(['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    ...options,
     env: { ...runtimeEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  let pending = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    pending += chunk.toString();
-    let newline = pending.indexOf('\n');
-    while (newline >= 0) {
-      options.onStdoutLine?.(pending.slice(0, newline), child);
-      pending = pending.slice(newline + 1);
-      newline = pending.indexOf('\n');
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }

@@ -1,28 +1,13 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/openapi/index.js';
-import { packageVersion, root } from './documents.js';
+import { runNode } from '../../helpers/run-node.js';
+import { packageVersion } from './documents.js';
 
-async function runCli(args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/index.ts', 'openapi', ...args],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { code, stdout, stderr };
+function runCli(args: string[]) {
+  return runNode(['--import', 'tsx', 'src/cli/index.ts', 'openapi', ...args]);
 }
 
 describe('CLI: pesakit openapi', () => {
