@@ -35,12 +35,17 @@ const prefixes: Readonly<Record<string, Provider>> = {
   '73': 'ttcl',
 };
 
+/** msisdnSchema's pattern (msisdn.ts), for a yes or no without a zod parse. */
+const WIRE_FORMAT = /^255\d{9}$/;
+
 /**
  * The provider of a wire-format MSISDN, or `undefined` when its prefix belongs to no operator
  * (a well-formed number can still be unpayable).
  */
 export function resolveProvider(msisdn: Msisdn): Provider | undefined {
-  if (!msisdnSchema.safeParse(msisdn).success) return undefined;
+  // What msisdnSchema accepts (a string in the wire format), without a zod parse: this runs on
+  // every initiation and payout.
+  if (typeof msisdn !== 'string' || !WIRE_FORMAT.test(msisdn)) return undefined;
   return providerOfWellFormed(msisdn);
 }
 

@@ -25,7 +25,13 @@ const referenceAmount = z
     error: 'The amount may have at most two decimal places.',
   });
 
-const referencePayable = msisdnSchema.refine((value) => resolveProvider(value), {
+/** resolveProvider as it was: a zod parse of the number, then the prefix. */
+function referenceResolve(msisdn: unknown) {
+  if (!msisdnSchema.safeParse(msisdn).success) return undefined;
+  return resolveProvider(msisdn as string);
+}
+
+const referencePayable = msisdnSchema.refine((value) => referenceResolve(value), {
   error: 'The msisdn does not belong to a supported mobile provider.',
 });
 
@@ -128,6 +134,19 @@ describe('the payable MSISDN rule without a second parse', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('resolveProvider answers as the zod parse did, for any input', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.stringMatching(/^255\d{9}$/), fc.string(), fc.anything()),
+        (value) => resolveProvider(value as string) === referenceResolve(value),
+      ),
+      { numRuns: 2000 },
+    );
+    for (const value of [255754123456, '255754123456\n', ' 255754123456', null, undefined, {}]) {
+      expect(resolveProvider(value as string)).toBe(referenceResolve(value));
+    }
   });
 
   it('a whole request body answers the same, field by field', () => {
