@@ -212,7 +212,9 @@ const servers = await Promise.all(
 const orderOf = (round) => servers.map((_, i) => servers[(i + round) % servers.length]);
 console.log(
   `sandbox throughput: ${connections} connections, ${rounds} round(s) of ${seconds} s per subject` +
-    `${warmupSeconds ? ` after ${warmupSeconds} s warm-up` : ''}; CPU at a fixed ${rate} req/s` +
+    `${warmupSeconds ? ` after ${warmupSeconds} s warm-up` : ''}; CPU at a fixed ${rate} req/s, ${cpuRounds} round(s)` +
+    `${compareModule ? `; a second sandbox build in the same rounds: ${compareModule}` : ''}` +
+    `${measures.includes('throughput') ? '' : '; throughput not measured'}` +
     `${quick ? ' (quick)' : ''}; servers and load generator in separate processes\n`,
 );
 
