@@ -17,7 +17,14 @@
 // Knobs: BENCH_SANDBOX_ROUNDS, BENCH_SANDBOX_SECONDS, BENCH_SANDBOX_CONNECTIONS (default 64),
 // BENCH_SANDBOX_RATE (fixed rate, default 1000/s), BENCH_SANDBOX_SUBJECTS (e.g. "status"),
 // BENCH_SANDBOX_PROFILE=<dir> (both servers run with --cpu-prof, into <dir>/bare and <dir>/sandbox),
-// BENCH_SANDBOX_MODULE=<file> (another build of the sandbox entry than dist/sandbox/index.js).
+// BENCH_SANDBOX_MODULE=<file> (another build of the sandbox entry than dist/sandbox/index.js),
+// BENCH_SANDBOX_COMPARE=<file> (a second sandbox build in a third server, measured in the same
+// rounds: old vs new alternated in one sitting), BENCH_SANDBOX_MEASURES (`throughput,cpu`; `cpu`
+// alone for a quick comparison), BENCH_SANDBOX_CPU_ROUNDS (fixed-rate rounds, default the
+// rounds; cheap, so worth more of them).
+// The CPU ratio printed is also taken pair by pair: each round's bare run and sandbox run are
+// back to back, so their ratio cancels the machine's slower drifts in load; the verdict quotes
+// the median of those paired ratios beside the ratio of the medians.
 // Needs a built dist/.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -34,16 +41,21 @@ const connections = Number(process.env.BENCH_SANDBOX_CONNECTIONS ?? (quick ? 16 
 const rate = Number(process.env.BENCH_SANDBOX_RATE ?? (quick ? 200 : 1000));
 const subjectNames = (process.env.BENCH_SANDBOX_SUBJECTS ?? 'status,initiate,payout').split(',');
 const profileDir = process.env.BENCH_SANDBOX_PROFILE;
+const compareModule = process.env.BENCH_SANDBOX_COMPARE;
+const measures = (process.env.BENCH_SANDBOX_MEASURES ?? 'throughput,cpu').split(',');
+const cpuRounds = Number(process.env.BENCH_SANDBOX_CPU_ROUNDS ?? rounds);
 const TARGET = 0.85;
 
 const serverFile = fileURLToPath(new URL('lib/sandbox-throughput-server.mjs', import.meta.url));
 const loadFile = fileURLToPath(new URL('lib/sandbox-throughput-load.mjs', import.meta.url));
 const [collection, disbursement] = BENCH_SEED.accounts;
 
-async function startServer(mode) {
-  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${mode}`] : [];
+async function startServer(mode, name = mode, module = undefined) {
+  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : [];
+  const env = module === undefined ? process.env : { ...process.env, BENCH_SANDBOX_MODULE: module };
   const child = spawn(process.execPath, [...flags, serverFile, mode], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env,
   });
   for await (const line of createInterface({ input: child.stdout })) {
     const match = /listening on (\S+)/.exec(line);
@@ -176,12 +188,33 @@ async function cpuRun(server, subject) {
   };
 }
 
+const serverSpecs = [
+  { mode: 'bare', name: 'bare', label: 'bare Fastify route' },
+  { mode: 'sandbox', name: 'sandbox', label: 'sandbox' },
+  ...(compareModule
+    ? [
+        {
+          mode: 'sandbox',
+          name: 'compare',
+          label: 'sandbox (compare build)',
+          module: compareModule,
+        },
+      ]
+    : []),
+];
 const servers = await Promise.all(
-  ['bare', 'sandbox'].map(async (mode) => ({ mode, ...(await startServer(mode)) })),
+  serverSpecs.map(async (spec) => ({
+    ...spec,
+    ...(await startServer(spec.mode, spec.name, spec.module)),
+  })),
 );
+/** Round r's order: rotated, so that each server goes first, last and between alike. */
+const orderOf = (round) => servers.map((_, i) => servers[(i + round) % servers.length]);
 console.log(
   `sandbox throughput: ${connections} connections, ${rounds} round(s) of ${seconds} s per subject` +
-    `${warmupSeconds ? ` after ${warmupSeconds} s warm-up` : ''}; CPU at a fixed ${rate} req/s` +
+    `${warmupSeconds ? ` after ${warmupSeconds} s warm-up` : ''}; CPU at a fixed ${rate} req/s, ${cpuRounds} round(s)` +
+    `${compareModule ? `; a second sandbox build in the same rounds: ${compareModule}` : ''}` +
+    `${measures.includes('throughput') ? '' : '; throughput not measured'}` +
     `${quick ? ' (quick)' : ''}; servers and load generator in separate processes\n`,
 );
 
@@ -192,48 +225,74 @@ try {
     if (warmupSeconds > 0) {
       for (const server of servers) await load(await targetFor(server, subject), warmupSeconds);
     }
-    const runs = { bare: [], sandbox: [] };
-    const cpu = { bare: [], sandbox: [] };
-    for (let round = 0; round < rounds; round++) {
-      // Alternated, so that a change of load on the machine hits both alike.
-      const order = round % 2 === 0 ? servers : [...servers].reverse();
-      for (const server of order) runs[server.mode].push(await throughputRun(server, subject));
-      for (const server of order) cpu[server.mode].push(await cpuRun(server, subject));
+    const runs = Object.fromEntries(servers.map((server) => [server.name, []]));
+    const cpu = Object.fromEntries(servers.map((server) => [server.name, []]));
+    if (measures.includes('throughput')) {
+      for (let round = 0; round < rounds; round++) {
+        // Alternated, so that a change of load on the machine hits every server alike.
+        for (const server of orderOf(round))
+          runs[server.name].push(await throughputRun(server, subject));
+      }
     }
-    const rps = {
-      bare: summarize(runs.bare.map((r) => r.rps)),
-      sandbox: summarize(runs.sandbox.map((r) => r.rps)),
-    };
-    const us = {
-      bare: summarize(cpu.bare.map((r) => r.usPerRequest)),
-      sandbox: summarize(cpu.sandbox.map((r) => r.usPerRequest)),
-    };
-    const failed = [...runs.sandbox, ...cpu.sandbox, ...runs.bare, ...cpu.bare].reduce(
-      (n, r) => n + r.failed,
-      0,
+    if (measures.includes('cpu')) {
+      for (let round = 0; round < cpuRounds; round++) {
+        for (const server of orderOf(round)) cpu[server.name].push(await cpuRun(server, subject));
+      }
+    }
+    const summary = (list, pick) => (list.length > 0 ? summarize(list.map(pick)) : undefined);
+    const rps = Object.fromEntries(
+      servers.map((s) => [s.name, summary(runs[s.name], (r) => r.rps)]),
     );
-    for (const mode of ['bare', 'sandbox']) {
-      const t = rps[mode];
-      const c = us[mode];
+    const us = Object.fromEntries(
+      servers.map((s) => [s.name, summary(cpu[s.name], (r) => r.usPerRequest)]),
+    );
+    const failed = servers
+      .flatMap((server) => [...runs[server.name], ...cpu[server.name]])
+      .reduce((n, r) => n + r.failed, 0);
+    const figure = (value) => (value === undefined ? '–' : value.toFixed(0));
+    for (const server of servers) {
+      const t = rps[server.name];
+      const c = us[server.name];
       rows.push([
         subject,
-        mode === 'bare' ? 'bare Fastify route' : 'sandbox',
-        t.median.toFixed(0),
-        t.max.toFixed(0),
-        `${t.min.toFixed(0)}–${t.max.toFixed(0)} (±${((50 * (t.max - t.min)) / t.median).toFixed(0)} %)`,
-        c.median.toFixed(0),
-        `${c.min.toFixed(0)}–${c.max.toFixed(0)}`,
+        server.label,
+        figure(t?.median),
+        figure(t?.max),
+        t
+          ? `${t.min.toFixed(0)}–${t.max.toFixed(0)} (±${((50 * (t.max - t.min)) / t.median).toFixed(0)} %)`
+          : '–',
+        figure(c?.median),
+        c ? `${c.min.toFixed(0)}–${c.max.toFixed(0)}` : '–',
       ]);
     }
-    const throughputRatio = rps.sandbox.median / rps.bare.median;
-    const bestRatio = rps.sandbox.max / rps.bare.max;
-    const cpuRatio = us.bare.median / us.sandbox.median;
-    const met = throughputRatio >= TARGET && cpuRatio >= TARGET && failed === 0;
-    verdicts.push(
-      `${subject}: throughput ${throughputRatio.toFixed(2)}x of bare Fastify (best vs best ${bestRatio.toFixed(2)}x), ` +
-        `CPU per request ${cpuRatio.toFixed(2)}x (bare ${us.bare.median.toFixed(0)} µs / sandbox ${us.sandbox.median.toFixed(0)} µs)` +
-        `${failed > 0 ? `, ${failed} failed requests` : ''} → target ≥ ${TARGET} ${met ? 'met' : 'missed'}`,
-    );
+    for (const name of servers.filter((s) => s.mode === 'sandbox').map((s) => s.name)) {
+      const label = name === 'sandbox' ? subject : `${subject} (compare build)`;
+      const throughputRatio = rps[name] ? rps[name].median / rps.bare.median : Number.NaN;
+      const bestRatio = rps[name] ? rps[name].max / rps.bare.max : Number.NaN;
+      const cpuRatio = us[name] ? us.bare.median / us[name].median : Number.NaN;
+      // Each round's bare and sandbox runs ran back to back: their ratio, round by round.
+      const paired =
+        cpu[name].length > 0
+          ? summarize(cpu[name].map((r, i) => cpu.bare[i].usPerRequest / r.usPerRequest))
+          : undefined;
+      const met =
+        (Number.isNaN(throughputRatio) || throughputRatio >= TARGET) &&
+        (Number.isNaN(cpuRatio) || cpuRatio >= TARGET) &&
+        failed === 0;
+      const throughputPart = rps[name]
+        ? `throughput ${throughputRatio.toFixed(2)}x of bare Fastify (best vs best ${bestRatio.toFixed(2)}x)`
+        : 'throughput not measured';
+      const cpuPart = us[name]
+        ? `CPU per request ${cpuRatio.toFixed(2)}x (bare ${figure(us.bare.median)} µs / sandbox ${figure(us[name].median)} µs; ` +
+          `paired by round ${paired.median.toFixed(2)}x, ${paired.min.toFixed(2)}–${paired.max.toFixed(2)})`
+        : 'CPU not measured';
+      verdicts.push(
+        `${label}: ${throughputPart}, ${cpuPart}` +
+          `${failed > 0 ? `, ${failed} failed requests` : ''} → target ≥ ${TARGET} ${
+            !met ? 'missed' : rps[name] && us[name] ? 'met' : 'not judged (one measure only)'
+          }`,
+      );
+    }
   }
 } finally {
   loader.disconnect();

@@ -3,10 +3,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.js';
 import type { EngineDeliveryResult } from './engine/collection-engine.js';
 import { clientErrorHandler } from './http/client-errors.js';
-import { CONTROL_PREFIX } from './http/control-path.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
-import { registerResponseHeaders } from './http/security-headers.js';
+import { registerAnswerHook } from './http/security-headers.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
 import { registerAirtimeBulkRoute } from './routes/airtime-bulk.js';
 import { registerCheckoutRoutes } from './routes/checkout.js';
@@ -59,22 +58,12 @@ export function buildSandboxApp(
     },
     genReqId: () => `req_${randomUUID()}`,
   });
-  // Hooks on every request take a callback rather than being async: no promise per request.
-  registerResponseHeaders(app);
+  // One hook on every request (headers, request id, latency fault), taking a callback rather
+  // than being async: no promise per request.
+  registerAnswerHook(app, () => context.faults.latencyMs ?? 0);
   registerJsonBody(app);
   registerErrorHandling(app);
   context.loginLimits.register(app);
-
-  // The latency fault: every non-control response waits, after the handler has run, so that a
-  // client timeout leaves an outcome that really happened (an ambiguous one, for the SDK).
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    const latency = context.faults.latencyMs ?? 0;
-    if (latency > 0 && !request.url.startsWith(CONTROL_PREFIX)) {
-      setTimeout(() => done(null, payload), latency);
-      return;
-    }
-    done(null, payload);
-  });
 
   registerCollectionRoutes(app, context);
   registerCheckoutRoutes(app, context);

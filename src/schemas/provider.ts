@@ -35,20 +35,32 @@ const prefixes: Readonly<Record<string, Provider>> = {
   '73': 'ttcl',
 };
 
+/** msisdnSchema's pattern (msisdn.ts), for a yes or no without a zod parse. */
+const WIRE_FORMAT = /^255\d{9}$/;
+
 /**
  * The provider of a wire-format MSISDN, or `undefined` when its prefix belongs to no operator
  * (a well-formed number can still be unpayable).
  */
 export function resolveProvider(msisdn: Msisdn): Provider | undefined {
-  if (!msisdnSchema.safeParse(msisdn).success) return undefined;
+  // What msisdnSchema accepts (a string in the wire format), without a zod parse: this runs on
+  // every initiation and payout.
+  if (typeof msisdn !== 'string' || !WIRE_FORMAT.test(msisdn)) return undefined;
+  return providerOfWellFormed(msisdn);
+}
+
+/** The operator of a number already known to be well formed: the prefix table alone. */
+function providerOfWellFormed(msisdn: Msisdn): Provider | undefined {
   return prefixes[msisdn.slice(3, 5)];
 }
 
 /**
  * An MSISDN that is well formed *and* belongs to a known operator. The two failures have their
  * own messages because the platform answers them differently (malformed vs unsupported
- * provider, both 400 on disbursement).
+ * provider, both 400 on disbursement). The format check aborts on failure, so the refinement
+ * sees only well-formed numbers and reads the prefix table directly ({@link resolveProvider}
+ * would parse the number a second time, on every initiation).
  */
-export const payableMsisdnSchema = msisdnSchema.refine((value) => resolveProvider(value), {
+export const payableMsisdnSchema = msisdnSchema.refine((value) => providerOfWellFormed(value), {
   error: 'The msisdn does not belong to a supported mobile provider.',
 });

@@ -102,3 +102,50 @@ describe('security headers', () => {
     expect(securityHeadersOf(unknown.headers)).toEqual(API_SECURITY_HEADERS);
   });
 });
+
+// Headers, request id and the latency fault share one onSend hook (docs/benchmarks.md, stop 15):
+// every kind of answer must still get each exactly once, with the fault on as with it off.
+describe('one hook for headers, request id and latency', () => {
+  it('answers from a handler, a hook refusal and the page each carry one request id and their headers, delayed by the fault', async () => {
+    const token = await s.account('collection', 'one-hook@example.tz');
+    const secure = await s.call('POST', '/api/sandbox/initiate-secure-payment', {
+      amount: 1000,
+      callback_url: 'http://127.0.0.1:9/return',
+    });
+    const pagePath = new URL((secure.body as { payment_url: string }).payment_url).pathname;
+    const ids = new Set<string>();
+    try {
+      expect((await s.control('faults', { latencyMs: 300 })).status).toBe(200);
+      const timed = async (call: Promise<Awaited<ReturnType<typeof s.call>>>) => {
+        const started = performance.now();
+        const answer = await call;
+        return { answer, elapsed: performance.now() - started };
+      };
+      const status = await timed(
+        s.call('POST', '/api/sandbox/transaction/status', { ref_id: 'x' }, bearer(token)),
+      );
+      const page = await timed(s.call('GET', pagePath));
+      // The control API's own onRequest hook refuses a forged request before any handler runs.
+      const refused = await s.call('POST', '/api/sandbox/_control/faults', '{}', {
+        'content-type': 'text/plain',
+      });
+      expect(status.answer.status).toBe(404);
+      expect(status.elapsed).toBeGreaterThanOrEqual(290);
+      expect(securityHeadersOf(status.answer.headers)).toEqual(API_SECURITY_HEADERS);
+      expect(page.answer.status).toBe(200);
+      expect(page.elapsed).toBeGreaterThanOrEqual(290);
+      expect(securityHeadersOf(page.answer.headers)).toEqual(expected);
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect(securityHeadersOf(refused.headers)).toEqual(API_SECURITY_HEADERS);
+      for (const answer of [status.answer, page.answer, refused]) {
+        const id = answer.headers.get('x-request-id');
+        expect(id).toMatch(/^req_[0-9a-f-]{36}$/);
+        ids.add(id ?? '');
+      }
+      expect(ids.size).toBe(3);
+    } finally {
+      await s.control('faults', { latencyMs: 0 });
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { checkoutCspDirectives } from '../checkout/page.js';
+import { CONTROL_PREFIX } from './control-path.js';
 
 /**
  * Security headers for the hosted checkout page, as @fastify/helmet sets them. The page is an
@@ -71,15 +72,25 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fre
 export const pageSecurityHeaders = securityHeaders;
 
 /**
- * What every answer carries (404s and errors included): its request id (`x-request-id`, read by
- * the SDK's errors as `requestId`) and the API security headers; the checkout page replaces the
- * latter with its own. One hook for both: each hook Fastify runs per request has a cost of its
- * own (docs/benchmarks.md).
+ * The one hook every answer passes through (404s and errors included): it names the request
+ * (`x-request-id`, read by the SDK's errors as `requestId`), adds the API security headers
+ * unless the route set its own (the checkout page sets helmet's full set, which includes every
+ * one of them), and applies the latency fault. One `onSend` hook, synchronous, rather than an
+ * `onRequest` hook for the headers and an `onSend` hook for the latency: each hook Fastify runs
+ * per request costs a runner of its own (docs/benchmarks.md, stop 15).
+ *
+ * The latency fault delays every non-control answer after its handler has run, so that a
+ * client timeout leaves an outcome that really happened (an ambiguous one, for the SDK).
  */
-export function registerResponseHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
+export function registerAnswerHook(app: FastifyInstance, latencyMs: () => number): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
-    reply.headers(API_SECURITY_HEADERS);
-    done();
+    if (!reply.hasHeader('content-security-policy')) reply.headers(API_SECURITY_HEADERS);
+    const latency = latencyMs();
+    if (latency > 0 && !request.url.startsWith(CONTROL_PREFIX)) {
+      setTimeout(() => done(null, payload), latency);
+      return;
+    }
+    done(null, payload);
   });
 }

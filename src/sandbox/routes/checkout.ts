@@ -13,7 +13,7 @@ import { pageSecurityHeaders } from '../http/security-headers.js';
 import { newSessionId } from '../references.js';
 import { type CollectionRecord, cardSessions } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
-import { aboveMaxAmount, controlCallbackUrl } from './collection.js';
+import { aboveMaxAmount, controlCallbackUrl } from './accept-initiation.js';
 
 const apiBase = sandboxPrefixes.collection;
 const checkoutPath = `${apiBase}/checkout/:token`;

@@ -1,0 +1,93 @@
+import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import type { CollectionChannel } from '../../schemas/collection.js';
+import type { SandboxContext } from '../context.js';
+import { atCapacity } from '../http/capacity.js';
+import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
+import { parseBody, sendValidationError } from '../http/replies.js';
+import type { CollectionRecord } from '../state/collections.js';
+import { autoSettle, openCollection } from '../state/open-collection.js';
+
+/** The initiation answer: the two references a merchant must keep, at the top level. */
+export function initiationView(record: CollectionRecord, message: string) {
+  return {
+    message,
+    status: record.status,
+    controlNumber: record.controlNumber,
+    reference: record.reference,
+    amount: record.amount,
+  };
+}
+
+/** Rejects an amount above the sandbox's upper bound (the spec shows none; ours is an option). */
+export function aboveMaxAmount(context: SandboxContext, amount: number, reply: FastifyReply) {
+  if (amount <= context.options.maxAmount) return false;
+  sendValidationError(reply, {
+    amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
+  });
+  return true;
+}
+
+/**
+ * Refuses a callback_url into the sandbox's own control API (422, nothing recorded); the
+ * dispatcher refuses it again at delivery, and the control API refuses marked deliveries.
+ */
+export function controlCallbackUrl(callbackUrl: string | undefined, reply: FastifyReply) {
+  if (callbackUrl === undefined || !isControlUrl(callbackUrl)) return false;
+  sendValidationError(reply, { callback_url: [CONTROL_URL_MESSAGE] });
+  return true;
+}
+
+/** What an initiation body carries once its schema has accepted it. */
+type InitiationBody = {
+  amount: number;
+  msisdn?: string | undefined;
+  callback_url?: string | undefined;
+  description?: string | undefined;
+};
+
+/** How one initiation route differs from the others. */
+export interface InitiationRoute<S extends z.ZodType<InitiationBody>> {
+  readonly channel: Exclude<CollectionChannel, 'secure'>;
+  /** The endpoint's request schema (shared with the SDK). */
+  readonly schema: S;
+  /** Whether the engine settles it by itself (a phone payment) or only the control API (bank). */
+  readonly settles: boolean;
+  /** The answer's `message`. */
+  readonly message: string;
+}
+
+/**
+ * One initiation (mno, bank, pay_mobile), in the order every one of them follows: validation
+ * (422 per field), the sandbox's amount bound, no callback into the control API, capacity, then
+ * the new pending record and, for a phone payment, its automatic settlement. Synchronous, so
+ * the route's handler is too (no promise per request); it answers the error itself and returns
+ * `undefined`, or returns the answer for the handler to return.
+ */
+export function acceptInitiation<S extends z.ZodType<InitiationBody>>(
+  context: SandboxContext,
+  route: InitiationRoute<S>,
+  body: unknown,
+  ownerId: number | null,
+  reply: FastifyReply,
+): ReturnType<typeof initiationView> | undefined {
+  const parsed = parseBody(route.schema, body);
+  if (!parsed.ok) {
+    sendValidationError(reply, parsed.errors);
+    return undefined;
+  }
+  const { amount, msisdn, callback_url, description } = parsed.data;
+  if (aboveMaxAmount(context, amount, reply)) return undefined;
+  if (controlCallbackUrl(callback_url, reply)) return undefined;
+  if (atCapacity(context, reply, 'collections', context.collections.size)) return undefined;
+  const record = openCollection(context, {
+    channel: route.channel,
+    amount,
+    msisdn,
+    callback_url,
+    description,
+    ownerId,
+  });
+  if (route.settles) autoSettle(context, record);
+  return initiationView(record, route.message);
+}
