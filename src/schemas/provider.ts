@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Msisdn, msisdnSchema } from './msisdn.js';
+import { MSISDN_WIRE_FORMAT, type Msisdn, msisdnSchema } from './msisdn.js';
 
 /**
  * The mobile network operators a Tanzanian number can belong to. The platform resolves the
@@ -35,9 +35,6 @@ const prefixes: Readonly<Record<string, Provider>> = {
   '73': 'ttcl',
 };
 
-/** msisdnSchema's pattern (msisdn.ts), for a yes or no without a zod parse. */
-const WIRE_FORMAT = /^255\d{9}$/;
-
 /**
  * The provider of a wire-format MSISDN, or `undefined` when its prefix belongs to no operator
  * (a well-formed number can still be unpayable).
@@ -45,7 +42,7 @@ const WIRE_FORMAT = /^255\d{9}$/;
 export function resolveProvider(msisdn: Msisdn): Provider | undefined {
   // What msisdnSchema accepts (a string in the wire format), without a zod parse: this runs on
   // every initiation and payout.
-  if (typeof msisdn !== 'string' || !WIRE_FORMAT.test(msisdn)) return undefined;
+  if (typeof msisdn !== 'string' || !MSISDN_WIRE_FORMAT.test(msisdn)) return undefined;
   return providerOfWellFormed(msisdn);
 }
 
