@@ -123,6 +123,10 @@ export class SqliteInboxWriter {
     this.#thread = undefined;
     if (!thread) return;
     const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    // Referenced until it has gone: an idle writer is unref'd, and a program whose last work is
+    // `await store.close()` would otherwise end with this promise unsettled — Node exits with
+    // code 13 and nothing after the `await` runs.
+    thread.ref();
     thread.postMessage({ close: true });
     await exited;
   }
