@@ -54,6 +54,22 @@ export function parseCallback(body: unknown, merchantReferenceHint: string | nul
       callback: { text, claim: wellFormed, dedupKey: dedupKeyOf(wellFormed, value) },
     };
   }
+  const bySchemas = claimBySchemas(value, merchantReferenceHint);
+  if (!bySchemas.ok) return bySchemas;
+  const { claim } = bySchemas;
+  return { ok: true, callback: { text, claim, dedupKey: dedupKeyOf(claim, value) } };
+}
+
+/**
+ * The claim by the shared zod schemas — the path every body that is not exactly as the platform
+ * sends it takes, and the only one that writes the 422's per-field errors. Which schema applies
+ * is decided by whether the body carries a merchant field, so errors are about one shape.
+ * Exported so that the zod-free fast path (well-formed-callback.ts) is tested against it.
+ */
+export function claimBySchemas(
+  value: unknown,
+  merchantReferenceHint: string | null,
+): { ok: true; claim: CallbackClaim } | { ok: false; errors: Record<string, string[]> } {
   const isMerchantShape =
     typeof value === 'object' &&
     value !== null &&
@@ -64,16 +80,18 @@ export function parseCallback(body: unknown, merchantReferenceHint: string | nul
   const parsed = schema.safeParse(value);
   if (!parsed.success) return { ok: false, errors: fieldErrorsFrom(parsed.error, value) };
   const payload = parsed.data as z.infer<typeof merchantCallbackSchema>;
-  const claim: CallbackClaim = {
-    status: payload.status ? 'success' : 'failed',
-    amount: payload.data.amount,
-    paymentReference: payload.data.paymentReference,
-    controlNumber: payload.controlNumber ?? null,
-    externalReference: payload.external_reference ?? null,
-    transactionId: payload.data.transactionID,
-    merchantReferenceHint,
+  return {
+    ok: true,
+    claim: {
+      status: payload.status ? 'success' : 'failed',
+      amount: payload.data.amount,
+      paymentReference: payload.data.paymentReference,
+      controlNumber: payload.controlNumber ?? null,
+      externalReference: payload.external_reference ?? null,
+      transactionId: payload.data.transactionID,
+      merchantReferenceHint,
+    },
   };
-  return { ok: true, callback: { text, claim, dedupKey: dedupKeyOf(claim, value) } };
 }
 
 /**

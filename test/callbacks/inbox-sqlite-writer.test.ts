@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { InboxInsert } from '../../src/references/inbox/sqlite-group-write.js';
 import { sqliteInboxWriter } from '../../src/references/inbox/sqlite-inbox-writer.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { callback } from './inbox-conformance.js';
@@ -214,3 +216,65 @@ describe('kill -9 of a process acknowledging callbacks into SQLite', () => {
     ).toBe(251);
   });
 });
+
+describe('closing a store with a writer thread', () => {
+  it('lets a script end normally: close() resolves with nothing else keeping the process alive', async () => {
+    const file = join(directory(), 'store.sqlite');
+    const script = fileURLToPath(new URL('./fixtures/sqlite-close-process.ts', import.meta.url));
+    const closing = spawn(process.execPath, ['--import', 'tsx', script, file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    closing.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const [code] = (await once(closing, 'exit')) as [number | null];
+    expect({ code, stdout: stdout.trim() }).toEqual({ code: 0, stdout: 'CLOSED duplicate=false' });
+    const reader = opened(file, { readonly: true });
+    expect(
+      (reader.prepare('select count(*) as n from pesakit_callback_inbox').get() as { n: number }).n,
+    ).toBe(1);
+  }, 30_000);
+});
+
+describe('the SQLite inbox writer connection', () => {
+  it('keeps its backstop wal_autocheckpoint while the checkpointer runs, and fsyncs every commit', async () => {
+    // The checkpointer thread copies the WAL; the writer's own automatic checkpoint stays on,
+    // set high, so that the WAL stays bounded should the checkpointer fall behind. Off (0), the
+    // WAL could grow without limit; at SQLite's default (1,000) the checkpointer is not running
+    // and commits checkpoint inside themselves again (the stall it removed).
+    const file = join(directory(), 'store.sqlite');
+    const store = await SqliteReferenceStore.open(file);
+    cleanups.push(() => store.close());
+    // The writer takes the store connection's settings; the store's own is FULL.
+    const database = opened(file);
+    database.pragma('synchronous = FULL');
+    const writer = sqliteInboxWriter(database);
+    if (!writer) throw new Error('a file in WAL mode must get a writer thread');
+    cleanups.push(() => writer.close());
+    expect(await writer.write([insertFor('SETTINGS')])).toEqual([{ kind: 'inserted' }]);
+    expect(await writer.settings()).toEqual({
+      walAutocheckpoint: 4000,
+      synchronous: 2,
+      busyTimeout: Number(database.pragma('busy_timeout', { simple: true })),
+    });
+  });
+});
+
+/** One insert as the store writes it (the column order of `insertSql`). */
+function insertFor(reference: string): InboxInsert {
+  const one = callback(reference);
+  const at = new Date().toISOString();
+  return [
+    `01SETTINGS${reference}`.padEnd(26, '0'),
+    one.dedupKey,
+    one.method,
+    one.url,
+    JSON.stringify(one.headers),
+    one.body,
+    JSON.stringify(one.claim),
+    one.claim.paymentReference,
+    at,
+    at,
+  ];
+}

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import { dedupKeyOf, parseCallback } from '../../src/callbacks/parse-callback.js';
+import {
+  claimBySchemas as claimBySchemasOrErrors,
+  dedupKeyOf,
+  parseCallback,
+} from '../../src/callbacks/parse-callback.js';
 import { wellFormedCallbackClaim } from '../../src/callbacks/well-formed-callback.js';
 import type { CallbackClaim } from '../../src/references/inbox/types.js';
-import { engineCallbackSchema, merchantCallbackSchema } from '../../src/schemas/collection.js';
 import { engineCallback, merchantCallback } from './payloads.js';
 
 // The acknowledgement path claims a callback exactly as the platform sends it without zod
@@ -13,25 +15,8 @@ import { engineCallback, merchantCallback } from './payloads.js';
 
 /** The claim the shared schemas give (the path every body took before), or undefined. */
 function claimBySchemas(value: unknown, hint: string | null): CallbackClaim | undefined {
-  const isMerchantShape =
-    typeof value === 'object' &&
-    value !== null &&
-    ('controlNumber' in value || 'external_reference' in value);
-  const schema: z.ZodType<z.infer<typeof engineCallbackSchema>> = isMerchantShape
-    ? merchantCallbackSchema
-    : engineCallbackSchema;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) return undefined;
-  const payload = parsed.data as z.infer<typeof merchantCallbackSchema>;
-  return {
-    status: payload.status ? 'success' : 'failed',
-    amount: payload.data.amount,
-    paymentReference: payload.data.paymentReference,
-    controlNumber: payload.controlNumber ?? null,
-    externalReference: payload.external_reference ?? null,
-    transactionId: payload.data.transactionID,
-    merchantReferenceHint: hint,
-  };
+  const bySchemas = claimBySchemasOrErrors(value, hint);
+  return bySchemas.ok ? bySchemas.claim : undefined;
 }
 
 const merchant = () =>

@@ -5,6 +5,8 @@
  * own connection to the store's file and answers each group only once it is committed:
  * - in  `{ id, inserts }`                → out `{ id, outcomes }` (one per insert, in order):
  *   `null` stored new; `{ row }` a duplicate, counted; `{ error: { name, message, code } }`.
+ * - in  `{ id, settings: true }`        → out `{ id, settings }`: the connection's
+ *   `wal_autocheckpoint`, `synchronous` and `busy_timeout` (what a test checks it kept).
  * - in  `{ close: true }`                → closes the connection; the thread ends.
  * The group logic is the same as `inThreadGroupWrite` (sqlite-group-write.ts).
  *
@@ -69,6 +71,17 @@ parentPort.on('message', (message) => {
       database.close();
       parentPort.close();
     }
+    return;
+  }
+  if (message.settings) {
+    parentPort.postMessage({
+      id: message.id,
+      settings: {
+        walAutocheckpoint: database.pragma('wal_autocheckpoint', { simple: true }),
+        synchronous: database.pragma('synchronous', { simple: true }),
+        busyTimeout: database.pragma('busy_timeout', { simple: true }),
+      },
+    });
     return;
   }
   let outcomes;

@@ -26,8 +26,23 @@ type ThreadOutcome =
   | { row: InboxRow }
   | { error: { name: string; message: string; code?: string } };
 
+/** The writer connection's own settings, as it reports them. */
+export interface WriterSettings {
+  /** Pages of WAL past which a commit checkpoints itself: the backstop while the checkpointer runs. */
+  walAutocheckpoint: number;
+  synchronous: number;
+  busyTimeout: number;
+}
+
+/** What the thread answers to one message: a group's outcomes, or its settings. */
+interface ThreadAnswer {
+  id: number;
+  outcomes?: ThreadOutcome[];
+  settings?: WriterSettings;
+}
+
 interface Pending {
-  resolve(outcomes: RowOutcome[]): void;
+  resolve(answer: ThreadAnswer): void;
   reject(error: unknown): void;
 }
 
@@ -67,10 +82,39 @@ export class SqliteInboxWriter {
       }
       const thread = this.#started();
       const id = this.#nextId++;
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, {
+        resolve: (answer) => resolve((answer.outcomes ?? []).map(toOutcome)),
+        reject,
+      });
       if (this.#pending.size === 1) thread.ref();
       thread.postMessage({ id, inserts });
     });
+
+  /**
+   * What the thread's connection is set to (starting the thread if need be). Not used on any
+   * path of the store: it lets a test see that the writer keeps its backstop
+   * `wal_autocheckpoint` (a connection with it off would let the WAL grow without bound should
+   * the checkpointer fall behind).
+   */
+  settings(): Promise<WriterSettings> {
+    return new Promise((resolve, reject) => {
+      if (this.#closed) {
+        reject(new Error('The SQLite inbox writer is closed; open the store again.'));
+        return;
+      }
+      const thread = this.#started();
+      const id = this.#nextId++;
+      this.#pending.set(id, {
+        resolve: (answer) =>
+          answer.settings
+            ? resolve(answer.settings)
+            : reject(new Error('The SQLite inbox writer did not report its settings.')),
+        reject,
+      });
+      if (this.#pending.size === 1) thread.ref();
+      thread.postMessage({ id, settings: true });
+    });
+  }
 
   /** Waits for nothing: callers finish their writes first (SqliteGroupAppender.close). */
   async close(): Promise<void> {
@@ -79,6 +123,10 @@ export class SqliteInboxWriter {
     this.#thread = undefined;
     if (!thread) return;
     const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    // Referenced until it has gone: an idle writer is unref'd, and a program whose last work is
+    // `await store.close()` would otherwise end with this promise unsettled — Node exits with
+    // code 13 and nothing after the `await` runs.
+    thread.ref();
     thread.postMessage({ close: true });
     await exited;
   }
@@ -98,12 +146,12 @@ export class SqliteInboxWriter {
       },
     });
     thread.unref();
-    thread.on('message', (message: { id: number; outcomes: ThreadOutcome[] }) => {
+    thread.on('message', (message: ThreadAnswer) => {
       const pending = this.#pending.get(message.id);
       if (!pending) return;
       this.#pending.delete(message.id);
       if (this.#pending.size === 0) thread.unref();
-      pending.resolve(message.outcomes.map(toOutcome));
+      pending.resolve(message);
     });
     const fail = (error: Error) => {
       // The thread is gone (it could not open the file, or crashed): nobody waiting was

@@ -47,3 +47,22 @@ export function callbackInboxMigration(dialect: SqlDialectName): Migration {
     },
   };
 }
+
+/**
+ * Migration `0006_inbox_without_reference_index`: drops `pesakit_callback_inbox_reference_idx`.
+ *
+ * No query of the inbox reads by `payment_reference` (claims go by status and due time through
+ * `pesakit_callback_inbox_due_idx`, entries by id, dedup by the unique `dedup_key`; records are
+ * found in `pesakit_transactions`, whose own reference index is untouched). The index was pure
+ * write cost on the acknowledgement path: every callback put its reference — a random key — in a
+ * random leaf of that b-tree, a page of WAL written at the commit and again at the checkpoint.
+ * The column stays (it is stored and read back as the claim's reference). Nothing to carry
+ * forward: rows are untouched, and dedup still rests on the unique `dedup_key`.
+ */
+export function inboxReferenceIndexDropMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.dropIndex('pesakit_callback_inbox_reference_idx').ifExists().execute();
+    },
+  };
+}

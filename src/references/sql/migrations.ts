@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { effectStatuses } from '../effects.js';
-import { callbackInboxMigration } from './inbox-migration.js';
+import { callbackInboxMigration, inboxReferenceIndexDropMigration } from './inbox-migration.js';
 import type { SqlDialectName } from './table.js';
 
 /**
@@ -70,6 +70,7 @@ export function storeMigrations(dialect: SqlDialectName): Record<string, Migrati
           .execute();
       },
     },
+    '0006_inbox_without_reference_index': inboxReferenceIndexDropMigration(),
   };
 }
 
