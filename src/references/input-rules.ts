@@ -257,6 +257,33 @@ export function parseTransition(
   };
 }
 
+/** The arguments of `attachAndTransition`, checked: what every store's answer write works on. */
+export interface ParsedAnswerWrite {
+  merchantReference: string;
+  refs: References;
+  transition: ParsedTransition;
+  leaseToken: string | undefined;
+}
+
+/**
+ * The checks of `attachAndTransition`, the same in every store and in the same order (the
+ * merchant reference, the references, the transition), so that each refuses the same input
+ * with the same error.
+ */
+export function parseAnswerWrite(
+  merchantReference: string,
+  refs: References,
+  to: TransactionStatus,
+  details?: TransitionDetails,
+): ParsedAnswerWrite {
+  return {
+    merchantReference: parseMerchantReference('attachAndTransition', merchantReference),
+    refs: parseReferences(refs),
+    transition: parseTransition(to, details),
+    leaseToken: details?.leaseToken,
+  };
+}
+
 /** A verdict as it reads back from any store: evidence normalised through JSON. */
 function parseReview(operation: string, review: ReviewVerdict): ReviewVerdict {
   const verdict: ReviewVerdict = { reason: review.reason, message: review.message };
