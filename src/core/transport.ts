@@ -1,16 +1,16 @@
 import { EventEmitter } from 'eventemitter3';
 import pRetry from 'p-retry';
 import type { z } from 'zod';
-import { ApiError } from '../errors/api-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { RequestAbortedError } from '../errors/request-aborted-error.js';
-import { ResponseValidationError } from '../errors/response-validation-error.js';
 import { redactHeaders } from '../internal/redaction.js';
 import { sleep } from '../internal/sleep.js';
 import { untilAborted } from './abortable.js';
 import { sendAttempt } from './attempt.js';
 import { isTransient, retryDelayMs } from './backoff.js';
+import type { Call } from './call.js';
+import { callHeaders, describeCall, describeFailure } from './call-description.js';
 import {
   type Endpoint,
   type EndpointId,
@@ -22,22 +22,18 @@ import {
   type ResponseOf,
   type UploadEndpointId,
 } from './endpoints.js';
-import {
-  type LastResponse,
-  lastResponseOf,
-  type WithLastResponse,
-  withLastResponse,
-} from './last-response.js';
+import { lastResponseOf, type WithLastResponse, withLastResponse } from './last-response.js';
 import { missingCredentials } from './missing-credentials.js';
-import { endpointPath } from './paths.js';
 import { productOrigin, resolvedPath, validatedBody } from './request-target.js';
+import { sendsDirectly } from './send-route.js';
 import { Sessions } from './sessions.js';
-import type { TransportEventBase, TransportEvents } from './transport-events.js';
+import type { TransportEvents } from './transport-events.js';
 import {
   type ResolvedTransportOptions,
   resolveTransportOptions,
   type TransportOptions,
 } from './transport-options.js';
+import { type UploadOptions, uploadCall } from './upload.js';
 
 export type { LastResponse, WithLastResponse } from './last-response.js';
 export type * from './transport-events.js';
@@ -67,25 +63,6 @@ const logoutEndpoints = {
   collection: 'collectionLogout',
   disbursement: 'disbursementLogout',
 } as const satisfies Partial<Record<Product, EndpointId>>;
-
-/** One call in progress: the counters its events report. */
-interface Call {
-  readonly id: EndpointId | UploadEndpointId;
-  readonly endpoint: Endpoint;
-  readonly url: string;
-  readonly path: string;
-  readonly body: unknown;
-  readonly options: RequestOptions;
-  attempt: number;
-  startedAt: number;
-  /** The latest attempt's headers, built once and shared by the request and its events. */
-  headers?: Record<string, string> | undefined;
-  /** The token of the latest attempt, and the status it got. */
-  token?: string | undefined;
-  status?: number | undefined;
-  /** What the latest attempt got back, for the result's `lastResponse`. */
-  lastResponse?: LastResponse | undefined;
-}
 
 /**
  * Moves requests to the platform and back: resolves each endpoint's URL for the environment,
@@ -205,24 +182,10 @@ export class Transport {
   upload<R extends Endpoint & { readonly id: UploadEndpointId }>(
     endpoint: R,
     form: FormData,
-    options: Pick<RequestOptions, 'signal' | 'timeoutMs' | 'merchantReference'> = {},
+    options: UploadOptions = {},
   ): Promise<WithLastResponse<z.output<R['response']>>> {
-    const path = endpointPath(endpoint, this.#options.environment, {});
-    const url = productOrigin(endpoint.product, this.#options) + path;
-    const canLogIn = this.#options.credentials[endpoint.product] !== undefined;
-    if (!this.token(endpoint.product) && !canLogIn) {
-      throw missingCredentials(endpoint.product, endpoint, path);
-    }
-    const call: Call = {
-      id: endpoint.id,
-      endpoint,
-      url,
-      path,
-      body: form,
-      options,
-      attempt: 0,
-      startedAt: 0,
-    };
+    const held = this.token(endpoint.product);
+    const { call, canLogIn } = uploadCall(endpoint, form, options, this.#options, held);
     return this.#send(call, endpoint.product, canLogIn, undefined) as Promise<
       WithLastResponse<z.output<R['response']>>
     >;
@@ -269,7 +232,7 @@ export class Transport {
       return withLastResponse(data, lastResponse);
     } catch (error) {
       const failure = this.#abortedOr(call, error);
-      this.#emit('error', () => this.#failure(call, failure));
+      this.#emit('error', () => describeFailure(call, this.#options, failure));
       throw failure;
     }
   }
@@ -346,7 +309,7 @@ export class Transport {
   async #retryAfter(call: Call, error: unknown, retriesConsumed: number): Promise<boolean> {
     if (!isTransient(error)) return false;
     const delayMs = retryDelayMs(retriesConsumed + 1, this.#options.retryDelay, error);
-    this.#emit('retry', () => ({ ...this.#failure(call, error), delayMs }));
+    this.#emit('retry', () => ({ ...describeFailure(call, this.#options, error), delayMs }));
     await sleep(delayMs, call.options.signal);
     return true;
   }
@@ -357,9 +320,9 @@ export class Transport {
     call.attempt += 1;
     call.token = token;
     call.status = undefined;
-    const headers = this.#headers(call);
+    const headers = callHeaders(call, this.#options);
     call.headers = headers;
-    this.#emit('request', () => this.#describe(call));
+    this.#emit('request', () => describeCall(call, this.#options));
     call.startedAt = performance.now();
     const timeoutMs = call.options.timeoutMs ?? this.#options.timeoutMs;
     return sendAttempt(
@@ -373,17 +336,14 @@ export class Transport {
         signal: call.options.signal,
         fetch: this.#options.fetch,
         merchantReference: call.options.merchantReference ?? '',
-        direct:
-          call.attempt === 1 &&
-          this.#options.fetch === undefined &&
-          !(call.body instanceof FormData),
+        direct: sendsDirectly(call.attempt, this.#options.fetch, call.body),
       },
       (response) => {
         call.status = response.status;
         call.lastResponse = lastResponseOf(response.status, response.headers);
         const durationMs = performance.now() - call.startedAt;
         this.#emit('response', () => ({
-          ...this.#describe(call),
+          ...describeCall(call, this.#options),
           status: response.status,
           durationMs,
           requestId: response.headers.get('x-request-id') ?? undefined,
@@ -391,52 +351,6 @@ export class Transport {
         }));
       },
     );
-  }
-
-  /** Names in lower case, so that a later header replaces an earlier one whatever its case. */
-  #headers(call: Call): Record<string, string> {
-    const headers: Record<string, string> = { ...this.#options.headers };
-    if (call.options.headers !== undefined) {
-      for (const [name, value] of Object.entries(call.options.headers))
-        headers[name.toLowerCase()] = value;
-    }
-    headers['accept'] = 'application/json';
-    // A FormData body sets its own multipart content type (with the boundary) in fetch.
-    if (call.body !== undefined && !(call.body instanceof FormData)) {
-      headers['content-type'] = 'application/json';
-    }
-    if (call.endpoint.auth === 'bearer' && call.token !== undefined) {
-      headers['authorization'] = `Bearer ${call.token}`;
-    }
-    if (call.endpoint.auth === 'api-key' && this.#options.apiKey !== undefined) {
-      headers['x-api-key'] = this.#options.apiKey;
-    }
-    return headers;
-  }
-
-  #describe(call: Call): TransportEventBase {
-    const {
-      id: endpoint,
-      endpoint: { method },
-      path,
-      attempt,
-    } = call;
-    // Before the first attempt (a refused login, say) no headers were built yet.
-    const headers = redactHeaders(new Headers(call.headers ?? this.#headers(call)));
-    return { endpoint, method, path, attempt, headers };
-  }
-
-  #failure(call: Call, error: unknown) {
-    return {
-      ...this.#describe(call),
-      error: error instanceof Error ? error : new Error(String(error)),
-      status:
-        error instanceof ApiError || error instanceof ResponseValidationError
-          ? error.status
-          : call.status,
-      durationMs: call.attempt === 0 ? 0 : performance.now() - call.startedAt,
-      requestId: error instanceof ApiError ? error.requestId : undefined,
-    };
   }
 
   /**
