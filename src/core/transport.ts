@@ -58,6 +58,23 @@ export interface RequestOptions<K extends EndpointId = EndpointId> {
   readonly merchantReference?: string;
 }
 
+/** A request `Transport.prepare` checked, for `Transport.sendChecked`. */
+export interface CheckedRequest<K extends EndpointId = EndpointId> {
+  readonly id: K;
+  readonly method: string;
+  readonly path: string;
+}
+
+/** Everything `#prepare` works out before sending. */
+interface Prepared {
+  readonly endpoint: Endpoint;
+  readonly body: unknown;
+  readonly path: string;
+  readonly url: string;
+  readonly product: Product;
+  readonly canLogIn: boolean;
+}
+
 /** Products whose platform has a logout route; airtime has none (its tokens are just dropped). */
 const logoutEndpoints = {
   collection: 'collectionLogout',
@@ -84,6 +101,8 @@ export class Transport {
    * options are fixed at construction, so they cannot change (the regexes cost ~7 µs a call).
    */
   readonly #targets = new Map<EndpointId, { readonly path: string; readonly url: string }>();
+  /** What `prepare` checked, by the request it handed out. */
+  readonly #checked = new WeakMap<CheckedRequest, Prepared & { options: RequestOptions }>();
 
   constructor(options: TransportOptions = {}) {
     this.#options = resolveTransportOptions(options);
@@ -135,10 +154,63 @@ export class Transport {
    * signal — and throws what `request` would. Nothing is sent.
    */
   check<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): void {
-    const { endpoint, path } = this.#prepare(id, options, undefined);
+    this.#checkNow(id, options);
+  }
+
+  #checkNow(id: EndpointId, options: RequestOptions): Prepared {
+    const prepared = this.#prepare(id, options, undefined);
     const { signal } = options;
-    if (signal?.aborted)
-      throw new RequestAbortedError({ method: endpoint.method, path }, signal.reason);
+    if (signal?.aborted) {
+      throw new RequestAbortedError(
+        { method: prepared.endpoint.method, path: prepared.path },
+        signal.reason,
+      );
+    }
+    return prepared;
+  }
+
+  /**
+   * `check`, keeping what it checked: the request it returns is sent by `sendChecked` without
+   * checking its body again. The money path checks everything before writing its intent, then
+   * sends; checking the body a second time (a zod parse of the whole request, its URL and
+   * MSISDN rules included) cost a money call about as much as the rest of its validation.
+   * Only a request this transport checked can be sent this way.
+   */
+  prepare<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): CheckedRequest<K> {
+    const prepared = this.#checkNow(id, options);
+    const checked: CheckedRequest<K> = Object.freeze({
+      id,
+      method: prepared.endpoint.method,
+      path: prepared.path,
+    });
+    this.#checked.set(checked, { options, ...prepared });
+    return checked;
+  }
+
+  /** Sends a request `prepare` checked, as `request` would send it. */
+  sendChecked<K extends EndpointId>(
+    checked: CheckedRequest<K>,
+  ): Promise<WithLastResponse<ResponseOf<K>>> {
+    const prepared = this.#checked.get(checked);
+    if (prepared === undefined) {
+      throw new PesakitError(
+        'sendChecked takes only a request this transport prepared: call transport.prepare first.',
+      );
+    }
+    const { endpoint, body, path, url, product, canLogIn, options } = prepared;
+    const call: Call = {
+      id: checked.id,
+      endpoint,
+      url,
+      path,
+      body,
+      options,
+      attempt: 0,
+      startedAt: 0,
+    };
+    return this.#send(call, product, canLogIn, undefined) as Promise<
+      WithLastResponse<ResponseOf<K>>
+    >;
   }
 
   /**
@@ -192,7 +264,7 @@ export class Transport {
   }
 
   /** Everything that can fail before a byte is sent; throws the error `request` would. */
-  #prepare(id: EndpointId, options: RequestOptions, token: string | undefined) {
+  #prepare(id: EndpointId, options: RequestOptions, token: string | undefined): Prepared {
     const endpoint: Endpoint = endpoints[id];
     const body = validatedBody(id, endpoint, this.#options.environment, options.body);
     // Headers travel as a plain object (cheaper for fetch than a Headers); a malformed one is

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { isStoreInputError, type StoreInputError } from '../../../src/errors/store-input-error.js';
+import {
+  isLookupable,
+  parseMerchantReference,
+  parseReferences,
+  parseTransition,
+} from '../../../src/references/input-rules.js';
+
+// The store's checks answer the happy path without zod (input-rules.ts isPlainReference,
+// plainReferences, plainTransition) and hand everything else to the schema. These cases sit on
+// each rule's edge: the two paths must agree on what passes, and a refusal must still be the
+// schema's error.
+
+function refusal(run: () => unknown): StoreInputError {
+  try {
+    run();
+  } catch (error) {
+    if (isStoreInputError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a StoreInputError');
+}
+
+describe('references: the plain check and the schema agree', () => {
+  const accepted = ['a', 'x'.repeat(128), 'ORD-1', 'ä-ñ-1', 'in side'];
+  const refused: Array<[unknown, string]> = [
+    ['', 'must not be empty'],
+    ['x'.repeat(129), 'at most 128 characters'],
+    [' ORD-1', 'must not start or end with spaces'],
+    ['ORD-1\n', 'must not start or end with spaces'],
+    ['ORD\u00071', 'must not contain control characters'],
+    [42, 'must be a string'],
+  ];
+  it('accepts a valid reference as it is', () => {
+    for (const value of accepted) {
+      expect(parseMerchantReference('get', value)).toBe(value);
+      expect(isLookupable(value)).toBe(true);
+      expect(parseReferences({ controlNumber: value })).toEqual({ controlNumber: value });
+    }
+  });
+  it('refuses an invalid one with the rule it broke, naming the field', () => {
+    for (const [value, rule] of refused) {
+      expect(isLookupable(value)).toBe(false);
+      const error = refusal(() => parseMerchantReference('get', value as string));
+      expect(error.errors['merchantReference']?.[0]).toContain(rule);
+      const refsError = refusal(() => parseReferences({ txnid: value as string }));
+      expect(refsError.errors['txnid']?.[0]).toContain(rule);
+    }
+  });
+  it('drops kinds given as undefined; refuses unknown kinds and non-objects', () => {
+    expect(parseReferences({ controlNumber: '9911', txnid: undefined })).toEqual({
+      controlNumber: '9911',
+    });
+    const unknownKind = refusal(() => parseReferences({ reference: 'x' } as never));
+    expect(unknownKind.errors['refs']?.[0]).toContain('unknown reference kinds (reference)');
+    expect(isStoreInputError(refusal(() => parseReferences(['x'] as never)))).toBe(true);
+    // Not an object literal: the schema decides, as it always did (it sees inherited keys).
+    const made = Object.assign(Object.create({ inherited: true }), { refid: 'R-1' });
+    const inherited = refusal(() => parseReferences(made));
+    expect(inherited.errors['refs']?.[0]).toContain('unknown reference kinds (inherited)');
+  });
+});
+
+describe('transitions: the plain check and the schema agree', () => {
+  it('a move with a short reason and a payload', () => {
+    const parsed = parseTransition('pending', { reason: 'r'.repeat(1000), payload: { a: 1 } });
+    expect(parsed).toMatchObject({ to: 'pending', reason: 'r'.repeat(1000), at: undefined });
+    expect(parsed.payload).toEqual({ a: 1 });
+    expect(parsed.payloadText).toBe('{"a":1}');
+  });
+  it('refuses what the schema refuses, with its error', () => {
+    const long = refusal(() => parseTransition('failed', { reason: 'r'.repeat(1001) }));
+    expect(long.errors['reason']?.[0]).toContain('at most 1000 characters');
+    const unknown = refusal(() => parseTransition('settled' as never));
+    expect(unknown.errors['to']?.[0]).toContain('must be one of');
+    const noVerdict = refusal(() => parseTransition('needs_review'));
+    expect(noVerdict.errors['review']?.[0]).toContain('is required when moving to needs_review');
+    const badTime = refusal(() => parseTransition('success', { at: new Date(Number.NaN) }));
+    expect(badTime.errors['at']?.[0]).toMatch(/^at must be a/);
+  });
+  it('a time or a verdict still goes through the schema', () => {
+    const at = new Date('2026-11-23T10:00:00Z');
+    expect(parseTransition('success', { at }).at).toEqual(at);
+    const review = parseTransition('needs_review', {
+      review: { reason: 'amount_mismatch', message: 'paid 900 of 1000' },
+    });
+    expect(review.review).toEqual({ reason: 'amount_mismatch', message: 'paid 900 of 1000' });
+    expect(review.reason).toBe('paid 900 of 1000');
+  });
+});
