@@ -226,7 +226,31 @@ function sentence(field: string, message: string): string {
 }
 
 export function parseIntent(input: TransactionIntent): TransactionIntent {
+  const plain = plainIntent(input);
+  if (plain !== undefined) return plain;
   return parse('createIntent', 'intent', intentSchema, input) as TransactionIntent;
+}
+
+/**
+ * intentSchema's happy path (see isPlainReference): an intent without metadata whose every
+ * field passes its rule; the amount and MSISDN by their own (leaf) schemas.
+ */
+function plainIntent(input: unknown): TransactionIntent | undefined {
+  if (!isPlainObject(input)) return undefined;
+  const { merchantReference, product, flow, amount, msisdn, metadata } = input;
+  if (metadata !== undefined || !isPlainReference(merchantReference)) return undefined;
+  if (typeof flow !== 'string' || !Object.hasOwn(productOfFlow, flow)) return undefined;
+  if (productOfFlow[flow as Flow] !== product) return undefined;
+  if (msisdn !== undefined && !msisdnSchema.safeParse(msisdn).success) return undefined;
+  if (!amountSchema.safeParse(amount).success) return undefined;
+  const intent: TransactionIntent = {
+    merchantReference,
+    product: product as TransactionIntent['product'],
+    flow: flow as Flow,
+    amount: amount as number,
+  };
+  if (msisdn !== undefined) intent.msisdn = msisdn as string;
+  return intent;
 }
 
 // Built once, not per call: every store write parses its merchant reference with it.

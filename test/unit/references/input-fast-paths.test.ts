@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isStoreInputError, type StoreInputError } from '../../../src/errors/store-input-error.js';
 import {
   isLookupable,
+  parseIntent,
   parseMerchantReference,
   parseReferences,
   parseTransition,
@@ -49,7 +50,7 @@ describe('references: the plain check and the schema agree', () => {
     }
   });
   it('drops kinds given as undefined; refuses unknown kinds and non-objects', () => {
-    expect(parseReferences({ controlNumber: '9911', txnid: undefined })).toEqual({
+    expect(parseReferences({ controlNumber: '9911', txnid: undefined } as never)).toEqual({
       controlNumber: '9911',
     });
     const unknownKind = refusal(() => parseReferences({ reference: 'x' } as never));
@@ -87,5 +88,40 @@ describe('transitions: the plain check and the schema agree', () => {
     });
     expect(review.review).toEqual({ reason: 'amount_mismatch', message: 'paid 900 of 1000' });
     expect(review.reason).toBe('paid 900 of 1000');
+  });
+});
+
+describe('intents: the plain check and the schema agree', () => {
+  const intent = {
+    merchantReference: 'order-1',
+    product: 'collection' as const,
+    flow: 'mno' as const,
+    amount: 15000.5,
+    msisdn: '255754123456',
+  };
+  it('a valid intent comes back with its fields, and nothing else', () => {
+    expect(parseIntent({ ...intent, extra: 1 } as never)).toEqual(intent);
+    const { msisdn: _, ...withoutMsisdn } = intent;
+    expect(parseIntent(withoutMsisdn)).toEqual(withoutMsisdn);
+    const withMetadata = { ...intent, metadata: { order: '77' } };
+    expect(parseIntent(withMetadata)).toEqual(withMetadata);
+  });
+  it('refuses what the schema refuses, naming the field', () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ merchantReference: ' order-1' }, 'merchantReference'],
+      [{ flow: 'disbursement' }, 'flow'],
+      [{ flow: 'toString' }, 'flow'],
+      [{ product: 'airtime' }, 'flow'],
+      [{ amount: 0 }, 'amount'],
+      [{ amount: 1.005 }, 'amount'],
+      [{ amount: 1_000_000_001 }, 'amount'],
+      [{ amount: '15000' }, 'amount'],
+      [{ msisdn: '0754123456' }, 'msisdn'],
+      [{ metadata: { '': 'x' } }, 'metadata'],
+    ];
+    for (const [change, field] of cases) {
+      const error = refusal(() => parseIntent({ ...intent, ...change } as never));
+      expect(Object.keys(error.errors).some((key) => key.startsWith(field))).toBe(true);
+    }
   });
 });
