@@ -19,18 +19,15 @@ const bad: Array<[string, () => Parameters<typeof parseAnswerWrite>]> = [
   ['all at once', () => [' order-1', { controlNumber: '' }, 'settled' as never]],
 ];
 
-function refusal(run: () => unknown): StoreInputError {
-  try {
-    run();
-  } catch (error) {
-    if (isStoreInputError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a StoreInputError');
+/** The StoreInputError `run` throws (the test fails on any other outcome). */
+async function refusal(run: () => unknown): Promise<StoreInputError> {
+  const error = await failure(Promise.resolve().then(run));
+  if (!isStoreInputError(error)) throw error;
+  return error;
 }
 
 describe('parseAnswerWrite: one set of checks for every store', () => {
-  it('keeps the lease token and hands back parsed values', () => {
+  it('keeps the lease token and hands back parsed values', async () => {
     const parsed = parseAnswerWrite('order-1', refs, 'pending', {
       payload: { at: new Date('2026-11-23T10:00:00Z') },
       leaseToken: 'lease-1',
@@ -49,7 +46,7 @@ describe('parseAnswerWrite: one set of checks for every store', () => {
   ];
   for (const [which, args] of bad) {
     it(`bad ${which}: every store refuses with parseAnswerWrite's error, nothing written`, async () => {
-      const expected = refusal(() => parseAnswerWrite(...args()));
+      const expected = await refusal(() => parseAnswerWrite(...args()));
       expect(Object.keys(expected.errors).length).toBeGreaterThan(0);
       for (const [, open] of stores) {
         const store = await open();
