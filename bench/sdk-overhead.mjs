@@ -12,12 +12,13 @@
 // Within a round the two alternate call by call. Per round: the median latency of each, and the
 // client CPU per call (process.cpuUsage), which is steadier on a shared machine. Printed: the median of the per-round ratios and their spread,
 // then one verdict line per call against 1.25×. `--quick` only proves that it runs.
+// BENCH_SDK_DIST=<dir> imports pesakit from that dist/ instead (old build vs new, alternated).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printTable, summarize, us } from './lib/stats.mjs';
 
 const TOKEN = 'bench-token-0123456789';
@@ -83,8 +84,13 @@ if (process.argv.includes('--serve')) {
 }
 
 async function main() {
-  const { Pesakit } = await import('pesakit');
-  const { SqliteReferenceStore } = await import('pesakit/sqlite');
+  // BENCH_SDK_DIST: the dist/ directory to import pesakit from (an old build, say, to alternate
+  // two builds with the same benchmark); by default the package's own dist/.
+  const dist = process.env.BENCH_SDK_DIST;
+  const { Pesakit } = await import(dist ? pathToFileURL(join(dist, 'index.js')).href : 'pesakit');
+  const { SqliteReferenceStore } = await import(
+    dist ? pathToFileURL(join(dist, 'sqlite.js')).href : 'pesakit/sqlite'
+  );
   const quick = process.argv.includes('--quick');
   const ROUNDS = quick ? 3 : Number(process.env.BENCH_SDK_ROUNDS ?? 5);
   const BLOCK = quick ? 20 : Number(process.env.BENCH_SDK_CALLS ?? 200);

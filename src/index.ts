@@ -31,6 +31,7 @@ export type {
 export { endpoints, loginEndpoints, sandboxPrefixes } from './core/endpoints.js';
 export { endpointPath } from './core/paths.js';
 export type {
+  CheckedRequest,
   Credentials,
   ErrorEvent,
   LastResponse,

@@ -1,4 +1,3 @@
-import ky from 'ky';
 import { AmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { errorFromResponse } from '../errors/from-response.js';
@@ -11,6 +10,7 @@ import { redactBody } from '../internal/redaction.js';
 import type { Endpoint } from './endpoints.js';
 import { describeFailure, failedBeforeSending } from './network-failure.js';
 import { readResponseBody } from './response-body.js';
+import { dispatch } from './send-route.js';
 
 /** One HTTP exchange, fully prepared: nothing here decides about auth or retries. */
 export interface Attempt {
@@ -25,7 +25,7 @@ export interface Attempt {
   readonly fetch: typeof globalThis.fetch | undefined;
   /** Carried by an AmbiguousOutcomeError, so the caller can reconcile ('' when unknown). */
   readonly merchantReference: string;
-  /** Sent with fetch directly rather than through ky (the first attempt of a JSON call). */
+  /** Sent with fetch directly rather than through ky (send-route.ts `sendsDirectly`). */
   readonly direct?: boolean;
 }
 
@@ -66,45 +66,20 @@ export async function sendAttempt(
   // Set when fetch is called: a failure before that (ky building the Request) sent nothing.
   let dispatched = false;
   try {
-    // ky runs the call — builds the request from the URL and method, runs its hooks — and its
-    // `beforeRequest` hook sends it. fetch gets the JSON string, the headers and the deadline
-    // signal as they are: handed to ky, the body became a stream that ky cloned (tee) and
-    // undici re-piped through a TransformStream, ky merged the signal with its own and the
-    // headers into new Headers — about half of the SDK's cost per call on loopback. Answering
-    // from `beforeRequest` also skips ky's clone of the Request (kept for ky's own retries,
-    // which are off: the transport retries, with its own schedule).
-    // An injected fetch (`TransportOptions.fetch`) still receives one Request, as it always
-    // has, so harnesses that read `request.url` or `request.headers` keep working.
-    const send = (): Promise<Response> => {
-      const init: RequestInit = {
+    const response = await dispatch(
+      {
+        url: attempt.url,
         method: endpoint.method,
+        body: attempt.body,
         headers: attempt.headers,
         signal: deadline.signal,
-      };
-      if (attempt.body !== undefined) {
-        // A FormData body (the bulk upload) goes as multipart; fetch sets its boundary.
-        init.body = attempt.body instanceof FormData ? attempt.body : JSON.stringify(attempt.body);
-      }
-      const injected = attempt.fetch;
-      const request = injected ? new Request(attempt.url, init) : undefined;
-      dispatched = true;
-      return request && injected ? injected(request) : globalThis.fetch(attempt.url, init);
-    };
-    // The first attempt of an ordinary JSON call goes to fetch directly: ky's own work per call
-    // (options merged, an AbortController, a Request bound to its signal — ~0.15× of a raw
-    // fetch on loopback) is what kept a read over 1.25× raw fetch, and with the transport doing
-    // its own timeouts, retries and errors, ky changes nothing about what is sent. ky still
-    // runs the calls where its cost does not count: retried attempts, uploads, and an injected
-    // fetch (test harnesses).
-    const response = attempt.direct
-      ? await send()
-      : await ky(attempt.url, {
-          method: endpoint.method,
-          timeout: false,
-          retry: 0,
-          throwHttpErrors: false,
-          hooks: { beforeRequest: [send] },
-        });
+        fetch: attempt.fetch,
+      },
+      attempt.direct === true,
+      () => {
+        dispatched = true;
+      },
+    );
     onResponse({ status: response.status, headers: response.headers });
     const body = await readResponseBody(response);
     if (!response.ok) {

@@ -1,16 +1,16 @@
 import { EventEmitter } from 'eventemitter3';
 import pRetry from 'p-retry';
 import type { z } from 'zod';
-import { ApiError } from '../errors/api-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { RequestAbortedError } from '../errors/request-aborted-error.js';
-import { ResponseValidationError } from '../errors/response-validation-error.js';
 import { redactHeaders } from '../internal/redaction.js';
 import { sleep } from '../internal/sleep.js';
 import { untilAborted } from './abortable.js';
 import { sendAttempt } from './attempt.js';
 import { isTransient, retryDelayMs } from './backoff.js';
+import type { Call } from './call.js';
+import { callHeaders, describeCall, describeFailure } from './call-description.js';
 import {
   type Endpoint,
   type EndpointId,
@@ -22,22 +22,18 @@ import {
   type ResponseOf,
   type UploadEndpointId,
 } from './endpoints.js';
-import {
-  type LastResponse,
-  lastResponseOf,
-  type WithLastResponse,
-  withLastResponse,
-} from './last-response.js';
+import { lastResponseOf, type WithLastResponse, withLastResponse } from './last-response.js';
 import { missingCredentials } from './missing-credentials.js';
-import { endpointPath } from './paths.js';
 import { productOrigin, resolvedPath, validatedBody } from './request-target.js';
+import { sendsDirectly } from './send-route.js';
 import { Sessions } from './sessions.js';
-import type { TransportEventBase, TransportEvents } from './transport-events.js';
+import type { TransportEvents } from './transport-events.js';
 import {
   type ResolvedTransportOptions,
   resolveTransportOptions,
   type TransportOptions,
 } from './transport-options.js';
+import { type UploadOptions, uploadCall } from './upload.js';
 
 export type { LastResponse, WithLastResponse } from './last-response.js';
 export type * from './transport-events.js';
@@ -62,30 +58,28 @@ export interface RequestOptions<K extends EndpointId = EndpointId> {
   readonly merchantReference?: string;
 }
 
+/** A request `Transport.prepare` checked, for `Transport.sendChecked`. */
+export interface CheckedRequest<K extends EndpointId = EndpointId> {
+  readonly id: K;
+  readonly method: string;
+  readonly path: string;
+}
+
+/** Everything `#prepare` works out before sending. */
+interface Prepared {
+  readonly endpoint: Endpoint;
+  readonly body: unknown;
+  readonly path: string;
+  readonly url: string;
+  readonly product: Product;
+  readonly canLogIn: boolean;
+}
+
 /** Products whose platform has a logout route; airtime has none (its tokens are just dropped). */
 const logoutEndpoints = {
   collection: 'collectionLogout',
   disbursement: 'disbursementLogout',
 } as const satisfies Partial<Record<Product, EndpointId>>;
-
-/** One call in progress: the counters its events report. */
-interface Call {
-  readonly id: EndpointId | UploadEndpointId;
-  readonly endpoint: Endpoint;
-  readonly url: string;
-  readonly path: string;
-  readonly body: unknown;
-  readonly options: RequestOptions;
-  attempt: number;
-  startedAt: number;
-  /** The latest attempt's headers, built once and shared by the request and its events. */
-  headers?: Record<string, string> | undefined;
-  /** The token of the latest attempt, and the status it got. */
-  token?: string | undefined;
-  status?: number | undefined;
-  /** What the latest attempt got back, for the result's `lastResponse`. */
-  lastResponse?: LastResponse | undefined;
-}
 
 /**
  * Moves requests to the platform and back: resolves each endpoint's URL for the environment,
@@ -107,6 +101,8 @@ export class Transport {
    * options are fixed at construction, so they cannot change (the regexes cost ~7 µs a call).
    */
   readonly #targets = new Map<EndpointId, { readonly path: string; readonly url: string }>();
+  /** What `prepare` checked, by the request it handed out. */
+  readonly #checked = new WeakMap<CheckedRequest, Prepared & { options: RequestOptions }>();
 
   constructor(options: TransportOptions = {}) {
     this.#options = resolveTransportOptions(options);
@@ -158,10 +154,63 @@ export class Transport {
    * signal — and throws what `request` would. Nothing is sent.
    */
   check<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): void {
-    const { endpoint, path } = this.#prepare(id, options, undefined);
+    this.#checkNow(id, options);
+  }
+
+  #checkNow(id: EndpointId, options: RequestOptions): Prepared {
+    const prepared = this.#prepare(id, options, undefined);
     const { signal } = options;
-    if (signal?.aborted)
-      throw new RequestAbortedError({ method: endpoint.method, path }, signal.reason);
+    if (signal?.aborted) {
+      throw new RequestAbortedError(
+        { method: prepared.endpoint.method, path: prepared.path },
+        signal.reason,
+      );
+    }
+    return prepared;
+  }
+
+  /**
+   * `check`, keeping what it checked: the request it returns is sent by `sendChecked` without
+   * checking its body again. The money path checks everything before writing its intent, then
+   * sends; checking the body a second time (a zod parse of the whole request, its URL and
+   * MSISDN rules included) cost a money call about as much as the rest of its validation.
+   * Only a request this transport checked can be sent this way.
+   */
+  prepare<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): CheckedRequest<K> {
+    const prepared = this.#checkNow(id, options);
+    const checked: CheckedRequest<K> = Object.freeze({
+      id,
+      method: prepared.endpoint.method,
+      path: prepared.path,
+    });
+    this.#checked.set(checked, { options, ...prepared });
+    return checked;
+  }
+
+  /** Sends a request `prepare` checked, as `request` would send it. */
+  sendChecked<K extends EndpointId>(
+    checked: CheckedRequest<K>,
+  ): Promise<WithLastResponse<ResponseOf<K>>> {
+    const prepared = this.#checked.get(checked);
+    if (prepared === undefined) {
+      throw new PesakitError(
+        'sendChecked takes only a request this transport prepared: call transport.prepare first.',
+      );
+    }
+    const { endpoint, body, path, url, product, canLogIn, options } = prepared;
+    const call: Call = {
+      id: checked.id,
+      endpoint,
+      url,
+      path,
+      body,
+      options,
+      attempt: 0,
+      startedAt: 0,
+    };
+    return this.#send(call, product, canLogIn, undefined) as Promise<
+      WithLastResponse<ResponseOf<K>>
+    >;
   }
 
   /**
@@ -205,31 +254,17 @@ export class Transport {
   upload<R extends Endpoint & { readonly id: UploadEndpointId }>(
     endpoint: R,
     form: FormData,
-    options: Pick<RequestOptions, 'signal' | 'timeoutMs' | 'merchantReference'> = {},
+    options: UploadOptions = {},
   ): Promise<WithLastResponse<z.output<R['response']>>> {
-    const path = endpointPath(endpoint, this.#options.environment, {});
-    const url = productOrigin(endpoint.product, this.#options) + path;
-    const canLogIn = this.#options.credentials[endpoint.product] !== undefined;
-    if (!this.token(endpoint.product) && !canLogIn) {
-      throw missingCredentials(endpoint.product, endpoint, path);
-    }
-    const call: Call = {
-      id: endpoint.id,
-      endpoint,
-      url,
-      path,
-      body: form,
-      options,
-      attempt: 0,
-      startedAt: 0,
-    };
+    const held = this.token(endpoint.product);
+    const { call, canLogIn } = uploadCall(endpoint, form, options, this.#options, held);
     return this.#send(call, endpoint.product, canLogIn, undefined) as Promise<
       WithLastResponse<z.output<R['response']>>
     >;
   }
 
   /** Everything that can fail before a byte is sent; throws the error `request` would. */
-  #prepare(id: EndpointId, options: RequestOptions, token: string | undefined) {
+  #prepare(id: EndpointId, options: RequestOptions, token: string | undefined): Prepared {
     const endpoint: Endpoint = endpoints[id];
     const body = validatedBody(id, endpoint, this.#options.environment, options.body);
     // Headers travel as a plain object (cheaper for fetch than a Headers); a malformed one is
@@ -269,7 +304,7 @@ export class Transport {
       return withLastResponse(data, lastResponse);
     } catch (error) {
       const failure = this.#abortedOr(call, error);
-      this.#emit('error', () => this.#failure(call, failure));
+      this.#emit('error', () => describeFailure(call, this.#options, failure));
       throw failure;
     }
   }
@@ -346,7 +381,7 @@ export class Transport {
   async #retryAfter(call: Call, error: unknown, retriesConsumed: number): Promise<boolean> {
     if (!isTransient(error)) return false;
     const delayMs = retryDelayMs(retriesConsumed + 1, this.#options.retryDelay, error);
-    this.#emit('retry', () => ({ ...this.#failure(call, error), delayMs }));
+    this.#emit('retry', () => ({ ...describeFailure(call, this.#options, error), delayMs }));
     await sleep(delayMs, call.options.signal);
     return true;
   }
@@ -357,9 +392,9 @@ export class Transport {
     call.attempt += 1;
     call.token = token;
     call.status = undefined;
-    const headers = this.#headers(call);
+    const headers = callHeaders(call, this.#options);
     call.headers = headers;
-    this.#emit('request', () => this.#describe(call));
+    this.#emit('request', () => describeCall(call, this.#options));
     call.startedAt = performance.now();
     const timeoutMs = call.options.timeoutMs ?? this.#options.timeoutMs;
     return sendAttempt(
@@ -373,17 +408,14 @@ export class Transport {
         signal: call.options.signal,
         fetch: this.#options.fetch,
         merchantReference: call.options.merchantReference ?? '',
-        direct:
-          call.attempt === 1 &&
-          this.#options.fetch === undefined &&
-          !(call.body instanceof FormData),
+        direct: sendsDirectly(call.attempt, this.#options.fetch, call.body),
       },
       (response) => {
         call.status = response.status;
         call.lastResponse = lastResponseOf(response.status, response.headers);
         const durationMs = performance.now() - call.startedAt;
         this.#emit('response', () => ({
-          ...this.#describe(call),
+          ...describeCall(call, this.#options),
           status: response.status,
           durationMs,
           requestId: response.headers.get('x-request-id') ?? undefined,
@@ -391,52 +423,6 @@ export class Transport {
         }));
       },
     );
-  }
-
-  /** Names in lower case, so that a later header replaces an earlier one whatever its case. */
-  #headers(call: Call): Record<string, string> {
-    const headers: Record<string, string> = { ...this.#options.headers };
-    if (call.options.headers !== undefined) {
-      for (const [name, value] of Object.entries(call.options.headers))
-        headers[name.toLowerCase()] = value;
-    }
-    headers['accept'] = 'application/json';
-    // A FormData body sets its own multipart content type (with the boundary) in fetch.
-    if (call.body !== undefined && !(call.body instanceof FormData)) {
-      headers['content-type'] = 'application/json';
-    }
-    if (call.endpoint.auth === 'bearer' && call.token !== undefined) {
-      headers['authorization'] = `Bearer ${call.token}`;
-    }
-    if (call.endpoint.auth === 'api-key' && this.#options.apiKey !== undefined) {
-      headers['x-api-key'] = this.#options.apiKey;
-    }
-    return headers;
-  }
-
-  #describe(call: Call): TransportEventBase {
-    const {
-      id: endpoint,
-      endpoint: { method },
-      path,
-      attempt,
-    } = call;
-    // Before the first attempt (a refused login, say) no headers were built yet.
-    const headers = redactHeaders(new Headers(call.headers ?? this.#headers(call)));
-    return { endpoint, method, path, attempt, headers };
-  }
-
-  #failure(call: Call, error: unknown) {
-    return {
-      ...this.#describe(call),
-      error: error instanceof Error ? error : new Error(String(error)),
-      status:
-        error instanceof ApiError || error instanceof ResponseValidationError
-          ? error.status
-          : call.status,
-      durationMs: call.attempt === 0 ? 0 : performance.now() - call.startedAt,
-      requestId: error instanceof ApiError ? error.requestId : undefined,
-    };
   }
 
   /**

@@ -46,9 +46,34 @@ const referenceSchema = z
     error: 'must not contain control characters',
   });
 
+/**
+ * referenceSchema's rules as a plain check, for the happy path: a value it accepts, the schema
+ * accepts unchanged; anything else goes to the schema, which words the error. (A zod parse per
+ * reference, three to seven per money call, cost far more in a real call, where zod's code runs
+ * cold between calls, than its micro-benchmark suggests.)
+ */
+function isPlainReference(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length >= 1 &&
+    value.length <= 128 &&
+    value.trim() === value &&
+    !controlCharacter.test(value)
+  );
+}
+
+/** An object literal's shape: no prototype of its own, so its own keys are all it has. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
+  );
+}
+
 const statusSchema = z.enum(transactionStatuses as [TransactionStatus, ...TransactionStatus[]], {
   error: `must be one of ${transactionStatuses.join(', ')}`,
 });
+
+const statuses: ReadonlySet<string> = new Set(transactionStatuses);
 
 const dateSchema = z
   .date({ error: 'must be a Date' })
@@ -201,13 +226,38 @@ function sentence(field: string, message: string): string {
 }
 
 export function parseIntent(input: TransactionIntent): TransactionIntent {
+  const plain = plainIntent(input);
+  if (plain !== undefined) return plain;
   return parse('createIntent', 'intent', intentSchema, input) as TransactionIntent;
+}
+
+/**
+ * intentSchema's happy path (see isPlainReference): an intent without metadata whose every
+ * field passes its rule; the amount and MSISDN by their own (leaf) schemas.
+ */
+function plainIntent(input: unknown): TransactionIntent | undefined {
+  if (!isPlainObject(input)) return undefined;
+  const { merchantReference, product, flow, amount, msisdn, metadata } = input;
+  if (metadata !== undefined || !isPlainReference(merchantReference)) return undefined;
+  if (typeof flow !== 'string' || !Object.hasOwn(productOfFlow, flow)) return undefined;
+  if (productOfFlow[flow as Flow] !== product) return undefined;
+  if (msisdn !== undefined && !msisdnSchema.safeParse(msisdn).success) return undefined;
+  if (!amountSchema.safeParse(amount).success) return undefined;
+  const intent: TransactionIntent = {
+    merchantReference,
+    product: product as TransactionIntent['product'],
+    flow: flow as Flow,
+    amount: amount as number,
+  };
+  if (msisdn !== undefined) intent.msisdn = msisdn as string;
+  return intent;
 }
 
 // Built once, not per call: every store write parses its merchant reference with it.
 const merchantReferenceSchema = z.object({ merchantReference: referenceSchema });
 
 export function parseMerchantReference(operation: string, value: string): string {
+  if (isPlainReference(value)) return value;
   return parse(operation, 'merchantReference', merchantReferenceSchema, {
     merchantReference: value,
   }).merchantReference;
@@ -215,16 +265,40 @@ export function parseMerchantReference(operation: string, value: string): string
 
 /** A lookup value: any string is a fair question, but only a valid reference can be an answer. */
 export function isLookupable(value: unknown): value is string {
-  return referenceSchema.safeParse(value).success;
+  return isPlainReference(value);
 }
 
+const referenceKinds: ReadonlySet<string> = new Set([
+  'controlNumber',
+  'paymentReference',
+  'externalReference',
+  'txnid',
+  'refid',
+] satisfies Array<keyof References>);
+
 export function parseReferences(input: References): References {
+  const plain = plainReferences(input);
+  if (plain !== undefined) return plain;
   const parsed = parse('attachReferences', 'refs', referencesSchema, input ?? {});
   const refs: References = {};
   for (const [field, value] of Object.entries(parsed)) {
     if (value !== undefined) refs[field as keyof References] = value;
   }
   return refs;
+}
+
+/** referencesSchema's happy path (see isPlainReference): the references, or undefined. */
+function plainReferences(input: unknown): References | undefined {
+  if (!isPlainObject(input)) return undefined;
+  const refs: Record<string, string> = {};
+  for (const key of Object.keys(input)) {
+    const value = input[key];
+    if (!referenceKinds.has(key)) return undefined;
+    if (value === undefined) continue;
+    if (!isPlainReference(value)) return undefined;
+    refs[key] = value;
+  }
+  return refs as References;
 }
 
 /** The parsed details of a transition; `payload` is normalised to what JSON can hold. */
@@ -243,7 +317,9 @@ export function parseTransition(
   to: TransactionStatus,
   details: TransitionDetails = {},
 ): ParsedTransition {
-  const parsed = parse('transition', 'details', transitionSchema, { ...details, to });
+  const parsed =
+    plainTransition(to, details) ??
+    parse('transition', 'details', transitionSchema, { ...details, to });
   const hasPayload = details.payload !== undefined;
   const payloadText = hasPayload ? toJsonText('transition', 'payload', details.payload) : 'null';
   return {
@@ -255,6 +331,49 @@ export function parseTransition(
     hasPayload,
     review: parsed.review && parseReview('transition', parsed.review),
   };
+}
+
+/** The arguments of `attachAndTransition`, checked: what every store's answer write works on. */
+export interface ParsedAnswerWrite {
+  merchantReference: string;
+  refs: References;
+  transition: ParsedTransition;
+  leaseToken: string | undefined;
+}
+
+/**
+ * The checks of `attachAndTransition`, the same in every store and in the same order (the
+ * merchant reference, the references, the transition), so that each refuses the same input
+ * with the same error.
+ */
+export function parseAnswerWrite(
+  merchantReference: string,
+  refs: References,
+  to: TransactionStatus,
+  details?: TransitionDetails,
+): ParsedAnswerWrite {
+  return {
+    merchantReference: parseMerchantReference('attachAndTransition', merchantReference),
+    refs: parseReferences(refs),
+    transition: parseTransition(to, details),
+    leaseToken: details?.leaseToken,
+  };
+}
+
+/**
+ * transitionSchema's happy path (see isPlainReference): a move to any status but needs_review,
+ * with at most a short reason besides the payload. Anything else (a time, a verdict, a long
+ * reason, an unknown status) is the schema's to judge.
+ */
+function plainTransition(
+  to: TransactionStatus,
+  details: TransitionDetails,
+): { to: TransactionStatus; reason?: string; at?: Date; review?: ReviewVerdict } | undefined {
+  if (!statuses.has(to) || to === 'needs_review' || !isPlainObject(details)) return undefined;
+  const { reason, at, review } = details;
+  if (at !== undefined || review !== undefined) return undefined;
+  if (reason === undefined) return { to };
+  return typeof reason === 'string' && reason.length <= 1000 ? { to, reason } : undefined;
 }
 
 /** A verdict as it reads back from any store: evidence normalised through JSON. */

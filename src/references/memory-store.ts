@@ -12,6 +12,7 @@ import type { CallbackInbox } from './inbox/types.js';
 import {
   isLookupable,
   type ParsedTransition,
+  parseAnswerWrite,
   parseCheckTime,
   parseClaimEffects,
   parseFailEffect,
@@ -142,15 +143,13 @@ export class MemoryReferenceStore implements ReferenceStore {
     to: TransactionStatus,
     details?: TransitionDetails,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const reference = parseMerchantReference('attachAndTransition', merchantReference);
-    const parsedRefs = parseReferences(refs);
-    const parsed = parseTransition(to, details);
-    const record = this.#require(reference);
+    const answer = parseAnswerWrite(merchantReference, refs, to, details);
+    const record = this.#require(answer.merchantReference);
     // A lost lease writes nothing, as its error says; a refused move keeps the references
     // (what the two calls in turn would do).
-    this.#assertLease(reference, details?.leaseToken);
-    this.#attach(record, parsedRefs);
-    return this.#move(record, parsed, undefined);
+    this.#assertLease(answer.merchantReference, answer.leaseToken);
+    this.#attach(record, answer.refs);
+    return this.#move(record, answer.transition, undefined);
   }
 
   /** Attaches `parsed` to `record`; every new value is checked before any is written. */

@@ -14,8 +14,14 @@ export const merchantReferenceParam = 'pesakit_ref';
 export function withMerchantReferenceInCallbackUrl<T>(body: T, merchantReference: string): T {
   if (typeof body !== 'object' || body === null) return body;
   const callbackUrl: unknown = (body as { callback_url?: unknown }).callback_url;
-  if (typeof callbackUrl !== 'string' || !URL.canParse(callbackUrl)) return body;
-  const url = new URL(callbackUrl);
+  if (typeof callbackUrl !== 'string') return body;
+  // One parse, not a URL.canParse then a new URL (Node 20 has no URL.parse).
+  let url: URL;
+  try {
+    url = new URL(callbackUrl);
+  } catch {
+    return body;
+  }
   url.searchParams.set(merchantReferenceParam, merchantReference);
   return { ...body, callback_url: url.toString() };
 }

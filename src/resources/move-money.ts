@@ -9,7 +9,7 @@ import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
-import { isRequestAbortedError } from '../errors/request-aborted-error.js';
+import { isRequestAbortedError, RequestAbortedError } from '../errors/request-aborted-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { isResponseValidationError } from '../errors/response-validation-error.js';
 import { isServerError } from '../errors/server-error.js';
@@ -96,13 +96,19 @@ export async function moveMoney<K extends EndpointId>(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   } as RequestOptions<K>;
-  transport.check(movement.endpoint, request);
+  // Checked once, here: what is sent below is this checked request, not checked again.
+  const checked = transport.prepare(movement.endpoint, request);
   // A wrong password is found out here, before the intent exists: nothing stored, and the
   // merchant reference can be used again once the credentials are fixed.
   if (endpoint.auth === 'bearer') {
     await transport.authenticate(endpoint.product, options.signal);
     // The signal may have aborted while logging in (the body was checked above).
-    if (options.signal) transport.check(movement.endpoint, request);
+    if (options.signal?.aborted) {
+      throw new RequestAbortedError(
+        { method: checked.method, path: checked.path },
+        options.signal.reason,
+      );
+    }
   }
 
   await context.store.createIntent({
@@ -116,7 +122,7 @@ export async function moveMoney<K extends EndpointId>(
 
   let response: WithLastResponse<ResponseOf<K>>;
   try {
-    response = await transport.request(movement.endpoint, request);
+    response = await transport.sendChecked(checked);
   } catch (error) {
     try {
       await recordFailure(context, merchantReference, error);

@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
-import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { PesakitError } from '../../errors/pesakit-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import type {
@@ -15,6 +14,7 @@ import type { CallbackInbox } from '../inbox/types.js';
 import {
   isLookupable,
   type ParsedTransition,
+  parseAnswerWrite,
   parseCheckTime,
   parseClaimEffects,
   parseFailEffect,
@@ -26,14 +26,7 @@ import {
   parseResolve,
   parseTransition,
 } from '../input-rules.js';
-import {
-  newReferences,
-  ownedElsewhere,
-  platformReferenceFields,
-  resolution,
-  type StatusChange,
-  statusChange,
-} from '../record-changes.js';
+import { resolution, statusChange } from '../record-changes.js';
 import type { ResolveOptions } from '../review.js';
 import { parseLeaseDue, parseRelease, parseReleases } from '../schedule/input-rules.js';
 import type {
@@ -44,7 +37,6 @@ import type {
 } from '../schedule/types.js';
 import type {
   ListOpenOptions,
-  PlatformReferenceField,
   ReferenceField,
   ReferenceStore,
   References,
@@ -53,8 +45,16 @@ import type {
   TransactionStatus,
   TransitionDetails,
 } from '../types.js';
+import { writeAnswer } from './answer-write.js';
 import { claimEffectRows, effectColumns, fencedEffectWrite } from './effects.js';
 import type { InboxDatabase } from './inbox-table.js';
+import {
+  claimReferences,
+  type Db,
+  explainConflict,
+  lockRecord,
+  statusColumns,
+} from './record-claims.js';
 import {
   assertLeaseRow,
   leaseDueRows,
@@ -64,19 +64,15 @@ import {
 } from './schedule.js';
 import { SqliteMoneyWrites } from './sqlite-money-writes.js';
 import {
-  recordColumns,
   referenceColumns,
   type SqlDialectName,
   type StoreDatabase,
-  type TransactionRow,
   toCents,
   toInstant,
   toRecord,
   transactionsTable,
 } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
-
-type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
 
 /** Options shared by the SQL stores. */
 export interface SqlReferenceStoreOptions {
@@ -167,7 +163,7 @@ export class SqlReferenceStore implements ReferenceStore {
         .transaction()
         .execute((trx) => this.#attach(trx, reference, parsed));
     } catch (error) {
-      throw await this.#explainConflict(error, reference, parsed);
+      throw await explainConflict(this.#db, error, reference, parsed);
     }
   }
 
@@ -181,7 +177,7 @@ export class SqlReferenceStore implements ReferenceStore {
     return this.#open()
       .transaction()
       .execute(async (trx) => {
-        const record = await this.#lock(trx, reference);
+        const record = await lockRecord(trx, this.#dialect, reference);
         return this.#move(trx, record, parsed, details?.leaseToken);
       });
   }
@@ -192,70 +188,17 @@ export class SqlReferenceStore implements ReferenceStore {
     to: TransactionStatus,
     details?: TransitionDetails,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const reference = parseMerchantReference('attachAndTransition', merchantReference);
-    const parsedRefs = parseReferences(refs);
-    const parsed = parseTransition(to, details);
-    // One transaction and one UPDATE: one commit (one fsync on SQLite) where the two calls made
-    // two, and one row write where they made two. A move the status table refuses (the record
-    // settled meanwhile) is decided in code, with no failed statement, so the references are
-    // still written and the refusal thrown after the commit: what the two calls in turn would
-    // do. A lost lease writes nothing, as its error says. On SQLite, without a lease, the same
-    // rules run as hand-written statements in one synchronous transaction (sqlite-money-writes).
-    let refused: unknown;
-    let result: { record: TransactionRecord; changed: boolean };
-    try {
-      const written =
-        details?.leaseToken === undefined && this.#open()
-          ? this.#moneyWrites?.attachAndTransition({
-              merchantReference: reference,
-              refs: parsedRefs,
-              transition: parsed,
-              now: this.#now(),
-            })
-          : undefined;
-      refused = written?.refused;
-      result = written
-        ? { record: written.record, changed: written.changed }
-        : await this.#open()
-            .transaction()
-            .execute(async (trx) => {
-              const record = await this.#lock(trx, reference);
-              if (details?.leaseToken !== undefined) {
-                await assertLeaseRow(trx, reference, details.leaseToken);
-              }
-              const claimed = await this.#claim(trx, record, parsedRefs);
-              const now = this.#now();
-              let change: StatusChange | undefined;
-              try {
-                change = statusChange(record, parsed, now);
-              } catch (error) {
-                if (!isInvalidTransitionError(error)) throw error;
-                refused = error;
-              }
-              if (claimed === undefined && change === undefined) return { record, changed: false };
-              const row = await trx
-                .updateTable(transactionsTable)
-                .set({
-                  ...(claimed ?? {}),
-                  updated_at: this.#instant(now),
-                  ...(change === undefined ? {} : this.#statusColumns(change, parsed)),
-                })
-                .where('merchant_reference', '=', reference)
-                .returningAll()
-                .executeTakeFirstOrThrow();
-              return { record: toRecord(row), changed: change !== undefined };
-            });
-    } catch (error) {
-      throw await this.#explainConflict(error, reference, parsedRefs);
-    }
-    if (refused !== undefined) throw refused;
-    return result;
+    const answer = parseAnswerWrite(merchantReference, refs, to, details);
+    return writeAnswer(
+      { db: this.#open(), dialect: this.#dialect, now: this.#now, moneyWrites: this.#moneyWrites },
+      answer,
+    );
   }
 
   /** attachReferences inside `trx`: the record with `refs` attached. */
   async #attach(trx: Db, reference: string, parsed: References): Promise<TransactionRecord> {
-    const record = await this.#lock(trx, reference);
-    const columns = await this.#claim(trx, record, parsed);
+    const record = await lockRecord(trx, this.#dialect, reference);
+    const columns = await claimReferences(trx, this.#dialect, record, parsed);
     if (columns === undefined) return record;
     const row = await trx
       .updateTable(transactionsTable)
@@ -264,38 +207,6 @@ export class SqlReferenceStore implements ReferenceStore {
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRecord(row);
-  }
-
-  /**
-   * The reference columns to set on `record` for `parsed` (undefined: nothing new), after
-   * checking that no other record owns any of the new values; a conflict throws and writes
-   * nothing.
-   */
-  async #claim(
-    trx: Db,
-    record: TransactionRecord,
-    parsed: References,
-  ): Promise<Partial<Record<string, string>> | undefined> {
-    const reference = record.merchantReference;
-    const fresh = newReferences(record, parsed);
-    const entries = platformReferenceFields.flatMap((field) => {
-      const value = fresh[field];
-      return value === undefined ? [] : [{ field, value }];
-    });
-    if (entries.length === 0) return undefined;
-    const values = entries.map((entry) => entry.value);
-    await this.#lockValues(trx, values);
-    // One query for all the new values; only when one is owned elsewhere are they asked one by
-    // one, in order, to name the first conflict.
-    if ((await this.#ownerOf(trx, values, reference)) !== undefined) {
-      for (const { field, value } of entries) {
-        const owner = await this.#ownerOf(trx, [value], reference);
-        if (owner !== undefined) throw ownedElsewhere(reference, field, value, owner);
-      }
-    }
-    const columns: Partial<Record<string, string>> = {};
-    for (const { field, value } of entries) columns[referenceColumns[field]] = value;
-    return columns;
   }
 
   /** transition inside `trx`, of `record` as locked and read there. */
@@ -311,23 +222,14 @@ export class SqlReferenceStore implements ReferenceStore {
     if (change === undefined) return { record, changed: false };
     const row = await trx
       .updateTable(transactionsTable)
-      .set({ updated_at: this.#instant(change.updatedAt), ...this.#statusColumns(change, parsed) })
+      .set({
+        updated_at: this.#instant(change.updatedAt),
+        ...statusColumns(this.#dialect, change, parsed),
+      })
       .where('merchant_reference', '=', reference)
       .returningAll()
       .executeTakeFirstOrThrow();
     return { record: toRecord(row), changed: true };
-  }
-
-  /** The columns a status change writes (all but `updated_at`). */
-  #statusColumns(change: StatusChange, parsed: ParsedTransition) {
-    return {
-      status: change.status,
-      status_reason: change.statusReason,
-      attempted_at: change.attemptedAt && this.#instant(change.attemptedAt),
-      last_payload: parsed.hasPayload ? parsed.payloadText : sql.ref<string | null>('last_payload'),
-      review: change.review === null ? null : JSON.stringify(change.review),
-      ...effectColumns(this.#dialect, change.effect),
-    };
   }
 
   async get(merchantReference: string): Promise<TransactionRecord | undefined> {
@@ -439,7 +341,7 @@ export class SqlReferenceStore implements ReferenceStore {
     return this.#open()
       .transaction()
       .execute(async (trx) => {
-        const record = await this.#lock(trx, reference);
+        const record = await lockRecord(trx, this.#dialect, reference);
         const change = resolution(record, decision, this.#now());
         const row = await trx
           .updateTable(transactionsTable)
@@ -532,65 +434,5 @@ export class SqlReferenceStore implements ReferenceStore {
 
   #instant(value: Date): Date | string {
     return toInstant(this.#dialect, value);
-  }
-
-  /** Reads the record inside `trx`, locking its row on PostgreSQL until the transaction ends. */
-  async #lock(trx: Db, merchantReference: string): Promise<TransactionRecord> {
-    const row = (await trx
-      .selectFrom(transactionsTable)
-      .select(recordColumns)
-      .where('merchant_reference', '=', merchantReference)
-      .$if(this.#dialect === 'postgres', (qb) => qb.forUpdate())
-      .executeTakeFirst()) as TransactionRow | undefined;
-    if (!row) throw new TransactionNotFoundError(merchantReference);
-    return toRecord(row);
-  }
-
-  /**
-   * Serialises claims of the same reference value across records and kinds. The per-column
-   * unique constraints cannot see a controlNumber equal to another record's txnid; a
-   * transaction-scoped advisory lock per value (taken in a fixed order, so two claimers never
-   * deadlock) makes the ownership check below exact on PostgreSQL. SQLite has one writer.
-   */
-  async #lockValues(trx: Db, values: string[]): Promise<void> {
-    if (this.#dialect !== 'postgres') return;
-    for (const value of [...new Set(values)].sort()) {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${value}, 0))`.execute(trx);
-    }
-  }
-
-  /** A record other than `self` holding one of `values` under any reference kind, if any. */
-  async #ownerOf(db: Db, values: readonly string[], self: string): Promise<string | undefined> {
-    const row = await db
-      .selectFrom(transactionsTable)
-      .select('merchant_reference')
-      .where('merchant_reference', '<>', self)
-      .where((eb) =>
-        eb.or([
-          eb('merchant_reference', 'in', values),
-          ...Object.values(referenceColumns).map((column) => eb(column, 'in', values)),
-        ]),
-      )
-      .limit(1)
-      .executeTakeFirst();
-    return row?.merchant_reference;
-  }
-
-  /**
-   * A unique violation that slipped past the ownership check (another process won the race)
-   * becomes the same ReferenceConflictError the check would have raised.
-   */
-  async #explainConflict(error: unknown, self: string, refs: References): Promise<unknown> {
-    const column = uniqueViolationColumn(error);
-    if (column === undefined || column === 'merchant_reference') return error;
-    const field = (Object.keys(referenceColumns) as PlatformReferenceField[]).find(
-      (candidate) => referenceColumns[candidate] === column,
-    );
-    const value = field && refs[field];
-    if (field === undefined || value === undefined) return error;
-    const owner = (await this.#ownerOf(this.#db, [value], self)) ?? 'another transaction';
-    const conflict = ownedElsewhere(self, field, value, owner);
-    (conflict as { cause?: unknown }).cause = error;
-    return conflict;
   }
 }

@@ -1,0 +1,60 @@
+import { ApiError } from '../errors/api-error.js';
+import { ResponseValidationError } from '../errors/response-validation-error.js';
+import { redactHeaders } from '../internal/redaction.js';
+import type { Call } from './call.js';
+import type { TransportEventBase } from './transport-events.js';
+import type { ResolvedTransportOptions } from './transport-options.js';
+
+type HeaderOptions = Pick<ResolvedTransportOptions, 'headers' | 'apiKey'>;
+
+/**
+ * The headers of the call's latest attempt. Names in lower case, so that a later header
+ * replaces an earlier one whatever its case: the transport's, then the call's, then the ones
+ * pesakit owns (accept, content type, credentials).
+ */
+export function callHeaders(call: Call, options: HeaderOptions): Record<string, string> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (call.options.headers !== undefined) {
+    for (const [name, value] of Object.entries(call.options.headers))
+      headers[name.toLowerCase()] = value;
+  }
+  headers['accept'] = 'application/json';
+  // A FormData body sets its own multipart content type (with the boundary) in fetch.
+  if (call.body !== undefined && !(call.body instanceof FormData)) {
+    headers['content-type'] = 'application/json';
+  }
+  if (call.endpoint.auth === 'bearer' && call.token !== undefined) {
+    headers['authorization'] = `Bearer ${call.token}`;
+  }
+  if (call.endpoint.auth === 'api-key' && options.apiKey !== undefined) {
+    headers['x-api-key'] = options.apiKey;
+  }
+  return headers;
+}
+
+/** What every event about the call carries; its headers redacted. */
+export function describeCall(call: Call, options: HeaderOptions): TransportEventBase {
+  const {
+    id: endpoint,
+    endpoint: { method },
+    path,
+    attempt,
+  } = call;
+  // Before the first attempt (a refused login, say) no headers were built yet.
+  const headers = redactHeaders(new Headers(call.headers ?? callHeaders(call, options)));
+  return { endpoint, method, path, attempt, headers };
+}
+
+/** The payload of an `error` or `retry` event. */
+export function describeFailure(call: Call, options: HeaderOptions, error: unknown) {
+  return {
+    ...describeCall(call, options),
+    error: error instanceof Error ? error : new Error(String(error)),
+    status:
+      error instanceof ApiError || error instanceof ResponseValidationError
+        ? error.status
+        : call.status,
+    durationMs: call.attempt === 0 ? 0 : performance.now() - call.startedAt,
+    requestId: error instanceof ApiError ? error.requestId : undefined,
+  };
+}
