@@ -1,4 +1,6 @@
+import type { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
+import type { TransportEvents } from '../core/transport-events.js';
 import { isRateLimitError } from '../errors/rate-limit-error.js';
 
 /**
@@ -41,6 +43,21 @@ export class RateGate {
       if (isRateLimitError(error)) this.pause(error.retryAfterMs ?? 1000);
       throw error;
     }
+  }
+
+  /**
+   * Pauses the gate at the platform's first 429, while the transport waits out its own retry of
+   * that call: without this, every other request in flight or queued would meet its own 429 and
+   * back off on its own, and the gate would hear of the limit only once a call had used up all
+   * its retries. Any call of the client counts (the platform's limit is the merchant's, not the
+   * reconciler's). Returns the function that stops listening.
+   */
+  watchRetries(events: EventEmitter<TransportEvents>): () => void {
+    const onRetry = (event: TransportEvents['retry'][0]) => {
+      if (event.status === 429) this.pause(event.delayMs);
+    };
+    events.on('retry', onRetry);
+    return () => events.off('retry', onRetry);
   }
 
   /** Stops starting requests for `ms` (a longer pause wins over a shorter one). */

@@ -93,6 +93,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   // reconciler must not touch effects: completing one with nothing run would swallow the
   // application's onPaid/onFailed for good. They stay due for whoever has the handlers.
   readonly #runsEffects: boolean;
+  readonly #transport: Transport;
   readonly #now: () => Date;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
@@ -105,6 +106,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#options = resolveOptions(options);
     if (this.#options.settleWindowMs < minimumSettleWindowMs) warnShortSettleWindow(this.#options);
     this.#store = dependencies.store;
+    this.#transport = dependencies.transport;
     this.#now = dependencies.now ?? (() => new Date());
     this.#gate = new RateGate(this.#options);
     this.#gate.onPause = (ms) => this.emit('paused', { ms });
@@ -169,6 +171,16 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   }
 
   async #runPass(options: RunOnceOptions): Promise<ReconcileSummary> {
+    // Listening only during a pass: a reconciler never closed must not leave a listener behind.
+    const unwatch = this.#gate.watchRetries(this.#transport.events);
+    try {
+      return await this.#checkDue(options);
+    } finally {
+      unwatch();
+    }
+  }
+
+  async #checkDue(options: RunOnceOptions): Promise<ReconcileSummary> {
     const started = Date.now();
     const passStartedAt = this.#now();
     const progress = emptyProgress();

@@ -69,6 +69,50 @@ describe('the rate gate', () => {
     await reconciler.close();
   });
 
+  it('with the transport retrying (the default), the first 429 pauses every pull, not only the one retried', async () => {
+    const pesakit = harness.client({ store });
+    for (let i = 0; i < 9; i += 1) {
+      await pesakit.collection.initiateMno(
+        { amount: 1_000 + i, msisdn: '255754123456' },
+        { merchantReference: `rl-retry-${i}` },
+      );
+    }
+    let limited = 0;
+    proxy = await startProxy(harness.url, {
+      intercept: (request) =>
+        isStatusPull(request.path) && limited++ === 0
+          ? {
+              status: 429,
+              headers: { 'retry-after': '1' },
+              body: { message: 'Too Many Attempts.' },
+            }
+          : undefined,
+    });
+    // The client's own retries on (maxRetries 2): the transport waits out Retry-After and
+    // sends the limited pull again itself.
+    const client = new Pesakit({
+      environment: 'sandbox',
+      baseUrl: proxy.url,
+      credentials: accounts,
+      store,
+    });
+    const reconciler = client.createReconciler({ concurrency: 3 });
+    const pauses: number[] = [];
+    reconciler.on('paused', ({ ms }) => pauses.push(ms));
+    const summary = await reconciler.runOnce({ force: true });
+    expect(summary).toMatchObject({ checked: 9, pending: 9, errors: 0 });
+    expect(pauses).toEqual([1000]);
+    const pulls = proxy.requests.filter((request) => isStatusPull(request.path));
+    expect(pulls).toHaveLength(10);
+    // While the platform asked for a second's rest, only the pulls already on their way when
+    // the 429 was answered may arrive (at most concurrency - 1 = 2). Without the pause, the two
+    // other workers would have gone on pulling the rest of the records in that second.
+    const limitedAt = pulls[0]!.at;
+    const duringPause = pulls.filter((pull) => pull.at > limitedAt && pull.at < limitedAt + 950);
+    expect(duringPause.length).toBeLessThanOrEqual(2);
+    await reconciler.close();
+  });
+
   it('caps requests per second across the pass', async () => {
     const pesakit = harness.client({ store });
     for (let i = 0; i < 5; i += 1) {
