@@ -332,7 +332,7 @@ export async function readObservationRows(db: Db, merchantReference: string): Pr
 }
 
 /** Every column a lease returns: the record and its schedule, never the check log. */
-const leasedColumns = Object.keys({
+export const leasedColumns = Object.keys({
   merchant_reference: true,
   product: true,
   flow: true,

@@ -101,7 +101,7 @@ export class SqlReferenceStore implements ReferenceStore {
   readonly #inbox: SqlCallbackInbox;
   /** SQLite: the money call's two writes without Kysely (sqlite-money-writes.ts). */
   readonly #moneyWrites: SqliteMoneyWrites | undefined;
-  /** SQLite: the reconciler's batched release without Kysely (schedule-sqlite.ts). */
+  /** SQLite: the reconciler's lease and batched release without Kysely (schedule-sqlite.ts). */
   readonly #scheduleWrites: SqliteScheduleWrites | undefined;
 
   protected constructor(
@@ -411,7 +411,10 @@ export class SqlReferenceStore implements ReferenceStore {
 
   async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
     const parsed = parseLeaseDue(options);
-    return leaseDueRows(this.#open(), this.#dialect, parsed, this.#now());
+    const now = this.#now();
+    const leased = this.#open() && this.#scheduleWrites?.leaseDue(parsed, now);
+    if (leased !== undefined) return leased;
+    return leaseDueRows(this.#open(), this.#dialect, parsed, now);
   }
 
   async releaseLease(
