@@ -72,7 +72,7 @@ export class SqliteScheduleWrites {
       if (references.length === 0) return [];
       const list = JSON.stringify(references);
       statements.lease.run(expires, list);
-      return statements.leased.all(list) as TransactionRow[];
+      return (statements.leased.all(list) as unknown[][]).map(rowObject);
     });
     const rows = lease.immediate();
     const logs = options.observations ? this.#readLogs(rows) : undefined;
@@ -142,10 +142,14 @@ export class SqliteScheduleWrites {
            lease_expires_at = ?
          where merchant_reference in (select value from json_each(?))`,
       ),
-      leased: this.#database.prepare(
-        `select ${leasedColumns.join(', ')} from ${transactionsTable}
-         where merchant_reference in (select value from json_each(?))`,
-      ),
+      // Rows as arrays (better-sqlite3's raw mode), named in JavaScript: half the cost of
+      // letting the driver build an object of 31 properties per row.
+      leased: this.#database
+        .prepare(
+          `select ${leasedColumns.join(', ')} from ${transactionsTable}
+           where merchant_reference in (select value from json_each(?))`,
+        )
+        .raw(true),
       logs: this.#database.prepare(
         `select merchant_reference, observation from ${checkLogTable}
          where merchant_reference in (select value from json_each(?))
@@ -192,6 +196,15 @@ function dueSql(
   }
   const union = statuses.map((status) => `select * from (${dueIn(status)})`).join(' union all ');
   return `select merchant_reference from (${union}) ${order}`;
+}
+
+/** A leased row from its values in {@link leasedColumns} order. */
+function rowObject(values: unknown[]): TransactionRow {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < leasedColumns.length; i += 1) {
+    row[leasedColumns[i] as string] = values[i];
+  }
+  return row as unknown as TransactionRow;
 }
 
 function fromInstant(value: string | null): Date | null {
