@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { effectStatuses } from '../effects.js';
 import { callbackInboxMigration, inboxReferenceIndexDropMigration } from './inbox-migration.js';
+import { reconcilerCheckLogMigration } from './schedule-migration.js';
 import type { SqlDialectName } from './table.js';
 
 /**
@@ -70,6 +71,7 @@ export function storeMigrations(dialect: SqlDialectName): Record<string, Migrati
           .execute();
       },
     },
+    '0005_reconciler_check_log': reconcilerCheckLogMigration(dialect),
     '0006_inbox_without_reference_index': inboxReferenceIndexDropMigration(),
   };
 }

@@ -1,10 +1,14 @@
-import { type Expression, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { TransactionStatus } from '../types.js';
-import type { ScheduleDatabase, ScheduledTransactionsTable } from './schedule-table.js';
+import {
+  checkLogTable,
+  type ScheduleDatabase,
+  type ScheduledTransactionsTable,
+} from './schedule-table.js';
 import {
   type SqlDialectName,
   type StoreDatabase,
@@ -96,8 +100,14 @@ export async function leaseDueRows(
     .updateTable(transactionsTable)
     .set({ lease_token: token, lease_expires_at: at(leaseExpiresAt) })
     .where('merchant_reference', 'in', due)
-    .returning(options.observations ? [...leasedColumns, 'check_log'] : leasedColumns)
+    .returning(leasedColumns)
     .execute();
+  const logs = options.observations
+    ? await readLogs(
+        s,
+        rows.map((row) => row.merchant_reference),
+      )
+    : undefined;
   return rows
     .map((row): LeasedRecord => {
       const leased: LeasedRecord = {
@@ -105,10 +115,7 @@ export async function leaseDueRows(
         token: row.lease_token as string,
         nextCheckAt: fromInstant(row.next_check_at),
       };
-      if (options.observations) {
-        const log = (row as { check_log?: string | null }).check_log ?? null;
-        leased.observations = log === null ? [] : (JSON.parse(log) as unknown[]);
-      }
+      if (logs) leased.observations = logs.get(row.merchant_reference) ?? [];
       return leased;
     })
     .sort((a, b) => {
@@ -121,9 +128,33 @@ export async function leaseDueRows(
     });
 }
 
+/** The check logs of `references`, each oldest first (one query for the lot). */
+async function readLogs(
+  s: Kysely<ScheduleDatabase>,
+  references: readonly string[],
+): Promise<Map<string, unknown[]>> {
+  const logs = new Map<string, unknown[]>();
+  for (let start = 0; start < references.length; start += releaseChunk) {
+    const entries = await s
+      .selectFrom(checkLogTable)
+      .select(['merchant_reference', 'observation'])
+      .where('merchant_reference', 'in', references.slice(start, start + releaseChunk))
+      .orderBy('merchant_reference')
+      .orderBy('seq')
+      .execute();
+    for (const entry of entries) {
+      const log = logs.get(entry.merchant_reference);
+      const observation: unknown = JSON.parse(entry.observation);
+      if (log) log.push(observation);
+      else logs.set(entry.merchant_reference, [observation]);
+    }
+  }
+  return logs;
+}
+
 /**
- * Ends the lease held with `token`: one fenced UPDATE, the observation appended to the check
- * log by the database itself (no read of the log). False when another worker holds the lease.
+ * Ends the lease held with `token`: exactly what {@link releaseLeaseRows} writes for one release.
+ * False when another worker holds the lease.
  */
 export async function releaseLeaseRow(
   db: Db,
@@ -132,39 +163,19 @@ export async function releaseLeaseRow(
   options: ParsedRelease,
   now: Date,
 ): Promise<boolean> {
-  const at = (value: Date) => toInstant(dialect, value);
-  const result = await scheduled(db)
-    .updateTable(transactionsTable)
-    .set((eb) => ({
-      lease_token: null,
-      lease_expires_at: null,
-      next_check_at: at(options.nextCheckAt),
-      ...(options.counted
-        ? {
-            last_checked_at: at(options.checkedAt ?? now),
-            check_count: eb('check_count', '+', 1),
-            updated_at: at(now),
-          }
-        : {}),
-      ...(options.observationJson === undefined
-        ? {}
-        : { check_log: appendedLog(dialect, sql`cast(${options.observationJson} as text)`) }),
-    }))
-    .where('merchant_reference', '=', merchantReference)
-    .where('lease_token', '=', options.token)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const [released] = await releaseLeaseRows(db, dialect, [{ merchantReference, ...options }], now);
+  return released === true;
 }
 
 /** Rows per statement of {@link releaseLeaseRows}: bounds one statement's size. */
 const releaseChunk = 500;
 
 /**
- * Ends many leases in one transaction: one fenced UPDATE … FROM per {@link releaseChunk} rows
- * (on PostgreSQL after locking the rows in merchant-reference order). Writes exactly what
- * {@link releaseLeaseRow} writes, each row only while `token` is still its lease, the
- * observations appended in SQL; the reconciler's checks end through here, so a pass commits
- * once per batch instead of once per record.
+ * Ends many leases in one transaction (on PostgreSQL after locking the rows in
+ * merchant-reference order), per {@link releaseChunk} rows: one INSERT appends the
+ * observations to `pesakit_check_log` and one UPDATE … FROM writes the records (count, next due
+ * time, end of lease), each only while `token` is still the record's lease. The reconciler's
+ * checks end through here, so a pass commits once per batch instead of once per record.
  */
 export async function releaseLeaseRows(
   db: Db,
@@ -194,30 +205,69 @@ export async function releaseLeaseRows(
         }
       }
       for (let start = 0; start < releases.length; start += releaseChunk) {
-        const rows = await updateReleased(
-          trx as unknown as Db,
-          releases.slice(start, start + releaseChunk),
-          at(now),
-        );
+        const chunk = releases.slice(start, start + releaseChunk);
+        const rows = await writeReleased(trx, chunk, at(now));
+        // Past maxObservations entries, the oldest go (rare: a record checked 20 times).
+        const full = rows.filter((row) => Number(row.check_log_seq) > maxObservations);
+        if (full.length > 0) {
+          await trx
+            .deleteFrom(checkLogTable)
+            .where((eb) =>
+              eb.or(
+                full.map((row) =>
+                  eb.and([
+                    eb('merchant_reference', '=', row.merchant_reference),
+                    eb('seq', '<=', Number(row.check_log_seq) - maxObservations),
+                  ]),
+                ),
+              ),
+            )
+            .execute();
+        }
         for (const row of rows) released.add(row.merchant_reference);
       }
     });
   return releases.map((release) => released.has(release.merchantReference));
 
-  function updateReleased(trx: Db, chunk: ParsedLeaseRelease[], nowInstant: Date | string) {
+  async function writeReleased(
+    trx: Kysely<ScheduleDatabase>,
+    chunk: ParsedLeaseRelease[],
+    nowInstant: Date | string,
+  ) {
     // The whole batch is one parameter, a JSON array with one row per release, read back as a
-    // derived table (json_each / json_array_elements): the statement's text is the same for
+    // derived table (json_each / json_array_elements): the statements' text is the same for
     // every batch, however large, so it is cheap to build and to prepare — a derived table of
     // one SELECT per release (six parameters each) cost more than the update itself.
     const rows = releaseRowsJson(chunk, now);
-    const v =
-      dialect === 'postgres'
+    const v = () =>
+      (dialect === 'postgres'
         ? sql<ReleaseRow>`(select row->>0 as v_reference, row->>1 as v_token, cast(row->>2 as timestamptz) as v_next_check_at, cast(row->>3 as integer) as v_counted, cast(row->>4 as timestamptz) as v_checked_at, case when cast(row->>5 as integer) = 1 then cast(row->6 as text) end as v_observation from json_array_elements(cast(${rows} as json)) as row)`
-        : sql<ReleaseRow>`(select value->>0 as v_reference, value->>1 as v_token, value->>2 as v_next_check_at, value->>3 as v_counted, value->>4 as v_checked_at, case when value->>5 = 1 then value->6 end as v_observation from json_each(${rows}))`;
+        : sql<ReleaseRow>`(select value->>0 as v_reference, value->>1 as v_token, value->>2 as v_next_check_at, value->>3 as v_counted, value->>4 as v_checked_at, case when value->>5 = 1 then value->6 end as v_observation from json_each(${rows}))`
+      ).as('v');
+    // First the observations, while the leases still fence them: each one the record's next
+    // entry. A row of its own, so a check never rewrites the answers of the checks before it.
+    if (chunk.some((release) => release.observationJson !== undefined)) {
+      await trx
+        .insertInto(checkLogTable)
+        .columns(['merchant_reference', 'seq', 'observation'])
+        .expression(
+          trx
+            .selectFrom(v())
+            .innerJoin(`${transactionsTable} as t`, 't.merchant_reference', 'v.v_reference')
+            .select([
+              't.merchant_reference',
+              sql<number>`${sql.ref('t.check_log_seq')} + 1`.as('seq'),
+              sql<string>`v.v_observation`.as('observation'),
+            ])
+            .where(sql<boolean>`v.v_observation is not null`)
+            .whereRef('t.lease_token', '=', 'v.v_token'),
+        )
+        .execute();
+    }
     const counted = sql.ref('v.v_counted');
-    return scheduled(trx)
+    return trx
       .updateTable(transactionsTable)
-      .from(v.as('v'))
+      .from(v())
       .set({
         lease_token: null,
         lease_expires_at: null,
@@ -225,12 +275,12 @@ export async function releaseLeaseRows(
         last_checked_at: sql`case when ${counted} = 1 then v.v_checked_at else ${sql.ref('last_checked_at')} end`,
         check_count: sql`${sql.ref('check_count')} + ${counted}`,
         updated_at: sql`case when ${counted} = 1 then ${nowInstant} else ${sql.ref('updated_at')} end`,
-        check_log: appendedLog(dialect, sql<string | null>`v.v_observation`),
+        check_log_seq: sql`${sql.ref('check_log_seq')} + case when v.v_observation is null then 0 else 1 end`,
       })
       .where(
         sql<boolean>`${sql.ref('merchant_reference')} = v.v_reference and ${sql.ref('lease_token')} = v.v_token`,
       )
-      .returning('merchant_reference')
+      .returning(['merchant_reference', 'check_log_seq'])
       .execute();
   }
 }
@@ -267,52 +317,22 @@ interface ReleaseRow {
 }
 
 /**
- * The check log with `observation` (JSON text, or NULL for none) appended and the oldest
- * dropped past {@link maxObservations}, computed by the database in the UPDATE itself: a
- * release never reads the log (up to 20 full platform answers) into JavaScript and back.
- * SQLite: its JSON functions. PostgreSQL: the elements' own text, re-joined (json, not jsonb,
- * so each answer is kept exactly as written).
- */
-function appendedLog(
-  dialect: SqlDialectName,
-  observation: Expression<string | null>,
-): RawBuilder<string | null> {
-  const log = sql`coalesce(${sql.ref('check_log')}, '[]')`;
-  const limit = sql.lit(maxObservations);
-  let appended: RawBuilder<string>;
-  if (dialect === 'sqlite') {
-    // Drop the oldest when full, then append at the end ('$[#]').
-    const kept = sql`case when json_array_length(${log}) >= ${limit} then json_remove(${log}, '$[0]') else ${log} end`;
-    appended = sql<string>`json_insert(${kept}, '$[#]', json(${observation}))`;
-  } else {
-    // The elements' text in order, the new one last, joined again: the last `limit`.
-    const elements = sql`select element.value::text as entry, element.position from json_array_elements(${log}::json) with ordinality as element(value, position)`;
-    const withNew = sql`${elements} union all select ${observation}, 9223372036854775807`;
-    const keep = sql`kept.position > json_array_length(${log}::json) + 1 - ${limit}`;
-    appended = sql<string>`(select '[' || string_agg(kept.entry, ',' order by kept.position) || ']' from (${withNew}) as kept where ${keep})`;
-  }
-  // NULL: the check saw nothing to keep, the log stays as it is.
-  return sql<
-    string | null
-  >`case when ${observation} is null then ${sql.ref('check_log')} else ${appended} end`;
-}
-
-/**
  * What earlier checks of the record saw, oldest first (the last {@link maxObservations}): the
  * evidence a person gets when the reconciler gives up. One read, only when needed.
  */
 export async function readObservationRows(db: Db, merchantReference: string): Promise<unknown[]> {
-  const row = await scheduled(db)
+  const s = scheduled(db);
+  const row = await s
     .selectFrom(transactionsTable)
-    .select('check_log')
+    .select('merchant_reference')
     .where('merchant_reference', '=', merchantReference)
     .executeTakeFirst();
   if (!row) throw new TransactionNotFoundError(merchantReference);
-  return row.check_log === null ? [] : (JSON.parse(row.check_log) as unknown[]);
+  return (await readLogs(s, [merchantReference])).get(merchantReference) ?? [];
 }
 
 /** Every column a lease returns: the record and its schedule, never the check log. */
-const leasedColumns = Object.keys({
+export const leasedColumns = Object.keys({
   merchant_reference: true,
   product: true,
   flow: true,
@@ -344,10 +364,10 @@ const leasedColumns = Object.keys({
   next_check_at: true,
   lease_token: true,
   lease_expires_at: true,
-} satisfies Record<Exclude<keyof ScheduledTransactionsTable, 'check_log'>, true>) as Exclude<
-  keyof ScheduledTransactionsTable,
-  'check_log'
->[];
+} satisfies Record<
+  Exclude<keyof ScheduledTransactionsTable, 'check_log' | 'check_log_seq'>,
+  true
+>) as Exclude<keyof ScheduledTransactionsTable, 'check_log' | 'check_log_seq'>[];
 
 /**
  * The fence of a final write: inside the transaction that locked the record, refuse unless

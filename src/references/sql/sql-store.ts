@@ -62,6 +62,7 @@ import {
   releaseLeaseRow,
   releaseLeaseRows,
 } from './schedule.js';
+import { SqliteScheduleWrites } from './schedule-sqlite.js';
 import { SqliteMoneyWrites } from './sqlite-money-writes.js';
 import {
   referenceColumns,
@@ -96,6 +97,8 @@ export class SqlReferenceStore implements ReferenceStore {
   readonly #inbox: SqlCallbackInbox;
   /** SQLite: the money call's two writes without Kysely (sqlite-money-writes.ts). */
   readonly #moneyWrites: SqliteMoneyWrites | undefined;
+  /** SQLite: the reconciler's lease and batched release without Kysely (schedule-sqlite.ts). */
+  readonly #scheduleWrites: SqliteScheduleWrites | undefined;
 
   protected constructor(
     db: Kysely<StoreDatabase>,
@@ -117,6 +120,8 @@ export class SqlReferenceStore implements ReferenceStore {
     );
     this.inbox = this.#inbox;
     this.#moneyWrites = sqlite && dialect === 'sqlite' ? new SqliteMoneyWrites(sqlite) : undefined;
+    this.#scheduleWrites =
+      sqlite && dialect === 'sqlite' ? new SqliteScheduleWrites(sqlite) : undefined;
   }
 
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
@@ -308,7 +313,10 @@ export class SqlReferenceStore implements ReferenceStore {
 
   async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
     const parsed = parseLeaseDue(options);
-    return leaseDueRows(this.#open(), this.#dialect, parsed, this.#now());
+    const now = this.#now();
+    const leased = this.#open() && this.#scheduleWrites?.leaseDue(parsed, now);
+    if (leased !== undefined) return leased;
+    return leaseDueRows(this.#open(), this.#dialect, parsed, now);
   }
 
   async releaseLease(
@@ -323,7 +331,10 @@ export class SqlReferenceStore implements ReferenceStore {
 
   async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
     const parsed = parseReleases(releases);
-    return releaseLeaseRows(this.#open(), this.#dialect, parsed, this.#now());
+    const now = this.#now();
+    const written = this.#open() && this.#scheduleWrites?.releaseLeases(parsed, now);
+    if (written !== undefined) return written;
+    return releaseLeaseRows(this.#open(), this.#dialect, parsed, now);
   }
 
   async readObservations(merchantReference: string): Promise<unknown[]> {
