@@ -15,18 +15,25 @@ export interface Dispatch {
 
 /**
  * Whether an attempt goes to fetch directly rather than through ky: the first attempt of an
- * ordinary JSON call. ky's own work per call (options merged, an AbortController, a Request
- * bound to its signal — ~0.15× of a raw fetch on loopback) is what kept a read over 1.25× raw
- * fetch, and with the transport doing its own timeouts, retries and errors, ky changes nothing
- * about what is sent. ky still runs the calls where its cost does not count: retried attempts,
- * uploads, and an injected fetch (test harnesses).
+ * ordinary JSON call, and every attempt through an injected fetch. ky's own work per call
+ * (options merged, an AbortController, a Request bound to its signal — ~0.15× of a raw fetch on
+ * loopback) is what kept a read over 1.25× raw fetch, and with the transport doing its own
+ * timeouts, retries and errors, ky changes nothing about what is sent. ky still runs the calls
+ * where its cost does not count: retried attempts and uploads through the global fetch.
+ *
+ * An injected fetch (`TransportOptions.fetch`) never goes through ky: ky takes the answer of
+ * the hook that sends (see `dispatch`) only when it is `instanceof` the global Response, and
+ * the fetch people inject — the npm `undici` package's behind a ProxyAgent, node-fetch — answers
+ * with its own Response class. ky then sent the request again with the global fetch: every call
+ * twice, a money POST included, the second around the caller's proxy
+ * (test/unit/transport/injected-fetch.test.ts).
  */
 export function sendsDirectly(
   attempt: number,
   fetch: typeof globalThis.fetch | undefined,
   body: unknown,
 ): boolean {
-  return attempt === 1 && fetch === undefined && !(body instanceof FormData);
+  return fetch !== undefined || (attempt === 1 && !(body instanceof FormData));
 }
 
 /**
@@ -40,8 +47,8 @@ export function sendsDirectly(
  * into new Headers — about half of the SDK's cost per call on loopback. Answering from
  * `beforeRequest` also skips ky's clone of the Request (kept for ky's own retries, which are
  * off: the transport retries, with its own schedule). An injected fetch
- * (`TransportOptions.fetch`) still receives one Request, as it always has, so harnesses that
- * read `request.url` or `request.headers` keep working.
+ * (`TransportOptions.fetch`) receives one Request, as it always has, so harnesses that read
+ * `request.url` or `request.headers` keep working.
  */
 export function dispatch(
   request: Dispatch,
