@@ -11,7 +11,11 @@
 // reconciler leaves the server idle; if this process is near 1.00, the client is the limit.
 // Linux only (/proc). Diagnostic: prints, asserts nothing.
 //
-//   node bench/lib/reconciler-pipeline.mjs [--dist /tmp/other-dist] [--rounds 3]
+// `--memory` adds a fourth subject: the same reconciler over a MemoryReferenceStore holding the
+// same records — what the pass would do if the store's leases and releases cost nothing on the
+// event loop (the memory store's lease scans every record per page: fine at a few thousand).
+//
+//   node bench/lib/reconciler-pipeline.mjs [--dist /tmp/other-dist] [--rounds 3] [--memory]
 //   BENCH_RECONCILER_RECORDS=3000 (default)
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -31,7 +35,7 @@ const CONCURRENCY = 8;
 // --dist: the subject's build comes from another directory (the sandbox and the seeding stay
 // on this worktree's build, the same for both).
 const load = (file) => import(pathToFileURL(resolve(dist ?? 'dist', file)).href);
-const { endpointPath, endpoints, Pesakit } = await load('index.js');
+const { endpointPath, endpoints, Pesakit, MemoryReferenceStore } = await load('index.js');
 const { SqliteReferenceStore } = await load('sqlite.js');
 
 // Requests in flight, integrated over time.
@@ -119,6 +123,31 @@ try {
     return summary.checked;
   };
   const subjects = { raw, sdk, reconciler: reconcile };
+  let memoryReconciler;
+  if (process.argv.includes('--memory')) {
+    // The SQLite store's records, copied into memory with their control numbers.
+    const memory = new MemoryReferenceStore();
+    const open = await store.listOpen({ limit: RECORDS + 1 });
+    for (const record of open) {
+      const { merchantReference, product, flow, amount, msisdn } = record;
+      await memory.createIntent({ merchantReference, product, flow, amount, msisdn });
+      await memory.attachReferences(merchantReference, { controlNumber: record.controlNumber });
+      await memory.transition(merchantReference, 'pending');
+    }
+    memoryReconciler = new Pesakit({
+      environment: 'sandbox',
+      baseUrl: sandbox.url,
+      credentials: { collection: account },
+      store: memory,
+    }).createReconciler({ concurrency: CONCURRENCY, ratePerSecond: 1e6 });
+    subjects.memory = async () => {
+      const summary = await memoryReconciler.runOnce({ force: true });
+      if (summary.checked !== controlNumbers.length || summary.errors !== 0) {
+        throw new Error(`memory reconciler: ${JSON.stringify(summary)}`);
+      }
+      return summary.checked;
+    };
+  }
   for (const name of Object.keys(subjects)) await subjects[name]();
 
   const rows = [];
@@ -157,6 +186,7 @@ try {
     }
   }
   await reconciler.close();
+  await memoryReconciler?.close();
   await store.close();
 
   console.log(
