@@ -11,7 +11,7 @@
 //
 //   node bench/reconciler-throughput.mjs            # 3,000 records, 3 rounds
 //   node bench/reconciler-throughput.mjs --quick    # 200 records, 1 round (CI: proves it runs)
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { endpointPath, endpoints, Pesakit } from 'pesakit';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
@@ -24,6 +24,20 @@ const RECORDS = Number(process.env.BENCH_RECONCILER_RECORDS ?? (quick ? 200 : 30
 const ROUNDS = quick ? 1 : 3;
 const CONCURRENCY = 8;
 const TARGET = 0.8;
+
+/**
+ * A process's CPU time in µs (user + system, all its threads) from /proc, in 10 ms ticks;
+ * undefined where there is no /proc (the columns then read n/a).
+ */
+function processCpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime: fields 14 and 15 of the line, 12 and 13 after the command name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
+}
 
 const sandbox = await startSandboxProcess(seed);
 const file = join(sandbox.directory, 'throughput.sqlite');
@@ -96,13 +110,21 @@ try {
   };
 
   // Warm-up (JIT, logins, connection pools), then rounds that rotate which goes first. Each
-  // run also records this process's CPU time (user + system).
+  // run also records this process's CPU time (user + system) and the sandbox process's: which
+  // of the two is the bottleneck (a process near one core of CPU per second of wall time) tells
+  // whether a subject is limited by its own cost per record or leaves the server idle.
   const subjects = { raw: rawPass, sdk: sdkPass, reconciler: reconcilerPass };
   const measured = async (name) => {
+    const server = processCpuMicros(sandbox.pid);
     const cpu = process.cpuUsage();
     const run = await subjects[name]();
     const used = process.cpuUsage(cpu);
-    return { ...run, cpuMicros: used.user + used.system };
+    const serverAfter = processCpuMicros(sandbox.pid);
+    return {
+      ...run,
+      cpuMicros: used.user + used.system,
+      serverCpuMicros: server === undefined ? undefined : serverAfter - server,
+    };
   };
   for (const name of Object.keys(subjects)) await subjects[name]();
   const results = { raw: [], sdk: [], reconciler: [] };
@@ -119,9 +141,26 @@ try {
   const rate = (runs) =>
     runs.reduce((sum, run) => sum + run.checked, 0) /
     (runs.reduce((sum, run) => sum + run.ms, 0) / 1000);
-  const cpuPerRecord = (runs) =>
-    runs.reduce((sum, run) => sum + run.cpuMicros, 0) /
+  const cpuPerRecord = (runs, field = 'cpuMicros') =>
+    runs.reduce((sum, run) => sum + run[field], 0) /
     runs.reduce((sum, run) => sum + run.checked, 0);
+  // CPU seconds per second of wall time: 1.00 is a whole core.
+  const utilisation = (runs, field) =>
+    runs.reduce((sum, run) => sum + run[field], 0) /
+    1000 /
+    runs.reduce((sum, run) => sum + run.ms, 0);
+  const serverColumns = (runs) =>
+    runs[0].serverCpuMicros === undefined
+      ? ['n/a', 'n/a']
+      : [
+          cpuPerRecord(runs, 'serverCpuMicros').toFixed(0),
+          utilisation(runs, 'serverCpuMicros').toFixed(2),
+        ];
+  const columns = (runs) => [
+    cpuPerRecord(runs).toFixed(0),
+    utilisation(runs, 'cpuMicros').toFixed(2),
+    ...serverColumns(runs),
+  ];
   const raw = rate(results.raw);
   const sdk = rate(results.sdk);
   const subject = rate(results.reconciler);
@@ -135,17 +174,34 @@ try {
     reconciler: cpuPerRecord(results.reconciler),
   };
   printTable(
-    ['subject', 'records/s', 'ratio', 'CPU µs/record'],
     [
-      ['raw status calls (fetch)', raw.toFixed(0), '1.00', cpu.raw.toFixed(0)],
-      ['SDK collection.status() loop', sdk.toFixed(0), (sdk / raw).toFixed(2), cpu.sdk.toFixed(0)],
+      'subject',
+      'records/s',
+      'ratio',
+      'CPU µs/record',
+      'CPU util',
+      'sandbox µs/record',
+      'sandbox util',
+    ],
+    [
+      ['raw status calls (fetch)', raw.toFixed(0), '1.00', ...columns(results.raw)],
+      [
+        'SDK collection.status() loop',
+        sdk.toFixed(0),
+        (sdk / raw).toFixed(2),
+        ...columns(results.sdk),
+      ],
       [
         'reconciler runOnce (SQLite)',
         subject.toFixed(0),
         (subject / raw).toFixed(2),
-        cpu.reconciler.toFixed(0),
+        ...columns(results.reconciler),
       ],
     ],
+  );
+  console.log(
+    'CPU util: CPU seconds per second of wall time of this process (1.00 = one core, GC and ' +
+      "I/O threads included) and of the sandbox's; the process near one core is the bottleneck",
   );
   console.log(
     `reconciler's own share: ${(cpu.reconciler - cpu.sdk).toFixed(0)} µs CPU per record ` +

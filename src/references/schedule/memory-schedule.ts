@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionRecord } from '../types.js';
+import { firstInOrder } from './first-in-order.js';
 import type { ParsedLeaseDue, ParsedRelease } from './input-rules.js';
 import { type LeasedRecord, maxObservations } from './types.js';
 
@@ -10,6 +11,14 @@ interface Slot {
   observations: unknown[];
 }
 
+/** The slot of a record never leased: read, never written (a lease makes the record's own). */
+const unscheduled: Readonly<Slot> = Object.freeze({
+  nextCheckAt: null,
+  token: null,
+  leaseExpiresAt: null,
+  observations: [],
+});
+
 /**
  * The memory store's schedule: next due time and lease per record, kept beside the records
  * (one process, so a Map is the whole truth). Decides exactly as the SQL query does.
@@ -18,29 +27,37 @@ export class MemorySchedule {
   readonly #slots = new Map<string, Slot>();
 
   lease(records: Iterable<TransactionRecord>, options: ParsedLeaseDue, now: Date): LeasedRecord[] {
-    const passStartedAt = options.passStartedAt ?? now;
+    // Every record is looked at on every page: instants as numbers (no Date coercion per
+    // comparison), and no slot made for a record merely looked at.
+    const started = (options.passStartedAt ?? now).getTime();
+    const at = now.getTime();
+    const initiatingBefore = options.initiatingBefore?.getTime();
     const due: { record: TransactionRecord; slot: Slot }[] = [];
     for (const record of records) {
       if (!options.statuses.includes(record.status)) continue;
-      if (record.lastCheckedAt !== null && record.lastCheckedAt >= passStartedAt) continue;
+      if (record.lastCheckedAt !== null && record.lastCheckedAt.getTime() >= started) continue;
       if (
         record.status === 'initiating' &&
-        options.initiatingBefore !== undefined &&
-        record.createdAt >= options.initiatingBefore
+        initiatingBefore !== undefined &&
+        record.createdAt.getTime() >= initiatingBefore
       ) {
         continue;
       }
-      const slot = this.#slot(record.merchantReference);
-      if (slot.token !== null && slot.leaseExpiresAt !== null && slot.leaseExpiresAt > now) {
+      const slot = this.#slots.get(record.merchantReference) ?? unscheduled;
+      if (
+        slot.token !== null &&
+        slot.leaseExpiresAt !== null &&
+        slot.leaseExpiresAt.getTime() > at
+      ) {
         continue;
       }
-      if (!options.force && slot.nextCheckAt !== null && slot.nextCheckAt > passStartedAt) {
+      if (!options.force && slot.nextCheckAt !== null && slot.nextCheckAt.getTime() > started) {
         continue;
       }
       due.push({ record, slot });
     }
-    due.sort(byDueTime);
-    return due.slice(0, options.limit).map(({ record, slot }) => {
+    return firstInOrder(due, options.limit, byDueTime).map(({ record }) => {
+      const slot = this.#slot(record.merchantReference);
       const nextCheckAt = slot.nextCheckAt && new Date(slot.nextCheckAt);
       slot.token = randomUUID();
       slot.leaseExpiresAt = new Date(now.getTime() + options.leaseMs);

@@ -1,0 +1,56 @@
+/**
+ * The first `limit` of `items` in `order`, sorted — what `[...items].sort(order).slice(0, limit)`
+ * gives for a total order, without sorting everything. The memory store's lease picks a page of
+ * 200 from every due record on each page: sorting them all cost O(m log m) per page, most of a
+ * pass over tens of thousands of records; a bounded max-heap of the best `limit` so far is
+ * O(m log limit), and most records are turned away by one comparison with its top.
+ */
+export function firstInOrder<T>(
+  items: Iterable<T>,
+  limit: number,
+  order: (a: T, b: T) => number,
+): T[] {
+  const heap: T[] = [];
+  if (limit <= 0) return heap;
+  for (const item of items) {
+    if (heap.length < limit) {
+      heap.push(item);
+      siftUp(heap, heap.length - 1, order);
+    } else if (order(item, heap[0] as T) < 0) {
+      heap[0] = item;
+      siftDown(heap, 0, order);
+    }
+  }
+  return heap.sort(order);
+}
+
+/** Max-heap by `order`: each parent comes after (or equals) its children. */
+function siftUp<T>(heap: T[], at: number, order: (a: T, b: T) => number): void {
+  let child = at;
+  while (child > 0) {
+    const parent = (child - 1) >> 1;
+    if (order(heap[parent] as T, heap[child] as T) >= 0) return;
+    swap(heap, parent, child);
+    child = parent;
+  }
+}
+
+function siftDown<T>(heap: T[], at: number, order: (a: T, b: T) => number): void {
+  let parent = at;
+  for (;;) {
+    const left = 2 * parent + 1;
+    const right = left + 1;
+    let largest = parent;
+    if (left < heap.length && order(heap[left] as T, heap[largest] as T) > 0) largest = left;
+    if (right < heap.length && order(heap[right] as T, heap[largest] as T) > 0) largest = right;
+    if (largest === parent) return;
+    swap(heap, parent, largest);
+    parent = largest;
+  }
+}
+
+function swap<T>(heap: T[], i: number, j: number): void {
+  const value = heap[i] as T;
+  heap[i] = heap[j] as T;
+  heap[j] = value;
+}
