@@ -62,6 +62,11 @@ export class SqliteCheckpointer {
   readonly #file: string;
   /** The connection's own `wal_autocheckpoint`, put back on failure and at close. */
   readonly #ownPages: number;
+  /** The setting as last applied to the connection (it can be busy, see {@link #apply}). */
+  #appliedPages: number;
+  /** The thread's connection takes the store connection's, as read at open. */
+  readonly #busyTimeoutMs: number;
+  readonly #synchronous: number;
   readonly #totalChanges: Database.Statement;
   #state: 'idle' | 'running' | 'failed' | 'closed' = 'idle';
   #thread: Worker | undefined;
@@ -74,6 +79,10 @@ export class SqliteCheckpointer {
     this.#database = database;
     this.#file = file;
     this.#ownPages = Number(database.pragma('wal_autocheckpoint', { simple: true }));
+    this.#appliedPages = this.#ownPages;
+    // Read here, at open: later the connection may be busy iterating a merchant's query.
+    this.#busyTimeoutMs = Number(database.pragma('busy_timeout', { simple: true }));
+    this.#synchronous = Number(database.pragma('synchronous', { simple: true }));
     this.#totalChanges = database.prepare('select total_changes()').pluck();
     this.#changesAtPoke = this.#changes();
     this.#timer = setInterval(() => this.#watch(), checkpointPolicy.pollMs);
@@ -113,8 +122,8 @@ export class SqliteCheckpointer {
         workerData: {
           driver,
           file: this.#file,
-          busyTimeoutMs: Number(this.#database.pragma('busy_timeout', { simple: true })),
-          synchronous: Number(this.#database.pragma('synchronous', { simple: true })),
+          busyTimeoutMs: this.#busyTimeoutMs,
+          synchronous: this.#synchronous,
           settleMs: checkpointPolicy.settleMs,
         },
       });
@@ -139,7 +148,13 @@ export class SqliteCheckpointer {
     this.#thread = undefined;
     clearInterval(this.#timer);
     this.#listeners.clear();
-    if (this.#database.open) this.#database.pragma(`wal_autocheckpoint = ${this.#ownPages}`);
+    if (this.#database.open && this.#appliedPages !== this.#ownPages) {
+      try {
+        this.#database.pragma(`wal_autocheckpoint = ${this.#ownPages}`);
+      } catch {
+        // busy at close (a merchant's iterator still open): nothing left to retry it
+      }
+    }
     if (byConnection.get(this.#database) === this) byConnection.delete(this.#database);
     if (!thread) return;
     const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
@@ -151,12 +166,20 @@ export class SqliteCheckpointer {
   }
 
   #watch(): void {
+    if (!this.#database.open) {
+      clearInterval(this.#timer); // a merchant's handle closed under the store
+      return;
+    }
+    this.#apply();
+    if (this.#state === 'failed') {
+      if (this.#appliedPages === this.pages()) clearInterval(this.#timer);
+      return;
+    }
     let changes: number;
     try {
       changes = this.#changes();
     } catch {
-      clearInterval(this.#timer); // a merchant's handle closed under the store
-      return;
+      return; // busy (a merchant's iterator open on the handle): the next tick reads it
     }
     if (changes - this.#changesAtPoke < checkpointPolicy.changes) return;
     this.#changesAtPoke = changes;
@@ -172,13 +195,29 @@ export class SqliteCheckpointer {
     if (this.#state === 'closed' || this.#state === 'failed') return;
     this.#state = 'failed';
     this.#thread = undefined;
-    clearInterval(this.#timer);
+    // The timer stays until the setting is back on the connection (see #watch).
     this.#setPages();
   }
 
   #setPages(): void {
+    this.#apply();
     const pages = this.pages();
-    if (this.#database.open) this.#database.pragma(`wal_autocheckpoint = ${pages}`);
     for (const listener of this.#listeners) listener(pages);
+  }
+
+  /**
+   * Sets the connection's `wal_autocheckpoint` to {@link pages}. Never throws: better-sqlite3
+   * refuses any statement while an iterator is open on the connection (a merchant's handle may
+   * have one across an `await`), and then the next tick of the timer tries again.
+   */
+  #apply(): void {
+    const pages = this.pages();
+    if (pages === this.#appliedPages || !this.#database.open) return;
+    try {
+      this.#database.pragma(`wal_autocheckpoint = ${pages}`);
+      this.#appliedPages = pages;
+    } catch {
+      // busy: retried by #watch
+    }
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sqliteCheckpointer } from '../../../src/references/sql/sqlite-checkpointer.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
 import { callback } from '../../callbacks/inbox-conformance.js';
 
@@ -116,5 +117,24 @@ describe('the SQLite store file checkpointer', () => {
     expect(threads() - before).toBe(2);
     await store.close();
     expect(threads() - before).toBe(0);
+  });
+
+  it("never throws at a merchant's handle busy with an open iterator: it sets the backstop once the handle is free", async () => {
+    // better-sqlite3 refuses every statement while an iterator is open on the connection; a
+    // merchant's handle may keep one across an `await`. The writer thread can poke meanwhile.
+    const database = handle(file());
+    database.exec('create table t (n integer); insert into t values (1), (2)');
+    const checkpointer = sqliteCheckpointer(database);
+    if (!checkpointer) throw new Error('a file in WAL mode must get a checkpointer');
+    cleanups.push(() => checkpointer.close());
+    const rows = database.prepare('select n from t').iterate();
+    rows.next();
+    expect(() => checkpointer.poke()).not.toThrow();
+    expect(checkpointer.pages()).toBe(4000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    rows.return?.();
+    await until(() => autocheckpoint(database) === 4000, 'the backstop once the handle is free');
+    await checkpointer.close();
+    expect(autocheckpoint(database)).toBe(1000);
   });
 });
