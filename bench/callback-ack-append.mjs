@@ -129,7 +129,8 @@ async function measure(order, group) {
     const cpu = process.cpuUsage(cpu0);
     const bytes = bytesWritten() - bytes0;
     const ticks1 = threadTicks();
-    // The threads started by the store are the writer, then its checkpointer (in that order).
+    // The threads started by the store: the file's checkpointer, which the writer starts just
+    // before its own thread (stop 16: one checkpointer per store file), then the writer.
     const started = [...ticks1.keys()].filter((id) => !before.has(id)).sort((a, b) => a - b);
     const perCallback = (id) => {
       const [user0, system0] = ticks0.get(id) ?? [0, 0];
@@ -137,8 +138,8 @@ async function measure(order, group) {
       return ((user1 - user0 + system1 - system0) * 10_000) / count; // ticks are 10 ms
     };
     const main = perCallback(process.pid);
-    const writer = started[0] === undefined ? Number.NaN : perCallback(started[0]);
-    const checkpointer = started[1] === undefined ? Number.NaN : perCallback(started[1]);
+    const checkpointer = started[0] === undefined ? Number.NaN : perCallback(started[0]);
+    const writer = started[1] === undefined ? Number.NaN : perCallback(started[1]);
     const total = (cpu.user + cpu.system) / count;
     return {
       order,

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
+import { sqliteCheckpointer } from './sql/sqlite-checkpointer.js';
 import { withStatementCache } from './sql/statement-cache.js';
 import type { StoreDatabase } from './sql/table.js';
 
@@ -64,10 +65,18 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       if (owned) await db.destroy();
       throw error;
     }
-    // Kysely's destroy() closes the database: only do that when pesakit opened it.
+    // One checkpoint policy for the file, every connection of the store (the inbox writer's
+    // finds it from `database`): a file in WAL mode, the merchant's own handle included — its
+    // `wal_autocheckpoint` is put back at close. Before the store, whose inbox looks it up.
+    const checkpointer = sqliteCheckpointer(database);
+    // Kysely's destroy() closes the database: only do that when pesakit opened it. The store
+    // closes its inbox (and writer thread) before this.
     return new SqliteReferenceStore(
       db,
-      owned ? () => db.destroy() : async () => {},
+      async () => {
+        await checkpointer?.close();
+        if (owned) await db.destroy();
+      },
       options,
       database,
     );

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InboxInsert } from '../../src/references/inbox/sqlite-group-write.js';
 import { sqliteInboxWriter } from '../../src/references/inbox/sqlite-inbox-writer.js';
+import { sqliteCheckpointer } from '../../src/references/sql/sqlite-checkpointer.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { callback } from './inbox-conformance.js';
 import { merchantCallback } from './payloads.js';
@@ -246,9 +247,14 @@ describe('the SQLite inbox writer connection', () => {
     const file = join(directory(), 'store.sqlite');
     const store = await SqliteReferenceStore.open(file);
     cleanups.push(() => store.close());
-    // The writer takes the store connection's settings; the store's own is FULL.
+    // The writer takes the store connection's settings; the store's own is FULL. Its
+    // checkpointer is the one the store opened on that connection (here opened as the store
+    // opening does, on a handle of the test's own).
     const database = opened(file);
     database.pragma('synchronous = FULL');
+    const checkpointer = sqliteCheckpointer(database);
+    if (!checkpointer) throw new Error('a file in WAL mode must get a checkpointer');
+    cleanups.push(() => checkpointer.close());
     const writer = sqliteInboxWriter(database);
     if (!writer) throw new Error('a file in WAL mode must get a writer thread');
     cleanups.push(() => writer.close());

@@ -1,6 +1,7 @@
 /**
- * The code of the SQLite inbox's checkpointer thread, started by the writer thread
- * (sqlite-inbox-writer-source.ts) with `new Worker(source, { eval: true })`.
+ * The code of a SQLite store file's checkpointer thread, started (lazily) by the store's
+ * checkpointer (sql/sqlite-checkpointer.ts) with `new Worker(source, { eval: true })`, and
+ * poked both for the store's own connection and for the inbox writer thread's.
  *
  * Why a thread of its own: SQLite's automatic checkpoint runs inside the COMMIT of whichever
  * connection pushed the WAL past `wal_autocheckpoint` pages — on the writer, so every few
@@ -8,7 +9,8 @@
  * (30–130 ms measured), and every callback waiting on that group or queued behind it waited
  * too: that was the fixed-rate p99. A checkpoint on another connection runs beside the writer's
  * commits (WAL: the checkpointer copies frames already committed while new ones are appended),
- * so the writer only commits.
+ * so the writer only commits. The same holds for the store's own connection (money calls'
+ * intents and answers, the reconciler's leases), whose commits run on the event loop.
  *
  * - in  `'changed'` (the writer committed `rows` more callbacks, a few MiB of WAL) → a PASSIVE
  *   checkpoint at once: about as often as SQLite's own (every 1,000 pages), so no more work
@@ -16,7 +18,7 @@
  *   more `settleMs` later, so that after a burst the WAL is copied in full and starts over.
  * - in  `'close'` → closes the connection; the thread ends.
  * A failed checkpoint (busy, I/O) is only a late one: the writer's own `wal_autocheckpoint`
- * (set high, not off) still bounds the WAL if this thread falls behind or is gone.
+ * (set high, not off, on every connection of the file) still bounds the WAL if this thread falls behind or is gone.
  */
 export const checkpointerThreadSource = `
 'use strict';

@@ -7,14 +7,19 @@
  *   `null` stored new; `{ row }` a duplicate, counted; `{ error: { name, message, code } }`.
  * - in  `{ id, settings: true }`        → out `{ id, settings }`: the connection's
  *   `wal_autocheckpoint`, `synchronous` and `busy_timeout` (what a test checks it kept).
+ * - in  `{ walAutocheckpoint }`         → sets it on the connection (the checkpointer started or
+ *   is gone).
+ * - out `{ changed: true }`             → `pokeRows` more callbacks committed: the main thread
+ *   pokes the store file's checkpointer.
  * - in  `{ close: true }`                → closes the connection; the thread ends.
  * The group logic is the same as `inThreadGroupWrite` (sqlite-group-write.ts).
  *
  * Checkpoints (copying the WAL into the database file) are not run by this connection's
- * commits but by a checkpointer thread it starts (sqlite-inbox-checkpointer-source.ts), poked
- * after each commit. Its own `wal_autocheckpoint` stays on, set high, as the bound on the WAL
- * should the checkpointer fall behind; if the checkpointer cannot start or dies, the default
- * comes back and commits checkpoint as before.
+ * commits but by the store file's one checkpointer thread (sql/sqlite-checkpointer.ts), which
+ * this thread pokes through the main thread. Its own `wal_autocheckpoint` (`workerData`, then
+ * messages) stays on, set high, as the bound on the WAL should the checkpointer fall behind; if
+ * the checkpointer cannot start or dies, the default comes back and commits checkpoint as
+ * before.
  */
 export const writerThreadSource = `
 'use strict';
@@ -23,30 +28,7 @@ const Database = require(workerData.driver);
 const database = new Database(workerData.file, { fileMustExist: true });
 database.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 database.pragma('synchronous = ' + workerData.synchronous);
-const checkpointer = (() => {
-  try {
-    const { Worker } = require('node:worker_threads');
-    const thread = new Worker(workerData.checkpointer.source, {
-      eval: true,
-      workerData: {
-        driver: workerData.driver,
-        file: workerData.file,
-        busyTimeoutMs: workerData.busyTimeoutMs,
-        synchronous: workerData.synchronous,
-        settleMs: workerData.checkpointer.settleMs,
-      },
-    });
-    const fallBack = () => {
-      if (database.open) database.pragma('wal_autocheckpoint = ' + workerData.checkpointer.defaultPages);
-    };
-    thread.on('error', fallBack);
-    thread.on('exit', fallBack);
-    database.pragma('wal_autocheckpoint = ' + workerData.checkpointer.backstopPages);
-    return thread;
-  } catch {
-    return undefined;
-  }
-})();
+database.pragma('wal_autocheckpoint = ' + workerData.walAutocheckpoint);
 let rowsSinceCheckpoint = 0;
 const insert = database.prepare(workerData.insertSql);
 const countDuplicate = database.prepare(workerData.countDuplicateSql);
@@ -60,17 +42,12 @@ const described = (error) => ({
 });
 parentPort.on('message', (message) => {
   if (message.close) {
-    if (checkpointer) {
-      checkpointer.removeAllListeners('exit');
-      checkpointer.once('exit', () => {
-        database.close();
-        parentPort.close();
-      });
-      checkpointer.postMessage('close');
-    } else {
-      database.close();
-      parentPort.close();
-    }
+    database.close();
+    parentPort.close();
+    return;
+  }
+  if (message.walAutocheckpoint !== undefined) {
+    database.pragma('wal_autocheckpoint = ' + message.walAutocheckpoint);
     return;
   }
   if (message.settings) {
@@ -98,9 +75,9 @@ parentPort.on('message', (message) => {
   }
   parentPort.postMessage({ id: message.id, outcomes });
   rowsSinceCheckpoint += message.inserts.length;
-  if (checkpointer && rowsSinceCheckpoint >= workerData.checkpointer.rows) {
+  if (workerData.pokeRows > 0 && rowsSinceCheckpoint >= workerData.pokeRows) {
     rowsSinceCheckpoint = 0;
-    checkpointer.postMessage('changed');
+    parentPort.postMessage({ changed: true });
   }
 });
 `;

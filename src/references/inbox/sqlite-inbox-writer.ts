@@ -1,25 +1,24 @@
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { betterSqlitePath } from '../sql/better-sqlite-path.js';
 import type { InboxRow } from '../sql/inbox-table.js';
+import { checkpointerOf, type SqliteCheckpointer } from '../sql/sqlite-checkpointer.js';
 import {
   countDuplicateSql,
   type GroupWrite,
   insertSql,
   type RowOutcome,
 } from './sqlite-group-write.js';
-import { checkpointerThreadSource } from './sqlite-inbox-checkpointer-source.js';
 import { writerThreadSource } from './sqlite-inbox-writer-source.js';
 
 /**
- * Checkpoints run on a thread of their own (sqlite-inbox-checkpointer-source.ts), after every
- * `rows` callbacks committed (each writes 4–8 pages of WAL: about SQLite's own cadence of 1,000
- * pages), and once more `settleMs` after a burst; the writer's own automatic checkpoint only
- * past `backstopPages` (16 MiB of WAL), SQLite's default (`defaultPages`) if the checkpointer
- * is gone.
+ * Checkpoints run on the store file's one checkpointer thread (sql/sqlite-checkpointer.ts),
+ * poked after every `rows` callbacks committed (each writes 4–8 pages of WAL: about SQLite's own
+ * cadence of 1,000 pages). The writer connection's own automatic checkpoint follows the
+ * checkpointer's `pages()`: the backstop while it runs, SQLite's default (`defaultPages`) when
+ * there is none (a handle the store did not open) or it is gone.
  */
-const checkpointer = { rows: 200, settleMs: 500, backstopPages: 4000, defaultPages: 1000 };
+const pokeEvery = { rows: 200, defaultPages: 1000 };
 
 type ThreadOutcome =
   | null
@@ -34,9 +33,13 @@ export interface WriterSettings {
   busyTimeout: number;
 }
 
-/** What the thread answers to one message: a group's outcomes, or its settings. */
+/**
+ * What the thread answers to one message: a group's outcomes, or its settings — or, without an
+ * id, `changed`: it committed `rows` more callbacks since its last poke.
+ */
 interface ThreadAnswer {
   id: number;
+  changed?: true;
   outcomes?: ThreadOutcome[];
   settings?: WriterSettings;
 }
@@ -61,13 +64,22 @@ export class SqliteInboxWriter {
   readonly #file: string;
   readonly #busyTimeoutMs: number;
   readonly #synchronous: number;
+  readonly #checkpointer: SqliteCheckpointer | undefined;
+  #unsubscribe: (() => void) | undefined;
   #thread: Worker | undefined;
   #nextId = 0;
   readonly #pending = new Map<number, Pending>();
   #closed = false;
 
   /** Use {@link sqliteInboxWriter}, which decides whether a thread can share the database. */
-  constructor(driver: string, file: string, busyTimeoutMs: number, synchronous: number) {
+  constructor(
+    driver: string,
+    file: string,
+    busyTimeoutMs: number,
+    synchronous: number,
+    checkpointer?: SqliteCheckpointer,
+  ) {
+    this.#checkpointer = checkpointer;
     this.#driver = driver;
     this.#file = file;
     this.#busyTimeoutMs = busyTimeoutMs;
@@ -119,6 +131,8 @@ export class SqliteInboxWriter {
   /** Waits for nothing: callers finish their writes first (SqliteGroupAppender.close). */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
     const thread = this.#thread;
     this.#thread = undefined;
     if (!thread) return;
@@ -133,6 +147,8 @@ export class SqliteInboxWriter {
 
   #started(): Worker {
     if (this.#thread) return this.#thread;
+    // Callbacks are arriving: the file's checkpointer runs from now on, if it can.
+    this.#checkpointer?.start();
     const thread = new Worker(writerThreadSource, {
       eval: true,
       workerData: {
@@ -142,11 +158,20 @@ export class SqliteInboxWriter {
         synchronous: this.#synchronous,
         insertSql,
         countDuplicateSql,
-        checkpointer: { ...checkpointer, source: checkpointerThreadSource },
+        walAutocheckpoint: this.#checkpointer?.pages() ?? pokeEvery.defaultPages,
+        pokeRows: this.#checkpointer ? pokeEvery.rows : 0,
       },
     });
     thread.unref();
+    this.#unsubscribe?.();
+    this.#unsubscribe = this.#checkpointer?.onPages((pages) =>
+      thread.postMessage({ walAutocheckpoint: pages }),
+    );
     thread.on('message', (message: ThreadAnswer) => {
+      if (message.changed) {
+        this.#checkpointer?.poke();
+        return;
+      }
       const pending = this.#pending.get(message.id);
       if (!pending) return;
       this.#pending.delete(message.id);
@@ -189,6 +214,7 @@ export function sqliteInboxWriter(database: Database.Database): SqliteInboxWrite
     main.file,
     Number(database.pragma('busy_timeout', { simple: true })),
     Number(database.pragma('synchronous', { simple: true })),
+    checkpointerOf(database),
   );
 }
 
@@ -199,14 +225,4 @@ function toOutcome(outcome: ThreadOutcome): RowOutcome {
   error.name = outcome.error.name;
   if (outcome.error.code !== undefined) error.code = outcome.error.code;
   return { kind: 'failed', error };
-}
-
-/** Where better-sqlite3 is, for the thread's `require` (an eval'd thread has no module path). */
-function betterSqlitePath(): string | undefined {
-  try {
-    const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
-    return createRequire(here).resolve('better-sqlite3');
-  } catch {
-    return undefined;
-  }
 }
