@@ -14,7 +14,10 @@
 //   node bench/callback-ack-append.mjs --quick   # 400 per case (the suite runs this)
 // Knobs: BENCH_APPEND_COUNT, BENCH_APPEND_GROUPS (comma-separated, default `4,16`),
 // BENCH_ACK_DIST (the dist/ to load pesakit from, to alternate an old and a new build),
-// BENCH_APPEND_ORDERS (`random,sequential` by default; either alone),
+// BENCH_APPEND_ORDERS (`random,sequential` by default; either alone), BENCH_APPEND_DIR (where
+// the database file goes; `/dev/shm`, a tmpfs whose fsync costs nothing, takes the disk's fsync
+// latency out and leaves the CPU cost of a commit: a loaded machine's disk otherwise decides
+// the group sizes),
 // BENCH_APPEND_GATHER_MS (the store's `inbox.gatherMs`; unset: the build's default).
 // BENCH_APPEND_RATE (callbacks per second, e.g. 2000): instead of groups, an open loop — callbacks
 // offered at that rate whatever the answers (as a server's I/O phases hand them over, a few per
@@ -170,7 +173,9 @@ async function receiveAtRate(receiver, bodies, perSecond) {
 }
 
 async function measure(order, group) {
-  const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-append-'));
+  const directory = mkdtempSync(
+    join(process.env.BENCH_APPEND_DIR ?? tmpdir(), 'pesakit-bench-append-'),
+  );
   const before = threadTicks();
   const store = await SqliteReferenceStore.open(join(directory, 'store.sqlite'), storeOptions);
   const pesakit = new Pesakit({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:9', store });

@@ -80,6 +80,21 @@ describe('the SQLite inbox: gathering window', () => {
     expect(second).toBeLessThan(25);
   });
 
+  it('after a wait that brought nobody, the next group commits at once', async () => {
+    const { groups, append } = recordingAppender(40);
+    // A closed loop: four clients, each sending again only once answered.
+    const rounds: number[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      const started = performance.now();
+      await Promise.all([append(), append(), append(), append()]);
+      rounds.push(performance.now() - started);
+    }
+    expect(groups).toEqual([4, 4, 4, 4, 4, 4]);
+    // Rounds alternate: a wait (in vain), then none.
+    const quick = rounds.filter((ms) => ms < 20).length;
+    expect(quick).toBeGreaterThanOrEqual(3);
+  });
+
   it('commits as soon as the gathering group is big enough', async () => {
     const { groups, append } = recordingAppender(50);
     await append(); // the flow starts

@@ -52,8 +52,9 @@ interface Waiting {
  * commit's cost is per group, not per callback, so under a steady flow a small group waits, up
  * to `gatherMs` after its first callback arrived, for more to join it (or until
  * {@link GATHERED_ENOUGH} have). It only waits when callbacks are flowing: the group already
- * holds two or more, or its first came within `gatherMs` of the callback before it. A lone
- * callback after a quiet spell is committed at once, as without the window. The wait happens
+ * holds two or more, or its first came within `gatherMs` of the callback before it — and the
+ * last wait was not in vain (after a wait that brought nobody, the next group commits at once).
+ * A lone callback after a quiet spell is committed at once, as without the window. The wait happens
  * before the connection is taken, so the store's other users are not held up by it.
  */
 export class SqliteGroupAppender {
@@ -75,6 +76,12 @@ export class SqliteGroupAppender {
   #groupStartedInFlow = false;
   /** Ends the current gathering wait early (the group is big enough); set while one runs. */
   #endGathering: (() => void) | undefined;
+  /**
+   * The last wait brought nobody: the next group does not wait (the one after may try again).
+   * A few clients that each wait for their answer before sending again (a closed loop) would
+   * otherwise pay the whole window on every round for nothing.
+   */
+  #lastWaitInVain = false;
 
   constructor(exclusive: ExclusiveUse, write: GroupWrite, gatherMs = 0) {
     this.#exclusive = exclusive;
@@ -111,12 +118,17 @@ export class SqliteGroupAppender {
     const count = this.#waiting.length;
     if (this.#gatherMs <= 0 || count === 0 || count >= GATHERED_ENOUGH) return undefined;
     if (count < 2 && !this.#groupStartedInFlow) return undefined;
+    if (this.#lastWaitInVain) {
+      this.#lastWaitInVain = false;
+      return undefined;
+    }
     const left = this.#groupStartedAt + this.#gatherMs - performance.now();
     if (left < 0.5) return undefined;
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.#endGathering = undefined;
+        this.#lastWaitInVain = this.#waiting.length === count;
         resolve();
       };
       const timer = setTimeout(done, left);
