@@ -108,9 +108,9 @@ export class SqliteGroupAppender {
 
   /** A flush after the I/O phase, and after the gathering window when there is one to wait. */
   #scheduled(): Promise<void> {
-    return new Promise((resolve) => setImmediate(resolve))
-      .then(() => this.#gathered())
-      .then(() => this.#flush());
+    const phase = new Promise((resolve) => setImmediate(resolve));
+    if (this.#gatherMs <= 0) return phase.then(() => this.#flush());
+    return phase.then(() => this.#gathered()).then(() => this.#flush());
   }
 
   /** Resolves when the waiting group should be committed (see the class comment). */
@@ -131,7 +131,10 @@ export class SqliteGroupAppender {
         this.#lastWaitInVain = this.#waiting.length === count;
         resolve();
       };
-      const timer = setTimeout(done, left);
+      // Whole milliseconds: Node re-arms a timer for the fraction it has left, which libuv rounds
+      // down to 0 and polls for in a busy loop until its millisecond clock moves on (measured:
+      // hundreds of µs of CPU per wait).
+      const timer = setTimeout(done, Math.max(1, Math.round(left)));
       this.#endGathering = done;
     });
   }
