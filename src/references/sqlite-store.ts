@@ -19,7 +19,7 @@ export interface SqliteReferenceStoreOptions extends SqlReferenceStoreOptions {
    * small group may wait for more before its commit (one commit and fsync shared by more
    * callbacks: less CPU per callback, up to `gatherMs` more latency); a lone callback is
    * committed at once. `0` turns it off. At most 50.
-   * @default { gatherMs: 2 }
+   * @default { gatherMs: 1 }
    */
   inbox?: SqliteInboxOptions;
 }

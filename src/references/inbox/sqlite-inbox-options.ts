@@ -11,7 +11,7 @@ export const maxGatherMs = 50;
  * The SQLite inbox's default gathering window, in milliseconds (see SqliteGroupAppender):
  * chosen by measurement (docs/benchmarks.md, callback-ack, stop 16).
  */
-export const defaultGatherMs = 2;
+export const defaultGatherMs = 1;
 
 /** The `inbox` option of `SqliteReferenceStore.open`. */
 export const sqliteInboxOptionsSchema = z
