@@ -80,19 +80,19 @@ describe('the SQLite inbox: gathering window', () => {
     expect(second).toBeLessThan(25);
   });
 
-  it('after a wait that brought nobody, the next group commits at once', async () => {
+  it('after waits that brought nobody, the next groups commit at once (1, 2, 4 … of them)', async () => {
     const { groups, append } = recordingAppender(40);
     // A closed loop: four clients, each sending again only once answered.
     const rounds: number[] = [];
-    for (let round = 0; round < 6; round += 1) {
+    for (let round = 0; round < 8; round += 1) {
       const started = performance.now();
       await Promise.all([append(), append(), append(), append()]);
       rounds.push(performance.now() - started);
     }
-    expect(groups).toEqual([4, 4, 4, 4, 4, 4]);
-    // Rounds alternate: a wait (in vain), then none.
+    expect(groups).toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
+    // Waits in rounds 0, 2 and 5 (in vain each time); none in the five others.
     const quick = rounds.filter((ms) => ms < 20).length;
-    expect(quick).toBeGreaterThanOrEqual(3);
+    expect(quick).toBeGreaterThanOrEqual(5);
   });
 
   it('commits as soon as the gathering group is big enough', async () => {

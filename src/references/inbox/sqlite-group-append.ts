@@ -24,6 +24,9 @@ const MAX_GROUP = 512;
  */
 const GATHERED_ENOUGH = 32;
 
+/** After waits in vain, at most this many groups in a row commit without waiting. */
+const MAX_WAITS_SKIPPED = 64;
+
 interface Waiting {
   insert: InboxInsert;
   /** The entry as it will be stored, when the insert wins: no need to read it back. */
@@ -53,7 +56,8 @@ interface Waiting {
  * to `gatherMs` after its first callback arrived, for more to join it (or until
  * {@link GATHERED_ENOUGH} have). It only waits when callbacks are flowing: the group already
  * holds two or more, or its first came within `gatherMs` of the callback before it — and the
- * last wait was not in vain (after a wait that brought nobody, the next group commits at once).
+ * last waits were not in vain (after a wait that brought nobody, the next 1, 2, 4 … 64 groups
+ * commit at once).
  * A lone callback after a quiet spell is committed at once, as without the window. The wait happens
  * before the connection is taken, so the store's other users are not held up by it.
  */
@@ -77,11 +81,14 @@ export class SqliteGroupAppender {
   /** Ends the current gathering wait early (the group is big enough); set while one runs. */
   #endGathering: (() => void) | undefined;
   /**
-   * The last wait brought nobody: the next group does not wait (the one after may try again).
-   * A few clients that each wait for their answer before sending again (a closed loop) would
-   * otherwise pay the whole window on every round for nothing.
+   * Groups left that commit without waiting, after waits that brought nobody: 1 after the first
+   * such wait, then 2, 4 … up to {@link MAX_WAITS_SKIPPED}; a wait that gathers someone starts
+   * over. A few clients that each wait for their answer before sending again (a closed loop)
+   * would otherwise pay the window on every round for nothing (measured: ~100 µs of CPU for
+   * each timer wake-up on a loaded machine).
    */
-  #lastWaitInVain = false;
+  #waitsToSkip = 0;
+  #nextSkip = 1;
 
   constructor(exclusive: ExclusiveUse, write: GroupWrite, gatherMs = 0) {
     this.#exclusive = exclusive;
@@ -118,8 +125,8 @@ export class SqliteGroupAppender {
     const count = this.#waiting.length;
     if (this.#gatherMs <= 0 || count === 0 || count >= GATHERED_ENOUGH) return undefined;
     if (count < 2 && !this.#groupStartedInFlow) return undefined;
-    if (this.#lastWaitInVain) {
-      this.#lastWaitInVain = false;
+    if (this.#waitsToSkip > 0) {
+      this.#waitsToSkip -= 1;
       return undefined;
     }
     const left = this.#groupStartedAt + this.#gatherMs - performance.now();
@@ -128,7 +135,11 @@ export class SqliteGroupAppender {
       const done = () => {
         clearTimeout(timer);
         this.#endGathering = undefined;
-        this.#lastWaitInVain = this.#waiting.length === count;
+        if (this.#waiting.length > count) this.#nextSkip = 1;
+        else {
+          this.#waitsToSkip = this.#nextSkip;
+          this.#nextSkip = Math.min(this.#nextSkip * 2, MAX_WAITS_SKIPPED);
+        }
         resolve();
       };
       // Whole milliseconds: Node re-arms a timer for the fraction it has left, which libuv rounds
