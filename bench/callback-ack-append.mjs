@@ -13,7 +13,17 @@
 //   node bench/callback-ack-append.mjs           # 8,000 callbacks per case, groups of 4 and 16
 //   node bench/callback-ack-append.mjs --quick   # 400 per case (the suite runs this)
 // Knobs: BENCH_APPEND_COUNT, BENCH_APPEND_GROUPS (comma-separated, default `4,16`),
-// BENCH_ACK_DIST (the dist/ to load pesakit from, to alternate an old and a new build).
+// BENCH_ACK_DIST (the dist/ to load pesakit from, to alternate an old and a new build),
+// BENCH_APPEND_ORDERS (`random,sequential` by default; either alone), BENCH_APPEND_DIR (where
+// the database file goes; `/dev/shm`, a tmpfs whose fsync costs nothing, takes the disk's fsync
+// latency out and leaves the CPU cost of a commit: a loaded machine's disk otherwise decides
+// the group sizes),
+// BENCH_APPEND_GATHER_MS (the store's `inbox.gatherMs`; unset: the build's default).
+// BENCH_APPEND_RATE (callbacks per second, e.g. 2000): instead of groups, an open loop — callbacks
+// offered at that rate whatever the answers (as a server's I/O phases hand them over, a few per
+// millisecond), for BENCH_APPEND_COUNT callbacks; adds the latency of each `receive()` (p50, p99).
+// That is the load under which the gathering window (stop 16) changes the groups: a closed loop
+// of G callbacks at a time makes the same groups of G whatever the window.
 // Needs a built dist/.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +34,12 @@ import { printTable } from './lib/stats.mjs';
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const count = Number(process.env.BENCH_APPEND_COUNT ?? (quick ? 400 : 8000));
 const groups = (process.env.BENCH_APPEND_GROUPS ?? '4,16').split(',').map(Number);
+const orders = (process.env.BENCH_APPEND_ORDERS ?? 'random,sequential').split(',');
+const rate = process.env.BENCH_APPEND_RATE ? Number(process.env.BENCH_APPEND_RATE) : undefined;
+const storeOptions =
+  process.env.BENCH_APPEND_GATHER_MS === undefined
+    ? {}
+    : { inbox: { gatherMs: Number(process.env.BENCH_APPEND_GATHER_MS) } };
 const dist = process.env.BENCH_ACK_DIST
   ? pathToFileURL(`${process.env.BENCH_ACK_DIST.replace(/\/+$/, '')}/`)
   : new URL('../dist/', import.meta.url);
@@ -108,10 +124,60 @@ async function receiveAll(receiver, bodies, group) {
   }
 }
 
+/**
+ * Offers `bodies` at `rate` per second, never waiting for answers; resolves with the latencies
+ * (ms) and the number of answer batches: a group's callbacks are all answered in the turn of the
+ * event loop that brings its commit's outcome, so batches ≈ commits (the mean group size is
+ * callbacks / batches).
+ */
+async function receiveAtRate(receiver, bodies, perSecond) {
+  const latencies = [];
+  let batches = 0;
+  let inBatch = false;
+  const answers = [];
+  const started = performance.now();
+  let sent = 0;
+  while (sent < bodies.length) {
+    const due = Math.min(
+      bodies.length,
+      Math.floor(((performance.now() - started) * perSecond) / 1000),
+    );
+    for (; sent < due; sent += 1) {
+      const at = performance.now();
+      answers.push(
+        receiver
+          .receive({
+            method: 'POST',
+            url: '/callback?pesakit_ref=bench',
+            headers,
+            body: bodies[sent],
+          })
+          .then((answer) => {
+            latencies.push(performance.now() - at);
+            if (!inBatch) {
+              batches += 1;
+              inBatch = true;
+              setImmediate(() => {
+                inBatch = false;
+              });
+            }
+            if (answer.status !== 200)
+              throw new Error(`a valid callback was answered ${answer.status}`);
+          }),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(answers);
+  return { latencies: latencies.sort((a, b) => a - b), batches };
+}
+
 async function measure(order, group) {
-  const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-append-'));
+  const directory = mkdtempSync(
+    join(process.env.BENCH_APPEND_DIR ?? tmpdir(), 'pesakit-bench-append-'),
+  );
   const before = threadTicks();
-  const store = await SqliteReferenceStore.open(join(directory, 'store.sqlite'));
+  const store = await SqliteReferenceStore.open(join(directory, 'store.sqlite'), storeOptions);
   const pesakit = new Pesakit({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:9', store });
   const receiver = pesakit.createCallbackReceiver({ onPaid() {}, onFailed() {}, onReview() {} });
   try {
@@ -125,7 +191,9 @@ async function measure(order, group) {
     const ticks0 = threadTicks();
     const cpu0 = process.cpuUsage();
     const bytes0 = bytesWritten();
-    await receiveAll(receiver, bodies, group);
+    const { latencies, batches } =
+      rate === undefined ? {} : await receiveAtRate(receiver, bodies, rate);
+    if (rate === undefined) await receiveAll(receiver, bodies, group);
     const cpu = process.cpuUsage(cpu0);
     const bytes = bytesWritten() - bytes0;
     const ticks1 = threadTicks();
@@ -152,6 +220,9 @@ async function measure(order, group) {
       checkpointer,
       rest: total - main - (writer || 0) - (checkpointer || 0),
       bytes: bytes / count,
+      p50: latencies?.[Math.floor(latencies.length * 0.5)],
+      p99: latencies?.[Math.floor(latencies.length * 0.99)],
+      meanGroup: batches ? count / batches : undefined,
     };
   } finally {
     await store.close();
@@ -161,14 +232,14 @@ async function measure(order, group) {
 
 const micros = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} µs` : '-');
 console.log(
-  `callback-ack-append: receive() over a SQLite file store, ${count} callbacks per case${quick ? ' (quick)' : ''}; CPU and bytes written per callback`,
+  `callback-ack-append: receive() over a SQLite file store, ${count} callbacks per case${quick ? ' (quick)' : ''}${rate ? `, offered at ${rate}/s` : ''}${storeOptions.inbox ? `, gatherMs ${storeOptions.inbox.gatherMs}` : ''}; CPU and bytes written per callback`,
 );
 // Builds before stop 15 let `await store.close()` end a process that had nothing else to keep
 // it alive (exit code 13): a referenced timer keeps this one alive, so they can be measured too.
 const keepAlive = setInterval(() => {}, 60_000);
 const rows = [];
-for (const group of groups) {
-  for (const order of ['random', 'sequential']) {
+for (const group of rate === undefined ? groups : [rate]) {
+  for (const order of orders) {
     const r = await measure(order, group);
     rows.push([
       r.order,
@@ -179,19 +250,23 @@ for (const group of groups) {
       micros(r.checkpointer),
       micros(r.rest),
       Number.isFinite(r.bytes) ? `${Math.round(r.bytes)} B` : '-',
+      ...(rate === undefined
+        ? []
+        : [`${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} ms`, r.meanGroup.toFixed(1)]),
     ]);
   }
 }
 printTable(
   [
     'references',
-    'group',
+    rate === undefined ? 'group' : 'offered/s',
     'process (user + system)',
     'main',
     'writer',
     'checkpointer',
     'other threads',
     'bytes written',
+    ...(rate === undefined ? [] : ['latency p50 / p99', 'mean group']),
   ],
   rows,
 );

@@ -19,7 +19,8 @@
 // BENCH_ACK_DIST (the dist/ directory to load pesakit from, default this checkout's: to
 // alternate an old and a new build with the same bench), BENCH_ACK_FRAMEWORKS (comma-separated,
 // default `express,fastify`: `fastify` alone for short alternated runs), BENCH_ACK_NORMAL=0 (skip
-// the synchronous=NORMAL variant). Needs a built dist/. The CPU per request is printed as
+// the synchronous=NORMAL variant), BENCH_ACK_GATHER_MS (the SQLite store's `inbox.gatherMs`,
+// passed to the app; unset: the build's default). Needs a built dist/. The CPU per request is printed as
 // user + system: system time is mostly the inbox's WAL writes (and the sockets).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

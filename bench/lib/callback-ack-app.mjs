@@ -53,7 +53,12 @@ async function makeReceiver() {
     database.pragma('synchronous = NORMAL');
     store = await SqliteReferenceStore.open(database);
   } else {
-    store = await SqliteReferenceStore.open(file);
+    // BENCH_ACK_GATHER_MS: the store's `inbox.gatherMs` (unset: the build's default).
+    const gather = process.env.BENCH_ACK_GATHER_MS;
+    store = await SqliteReferenceStore.open(
+      file,
+      gather === undefined ? {} : { inbox: { gatherMs: Number(gather) } },
+    );
   }
   // No platform is called on the acknowledgement path; the URL only has to be well formed.
   const pesakit = new Pesakit({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:9', store });

@@ -43,13 +43,15 @@ export class SqlCallbackInbox implements CallbackInbox {
   /**
    * `db` is asked on every call, so a closed store's inbox refuses to work as the store does.
    * `sqlite`: the better-sqlite3 handle under `db`, for group-committed appends — written by a
-   * thread of their own when the file is in WAL mode (see SqliteInboxWriter).
+   * thread of their own when the file is in WAL mode (see SqliteInboxWriter). `gatherMs`: the
+   * SQLite group commit's gathering window (SqliteGroupAppender), already checked.
    */
   constructor(
     db: () => Kysely<InboxDatabase>,
     dialect: SqlDialectName,
     now: () => Date,
     sqlite?: Database.Database,
+    gatherMs = 0,
   ) {
     this.#db = db;
     this.#dialect = dialect;
@@ -65,6 +67,7 @@ export class SqlCallbackInbox implements CallbackInbox {
             .connection()
             .execute(async () => work()),
         this.#sqliteWriter?.write ?? inThreadGroupWrite(sqlite),
+        gatherMs,
       );
   }
 

@@ -107,6 +107,8 @@ export class SqlReferenceStore implements ReferenceStore {
     options: SqlReferenceStoreOptions,
     /** SQLite: the better-sqlite3 handle under `db`, for the inbox's group commit. */
     sqlite?: Database.Database,
+    /** SQLite: the inbox's gathering window, checked by SqliteReferenceStore.open. */
+    inboxGatherMs?: number,
   ) {
     this.#db = db;
     this.#dialect = dialect;
@@ -117,6 +119,7 @@ export class SqlReferenceStore implements ReferenceStore {
       dialect,
       this.#now,
       sqlite,
+      inboxGatherMs,
     );
     this.inbox = this.#inbox;
     this.#moneyWrites = sqlite && dialect === 'sqlite' ? new SqliteMoneyWrites(sqlite) : undefined;
