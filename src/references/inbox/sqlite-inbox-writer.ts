@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { betterSqlitePath } from '../sql/better-sqlite-path.js';
 import type { InboxRow } from '../sql/inbox-table.js';
+import { sharedWalFile } from '../sql/shared-wal-file.js';
 import { checkpointerOf, type SqliteCheckpointer } from '../sql/sqlite-checkpointer.js';
 import {
   countDuplicateSql,
@@ -201,17 +202,14 @@ export class SqliteInboxWriter {
  * (a file in WAL mode, opened for writing), otherwise `undefined` (the caller writes in-thread).
  */
 export function sqliteInboxWriter(database: Database.Database): SqliteInboxWriter | undefined {
-  if (database.memory || database.readonly) return undefined;
-  const mode = String(database.pragma('journal_mode', { simple: true })).toLowerCase();
-  if (mode !== 'wal') return undefined;
-  const [main] = database.pragma('database_list') as Array<{ name: string; file: string }>;
-  if (!main?.file) return undefined;
+  const file = sharedWalFile(database);
+  if (file === undefined) return undefined;
   const driver = betterSqlitePath();
   // A bundle that inlined pesakit may not see better-sqlite3 from here: write in-thread then.
   if (driver === undefined) return undefined;
   return new SqliteInboxWriter(
     driver,
-    main.file,
+    file,
     Number(database.pragma('busy_timeout', { simple: true })),
     Number(database.pragma('synchronous', { simple: true })),
     checkpointerOf(database),

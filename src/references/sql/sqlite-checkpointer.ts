@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { checkpointerThreadSource } from '../inbox/sqlite-inbox-checkpointer-source.js';
 import { betterSqlitePath } from './better-sqlite-path.js';
+import { sharedWalFile } from './shared-wal-file.js';
 
 /**
  * The one checkpoint policy of a SQLite store file (issue #11: the inbox writer had a
@@ -39,12 +40,9 @@ export function checkpointerOf(database: Database.Database): SqliteCheckpointer 
  * starts lazily, with the first poke; until then nothing changes on the connection.
  */
 export function sqliteCheckpointer(database: Database.Database): SqliteCheckpointer | undefined {
-  if (database.memory || database.readonly) return undefined;
-  const mode = String(database.pragma('journal_mode', { simple: true })).toLowerCase();
-  if (mode !== 'wal') return undefined;
-  const [main] = database.pragma('database_list') as Array<{ name: string; file: string }>;
-  if (!main?.file) return undefined;
-  const checkpointer = new SqliteCheckpointer(database, main.file);
+  const file = sharedWalFile(database);
+  if (file === undefined) return undefined;
+  const checkpointer = new SqliteCheckpointer(database, file);
   byConnection.set(database, checkpointer);
   return checkpointer;
 }

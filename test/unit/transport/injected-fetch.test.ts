@@ -1,8 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pesakit } from '../../../src/client.js';
 import { Transport } from '../../../src/core/transport.js';
+import { json, type RawServer, startRawServer } from '../../helpers/raw-server.js';
 import { airtimeUser } from './platform.js';
 
 // An injected fetch (TransportOptions.fetch) is often not Node's global fetch: the npm `undici`
@@ -11,33 +10,25 @@ import { airtimeUser } from './platform.js';
 // (`instanceof Response`) and ky sent the request AGAIN with the global fetch — a money POST
 // twice, the second around the caller's proxy. A real server counts what arrives.
 
-let server: http.Server | undefined;
+let server: RawServer | undefined;
 afterEach(async () => {
-  const running = server;
+  await server?.close();
   server = undefined;
-  if (!running) return;
-  running.closeAllConnections();
-  await new Promise<void>((resolve) => running.close(() => resolve()));
 });
 
-/** A server answering each path with a fixed JSON body; records `METHOD path` of each request. */
+/** A server answering each path with a fixed JSON body; `arrived()`: `METHOD path` of each request. */
 async function serve(
   answers: Record<string, unknown>,
-): Promise<{ url: string; arrived: string[] }> {
-  const arrived: string[] = [];
-  server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      arrived.push(`${request.method} ${request.url}`);
-      const answer = answers[request.url ?? ''];
-      response.writeHead(answer === undefined ? 404 : 200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(answer ?? { message: 'not found' }));
-    });
+): Promise<{ url: string; arrived: () => string[] }> {
+  const started = await startRawServer((request, response) => {
+    const answer = answers[request.url ?? ''];
+    json(response, answer === undefined ? 404 : 200, answer ?? { message: 'not found' });
   });
-  const listening = server;
-  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
-  const { port } = listening.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, arrived };
+  server = started;
+  return {
+    url: started.url,
+    arrived: () => started.requests.map(({ method, path }) => `${method} ${path}`),
+  };
 }
 
 /** A Response of another fetch implementation: same shape, not the global class. */
@@ -109,7 +100,7 @@ describe('An injected fetch whose Response is another class', () => {
     expect(answer.record.status).toBe('pending');
     expect(answer.record.controlNumber).toBe('991234567890');
     expect(calls).toEqual(['POST /api/sandbox/login', 'POST /api/sandbox/initiate-payment/mno/']);
-    expect(arrived).toEqual(calls);
+    expect(arrived()).toEqual(calls);
   });
 
   it('a retried safe call: each attempt sent once, through the injected fetch only', async () => {
@@ -137,6 +128,6 @@ describe('An injected fetch whose Response is another class', () => {
 
     expect(answer.user.email).toBe(airtimeUser.email);
     expect(calls).toEqual(['503 from the injected fetch', 'GET /api/sandbox/airtime/user']);
-    expect(arrived).toEqual(['GET /api/sandbox/airtime/user']);
+    expect(arrived()).toEqual(['GET /api/sandbox/airtime/user']);
   });
 });
