@@ -25,6 +25,10 @@
 // The CPU ratio printed is also taken pair by pair: each round's bare run and sandbox run are
 // back to back, so their ratio cancels the machine's slower drifts in load; the verdict quotes
 // the median of those paired ratios beside the ratio of the medians.
+// A third server, `contract` (BENCH_SANDBOX_CONTRACT=0 leaves it out), is the bare route plus what
+// the API contract makes every sandbox answer carry: x-request-id, the five API security headers
+// and the route's real answer, sent the sandbox's own request. The sandbox's ratio against it is
+// printed beside the verdict, for information: the issue's target is against the bare route.
 // Needs a built dist/.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -44,6 +48,7 @@ const profileDir = process.env.BENCH_SANDBOX_PROFILE;
 const compareModule = process.env.BENCH_SANDBOX_COMPARE;
 const measures = (process.env.BENCH_SANDBOX_MEASURES ?? 'throughput,cpu').split(',');
 const cpuRounds = Number(process.env.BENCH_SANDBOX_CPU_ROUNDS ?? rounds);
+const withContract = process.env.BENCH_SANDBOX_CONTRACT !== '0';
 const TARGET = 0.85;
 
 const serverFile = fileURLToPath(new URL('lib/sandbox-throughput-server.mjs', import.meta.url));
@@ -146,8 +151,26 @@ async function prepare(sandboxUrl, subject) {
   return { path: '/api/sandbox/transaction/status', token, body: { ref_id: controlNumber } };
 }
 
+/** Sets what the contract server answers: the sandbox's own answer to the same request. */
+async function teachContract(server, answer) {
+  const taught = once(server.child, 'message');
+  server.child.send({ answer });
+  await taught;
+}
+
 /** What autocannon sends; the first request is made here and must answer 200. */
 async function targetFor(server, subject) {
+  if (server.mode === 'contract') {
+    const sandbox = servers.find((s) => s.name === 'sandbox');
+    const { path, token, body } = await prepare(sandbox.url, subject);
+    await teachContract(server, await call(sandbox.url, path, body, token));
+    await call(server.url, path, body, token);
+    return {
+      url: `${server.url}${path}`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    };
+  }
   if (server.mode === 'bare') {
     const body = { ref_id: '990000000001' };
     await call(server.url, '', body);
@@ -191,6 +214,9 @@ async function cpuRun(server, subject) {
 const serverSpecs = [
   { mode: 'bare', name: 'bare', label: 'bare Fastify route' },
   { mode: 'sandbox', name: 'sandbox', label: 'sandbox' },
+  ...(withContract
+    ? [{ mode: 'contract', name: 'contract', label: 'bare + contract headers and answer' }]
+    : []),
   ...(compareModule
     ? [
         {
@@ -286,11 +312,24 @@ try {
         ? `CPU per request ${cpuRatio.toFixed(2)}x (bare ${figure(us.bare.median)} µs / sandbox ${figure(us[name].median)} µs; ` +
           `paired by round ${paired.median.toFixed(2)}x, ${paired.min.toFixed(2)}–${paired.max.toFixed(2)})`
         : 'CPU not measured';
+      const contractPart =
+        withContract && name === 'sandbox'
+          ? `; against the bare route with the contract's headers and answer (informational): ${[
+              rps.contract && rps[name]
+                ? `throughput ${(rps[name].median / rps.contract.median).toFixed(2)}x`
+                : undefined,
+              us.contract && us[name]
+                ? `CPU per request ${(us.contract.median / us[name].median).toFixed(2)}x (${figure(us.contract.median)} µs)`
+                : undefined,
+            ]
+              .filter(Boolean)
+              .join(', ')}`
+          : '';
       verdicts.push(
         `${label}: ${throughputPart}, ${cpuPart}` +
           `${failed > 0 ? `, ${failed} failed requests` : ''} → target ≥ ${TARGET} ${
             !met ? 'missed' : rps[name] && us[name] ? 'met' : 'not judged (one measure only)'
-          }`,
+          }${contractPart}`,
       );
     }
   }

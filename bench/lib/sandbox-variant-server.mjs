@@ -34,7 +34,7 @@ export const VARIANTS = [
   'sandbox', // the real sandbox: every route, auth, zod, lookup, the real view
 ];
 
-const API_SECURITY_HEADERS = Object.freeze({
+export const API_SECURITY_HEADERS = Object.freeze({
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
