@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { DuplicateReferenceError } from '../errors/duplicate-reference-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
 import type {
@@ -24,6 +23,7 @@ import {
   parseResolve,
   parseTransition,
 } from './input-rules.js';
+import { MemoryEffects } from './memory-effects.js';
 import { compareForReconciliation } from './reconciliation-order.js';
 import {
   newReferences,
@@ -33,6 +33,7 @@ import {
   resolution,
   statusChange,
 } from './record-changes.js';
+import { copyRecord } from './record-copy.js';
 import type { ResolveOptions } from './review.js';
 import { parseLeaseDue, parseRelease, parseReleases } from './schedule/input-rules.js';
 import { LeaseLostError } from './schedule/lease-lost-error.js';
@@ -72,16 +73,17 @@ export class MemoryReferenceStore implements ReferenceStore {
   readonly #records = new Map<string, TransactionRecord>();
   /** Platform reference value → merchant reference of the record that owns it. */
   readonly #owners = new Map<string, string>();
-  /** Merchant reference → the token and expiry of the effect lease held on it. */
-  readonly #effectLeases = new Map<string, { token: string; until: number }>();
   readonly #now: () => Date;
   readonly inbox: CallbackInbox;
   /** The reconciler's next due times and leases (schedule/memory-schedule.ts). */
   readonly #schedule = new MemorySchedule();
+  /** The handlers' runner's due effects and their leases (memory-effects.ts). */
+  readonly #effects: MemoryEffects;
 
   constructor(options: MemoryReferenceStoreOptions = {}) {
     this.#now = options.now ?? (() => new Date());
     this.inbox = new MemoryCallbackInbox(this.#now);
+    this.#effects = new MemoryEffects(this.#records, this.#now);
   }
 
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
@@ -115,7 +117,7 @@ export class MemoryReferenceStore implements ReferenceStore {
       effect: { ...noEffect },
     };
     this.#records.set(record.merchantReference, record);
-    return copy(record);
+    return copyRecord(record);
   }
 
   async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
@@ -123,7 +125,7 @@ export class MemoryReferenceStore implements ReferenceStore {
     const parsed = parseReferences(refs);
     const record = this.#require(reference);
     this.#attach(record, parsed);
-    return copy(record);
+    return copyRecord(record);
   }
 
   async transition(
@@ -189,29 +191,29 @@ export class MemoryReferenceStore implements ReferenceStore {
     const reference = record.merchantReference;
     this.#assertLease(reference, leaseToken);
     const change = statusChange(record, parsed, this.#now());
-    if (change === undefined) return { record: copy(record), changed: false };
+    if (change === undefined) return { record: copyRecord(record), changed: false };
     Object.assign(record, change);
-    this.#effectLeases.delete(reference);
-    return { record: copy(record), changed: true };
+    this.#effects.forget(reference);
+    return { record: copyRecord(record), changed: true };
   }
 
   async get(merchantReference: string): Promise<TransactionRecord | undefined> {
     const record = this.#records.get(merchantReference);
-    return record && copy(record);
+    return record && copyRecord(record);
   }
 
   async findByReference(reference: string): Promise<TransactionRecord | undefined> {
     if (!isLookupable(reference)) return undefined;
     const record =
       this.#records.get(reference) ?? this.#records.get(this.#owners.get(reference) ?? '');
-    return record && copy(record);
+    return record && copyRecord(record);
   }
 
   async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
     if (by.field === 'merchantReference') return this.get(by.value);
     const owner = this.#owners.get(by.value);
     const record = owner === undefined ? undefined : this.#records.get(owner);
-    return record && record[by.field] === by.value ? copy(record) : undefined;
+    return record && record[by.field] === by.value ? copyRecord(record) : undefined;
   }
 
   async listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]> {
@@ -227,7 +229,7 @@ export class MemoryReferenceStore implements ReferenceStore {
       )
       .sort(compareForReconciliation)
       .slice(0, limit)
-      .map(copy);
+      .map(copyRecord);
   }
 
   async recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord> {
@@ -237,14 +239,14 @@ export class MemoryReferenceStore implements ReferenceStore {
     record.lastCheckedAt = checkedAt;
     record.checkCount += 1;
     record.updatedAt = this.#now();
-    return copy(record);
+    return copyRecord(record);
   }
 
   async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
     const parsed = parseLeaseDue(options);
     return this.#schedule
       .lease(this.#records.values(), parsed, this.#now())
-      .map((leased) => ({ ...leased, record: copy(leased.record) }));
+      .map((leased) => ({ ...leased, record: copyRecord(leased.record) }));
   }
 
   async releaseLease(
@@ -282,8 +284,8 @@ export class MemoryReferenceStore implements ReferenceStore {
     const decision = parseResolve(outcome, options);
     const record = this.#require(reference);
     Object.assign(record, resolution(record, decision, this.#now()));
-    this.#effectLeases.delete(reference);
-    return copy(record);
+    this.#effects.forget(reference);
+    return copyRecord(record);
   }
 
   async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
@@ -296,46 +298,16 @@ export class MemoryReferenceStore implements ReferenceStore {
       )
       .sort((a, b) => (a.merchantReference < b.merchantReference ? -1 : 1))
       .slice(0, limit)
-      .map(copy);
+      .map(copyRecord);
   }
 
   async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
-    const { leaseMs, limit, merchantReference } = parseClaimEffects(options);
-    const now = this.#now();
-    const candidates =
-      merchantReference === undefined
-        ? [...this.#records.values()]
-        : [this.#records.get(merchantReference)].filter((record) => record !== undefined);
-    const claimable = candidates
-      .filter((record) => this.#isClaimable(record, now.getTime()))
-      .sort(byEffectDue)
-      .slice(0, limit);
-    return claimable.map((record) => {
-      const token = randomUUID();
-      this.#effectLeases.set(record.merchantReference, { token, until: now.getTime() + leaseMs });
-      record.effect = {
-        ...record.effect,
-        status: 'running',
-        attempts: record.effect.attempts + 1,
-      };
-      return { record: copy(record), token };
-    });
+    return this.#effects.claim(parseClaimEffects(options));
   }
 
   async completeEffect(merchantReference: string, token: string): Promise<boolean> {
     const reference = parseMerchantReference('completeEffect', merchantReference);
-    const record = this.#holding(reference, token);
-    if (!record) return false;
-    const now = this.#now();
-    record.effect = {
-      ...record.effect,
-      status: 'done',
-      dueAt: null,
-      lastError: null,
-      completedAt: now,
-    };
-    this.#effectLeases.delete(reference);
-    return true;
+    return this.#effects.complete(reference, token);
   }
 
   async failEffect(
@@ -344,17 +316,7 @@ export class MemoryReferenceStore implements ReferenceStore {
     options: FailEffectOptions,
   ): Promise<boolean> {
     const reference = parseMerchantReference('failEffect', merchantReference);
-    const { error, retryAt } = parseFailEffect(options);
-    const record = this.#holding(reference, token);
-    if (!record) return false;
-    record.effect = {
-      ...record.effect,
-      status: retryAt === null ? 'dead' : 'due',
-      dueAt: retryAt,
-      lastError: error,
-    };
-    this.#effectLeases.delete(reference);
-    return true;
+    return this.#effects.fail(reference, token, parseFailEffect(options));
   }
 
   async listEffects(
@@ -362,32 +324,10 @@ export class MemoryReferenceStore implements ReferenceStore {
     options?: { limit?: number },
   ): Promise<TransactionRecord[]> {
     const { limit } = parseListPage('listEffects', options);
-    return [...this.#records.values()]
-      .filter((record) => record.effect.status === status)
-      .sort(byEffectDue)
-      .slice(0, limit)
-      .map(copy);
+    return this.#effects.list(status, limit);
   }
 
   async close(): Promise<void> {}
-
-  #isClaimable(record: TransactionRecord, now: number): boolean {
-    const { status, dueAt } = record.effect;
-    if (status === 'due') return dueAt === null || dueAt.getTime() <= now;
-    if (status !== 'running') return false;
-    const lease = this.#effectLeases.get(record.merchantReference);
-    return lease === undefined || lease.until <= now;
-  }
-
-  /** The record, if `token` holds an unexpired lease on its effect. */
-  #holding(merchantReference: string, token: string): TransactionRecord | undefined {
-    const lease = this.#effectLeases.get(merchantReference);
-    const record = this.#records.get(merchantReference);
-    if (!lease || !record || lease.token !== token || record.effect.status !== 'running') {
-      return undefined;
-    }
-    return lease.until > this.#now().getTime() ? record : undefined;
-  }
 
   #require(merchantReference: string): TransactionRecord {
     const record = this.#records.get(merchantReference);
@@ -399,31 +339,4 @@ export class MemoryReferenceStore implements ReferenceStore {
   #ownerOf(value: string): string | undefined {
     return this.#owners.get(value) ?? (this.#records.has(value) ? value : undefined);
   }
-}
-
-/** Callers get copies, so changing a returned record never changes the store. */
-function copy(record: TransactionRecord): TransactionRecord {
-  return {
-    ...record,
-    createdAt: new Date(record.createdAt),
-    updatedAt: new Date(record.updatedAt),
-    attemptedAt: record.attemptedAt && new Date(record.attemptedAt),
-    lastCheckedAt: record.lastCheckedAt && new Date(record.lastCheckedAt),
-    lastPayload: structuredClone(record.lastPayload),
-    metadata: { ...record.metadata },
-    review: structuredClone(record.review),
-    resolution: record.resolution && { ...record.resolution, at: new Date(record.resolution.at) },
-    effect: {
-      ...record.effect,
-      dueAt: record.effect.dueAt && new Date(record.effect.dueAt),
-      completedAt: record.effect.completedAt && new Date(record.effect.completedAt),
-    },
-  };
-}
-
-/** Oldest due effect first; the merchant reference breaks ties. */
-function byEffectDue(a: TransactionRecord, b: TransactionRecord): number {
-  const due = (a.effect.dueAt?.getTime() ?? 0) - (b.effect.dueAt?.getTime() ?? 0);
-  if (due !== 0) return due;
-  return a.merchantReference < b.merchantReference ? -1 : 1;
 }

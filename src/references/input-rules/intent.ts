@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { amountSchema } from '../../schemas/amount.js';
+import { msisdnSchema } from '../../schemas/msisdn.js';
+import type { Flow, TransactionIntent } from '../types.js';
+import { isPlainObject, isPlainReference, parse, referenceSchema } from './common.js';
+
+/** The intent a money call writes before it sends (`createIntent`) and the merchant reference every write names. */
+
+/** The product each flow belongs to; a mismatch means the caller mixed two transactions up. */
+export const productOfFlow = {
+  mno: 'collection',
+  bank: 'collection',
+  secure: 'collection',
+  pay_mobile: 'collection',
+  checkout_mno: 'collection',
+  airtime_purchase: 'airtime',
+  airtime_recharge: 'airtime',
+  disbursement: 'disbursement',
+} as const satisfies Record<Flow, string>;
+
+const flows = Object.keys(productOfFlow) as [Flow, ...Flow[]];
+
+// Metadata is for the merchant's own identifiers, not for documents: small and flat.
+const metadataSchema = z
+  .record(
+    z
+      .string()
+      .min(1, { error: 'keys must not be empty' })
+      .max(64, { error: 'keys: at most 64 characters' }),
+    z
+      .string({ error: 'values must be strings' })
+      .max(500, { error: 'values: at most 500 characters' }),
+  )
+  .refine((value) => Object.keys(value).length <= 50, { error: 'must have at most 50 keys' });
+
+const intentSchema = z
+  .object({
+    merchantReference: referenceSchema,
+    product: z.enum(['collection', 'airtime', 'disbursement'], {
+      error: 'must be collection, airtime or disbursement',
+    }),
+    flow: z.enum(flows, { error: `must be one of ${flows.join(', ')}` }),
+    amount: amountSchema,
+    msisdn: msisdnSchema.optional(),
+    metadata: metadataSchema.optional(),
+  })
+  .refine((intent) => productOfFlow[intent.flow] === intent.product, {
+    error: 'does not belong to the given product',
+    path: ['flow'],
+  });
+
+export function parseIntent(input: TransactionIntent): TransactionIntent {
+  const plain = plainIntent(input);
+  if (plain !== undefined) return plain;
+  return parse('createIntent', 'intent', intentSchema, input) as TransactionIntent;
+}
+
+/**
+ * intentSchema's happy path (see isPlainReference): an intent without metadata whose every
+ * field passes its rule; the amount and MSISDN by their own (leaf) schemas.
+ */
+function plainIntent(input: unknown): TransactionIntent | undefined {
+  if (!isPlainObject(input)) return undefined;
+  const { merchantReference, product, flow, amount, msisdn, metadata } = input;
+  if (metadata !== undefined || !isPlainReference(merchantReference)) return undefined;
+  if (typeof flow !== 'string' || !Object.hasOwn(productOfFlow, flow)) return undefined;
+  if (productOfFlow[flow as Flow] !== product) return undefined;
+  if (msisdn !== undefined && !msisdnSchema.safeParse(msisdn).success) return undefined;
+  if (!amountSchema.safeParse(amount).success) return undefined;
+  const intent: TransactionIntent = {
+    merchantReference,
+    product: product as TransactionIntent['product'],
+    flow: flow as Flow,
+    amount: amount as number,
+  };
+  if (msisdn !== undefined) intent.msisdn = msisdn as string;
+  return intent;
+}
+
+// Built once, not per call: every store write parses its merchant reference with it.
+const merchantReferenceSchema = z.object({ merchantReference: referenceSchema });
+
+export function parseMerchantReference(operation: string, value: string): string {
+  if (isPlainReference(value)) return value;
+  return parse(operation, 'merchantReference', merchantReferenceSchema, {
+    merchantReference: value,
+  }).merchantReference;
+}
+
+/** A lookup value: any string is a fair question, but only a valid reference can be an answer. */
+export function isLookupable(value: unknown): value is string {
+  return isPlainReference(value);
+}

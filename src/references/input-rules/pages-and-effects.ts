@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { ClaimEffectsOptions, FailEffectOptions } from '../effects.js';
+import { openStatuses } from '../transitions.js';
+import type { ListOpenOptions, TransactionStatus } from '../types.js';
+import { dateSchema, limitSchema, parse, referenceSchema, statusSchema } from './common.js';
+
+/** Paging through lists, the effect claims the handlers' runner takes, and a check's time. */
+
+const claimEffectsSchema = z.object({
+  leaseMs: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(1, { error: 'must be at least 1' })
+    .max(86_400_000, { error: 'must be at most 86400000 (a day)' }),
+  limit: limitSchema(1000).optional(),
+  merchantReference: referenceSchema.optional(),
+});
+
+const failEffectSchema = z.object({
+  error: z.string({ error: 'must be a string' }),
+  retryAt: dateSchema.nullable(),
+});
+
+const listPageSchema = z.object({
+  limit: limitSchema(10_000).optional(),
+  after: referenceSchema.optional(),
+});
+
+const listOpenSchema = z.object({
+  statuses: z.array(statusSchema).min(1, { error: 'must name at least one status' }).optional(),
+  product: z
+    .enum(['collection', 'airtime', 'disbursement'], {
+      error: 'must be collection, airtime or disbursement',
+    })
+    .optional(),
+  checkedBefore: dateSchema.optional(),
+  limit: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(10_000, { error: 'must be at most 10000' })
+    .optional(),
+});
+
+export function parseClaimEffects(options: ClaimEffectsOptions): {
+  leaseMs: number;
+  limit: number;
+  merchantReference: string | undefined;
+} {
+  const parsed = parse('claimEffects', 'options', claimEffectsSchema, options ?? {});
+  return {
+    leaseMs: parsed.leaseMs,
+    limit: parsed.limit ?? 50,
+    merchantReference: parsed.merchantReference,
+  };
+}
+
+export function parseFailEffect(options: FailEffectOptions): FailEffectOptions {
+  const parsed = parse('failEffect', 'options', failEffectSchema, options ?? {});
+  // Stored for a person to read: bounded, whatever the handler threw.
+  return { error: parsed.error.slice(0, 2000), retryAt: parsed.retryAt };
+}
+
+export function parseListPage(
+  operation: string,
+  options: { limit?: number; after?: string } = {},
+): { limit: number; after: string | undefined } {
+  const parsed = parse(operation, 'options', listPageSchema, options);
+  return { limit: parsed.limit ?? 100, after: parsed.after };
+}
+
+export function parseListOpen(options: ListOpenOptions = {}): {
+  statuses: readonly TransactionStatus[];
+  product: string | undefined;
+  checkedBefore: Date | undefined;
+  limit: number;
+} {
+  const parsed = parse('listOpen', 'options', listOpenSchema, options);
+  return {
+    statuses: parsed.statuses ?? openStatuses,
+    product: parsed.product,
+    checkedBefore: parsed.checkedBefore,
+    limit: parsed.limit ?? 100,
+  };
+}
+
+export function parseCheckTime(at: Date | undefined): Date | undefined {
+  return parse('recordCheck', 'at', z.object({ at: dateSchema.optional() }), { at }).at;
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { References } from '../types.js';
+import { isPlainObject, isPlainReference, parse, referenceSchema } from './common.js';
+
+/** The platform's references a record gains (`attachReferences`, the answer write). */
+
+const referencesSchema = z.strictObject(
+  {
+    controlNumber: referenceSchema.optional(),
+    paymentReference: referenceSchema.optional(),
+    externalReference: referenceSchema.optional(),
+    txnid: referenceSchema.optional(),
+    refid: referenceSchema.optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `has unknown reference kinds (${issue.keys.join(', ')}); the kinds are controlNumber, paymentReference, externalReference, txnid and refid`
+        : 'must be an object of references',
+  },
+);
+
+const referenceKinds: ReadonlySet<string> = new Set([
+  'controlNumber',
+  'paymentReference',
+  'externalReference',
+  'txnid',
+  'refid',
+] satisfies Array<keyof References>);
+
+export function parseReferences(input: References): References {
+  const plain = plainReferences(input);
+  if (plain !== undefined) return plain;
+  const parsed = parse('attachReferences', 'refs', referencesSchema, input ?? {});
+  const refs: References = {};
+  for (const [field, value] of Object.entries(parsed)) {
+    if (value !== undefined) refs[field as keyof References] = value;
+  }
+  return refs;
+}
+
+/** referencesSchema's happy path (see isPlainReference): the references, or undefined. */
+function plainReferences(input: unknown): References | undefined {
+  if (!isPlainObject(input)) return undefined;
+  const refs: Record<string, string> = {};
+  for (const key of Object.keys(input)) {
+    const value = input[key];
+    if (!referenceKinds.has(key)) return undefined;
+    if (value === undefined) continue;
+    if (!isPlainReference(value)) return undefined;
+    refs[key] = value;
+  }
+  return refs as References;
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { type ResolveOptions, type ReviewVerdict, reviewReasons } from '../review.js';
+import type { References, TransactionStatus, TransitionDetails } from '../types.js';
+import {
+  dateSchema,
+  isPlainObject,
+  parse,
+  shortText,
+  statuses,
+  statusSchema,
+  toJson,
+  toJsonText,
+} from './common.js';
+import { parseMerchantReference } from './intent.js';
+import { parseReferences } from './references.js';
+
+/** A move between statuses (`transition`, the answer write) and a person's resolution of a review. */
+
+const reviewSchema = z.object(
+  {
+    reason: z.enum(reviewReasons, { error: `must be one of ${reviewReasons.join(', ')}` }),
+    message: shortText.min(1, { error: 'must not be empty' }),
+    evidence: z.unknown().optional(),
+  },
+  { error: 'must be a review verdict { reason, message, evidence? }' },
+);
+
+const transitionSchema = z
+  .object({
+    to: statusSchema,
+    reason: shortText.optional(),
+    at: dateSchema.optional(),
+    review: reviewSchema.optional(),
+  })
+  .refine((details) => details.to !== 'needs_review' || details.review !== undefined, {
+    error: 'is required when moving to needs_review: say why a person must decide',
+    path: ['review'],
+  })
+  .refine((details) => details.to === 'needs_review' || details.review === undefined, {
+    error: 'is only for a move to needs_review',
+    path: ['review'],
+  });
+
+const resolveSchema = z.object({
+  outcome: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
+  note: shortText.trim().min(1, { error: 'is required: say why, for the audit trail' }),
+  by: z
+    .string({ error: 'must be a string' })
+    .max(200, { error: 'must be at most 200 characters' })
+    .optional(),
+  at: dateSchema.optional(),
+});
+
+/** The parsed details of a transition; `payload` is normalised to what JSON can hold. */
+export interface ParsedTransition {
+  to: TransactionStatus;
+  reason: string | undefined;
+  at: Date | undefined;
+  payload: unknown;
+  /** `payload` as JSON text (what the SQL stores write), kept so it is serialised once. */
+  payloadText: string;
+  hasPayload: boolean;
+  review: ReviewVerdict | undefined;
+}
+
+export function parseTransition(
+  to: TransactionStatus,
+  details: TransitionDetails = {},
+): ParsedTransition {
+  const parsed =
+    plainTransition(to, details) ??
+    parse('transition', 'details', transitionSchema, { ...details, to });
+  const hasPayload = details.payload !== undefined;
+  const payloadText = hasPayload ? toJsonText('transition', 'payload', details.payload) : 'null';
+  return {
+    to: parsed.to,
+    reason: parsed.reason ?? parsed.review?.message,
+    at: parsed.at,
+    payload: hasPayload ? JSON.parse(payloadText) : null,
+    payloadText,
+    hasPayload,
+    review: parsed.review && parseReview('transition', parsed.review),
+  };
+}
+
+/** The arguments of `attachAndTransition`, checked: what every store's answer write works on. */
+export interface ParsedAnswerWrite {
+  merchantReference: string;
+  refs: References;
+  transition: ParsedTransition;
+  leaseToken: string | undefined;
+}
+
+/**
+ * The checks of `attachAndTransition`, the same in every store and in the same order (the
+ * merchant reference, the references, the transition), so that each refuses the same input
+ * with the same error.
+ */
+export function parseAnswerWrite(
+  merchantReference: string,
+  refs: References,
+  to: TransactionStatus,
+  details?: TransitionDetails,
+): ParsedAnswerWrite {
+  return {
+    merchantReference: parseMerchantReference('attachAndTransition', merchantReference),
+    refs: parseReferences(refs),
+    transition: parseTransition(to, details),
+    leaseToken: details?.leaseToken,
+  };
+}
+
+/**
+ * transitionSchema's happy path (see isPlainReference): a move to any status but needs_review,
+ * with at most a short reason besides the payload. Anything else (a time, a verdict, a long
+ * reason, an unknown status) is the schema's to judge.
+ */
+function plainTransition(
+  to: TransactionStatus,
+  details: TransitionDetails,
+): { to: TransactionStatus; reason?: string; at?: Date; review?: ReviewVerdict } | undefined {
+  if (!statuses.has(to) || to === 'needs_review' || !isPlainObject(details)) return undefined;
+  const { reason, at, review } = details;
+  if (at !== undefined || review !== undefined) return undefined;
+  if (reason === undefined) return { to };
+  return typeof reason === 'string' && reason.length <= 1000 ? { to, reason } : undefined;
+}
+
+/** A verdict as it reads back from any store: evidence normalised through JSON. */
+function parseReview(operation: string, review: ReviewVerdict): ReviewVerdict {
+  const verdict: ReviewVerdict = { reason: review.reason, message: review.message };
+  if (review.evidence !== undefined) {
+    verdict.evidence = toJson(operation, 'review.evidence', review.evidence);
+  }
+  return verdict;
+}
+
+export function parseResolve(
+  outcome: 'success' | 'failed',
+  options: ResolveOptions,
+): { outcome: 'success' | 'failed'; note: string; by: string | null; at: Date | undefined } {
+  const parsed = parse('resolve', 'options', resolveSchema, { ...(options ?? {}), outcome });
+  return { outcome: parsed.outcome, note: parsed.note, by: parsed.by ?? null, at: parsed.at };
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { EffectClaim, EffectStatus } from './effects.js';
+import { copyRecord } from './record-copy.js';
+import type { TransactionRecord } from './types.js';
+
+/**
+ * The memory store's side of the handlers' runner (settlement/effects.ts): which settled
+ * records' `onPaid`/`onFailed`/`onReview` are due, and who holds the lease on running one. Kept
+ * beside the records rather than in them, as the SQL stores keep the token in a column only the
+ * holder can match: a lease that is not in this map is no lease at all.
+ */
+export class MemoryEffects {
+  readonly #records: ReadonlyMap<string, TransactionRecord>;
+  /** Merchant reference → the token and expiry of the effect lease held on it. */
+  readonly #leases = new Map<string, { token: string; until: number }>();
+  readonly #now: () => Date;
+
+  constructor(records: ReadonlyMap<string, TransactionRecord>, now: () => Date) {
+    this.#records = records;
+    this.#now = now;
+  }
+
+  /** Leases up to `limit` due effects (one record's, with `merchantReference`), oldest first. */
+  claim(options: {
+    leaseMs: number;
+    limit: number;
+    merchantReference: string | undefined;
+  }): EffectClaim[] {
+    const { leaseMs, limit, merchantReference } = options;
+    const now = this.#now().getTime();
+    const candidates =
+      merchantReference === undefined
+        ? [...this.#records.values()]
+        : [this.#records.get(merchantReference)].filter((record) => record !== undefined);
+    const claimable = candidates
+      .filter((record) => this.#isClaimable(record, now))
+      .sort(byEffectDue)
+      .slice(0, limit);
+    return claimable.map((record) => {
+      const token = randomUUID();
+      this.#leases.set(record.merchantReference, { token, until: now + leaseMs });
+      record.effect = { ...record.effect, status: 'running', attempts: record.effect.attempts + 1 };
+      return { record: copyRecord(record), token };
+    });
+  }
+
+  /** Marks the effect done; false (nothing written) unless `token` still holds its lease. */
+  complete(merchantReference: string, token: string): boolean {
+    const record = this.#holding(merchantReference, token);
+    if (!record) return false;
+    record.effect = {
+      ...record.effect,
+      status: 'done',
+      dueAt: null,
+      lastError: null,
+      completedAt: this.#now(),
+    };
+    this.#leases.delete(merchantReference);
+    return true;
+  }
+
+  /** Due again at `retryAt`, or dead when null; false unless `token` still holds its lease. */
+  fail(merchantReference: string, token: string, failure: { error: string; retryAt: Date | null }) {
+    const record = this.#holding(merchantReference, token);
+    if (!record) return false;
+    record.effect = {
+      ...record.effect,
+      status: failure.retryAt === null ? 'dead' : 'due',
+      dueAt: failure.retryAt,
+      lastError: failure.error,
+    };
+    this.#leases.delete(merchantReference);
+    return true;
+  }
+
+  list(status: Exclude<EffectStatus, 'none' | 'done'>, limit: number): TransactionRecord[] {
+    return [...this.#records.values()]
+      .filter((record) => record.effect.status === status)
+      .sort(byEffectDue)
+      .slice(0, limit)
+      .map(copyRecord);
+  }
+
+  /** Ends any lease on the record's effect: its status moved, so a new effect replaced it. */
+  forget(merchantReference: string): void {
+    this.#leases.delete(merchantReference);
+  }
+
+  #isClaimable(record: TransactionRecord, now: number): boolean {
+    const { status, dueAt } = record.effect;
+    if (status === 'due') return dueAt === null || dueAt.getTime() <= now;
+    if (status !== 'running') return false;
+    const lease = this.#leases.get(record.merchantReference);
+    return lease === undefined || lease.until <= now;
+  }
+
+  /** The record, if `token` holds an unexpired lease on its effect. */
+  #holding(merchantReference: string, token: string): TransactionRecord | undefined {
+    const lease = this.#leases.get(merchantReference);
+    const record = this.#records.get(merchantReference);
+    if (!lease || !record || lease.token !== token || record.effect.status !== 'running') {
+      return undefined;
+    }
+    return lease.until > this.#now().getTime() ? record : undefined;
+  }
+}
+
+/** Oldest due effect first; the merchant reference breaks ties. */
+function byEffectDue(a: TransactionRecord, b: TransactionRecord): number {
+  const due = (a.effect.dueAt?.getTime() ?? 0) - (b.effect.dueAt?.getTime() ?? 0);
+  if (due !== 0) return due;
+  return a.merchantReference < b.merchantReference ? -1 : 1;
+}

@@ -1,0 +1,24 @@
+import type { TransactionRecord } from './types.js';
+
+/**
+ * A deep copy of a record: the memory store hands out copies, so changing a returned record
+ * never changes the store (as with the SQL stores, whose records are read fresh from rows).
+ */
+export function copyRecord(record: TransactionRecord): TransactionRecord {
+  return {
+    ...record,
+    createdAt: new Date(record.createdAt),
+    updatedAt: new Date(record.updatedAt),
+    attemptedAt: record.attemptedAt && new Date(record.attemptedAt),
+    lastCheckedAt: record.lastCheckedAt && new Date(record.lastCheckedAt),
+    lastPayload: structuredClone(record.lastPayload),
+    metadata: { ...record.metadata },
+    review: structuredClone(record.review),
+    resolution: record.resolution && { ...record.resolution, at: new Date(record.resolution.at) },
+    effect: {
+      ...record.effect,
+      dueAt: record.effect.dueAt && new Date(record.effect.dueAt),
+      completedAt: record.effect.completedAt && new Date(record.effect.completedAt),
+    },
+  };
+}
