@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { InboxInsert } from '../../src/references/inbox/sqlite-group-write.js';
+import { sqliteInboxWriter } from '../../src/references/inbox/sqlite-inbox-writer.js';
+import { sqliteCheckpointer } from '../../src/references/sql/sqlite-checkpointer.js';
+import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { callback } from './inbox-conformance.js';
+
+// While the store file's checkpointer thread runs, every connection to the file (the store's and
+// the inbox writer's) keeps only a high backstop `wal_autocheckpoint`, and nothing but the thread
+// copies the WAL into the file. Should the thread die mid-run, each connection must get SQLite's
+// default back — otherwise the WAL would grow to the 4,000-page backstop before anything copied
+// it. The cannot-start case has its own test (sqlite-checkpointer-fallback.test.ts); this one
+// kills a running thread. Every Worker made in this file's modules is recorded, so the test can
+// terminate the checkpointer's (its workerData carries `settleMs`; the writer's does not).
+const threads = vi.hoisted(() => [] as Array<{ worker: Worker; data: unknown }>);
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:worker_threads')>();
+  class RecordedWorker extends actual.Worker {
+    constructor(...args: ConstructorParameters<typeof actual.Worker>) {
+      super(...args);
+      threads.push({ worker: this, data: args[1]?.workerData });
+    }
+  }
+  return { ...actual, Worker: RecordedWorker };
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'pesakit-checkpointer-dies-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('the store file whose checkpointer thread dies mid-run', () => {
+  it("gives the store's connection and the inbox writer's SQLite's default automatic checkpoint back", async () => {
+    const file = join(dir, 'store.sqlite');
+    // The store makes the schema; the handle below is opened as the store opening does.
+    await (await SqliteReferenceStore.open(file)).close();
+    const database = new Database(file);
+    database.pragma('journal_mode = WAL');
+    const checkpointer = sqliteCheckpointer(database);
+    const writer = sqliteInboxWriter(database);
+    if (!checkpointer || !writer) throw new Error('a file in WAL mode gets both threads');
+    try {
+      expect(await writer.write([insertFor('BEFORE')])).toEqual([{ kind: 'inserted' }]);
+      // Running: the backstop on both connections.
+      expect((await writer.settings()).walAutocheckpoint).toBe(4000);
+      expect(Number(database.pragma('wal_autocheckpoint', { simple: true }))).toBe(4000);
+
+      const started = threads.filter(({ data }) => isCheckpointer(data));
+      expect(started).toHaveLength(1);
+      await started[0]?.worker.terminate();
+
+      await until(
+        async () => (await writer.settings()).walAutocheckpoint === 1000,
+        "the writer's connection is back at 1000 pages",
+      );
+      await until(
+        () => Number(database.pragma('wal_autocheckpoint', { simple: true })) === 1000,
+        "the store's connection is back at 1000 pages",
+      );
+      // And the writer goes on: callbacks are still stored, and the checkpointer is not
+      // restarted behind the connections' backs.
+      expect(await writer.write([insertFor('AFTER')])).toEqual([{ kind: 'inserted' }]);
+      expect(checkpointer.pages()).toBe(1000);
+      expect((await writer.settings()).walAutocheckpoint).toBe(1000);
+    } finally {
+      await writer.close();
+      await checkpointer.close();
+      database.close();
+    }
+  });
+});
+
+function isCheckpointer(workerData: unknown): boolean {
+  return typeof workerData === 'object' && workerData !== null && 'settleMs' in workerData;
+}
+
+/** One insert as the store writes it (the column order of `insertSql`). */
+function insertFor(reference: string): InboxInsert {
+  const one = callback(reference);
+  const at = new Date().toISOString();
+  return [
+    `01DIES${reference}`.padEnd(26, '0'),
+    one.dedupKey,
+    one.method,
+    one.url,
+    JSON.stringify(one.headers),
+    one.body,
+    JSON.stringify(one.claim),
+    one.claim.paymentReference,
+    at,
+    at,
+  ];
+}
