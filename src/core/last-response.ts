@@ -31,14 +31,20 @@ export function withLastResponse<T extends object>(
 
 /**
  * What a response that just arrived says about itself, secrets redacted. The redacted copy of
- * the headers is made when `headers` is first read, not on every call: most callers never read
- * it. It is still an ordinary enumerable property to look at, spread or compare.
+ * the headers, and the request id, are read from the response's headers when first asked for,
+ * not on every call: most callers never read them (a `Headers.get` alone cost as much as
+ * tagging the callback URL). They are still ordinary enumerable properties to look at, spread
+ * or compare, and the response's headers cannot change meanwhile (fetch makes them immutable).
  */
 export function lastResponseOf(status: number, headers: Headers): LastResponse {
   let redacted: Record<string, string> | undefined;
+  let requestId: string | undefined | null = null;
   return {
     status,
-    requestId: headers.get('x-request-id') ?? undefined,
+    get requestId() {
+      if (requestId === null) requestId = headers.get('x-request-id') ?? undefined;
+      return requestId;
+    },
     get headers() {
       redacted ??= redactHeaders(headers);
       return redacted;

@@ -101,6 +101,8 @@ export class Transport {
    * options are fixed at construction, so they cannot change (the regexes cost ~7 µs a call).
    */
   readonly #targets = new Map<EndpointId, { readonly path: string; readonly url: string }>();
+  /** Paths by endpoint, for `#path` (resolving one runs two regexes). */
+  readonly #paths = new Map<EndpointId, string>();
   /** What `prepare` checked, by the request it handed out. */
   readonly #checked = new WeakMap<CheckedRequest, Prepared & { options: RequestOptions }>();
 
@@ -450,7 +452,17 @@ export class Transport {
     return target;
   }
 
+  /**
+   * The path of an endpoint without path parameters: a login's, which every money call names
+   * (authenticate). Kept apart from `#targets`, which also resolves the product's origin (and
+   * throws without one), so a path is all this ever needs.
+   */
   #path(id: EndpointId): string {
-    return resolvedPath(id, endpoints[id], this.#options.environment);
+    let path = this.#paths.get(id);
+    if (path === undefined) {
+      path = resolvedPath(id, endpoints[id], this.#options.environment);
+      this.#paths.set(id, path);
+    }
+    return path;
   }
 }

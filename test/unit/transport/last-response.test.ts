@@ -20,3 +20,28 @@ describe('A success carries its response: lastResponse', () => {
     expect(Object.keys(answer)).toEqual(['user']);
   });
 });
+
+describe('lastResponse reads its headers on demand, and still looks like plain data', () => {
+  it('requestId and headers are enumerable: spread and JSON carry them', async () => {
+    nock(origin)
+      .get('/api/sandbox/airtime/user')
+      .reply(200, { user: airtimeUser }, { 'x-request-id': 'req-456' });
+    const t = new Transport({ baseUrl: origin });
+    t.setToken('airtime', 'tok');
+    const { lastResponse } = await t.request('airtimeUser');
+    expect({ ...lastResponse }).toMatchObject({ status: 200, requestId: 'req-456' });
+    expect(JSON.parse(JSON.stringify(lastResponse))).toMatchObject({ requestId: 'req-456' });
+    expect(Object.keys(lastResponse).sort()).toEqual(['headers', 'requestId', 'status']);
+    expect(lastResponse.requestId).toBe('req-456');
+  });
+
+  it('no x-request-id: requestId is undefined, every time it is read', async () => {
+    nock(origin).get('/api/sandbox/airtime/user').reply(200, { user: airtimeUser });
+    const t = new Transport({ baseUrl: origin });
+    t.setToken('airtime', 'tok');
+    const { lastResponse } = await t.request('airtimeUser');
+    expect(lastResponse.requestId).toBeUndefined();
+    expect(lastResponse.requestId).toBeUndefined();
+    expect('requestId' in lastResponse).toBe(true);
+  });
+});
