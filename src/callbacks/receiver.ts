@@ -13,6 +13,7 @@ import {
   validationResponse,
 } from './http.js';
 import { IdleTracker } from './idle-tracker.js';
+import { claimTooLong, MAX_INBOX_URL_LENGTH } from './inbox-limits.js';
 import { InboxWorker } from './inbox-worker.js';
 import {
   type CallbackReceiverOptions,
@@ -256,10 +257,18 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     url: RequestTarget,
     body: unknown,
   ): Promise<ReceiverResponse> {
+    // The inbox keeps the request target as received; a longer one could never be stored.
+    if (request.url.length > MAX_INBOX_URL_LENGTH) {
+      return jsonResponse(414, {
+        message: `The callback URL is longer than ${MAX_INBOX_URL_LENGTH} characters.`,
+      });
+    }
     const hint = url.searchParams.get('pesakit_ref');
     const parsed = parseCallback(body, hint && hint.length <= 255 ? hint : null);
     if (!parsed.ok) return validationResponse(parsed.errors);
     const { callback } = parsed;
+    const tooLong = claimTooLong(callback);
+    if (tooLong) return validationResponse(tooLong);
     let appended: Awaited<ReturnType<ReferenceStore['inbox']['append']>>;
     try {
       appended = await this.#store.inbox.append({
