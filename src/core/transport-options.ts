@@ -139,6 +139,14 @@ function checkUrl(option: string, value: string): void {
       `\`${option}\` must be an absolute http(s) URL, got "${value}".`,
     );
   }
+  // fetch refuses to build a request to such a URL (a TypeError quoting it, password and all),
+  // and only when a call is made — for a money call, after its intent was stored.
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigurationError(
+      option,
+      `\`${option}\` must not carry a user name or password (user:password@host): the platform authenticates by login, not by the URL.`,
+    );
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigurationError(
       option,
