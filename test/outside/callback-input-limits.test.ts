@@ -19,6 +19,60 @@ function receiverOnMemory() {
   return { pesakit, receiver, errors };
 }
 
+/** A valid callback with one extra field nested `depth` levels deep (objects or arrays). */
+function deeplyNested(depth: number, kind: 'object' | 'array'): string {
+  const valid = JSON.stringify(
+    merchantCallback({
+      paymentReference: 'ENG0123456789abcdef',
+      controlNumber: '990000000001',
+      amount: 15000,
+    }),
+  );
+  const extra =
+    kind === 'object'
+      ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+      : `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  return `${valid.slice(0, -1)},"extra":${extra}}`;
+}
+
+describe('receive(): a deeply nested body (within maxBodyBytes) is a 422, never a throw', () => {
+  it.each([
+    ['object', 9000],
+    ['array', 9000],
+    ['array', 3000],
+    ['object', 40],
+  ] as const)('%s nested %i deep', async (kind, depth) => {
+    const { pesakit, receiver } = receiverOnMemory();
+    const body = deeplyNested(depth, kind);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(receiver.maxBodyBytes);
+    // receive() is documented never to throw; before, this rejected with a RangeError
+    // (maximum call stack size exceeded) from the dedup key's canonical JSON.
+    const answer = await receiver.receive({
+      method: 'POST',
+      url: '/callback',
+      headers: json,
+      body,
+    });
+    expect(answer.status).toBe(422);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      errors: { body: [expect.stringMatching(/nested/)] },
+    });
+    expect(await pesakit.store.inbox.list()).toEqual([]);
+  });
+
+  it('a callback with ordinary nesting in an extra field is still received', async () => {
+    const { pesakit, receiver } = receiverOnMemory();
+    const answer = await receiver.receive({
+      method: 'POST',
+      url: '/callback',
+      headers: json,
+      body: deeplyNested(8, 'object'),
+    });
+    expect(answer.status).toBe(200);
+    expect(await pesakit.store.inbox.list()).toHaveLength(1);
+  });
+});
+
 describe('receive(): callbacks the inbox cannot keep are refused as client input', () => {
   it('a data.paymentReference over 255 characters is a 422 naming the field, nothing stored', async () => {
     const { pesakit, receiver, errors } = receiverOnMemory();
@@ -105,7 +159,7 @@ describe.each<Framework>(['express', 'fastify'])(
     });
     afterAll(() => app.close());
 
-    it('a long reference is 422 and a long URL 414, never 503', async () => {
+    it('a long reference is 422, a long URL 414, a deep body 422: never 5xx', async () => {
       const longReference = merchantCallback({
         paymentReference: 'P'.repeat(1000),
         controlNumber: '990000000001',
