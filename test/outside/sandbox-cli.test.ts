@@ -67,3 +67,14 @@ describe('pesakit sandbox: a bad --seed or a busy port', () => {
     }
   });
 });
+
+describe('pesakit openapi --out a path that cannot be written', () => {
+  it('exits 1 with one line naming the file, no stack trace', async () => {
+    const target = join(directory.path, 'no-such-dir', 'openapi.json');
+    const run = await runCli(['openapi', '--out', target]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(target);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
