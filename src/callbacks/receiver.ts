@@ -137,9 +137,26 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
    * retries). `options.returnUrls` (a middleware's own) win over the receiver's.
    */
   async receive(request: ReceivedRequest, options: ReceiveOptions = {}): Promise<ReceiverResponse> {
+    // A hand-written adapter (docs/callbacks.md, "Without a framework") may leave out what it
+    // did not read: no headers is no headers; no method or url cannot be routed.
+    if (
+      typeof request !== 'object' ||
+      request === null ||
+      typeof request.method !== 'string' ||
+      typeof request.url !== 'string'
+    ) {
+      return jsonResponse(400, {
+        message:
+          'receive() takes the request as { method, url, headers, body }: method and url are strings.',
+      });
+    }
+    const complete =
+      typeof request.headers === 'object' && request.headers !== null
+        ? request
+        : { ...request, headers: {} };
     this.#idle.receiveStarted();
     try {
-      return await this.#route(request, options);
+      return await this.#route(complete, options);
     } finally {
       this.#idle.receiveEnded();
     }
