@@ -153,6 +153,14 @@ function checkUrl(option: string, value: string): void {
       `\`${option}\` must be an http or https URL, got "${value}".`,
     );
   }
+  // Request paths are appended to the base URL as text: after a query or a fragment they would
+  // land inside it (`http://host/?x=1/api/sandbox/login`), not on the endpoint.
+  if (/[?#]/.test(value)) {
+    throw new ConfigurationError(
+      option,
+      `\`${option}\` must not have a query string or a fragment (an origin, with a path prefix if any), got "${value}".`,
+    );
+  }
 }
 
 function checkNumber(option: string, value: number, min: number, max = Infinity): void {
