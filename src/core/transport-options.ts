@@ -158,7 +158,8 @@ function checkUrl(option: string, value: string): void {
   if (/[?#]/.test(value)) {
     throw new ConfigurationError(
       option,
-      `\`${option}\` must not have a query string or a fragment (an origin, with a path prefix if any), got "${value}".`,
+      // Not echoed: a query string is where people put keys.
+      `\`${option}\` must not have a query string or a fragment: give the origin, with a path prefix if any (${url.origin}${url.pathname.replace(/\/$/, '')}).`,
     );
   }
 }

@@ -9,7 +9,7 @@ import { isConfigurationError, Pesakit } from '../../src/index.js';
 
 describe('a base URL with a query string or a fragment', () => {
   it.each([
-    ['baseUrl', { baseUrl: 'http://127.0.0.1:4010?env=test' }],
+    ['baseUrl', { baseUrl: 'http://127.0.0.1:4010?api_key=s3cret' }],
     ['baseUrl', { baseUrl: 'http://127.0.0.1:4010/#top' }],
   ] as const)('%s is refused at construction', (option, urls) => {
     let thrown: unknown;
@@ -21,6 +21,8 @@ describe('a base URL with a query string or a fragment', () => {
     expect(isConfigurationError(thrown)).toBe(true);
     expect((thrown as { option: string }).option).toBe(option);
     expect((thrown as Error).message).toMatch(/query|fragment/);
+    expect((thrown as Error).message).toContain('http://127.0.0.1:4010');
+    expect((thrown as Error).message).not.toContain('s3cret');
   });
 
   it('baseUrls.<product> too', () => {
