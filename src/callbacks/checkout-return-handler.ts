@@ -5,6 +5,7 @@ import { jsonResponse, type ReceiverResponse, validationResponse } from './http.
 import type { ReturnUrls } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import type { RequestTarget } from './request-target.js';
+import { redirectLocation } from './return-urls.js';
 import type { StatusPuller } from './status-puller.js';
 
 /** What the checkout return needs of the receiver. */
@@ -71,17 +72,10 @@ export async function answerCheckoutReturn(
   }
   const urls = { ...context.returnUrls, ...returnUrls };
   const target = urls[outcome === 'review' ? 'pending' : outcome];
-  if (target && record) {
-    // Return URLs may be relative to the shop ('/thanks'): resolve against a placeholder
-    // origin to add the query, and keep them relative (new URL('/thanks') alone throws).
-    const location = new URL(target, 'http://relative.invalid');
-    location.searchParams.set('merchant_reference', record.merchantReference);
-    const href =
-      location.origin === 'http://relative.invalid'
-        ? `${location.pathname}${location.search}${location.hash}`
-        : location.toString();
-    return { status: 303, headers: { location: href }, body: '' };
-  }
+  // Return URLs may be relative to the shop ('/thanks'); one that is no URL at all (only a
+  // caller of receive() that skipped the checks can pass one) gets the JSON answer instead.
+  const href = target && record ? redirectLocation(target, record.merchantReference) : undefined;
+  if (href !== undefined) return { status: 303, headers: { location: href }, body: '' };
   return jsonResponse(200, {
     status: outcome,
     paid: outcome === 'paid',

@@ -1,5 +1,7 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
 import type { TransactionRecord } from '../references/types.js';
 import type { EffectContext, ReviewVerdict } from './foundation.js';
+import { checkReturnUrls } from './return-urls.js';
 
 /** Where the checkout return sends the browser, by outcome (303). Without them: JSON. */
 export interface ReturnUrls {
@@ -65,17 +67,36 @@ export type ResolvedReceiverOptions = Required<
 > &
   Pick<CallbackReceiverOptions, 'onPaid' | 'onFailed' | 'onReview' | 'returnUrls'>;
 
+/** The longest a Node timer can wait; a longer one fires after 1 ms (TimeoutOverflowWarning). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The options with their defaults. A bad value is a `ConfigurationError` naming the option
+ * (docs/errors.md: everything pesakit throws is a PesakitError), thrown when the receiver is
+ * made — not a `TypeError`, and not found later by a worker or a returning customer.
+ */
 export function resolveOptions(options: CallbackReceiverOptions): ResolvedReceiverOptions {
+  const invalid = (name: string, rule: string, value: unknown) =>
+    new ConfigurationError(
+      name,
+      `createCallbackReceiver: ${name} must be ${rule} (got ${String(value)}).`,
+    );
   const positive = (
     name: keyof CallbackReceiverOptions,
     value: number | undefined,
     fallback: number,
+    { whole = false, max = Number.POSITIVE_INFINITY } = {},
   ) => {
     const chosen = value ?? fallback;
-    if (!Number.isFinite(chosen) || chosen <= 0) {
-      throw new TypeError(
-        `createCallbackReceiver: ${name} must be a positive number (got ${String(value)}).`,
-      );
+    if (
+      typeof chosen !== 'number' ||
+      !Number.isFinite(chosen) ||
+      chosen <= 0 ||
+      chosen > max ||
+      (whole && !Number.isInteger(chosen))
+    ) {
+      const rule = `a positive ${whole ? 'whole number' : 'number'}${max < Number.POSITIVE_INFINITY ? ` of at most ${max}` : ''}`;
+      throw invalid(name, rule, value);
     }
     return chosen;
   };
@@ -85,20 +106,23 @@ export function resolveOptions(options: CallbackReceiverOptions): ResolvedReceiv
     fallback: number[],
   ) => {
     const chosen = value ?? fallback;
-    if (chosen.length === 0 || chosen.some((delay) => !Number.isFinite(delay) || delay < 0)) {
-      throw new TypeError(
-        `createCallbackReceiver: ${name} must be a non-empty list of delays in ms.`,
-      );
+    if (
+      !Array.isArray(chosen) ||
+      chosen.length === 0 ||
+      chosen.some((delay) => typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0)
+    ) {
+      throw invalid(name, 'a non-empty list of delays in ms', value);
     }
     return [...chosen];
   };
+  checkReturnUrls(options.returnUrls);
   return {
     ...options,
-    maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 64 * 1024),
-    concurrency: positive('concurrency', options.concurrency, 4),
+    maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 64 * 1024, { whole: true }),
+    concurrency: positive('concurrency', options.concurrency, 4, { whole: true }),
     leaseMs: positive('leaseMs', options.leaseMs, 60_000),
-    pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, 500),
-    maxAttempts: positive('maxAttempts', options.maxAttempts, 8),
+    pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, 500, { max: MAX_TIMER_MS }),
+    maxAttempts: positive('maxAttempts', options.maxAttempts, 8, { whole: true }),
     retryDelaysMs: delays(
       'retryDelaysMs',
       options.retryDelaysMs,
@@ -111,8 +135,10 @@ export function resolveOptions(options: CallbackReceiverOptions): ResolvedReceiv
     ),
     claimWindowMs: positive('claimWindowMs', options.claimWindowMs, 30 * 60_000),
     pullsPerSecond: positive('pullsPerSecond', options.pullsPerSecond, 20),
-    pullConcurrency: positive('pullConcurrency', options.pullConcurrency, 8),
-    effectDrainIntervalMs: positive('effectDrainIntervalMs', options.effectDrainIntervalMs, 5000),
+    pullConcurrency: positive('pullConcurrency', options.pullConcurrency, 8, { whole: true }),
+    effectDrainIntervalMs: positive('effectDrainIntervalMs', options.effectDrainIntervalMs, 5000, {
+      max: MAX_TIMER_MS,
+    }),
   };
 }
 

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { CallbackClaim } from '../references/inbox/types.js';
 import { engineCallbackSchema, merchantCallbackSchema } from '../schemas/collection.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
+import { MAX_CALLBACK_NESTING, nestedDeeperThan } from './nesting-depth.js';
 import { wellFormedCallbackClaim } from './well-formed-callback.js';
 
 /** A callback body that passed the shared schemas, with what it claims. */
@@ -36,13 +37,17 @@ export function parseCallback(body: unknown, merchantReferenceHint: string | nul
         protoAction: 'error',
         constructorAction: 'error',
       });
-    } catch {
+    } catch (error) {
+      // JSON.parse recurses: a deep enough body overflows the stack before the depth check.
+      if (error instanceof RangeError) return tooDeep();
       return { ok: false, errors: { body: ['The request body must be valid JSON.'] } };
     }
+    if (nestedDeeperThan(value)) return tooDeep();
   } else if (body === undefined || body === null) {
     return { ok: false, errors: { body: ['The request body must be a JSON object.'] } };
   } else {
     // A framework parsed it already; keep the closest thing to the raw text we can.
+    if (nestedDeeperThan(body)) return tooDeep();
     value = body;
     text = JSON.stringify(body);
   }
@@ -58,6 +63,15 @@ export function parseCallback(body: unknown, merchantReferenceHint: string | nul
   if (!bySchemas.ok) return bySchemas;
   const { claim } = bySchemas;
   return { ok: true, callback: { text, claim, dedupKey: dedupKeyOf(claim, value) } };
+}
+
+function tooDeep(): ParseResult {
+  return {
+    ok: false,
+    errors: {
+      body: [`The request body is nested more than ${MAX_CALLBACK_NESTING} levels deep.`],
+    },
+  };
 }
 
 /**

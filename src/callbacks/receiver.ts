@@ -13,6 +13,7 @@ import {
   validationResponse,
 } from './http.js';
 import { IdleTracker } from './idle-tracker.js';
+import { claimTooLong, MAX_INBOX_URL_LENGTH } from './inbox-limits.js';
 import { InboxWorker } from './inbox-worker.js';
 import {
   type CallbackReceiverOptions,
@@ -136,9 +137,26 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
    * retries). `options.returnUrls` (a middleware's own) win over the receiver's.
    */
   async receive(request: ReceivedRequest, options: ReceiveOptions = {}): Promise<ReceiverResponse> {
+    // A hand-written adapter (docs/callbacks.md, "Without a framework") may leave out what it
+    // did not read: no headers is no headers; no method or url cannot be routed.
+    if (
+      typeof request !== 'object' ||
+      request === null ||
+      typeof request.method !== 'string' ||
+      typeof request.url !== 'string'
+    ) {
+      return jsonResponse(400, {
+        message:
+          'receive() takes the request as { method, url, headers, body }: method and url are strings.',
+      });
+    }
+    const complete =
+      typeof request.headers === 'object' && request.headers !== null
+        ? request
+        : { ...request, headers: {} };
     this.#idle.receiveStarted();
     try {
-      return await this.#route(request, options);
+      return await this.#route(complete, options);
     } finally {
       this.#idle.receiveEnded();
     }
@@ -256,10 +274,18 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     url: RequestTarget,
     body: unknown,
   ): Promise<ReceiverResponse> {
+    // The inbox keeps the request target as received; a longer one could never be stored.
+    if (request.url.length > MAX_INBOX_URL_LENGTH) {
+      return jsonResponse(414, {
+        message: `The callback URL is longer than ${MAX_INBOX_URL_LENGTH} characters.`,
+      });
+    }
     const hint = url.searchParams.get('pesakit_ref');
     const parsed = parseCallback(body, hint && hint.length <= 255 ? hint : null);
     if (!parsed.ok) return validationResponse(parsed.errors);
     const { callback } = parsed;
+    const tooLong = claimTooLong(callback);
+    if (tooLong) return validationResponse(tooLong);
     let appended: Awaited<ReturnType<ReferenceStore['inbox']['append']>>;
     try {
       appended = await this.#store.inbox.append({

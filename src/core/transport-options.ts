@@ -139,10 +139,27 @@ function checkUrl(option: string, value: string): void {
       `\`${option}\` must be an absolute http(s) URL, got "${value}".`,
     );
   }
+  // fetch refuses to build a request to such a URL (a TypeError quoting it, password and all),
+  // and only when a call is made — for a money call, after its intent was stored.
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigurationError(
+      option,
+      `\`${option}\` must not carry a user name or password (user:password@host): the platform authenticates by login, not by the URL.`,
+    );
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigurationError(
       option,
       `\`${option}\` must be an http or https URL, got "${value}".`,
+    );
+  }
+  // Request paths are appended to the base URL as text: after a query or a fragment they would
+  // land inside it (`http://host/?x=1/api/sandbox/login`), not on the endpoint.
+  if (/[?#]/.test(value)) {
+    throw new ConfigurationError(
+      option,
+      // Not echoed: a query string is where people put keys.
+      `\`${option}\` must not have a query string or a fragment: give the origin, with a path prefix if any (${url.origin}${url.pathname.replace(/\/$/, '')}).`,
     );
   }
 }

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { RequestAbortedError } from '../errors/request-aborted-error.js';
+import { RequestValidationError } from '../errors/request-validation-error.js';
 import { redactHeaders } from '../internal/redaction.js';
 import { sleep } from '../internal/sleep.js';
 import { untilAborted } from './abortable.js';
@@ -268,6 +269,17 @@ export class Transport {
   /** Everything that can fail before a byte is sent; throws the error `request` would. */
   #prepare(id: EndpointId, options: RequestOptions, token: string | undefined): Prepared {
     const endpoint: Endpoint = endpoints[id];
+    // A call's own timeout, like the client's: -1, 0 or NaN would fire at once — for a money
+    // call after it was sent, an `unknown` for a payment the platform took.
+    const { timeoutMs } = options;
+    if (
+      timeoutMs !== undefined &&
+      !(typeof timeoutMs === 'number' && timeoutMs >= 1 && timeoutMs <= 2_147_483_647)
+    ) {
+      throw new RequestValidationError(id, {
+        timeoutMs: ['The timeoutMs must be a number of milliseconds from 1 to 2147483647.'],
+      });
+    }
     const body = validatedBody(id, endpoint, this.#options.environment, options.body);
     // Headers travel as a plain object (cheaper for fetch than a Headers); a malformed one is
     // refused here, by the same check a Headers makes, before anything is stored or sent.

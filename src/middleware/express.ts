@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ReceivedRequest } from '../callbacks/http.js';
 import type { ReturnUrls } from '../callbacks/options.js';
+import { checkReturnUrls } from '../callbacks/return-urls.js';
 import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
 import { bodyTooLargeResponse, declaresTooLarge, sendReceiverResponse } from './node-response.js';
 import { readBody } from './read-body.js';
@@ -30,6 +31,8 @@ export function pesakitExpress(
   receiver: MountableReceiver,
   options: PesakitExpressOptions = {},
 ): RequestHandler {
+  // A bad return URL is a mistake of the app's setup: say so when it is mounted.
+  checkReturnUrls(options.returnUrls);
   return (req: Request, res: Response, next: NextFunction) => {
     handle(receiver, options, req, res).catch(next);
   };

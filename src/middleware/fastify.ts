@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } 
 import fp from 'fastify-plugin';
 import type { ReceivedRequest, ReceiverResponse } from '../callbacks/http.js';
 import type { ReturnUrls } from '../callbacks/options.js';
+import { checkReturnUrls } from '../callbacks/return-urls.js';
 import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
 import { bodyTooLargeResponse } from './node-response.js';
 
@@ -32,6 +33,8 @@ export interface PesakitFastifyOptions {
  * error handler and hooks are untouched, and theirs do not touch these routes' bodies.
  */
 const plugin: FastifyPluginAsync<PesakitFastifyOptions> = async (app, options) => {
+  // A bad return URL is a mistake of the app's setup: `register` (or `ready`) rejects with it.
+  checkReturnUrls(options.returnUrls);
   // fastify-plugin runs this in the app's own context, where `prefix` would be ignored;
   // the routes get their own child context, which both takes the prefix and keeps the body
   // parsers in.

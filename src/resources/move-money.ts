@@ -81,6 +81,7 @@ export async function moveMoney<K extends EndpointId>(
 ): Promise<WithMerchantReference<ResponseOf<K>>> {
   const { transport } = context;
   const endpoint = endpoints[movement.endpoint];
+  misplacedOptions(movement.endpoint, movement.body);
   const merchantReference = options.merchantReference ?? context.newMerchantReference();
   if (!merchantReferencePattern.test(merchantReference)) {
     throw new RequestValidationError(movement.endpoint, {
@@ -179,6 +180,27 @@ async function recordAnswer(
     if (current && current.status !== 'initiating') return current;
     throw error;
   }
+}
+
+/** The call options no request body has: in the body, they are a caller's slip. */
+const optionNames = ['merchantReference', 'metadata', 'timeoutMs', 'signal'] as const;
+
+/**
+ * Refuses a call option given in the request object (`pay({ ..., merchantReference })`), which
+ * JavaScript callers can do and the body's schema would silently drop: a merchant reference
+ * lost that way means every retry gets a fresh one and is paid again.
+ */
+function misplacedOptions(endpoint: EndpointId, body: unknown): void {
+  if (typeof body !== 'object' || body === null) return;
+  const errors: Record<string, string[]> = {};
+  for (const name of optionNames) {
+    if (Object.hasOwn(body, name)) {
+      errors[name] = [
+        `The ${name} is a call option: pass it in the second argument, e.g. pay(request, { ${name} }).`,
+      ];
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new RequestValidationError(endpoint, errors);
 }
 
 /**

@@ -60,7 +60,18 @@ export function registerOpenApiCommand(program: Command): void {
               ...(product !== undefined ? { product } : {}),
             });
       const json = `${JSON.stringify(document, null, 2)}\n`;
-      if (options.out === undefined) process.stdout.write(json);
-      else await writeFile(options.out, json);
+      if (options.out === undefined) {
+        process.stdout.write(json);
+        return;
+      }
+      try {
+        await writeFile(options.out, json);
+      } catch (error) {
+        // A directory that does not exist, no permission: one line, not a stack trace.
+        process.stderr.write(
+          `pesakit openapi: cannot write ${options.out}: ${(error as Error).message}\n`,
+        );
+        process.exitCode = 1;
+      }
     });
 }

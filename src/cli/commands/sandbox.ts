@@ -14,8 +14,14 @@ async function readSeed(path: string): Promise<Seed> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as Seed;
   } catch (error) {
-    throw new Error(`Cannot read the seed file ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot read the seed file ${path}: ${(error as Error).message}`);
   }
+}
+
+/** One line on stderr and the exit code: the CLI's way of refusing (no stack trace). */
+function fail(code: number, message: string): void {
+  process.stderr.write(`pesakit sandbox: ${message}\n`);
+  process.exit(code);
 }
 
 interface SandboxCommandOptions {
@@ -41,11 +47,18 @@ export function registerSandboxCommand(program: Command): void {
     .option('--engine-key <key>', 'require this x-engine-key on the engine callback route')
     .option('--seed <file>', 'JSON file with {"accounts": [...]} created at start and on reset')
     .action(async (options: SandboxCommandOptions) => {
-      const sandbox = await createSandbox({
-        ...(options.controlKey !== undefined ? { controlKey: options.controlKey } : {}),
-        ...(options.engineKey !== undefined ? { engineKey: options.engineKey } : {}),
-        ...(options.seed !== undefined ? { seed: await readSeed(options.seed) } : {}),
-      });
+      let sandbox: Awaited<ReturnType<typeof createSandbox>>;
+      try {
+        sandbox = await createSandbox({
+          ...(options.controlKey !== undefined ? { controlKey: options.controlKey } : {}),
+          ...(options.engineKey !== undefined ? { engineKey: options.engineKey } : {}),
+          ...(options.seed !== undefined ? { seed: await readSeed(options.seed) } : {}),
+        });
+      } catch (error) {
+        // A seed file that is missing, not JSON, or refused by the sandbox's options: a usage
+        // mistake, said in one line (the messages name the file or field, never a value).
+        return fail(2, (error as Error).message);
+      }
       let closing = false;
       const stop = () => {
         if (closing) return;
@@ -63,7 +76,19 @@ export function registerSandboxCommand(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
 
-      const url = await sandbox.listen({ port: options.port, host: options.host });
+      let url: string;
+      try {
+        url = await sandbox.listen({ port: options.port, host: options.host });
+      } catch (error) {
+        await sandbox.close().catch(() => undefined);
+        const code = (error as NodeJS.ErrnoException).code;
+        return fail(
+          1,
+          code === 'EADDRINUSE'
+            ? `port ${options.port} on ${options.host} is in use: stop what holds it, or pass --port 0 for a free one.`
+            : `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
+        );
+      }
       process.stdout.write(`pesakit sandbox listening on ${url}\n`);
     });
 }

@@ -1,6 +1,7 @@
 import type { TransactionRecord } from '../../references/index.js';
 import type { PassCounts, RunOutcome, VerdictView } from './pass-counts.js';
 import { recordFields } from './pass-counts.js';
+import { withoutPhoneNumbers } from './phone-numbers.js';
 import type { ReconcileReporter } from './reporter.js';
 import { errorMessage } from './reporter.js';
 
@@ -37,14 +38,17 @@ export class JsonLinesReporter implements ReconcileReporter {
   }
 
   failed(record: TransactionRecord): void {
-    this.#line('failed', { ...recordFields(record), reason: record.statusReason });
+    this.#line('failed', {
+      ...recordFields(record),
+      reason: record.statusReason ? withoutPhoneNumbers(record.statusReason) : record.statusReason,
+    });
   }
 
   review(record: TransactionRecord, verdict: VerdictView): void {
     this.#line('review', {
       ...recordFields(record),
       reason: verdict.reason,
-      message: verdict.message,
+      message: withoutPhoneNumbers(verdict.message),
     });
   }
 

@@ -23,7 +23,7 @@ export function parseStoreLocation(value: string, fromArgv: boolean): StoreLocat
     } catch {
       throw new UsageError(`--store ${redactStoreUrl(value)} is not a valid PostgreSQL URL.`);
     }
-    if (fromArgv && url.password !== '') {
+    if (fromArgv && carriesPassword(url)) {
       throw new UsageError(
         '--store carries a password, which would leak through ps and shell history: pass the ' +
           'URL without it and set PGPASSWORD, or put the whole URL in PESAKIT_STORE.',
@@ -40,9 +40,21 @@ export function parseStoreLocation(value: string, fromArgv: boolean): StoreLocat
   return { kind: 'sqlite', path: value };
 }
 
-/** The store location fit for logs: a URL's password replaced by `***`. */
+/**
+ * libpq and `pg` take a password from the query string as well as from `user:password@`
+ * (`?password=…`, and `?sslpassword=…` for the client key), so both count.
+ */
+const passwordParameters = ['password', 'sslpassword'];
+
+function carriesPassword(url: URL): boolean {
+  return url.password !== '' || passwordParameters.some((name) => url.searchParams.has(name));
+}
+
+/** The store location fit for logs: a URL's passwords (userinfo and query) replaced by `***`. */
 export function redactStoreUrl(value: string): string {
-  return value.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+  return value
+    .replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, '$1***@')
+    .replace(/([?&](?:ssl)?password=)[^&#]*/gi, '$1***');
 }
 
 /** Describes the location for output lines, without secrets. */

@@ -1,5 +1,6 @@
 import type { TransactionRecord } from '../../references/index.js';
 import type { PassCounts, RunOutcome, VerdictView } from './pass-counts.js';
+import { withoutPhoneNumbers } from './phone-numbers.js';
 import type { ReconcileReporter } from './reporter.js';
 import { errorMessage } from './reporter.js';
 import { summaryTable } from './summary-table.js';
@@ -41,12 +42,14 @@ export class PlainLinesReporter implements ReconcileReporter {
 
   failed(record: TransactionRecord): void {
     this.#line(
-      `failed    ${describe(record)}${record.statusReason ? `: ${record.statusReason}` : ''}`,
+      `failed    ${describe(record)}${record.statusReason ? `: ${withoutPhoneNumbers(record.statusReason)}` : ''}`,
     );
   }
 
   review(record: TransactionRecord, verdict: VerdictView): void {
-    this.#line(`review    ${describe(record)}: ${verdict.reason}: ${verdict.message}`);
+    this.#line(
+      `review    ${describe(record)}: ${verdict.reason}: ${withoutPhoneNumbers(verdict.message)}`,
+    );
   }
 
   error(error: unknown, record?: TransactionRecord): void {

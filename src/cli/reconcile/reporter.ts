@@ -1,6 +1,7 @@
 import type { TransactionRecord } from '../../references/index.js';
 import { JsonLinesReporter } from './json-lines.js';
 import type { PassCounts, RunOutcome, VerdictView } from './pass-counts.js';
+import { withoutPhoneNumbers } from './phone-numbers.js';
 import { PlainLinesReporter } from './plain-lines.js';
 import { ProgressBarReporter } from './progress-bar.js';
 
@@ -33,6 +34,6 @@ export function createReporter(json: boolean, streams: ReporterStreams): Reconci
 
 /** An error's message, never its stack or payload (which could hold request bodies). */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return withoutPhoneNumbers(text);
 }

@@ -1,0 +1,53 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { ReturnUrls } from './options.js';
+
+/** Relative return URLs ('/thanks') are resolved against this placeholder, then kept relative. */
+const placeholder = 'http://relative.invalid';
+
+/**
+ * Checks return URLs where they are configured (the receiver, an adapter's options): each must
+ * be a path of the shop ('/thanks') or an http(s) URL. Found at start-up, a mistake is a
+ * `ConfigurationError` naming it — not a 500 the first time a customer comes back from a
+ * checkout, nor a `Location: javascript:…` that sends the browser nowhere.
+ */
+export function checkReturnUrls(urls: ReturnUrls | undefined, option = 'returnUrls'): void {
+  if (urls === undefined) return;
+  if (typeof urls !== 'object' || urls === null) {
+    throw new ConfigurationError(option, `${option} must be { paid?, pending?, failed? }.`);
+  }
+  for (const outcome of ['paid', 'pending', 'failed'] as const) {
+    const target = urls[outcome];
+    if (target === undefined) continue;
+    if (typeof target !== 'string' || resolved(target) === undefined) {
+      throw new ConfigurationError(
+        `${option}.${outcome}`,
+        `${option}.${outcome} must be a path of your app ('/thanks') or an http(s) URL.`,
+      );
+    }
+  }
+}
+
+/**
+ * Where to send the browser: the target with `merchant_reference` added, relative targets kept
+ * relative; `undefined` for a target that is not a path or an http(s) URL (the caller then
+ * answers JSON rather than throwing: `receive()` never throws).
+ */
+export function redirectLocation(target: string, merchantReference: string): string | undefined {
+  const location = resolved(target);
+  if (location === undefined) return undefined;
+  location.searchParams.set('merchant_reference', merchantReference);
+  return location.origin === placeholder
+    ? `${location.pathname}${location.search}${location.hash}`
+    : location.toString();
+}
+
+function resolved(target: string): URL | undefined {
+  if (target.trim() === '') return undefined;
+  let location: URL;
+  try {
+    location = new URL(target, placeholder);
+  } catch {
+    return undefined;
+  }
+  return location.protocol === 'http:' || location.protocol === 'https:' ? location : undefined;
+}
