@@ -1,3 +1,5 @@
+import { isSecretHeader, REDACTED } from '../internal/redaction.js';
+
 /** The framework-free request/response shapes of `receiver.receive()` (docs/callbacks.md). */
 
 /** One HTTP request as a framework (or a plain `node:http` server) received it. */
@@ -54,15 +56,6 @@ export function headerValue(headers: ReceivedRequest['headers'], name: string): 
   return undefined;
 }
 
-const REDACTED = '[redacted]';
-const secretHeaders = new Set([
-  'authorization',
-  'proxy-authorization',
-  'x-api-key',
-  'cookie',
-  'set-cookie',
-]);
-
 /**
  * The headers as stored in the inbox and shown in events: flat strings, lower-case names,
  * credentials replaced (DESIGN.md decision 10).
@@ -72,7 +65,7 @@ export function redactedHeaders(headers: ReceivedRequest['headers']): Record<str
   for (const [key, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const name = key.toLowerCase();
-    plain[name] = secretHeaders.has(name)
+    plain[name] = isSecretHeader(name)
       ? REDACTED
       : Array.isArray(value)
         ? value.join(', ')

@@ -7,13 +7,25 @@
 /** What a redacted value is replaced with: visibly redacted, never a partial secret. */
 export const REDACTED = '[redacted]';
 
-const secretHeaders = new Set([
+/**
+ * Headers whose values are credentials. `x-engine-key` and `x-control-key` are the sandbox's
+ * (its engine callback's and its control API's keys): a callback forwarded with one must not
+ * store it in the inbox or show it in an event.
+ */
+const secretHeaders: ReadonlySet<string> = new Set([
   'authorization',
   'proxy-authorization',
   'x-api-key',
+  'x-engine-key',
+  'x-control-key',
   'cookie',
   'set-cookie',
 ]);
+
+/** Whether a header (by its lower-case name) carries a credential, to redact it. */
+export function isSecretHeader(lowerCaseName: string): boolean {
+  return secretHeaders.has(lowerCaseName);
+}
 
 /**
  * JSON keys whose string values are secrets. Only string values are replaced, so a Laravel

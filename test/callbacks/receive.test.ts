@@ -23,7 +23,14 @@ describe('receiver.receive(): the fast path', () => {
     const response = await receiver.receive({
       method: 'POST',
       url: '/callback?pesakit_ref=order-1',
-      headers: { ...json, authorization: 'Bearer s3cret', cookie: 'sid=1', 'x-trace': ['a', 'b'] },
+      headers: {
+        ...json,
+        authorization: 'Bearer s3cret',
+        cookie: 'sid=1',
+        // The sandbox's engine key, on a callback forwarded from an engine.
+        'X-Engine-Key': 'engine-s3cret',
+        'x-trace': ['a', 'b'],
+      },
       body: Buffer.from(raw),
     });
     expect(response.status).toBe(200);
@@ -46,8 +53,10 @@ describe('receiver.receive(): the fast path', () => {
     expect(entry?.headers).toMatchObject({
       authorization: '[redacted]',
       cookie: '[redacted]',
+      'x-engine-key': '[redacted]',
       'x-trace': 'a, b',
     });
+    expect(JSON.stringify(entry)).not.toContain('s3cret');
     expect(JSON.stringify(received)).not.toContain('s3cret');
     expect(received).toHaveLength(1);
   });

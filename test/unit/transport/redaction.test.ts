@@ -145,12 +145,16 @@ describe('The redaction rules', () => {
     const headers = new Headers({
       authorization: `Bearer ${setToken}`,
       'x-api-key': apiKey,
+      'x-control-key': 'control-key',
+      'x-engine-key': 'engine-key',
       cookie: 'session=1',
       accept: 'application/json',
     });
     expect(redactHeaders(headers)).toEqual({
       authorization: '[redacted]',
       'x-api-key': '[redacted]',
+      'x-control-key': '[redacted]',
+      'x-engine-key': '[redacted]',
       cookie: '[redacted]',
       accept: 'application/json',
     });
