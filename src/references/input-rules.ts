@@ -12,11 +12,12 @@ export {
 export {
   parseCheckTime,
   parseClaimEffects,
+  parseEffectStatus,
   parseFailEffect,
   parseListOpen,
   parseListPage,
 } from './input-rules/pages-and-effects.js';
-export { parseReferences } from './input-rules/references.js';
+export { parseFindBy, parseReferences } from './input-rules/references.js';
 export {
   type ParsedAnswerWrite,
   type ParsedTransition,

@@ -14,7 +14,9 @@ import {
   parseAnswerWrite,
   parseCheckTime,
   parseClaimEffects,
+  parseEffectStatus,
   parseFailEffect,
+  parseFindBy,
   parseIntent,
   parseListOpen,
   parseListPage,
@@ -210,10 +212,11 @@ export class MemoryReferenceStore implements ReferenceStore {
   }
 
   async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
-    if (by.field === 'merchantReference') return this.get(by.value);
-    const owner = this.#owners.get(by.value);
+    const { field, value } = parseFindBy(by);
+    if (field === 'merchantReference') return this.get(value);
+    const owner = this.#owners.get(value);
     const record = owner === undefined ? undefined : this.#records.get(owner);
-    return record && record[by.field] === by.value ? copyRecord(record) : undefined;
+    return record && record[field] === value ? copyRecord(record) : undefined;
   }
 
   async listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]> {
@@ -323,8 +326,9 @@ export class MemoryReferenceStore implements ReferenceStore {
     status: Exclude<EffectStatus, 'none' | 'done'>,
     options?: { limit?: number },
   ): Promise<TransactionRecord[]> {
+    const listed = parseEffectStatus(status);
     const { limit } = parseListPage('listEffects', options);
-    return this.#effects.list(status, limit);
+    return this.#effects.list(listed, limit);
   }
 
   async close(): Promise<void> {}

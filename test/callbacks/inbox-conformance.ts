@@ -107,6 +107,16 @@ export function describeCallbackInbox(name: string, subject: InboxSubject): void
       expect(await inbox.list()).toEqual([]);
     });
 
+    it('null where an object belongs (a JavaScript caller) is a StoreInputError, not a TypeError', async () => {
+      await expect(inbox.append(null as never)).rejects.toThrow(StoreInputError);
+      await expect(inbox.append(null as never)).rejects.toThrow(/entry/);
+      await expect(inbox.claim(null as never)).rejects.toThrow(StoreInputError);
+      await expect(inbox.claim(null as never)).rejects.toThrow(/options/);
+      await expect(inbox.list(null as never)).rejects.toThrow(StoreInputError);
+      await expect(inbox.list(null as never)).rejects.toThrow(/options/);
+      expect(await inbox.list()).toEqual([]);
+    });
+
     it('claims due entries oldest first, with a lease, and counts the attempt', async () => {
       const a = await inbox.append(callback('A'));
       clock.advance(10);

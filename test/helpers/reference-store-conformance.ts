@@ -222,6 +222,31 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         expect(await store.get('order-1')).toEqual(before);
       });
 
+      it('null or a misspelt field where a JavaScript caller should pass an object is a StoreInputError naming it', async () => {
+        const store = await open();
+        const before = await store.createIntent(intent('order-1'));
+        const attempts: Array<[() => Promise<unknown>, string]> = [
+          [() => store.transition('order-1', 'pending', null as never), 'details'],
+          [
+            async () => {
+              if (!store.attachAndTransition)
+                throw new Error('every store has attachAndTransition');
+              return store.attachAndTransition('order-1', {}, 'pending', null as never);
+            },
+            'details',
+          ],
+          [() => store.find(null as never), 'by'],
+          [() => store.find({ field: 'controlnumber' as never, value: 'CN-1' }), 'by.field'],
+          [() => store.listEffects('x' as never), 'status'],
+        ];
+        for (const [attempt, field] of attempts) {
+          const error = await failure(attempt());
+          expect(isStoreInputError(error)).toBe(true);
+          expect(Object.keys((error as StoreInputError).errors)).toEqual([field]);
+        }
+        expect(await store.get('order-1')).toEqual(before);
+      });
+
       it('listOpen refuses a limit below 1 and an empty status list', async () => {
         const store = await open();
         expect(isStoreInputError(await failure(store.listOpen({ limit: 0 })))).toBe(true);

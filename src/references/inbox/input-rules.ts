@@ -4,6 +4,13 @@ import { inboxEntryStatuses } from './types.js';
 
 /** Checks what the receiver appends; a bad value names the field and stores nothing. */
 export function parseAppend(input: InboxAppend): InboxAppend {
+  if (!isObject(input)) {
+    throw invalid(
+      'inbox.append',
+      'entry',
+      'The entry must be an object (what the receiver appends).',
+    );
+  }
   const text = (field: string, value: unknown, max = 1_000_000) => {
     if (typeof value !== 'string' || value.length === 0 || value.length > max) {
       throw invalid(
@@ -40,6 +47,9 @@ export function parseAppend(input: InboxAppend): InboxAppend {
 }
 
 export function parseClaimOptions(options: InboxClaimOptions): { leaseMs: number; limit: number } {
+  if (!isObject(options)) {
+    throw invalid('inbox.claim', 'options', 'The options must be an object { leaseMs, limit? }.');
+  }
   const { leaseMs, limit = 10 } = options;
   if (!Number.isInteger(leaseMs) || leaseMs <= 0) {
     throw invalid('inbox.claim', 'leaseMs', 'The leaseMs must be a positive whole number.');
@@ -53,6 +63,9 @@ export function parseClaimOptions(options: InboxClaimOptions): { leaseMs: number
 export function parseListOptions(options: InboxListOptions = {}): InboxListOptions & {
   limit: number;
 } {
+  if (!isObject(options)) {
+    throw invalid('inbox.list', 'options', 'The options must be an object { status?, limit? }.');
+  }
   const { limit = 100 } = options;
   if (!Number.isInteger(limit) || limit <= 0 || limit > 10_000) {
     throw invalid('inbox.list', 'limit', 'The limit must be a whole number from 1 to 10000.');
@@ -72,6 +85,11 @@ export function parseDueAt(dueAt: Date): Date {
     throw invalid('inbox.reschedule', 'dueAt', 'The dueAt must be a valid Date.');
   }
   return dueAt;
+}
+
+/** JavaScript callers can pass anything: `null` must be refused, not read (a TypeError). */
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }
 
 function invalid(operation: string, field: string, message: string): StoreInputError {

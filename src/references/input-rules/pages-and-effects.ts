@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ClaimEffectsOptions, FailEffectOptions } from '../effects.js';
+import { StoreInputError } from '../../errors/store-input-error.js';
+import type { ClaimEffectsOptions, EffectStatus, FailEffectOptions } from '../effects.js';
 import { openStatuses } from '../transitions.js';
 import type { ListOpenOptions, TransactionStatus } from '../types.js';
 import { dateSchema, limitSchema, parse, referenceSchema, statusSchema } from './common.js';
@@ -86,4 +87,16 @@ export function parseListOpen(options: ListOpenOptions = {}): {
 
 export function parseCheckTime(at: Date | undefined): Date | undefined {
   return parse('recordCheck', 'at', z.object({ at: dateSchema.optional() }), { at }).at;
+}
+
+const listedEffectStatuses = ['due', 'running', 'dead'] as const;
+
+/** The status `listEffects` lists: one an effect waits in (not `none`, not `done`). */
+export function parseEffectStatus(status: unknown): Exclude<EffectStatus, 'none' | 'done'> {
+  if (typeof status === 'string' && (listedEffectStatuses as readonly string[]).includes(status)) {
+    return status as Exclude<EffectStatus, 'none' | 'done'>;
+  }
+  throw new StoreInputError('listEffects', {
+    status: [`status must be one of ${listedEffectStatuses.join(', ')}.`],
+  });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { References } from '../types.js';
+import { StoreInputError } from '../../errors/store-input-error.js';
+import type { ReferenceField, References } from '../types.js';
 import { isPlainObject, isPlainReference, parse, referenceSchema } from './common.js';
 
 /** The platform's references a record gains (`attachReferences`, the answer write). */
@@ -51,4 +52,26 @@ function plainReferences(input: unknown): References | undefined {
     refs[key] = value;
   }
   return refs as References;
+}
+
+const findFields: ReadonlySet<string> = new Set(['merchantReference', ...referenceKinds]);
+
+/**
+ * The question of `find({ field, value })`: the field must be a reference kind (a misspelt one
+ * would otherwise find nothing, silently); the value may be any string — only a valid reference
+ * can be an answer (isLookupable), so anything else finds nothing.
+ */
+export function parseFindBy(by: { field: ReferenceField; value: string }): {
+  field: ReferenceField;
+  value: string;
+} {
+  if (typeof by !== 'object' || by === null) {
+    throw new StoreInputError('find', { by: ['by must be an object { field, value }.'] });
+  }
+  if (typeof by.field !== 'string' || !findFields.has(by.field)) {
+    throw new StoreInputError('find', {
+      'by.field': [`by.field must be one of ${[...findFields].join(', ')}.`],
+    });
+  }
+  return { field: by.field, value: by.value };
 }

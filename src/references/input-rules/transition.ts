@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StoreInputError } from '../../errors/store-input-error.js';
 import { type ResolveOptions, type ReviewVerdict, reviewReasons } from '../review.js';
 import type { References, TransactionStatus, TransitionDetails } from '../types.js';
 import {
@@ -67,6 +68,11 @@ export function parseTransition(
   to: TransactionStatus,
   details: TransitionDetails = {},
 ): ParsedTransition {
+  if (typeof details !== 'object' || details === null) {
+    throw new StoreInputError('transition', {
+      details: ['details must be an object { reason?, at?, review?, payload?, leaseToken? }.'],
+    });
+  }
   const parsed =
     plainTransition(to, details) ??
     parse('transition', 'details', transitionSchema, { ...details, to });

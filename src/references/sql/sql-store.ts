@@ -17,7 +17,9 @@ import {
   parseAnswerWrite,
   parseCheckTime,
   parseClaimEffects,
+  parseEffectStatus,
   parseFailEffect,
+  parseFindBy,
   parseIntent,
   parseListOpen,
   parseListPage,
@@ -261,13 +263,13 @@ export class SqlReferenceStore implements ReferenceStore {
   }
 
   async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
-    const column =
-      by.field === 'merchantReference' ? 'merchant_reference' : referenceColumns[by.field];
-    if (column === undefined || !isLookupable(by.value)) return undefined;
+    const { field, value } = parseFindBy(by);
+    const column = field === 'merchantReference' ? 'merchant_reference' : referenceColumns[field];
+    if (!isLookupable(value)) return undefined;
     const row = await this.#open()
       .selectFrom(transactionsTable)
       .selectAll()
-      .where(column, '=', by.value)
+      .where(column, '=', value)
       .executeTakeFirst();
     return row && toRecord(row);
   }
@@ -419,11 +421,12 @@ export class SqlReferenceStore implements ReferenceStore {
     status: Exclude<EffectStatus, 'none' | 'done'>,
     options?: { limit?: number },
   ): Promise<TransactionRecord[]> {
+    const listed = parseEffectStatus(status);
     const { limit } = parseListPage('listEffects', options);
     const rows = await this.#open()
       .selectFrom(transactionsTable)
       .selectAll()
-      .where('effect_status', '=', status)
+      .where('effect_status', '=', listed)
       .orderBy('effect_due_at', 'asc')
       .orderBy('merchant_reference', 'asc')
       .limit(limit)
