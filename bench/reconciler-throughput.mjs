@@ -39,6 +39,22 @@ function processCpuMicros(pid) {
   }
 }
 
+/**
+ * This process's main thread's CPU time in µs (the event loop: what one core caps), from
+ * /proc/self/task/<pid>/schedstat in ns; undefined where there is no /proc. The SQLite store
+ * opened by path runs the reconciler's lease and release on a thread of its own: in the process
+ * CPU, not here.
+ */
+function mainThreadCpuMicros() {
+  try {
+    return (
+      Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1000
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 const sandbox = await startSandboxProcess(seed);
 const file = join(sandbox.directory, 'throughput.sqlite');
 try {
@@ -116,13 +132,16 @@ try {
   const subjects = { raw: rawPass, sdk: sdkPass, reconciler: reconcilerPass };
   const measured = async (name) => {
     const server = processCpuMicros(sandbox.pid);
+    const main = mainThreadCpuMicros();
     const cpu = process.cpuUsage();
     const run = await subjects[name]();
     const used = process.cpuUsage(cpu);
+    const mainAfter = mainThreadCpuMicros();
     const serverAfter = processCpuMicros(sandbox.pid);
     return {
       ...run,
       cpuMicros: used.user + used.system,
+      mainCpuMicros: main === undefined ? undefined : mainAfter - main,
       serverCpuMicros: server === undefined ? undefined : serverAfter - server,
     };
   };
@@ -159,6 +178,7 @@ try {
   const columns = (runs) => [
     cpuPerRecord(runs).toFixed(0),
     utilisation(runs, 'cpuMicros').toFixed(2),
+    runs[0].mainCpuMicros === undefined ? 'n/a' : cpuPerRecord(runs, 'mainCpuMicros').toFixed(0),
     ...serverColumns(runs),
   ];
   const raw = rate(results.raw);
@@ -180,6 +200,7 @@ try {
       'ratio',
       'CPU µs/record',
       'CPU util',
+      'main thread µs/record',
       'sandbox µs/record',
       'sandbox util',
     ],
@@ -201,12 +222,16 @@ try {
   );
   console.log(
     'CPU util: CPU seconds per second of wall time of this process (1.00 = one core, GC and ' +
-      "I/O threads included) and of the sandbox's; the process near one core is the bottleneck",
+      "I/O threads included) and of the sandbox's; the process near one core is the bottleneck; " +
+      'main thread: the event loop alone (the SQLite store runs the lease and release on a thread of its own)',
   );
   console.log(
     `reconciler's own share: ${(cpu.reconciler - cpu.sdk).toFixed(0)} µs CPU per record ` +
       `(reconciler minus the SDK's status loop; the SDK's own cost above raw fetch: ` +
-      `${(cpu.sdk - cpu.raw).toFixed(0)} µs)`,
+      `${(cpu.sdk - cpu.raw).toFixed(0)} µs)` +
+      (results.reconciler[0].mainCpuMicros === undefined
+        ? ''
+        : `; on the main thread: ${(cpuPerRecord(results.reconciler, 'mainCpuMicros') - cpuPerRecord(results.sdk, 'mainCpuMicros')).toFixed(0)} µs`),
   );
   const ratio = subject / raw;
   console.log(

@@ -16,7 +16,7 @@
 // `--dist` points at another build's dist/ (an old commit built elsewhere) so that two builds
 // can be alternated in one sitting; the default is this checkout's dist/. Not part of
 // `bench/run.mjs` (it lives in bench/lib/), and never asserted: a measuring tool.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -129,17 +129,26 @@ async function seedStore(store) {
   }
 }
 
+// The main thread's CPU alone (the event loop), ns in /proc/self/task/<pid>/schedstat (Linux;
+// 0 elsewhere): a store that runs its work on a thread of its own shows it in `cpu`, not here.
+const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+const mainCpu = existsSync(schedstat)
+  ? () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1000
+  : () => 0;
+
 /** Runs `pass` once to warm up, then PASSES times; CPU and wall µs per record, each pass. */
 async function measure(pass) {
   await pass();
   const runs = [];
   for (let i = 0; i < PASSES; i++) {
     const cpu = process.cpuUsage();
+    const main = mainCpu();
     const started = performance.now();
     const checked = await pass();
     const wall = performance.now() - started;
     const used = process.cpuUsage(cpu);
     runs.push({
+      main: (mainCpu() - main) / checked,
       cpu: (used.user + used.system) / checked,
       user: used.user / checked,
       system: used.system / checked,
@@ -304,6 +313,7 @@ const summary = Object.fromEntries(
     name,
     {
       cpu: median(runs.map((run) => run.cpu)),
+      ...(runs[0].main === undefined ? {} : { main: median(runs.map((run) => run.main)) }),
       ...(runs[0].user === undefined
         ? {}
         : {
@@ -336,7 +346,8 @@ if (asJson) {
     const f = (value) => value.toFixed(0).padStart(5);
     console.log(
       `${name.padEnd(8)} cpu ${f(s.cpu)} µs/record (${f(s.cpuRange[0])}–${f(s.cpuRange[1])})` +
-        `${s.user === undefined ? '' : ` user ${f(s.user)} sys ${f(s.system)}`}  wall ${f(s.wall)}` +
+        `${s.user === undefined ? '' : ` user ${f(s.user)} sys ${f(s.system)}`}` +
+        `${s.main === undefined ? '' : ` main ${f(s.main)}`}  wall ${f(s.wall)}` +
         `${s.ownShare === undefined ? '' : `  own share ${f(s.ownShare)}`}`,
     );
   }

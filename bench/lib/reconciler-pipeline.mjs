@@ -178,6 +178,7 @@ try {
         clientSysUs: used.system / checked,
         clientUtil: client / 1000 / wallMs,
         mainUtil: main / 1000 / wallMs,
+        mainUs: main / checked,
         serverUs: server / checked,
         serverUtil: server / 1000 / wallMs,
         inFlight: flight.weighted / wallMs,
@@ -194,13 +195,13 @@ try {
       `${ROUNDS} round(s)${dist ? `, subject build ${dist}` : ''}`,
   );
   console.log(
-    'subject      rec/s  client µs (sys)  client util  main thread util  sandbox µs  sandbox util  in flight  <8 in flight',
+    'subject      rec/s  client µs (sys)  client util  main µs  main thread util  sandbox µs  sandbox util  in flight  <8 in flight',
   );
   for (const row of rows) {
     console.log(
       `${row.name.padEnd(11)}  ${row.perSecond.toFixed(0).padStart(5)}  ` +
         `${row.clientUs.toFixed(0).padStart(9)} (${row.clientSysUs.toFixed(0).padStart(3)})  ` +
-        `${row.clientUtil.toFixed(2).padStart(11)}  ${row.mainUtil.toFixed(2).padStart(16)}  ${row.serverUs.toFixed(0).padStart(10)}  ` +
+        `${row.clientUtil.toFixed(2).padStart(11)}  ${row.mainUs.toFixed(0).padStart(7)}  ${row.mainUtil.toFixed(2).padStart(16)}  ${row.serverUs.toFixed(0).padStart(10)}  ` +
         `${row.serverUtil.toFixed(2).padStart(12)}  ${row.inFlight.toFixed(2).padStart(9)}  ` +
         `${(row.below * 100).toFixed(1).padStart(11)} %`,
     );

@@ -7,14 +7,21 @@
 //   N=2000 P=8 W=0 node bench/lib/reconciler-store-ab.mjs <dist A> <dist B>
 //
 // W passes first (unmeasured) grow each record's check log (W=14: logs at their 20 entries).
+// `main` is the main thread's CPU alone (/proc/self/task/<pid>/schedstat, ns; Linux): a build
+// that runs the store's work on a thread of its own shows it in `cpu` (the process) but not there.
 // A measuring tool for bench notes; never part of `bench/run.mjs`.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 
 const [distA, distB] = process.argv.slice(2, 4);
+const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+/** The main thread's CPU so far, µs (0 without /proc). */
+const mainCpu = existsSync(schedstat)
+  ? () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1000
+  : () => 0;
 const RECORDS = Number(process.env.N ?? 2000);
 const PASSES = Number(process.env.P ?? 8);
 const WARM = Number(process.env.W ?? 3);
@@ -71,10 +78,11 @@ const A = await open('A'),
   B = await open('B');
 async function pass(store) {
   const passStartedAt = new Date();
-  const t = { lease: 0, release: 0, leaseWall: 0, releaseWall: 0 };
+  const t = { lease: 0, release: 0, leaseWall: 0, releaseWall: 0, leaseMain: 0, releaseMain: 0 };
   let n = 0;
   for (;;) {
     let c = process.cpuUsage(),
+      m = mainCpu(),
       w = performance.now();
     const page = await store.leaseDue({
       limit: 200,
@@ -84,11 +92,13 @@ async function pass(store) {
       observations: false,
     });
     let u = process.cpuUsage(c);
+    t.leaseMain += mainCpu() - m;
     t.lease += u.user + u.system;
     t.leaseWall += (performance.now() - w) * 1000;
     if (!page.length) break;
     const now = new Date();
     c = process.cpuUsage();
+    m = mainCpu();
     w = performance.now();
     await store.releaseLeases(
       page.map((l) => ({
@@ -100,6 +110,7 @@ async function pass(store) {
       })),
     );
     u = process.cpuUsage(c);
+    t.releaseMain += mainCpu() - m;
     t.release += u.user + u.system;
     t.releaseWall += (performance.now() - w) * 1000;
     n += page.length;
@@ -110,6 +121,8 @@ async function pass(store) {
     release: t.release / n,
     leaseWall: t.leaseWall / n,
     releaseWall: t.releaseWall / n,
+    leaseMain: t.leaseMain / n,
+    releaseMain: t.releaseMain / n,
   };
 }
 for (let i = 0; i < WARM; i++) {
@@ -128,12 +141,18 @@ const med = (xs) => {
 for (const k of ['A', 'B']) {
   const r = res[k];
   console.log(
-    `${k} lease cpu ${med(r.map((x) => x.lease)).toFixed(0)} wall ${med(r.map((x) => x.leaseWall)).toFixed(0)} | release cpu ${med(r.map((x) => x.release)).toFixed(0)} wall ${med(r.map((x) => x.releaseWall)).toFixed(0)}  (log ${WARM + PASSES} entries at end)`,
+    `${k} lease cpu ${med(r.map((x) => x.lease)).toFixed(0)} main ${med(r.map((x) => x.leaseMain)).toFixed(0)} wall ${med(r.map((x) => x.leaseWall)).toFixed(0)} | release cpu ${med(r.map((x) => x.release)).toFixed(0)} main ${med(r.map((x) => x.releaseMain)).toFixed(0)} wall ${med(r.map((x) => x.releaseWall)).toFixed(0)}  (log ${WARM + PASSES} entries at end)`,
   );
 }
 const ratios = res.A.map((a, i) => (res.B[i].lease + res.B[i].release) / (a.lease + a.release));
 console.log(
   `B/A lease+release CPU per pair: ${ratios.map((x) => x.toFixed(2)).join(' ')} median ${med(ratios).toFixed(2)}`,
+);
+const mainRatios = res.A.map(
+  (a, i) => (res.B[i].leaseMain + res.B[i].releaseMain) / (a.leaseMain + a.releaseMain),
+);
+console.log(
+  `B/A lease+release main-thread CPU per pair: ${mainRatios.map((x) => x.toFixed(2)).join(' ')} median ${med(mainRatios).toFixed(2)}`,
 );
 await A.close();
 await B.close();

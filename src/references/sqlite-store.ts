@@ -1,9 +1,11 @@
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import { parseSqliteInboxOptions, type SqliteInboxOptions } from './inbox/sqlite-inbox-options.js';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
 import { sqliteCheckpointer } from './sql/sqlite-checkpointer.js';
+import { ImmediateSqliteDialect } from './sql/sqlite-immediate-dialect.js';
+import { type SqliteScheduleThread, sqliteScheduleThread } from './sql/sqlite-schedule-worker.js';
 import { withStatementCache } from './sql/statement-cache.js';
 import type { StoreDatabase } from './sql/table.js';
 
@@ -41,8 +43,9 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     options: SqlReferenceStoreOptions,
     database: Database.Database,
     inboxGatherMs: number,
+    scheduleThread: SqliteScheduleThread | undefined,
   ) {
-    super(db, 'sqlite', release, options, database, inboxGatherMs);
+    super(db, 'sqlite', release, options, database, inboxGatherMs, scheduleThread);
   }
 
   /**
@@ -69,7 +72,8 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     }
     const db = new Kysely<StoreDatabase>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      // Transactions begin IMMEDIATE: other connections write to the file (the threads below).
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
     });
     try {
       await migrateToLatest(db as Kysely<unknown>, 'sqlite');
@@ -81,17 +85,24 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     // finds it from `database`): a file in WAL mode, the merchant's own handle included — its
     // `wal_autocheckpoint` is put back at close. Before the store, whose inbox looks it up.
     const checkpointer = sqliteCheckpointer(database);
+    // The reconciler's lease and release on a thread of their own connection — only for a file
+    // pesakit opened: a merchant's handle may hold a transaction open across an await (a
+    // thread's lease would wait behind it until busy_timeout) or be opened in ways a second
+    // connection cannot repeat (a key, a VFS, its own build); it keeps them on its connection.
+    const scheduleThread = owned ? sqliteScheduleThread(database) : undefined;
     // Kysely's destroy() closes the database: only do that when pesakit opened it. The store
     // closes its inbox (and writer thread) before this.
     return new SqliteReferenceStore(
       db,
       async () => {
+        await scheduleThread?.close();
         await checkpointer?.close();
         if (owned) await db.destroy();
       },
       options,
       database,
       gatherMs,
+      scheduleThread,
     );
   }
 }

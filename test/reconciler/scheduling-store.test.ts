@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isStoreInputError } from '../../src/errors/store-input-error.js';
 import { MemoryReferenceStore, type ReferenceStore } from '../../src/references/index.js';
@@ -412,6 +415,15 @@ function describeScheduling(name: string, open: Open) {
 
 describeScheduling('memory', async (now) => new MemoryReferenceStore({ now }));
 describeScheduling('sqlite', (now) => SqliteReferenceStore.open(':memory:', { now }));
+
+// A file opened by path: the lease and release run on the schedule thread's own connection.
+const files = mkdtempSync(join(tmpdir(), 'pesakit-scheduling-'));
+let fileCount = 0;
+describeScheduling('sqlite file (schedule thread)', (now) => {
+  fileCount += 1;
+  return SqliteReferenceStore.open(join(files, `store-${fileCount}.sqlite`), { now });
+});
+afterAll(() => rmSync(files, { recursive: true, force: true }));
 
 let database: TestDatabase | undefined;
 let schemas = 0;

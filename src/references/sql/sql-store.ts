@@ -66,6 +66,7 @@ import {
 } from './schedule.js';
 import { SqliteScheduleWrites } from './schedule-sqlite.js';
 import { SqliteMoneyWrites } from './sqlite-money-writes.js';
+import { type SqliteScheduleThread, viaScheduleThread } from './sqlite-schedule-worker.js';
 import {
   referenceColumns,
   type SqlDialectName,
@@ -101,6 +102,8 @@ export class SqlReferenceStore implements ReferenceStore {
   readonly #moneyWrites: SqliteMoneyWrites | undefined;
   /** SQLite: the reconciler's lease and batched release without Kysely (schedule-sqlite.ts). */
   readonly #scheduleWrites: SqliteScheduleWrites | undefined;
+  /** SQLite file opened by path: the same lease and release on a thread of their own. */
+  readonly #scheduleThread: SqliteScheduleThread | undefined;
 
   protected constructor(
     db: Kysely<StoreDatabase>,
@@ -111,6 +114,8 @@ export class SqlReferenceStore implements ReferenceStore {
     sqlite?: Database.Database,
     /** SQLite: the inbox's gathering window, checked by SqliteReferenceStore.open. */
     inboxGatherMs?: number,
+    /** SQLite: the schedule thread (sqlite-schedule-worker.ts); SqliteReferenceStore ends it. */
+    scheduleThread?: SqliteScheduleThread,
   ) {
     this.#db = db;
     this.#dialect = dialect;
@@ -127,6 +132,7 @@ export class SqlReferenceStore implements ReferenceStore {
     this.#moneyWrites = sqlite && dialect === 'sqlite' ? new SqliteMoneyWrites(sqlite) : undefined;
     this.#scheduleWrites =
       sqlite && dialect === 'sqlite' ? new SqliteScheduleWrites(sqlite) : undefined;
+    this.#scheduleThread = scheduleThread;
   }
 
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
@@ -319,6 +325,9 @@ export class SqlReferenceStore implements ReferenceStore {
   async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
     const parsed = parseLeaseDue(options);
     const now = this.#now();
+    this.#open();
+    const threaded = await viaScheduleThread(this.#scheduleThread, (t) => t.leaseDue(parsed, now));
+    if (threaded !== undefined) return threaded;
     const leased = this.#open() && this.#scheduleWrites?.leaseDue(parsed, now);
     if (leased !== undefined) return leased;
     return leaseDueRows(this.#open(), this.#dialect, parsed, now);
@@ -337,6 +346,11 @@ export class SqlReferenceStore implements ReferenceStore {
   async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
     const parsed = parseReleases(releases);
     const now = this.#now();
+    this.#open();
+    const threaded = await viaScheduleThread(this.#scheduleThread, (t) =>
+      t.releaseLeases(parsed, now),
+    );
+    if (threaded !== undefined) return threaded;
     const written = this.#open() && this.#scheduleWrites?.releaseLeases(parsed, now);
     if (written !== undefined) return written;
     return releaseLeaseRows(this.#open(), this.#dialect, parsed, now);
