@@ -78,8 +78,7 @@ export class Airtime {
         endpoint: 'airtimePurchase',
         body: request,
         flow: 'airtime_purchase',
-        amount: request.amount,
-        msisdn: request.msisdn,
+        intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
         references: (r) => (r.payment ? { paymentReference: r.payment.reference } : {}),
         outcome: (r) =>
           r.status === 'success'
@@ -134,8 +133,7 @@ export class Airtime {
         endpoint: 'airtimeRecharge',
         body: request,
         flow: 'airtime_recharge',
-        amount: request.amount,
-        msisdn: request.msisdn,
+        intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
         references: (r) => ({ controlNumber: r.controlNumber }),
         outcome: () => ({ status: 'pending' }),
       },

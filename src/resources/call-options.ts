@@ -8,10 +8,14 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** The transport options for `options`, leaving out what was not given. */
+/**
+ * The transport options for `options`, leaving out what was not given. `null` from a JavaScript
+ * caller means no options, as `undefined` does.
+ */
 export function transportOptions(
-  options: CallOptions = {},
+  given?: CallOptions | null,
 ): Pick<RequestOptions, 'signal' | 'timeoutMs'> {
+  const options = given ?? {};
   return {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),

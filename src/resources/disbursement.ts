@@ -89,8 +89,7 @@ export class Disbursement {
         endpoint: 'disbursementPay',
         body: request,
         flow: 'disbursement',
-        amount: request.amount,
-        msisdn: request.msisdn,
+        intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
         references: (r) => ({
           refid: r.response.reference,
           ...(r.payment ? { txnid: r.payment.txnid } : {}),
@@ -114,6 +113,16 @@ export class Disbursement {
    * }
    */
   payments(request: PageRequest = {}, options?: CallOptions): PagePromise<DisbursementPayment> {
+    // A JavaScript caller's `null`: refused when awaited, like any other bad request (reading
+    // `request.page` below would throw a TypeError at the call instead).
+    if (typeof request !== 'object' || request === null) {
+      const refused = new RequestValidationError('disbursementPayments', {
+        request: ['The request must be an object { page?, per_page? }, or left out.'],
+      });
+      return new PagePromise(async () => {
+        throw refused;
+      });
+    }
     return new PagePromise(async (page) => {
       const { payments, lastResponse } = await this.#context.transport.request(
         'disbursementPayments',

@@ -56,8 +56,11 @@ interface Movement<K extends EndpointId> {
   endpoint: K;
   body: RequestOf<K>;
   flow: Flow;
-  amount: number;
-  msisdn?: string | undefined;
+  /**
+   * What the intent stores from the body. Read only once the body has been checked, so a
+   * caller's `null` request is a RequestValidationError, not a TypeError.
+   */
+  intent: (body: RequestOf<K>) => { amount: number; msisdn?: string | undefined };
   /** The body has a `callback_url` that gets the merchant reference as `pesakit_ref`. */
   tagsCallbackUrl?: boolean;
   /** The references the answer carries. */
@@ -77,8 +80,10 @@ interface Movement<K extends EndpointId> {
 export async function moveMoney<K extends EndpointId>(
   context: ClientContext,
   movement: Movement<K>,
-  options: MoneyMovementOptions = {},
+  given?: MoneyMovementOptions,
 ): Promise<WithMerchantReference<ResponseOf<K>>> {
+  // `null` from a JavaScript caller means no options, as `undefined` does.
+  const options: MoneyMovementOptions = given ?? {};
   const { transport } = context;
   const endpoint = endpoints[movement.endpoint];
   misplacedOptions(movement.endpoint, movement.body);
@@ -112,12 +117,13 @@ export async function moveMoney<K extends EndpointId>(
     }
   }
 
+  const { amount, msisdn } = movement.intent(movement.body);
   await context.store.createIntent({
     merchantReference,
     product: endpoint.product,
     flow: movement.flow,
-    amount: movement.amount,
-    ...(movement.msisdn === undefined ? {} : { msisdn: movement.msisdn }),
+    amount,
+    ...(msisdn === undefined ? {} : { msisdn }),
     ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
   });
 
