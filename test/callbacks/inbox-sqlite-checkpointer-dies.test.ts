@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { InboxInsert } from '../../src/references/inbox/sqlite-group-write.js';
 import { sqliteInboxWriter } from '../../src/references/inbox/sqlite-inbox-writer.js';
 import { sqliteCheckpointer } from '../../src/references/sql/sqlite-checkpointer.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
-import { callback } from './inbox-conformance.js';
+import { inboxInsertFor } from './inbox-conformance.js';
 
 // While the store file's checkpointer thread runs, every connection to the file (the store's and
 // the inbox writer's) keeps only a high backstop `wal_autocheckpoint`, and nothing but the thread
@@ -51,7 +50,9 @@ describe('the store file whose checkpointer thread dies mid-run', () => {
     const writer = sqliteInboxWriter(database);
     if (!checkpointer || !writer) throw new Error('a file in WAL mode gets both threads');
     try {
-      expect(await writer.write([insertFor('BEFORE')])).toEqual([{ kind: 'inserted' }]);
+      expect(await writer.write([inboxInsertFor('DIES', 'BEFORE')])).toEqual([
+        { kind: 'inserted' },
+      ]);
       // Running: the backstop on both connections.
       expect((await writer.settings()).walAutocheckpoint).toBe(4000);
       expect(Number(database.pragma('wal_autocheckpoint', { simple: true }))).toBe(4000);
@@ -70,7 +71,7 @@ describe('the store file whose checkpointer thread dies mid-run', () => {
       );
       // And the writer goes on: callbacks are still stored, and the checkpointer is not
       // restarted behind the connections' backs.
-      expect(await writer.write([insertFor('AFTER')])).toEqual([{ kind: 'inserted' }]);
+      expect(await writer.write([inboxInsertFor('DIES', 'AFTER')])).toEqual([{ kind: 'inserted' }]);
       expect(checkpointer.pages()).toBe(1000);
       expect((await writer.settings()).walAutocheckpoint).toBe(1000);
     } finally {
@@ -83,22 +84,4 @@ describe('the store file whose checkpointer thread dies mid-run', () => {
 
 function isCheckpointer(workerData: unknown): boolean {
   return typeof workerData === 'object' && workerData !== null && 'settleMs' in workerData;
-}
-
-/** One insert as the store writes it (the column order of `insertSql`). */
-function insertFor(reference: string): InboxInsert {
-  const one = callback(reference);
-  const at = new Date().toISOString();
-  return [
-    `01DIES${reference}`.padEnd(26, '0'),
-    one.dedupKey,
-    one.method,
-    one.url,
-    JSON.stringify(one.headers),
-    one.body,
-    JSON.stringify(one.claim),
-    one.claim.paymentReference,
-    at,
-    at,
-  ];
 }

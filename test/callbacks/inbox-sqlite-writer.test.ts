@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InboxInsert } from '../../src/references/inbox/sqlite-group-write.js';
 import { sqliteInboxWriter } from '../../src/references/inbox/sqlite-inbox-writer.js';
 import { sqliteCheckpointer } from '../../src/references/sql/sqlite-checkpointer.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
-import { callback } from './inbox-conformance.js';
+import { callback, inboxInsertFor } from './inbox-conformance.js';
 import { merchantCallback } from './payloads.js';
 
 // The SQLite inbox commits on a writer thread with its own connection (WAL), so the event loop
@@ -258,7 +257,9 @@ describe('the SQLite inbox writer connection', () => {
     const writer = sqliteInboxWriter(database);
     if (!writer) throw new Error('a file in WAL mode must get a writer thread');
     cleanups.push(() => writer.close());
-    expect(await writer.write([insertFor('SETTINGS')])).toEqual([{ kind: 'inserted' }]);
+    expect(await writer.write([inboxInsertFor('SETTINGS', 'SETTINGS')])).toEqual([
+      { kind: 'inserted' },
+    ]);
     expect(await writer.settings()).toEqual({
       walAutocheckpoint: 4000,
       synchronous: 2,
@@ -266,21 +267,3 @@ describe('the SQLite inbox writer connection', () => {
     });
   });
 });
-
-/** One insert as the store writes it (the column order of `insertSql`). */
-function insertFor(reference: string): InboxInsert {
-  const one = callback(reference);
-  const at = new Date().toISOString();
-  return [
-    `01SETTINGS${reference}`.padEnd(26, '0'),
-    one.dedupKey,
-    one.method,
-    one.url,
-    JSON.stringify(one.headers),
-    one.body,
-    JSON.stringify(one.claim),
-    one.claim.paymentReference,
-    at,
-    at,
-  ];
-}
