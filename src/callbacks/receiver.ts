@@ -13,7 +13,7 @@ import {
   validationResponse,
 } from './http.js';
 import { IdleTracker } from './idle-tracker.js';
-import { claimTooLong, MAX_INBOX_URL_LENGTH } from './inbox-limits.js';
+import { claimTooLong, maxInboxUrlLength } from './inbox-limits.js';
 import { InboxWorker } from './inbox-worker.js';
 import {
   type CallbackReceiverOptions,
@@ -275,9 +275,9 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     body: unknown,
   ): Promise<ReceiverResponse> {
     // The inbox keeps the request target as received; a longer one could never be stored.
-    if (request.url.length > MAX_INBOX_URL_LENGTH) {
+    if (request.url.length > maxInboxUrlLength) {
       return jsonResponse(414, {
-        message: `The callback URL is longer than ${MAX_INBOX_URL_LENGTH} characters.`,
+        message: `The callback URL is longer than ${maxInboxUrlLength} characters.`,
       });
     }
     const hint = url.searchParams.get('pesakit_ref');

@@ -2,6 +2,11 @@ import { StoreInputError } from '../../errors/store-input-error.js';
 import type { InboxAppend, InboxClaimOptions, InboxListOptions } from './types.js';
 import { inboxEntryStatuses } from './types.js';
 
+/** The longest request target an entry keeps (the receiver refuses a longer one with 414). */
+export const maxInboxUrlLength = 8192;
+/** The longest claimed `paymentReference` an entry keeps (the receiver answers 422). */
+export const maxClaimedReferenceLength = 255;
+
 /** Checks what the receiver appends; a bad value names the field and stores nothing. */
 export function parseAppend(input: InboxAppend): InboxAppend {
   if (!isObject(input)) {
@@ -22,14 +27,14 @@ export function parseAppend(input: InboxAppend): InboxAppend {
   };
   text('dedupKey', input.dedupKey, 200);
   text('method', input.method, 16);
-  text('url', input.url, 8192);
+  text('url', input.url, maxInboxUrlLength);
   if (typeof input.body !== 'string') {
     throw invalid('inbox.append', 'body', 'The body must be the raw body as a string.');
   }
   if (typeof input.claim !== 'object' || input.claim === null) {
     throw invalid('inbox.append', 'claim', 'The claim must be the parsed callback claim.');
   }
-  text('claim.paymentReference', input.claim.paymentReference, 255);
+  text('claim.paymentReference', input.claim.paymentReference, maxClaimedReferenceLength);
   if (input.claim.status !== 'success' && input.claim.status !== 'failed') {
     throw invalid(
       'inbox.append',
