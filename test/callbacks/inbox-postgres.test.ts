@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { PostgresReferenceStore } from '../../src/postgres.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { callback, describeCallbackInbox } from './inbox-conformance.js';
+import { describeInboxPrune } from './inbox-prune-conformance.js';
 
 let database: TestDatabase | undefined;
 let schemas = 0;
 
-describeCallbackInbox('PostgreSQL', {
-  open: async ({ now }) => {
+const postgresSubject = {
+  open: async ({ now }: { now: () => Date }) => {
     database ??= await createTestDatabase('inbox');
     schemas += 1;
     return PostgresReferenceStore.open(database.url, {
@@ -16,6 +17,13 @@ describeCallbackInbox('PostgreSQL', {
       maxConnections: 4,
     });
   },
+};
+
+describeCallbackInbox('PostgreSQL', postgresSubject);
+
+describeInboxPrune('PostgreSQL', {
+  ...postgresSubject,
+  // The last suite on the shared database drops it.
   dispose: async () => {
     await database?.drop();
   },

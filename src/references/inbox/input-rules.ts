@@ -1,5 +1,10 @@
 import { StoreInputError } from '../../errors/store-input-error.js';
-import type { InboxAppend, InboxClaimOptions, InboxListOptions } from './types.js';
+import type {
+  InboxAppend,
+  InboxClaimOptions,
+  InboxListOptions,
+  InboxPruneOptions,
+} from './types.js';
 import { inboxEntryStatuses } from './types.js';
 
 /** The longest request target an entry keeps (the receiver refuses a longer one with 414). */
@@ -90,6 +95,35 @@ export function parseDueAt(dueAt: Date): Date {
     throw invalid('inbox.reschedule', 'dueAt', 'The dueAt must be a valid Date.');
   }
   return dueAt;
+}
+
+/**
+ * `olderThan` may not be later than `now`: entries finish at the latest now, so a later cut-off
+ * deletes nothing more — it is a mistake (a duration passed where an instant belongs, a clock
+ * far ahead), refused before anything is deleted.
+ */
+export function parsePruneOptions(
+  options: InboxPruneOptions,
+  now: Date,
+): { olderThan: Date; limit: number } {
+  if (!isObject(options)) {
+    throw invalid('inbox.prune', 'options', 'The options must be an object { olderThan, limit? }.');
+  }
+  const { olderThan, limit = 10_000 } = options;
+  if (!(olderThan instanceof Date) || Number.isNaN(olderThan.getTime())) {
+    throw invalid('inbox.prune', 'olderThan', 'The olderThan must be a valid Date.');
+  }
+  if (olderThan.getTime() > now.getTime()) {
+    throw invalid(
+      'inbox.prune',
+      'olderThan',
+      `The olderThan must not be later than now (${now.toISOString()}); to delete every finished entry, pass the current time.`,
+    );
+  }
+  if (!Number.isInteger(limit) || limit <= 0 || limit > 1_000_000) {
+    throw invalid('inbox.prune', 'limit', 'The limit must be a whole number from 1 to 1000000.');
+  }
+  return { olderThan: new Date(olderThan), limit };
 }
 
 /** JavaScript callers can pass anything: `null` must be refused, not read (a TypeError). */

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
-import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './input-rules.js';
+import {
+  parseAppend,
+  parseClaimOptions,
+  parseDueAt,
+  parseListOptions,
+  parsePruneOptions,
+} from './input-rules.js';
 import { pooledRandom } from './pooled-random.js';
 import type {
   CallbackInbox,
@@ -10,6 +16,7 @@ import type {
   InboxClaimOptions,
   InboxEntry,
   InboxListOptions,
+  InboxPruneOptions,
 } from './types.js';
 
 const nextId = monotonicFactory(pooledRandom());
@@ -153,6 +160,26 @@ export class MemoryCallbackInbox implements CallbackInbox {
       .sort((a, b) => a.id.localeCompare(b.id))
       .slice(0, limit)
       .map(copy);
+  }
+
+  async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {
+    const { olderThan, limit } = parsePruneOptions(options, this.#now());
+    const finished = [...this.#entries.values()]
+      .filter(
+        (entry) =>
+          (entry.status === 'done' || entry.status === 'dead') &&
+          entry.processedAt !== null &&
+          entry.processedAt < olderThan,
+      )
+      .sort((a, b) => (a.processedAt?.getTime() ?? 0) - (b.processedAt?.getTime() ?? 0))
+      .slice(0, limit);
+    for (const entry of finished) {
+      this.#entries.delete(entry.id);
+      // The key goes too: the same callback delivered again is a new entry, as on SQL.
+      this.#byKey.delete(entry.dedupKey);
+      this.#tokens.delete(entry.id);
+    }
+    return { deleted: finished.length };
   }
 
   /** The entry when `token` is its current, unexpired lease's. */

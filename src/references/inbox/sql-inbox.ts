@@ -9,7 +9,13 @@ import {
   toInboxEntry,
 } from '../sql/inbox-table.js';
 import { type SqlDialectName, toInstant } from '../sql/table.js';
-import { parseAppend, parseClaimOptions, parseDueAt, parseListOptions } from './input-rules.js';
+import {
+  parseAppend,
+  parseClaimOptions,
+  parseDueAt,
+  parseListOptions,
+  parsePruneOptions,
+} from './input-rules.js';
 import { pooledRandom } from './pooled-random.js';
 import { PostgresGroupAppender } from './postgres-group-append.js';
 import { SqliteGroupAppender } from './sqlite-group-append.js';
@@ -23,7 +29,9 @@ import type {
   InboxClaimOptions,
   InboxEntry,
   InboxListOptions,
+  InboxPruneOptions,
 } from './types.js';
+import { inboxPruneBatchSize } from './types.js';
 
 const nextId = monotonicFactory(pooledRandom());
 
@@ -294,6 +302,42 @@ export class SqlCallbackInbox implements CallbackInbox {
       .limit(limit)
       .execute();
     return rows.map(toInboxEntry);
+  }
+
+  /**
+   * Batches of at most {@link inboxPruneBatchSize} rows, one statement (and so one short
+   * transaction) each, found oldest finished first through `pesakit_callback_inbox_finished_idx`
+   * (migration 0007). SQLite: each statement takes the store's one connection in turn, like any
+   * other store write, so appends and claims run between batches (not the writer thread: a prune
+   * is not on the acknowledgement path). PostgreSQL: `FOR UPDATE SKIP LOCKED`, so prunes of
+   * several processes never wait on each other's rows.
+   */
+  async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {
+    const { olderThan, limit } = parsePruneOptions(options, this.#now());
+    const cutoff = this.#instant(olderThan);
+    let deleted = 0;
+    while (deleted < limit) {
+      const batch = Math.min(inboxPruneBatchSize, limit - deleted);
+      const db = this.#db();
+      const finished = db
+        .selectFrom(inboxTable)
+        .select('id')
+        // `processed_at < cutoff` implies `processed_at is not null`: the partial index serves it,
+        // in finish order, so a batch reads only the rows it deletes.
+        .where('processed_at', '<', cutoff)
+        // Only `done` and `dead` rows have a finish time; this says it again, as a rule. Written
+        // `not in`, which no index serves: as `status in ('done', 'dead')` it made SQLite's
+        // planner pick the (status, due_at) index — every finished row, then sorted, per batch.
+        .where('status', 'not in', ['pending', 'processing'])
+        .orderBy('processed_at')
+        .limit(batch)
+        .$if(this.#dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+      const result = await db.deleteFrom(inboxTable).where('id', 'in', finished).executeTakeFirst();
+      const count = Number(result.numDeletedRows);
+      deleted += count;
+      if (count < batch) break;
+    }
+    return { deleted };
   }
 
   /** One UPDATE that only matches while `token` is the row's current lease. */

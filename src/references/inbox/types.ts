@@ -95,6 +95,29 @@ export interface InboxBacklog {
   scheduled: number;
 }
 
+/**
+ * What `prune()` deletes: entries that finished (`done` or `dead`) before `olderThan`, by their
+ * finish time (`processedAt`), never by when they arrived — a claim re-checked for days is kept
+ * its full retention after it finished. `pending` and `processing` entries are never deleted.
+ */
+export interface InboxPruneOptions {
+  /** Entries that finished before this instant are deleted. Not later than now. */
+  olderThan: Date;
+  /**
+   * The most entries this call deletes (it deletes them in statements of at most
+   * {@link inboxPruneBatchSize}); `deleted === limit` means more may be left. From 1 to 1,000,000.
+   * @default 10000
+   */
+  limit?: number;
+}
+
+/**
+ * The most entries one prune statement deletes: each statement is its own short transaction,
+ * so a big prune never holds the table's write lock (SQLite) or many row locks (PostgreSQL) for
+ * long, and appends, claims and transitions get their turn between statements.
+ */
+export const inboxPruneBatchSize = 500;
+
 export interface InboxListOptions {
   status?: InboxEntryStatus;
   outcome?: string;
@@ -130,4 +153,12 @@ export interface CallbackInbox {
   backlog(): Promise<InboxBacklog>;
   /** Entries by status and/or outcome, oldest received first. */
   list(options?: InboxListOptions): Promise<InboxEntry[]>;
+  /**
+   * Deletes up to `limit` entries that finished (`done` or `dead`) before `olderThan`, oldest
+   * finished first, in bounded batches; never a `pending` or `processing` entry, whatever its age.
+   * Safe to run from several processes at once (a row is deleted once; PostgreSQL batches skip
+   * rows another prune holds). A deleted entry's callback, if delivered again, is stored and
+   * processed again — never credited twice (docs/callbacks.md, "Retention").
+   */
+  prune(options: InboxPruneOptions): Promise<{ deleted: number }>;
 }

@@ -66,3 +66,25 @@ export function inboxReferenceIndexDropMigration(): Migration {
     },
   };
 }
+
+/**
+ * Migration `0007_inbox_finished_index`: `pesakit_callback_inbox_finished_idx`, on `processed_at`
+ * for the rows that have one (`done` and `dead` entries: `complete` and `deadLetter` set it, and
+ * nothing clears it), so `inbox.prune()` finds the oldest finished entries without reading the
+ * table. Partial, so the acknowledgement path pays nothing for it: a new callback's row has no
+ * `processed_at` and is not in the index; it enters once, when the entry finishes, at the right
+ * end (finish times grow). No column is added: `processed_at` is already the finish time, and
+ * rows finished before this migration have it.
+ */
+export function inboxFinishedIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('pesakit_callback_inbox_finished_idx')
+        .on('pesakit_callback_inbox')
+        .column('processed_at')
+        .where(sql.ref('processed_at'), 'is not', null)
+        .execute();
+    },
+  };
+}

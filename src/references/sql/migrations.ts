@@ -1,6 +1,10 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { effectStatuses } from '../effects.js';
-import { callbackInboxMigration, inboxReferenceIndexDropMigration } from './inbox-migration.js';
+import {
+  callbackInboxMigration,
+  inboxFinishedIndexMigration,
+  inboxReferenceIndexDropMigration,
+} from './inbox-migration.js';
 import { reconcilerCheckLogMigration } from './schedule-migration.js';
 import type { SqlDialectName } from './table.js';
 
@@ -73,6 +77,7 @@ export function storeMigrations(dialect: SqlDialectName): Record<string, Migrati
     },
     '0005_reconciler_check_log': reconcilerCheckLogMigration(dialect),
     '0006_inbox_without_reference_index': inboxReferenceIndexDropMigration(),
+    '0007_inbox_finished_index': inboxFinishedIndexMigration(),
   };
 }
 
