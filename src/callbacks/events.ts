@@ -22,6 +22,15 @@ export interface CallbackReceiverEvents {
   review: [{ record: TransactionRecord | null; verdict: ReviewVerdict; entryId?: string }];
   /** A callback that matches no record; kept in the inbox with outcome `orphan`. */
   orphan: [{ entryId: string; claim: CallbackClaim; verdict: ReviewVerdict }];
-  /** Something failed: storing (`receive`), processing (`process`), an effect, a return. */
-  error: [{ stage: 'receive' | 'process' | 'effect' | 'return'; error: Error; entryId?: string }];
+  /**
+   * Something failed: storing (`receive`), processing (`process`), an effect, a return, or the
+   * scheduled deletion of old inbox entries (`prune`: tried again at the next run).
+   */
+  error: [
+    {
+      stage: 'receive' | 'process' | 'effect' | 'return' | 'prune';
+      error: Error;
+      entryId?: string;
+    },
+  ];
 }

@@ -1,6 +1,11 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { TransactionRecord } from '../references/types.js';
 import type { EffectContext, ReviewVerdict } from './foundation.js';
+import {
+  type InboxRetentionOptions,
+  type ResolvedInboxRetention,
+  resolveInboxRetention,
+} from './inbox-retention.js';
 import { checkReturnUrls } from './return-urls.js';
 
 /** Where the checkout return sends the browser, by outcome (303). Without them: JSON. */
@@ -59,13 +64,24 @@ export interface CallbackReceiverOptions {
   pullConcurrency?: number;
   /** How often due effects left by crashed processes are run. @default 5000 */
   effectDrainIntervalMs?: number;
+  /**
+   * Finished inbox entries (`done`, `dead`) are deleted `keepMs` after they finished, by a prune
+   * this receiver runs every `everyMs` from `start()` to `close()`. `false`: never (you prune
+   * yourself with `store.inbox.prune()`). @default { keepMs: 7 days, everyMs: 1 hour }
+   */
+  inboxRetention?: InboxRetentionOptions | false;
 }
 
 /** The options with their defaults applied. */
 export type ResolvedReceiverOptions = Required<
-  Omit<CallbackReceiverOptions, 'onPaid' | 'onFailed' | 'onReview' | 'returnUrls'>
+  Omit<
+    CallbackReceiverOptions,
+    'onPaid' | 'onFailed' | 'onReview' | 'returnUrls' | 'inboxRetention'
+  >
 > &
-  Pick<CallbackReceiverOptions, 'onPaid' | 'onFailed' | 'onReview' | 'returnUrls'>;
+  Pick<CallbackReceiverOptions, 'onPaid' | 'onFailed' | 'onReview' | 'returnUrls'> & {
+    inboxRetention: ResolvedInboxRetention | false;
+  };
 
 /** The longest a Node timer can wait; a longer one fires after 1 ms (TimeoutOverflowWarning). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -139,6 +155,7 @@ export function resolveOptions(options: CallbackReceiverOptions): ResolvedReceiv
     effectDrainIntervalMs: positive('effectDrainIntervalMs', options.effectDrainIntervalMs, 5000, {
       max: MAX_TIMER_MS,
     }),
+    inboxRetention: resolveInboxRetention(options.inboxRetention),
   };
 }
 

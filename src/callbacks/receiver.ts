@@ -14,6 +14,7 @@ import {
 } from './http.js';
 import { IdleTracker } from './idle-tracker.js';
 import { claimTooLong, maxInboxUrlLength } from './inbox-limits.js';
+import { InboxRetention } from './inbox-retention.js';
 import { InboxWorker } from './inbox-worker.js';
 import {
   type CallbackReceiverOptions,
@@ -67,6 +68,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   #started = false;
   readonly #idle: IdleTracker;
   readonly #checkoutContext: CheckoutReturnContext;
+  readonly #retention: InboxRetention | undefined;
 
   constructor(dependencies: ReceiverDependencies, options: CallbackReceiverOptions = {}) {
     super();
@@ -115,6 +117,16 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
         if (this.#started) this.#drainEffects();
       },
     });
+    const { inboxRetention } = this.#options;
+    this.#retention =
+      inboxRetention === false
+        ? undefined
+        : new InboxRetention({
+            inbox: this.#store.inbox,
+            now: this.#now,
+            options: inboxRetention,
+            onError: (error) => this.emit('error', { stage: 'prune', error: asError(error) }),
+          });
     this.#checkoutContext = {
       store: this.#store,
       puller: this.#puller,
@@ -197,11 +209,15 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     });
   }
 
-  /** Starts processing the inbox, and running effects left due by crashed processes. */
+  /**
+   * Starts processing the inbox, running effects left due by crashed processes, and pruning
+   * finished inbox entries (`inboxRetention`).
+   */
   start(): this {
     if (this.#started) return this;
     this.#started = true;
     this.#worker.start();
+    this.#retention?.start();
     this.#drainTimer = setInterval(() => this.#drainEffects(), this.#options.effectDrainIntervalMs);
     this.#drainTimer.unref?.();
     this.#drainEffects();
@@ -212,6 +228,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   async close(): Promise<void> {
     clearInterval(this.#drainTimer);
     this.#drainTimer = undefined;
+    await this.#retention?.close();
     if (this.#started) await this.#worker.close();
     this.#started = false;
     await this.#draining;
