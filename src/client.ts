@@ -85,6 +85,9 @@ export class Pesakit {
         store: this.store,
         pull: async (reference) =>
           (await this.#transport.request('collectionStatus', { body: { ref_id: reference } })).data,
+        canPull: () =>
+          this.#credentials?.collection !== undefined ||
+          this.#transport.token('collection') !== undefined,
       },
       options,
     );

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import type { InboxClaim } from '../references/inbox/types.js';
 import type { ReferenceStore } from '../references/types.js';
 import { answerCheckoutReturn, type CheckoutReturnContext } from './checkout-return-handler.js';
@@ -41,7 +42,22 @@ export interface ReceiverDependencies {
   pull: PullStatus;
   /** @default () => new Date() */
   now?: () => Date;
+  /**
+   * Whether `pull` can authenticate now (the client has collection credentials or a collection
+   * token). When it says no, `start()` refuses: every callback would fail its pull, be retried
+   * for ~13 minutes and be dead-lettered. @default always yes (a `pull` of your own)
+   */
+  canPull?: () => boolean;
 }
+
+/** What `start()` says when the status pull has nothing to authenticate with. */
+const noCollectionCredentials =
+  'receiver.start(): processing a callback pulls the payment status from the platform ' +
+  "(collection.status), which needs the collection product's credentials, and this client has " +
+  'none. Pass `credentials: { collection: { email, password } }` to `new Pesakit()`, or call ' +
+  "`pesakit.setToken('collection', token)` before `start()`. (Disbursement and airtime send no " +
+  'callbacks to the merchant: without collections there is nothing to receive; reconcile ' +
+  'payouts and airtime with `pesakit.createReconciler()`.)';
 
 /**
  * Receives the platform's callbacks and the checkout return, and closes payments (issue #7).
@@ -63,6 +79,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   readonly #effects: EffectRunner;
   readonly #worker: InboxWorker;
   readonly #now: () => Date;
+  readonly #canPull: () => boolean;
   #drainTimer: NodeJS.Timeout | undefined;
   #draining: Promise<unknown> | undefined;
   #started = false;
@@ -76,6 +93,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     this.maxBodyBytes = this.#options.maxBodyBytes;
     this.#store = dependencies.store;
     this.#now = dependencies.now ?? (() => new Date());
+    this.#canPull = dependencies.canPull ?? (() => true);
     this.#puller = new StatusPuller(dependencies.pull, {
       perSecond: this.#options.pullsPerSecond,
       concurrency: this.#options.pullConcurrency,
@@ -212,9 +230,17 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   /**
    * Starts processing the inbox, running effects left due by crashed processes, and pruning
    * finished inbox entries (`inboxRetention`).
+   *
+   * @throws ConfigurationError (`option: 'credentials.collection'`) when the client has neither
+   * collection credentials nor a collection token: nothing is started. A receiver that only
+   * receives (never started; another process works the inbox) needs none, but its checkout
+   * return cannot verify a payment and answers `pending`.
    */
   start(): this {
     if (this.#started) return this;
+    if (!this.#canPull()) {
+      throw new ConfigurationError('credentials.collection', noCollectionCredentials);
+    }
     this.#started = true;
     this.#worker.start();
     this.#retention?.start();
