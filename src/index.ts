@@ -8,6 +8,7 @@ export type {
   CheckoutOutcome,
   CheckoutReturnQuery,
   CheckoutReturnResult,
+  InboxRetentionOptions,
   ReceivedRequest,
   ReceiveOptions,
   ReceiverDependencies,
@@ -132,6 +133,7 @@ export type {
   InboxEntry,
   InboxEntryStatus,
   InboxListOptions,
+  InboxPruneOptions,
 } from './references/inbox/types.js';
 export type {
   Flow,
