@@ -211,7 +211,10 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       );
     }
     if (path === '/return') {
-      if (method === 'GET')
+      // HEAD is GET without the body (RFC 9110 § 9.3.2), as Express and Fastify answer it on
+      // their own GET routes: the same status and headers, and the body kept in the answer so
+      // the adapters' Content-Length is the GET's — Node's HTTP server never sends a HEAD body.
+      if (method === 'GET' || method === 'HEAD')
         return answerCheckoutReturn(this.#checkoutContext, url, options.returnUrls);
       // A checkout has one callback_url: the browser comes back to it with GET, and the
       // platform POSTs its settlement callback to the same URL. That POST is a callback.
@@ -219,7 +222,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use GET (browser) or POST (callback).` },
-        { allow: 'GET, POST' },
+        { allow: 'GET, HEAD, POST' },
       );
     }
     return jsonResponse(404, {

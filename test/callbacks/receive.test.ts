@@ -208,7 +208,14 @@ describe('receiver.receive(): the fast path', () => {
     const wrong = await send('PUT', '/callback', json, '{}');
     expect(wrong.status).toBe(405);
     expect(wrong.headers['allow']).toBe('GET, POST');
-    expect((await send('DELETE', '/return')).status).toBe(405);
+    const deleted = await send('DELETE', '/return');
+    expect(deleted.status).toBe(405);
+    expect(deleted.headers['allow']).toBe('GET, HEAD, POST');
+    // HEAD is GET without the body: the same answer, which the HTTP server sends bodiless.
+    const head = await send('HEAD', '/return?external_reference=EXT-UNKNOWN', {});
+    const get = await send('GET', '/return?external_reference=EXT-UNKNOWN', {});
+    expect(head).toEqual(get);
+    expect(head.status).toBe(404);
     // A checkout's settlement callback arrives by POST at its one callback_url, the return route.
     expect((await send('POST', '/return', json, JSON.stringify(body))).status).toBe(200);
     expect((await store.inbox.list()).length).toBe(1);

@@ -327,6 +327,29 @@ export function describeReceiverMount(framework: Framework): void {
       // POST /return is a checkout's settlement callback: validated like any other.
       expect((await post(`${shop.app.url}/pesakit/return`, {})).status).toBe(422);
     });
+
+    it('HEAD /return answers as GET does, without a body', async () => {
+      const shop = await openShop();
+      const started = await shop.pesakit.collection.createCheckout({
+        amount: 30_000,
+        callback_url: `${shop.app.url}/pesakit/return`,
+      });
+      const url = `${shop.app.url}/pesakit/return?external_reference=${started.external_reference}`;
+      const get = await fetch(url);
+      const getBody = await get.text();
+      const head = await fetch(url, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(getBody)));
+      expect(await head.text()).toBe('');
+      expect(JSON.parse(getBody)).toMatchObject({ status: 'pending', paid: false });
+      const unknown = await fetch(`${shop.app.url}/pesakit/return?external_reference=EXT-NONE`, {
+        method: 'HEAD',
+      });
+      expect(unknown.status).toBe(404);
+      const put = await fetch(url, { method: 'PUT' });
+      expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
+    });
   });
 
   describe(`${framework}: next to the app's own body parsing`, () => {
