@@ -10,6 +10,8 @@ import { callback, TestClock } from './inbox-conformance.js';
 // by close(), never overlapping itself, failures reported as `error` events, not thrown.
 
 const day = 24 * 3_600_000;
+/** vi.waitFor's 1 s default is short on a loaded machine; nothing here is a timing assertion. */
+const patiently = { timeout: 10_000, interval: 10 };
 const receivers: CallbackReceiver[] = [];
 afterEach(async () => {
   vi.useRealTimers();
@@ -102,11 +104,11 @@ describe('inboxRetention: the schedule', () => {
     await vi.waitFor(async () => {
       const left = await store.inbox.list();
       expect(left.map((entry) => entry.claim.paymentReference)).toEqual(['RECENT']);
-    });
+    }, patiently);
     expect(pruned.mock.calls[0]?.[0].olderThan).toEqual(new Date(clock.now().getTime() - day));
     // The next runs cut off at their own time: RECENT goes once it is older than keepMs.
     clock.advance(day);
-    await vi.waitFor(async () => expect(await store.inbox.list()).toEqual([]));
+    await vi.waitFor(async () => expect(await store.inbox.list()).toEqual([]), patiently);
   });
 
   it('false: the receiver never prunes', async () => {
@@ -218,7 +220,7 @@ describe('inboxRetention: the schedule', () => {
     for (let index = 0; index < 3; index += 1) {
       receiverOn(store, { inboxRetention: { everyMs: 5 } }, clock.now).start();
     }
-    await vi.waitFor(() => expect(deleted.length).toBeGreaterThanOrEqual(6));
+    await vi.waitFor(() => expect(deleted.length).toBeGreaterThanOrEqual(6), patiently);
     expect(deleted.reduce((sum, count) => sum + count, 0)).toBe(30);
     expect(await store.inbox.list()).toEqual([]);
   });
