@@ -51,6 +51,13 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     // unhandled, that would crash the process. The pool discards the client and the next
     // query opens a new one, so there is nothing else to do.
     if (owned) pool.on('error', () => {});
+    // A connection the server drops while pesakit has it checked out (inside a store call)
+    // emits 'error' on that client, which pg leaves without a listener while it is out of the
+    // pool: Node would crash the process. The query in flight fails on its own (its caller sees
+    // the error), the pool discards the broken client on release, and the next call connects
+    // afresh — so the event only needs a listener. Also on a pool passed in: the client is
+    // checked out by pesakit's call, so keeping that call from crashing the process is ours.
+    pool.on('acquire', listenForErrors);
     const schema = options.schema ?? 'public';
     const root = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
     const db = root.withSchema(schema);
@@ -63,4 +70,13 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     // Kysely's destroy() ends the pool: only do that when pesakit created it.
     return new PostgresReferenceStore(db, owned ? () => root.destroy() : async () => {}, options);
   }
+}
+
+const listening = new WeakSet<pg.PoolClient>();
+
+/** Gives a checked-out client an 'error' listener, once (see `open`). */
+function listenForErrors(client: pg.PoolClient): void {
+  if (listening.has(client)) return;
+  listening.add(client);
+  client.on('error', () => {});
 }
