@@ -116,11 +116,16 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       dependencies.credentials,
     );
     this.#runsEffects = Boolean(options.onPaid || options.onFailed || options.onReview);
-    this.#effects = new EffectRunner(this.#store, {
-      ...(options.onPaid ? { onPaid: options.onPaid } : {}),
-      ...(options.onFailed ? { onFailed: options.onFailed } : {}),
-      ...(options.onReview ? { onReview: options.onReview } : {}),
-    });
+    this.#effects = new EffectRunner(
+      this.#store,
+      {
+        ...(options.onPaid ? { onPaid: options.onPaid } : {}),
+        ...(options.onFailed ? { onFailed: options.onFailed } : {}),
+        ...(options.onReview ? { onReview: options.onReview } : {}),
+      },
+      // One lease for the record and its handler: past it, the runner stops waiting.
+      { leaseMs: this.#options.leaseMs },
+    );
     // A handler that throws is retried by the runner with backoff; the merchant hears of it.
     this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
     this.#effects.on('dead', (event) => this.emit('error', event.error));
