@@ -38,6 +38,11 @@ export function registerReconcileCommand(program: Command): void {
         .choices(['sandbox', 'production'])
         .makeOptionMandatory(),
     )
+    .addOption(
+      new Option('--schema <name>', 'PostgreSQL schema of the store (default public)').env(
+        'PESAKIT_STORE_SCHEMA',
+      ),
+    )
     .option('--base-url <url>', 'the sandbox origin (default: $PESAKIT_BASE_URL)')
     .option('--concurrency <n>', 'status pulls in flight (default 8)', positiveInteger)
     .option('--all', 'check every open record now, not only those due (with --once)')
