@@ -13,7 +13,14 @@ export { maxInboxUrlLength };
 
 /** The 422 field errors for a parsed callback the inbox cannot keep; `undefined` when it fits. */
 export function claimTooLong(callback: ParsedCallback): Record<string, string[]> | undefined {
-  if (callback.claim.paymentReference.length <= maxClaimedReferenceLength) return undefined;
+  const reference = callback.claim.paymentReference;
+  // PostgreSQL text cannot hold a NUL: refused forever, so a 422 rather than a 503.
+  if (reference.includes('\u0000')) {
+    return {
+      'data.paymentReference': ['The data.paymentReference must not contain a NUL character.'],
+    };
+  }
+  if (reference.length <= maxClaimedReferenceLength) return undefined;
   return {
     'data.paymentReference': [
       `The data.paymentReference may not be greater than ${maxClaimedReferenceLength} characters.`,

@@ -100,7 +100,9 @@ const handler = z.custom<(...args: never[]) => unknown>((value) => typeof value 
 });
 
 const optionsSchema = z.object({
-  concurrency: positiveInt('concurrency').max(256).optional(),
+  concurrency: positiveInt('concurrency')
+    .max(256, { error: 'concurrency must be at most 256' })
+    .optional(),
   ratePerSecond: z.number().positive({ error: 'ratePerSecond must be above 0' }).optional(),
   schedules: z
     .object({
@@ -117,7 +119,10 @@ const optionsSchema = z.object({
   initiatingGraceMs: duration('initiatingGraceMs').optional(),
   leaseMs: positiveInt('leaseMs').optional(),
   batchSize: positiveInt('batchSize').max(10_000).optional(),
-  pollIntervalMs: positiveInt('pollIntervalMs').optional(),
+  // A Node timer waits at most 2^31-1 ms; a longer one fires after 1 ms, passes back to back.
+  pollIntervalMs: positiveInt('pollIntervalMs')
+    .max(2 ** 31 - 1, { error: 'pollIntervalMs must be at most 2147483647 (about 24.8 days)' })
+    .optional(),
   onPaid: handler.optional(),
   onFailed: handler.optional(),
   onReview: handler.optional(),

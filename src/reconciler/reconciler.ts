@@ -1,6 +1,8 @@
 import { EventEmitter } from 'eventemitter3';
 import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { PesakitError } from '../errors/pesakit-error.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
@@ -116,11 +118,16 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       dependencies.credentials,
     );
     this.#runsEffects = Boolean(options.onPaid || options.onFailed || options.onReview);
-    this.#effects = new EffectRunner(this.#store, {
-      ...(options.onPaid ? { onPaid: options.onPaid } : {}),
-      ...(options.onFailed ? { onFailed: options.onFailed } : {}),
-      ...(options.onReview ? { onReview: options.onReview } : {}),
-    });
+    this.#effects = new EffectRunner(
+      this.#store,
+      {
+        ...(options.onPaid ? { onPaid: options.onPaid } : {}),
+        ...(options.onFailed ? { onFailed: options.onFailed } : {}),
+        ...(options.onReview ? { onReview: options.onReview } : {}),
+      },
+      // One lease for the record and its handler: past it, the runner stops waiting.
+      { leaseMs: this.#options.leaseMs },
+    );
     // A handler that throws is retried by the runner with backoff; the merchant hears of it.
     this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
     this.#effects.on('dead', (event) => this.emit('error', event.error));
@@ -132,7 +139,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
    */
   runOnce(options: RunOnceOptions = {}): Promise<ReconcileSummary> {
     if (this.#closing) {
-      return Promise.reject(new Error('This reconciler is closed; create a new one to run again.'));
+      return Promise.reject(
+        new PesakitError('This reconciler is closed; create a new one to run again.'),
+      );
     }
     this.#pass ??= this.#runPass(options).finally(() => {
       this.#pass = undefined;
@@ -334,7 +343,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
         ? 'airtime'
         : record.product;
     if (!ctx.platform.canUse(credentials)) {
-      throw new Error(
+      throw new ConfigurationError(
+        `credentials.${credentials}`,
         `No ${credentials} credentials are configured, so ${record.merchantReference} cannot be checked. ` +
           `Pass credentials.${credentials} to the client that creates the reconciler.`,
       );

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
 import type { StoreDatabase } from './sql/table.js';
@@ -43,15 +44,22 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     connection: string | pg.Pool,
     options: PostgresReferenceStoreOptions = {},
   ): Promise<PostgresReferenceStore> {
+    const { schema, maxConnections } = checkOptions(connection, options);
     const owned = typeof connection === 'string';
     const pool = owned
-      ? new pg.Pool({ connectionString: connection, max: options.maxConnections ?? 10 })
+      ? new pg.Pool({ connectionString: connection, max: maxConnections })
       : connection;
     // An idle connection the server drops (a restart, a failover) emits 'error' on the pool;
     // unhandled, that would crash the process. The pool discards the client and the next
     // query opens a new one, so there is nothing else to do.
     if (owned) pool.on('error', () => {});
-    const schema = options.schema ?? 'public';
+    // A connection the server drops while pesakit has it checked out (inside a store call)
+    // emits 'error' on that client, which pg leaves without a listener while it is out of the
+    // pool: Node would crash the process. The query in flight fails on its own (its caller sees
+    // the error), the pool discards the broken client on release, and the next call connects
+    // afresh — so the event only needs a listener. Also on a pool passed in: the client is
+    // checked out by pesakit's call, so keeping that call from crashing the process is ours.
+    pool.on('acquire', listenForErrors);
     const root = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
     const db = root.withSchema(schema);
     try {
@@ -63,4 +71,62 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     // Kysely's destroy() ends the pool: only do that when pesakit created it.
     return new PostgresReferenceStore(db, owned ? () => root.destroy() : async () => {}, options);
   }
+}
+
+const listening = new WeakSet<pg.PoolClient>();
+
+/** Gives a checked-out client an 'error' listener, once (see `open`). */
+function listenForErrors(client: pg.PoolClient): void {
+  if (listening.has(client)) return;
+  listening.add(client);
+  client.on('error', () => {});
+}
+
+/** PostgreSQL keeps the first 63 bytes of an identifier and drops the rest without a word. */
+const maxIdentifierBytes = 63;
+
+/**
+ * The options, checked before anything connects: a pool of 0 connections would answer no call
+ * (open() resolves, the first query waits forever), and a schema name PostgreSQL truncates
+ * would put two stores with different long names in one schema.
+ */
+function checkOptions(
+  connection: unknown,
+  options: PostgresReferenceStoreOptions,
+): { schema: string; maxConnections: number } {
+  // Duck-typed: an application with its own copy of pg passes a Pool of another class.
+  const isPool =
+    typeof connection === 'object' &&
+    connection !== null &&
+    typeof (connection as { connect?: unknown }).connect === 'function';
+  if (typeof connection !== 'string' && !isPool) {
+    throw new ConfigurationError(
+      'connection',
+      'PostgresReferenceStore.open: connection must be a connection string or a pg.Pool.',
+    );
+  }
+  const { schema = 'public', maxConnections = 10 } = options ?? {};
+  if (
+    typeof schema !== 'string' ||
+    schema.length === 0 ||
+    Buffer.byteLength(schema) > maxIdentifierBytes ||
+    schema.includes('\u0000')
+  ) {
+    throw new ConfigurationError(
+      'schema',
+      `PostgresReferenceStore.open: schema must be a name of 1 to ${maxIdentifierBytes} bytes ` +
+        '(PostgreSQL truncates a longer one).',
+    );
+  }
+  if (
+    typeof maxConnections !== 'number' ||
+    !Number.isInteger(maxConnections) ||
+    maxConnections < 1
+  ) {
+    throw new ConfigurationError(
+      'maxConnections',
+      'PostgresReferenceStore.open: maxConnections must be a whole number of at least 1.',
+    );
+  }
+  return { schema, maxConnections };
 }

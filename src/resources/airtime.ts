@@ -13,6 +13,7 @@ import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
+import { reasonFromPlatform } from './stored-reason.js';
 
 /**
  * Airtime: sell airtime from a prepaid merchant wallet, and top the wallet up (a recharge,
@@ -84,7 +85,7 @@ export class Airtime {
           r.status === 'success'
             ? { status: 'success' }
             : r.status === 'failed'
-              ? { status: 'failed', reason: r.message }
+              ? { status: 'failed', reason: reasonFromPlatform(r.message) }
               : { status: 'pending' },
       },
       options,

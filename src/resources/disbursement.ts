@@ -12,6 +12,7 @@ import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
 import { PagePromise } from './pagination.js';
+import { reasonFromPlatform } from './stored-reason.js';
 
 const payoutMsisdnSchema = z.object({ msisdn: payableMsisdnSchema });
 
@@ -97,7 +98,7 @@ export class Disbursement {
         outcome: (r) =>
           r.response.status && r.payment?.status !== 'pending'
             ? { status: 'success' }
-            : { status: 'pending', reason: r.response.message },
+            : { status: 'pending', reason: reasonFromPlatform(r.response.message) },
       },
       options,
     );

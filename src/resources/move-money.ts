@@ -23,6 +23,7 @@ import type {
 import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferencePattern } from './merchant-reference.js';
+import { reasonFromPlatform } from './stored-reason.js';
 
 /** Options every money-moving call accepts. */
 export interface MoneyMovementOptions {
@@ -233,7 +234,10 @@ async function recordFailure(context: ClientContext, merchantReference: string, 
   } else if (isApiError(error)) {
     await context.store.transition(merchantReference, 'failed', {
       payload: error.body,
-      reason: error.platformMessage ?? `rejected with ${error.status}`,
+      reason:
+        error.platformMessage === undefined
+          ? `rejected with ${error.status}`
+          : reasonFromPlatform(error.platformMessage),
     });
   } else if (isConnectionError(error)) {
     await context.store.transition(merchantReference, 'failed', {

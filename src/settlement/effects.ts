@@ -118,9 +118,22 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
       attempt: record.effect.attempts,
     };
     try {
-      if (kind === 'paid') await this.#handlers.onPaid?.(record, context);
-      else if (kind === 'failed') await this.#handlers.onFailed?.(record, context);
-      else if (record.review) await this.#handlers.onReview?.(record, record.review, context);
+      const handled =
+        kind === 'paid'
+          ? this.#handlers.onPaid?.(record, context)
+          : kind === 'failed'
+            ? this.#handlers.onFailed?.(record, context)
+            : record.review && this.#handlers.onReview?.(record, record.review, context);
+      // A handler that never settles (a call without a timeout) must not hold its caller — a
+      // reconciler's check slot, close(), the inbox worker — for ever. Past its lease another
+      // process may run it again anyway: record this run as failed, to be retried — while the
+      // lease still holds (a tenth of it is left for that write; after it, the write is fenced).
+      if (!(await settlesWithin(handled, Math.max(1, Math.floor(this.#leaseMs * 0.9))))) {
+        throw new Error(
+          `The ${kind} handler of ${record.merchantReference} did not finish within its lease ` +
+            `(${this.#leaseMs} ms); it will be run again. Keep handlers shorter than the lease.`,
+        );
+      }
     } catch (error) {
       await this.#failed(record, token, kind, error);
       return;
@@ -179,4 +192,22 @@ function kindOf(record: TransactionRecord): EffectKind {
       `${record.status}; only success, failed and needs_review records have effects. ` +
       'This is a bug in the store implementation.',
   );
+}
+
+/** Waits for `value` (a handler's result) at most `ms`: true when it settled, false when not. */
+async function settlesWithin(value: unknown, ms: number): Promise<boolean> {
+  if (!(value instanceof Promise)) {
+    await value;
+    return true;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    // A rejection after the wait ended is still handled here (race subscribed to it).
+    return await Promise.race([value.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -5,8 +5,10 @@ import { exitTwoOnParseErrors, refuseSecretFlags } from '../reconcile/usage-erro
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
-  if (!/^\d+$/.test(value) || parsed < 1 || parsed > 1000) {
-    throw new InvalidArgumentError('--concurrency must be a whole number from 1 to 1000.');
+  // The reconciler's own bound (createReconciler refuses more than 256): checked here, so
+  // that a value it would refuse is a usage error (exit 2), not a failed run (exit 1).
+  if (!/^\d+$/.test(value) || parsed < 1 || parsed > 256) {
+    throw new InvalidArgumentError('--concurrency must be a whole number from 1 to 256.');
   }
   return parsed;
 }
@@ -35,6 +37,11 @@ export function registerReconcileCommand(program: Command): void {
       new Option('-e, --environment <environment>', 'which platform to pull from')
         .choices(['sandbox', 'production'])
         .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--schema <name>', 'PostgreSQL schema of the store (default public)').env(
+        'PESAKIT_STORE_SCHEMA',
+      ),
     )
     .option('--base-url <url>', 'the sandbox origin (default: $PESAKIT_BASE_URL)')
     .option('--concurrency <n>', 'status pulls in flight (default 8)', positiveInteger)

@@ -2,6 +2,12 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { runReviewList, runReviewResolve } from '../reconcile/run-review.js';
 import { exitTwoOnParseErrors } from '../reconcile/usage-error.js';
 
+function schemaOption(): Option {
+  return new Option('--schema <name>', 'PostgreSQL schema of the store (default public)').env(
+    'PESAKIT_STORE_SCHEMA',
+  );
+}
+
 function storeOption(): Option {
   return new Option('--store <store>', 'SQLite file or postgres:// URL of the reference store').env(
     'PESAKIT_STORE',
@@ -37,17 +43,20 @@ export function registerReviewCommand(program: Command): void {
     .command('list')
     .description('List records in needs_review, oldest first. Exits 3 when there is any, else 0.')
     .addOption(storeOption())
+    .addOption(schemaOption())
     .option('--limit <n>', 'at most this many', positiveInteger)
     .option('--json', 'one JSON line per record, with the evidence');
   exitTwoOnParseErrors(list);
-  list.action(async (options: { store?: string; limit?: number; json?: boolean }) => {
-    finish(
-      await runReviewList(
-        { ...options, storeFromArgv: list.getOptionValueSource('store') !== 'env' },
-        io(),
-      ),
-    );
-  });
+  list.action(
+    async (options: { store?: string; schema?: string; limit?: number; json?: boolean }) => {
+      finish(
+        await runReviewList(
+          { ...options, storeFromArgv: list.getOptionValueSource('store') !== 'env' },
+          io(),
+        ),
+      );
+    },
+  );
 
   const resolve = review
     .command('resolve')
@@ -55,6 +64,7 @@ export function registerReviewCommand(program: Command): void {
     .argument('<merchantReference>', 'the record to resolve')
     .argument('<decision>', 'success or failed')
     .addOption(storeOption())
+    .addOption(schemaOption())
     .requiredOption('--note <text>', 'what you checked and why (kept on the record)')
     .option('--by <name>', 'who decided (kept on the record)')
     .option('--json', 'print the outcome as one JSON line');
@@ -63,7 +73,7 @@ export function registerReviewCommand(program: Command): void {
     async (
       merchantReference: string,
       decision: string,
-      options: { store?: string; note: string; by?: string; json?: boolean },
+      options: { store?: string; schema?: string; note: string; by?: string; json?: boolean },
     ) => {
       finish(
         await runReviewResolve(

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
 import { createSandbox, type Seed } from '../../sandbox/index.js';
+import { exitTwoOnParseErrors } from '../reconcile/usage-error.js';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -38,8 +39,10 @@ interface SandboxCommandOptions {
  * cleanly and exit 0.
  */
 export function registerSandboxCommand(program: Command): void {
-  program
-    .command('sandbox')
+  const command = program.command('sandbox');
+  // A mistyped flag is a usage error (2), as in every pesakit command: 1 means a busy port.
+  exitTwoOnParseErrors(command);
+  command
     .description('Start the local sandbox of the payments platform.')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', port, 4010)
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')

@@ -3,7 +3,9 @@ import type { ReferenceStore } from '../../references/index.js';
 import { UsageError } from './usage-error.js';
 
 /** What `--store` names: a SQLite file, or a PostgreSQL server by URL. */
-export type StoreLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+export type StoreLocation =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string; schema: string };
 
 const postgresScheme = /^postgres(ql)?:\/\//i;
 
@@ -15,7 +17,11 @@ const postgresScheme = /^postgres(ql)?:\/\//i;
  * `fromArgv` is false when the value came from `PESAKIT_STORE`: only then may the URL carry a
  * password, since argv is visible to every user of the machine.
  */
-export function parseStoreLocation(value: string, fromArgv: boolean): StoreLocation {
+export function parseStoreLocation(
+  value: string,
+  fromArgv: boolean,
+  schema = 'public',
+): StoreLocation {
   if (postgresScheme.test(value)) {
     let url: URL;
     try {
@@ -29,7 +35,7 @@ export function parseStoreLocation(value: string, fromArgv: boolean): StoreLocat
           'URL without it and set PGPASSWORD, or put the whole URL in PESAKIT_STORE.',
       );
     }
-    return { kind: 'postgres', url: value };
+    return { kind: 'postgres', url: value, schema };
   }
   if (value === '' || !existsSync(value)) {
     throw new UsageError(
@@ -72,5 +78,39 @@ export async function openStore(location: StoreLocation): Promise<ReferenceStore
     return SqliteReferenceStore.open(location.path);
   }
   const { PostgresReferenceStore } = await import('../../references/postgres-store.js');
-  return PostgresReferenceStore.open(location.url, { maxConnections: 4 });
+  await requireExistingSchema(location);
+  return PostgresReferenceStore.open(location.url, {
+    maxConnections: 4,
+    schema: location.schema,
+  });
+}
+
+/**
+ * Opening a PostgreSQL store migrates it, so a schema that holds no store (the application's is
+ * in another one, `PostgresReferenceStore.open(url, { schema })`) would get an empty store, every
+ * run would find nothing to do and report success — as a mistyped SQLite path would. The CLI
+ * reconciles an application's store; it never creates one.
+ */
+async function requireExistingSchema(location: { url: string; schema: string }): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: location.url });
+  client.on('error', () => {});
+  await client.connect();
+  let present: boolean;
+  try {
+    const table = `"${location.schema.replaceAll('"', '""')}".pesakit_transactions`;
+    const result = await client.query<{ present: boolean }>(
+      'SELECT to_regclass($1) IS NOT NULL AS present',
+      [table],
+    );
+    present = result.rows[0]?.present === true;
+  } finally {
+    await client.end().catch(() => {});
+  }
+  if (!present) {
+    throw new UsageError(
+      `--store ${redactStoreUrl(location.url)}: schema "${location.schema}" holds no pesakit store. ` +
+        'Name the schema your application opens (--schema or PESAKIT_STORE_SCHEMA; default public).',
+    );
+  }
 }

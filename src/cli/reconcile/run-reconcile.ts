@@ -16,6 +16,8 @@ export interface ReconcileFlags {
   once?: boolean;
   watch?: boolean;
   store?: string;
+  /** A PostgreSQL store's schema (`--schema`, `PESAKIT_STORE_SCHEMA`). @default 'public' */
+  schema?: string;
   /** False when `store` came from `PESAKIT_STORE` rather than argv. */
   storeFromArgv: boolean;
   environment: Environment;
@@ -52,7 +54,7 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
         'Which store? Pass --store ./payments.sqlite (or a postgres:// URL), or set PESAKIT_STORE.',
       );
     }
-    const location = parseStoreLocation(flags.store, flags.storeFromArgv);
+    const location = parseStoreLocation(flags.store, flags.storeFromArgv, flags.schema);
     const clientOptions = clientOptionsFromEnv(io.env, {
       environment: flags.environment,
       ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
@@ -73,6 +75,7 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
     try {
       store = await openStore(location);
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       io.err.write(
         `pesakit reconcile: cannot open the store ${describeStore(location)}: ${errorMessage(error)}\n`,
       );

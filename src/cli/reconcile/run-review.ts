@@ -9,6 +9,8 @@ import { UsageError } from './usage-error.js';
 /** Where the review commands find the store. */
 export interface StoreFlags {
   store?: string;
+  /** A PostgreSQL store's schema (`--schema`, `PESAKIT_STORE_SCHEMA`). @default 'public' */
+  schema?: string;
   storeFromArgv: boolean;
 }
 
@@ -28,10 +30,11 @@ async function withStore(
         'Which store? Pass --store ./payments.sqlite (or a postgres:// URL), or set PESAKIT_STORE.',
       );
     }
-    const location = parseStoreLocation(flags.store, flags.storeFromArgv);
+    const location = parseStoreLocation(flags.store, flags.storeFromArgv, flags.schema);
     try {
       store = await openStore(location);
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       io.err.write(
         `pesakit ${command}: cannot open the store ${describeStore(location)}: ${errorMessage(error)}\n`,
       );

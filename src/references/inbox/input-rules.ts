@@ -40,6 +40,14 @@ export function parseAppend(input: InboxAppend): InboxAppend {
     throw invalid('inbox.append', 'claim', 'The claim must be the parsed callback claim.');
   }
   text('claim.paymentReference', input.claim.paymentReference, maxClaimedReferenceLength);
+  if (input.claim.paymentReference.includes('\u0000')) {
+    // PostgreSQL text cannot hold one: refused in every inbox alike.
+    throw invalid(
+      'inbox.append',
+      'claim.paymentReference',
+      'The claim.paymentReference must not contain a NUL character.',
+    );
+  }
   if (input.claim.status !== 'success' && input.claim.status !== 'failed') {
     throw invalid(
       'inbox.append',

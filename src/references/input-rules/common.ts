@@ -58,9 +58,14 @@ export const dateSchema = z
   .date({ error: 'must be a Date' })
   .refine((value) => !Number.isNaN(value.getTime()), { error: 'must be a valid Date' });
 
+// PostgreSQL text cannot hold a NUL character (pg answers "invalid byte sequence"): refused in
+// every store, so that a call behaves the same whichever store it meets.
 export const shortText = z
   .string({ error: 'must be a string' })
-  .max(1000, { error: 'must be at most 1000 characters' });
+  .max(1000, { error: 'must be at most 1000 characters' })
+  .refine((value) => !value.includes('\u0000'), {
+    error: 'must not contain a NUL character',
+  });
 
 export const limitSchema = (max: number) =>
   z

@@ -58,8 +58,12 @@ export function parseClaimEffects(options: ClaimEffectsOptions): {
 
 export function parseFailEffect(options: FailEffectOptions): FailEffectOptions {
   const parsed = parse('failEffect', 'options', failEffectSchema, options ?? {});
-  // Stored for a person to read: bounded, whatever the handler threw.
-  return { error: parsed.error.slice(0, 2000), retryAt: parsed.retryAt };
+  // Stored for a person to read: bounded, whatever the handler threw, and without a NUL
+  // (PostgreSQL text cannot hold one): the runner must be able to record any failure.
+  return {
+    error: parsed.error.slice(0, 2000).replaceAll('\u0000', '\uFFFD'),
+    retryAt: parsed.retryAt,
+  };
 }
 
 export function parseListPage(

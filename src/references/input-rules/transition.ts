@@ -129,7 +129,9 @@ function plainTransition(
   const { reason, at, review } = details;
   if (at !== undefined || review !== undefined) return undefined;
   if (reason === undefined) return { to };
-  return typeof reason === 'string' && reason.length <= 1000 ? { to, reason } : undefined;
+  return typeof reason === 'string' && reason.length <= 1000 && !reason.includes('\u0000')
+    ? { to, reason }
+    : undefined;
 }
 
 /** A verdict as it reads back from any store: evidence normalised through JSON. */

@@ -5,6 +5,7 @@ import { isServerError } from '../../errors/server-error.js';
 import type { AirtimeBulkResponse } from '../../schemas/airtime-bulk.js';
 import { writeSheet } from '../../spreadsheets/index.js';
 import type { ClientContext } from '../client-context.js';
+import { reasonFromPlatform } from '../stored-reason.js';
 import { rowReference } from './batch-id.js';
 import { airtimeBulkPaymentEndpoint } from './bulkpayment-endpoint.js';
 import type { NumberedRow } from './load-rows.js';
@@ -95,7 +96,7 @@ async function recordAnswerRow(
   });
   await input.context.store.transition(merchantReference, line.status, {
     payload: line,
-    reason: line.message,
+    reason: reasonFromPlatform(line.message),
   });
   input.onRow({
     ...rowFields(row, merchantReference),
