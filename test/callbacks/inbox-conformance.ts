@@ -118,6 +118,61 @@ export function describeCallbackInbox(name: string, subject: InboxSubject): void
       expect(await inbox.list()).toEqual([]);
     });
 
+    it('a NUL or a wrong type in any field is a StoreInputError naming it, the same in every inbox (PostgreSQL text cannot hold a NUL)', async () => {
+      const refused = async (call: Promise<unknown>, field: RegExp) => {
+        const error = await call.then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        expect(error).toBeInstanceOf(StoreInputError);
+        expect(String((error as Error).message)).toMatch(field);
+      };
+      await refused(inbox.append(callback('N1', { url: '/callback?x=\u0000' })), /url/);
+      await refused(inbox.append(callback('N1', { method: 'PO\u0000ST' })), /method/);
+      await refused(inbox.append(callback('N1', { body: '{"a":"\u0000"}' })), /body/);
+      await refused(inbox.append(callback('N1', { dedupKey: 'k\u0000' })), /dedupKey/);
+      expect(await inbox.list()).toEqual([]);
+
+      await inbox.append(callback('N2'));
+      const [claim] = await inbox.claim({ leaseMs: 60_000 });
+      const { id } = claim!.entry;
+      await refused(inbox.get('id\u0000'), /id/);
+      await refused(inbox.get(42 as never), /id/);
+      await refused(inbox.list({ outcome: 'paid\u0000' }), /outcome/);
+      await refused(inbox.list({ outcome: 5 as never }), /outcome/);
+      await refused(inbox.complete(id, claim!.token, 'paid\u0000'), /outcome/);
+      await refused(inbox.complete(id, 'token\u0000', 'paid'), /token/);
+      await refused(inbox.deadLetter(`${id}\u0000`, claim!.token, 'gone'), /id/);
+      await refused(inbox.deadLetter(id, claim!.token, 7 as never), /error/);
+      await refused(inbox.reschedule(id, claim!.token, null as never), /options/);
+      await refused(
+        inbox.reschedule(id, claim!.token, { dueAt: clock.now(), error: {} as never }),
+        /error/,
+      );
+      // Nothing above changed the entry: still held by the claim, no outcome, no error.
+      const entry = await inbox.get(id);
+      expect(entry).toMatchObject({ status: 'processing', outcome: null, lastError: null });
+    });
+
+    it("a failure's text with a NUL is kept with the NUL replaced: the worker can always record a failure", async () => {
+      await inbox.append(callback('N3'));
+      const [first] = await inbox.claim({ leaseMs: 60_000 });
+      const failure = `platform said: bad\u0000byte ${'x'.repeat(3000)}`;
+      expect(
+        await inbox.reschedule(first!.entry.id, first!.token, {
+          dueAt: clock.now(),
+          error: failure,
+        }),
+      ).toBe(true);
+      const rescheduled = await inbox.get(first!.entry.id);
+      expect(rescheduled?.lastError).toBe(failure.slice(0, 2000).replace('\u0000', '\uFFFD'));
+      const [second] = await inbox.claim({ leaseMs: 60_000 });
+      expect(await inbox.deadLetter(second!.entry.id, second!.token, 'gone\u0000for good')).toBe(
+        true,
+      );
+      expect((await inbox.get(second!.entry.id))?.lastError).toBe('gone\uFFFDfor good');
+    });
+
     it('claims due entries oldest first, with a lease, and counts the attempt', async () => {
       const a = await inbox.append(callback('A'));
       clock.advance(10);

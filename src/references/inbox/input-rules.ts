@@ -29,6 +29,7 @@ export function parseAppend(input: InboxAppend): InboxAppend {
         `The ${field} must be a non-empty string of at most ${max} characters.`,
       );
     }
+    refuseNul('inbox.append', field, value);
   };
   text('dedupKey', input.dedupKey, 200);
   text('method', input.method, 16);
@@ -36,18 +37,11 @@ export function parseAppend(input: InboxAppend): InboxAppend {
   if (typeof input.body !== 'string') {
     throw invalid('inbox.append', 'body', 'The body must be the raw body as a string.');
   }
+  refuseNul('inbox.append', 'body', input.body);
   if (typeof input.claim !== 'object' || input.claim === null) {
     throw invalid('inbox.append', 'claim', 'The claim must be the parsed callback claim.');
   }
   text('claim.paymentReference', input.claim.paymentReference, maxClaimedReferenceLength);
-  if (input.claim.paymentReference.includes('\u0000')) {
-    // PostgreSQL text cannot hold one: refused in every inbox alike.
-    throw invalid(
-      'inbox.append',
-      'claim.paymentReference',
-      'The claim.paymentReference must not contain a NUL character.',
-    );
-  }
   if (input.claim.status !== 'success' && input.claim.status !== 'failed') {
     throw invalid(
       'inbox.append',
@@ -88,6 +82,9 @@ export function parseListOptions(options: InboxListOptions = {}): InboxListOptio
   if (!Number.isInteger(limit) || limit <= 0 || limit > 10_000) {
     throw invalid('inbox.list', 'limit', 'The limit must be a whole number from 1 to 10000.');
   }
+  if (options.outcome !== undefined) {
+    word('inbox.list', 'outcome', options.outcome);
+  }
   if (options.status !== undefined && !inboxEntryStatuses.includes(options.status)) {
     throw invalid(
       'inbox.list',
@@ -98,11 +95,55 @@ export function parseListOptions(options: InboxListOptions = {}): InboxListOptio
   return { ...options, limit };
 }
 
-export function parseDueAt(dueAt: Date): Date {
+/** The entry an operation names (`get`), checked before any store reads it. */
+export function parseEntryId(operation: string, id: unknown): string {
+  return word(operation, 'id', id);
+}
+
+/** The entry and lease a fenced operation (`complete`, `reschedule`, `deadLetter`) names. */
+export function parseHeld(operation: string, id: unknown, token: unknown): void {
+  word(operation, 'id', id);
+  word(operation, 'token', token);
+}
+
+export function parseOutcome(outcome: unknown): string {
+  return word('inbox.complete', 'outcome', outcome);
+}
+
+export function parseReschedule(options: { dueAt: Date; error?: string }): {
+  dueAt: Date;
+  error: string | undefined;
+} {
+  if (!isObject(options)) {
+    throw invalid(
+      'inbox.reschedule',
+      'options',
+      'The options must be an object { dueAt, error? }.',
+    );
+  }
+  const { dueAt } = options;
   if (!(dueAt instanceof Date) || Number.isNaN(dueAt.getTime())) {
     throw invalid('inbox.reschedule', 'dueAt', 'The dueAt must be a valid Date.');
   }
-  return dueAt;
+  const error =
+    options.error === undefined ? undefined : storedError('inbox.reschedule', options.error);
+  return { dueAt, error };
+}
+
+/**
+ * The failure text kept on an entry is for a person to read, and the worker must be able to
+ * record any failure — whatever an exception's message held: bounded, and a NUL (which
+ * PostgreSQL text cannot hold) replaced rather than refused, as `failEffect` does.
+ */
+export function storedError(operation: string, error: unknown): string {
+  if (typeof error !== 'string') {
+    throw invalid(
+      operation,
+      'error',
+      'The error must be a string (what went wrong, for a person).',
+    );
+  }
+  return error.slice(0, 2000).replaceAll('\u0000', '\uFFFD');
 }
 
 /**
@@ -132,6 +173,28 @@ export function parsePruneOptions(
     throw invalid('inbox.prune', 'limit', 'The limit must be a whole number from 1 to 1000000.');
   }
   return { olderThan: new Date(olderThan), limit };
+}
+
+/**
+ * An identifier-like value: a non-empty string of at most 200 characters without a NUL
+ * (PostgreSQL text cannot hold one; refused in every inbox alike, not met as pg's own error).
+ */
+function word(operation: string, field: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 200) {
+    throw invalid(
+      operation,
+      field,
+      `The ${field} must be a non-empty string of at most 200 characters.`,
+    );
+  }
+  refuseNul(operation, field, value);
+  return value;
+}
+
+function refuseNul(operation: string, field: string, value: string): void {
+  if (value.includes('\u0000')) {
+    throw invalid(operation, field, `The ${field} must not contain a NUL character.`);
+  }
 }
 
 /** JavaScript callers can pass anything: `null` must be refused, not read (a TypeError). */

@@ -3,9 +3,13 @@ import { monotonicFactory } from 'ulid';
 import {
   parseAppend,
   parseClaimOptions,
-  parseDueAt,
+  parseEntryId,
+  parseHeld,
   parseListOptions,
+  parseOutcome,
   parsePruneOptions,
+  parseReschedule,
+  storedError,
 } from './input-rules.js';
 import { pooledRandom } from './pooled-random.js';
 import type {
@@ -89,6 +93,8 @@ export class MemoryCallbackInbox implements CallbackInbox {
   }
 
   async complete(id: string, token: string, outcome: string): Promise<boolean> {
+    parseHeld('inbox.complete', id, token);
+    parseOutcome(outcome);
     const entry = this.#held(id, token);
     if (!entry) return false;
     Object.assign(entry, {
@@ -106,24 +112,27 @@ export class MemoryCallbackInbox implements CallbackInbox {
     token: string,
     options: { dueAt: Date; error?: string },
   ): Promise<boolean> {
-    const dueAt = parseDueAt(options.dueAt);
+    parseHeld('inbox.reschedule', id, token);
+    const { dueAt, error } = parseReschedule(options);
     const entry = this.#held(id, token);
     if (!entry) return false;
     entry.status = 'pending';
     entry.dueAt = new Date(dueAt);
     entry.leaseUntil = null;
-    entry.lastError = options.error ?? entry.lastError;
+    entry.lastError = error ?? entry.lastError;
     this.#tokens.delete(id);
     return true;
   }
 
   async deadLetter(id: string, token: string, error: string): Promise<boolean> {
+    parseHeld('inbox.deadLetter', id, token);
+    const lastError = storedError('inbox.deadLetter', error);
     const entry = this.#held(id, token);
     if (!entry) return false;
     Object.assign(entry, {
       status: 'dead',
       outcome: 'dead',
-      lastError: error,
+      lastError,
       leaseUntil: null,
       processedAt: this.#now(),
     } satisfies Partial<InboxEntry>);
@@ -132,6 +141,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
   }
 
   async get(id: string): Promise<InboxEntry | undefined> {
+    parseEntryId('inbox.get', id);
     const entry = this.#entries.get(id);
     return entry && copy(entry);
   }

@@ -12,9 +12,13 @@ import { type SqlDialectName, toInstant } from '../sql/table.js';
 import {
   parseAppend,
   parseClaimOptions,
-  parseDueAt,
+  parseEntryId,
+  parseHeld,
   parseListOptions,
+  parseOutcome,
   parsePruneOptions,
+  parseReschedule,
+  storedError,
 } from './input-rules.js';
 import { pooledRandom } from './pooled-random.js';
 import { PostgresGroupAppender } from './postgres-group-append.js';
@@ -226,6 +230,8 @@ export class SqlCallbackInbox implements CallbackInbox {
   }
 
   async complete(id: string, token: string, outcome: string): Promise<boolean> {
+    parseHeld('inbox.complete', id, token);
+    parseOutcome(outcome);
     return this.#fenced(id, token, {
       status: 'done',
       outcome,
@@ -240,21 +246,24 @@ export class SqlCallbackInbox implements CallbackInbox {
     token: string,
     options: { dueAt: Date; error?: string },
   ): Promise<boolean> {
-    const dueAt = parseDueAt(options.dueAt);
+    parseHeld('inbox.reschedule', id, token);
+    const { dueAt, error } = parseReschedule(options);
     return this.#fenced(id, token, {
       status: 'pending',
       due_at: this.#instant(dueAt),
       lease_token: null,
       lease_until: null,
-      ...(options.error === undefined ? {} : { last_error: options.error }),
+      ...(error === undefined ? {} : { last_error: error }),
     });
   }
 
   async deadLetter(id: string, token: string, error: string): Promise<boolean> {
+    parseHeld('inbox.deadLetter', id, token);
+    const lastError = storedError('inbox.deadLetter', error);
     return this.#fenced(id, token, {
       status: 'dead',
       outcome: 'dead',
-      last_error: error,
+      last_error: lastError,
       lease_token: null,
       lease_until: null,
       processed_at: this.#instant(this.#now()),
@@ -262,6 +271,7 @@ export class SqlCallbackInbox implements CallbackInbox {
   }
 
   async get(id: string): Promise<InboxEntry | undefined> {
+    parseEntryId('inbox.get', id);
     const row = await this.#db()
       .selectFrom(inboxTable)
       .selectAll()
