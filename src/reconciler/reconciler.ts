@@ -6,7 +6,7 @@ import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
 import { EffectRunner } from '../settlement/effects.js';
 import { type CheckContext, type CheckOutcome, type PassState, review } from './check-context.js';
-import { DueRecords } from './due-records.js';
+import { DueRecords, leaseMarginMs } from './due-records.js';
 import {
   emptyProgress,
   type ReconcileProgress,
@@ -187,13 +187,16 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     const pass: PassState = this.#newPassState();
     const force = options.force ?? false;
     const stopped = () => this.#closing || options.signal?.aborted === true;
-    // A page must be checked well within its lease, or leases expire mid-page and another
-    // worker pulls the same records: at most half a lease's worth of requests per page.
+    // A page must be checked well within its lease, or its records' leases run out before
+    // their turn (due-records.ts drops those): at most a quarter of a lease's worth of requests
+    // per page. Leased ahead at the middle of the page before, a page is then handed out by
+    // three eighths of its lease at `ratePerSecond`, well before the last quarter, in which no
+    // check starts (leaseMarginMs).
     const limit = Math.max(
       1,
       Math.min(
         this.#options.batchSize,
-        Math.floor((this.#options.ratePerSecond * this.#options.leaseMs) / 2000),
+        Math.floor((this.#options.ratePerSecond * this.#options.leaseMs) / 4000),
       ),
     );
     // The checks' writes (count, observation, next due time, end of lease) go to the store in
@@ -215,6 +218,22 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       observations: false,
       stopped,
       beforeLease: () => void releases.flush(),
+      now: () => this.#now().getTime(),
+      marginMs: leaseMarginMs(this.#options.leaseMs),
+      // Its lease (nearly) over before a check could take it: not pulled (another worker may
+      // hold it by now), counted, and handed back as due — if the lease is still ours, the
+      // record is free at once; if another worker has it, the fenced release writes nothing.
+      // Due no later than the pass's start, so that this pass's next page may take it again.
+      expired: (leased) => {
+        progress.leaseExpired += 1;
+        releases.add({
+          merchantReference: leased.record.merchantReference,
+          token: leased.token,
+          nextCheckAt: leased.nextCheckAt ?? passStartedAt,
+          counted: false,
+        });
+        this.#emitProgress(progress);
+      },
     });
     const run: PassRun = { pass, progress, force, stopped, releases };
     // `concurrency` checks, each taking the next record as it finishes one: no queue, no
