@@ -5,7 +5,8 @@ import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
 import { EffectRunner } from '../settlement/effects.js';
-import { type CheckContext, type CheckOutcome, type PassState, review } from './check-context.js';
+import type { CheckContext, CheckOutcome, PassState } from './check-context.js';
+import { decide } from './decide.js';
 import { DueRecords, leaseMarginMs } from './due-records.js';
 import {
   emptyProgress,
@@ -15,19 +16,16 @@ import {
 } from './events.js';
 import { fencedStore } from './fenced-store.js';
 import {
-  minimumSettleWindowMs,
   type ReconcilerOptions,
   type ResolvedOptions,
   resolveOptions,
+  warnIfShortSettleWindow,
 } from './options.js';
 import { PayoutHistory } from './payout-history.js';
 import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
 import { ReleaseQueue } from './release-queue.js';
-import { attemptTime, exhausted, firstDueAt, nextCheckAt } from './schedule.js';
-import { checkAirtimePurchase, checkAirtimeRecharge } from './strategies/airtime.js';
-import { checkCollection } from './strategies/collection.js';
-import { checkDisbursement } from './strategies/disbursement.js';
+import { firstDueAt, nextCheckAt } from './schedule.js';
 
 /**
  * Releases written per batch, at most (release-queue.ts): a whole page (200 by default), which
@@ -104,7 +102,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   constructor(dependencies: ReconcilerDependencies, options: ReconcilerOptions = {}) {
     super();
     this.#options = resolveOptions(options);
-    if (this.#options.settleWindowMs < minimumSettleWindowMs) warnShortSettleWindow(this.#options);
+    warnIfShortSettleWindow(this.#options);
     this.#store = dependencies.store;
     this.#transport = dependencies.transport;
     this.#now = dependencies.now ?? (() => new Date());
@@ -309,7 +307,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     };
     let outcome: CheckOutcome;
     try {
-      outcome = await this.#decide(ctx);
+      outcome = await decide(ctx);
     } catch (error) {
       if (isLeaseLostError(error)) return; // Another worker holds the record now.
       progress.errors += 1;
@@ -335,57 +333,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   /** `progress` after every check: a copy of the counts, made only when someone listens. */
   #emitProgress(progress: ReconcileProgress): void {
     if (this.listenerCount('progress') > 0) this.emit('progress', { ...progress });
-  }
-
-  /** Picks the strategy for the record's product and flow, escalating when it is exhausted. */
-  async #decide(ctx: CheckContext): Promise<CheckOutcome> {
-    let { record } = ctx;
-    if (record.status === 'initiating') {
-      // Still initiating past the grace: the process died between write-ahead and the answer.
-      // The request may have been sent, so it is unknown — never failed.
-      ({ record } = await ctx.store.transition(record.merchantReference, 'unknown', {
-        reason: `No outcome was recorded within ${this.#options.initiatingGraceMs} ms of the write-ahead; treated as unknown.`,
-      }));
-      ctx = { ...ctx, record };
-    }
-    const credentials =
-      record.flow === 'airtime_recharge' || record.flow === 'airtime_purchase'
-        ? 'airtime'
-        : record.product;
-    if (!ctx.platform.canUse(credentials)) {
-      throw new Error(
-        `No ${credentials} credentials are configured, so ${record.merchantReference} cannot be checked. ` +
-          `Pass credentials.${credentials} to the client that creates the reconciler.`,
-      );
-    }
-    const outcome = await this.#strategy(ctx);
-    if (outcome.kind !== 'pending' || !outcome.pulled) return outcome;
-    if (!exhausted(record, this.#options, ctx.now)) return outcome;
-    // The check log is read only here, for the rare record given up on, never per check.
-    const earlier =
-      ctx.leased.observations ?? (await this.#store.readObservations(record.merchantReference));
-    const observations = [...earlier, outcome.answer ?? null];
-    return review(ctx, {
-      reason: 'max_attempts',
-      message:
-        `${record.merchantReference} is still open after ${record.checkCount + 1} checks over ` +
-        `${Math.round((ctx.now.getTime() - attemptTime(record).getTime()) / 60_000)} min; the ` +
-        'platform never gave a final answer. The evidence holds every answer pulled.',
-      evidence: { checks: record.checkCount + 1, attemptedAt: attemptTime(record), observations },
-    });
-  }
-
-  #strategy(ctx: CheckContext): Promise<CheckOutcome> {
-    switch (ctx.record.flow) {
-      case 'disbursement':
-        return checkDisbursement(ctx);
-      case 'airtime_purchase':
-        return checkAirtimePurchase(ctx);
-      case 'airtime_recharge':
-        return checkAirtimeRecharge(ctx);
-      default:
-        return checkCollection(ctx);
-    }
   }
 
   async #finish(
@@ -433,22 +380,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       this.emit('error', error, outcome.record);
     }
   }
-}
-
-/**
- * A settle window under a minute is allowed (tests against the sandbox, which lists a payout
- * as soon as it answers, need short ones) but never silent: in production it fails payouts the
- * platform lists late, and a failed payout may be paid again.
- */
-function warnShortSettleWindow(options: ResolvedOptions): void {
-  process.emitWarning(
-    `pesakit: createReconciler({ settleWindowMs: ${options.settleWindowMs} }) is under ` +
-      `${minimumSettleWindowMs} ms. An unknown payout missing from the payout history is failed ` +
-      `("never reached the platform") ${options.settleWindowMs} ms after its attempt, but the ` +
-      'platform may still list a payout it was processing; failed, it may be paid again. Keep ' +
-      `at least ${minimumSettleWindowMs} ms (the default is 15 min) outside tests.`,
-    { code: 'PESAKIT_SHORT_SETTLE_WINDOW' },
-  );
 }
 
 /** An error as evidence: its name and message (messages are already redacted). */
