@@ -15,6 +15,12 @@ export interface ReconcileSummary {
   pending: number;
   /** Checks that threw (network, 5xx, missing credentials): retried on the schedule. */
   errors: number;
+  /**
+   * Records not checked because their lease had (nearly) run out before a check could take
+   * them (a pass far slower than its rate): not pulled, handed back as due, so whoever leases
+   * them next checks them. Not in `checked`.
+   */
+  leaseExpired: number;
   durationMs: number;
 }
 
@@ -37,5 +43,5 @@ export interface ReconcilerEvents {
 }
 
 export function emptyProgress(): ReconcileProgress {
-  return { checked: 0, settled: 0, failed: 0, review: 0, pending: 0, errors: 0 };
+  return { checked: 0, settled: 0, failed: 0, review: 0, pending: 0, errors: 0, leaseExpired: 0 };
 }

@@ -171,3 +171,20 @@ export function resolveOptions(options: ReconcilerOptions = {}): ResolvedOptions
     pollIntervalMs: o.pollIntervalMs ?? 5 * second,
   };
 }
+
+/**
+ * A settle window under a minute is allowed (tests against the sandbox, which lists a payout
+ * as soon as it answers, need short ones) but never silent: in production it fails payouts the
+ * platform lists late, and a failed payout may be paid again.
+ */
+export function warnIfShortSettleWindow(options: ResolvedOptions): void {
+  if (options.settleWindowMs >= minimumSettleWindowMs) return;
+  process.emitWarning(
+    `pesakit: createReconciler({ settleWindowMs: ${options.settleWindowMs} }) is under ` +
+      `${minimumSettleWindowMs} ms. An unknown payout missing from the payout history is failed ` +
+      `("never reached the platform") ${options.settleWindowMs} ms after its attempt, but the ` +
+      'platform may still list a payout it was processing; failed, it may be paid again. Keep ' +
+      `at least ${minimumSettleWindowMs} ms (the default is 15 min) outside tests.`,
+    { code: 'PESAKIT_SHORT_SETTLE_WINDOW' },
+  );
+}

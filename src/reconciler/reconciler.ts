@@ -1,14 +1,14 @@
 import { EventEmitter } from 'eventemitter3';
 import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
-import { ConfigurationError } from '../errors/configuration-error.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
 import { EffectRunner } from '../settlement/effects.js';
-import { type CheckContext, type CheckOutcome, type PassState, review } from './check-context.js';
-import { DueRecords } from './due-records.js';
+import type { CheckContext, CheckOutcome, PassState } from './check-context.js';
+import { decide } from './decide.js';
+import { DueRecords, leaseMarginMs } from './due-records.js';
 import {
   emptyProgress,
   type ReconcileProgress,
@@ -17,19 +17,16 @@ import {
 } from './events.js';
 import { fencedStore } from './fenced-store.js';
 import {
-  minimumSettleWindowMs,
   type ReconcilerOptions,
   type ResolvedOptions,
   resolveOptions,
+  warnIfShortSettleWindow,
 } from './options.js';
 import { PayoutHistory } from './payout-history.js';
 import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
 import { ReleaseQueue } from './release-queue.js';
-import { attemptTime, exhausted, firstDueAt, nextCheckAt } from './schedule.js';
-import { checkAirtimePurchase, checkAirtimeRecharge } from './strategies/airtime.js';
-import { checkCollection } from './strategies/collection.js';
-import { checkDisbursement } from './strategies/disbursement.js';
+import { firstDueAt, nextCheckAt } from './schedule.js';
 
 /**
  * Releases written per batch, at most (release-queue.ts): a whole page (200 by default), which
@@ -106,7 +103,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   constructor(dependencies: ReconcilerDependencies, options: ReconcilerOptions = {}) {
     super();
     this.#options = resolveOptions(options);
-    if (this.#options.settleWindowMs < minimumSettleWindowMs) warnShortSettleWindow(this.#options);
+    warnIfShortSettleWindow(this.#options);
     this.#store = dependencies.store;
     this.#transport = dependencies.transport;
     this.#now = dependencies.now ?? (() => new Date());
@@ -196,13 +193,16 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     const pass: PassState = this.#newPassState();
     const force = options.force ?? false;
     const stopped = () => this.#closing || options.signal?.aborted === true;
-    // A page must be checked well within its lease, or leases expire mid-page and another
-    // worker pulls the same records: at most half a lease's worth of requests per page.
+    // A page must be checked well within its lease, or its records' leases run out before
+    // their turn (due-records.ts drops those): at most a quarter of a lease's worth of requests
+    // per page. Leased ahead at the middle of the page before, a page is then handed out by
+    // three eighths of its lease at `ratePerSecond`, well before the last quarter, in which no
+    // check starts (leaseMarginMs).
     const limit = Math.max(
       1,
       Math.min(
         this.#options.batchSize,
-        Math.floor((this.#options.ratePerSecond * this.#options.leaseMs) / 2000),
+        Math.floor((this.#options.ratePerSecond * this.#options.leaseMs) / 4000),
       ),
     );
     // The checks' writes (count, observation, next due time, end of lease) go to the store in
@@ -224,6 +224,22 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       observations: false,
       stopped,
       beforeLease: () => void releases.flush(),
+      now: () => this.#now().getTime(),
+      marginMs: leaseMarginMs(this.#options.leaseMs),
+      // Its lease (nearly) over before a check could take it: not pulled (another worker may
+      // hold it by now), counted, and handed back as due — if the lease is still ours, the
+      // record is free at once; if another worker has it, the fenced release writes nothing.
+      // Due no later than the pass's start, so that this pass's next page may take it again.
+      expired: (leased) => {
+        progress.leaseExpired += 1;
+        releases.add({
+          merchantReference: leased.record.merchantReference,
+          token: leased.token,
+          nextCheckAt: leased.nextCheckAt ?? passStartedAt,
+          counted: false,
+        });
+        this.#emitProgress(progress);
+      },
     });
     const run: PassRun = { pass, progress, force, stopped, releases };
     // `concurrency` checks, each taking the next record as it finishes one: no queue, no
@@ -299,7 +315,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     };
     let outcome: CheckOutcome;
     try {
-      outcome = await this.#decide(ctx);
+      outcome = await decide(ctx);
     } catch (error) {
       if (isLeaseLostError(error)) return; // Another worker holds the record now.
       progress.errors += 1;
@@ -325,58 +341,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   /** `progress` after every check: a copy of the counts, made only when someone listens. */
   #emitProgress(progress: ReconcileProgress): void {
     if (this.listenerCount('progress') > 0) this.emit('progress', { ...progress });
-  }
-
-  /** Picks the strategy for the record's product and flow, escalating when it is exhausted. */
-  async #decide(ctx: CheckContext): Promise<CheckOutcome> {
-    let { record } = ctx;
-    if (record.status === 'initiating') {
-      // Still initiating past the grace: the process died between write-ahead and the answer.
-      // The request may have been sent, so it is unknown — never failed.
-      ({ record } = await ctx.store.transition(record.merchantReference, 'unknown', {
-        reason: `No outcome was recorded within ${this.#options.initiatingGraceMs} ms of the write-ahead; treated as unknown.`,
-      }));
-      ctx = { ...ctx, record };
-    }
-    const credentials =
-      record.flow === 'airtime_recharge' || record.flow === 'airtime_purchase'
-        ? 'airtime'
-        : record.product;
-    if (!ctx.platform.canUse(credentials)) {
-      throw new ConfigurationError(
-        `credentials.${credentials}`,
-        `No ${credentials} credentials are configured, so ${record.merchantReference} cannot be checked. ` +
-          `Pass credentials.${credentials} to the client that creates the reconciler.`,
-      );
-    }
-    const outcome = await this.#strategy(ctx);
-    if (outcome.kind !== 'pending' || !outcome.pulled) return outcome;
-    if (!exhausted(record, this.#options, ctx.now)) return outcome;
-    // The check log is read only here, for the rare record given up on, never per check.
-    const earlier =
-      ctx.leased.observations ?? (await this.#store.readObservations(record.merchantReference));
-    const observations = [...earlier, outcome.answer ?? null];
-    return review(ctx, {
-      reason: 'max_attempts',
-      message:
-        `${record.merchantReference} is still open after ${record.checkCount + 1} checks over ` +
-        `${Math.round((ctx.now.getTime() - attemptTime(record).getTime()) / 60_000)} min; the ` +
-        'platform never gave a final answer. The evidence holds every answer pulled.',
-      evidence: { checks: record.checkCount + 1, attemptedAt: attemptTime(record), observations },
-    });
-  }
-
-  #strategy(ctx: CheckContext): Promise<CheckOutcome> {
-    switch (ctx.record.flow) {
-      case 'disbursement':
-        return checkDisbursement(ctx);
-      case 'airtime_purchase':
-        return checkAirtimePurchase(ctx);
-      case 'airtime_recharge':
-        return checkAirtimeRecharge(ctx);
-      default:
-        return checkCollection(ctx);
-    }
   }
 
   async #finish(
@@ -424,22 +388,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       this.emit('error', error, outcome.record);
     }
   }
-}
-
-/**
- * A settle window under a minute is allowed (tests against the sandbox, which lists a payout
- * as soon as it answers, need short ones) but never silent: in production it fails payouts the
- * platform lists late, and a failed payout may be paid again.
- */
-function warnShortSettleWindow(options: ResolvedOptions): void {
-  process.emitWarning(
-    `pesakit: createReconciler({ settleWindowMs: ${options.settleWindowMs} }) is under ` +
-      `${minimumSettleWindowMs} ms. An unknown payout missing from the payout history is failed ` +
-      `("never reached the platform") ${options.settleWindowMs} ms after its attempt, but the ` +
-      'platform may still list a payout it was processing; failed, it may be paid again. Keep ' +
-      `at least ${minimumSettleWindowMs} ms (the default is 15 min) outside tests.`,
-    { code: 'PESAKIT_SHORT_SETTLE_WINDOW' },
-  );
 }
 
 /** An error as evidence: its name and message (messages are already redacted). */

@@ -40,6 +40,15 @@ function slowStore(pageSizes: number[]) {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A clock that never moves: no lease ever runs out (nothing goes to `expired`). */
+const neverExpiring = {
+  now: () => 0,
+  marginMs: 15_000,
+  expired: () => {
+    throw new Error('no lease runs out on a clock that stands still');
+  },
+};
+
 describe('DueRecords', () => {
   it('leases the next page while half the current one is still to be handed out', async () => {
     const slow = slowStore([10, 10, 3]);
@@ -51,6 +60,7 @@ describe('DueRecords', () => {
       beforeLease: () => {
         flushed += 1;
       },
+      ...neverExpiring,
     });
     const first = due.take();
     await settle();
@@ -94,6 +104,7 @@ describe('DueRecords', () => {
       leaseMs: 60_000,
       stopped: () => stopped,
       beforeLease: () => {},
+      ...neverExpiring,
     });
     const first = due.take();
     await settle();
@@ -111,5 +122,77 @@ describe('DueRecords', () => {
     // r-4 of the first page and the whole second page: their checks hand each one back.
     expect(handedOut).toEqual(['r-4', 'r-5', 'r-6', 'r-7', 'r-8']);
     expect(slow.asked).toHaveLength(2);
+  });
+
+  it('drops the records whose lease has less than the margin left, from the page in hand and from the page leased ahead', async () => {
+    const slow = slowStore([4, 4, 4, 1]);
+    let clock = 10_000;
+    const expired: string[] = [];
+    const due = new DueRecords(slow.store, {
+      limit: 4,
+      leaseMs: 1_000,
+      stopped: () => false,
+      beforeLease: () => {},
+      now: () => clock,
+      marginMs: 250,
+      expired: (leased) => expired.push(leased.record.merchantReference),
+    });
+    const first = due.take(); // page 1 asked for at 10 000: usable until 10 750
+    await settle();
+    clock = 10_500; // the store answers late: its lease ran from when it was asked for, or later
+    slow.answerNext();
+    expect((await first)?.record.merchantReference).toBe('r-1');
+    clock = 10_700;
+    expect((await due.take())?.record.merchantReference).toBe('r-2');
+    // The middle: page 2 is leased ahead now (usable until 11 450); r-3 comes just too late.
+    clock = 10_750;
+    const third = due.take();
+    await settle();
+    expect(slow.asked).toHaveLength(2);
+    clock = 11_000;
+    slow.answerNext();
+    // r-3 and r-4 are dropped, not handed out; the next record given is page 2's first.
+    expect((await third)?.record.merchantReference).toBe('r-5');
+    expect(expired).toEqual(['r-3', 'r-4']);
+    expect((await due.take())?.record.merchantReference).toBe('r-6');
+    // Page 2's middle: page 3 is leased ahead (at 11 000, usable until 11 750). Page 2 is
+    // reached… and page 3, leased ahead, is reached too late: every one of its records dropped.
+    expect((await due.take())?.record.merchantReference).toBe('r-7');
+    expect(slow.asked).toHaveLength(3);
+    slow.answerNext();
+    clock = 11_449;
+    expect((await due.take())?.record.merchantReference).toBe('r-8');
+    clock = 11_750;
+    const next = due.take();
+    await settle();
+    expect(slow.asked).toHaveLength(4); // page 3's middle, reached while dropping it
+    slow.answerNext();
+    // Page 4 (one record, the last) was asked for at 11 750: usable until 12 500.
+    expect((await next)?.record.merchantReference).toBe('r-13');
+    expect(expired).toEqual(['r-3', 'r-4', 'r-9', 'r-10', 'r-11', 'r-12']);
+    expect(await due.take()).toBeUndefined();
+  });
+
+  it('hands out a record while its lease has more than the margin left, to the millisecond', async () => {
+    const slow = slowStore([2]);
+    let clock = 0;
+    const expired: string[] = [];
+    const due = new DueRecords(slow.store, {
+      limit: 3, // a short page: the last
+      leaseMs: 1_000,
+      stopped: () => false,
+      beforeLease: () => {},
+      now: () => clock,
+      marginMs: 250,
+      expired: (leased) => expired.push(leased.record.merchantReference),
+    });
+    const first = due.take();
+    await settle();
+    slow.answerNext();
+    clock = 749;
+    expect((await first)?.record.merchantReference).toBe('r-1');
+    clock = 750;
+    expect(await due.take()).toBeUndefined();
+    expect(expired).toEqual(['r-2']);
   });
 });

@@ -1,0 +1,64 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { type CheckContext, type CheckOutcome, review } from './check-context.js';
+import { attemptTime, exhausted } from './schedule.js';
+import { checkAirtimePurchase, checkAirtimeRecharge } from './strategies/airtime.js';
+import { checkCollection } from './strategies/collection.js';
+import { checkDisbursement } from './strategies/disbursement.js';
+
+/**
+ * Decides one leased record: a stale `initiating` record becomes `unknown` first, then the
+ * strategy for its product and flow pulls and decides, and a record still open after that and
+ * tried long enough goes to a person (`max_attempts`). Everything it writes goes through the
+ * check's fenced store.
+ */
+export async function decide(ctx: CheckContext): Promise<CheckOutcome> {
+  let { record } = ctx;
+  if (record.status === 'initiating') {
+    // Still initiating past the grace: the process died between write-ahead and the answer.
+    // The request may have been sent, so it is unknown — never failed.
+    ({ record } = await ctx.store.transition(record.merchantReference, 'unknown', {
+      reason: `No outcome was recorded within ${ctx.options.initiatingGraceMs} ms of the write-ahead; treated as unknown.`,
+    }));
+    ctx = { ...ctx, record };
+  }
+  const credentials =
+    record.flow === 'airtime_recharge' || record.flow === 'airtime_purchase'
+      ? 'airtime'
+      : record.product;
+  if (!ctx.platform.canUse(credentials)) {
+    throw new ConfigurationError(
+      `credentials.${credentials}`,
+      `No ${credentials} credentials are configured, so ${record.merchantReference} cannot be checked. ` +
+        `Pass credentials.${credentials} to the client that creates the reconciler.`,
+    );
+  }
+  const outcome = await strategyFor(ctx);
+  if (outcome.kind !== 'pending' || !outcome.pulled) return outcome;
+  if (!exhausted(record, ctx.options, ctx.now)) return outcome;
+  // The check log is read only here, for the rare record given up on, never per check.
+  const earlier =
+    ctx.leased.observations ?? (await ctx.store.readObservations(record.merchantReference));
+  const observations = [...earlier, outcome.answer ?? null];
+  return review(ctx, {
+    reason: 'max_attempts',
+    message:
+      `${record.merchantReference} is still open after ${record.checkCount + 1} checks over ` +
+      `${Math.round((ctx.now.getTime() - attemptTime(record).getTime()) / 60_000)} min; the ` +
+      'platform never gave a final answer. The evidence holds every answer pulled.',
+    evidence: { checks: record.checkCount + 1, attemptedAt: attemptTime(record), observations },
+  });
+}
+
+/** The strategy for the record's product and flow. */
+function strategyFor(ctx: CheckContext): Promise<CheckOutcome> {
+  switch (ctx.record.flow) {
+    case 'disbursement':
+      return checkDisbursement(ctx);
+    case 'airtime_purchase':
+      return checkAirtimePurchase(ctx);
+    case 'airtime_recharge':
+      return checkAirtimeRecharge(ctx);
+    default:
+      return checkCollection(ctx);
+  }
+}
