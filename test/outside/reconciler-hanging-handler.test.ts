@@ -46,12 +46,20 @@ describe('a handler that never finishes', () => {
     const errors: unknown[] = [];
     reconciler.on('error', (error) => errors.push(error));
 
-    const summary = await Promise.race([
-      reconciler.runOnce({ force: true }),
-      new Promise<'stalled'>((resolve) => setTimeout(() => resolve('stalled'), 8_000)),
-    ]);
-    expect(summary).not.toBe('stalled');
-    expect(summary).toMatchObject({ checked: 3, settled: 3 });
+    const pass = () =>
+      Promise.race([
+        reconciler.runOnce({ force: true }),
+        new Promise<'stalled'>((resolve) => setTimeout(() => resolve('stalled'), 8_000)),
+      ]);
+    const first = await pass();
+    if (first === 'stalled') throw new Error('the pass stalled behind the hanging handler');
+    // The hung handler held the one slot for most of the page's lease, so the records behind it
+    // were either checked or — their lease too short to start a check on — handed back as due,
+    // never pulled on an expiring lease; a second pass checks what was handed back.
+    expect(first.checked + first.leaseExpired).toBe(3);
+    const second = await pass();
+    if (second === 'stalled') throw new Error('the second pass stalled');
+    expect(first.settled + second.settled).toBe(3);
     expect(runs).toBeGreaterThanOrEqual(3);
     expect(String(errors[0])).toMatch(/did not finish within its lease/);
 
