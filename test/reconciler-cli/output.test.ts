@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { describeStore, parseStoreLocation } from '../../src/cli/reconcile/open-store.js';
+import { PassTotals, zeroCounts } from '../../src/cli/reconcile/pass-counts.js';
 import { createReporter } from '../../src/cli/reconcile/reporter.js';
 import type { TransactionRecord } from '../../src/references/index.js';
 import { Captured } from './harness.js';
@@ -15,7 +16,7 @@ const record = {
 } as unknown as TransactionRecord;
 
 const outcome = {
-  counts: { checked: 3, settled: 1, failed: 1, review: 1, pending: 0, errors: 0 },
+  counts: { checked: 3, settled: 1, failed: 1, review: 1, pending: 0, errors: 0, leaseExpired: 0 },
   durationMs: 1234,
   needsReview: 1,
   exitCode: 3,
@@ -80,5 +81,50 @@ describe('reconcile output: a progress bar on a terminal, plain lines otherwise'
       store: 'postgres://app:***@db.internal/shop',
     });
     expect(io.out.text).not.toContain('s3cret');
+  });
+});
+
+describe('records handed back unchecked (lease expired)', () => {
+  it('get a column in the table and a clause in the progress line only when there were any', () => {
+    const quiet = streams(false);
+    createReporter(false, quiet).finished({ ...outcome, needsReview: 0, exitCode: 0 });
+    expect(quiet.out.text).not.toContain('lease expired');
+
+    const io = streams(false);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const reporter = createReporter(false, io);
+      // Plain progress lines are at most one per 5 s.
+      vi.setSystemTime(Date.now() + 6_000);
+      reporter.progress({ ...outcome.counts, leaseExpired: 2 });
+    } finally {
+      vi.useRealTimers();
+    }
+    const reporter = createReporter(false, io);
+    reporter.finished({ ...outcome, counts: { ...outcome.counts, leaseExpired: 2 } });
+    expect(io.out.text).toContain('0 errors, 2 lease expired');
+    expect(io.out.text).toContain('lease expired |');
+    expect(io.out.text).toMatch(
+      /\|\s+3\s+\|\s+1\s+\|\s+1\s+\|\s+0\s+\|\s+1\s+\|\s+0\s+\|\s+2\s+\|/,
+    );
+  });
+
+  it('--watch totals count a hand-back as progress within a pass, not as the start of a new one', () => {
+    const passes = new PassTotals();
+    const event = (checked: number, settled: number, leaseExpired: number) => ({
+      ...zeroCounts(),
+      checked,
+      settled,
+      leaseExpired,
+    });
+    // Pass 1: two checks, then one record handed back, then one more check.
+    passes.add(event(1, 1, 0));
+    passes.add(event(2, 2, 0));
+    passes.add(event(2, 2, 1));
+    passes.add(event(3, 3, 1));
+    // Pass 2 restarts from zero.
+    passes.add(event(1, 1, 0));
+    passes.add(event(1, 1, 1));
+    expect(passes.totals).toMatchObject({ checked: 4, settled: 4, leaseExpired: 2 });
   });
 });

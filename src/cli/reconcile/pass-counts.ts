@@ -11,6 +11,8 @@ export interface PassCounts {
   review: number;
   pending: number;
   errors: number;
+  /** Records handed back unchecked: their lease was nearly over when their turn came. */
+  leaseExpired: number;
 }
 
 /** What the CLI prints when a pass (or a `--watch` run) ends. */
@@ -38,7 +40,29 @@ export const zeroCounts = (): PassCounts => ({
   review: 0,
   pending: 0,
   errors: 0,
+  leaseExpired: 0,
 });
+
+/**
+ * Totals across the passes of a run from the `progress` events. `--watch` runs many passes and
+ * each pass's counts restart from zero; within a pass every event adds one check or one record
+ * handed back unchecked (`leaseExpired`), so an event that does not move that sum forward is the
+ * first of a new pass and counts in full, and any other adds its difference from the last.
+ */
+export class PassTotals {
+  readonly totals: PassCounts = zeroCounts();
+  #previous: PassCounts = zeroCounts();
+
+  add(counts: PassCounts): void {
+    const previous = this.#previous;
+    const newPass =
+      counts.checked + counts.leaseExpired <= previous.checked + previous.leaseExpired;
+    for (const key of Object.keys(this.totals) as (keyof PassCounts)[]) {
+      this.totals[key] += newPass ? counts[key] : counts[key] - previous[key];
+    }
+    this.#previous = { ...counts };
+  }
+}
 
 /** The fields of a record every output line carries. Never a payload: those may hold PII. */
 export function recordFields(record: TransactionRecord) {

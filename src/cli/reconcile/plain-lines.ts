@@ -32,7 +32,8 @@ export class PlainLinesReporter implements ReconcileReporter {
     this.#lastProgressAt = now;
     this.#line(
       `progress  ${counts.checked} checked, ${counts.settled} settled, ${counts.failed} failed, ` +
-        `${counts.review} to review, ${counts.errors} errors`,
+        `${counts.review} to review, ${counts.errors} errors` +
+        (counts.leaseExpired > 0 ? `, ${counts.leaseExpired} lease expired` : ''),
     );
   }
 

@@ -6,8 +6,7 @@ import { clientOptionsFromEnv } from './client-from-env.js';
 import { countNeedsReview } from './count-review.js';
 import { exitCodes } from './exit-codes.js';
 import { describeStore, openStore, parseStoreLocation } from './open-store.js';
-import type { PassCounts } from './pass-counts.js';
-import { zeroCounts } from './pass-counts.js';
+import { type PassCounts, PassTotals } from './pass-counts.js';
 import { createReporter, errorMessage, type ReporterStreams } from './reporter.js';
 import { checkNoSecretFlags, UsageError } from './usage-error.js';
 
@@ -86,17 +85,10 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     });
     const startedAt = Date.now();
-    // --watch runs many passes and each pass's progress restarts from zero. Progress is
-    // emitted once per check, so each event adds (this - previous) within a pass, or all of
-    // itself when a new pass began; the totals then add up across passes.
-    const totals = zeroCounts();
-    let previous = zeroCounts();
+    const passes = new PassTotals();
+    const { totals } = passes;
     reconciler.on('progress', (counts) => {
-      const newPass = counts.checked <= previous.checked;
-      for (const key of Object.keys(totals) as (keyof PassCounts)[]) {
-        totals[key] += newPass ? counts[key] : counts[key] - previous[key];
-      }
-      previous = { ...counts };
+      passes.add(counts);
       reporter.progress(counts);
     });
     reconciler.on('settled', (record) => reporter.settled(record));
@@ -127,6 +119,7 @@ export async function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Prom
           review: summary.review,
           pending: summary.pending,
           errors: summary.errors,
+          leaseExpired: summary.leaseExpired,
         };
       } catch (error) {
         runFailed = true;

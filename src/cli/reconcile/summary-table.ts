@@ -7,8 +7,18 @@ import type { RunOutcome } from './pass-counts.js';
  */
 export function summaryTable(outcome: RunOutcome): string {
   const { counts } = outcome;
+  // Rare (a pass far slower than its rate, or a long 429 pause): a column only when it happened.
+  const handedBack = counts.leaseExpired > 0;
   const table = new Table({
-    head: ['checked', 'settled', 'failed', 'still pending', 'needs review', 'errors'],
+    head: [
+      'checked',
+      'settled',
+      'failed',
+      'still pending',
+      'needs review',
+      'errors',
+      ...(handedBack ? ['lease expired'] : []),
+    ],
     style: { head: [], border: [] },
     chars: asciiBorders,
   });
@@ -19,6 +29,7 @@ export function summaryTable(outcome: RunOutcome): string {
     counts.pending,
     counts.review,
     counts.errors,
+    ...(handedBack ? [counts.leaseExpired] : []),
   ]);
   const seconds = (outcome.durationMs / 1000).toFixed(1);
   const review =
