@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteInboxWriter } from '../../src/references/inbox/sqlite-inbox-writer.js';
 import { sqliteCheckpointer } from '../../src/references/sql/sqlite-checkpointer.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { closeInScript } from '../helpers/sqlite-file-store.js';
 import { callback, inboxInsertFor } from './inbox-conformance.js';
 import { merchantCallback } from './payloads.js';
 
@@ -220,16 +220,10 @@ describe('kill -9 of a process acknowledging callbacks into SQLite', () => {
 describe('closing a store with a writer thread', () => {
   it('lets a script end normally: close() resolves with nothing else keeping the process alive', async () => {
     const file = join(directory(), 'store.sqlite');
-    const script = fileURLToPath(new URL('./fixtures/sqlite-close-process.ts', import.meta.url));
-    const closing = spawn(process.execPath, ['--import', 'tsx', script, file], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    expect(await closeInScript('inbox', file)).toEqual({
+      code: 0,
+      stdout: 'CLOSED duplicate=false',
     });
-    let stdout = '';
-    closing.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    const [code] = (await once(closing, 'exit')) as [number | null];
-    expect({ code, stdout: stdout.trim() }).toEqual({ code: 0, stdout: 'CLOSED duplicate=false' });
     const reader = opened(file, { readonly: true });
     expect(
       (reader.prepare('select count(*) as n from pesakit_callback_inbox').get() as { n: number }).n,

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isStoreInputError } from '../../src/errors/store-input-error.js';
 import { MemoryReferenceStore, type ReferenceStore } from '../../src/references/index.js';
@@ -10,6 +7,7 @@ import type { LeasedRecord } from '../../src/references/schedule/types.js';
 import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
 import { failure } from '../helpers/failure.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { seedOpenRecords, temporarySqliteFiles } from '../helpers/sqlite-file-store.js';
 
 const start = Date.parse('2025-03-01T08:00:00.000Z');
 
@@ -23,24 +21,6 @@ function manualClock() {
   };
 }
 
-async function seed(
-  store: ReferenceStore,
-  count: number,
-  status: 'pending' | 'unknown' = 'pending',
-) {
-  for (let i = 0; i < count; i += 1) {
-    const merchantReference = `order-${String(i).padStart(3, '0')}`;
-    await store.createIntent({
-      merchantReference,
-      product: 'collection',
-      flow: 'mno',
-      amount: 5000,
-      msisdn: '255754123456',
-    });
-    await store.transition(merchantReference, status);
-  }
-}
-
 type Open = (now: () => Date) => Promise<ReferenceStore>;
 
 function describeScheduling(name: string, open: Open) {
@@ -48,7 +28,7 @@ function describeScheduling(name: string, open: Open) {
     it('leases only what is due, in keyset pages, and never the same record twice in a pass', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
-      await seed(store, 5);
+      await seedOpenRecords(store, 5);
       const first = await store.leaseDue({ limit: 2, leaseMs: 60_000 });
       const second = await store.leaseDue({ limit: 2, leaseMs: 60_000 });
       const third = await store.leaseDue({ limit: 2, leaseMs: 60_000 });
@@ -62,7 +42,7 @@ function describeScheduling(name: string, open: Open) {
     it('a released record is not due until its next check time; its check is counted', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
-      await seed(store, 2);
+      await seedOpenRecords(store, 2);
       const leased = await store.leaseDue({ limit: 10, leaseMs: 60_000 });
       for (const { record, token } of leased) {
         const released = await store.releaseLease(record.merchantReference, token, {
@@ -85,7 +65,7 @@ function describeScheduling(name: string, open: Open) {
     it('force leases records not yet due, still once per pass', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
-      await seed(store, 3);
+      await seedOpenRecords(store, 3);
       for (const { record, token } of await store.leaseDue({ limit: 10, leaseMs: 60_000 })) {
         await store.releaseLease(record.merchantReference, token, {
           nextCheckAt: new Date(start + 3_600_000),
@@ -125,7 +105,7 @@ function describeScheduling(name: string, open: Open) {
       await intent('initiating-old');
       clock.advance(10_000);
       await intent('initiating-young');
-      await seed(store, 1); // order-000, pending, as young as the young one
+      await seedOpenRecords(store, 1); // order-000, pending, as young as the young one
       const initiatingBefore = new Date(start + 5_000);
       const references = (leased: LeasedRecord[]) =>
         leased.map((l) => l.record.merchantReference).sort();
@@ -162,7 +142,7 @@ function describeScheduling(name: string, open: Open) {
     it('skips final records and records leased by another worker until the lease expires', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
-      await seed(store, 2);
+      await seedOpenRecords(store, 2);
       await store.transition('order-001', 'success');
       const [lease] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
       expect(lease?.record.merchantReference).toBe('order-000');
@@ -192,7 +172,7 @@ function describeScheduling(name: string, open: Open) {
     it('keeps the last observations as evidence; an uncounted release only reschedules', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
-      await seed(store, 1);
+      await seedOpenRecords(store, 1);
       for (let i = 0; i < 22; i += 1) {
         const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
         expect(lease?.observations).toHaveLength(Math.min(i, 20));
@@ -220,7 +200,7 @@ function describeScheduling(name: string, open: Open) {
     it('releaseLeases ends many leases at once, exactly as releaseLease would, fenced by token', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
-      await seed(store, 4);
+      await seedOpenRecords(store, 4);
       const leased = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
       expect(leased).toHaveLength(4);
       const [a, b, c, d] = leased as [LeasedRecord, LeasedRecord, LeasedRecord, LeasedRecord];
@@ -293,7 +273,7 @@ function describeScheduling(name: string, open: Open) {
     it('releaseLeases keeps the last observations, and refuses bad input whole, naming it', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
-      await seed(store, 2);
+      await seedOpenRecords(store, 2);
       for (let i = 0; i < 22; i += 1) {
         const leases = await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true });
         expect(leases).toHaveLength(2);
@@ -341,7 +321,7 @@ function describeScheduling(name: string, open: Open) {
     it('leases without the check log on request, and reads it back exactly, oldest first', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
-      await seed(store, 2);
+      await seedOpenRecords(store, 2);
       // Observations the store must keep exactly as given: key order, nesting, arrays (one
       // entry, never spliced into the log), strings, null, unicode and quotes.
       const observations: unknown[] = [
@@ -399,7 +379,7 @@ function describeScheduling(name: string, open: Open) {
 
     it('refuses bad options naming the field, and changes nothing', async () => {
       const store = await open(manualClock().now);
-      await seed(store, 1);
+      await seedOpenRecords(store, 1);
       const error = await failure(store.leaseDue({ limit: 0, leaseMs: 1000 }));
       expect(isStoreInputError(error)).toBe(true);
       expect(String(error)).toMatch(/limit/);
@@ -417,13 +397,10 @@ describeScheduling('memory', async (now) => new MemoryReferenceStore({ now }));
 describeScheduling('sqlite', (now) => SqliteReferenceStore.open(':memory:', { now }));
 
 // A file opened by path: the lease and release run on the schedule thread's own connection.
-const files = mkdtempSync(join(tmpdir(), 'pesakit-scheduling-'));
-let fileCount = 0;
-describeScheduling('sqlite file (schedule thread)', (now) => {
-  fileCount += 1;
-  return SqliteReferenceStore.open(join(files, `store-${fileCount}.sqlite`), { now });
-});
-afterAll(() => rmSync(files, { recursive: true, force: true }));
+const newFile = temporarySqliteFiles('scheduling');
+describeScheduling('sqlite file (schedule thread)', (now) =>
+  SqliteReferenceStore.open(newFile(), { now }),
+);
 
 let database: TestDatabase | undefined;
 let schemas = 0;
@@ -448,7 +425,7 @@ describe('postgres: concurrent workers split due records (FOR UPDATE SKIP LOCKED
         PostgresReferenceStore.open(database!.url, { schema: 'shared', maxConnections: 2 }),
       ),
     );
-    await seed(stores[0]!, 200);
+    await seedOpenRecords(stores[0]!, 200);
     const leased = (
       await Promise.all(
         stores.flatMap((store) =>

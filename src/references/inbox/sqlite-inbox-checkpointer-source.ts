@@ -1,7 +1,10 @@
+import { sqliteThreadSource } from '../sql/sqlite-thread-source.js';
+
 /**
- * The code of a SQLite store file's checkpointer thread, started (lazily) by the store's
- * checkpointer (sql/sqlite-checkpointer.ts) with `new Worker(source, { eval: true })`, and
- * poked both for the store's own connection and for the inbox writer thread's.
+ * The code of a SQLite store file's checkpointer thread, after the start every store thread
+ * shares (sql/sqlite-thread-source.ts). Started (lazily) by the store's checkpointer
+ * (sql/sqlite-checkpointer.ts), and poked both for the store's own connection and for the inbox
+ * writer thread's.
  *
  * Why a thread of its own: SQLite's automatic checkpoint runs inside the COMMIT of whichever
  * connection pushed the WAL past `wal_autocheckpoint` pages — on the writer, so every few
@@ -12,21 +15,15 @@
  * so the writer only commits. The same holds for the store's own connection (money calls'
  * intents and answers, the reconciler's leases), whose commits run on the event loop.
  *
- * - in  `'changed'` (the writer committed `rows` more callbacks, a few MiB of WAL) → a PASSIVE
- *   checkpoint at once: about as often as SQLite's own (every 1,000 pages), so no more work
+ * - in  `{ changed: true }` (some connection committed a few MiB of WAL) → a PASSIVE checkpoint
+ *   at once: about as often as SQLite's own (every 1,000 pages), so no more work
  *   than before, only elsewhere. When the WAL is not fully copied (commits kept coming), once
  *   more `settleMs` later, so that after a burst the WAL is copied in full and starts over.
- * - in  `'close'` → closes the connection; the thread ends.
+ * - in  `{ close: true }` → stops the timer, closes the connection; the thread ends.
  * A failed checkpoint (busy, I/O) is only a late one: the writer's own `wal_autocheckpoint`
  * (set high, not off, on every connection of the file) still bounds the WAL if this thread falls behind or is gone.
  */
-export const checkpointerThreadSource = `
-'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const database = new Database(workerData.file, { fileMustExist: true });
-database.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
-database.pragma('synchronous = ' + workerData.synchronous);
+export const checkpointerThreadSource = sqliteThreadSource(`
 let timer;
 const run = () => {
   timer = undefined;
@@ -40,14 +37,11 @@ const run = () => {
     timer = setTimeout(run, workerData.settleMs);
   }
 };
-parentPort.on('message', (message) => {
-  if (message === 'close') {
+serve(
+  () => {
     clearTimeout(timer);
-    database.close();
-    parentPort.close();
-    return;
-  }
-  clearTimeout(timer);
-  timer = setTimeout(run, 0);
-});
-`;
+    timer = setTimeout(run, 0);
+  },
+  () => clearTimeout(timer),
+);
+`);

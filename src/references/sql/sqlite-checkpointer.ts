@@ -1,8 +1,8 @@
-import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { checkpointerThreadSource } from '../inbox/sqlite-inbox-checkpointer-source.js';
 import { betterSqlitePath } from './better-sqlite-path.js';
-import { sharedWalFile } from './shared-wal-file.js';
+import { SqliteThreadClient, type ThreadAnswer } from './sqlite-thread-client.js';
+import { type SqliteThreadFile, sqliteThreadFile } from './sqlite-thread-connection.js';
 
 /**
  * The one checkpoint policy of a SQLite store file (issue #11: the inbox writer had a
@@ -40,7 +40,7 @@ export function checkpointerOf(database: Database.Database): SqliteCheckpointer 
  * starts lazily, with the first poke; until then nothing changes on the connection.
  */
 export function sqliteCheckpointer(database: Database.Database): SqliteCheckpointer | undefined {
-  const file = sharedWalFile(database);
+  const file = sqliteThreadFile(database);
   if (file === undefined) return undefined;
   const checkpointer = new SqliteCheckpointer(database, file);
   byConnection.set(database, checkpointer);
@@ -57,30 +57,26 @@ export function sqliteCheckpointer(database: Database.Database): SqliteCheckpoin
  */
 export class SqliteCheckpointer {
   readonly #database: Database.Database;
-  readonly #file: string;
+  /** The thread's connection takes the store connection's settings, as read at open. */
+  readonly #file: SqliteThreadFile;
   /** The connection's own `wal_autocheckpoint`, put back on failure and at close. */
   readonly #ownPages: number;
   /** The setting as last applied to the connection (it can be busy, see {@link #apply}). */
   #appliedPages: number;
-  /** The thread's connection takes the store connection's, as read at open. */
-  readonly #busyTimeoutMs: number;
-  readonly #synchronous: number;
   readonly #totalChanges: Database.Statement;
   #state: 'idle' | 'running' | 'failed' | 'closed' = 'idle';
-  #thread: Worker | undefined;
+  /** It is only posted to: no call waits for an answer. */
+  #thread: SqliteThreadClient<ThreadAnswer> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #changesAtPoke: number;
   readonly #listeners = new Set<Listener>();
 
   /** Use {@link sqliteCheckpointer}. */
-  constructor(database: Database.Database, file: string) {
+  constructor(database: Database.Database, file: SqliteThreadFile) {
     this.#database = database;
     this.#file = file;
     this.#ownPages = Number(database.pragma('wal_autocheckpoint', { simple: true }));
     this.#appliedPages = this.#ownPages;
-    // Read here, at open: later the connection may be busy iterating a merchant's query.
-    this.#busyTimeoutMs = Number(database.pragma('busy_timeout', { simple: true }));
-    this.#synchronous = Number(database.pragma('synchronous', { simple: true }));
     this.#totalChanges = database.prepare('select total_changes()').pluck();
     this.#changesAtPoke = this.#changes();
     this.#timer = setInterval(() => this.#watch(), checkpointPolicy.pollMs);
@@ -101,7 +97,7 @@ export class SqliteCheckpointer {
   /** Some connection committed a few MiB of WAL: checkpoint soon, on the thread. */
   poke(): void {
     this.start();
-    this.#thread?.postMessage('changed');
+    this.#thread?.post({ changed: true });
   }
 
   /** Starts the thread if it has not started (a writer about to write calls it first). */
@@ -113,27 +109,18 @@ export class SqliteCheckpointer {
       this.#fail();
       return;
     }
-    let thread: Worker;
     try {
-      thread = new Worker(checkpointerThreadSource, {
-        eval: true,
-        workerData: {
-          driver,
-          file: this.#file,
-          busyTimeoutMs: this.#busyTimeoutMs,
-          synchronous: this.#synchronous,
-          settleMs: checkpointPolicy.settleMs,
-        },
+      // Never what keeps a process alive: with no call ever waiting, it is never referenced.
+      this.#thread = new SqliteThreadClient({
+        name: 'checkpointer',
+        source: checkpointerThreadSource,
+        workerData: { ...this.#file, driver, settleMs: checkpointPolicy.settleMs },
+        gone: () => this.#fail(),
       });
     } catch {
       this.#fail();
       return;
     }
-    // Never what keeps a process alive: an idle store's thread must not hold a script open.
-    thread.unref();
-    thread.on('error', () => this.#fail());
-    thread.on('exit', () => this.#fail());
-    this.#thread = thread;
     this.#state = 'running';
     this.#setPages();
   }
@@ -154,13 +141,7 @@ export class SqliteCheckpointer {
       }
     }
     if (byConnection.get(this.#database) === this) byConnection.delete(this.#database);
-    if (!thread) return;
-    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
-    // Referenced until it has gone (see SqliteInboxWriter.close: a last `await store.close()`
-    // on an unref'd thread would end the process with exit code 13).
-    thread.ref();
-    thread.postMessage('close');
-    await exited;
+    await thread?.close();
   }
 
   #watch(): void {

@@ -1,8 +1,9 @@
+import { sqliteThreadSource } from './sqlite-thread-source.js';
+
 /**
- * The code of the reconciler's schedule thread (see sqlite-schedule-worker.ts), run with
- * `new Worker(source, { eval: true })` — text, like the inbox writer's, so that the ESM and CJS
- * builds need no extra entry point. It opens its own connection to the store's file and runs the
- * lease pages and release batches that `SqliteScheduleWrites` (schedule-sqlite.ts) runs on the
+ * The code of the reconciler's schedule thread (see sqlite-schedule-worker.ts), after the start
+ * every store thread shares (sqlite-thread-source.ts: its connection, `close`,
+ * `walAutocheckpoint`). On its own connection to the store's file it runs the lease pages and release batches that `SqliteScheduleWrites` (schedule-sqlite.ts) runs on the
  * store's connection: the same statements (`workerData.sql`, from schedule-sqlite-rows.ts), the
  * same IMMEDIATE transactions, the same fence (a release whose token is no longer the record's
  * writes nothing and answers false).
@@ -11,20 +12,10 @@
  *   builds the records), the check-log entries when asked for.
  * - in  `{ id, release: { rows, now } }` → out `{ id, released, changes }`: one boolean per row.
  * - out `{ id, error: { name, message, code } }` when SQLite refused (busy past the timeout, I/O).
- * - in  `{ walAutocheckpoint }` → sets it on the connection (the file's checkpointer started or
- *   is gone).
- * - in  `{ close: true }` → closes the connection; the thread ends.
  * `changes`: rows this connection changed since its last answer, for the main thread to poke
  * the store file's checkpointer (it cannot see this connection's writes).
  */
-export const scheduleThreadSource = `
-'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const database = new Database(workerData.file, { fileMustExist: true });
-database.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
-database.pragma('synchronous = ' + workerData.synchronous);
-database.pragma('wal_autocheckpoint = ' + workerData.walAutocheckpoint);
+export const scheduleThreadSource = sqliteThreadSource(`
 const sql = workerData.sql;
 const maxObservations = workerData.maxObservations;
 const statements = {
@@ -60,27 +51,13 @@ const releaseOne = (row, now) => {
   return true;
 };
 const release = database.transaction((rows, now) => rows.map((row) => releaseOne(row, now)));
-const described = (error) => ({
-  name: error && error.name ? String(error.name) : 'Error',
-  message: error && error.message ? String(error.message) : String(error),
-  code: error && error.code ? String(error.code) : undefined,
-});
 const changes = () => {
   const total = totalChanges.get();
   const since = total - changesAnswered;
   changesAnswered = total;
   return since;
 };
-parentPort.on('message', (message) => {
-  if (message.close) {
-    database.close();
-    parentPort.close();
-    return;
-  }
-  if (message.walAutocheckpoint !== undefined) {
-    database.pragma('wal_autocheckpoint = ' + message.walAutocheckpoint);
-    return;
-  }
+serve((message) => {
   try {
     if (message.lease) {
       const asked = message.lease;
@@ -102,4 +79,4 @@ parentPort.on('message', (message) => {
     parentPort.postMessage({ id: message.id, error: described(error) });
   }
 });
-`;
+`);

@@ -1,8 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { ParsedLeaseDue, ParsedLeaseRelease } from '../schedule/input-rules.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
-import { betterSqlitePath } from './better-sqlite-path.js';
 import {
   dueKey,
   dueSql,
@@ -14,9 +12,15 @@ import {
   scheduleSql,
   usesInitiatingBefore,
 } from './schedule-sqlite-rows.js';
-import { sharedWalFile } from './shared-wal-file.js';
 import { checkpointerOf, type SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { scheduleThreadSource } from './sqlite-schedule-worker-source.js';
+import {
+  isSqliteThreadGoneError,
+  SqliteThreadClient,
+  SqliteThreadGoneError,
+  type ThreadAnswer,
+} from './sqlite-thread-client.js';
+import { type SqliteThreadConnection, sqliteThreadConnection } from './sqlite-thread-connection.js';
 
 /**
  * Rows the thread's connection changes between two pokes of the store file's checkpointer: a
@@ -27,23 +31,12 @@ import { scheduleThreadSource } from './sqlite-schedule-worker-source.js';
 const pokeChanges = 400;
 const defaultPages = 1000;
 
-interface ThreadAnswer {
-  id: number;
+/** `changes`: rows the thread's connection changed since its last answer. */
+interface ScheduleAnswer extends ThreadAnswer {
   rows?: unknown[][];
   logs?: LogEntry[];
   released?: boolean[];
   changes?: number;
-  error?: { name: string; message: string; code?: string };
-}
-
-interface Pending {
-  resolve(answer: ThreadAnswer): void;
-  reject(error: unknown): void;
-}
-
-/** The thread could not start or has gone: the caller runs the call on the store's connection. */
-export class ScheduleThreadGoneError extends Error {
-  override name = 'ScheduleThreadGoneError';
 }
 
 /**
@@ -58,38 +51,23 @@ export class ScheduleThreadGoneError extends Error {
  *
  * The thread starts with the first lease or release (a store that never reconciles starts
  * none) and keeps the process alive only while a call is in flight. If it cannot start or
- * dies, every call waiting on it — and every later one — fails with
- * {@link ScheduleThreadGoneError}, and the store runs it on its own connection instead: a lease
- * the dead thread committed but never reported only holds its records until the lease expires;
- * a release it committed is fenced (its token is gone), so writing it again writes nothing.
+ * dies, every call waiting on it — and every later one — fails with a SqliteThreadGoneError,
+ * and the store runs it on its own connection instead: a lease the dead thread committed but
+ * never reported only holds its records until the lease expires; a release it committed is
+ * fenced (its token is gone), so writing it again writes nothing.
  * `close()` waits for the calls in flight, then ends the thread.
  */
 export class SqliteScheduleThread {
-  readonly #driver: string;
-  readonly #file: string;
-  readonly #busyTimeoutMs: number;
-  readonly #synchronous: number;
+  readonly #connection: SqliteThreadConnection;
   readonly #checkpointer: SqliteCheckpointer | undefined;
   #unsubscribe: (() => void) | undefined;
-  #thread: Worker | undefined;
+  #thread: SqliteThreadClient<ScheduleAnswer> | undefined;
   #state: 'idle' | 'running' | 'gone' | 'closed' = 'idle';
-  #nextId = 0;
-  readonly #pending = new Map<number, Pending>();
-  #drained: (() => void) | undefined;
   #changes = 0;
 
   /** Use {@link sqliteScheduleThread}, which decides whether a thread can share the file. */
-  constructor(
-    driver: string,
-    file: string,
-    busyTimeoutMs: number,
-    synchronous: number,
-    checkpointer?: SqliteCheckpointer,
-  ) {
-    this.#driver = driver;
-    this.#file = file;
-    this.#busyTimeoutMs = busyTimeoutMs;
-    this.#synchronous = synchronous;
+  constructor(connection: SqliteThreadConnection, checkpointer?: SqliteCheckpointer) {
+    this.#connection = connection;
     this.#checkpointer = checkpointer;
   }
 
@@ -123,111 +101,60 @@ export class SqliteScheduleThread {
   /** Waits for the calls in flight, then ends the thread (waiting for its exit). */
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
-    const wasRunning = this.#state === 'running';
     this.#state = 'closed';
-    if (this.#pending.size > 0) {
-      await new Promise<void>((resolve) => {
-        this.#drained = resolve;
-      });
-    }
-    this.#unsubscribe?.();
-    this.#unsubscribe = undefined;
     const thread = this.#thread;
     this.#thread = undefined;
-    if (!wasRunning || !thread) return;
-    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
-    // Referenced until it has gone: an idle thread is unref'd, and a program whose last work is
-    // `await store.close()` would otherwise end with this promise unsettled (exit code 13).
-    thread.ref();
-    thread.postMessage({ close: true });
-    await exited;
+    await thread?.close();
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
   }
 
-  #call(message: object): Promise<ThreadAnswer> {
-    return new Promise((resolve, reject) => {
-      if (!this.usable) {
-        reject(new ScheduleThreadGoneError('The schedule thread is not running.'));
-        return;
-      }
-      const thread = this.#started();
-      if (!thread) {
-        reject(new ScheduleThreadGoneError('The schedule thread could not start.'));
-        return;
-      }
-      const id = this.#nextId++;
-      this.#pending.set(id, {
-        resolve: (answer) => {
-          if (answer.error) reject(toError(answer.error));
-          else resolve(answer);
-        },
-        reject,
-      });
-      if (this.#pending.size === 1) thread.ref();
-      thread.postMessage({ id, ...message });
-    });
-  }
-
-  #started(): Worker | undefined {
-    if (this.#thread) return this.#thread;
-    let thread: Worker;
-    try {
-      thread = new Worker(scheduleThreadSource, {
-        eval: true,
-        workerData: {
-          driver: this.#driver,
-          file: this.#file,
-          busyTimeoutMs: this.#busyTimeoutMs,
-          synchronous: this.#synchronous,
-          walAutocheckpoint: this.#checkpointer?.pages() ?? defaultPages,
-          sql: scheduleSql,
-          maxObservations,
-          referenceColumn,
-        },
-      });
-    } catch {
-      this.#state = 'gone';
-      return undefined;
-    }
-    // Never what keeps a process alive while idle: referenced only while a call is in flight.
-    thread.unref();
-    this.#state = 'running';
-    this.#unsubscribe = this.#checkpointer?.onPages((pages) =>
-      thread.postMessage({ walAutocheckpoint: pages }),
-    );
-    thread.on('message', (answer: ThreadAnswer) => this.#answered(thread, answer));
-    const gone = (error: Error) => {
-      // Nobody waiting was answered: each runs again on the store's connection (fenced, safe).
-      if (this.#thread === thread) this.#thread = undefined;
-      if (this.#state === 'running') this.#state = 'gone';
-      this.#unsubscribe?.();
-      this.#unsubscribe = undefined;
-      const waiting = [...this.#pending.values()];
-      this.#pending.clear();
-      for (const pending of waiting) {
-        pending.reject(new ScheduleThreadGoneError(error.message, { cause: error }));
-      }
-      this.#drained?.();
-    };
-    thread.on('error', gone);
-    thread.on('exit', (code) => gone(new Error(`The schedule thread exited (${code}).`)));
-    this.#thread = thread;
-    return thread;
-  }
-
-  #answered(thread: Worker, answer: ThreadAnswer): void {
-    const pending = this.#pending.get(answer.id);
-    if (!pending) return;
-    this.#pending.delete(answer.id);
-    if (this.#pending.size === 0) {
-      thread.unref();
-      this.#drained?.();
-    }
+  async #call(message: object): Promise<ScheduleAnswer> {
+    const answer = await this.#started().call(message);
+    // The checkpointer cannot see this connection's writes: they are counted here.
     this.#changes += answer.changes ?? 0;
     if (this.#changes >= pokeChanges) {
       this.#changes = 0;
       this.#checkpointer?.poke();
     }
-    pending.resolve(answer);
+    return answer;
+  }
+
+  #started(): SqliteThreadClient<ScheduleAnswer> {
+    if (!this.usable) throw new SqliteThreadGoneError('The schedule thread is not running.');
+    if (this.#thread) return this.#thread;
+    let thread: SqliteThreadClient<ScheduleAnswer>;
+    try {
+      thread = new SqliteThreadClient<ScheduleAnswer>({
+        name: 'schedule',
+        source: scheduleThreadSource,
+        workerData: {
+          ...this.#connection,
+          walAutocheckpoint: this.#checkpointer?.pages() ?? defaultPages,
+          sql: scheduleSql,
+          maxObservations,
+          referenceColumn,
+        },
+        gone: () => this.#gone(),
+      });
+    } catch (error) {
+      this.#state = 'gone';
+      throw new SqliteThreadGoneError('The schedule thread could not start.', { cause: error });
+    }
+    this.#state = 'running';
+    this.#unsubscribe = this.#checkpointer?.onPages((pages) =>
+      thread.post({ walAutocheckpoint: pages }),
+    );
+    this.#thread = thread;
+    return thread;
+  }
+
+  /** Nobody waiting was answered: each runs again on the store's connection (fenced, safe). */
+  #gone(): void {
+    if (this.#state === 'running') this.#state = 'gone';
+    this.#thread = undefined;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
   }
 }
 
@@ -239,24 +166,8 @@ export class SqliteScheduleThread {
 export function sqliteScheduleThread(
   database: Database.Database,
 ): SqliteScheduleThread | undefined {
-  const file = sharedWalFile(database);
-  if (file === undefined) return undefined;
-  const driver = betterSqlitePath();
-  if (driver === undefined) return undefined;
-  return new SqliteScheduleThread(
-    driver,
-    file,
-    Number(database.pragma('busy_timeout', { simple: true })),
-    Number(database.pragma('synchronous', { simple: true })),
-    checkpointerOf(database),
-  );
-}
-
-function toError(described: { name: string; message: string; code?: string }): Error {
-  const error = new Error(described.message) as Error & { code?: string };
-  error.name = described.name;
-  if (described.code !== undefined) error.code = described.code;
-  return error;
+  const connection = sqliteThreadConnection(database);
+  return connection && new SqliteScheduleThread(connection, checkpointerOf(database));
 }
 
 /**
@@ -271,7 +182,7 @@ export async function viaScheduleThread<T>(
   try {
     return await call(thread);
   } catch (error) {
-    if (error instanceof ScheduleThreadGoneError) return undefined;
+    if (isSqliteThreadGoneError(error)) return undefined;
     throw error;
   }
 }

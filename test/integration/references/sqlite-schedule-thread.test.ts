@@ -1,13 +1,13 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Worker, WorkerOptions } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
+import {
+  closeInScript,
+  seedOpenRecords,
+  temporarySqliteFiles,
+} from '../../helpers/sqlite-file-store.js';
 
 // Every thread the store starts, with how it was started: the schedule thread is the one given
 // the lease's SQL. A module of this file's own, so the wrapper touches no other test.
@@ -26,10 +26,7 @@ vi.mock('node:worker_threads', async (importOriginal) => {
 const scheduleThreads = () =>
   threads.filter(({ options }) => (options.workerData as { sql?: unknown } | undefined)?.sql);
 
-const dir = mkdtempSync(join(tmpdir(), 'pesakit-schedule-thread-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let files = 0;
-const newFile = () => join(dir, `store-${++files}.sqlite`);
+const newFile = temporarySqliteFiles('schedule-thread');
 
 /** Every SQL text the store's own connection prepares from now on. */
 function preparedOnMain(): string[] {
@@ -55,17 +52,7 @@ const start = Date.parse('2026-03-01T08:00:00.000Z');
 
 async function seeded(file: string, count: number, now: () => Date = () => new Date(start)) {
   const store = await SqliteReferenceStore.open(file, { now });
-  for (let i = 0; i < count; i += 1) {
-    const merchantReference = `order-${String(i).padStart(3, '0')}`;
-    await store.createIntent({
-      merchantReference,
-      product: 'collection',
-      flow: 'mno',
-      amount: 5000,
-      msisdn: '255754123456',
-    });
-    await store.transition(merchantReference, 'pending');
-  }
+  await seedOpenRecords(store, count);
   return store;
 }
 
@@ -263,17 +250,7 @@ describe('SQLite store opened by path: the schedule thread', () => {
 
 describe('closing a store whose schedule thread ran', () => {
   it('lets a script end normally: exit code 0 after the last await store.close()', async () => {
-    const file = newFile();
-    const script = fileURLToPath(new URL('./fixtures/schedule-close-process.ts', import.meta.url));
-    const closing = spawn(process.execPath, ['--import', 'tsx', script, file], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    closing.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    const [code] = (await once(closing, 'exit')) as [number | null];
-    expect({ code, stdout: stdout.trim() }).toEqual({
+    expect(await closeInScript('schedule', newFile())).toEqual({
       code: 0,
       stdout: 'CLOSED leased=2 released=2',
     });
