@@ -5,6 +5,7 @@ import type { EngineDeliveryResult } from './engine/collection-engine.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
+import { sandboxLogSerializers } from './http/log-serializers.js';
 import { registerAnswerHook } from './http/security-headers.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
 import { registerAirtimeBulkRoute } from './routes/airtime-bulk.js';
@@ -32,6 +33,7 @@ export function buildSandboxApp(
             'req.headers["x-api-key"]',
             'req.headers.cookie',
           ],
+          serializers: sandboxLogSerializers,
         }
       : false,
     bodyLimit: BODY_LIMIT,
