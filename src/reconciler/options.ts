@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { RequestValidationError } from '../errors/request-validation-error.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
-import { fieldErrorsFrom } from '../schemas/error-body.js';
 import type { EffectContext } from '../settlement/effects.js';
 
 const second = 1000;
@@ -145,11 +144,30 @@ export interface ResolvedOptions {
   pollIntervalMs: number;
 }
 
-/** Validates the options (a bad one is a RequestValidationError naming it) and fills defaults. */
+/**
+ * Validates the options and fills defaults. A bad one is a `ConfigurationError` (as for
+ * `new Pesakit()` and `createCallbackReceiver()`): `option` names the first bad option, the
+ * message every one of them with its rule. Nothing is started.
+ */
 export function resolveOptions(options: ReconcilerOptions = {}): ResolvedOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ConfigurationError(
+      'options',
+      `createReconciler: the options must be an object ({ concurrency?, ratePerSecond?, … }) or left out (got ${String(options)}).`,
+    );
+  }
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
-    throw new RequestValidationError('createReconciler', fieldErrorsFrom(parsed.error, options));
+    // Each rule names its option: the schema's messages mostly do; zod's own (a wrong type,
+    // `null`) do not, so those get the option's path in front.
+    const rules = parsed.error.issues.map((issue) => {
+      const option = issue.path.map(String).join('.');
+      return issue.message.startsWith(option) ? issue.message : `${option}: ${issue.message}`;
+    });
+    throw new ConfigurationError(
+      parsed.error.issues[0]?.path.map(String).join('.') || 'options',
+      `createReconciler: ${rules.join('; ')}. Nothing was started.`,
+    );
   }
   const o = parsed.data;
   return {

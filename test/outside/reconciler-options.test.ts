@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { isRequestValidationError, MemoryReferenceStore, Pesakit } from '../../src/index.js';
+import { isConfigurationError, MemoryReferenceStore, Pesakit } from '../../src/index.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { runCli, temporaryDirectory } from '../reconciler-cli/harness.js';
 
@@ -26,10 +26,9 @@ const client = (store = new MemoryReferenceStore()) =>
 describe('createReconciler: values out of range name the option and the range', () => {
   it('a pollIntervalMs a timer cannot wait is refused', () => {
     const error = thrownBy(() => client().createReconciler({ pollIntervalMs: 30 * 86_400_000 }));
-    expect(isRequestValidationError(error)).toBe(true);
-    expect((error as { errors: Record<string, string[]> }).errors['pollIntervalMs']?.[0]).toMatch(
-      /pollIntervalMs must be at most 2147483647/,
-    );
+    expect(isConfigurationError(error)).toBe(true);
+    expect((error as { option: string }).option).toBe('pollIntervalMs');
+    expect(String(error)).toMatch(/pollIntervalMs must be at most 2147483647/);
   });
 
   it('the longest timer Node can wait is accepted, and start() then waits between passes', async () => {
@@ -49,10 +48,20 @@ describe('createReconciler: values out of range name the option and the range', 
 
   it('a concurrency above 256 says so (not "must be a number")', () => {
     const error = thrownBy(() => client().createReconciler({ concurrency: 500 }));
-    expect(isRequestValidationError(error)).toBe(true);
-    expect((error as { errors: Record<string, string[]> }).errors['concurrency']?.[0]).toMatch(
-      /concurrency must be at most 256/,
-    );
+    expect(isConfigurationError(error)).toBe(true);
+    expect((error as { option: string }).option).toBe('concurrency');
+    expect(String(error)).toMatch(/concurrency must be at most 256/);
+  });
+
+  it('null options, or null where an object belongs, name the option (not "the request body")', () => {
+    const none = thrownBy(() => client().createReconciler(null as never));
+    expect(isConfigurationError(none)).toBe(true);
+    expect(String(none)).toMatch(/options must be an object/);
+    const schedules = thrownBy(() => client().createReconciler({ schedules: null as never }));
+    expect(isConfigurationError(schedules)).toBe(true);
+    expect((schedules as { option: string }).option).toBe('schedules');
+    expect(String(schedules)).toMatch(/schedules: /);
+    expect(String(schedules)).not.toMatch(/request body|is required/);
   });
 });
 

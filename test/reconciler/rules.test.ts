@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Pesakit } from '../../src/client.js';
 import {
-  isRequestValidationError,
-  type RequestValidationError,
-} from '../../src/errors/request-validation-error.js';
+  type ConfigurationError,
+  isConfigurationError,
+} from '../../src/errors/configuration-error.js';
+import { isRequestValidationError } from '../../src/errors/request-validation-error.js';
 import { MemoryReferenceStore } from '../../src/references/index.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { type CountingProxy, fund, lostAnswer, startProxy } from './helpers.js';
@@ -207,12 +208,13 @@ describe('errors, close and options', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(isRequestValidationError(error)).toBe(true);
-    expect(Object.keys((error as RequestValidationError).errors).sort()).toEqual([
-      'concurrency',
-      'schedules.pending',
-    ]);
+    // The same error as a bad option of `new Pesakit()` or `createCallbackReceiver()`.
+    expect(isConfigurationError(error)).toBe(true);
+    expect((error as ConfigurationError).option).toBe('concurrency');
     expect(String(error)).toMatch(/concurrency must be at least 1/);
+    expect(String(error)).toMatch(/schedules\.pending/);
+    expect(String(error)).toMatch(/Nothing was started/);
+    expect(isRequestValidationError(error)).toBe(false);
   });
 
   it('close() lets the pass in flight finish and stops; runOnce after close is refused', async () => {
