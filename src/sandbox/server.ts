@@ -6,6 +6,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { sandboxLogSerializers } from './http/log-serializers.js';
+import { registerRateLimitFault } from './http/rate-limit-fault.js';
 import { registerAnswerHook } from './http/security-headers.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
 import { registerAirtimeBulkRoute } from './routes/airtime-bulk.js';
@@ -63,6 +64,7 @@ export function buildSandboxApp(
   // One hook on every request (headers, request id, latency fault), taking a callback rather
   // than being async: no promise per request.
   registerAnswerHook(app, () => context.faults.latencyMs ?? 0);
+  registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
   registerJsonBody(app);
   registerErrorHandling(app);
   context.loginLimits.register(app);

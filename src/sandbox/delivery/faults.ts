@@ -21,6 +21,8 @@ export const FAULT_LIMITS = {
   duplicate: 10,
   delayMs: 60_000,
   latencyMs: 30_000,
+  rateLimitNext: 1000,
+  retryAfterSeconds: 3600,
 } as const;
 
 export const callbackFaultsSchema = z.strictObject(
@@ -38,6 +40,20 @@ export const callbackFaultsSchema = z.strictObject(
 );
 export type CallbackFaults = z.infer<typeof callbackFaultsSchema>;
 
+export const rateLimitFaultSchema = z.strictObject(
+  {
+    /** Answer the next N platform requests 429 (before their handler: nothing happens). */
+    next: boundedInteger('rateLimit.next', 0, FAULT_LIMITS.rateLimitNext).optional(),
+    /** The `Retry-After` those answers carry, in seconds. @default 1 */
+    retryAfterSeconds: boundedInteger(
+      'rateLimit.retryAfterSeconds',
+      0,
+      FAULT_LIMITS.retryAfterSeconds,
+    ).optional(),
+  },
+  { error: 'The rateLimit must be an object with only next and retryAfterSeconds.' },
+);
+
 /**
  * The body of `POST /api/sandbox/_control/faults` and the `faults` option of the sandbox.
  * Every field is optional; a patch changes only the fields it names (see {@link mergeFaults}).
@@ -47,15 +63,20 @@ export const faultSettingsSchema = z.strictObject(
     callbacks: callbackFaultsSchema.optional(),
     /** Added to every sandbox response (applied by the server, not the dispatcher). */
     latencyMs: boundedInteger('latencyMs', 0, FAULT_LIMITS.latencyMs).optional(),
+    /**
+     * The platform's rate limit, on demand: the next `next` requests to its routes (never the
+     * control API) are answered 429 with `Retry-After`, counting down like `callbacks.drop`.
+     */
+    rateLimit: rateLimitFaultSchema.optional(),
   },
-  { error: 'The faults must be an object with only callbacks and latencyMs.' },
+  { error: 'The faults must be an object with only callbacks, latencyMs and rateLimit.' },
 );
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
 
 /**
  * Applies a patch to the current settings, field by field, and returns a new object (never
  * mutates either argument). Set a field to its neutral value (`drop: 0`, `duplicate: 1`,
- * `delayMs: 0`, `reorder: false`, `latencyMs: 0`) to switch it off.
+ * `delayMs: 0`, `reorder: false`, `latencyMs: 0`, `rateLimit.next: 0`) to switch it off.
  */
 export function mergeFaults(current: FaultSettings, patch: FaultSettings): FaultSettings {
   const merged: FaultSettings = { ...current };
@@ -63,6 +84,9 @@ export function mergeFaults(current: FaultSettings, patch: FaultSettings): Fault
     merged.callbacks = { ...current.callbacks, ...patch.callbacks };
   }
   if (patch.latencyMs !== undefined) merged.latencyMs = patch.latencyMs;
+  if (patch.rateLimit !== undefined) {
+    merged.rateLimit = { ...current.rateLimit, ...patch.rateLimit };
+  }
   return merged;
 }
 
@@ -94,6 +118,18 @@ export class FaultBoard {
     if (remaining <= 0) return false;
     this.#settings = mergeFaults(this.#settings, { callbacks: { drop: remaining - 1 } });
     return true;
+  }
+
+  /**
+   * Uses up one rate-limited answer, if any remain: the `Retry-After` seconds to answer 429
+   * with, or undefined when this request is served. Read on every platform request, so the
+   * common case (no fault) is one property read.
+   */
+  takeRateLimit(): number | undefined {
+    const fault = this.#settings.rateLimit;
+    if (fault === undefined || !fault.next) return undefined;
+    this.#settings = mergeFaults(this.#settings, { rateLimit: { next: fault.next - 1 } });
+    return fault.retryAfterSeconds ?? 1;
   }
 
   /** Back to the start-up faults. */
