@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresReferenceStore } from '../../src/postgres.js';
-import { storeMigrations } from '../../src/references/sql/migrations.js';
+import { storeMigrator } from '../../src/references/sql/migrations.js';
 import type { SqlDialectName } from '../../src/references/sql/table.js';
 import type { ReferenceStore } from '../../src/references/types.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
@@ -24,12 +24,7 @@ const finishedIndex = 'pesakit_callback_inbox_finished_idx';
 
 /** Applies the migrations up to 0006 only, as a store of the previous release left it. */
 async function migrateTo0006(db: Kysely<unknown>, dialect: SqlDialectName): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => storeMigrations(dialect) },
-    migrationTableName: 'pesakit_migration',
-    migrationLockTableName: 'pesakit_migration_lock',
-  });
+  const migrator = storeMigrator(db, dialect);
   const { error } = await migrator.migrateTo('0006_inbox_without_reference_index');
   expect(error).toBeUndefined();
 }

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReferenceStore } from '../../src/references/index.js';
 import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
 import type { LeasedRecord } from '../../src/references/schedule/types.js';
-import { storeMigrations } from '../../src/references/sql/migrations.js';
+import { storeMigrator } from '../../src/references/sql/migrations.js';
 import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
@@ -85,12 +85,7 @@ describe('migration 0005_reconciler_check_log', () => {
     const old = new Kysely<unknown>({
       dialect: new SqliteDialect({ database: new Database(file) }),
     });
-    const migrator = new Migrator({
-      db: old,
-      provider: { getMigrations: async () => storeMigrations('sqlite') },
-      migrationTableName: 'pesakit_migration',
-      migrationLockTableName: 'pesakit_migration_lock',
-    });
+    const migrator = storeMigrator(old, 'sqlite');
     expect((await migrator.migrateTo('0004_reconciler_schedule')).error).toBeUndefined();
     await seedOldSchema(old);
     await old.destroy();
@@ -129,13 +124,7 @@ describe('migration 0005_reconciler_check_log', () => {
     try {
       await sql`create schema ${sql.id(schema)}`.execute(root);
       const old = root.withSchema(schema);
-      const migrator = new Migrator({
-        db: old,
-        migrationTableSchema: schema,
-        provider: { getMigrations: async () => storeMigrations('postgres') },
-        migrationTableName: 'pesakit_migration',
-        migrationLockTableName: 'pesakit_migration_lock',
-      });
+      const migrator = storeMigrator(old, 'postgres', schema);
       expect((await migrator.migrateTo('0004_reconciler_schedule')).error).toBeUndefined();
       await root.connection().execute(async (connection) => {
         await sql`set search_path to ${sql.id(schema)}`.execute(connection);

@@ -178,6 +178,24 @@ async function allowStatuses(
 }
 
 /**
+ * The store's migrator: its migrations and its bookkeeping tables (in `schema` on PostgreSQL).
+ * Tests use it to leave a database at an older version, as a previous release did.
+ */
+export function storeMigrator(
+  db: Kysely<unknown>,
+  dialect: SqlDialectName,
+  schema?: string,
+): Migrator {
+  return new Migrator({
+    db,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+    provider: { getMigrations: async () => storeMigrations(dialect) },
+    migrationTableName: 'pesakit_migration',
+    migrationLockTableName: 'pesakit_migration_lock',
+  });
+}
+
+/**
  * Brings the tables to the latest version; concurrent openers wait on the migration lock.
  * `schema` (PostgreSQL) must match the schema `db` was scoped to with `withSchema`.
  */
@@ -186,14 +204,7 @@ export async function migrateToLatest(
   dialect: SqlDialectName,
   schema?: string,
 ): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
-    provider: { getMigrations: async () => storeMigrations(dialect) },
-    migrationTableName: 'pesakit_migration',
-    migrationLockTableName: 'pesakit_migration_lock',
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await storeMigrator(db, dialect, schema).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new Error(

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isDuplicateReferenceError } from '../../../src/errors/duplicate-reference-error.js';
-import { storeMigrations } from '../../../src/references/sql/migrations.js';
+import { storeMigrations, storeMigrator } from '../../../src/references/sql/migrations.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
 import { failure } from '../../helpers/failure.js';
 import { describeReferenceStore } from '../../helpers/reference-store-conformance.js';
@@ -87,12 +87,7 @@ describe('SQLite store files', () => {
     const old = new Kysely<unknown>({
       dialect: new SqliteDialect({ database: new Database(file) }),
     });
-    const migrator = new Migrator({
-      db: old,
-      provider: { getMigrations: async () => storeMigrations('sqlite') },
-      migrationTableName: 'pesakit_migration',
-      migrationLockTableName: 'pesakit_migration_lock',
-    });
+    const migrator = storeMigrator(old, 'sqlite');
     expect((await migrator.migrateTo('0001_pesakit_transactions')).error).toBeUndefined();
     await sql`insert into pesakit_transactions
       (merchant_reference, product, flow, amount_cents, status, control_number, created_at, updated_at, check_count, metadata)
