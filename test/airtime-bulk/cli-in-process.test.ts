@@ -79,7 +79,20 @@ describe('pesakit airtime bulk, for a person at a terminal', () => {
       io,
     );
     expect(code).toBe(2);
-    expect(io.err.text).toMatch(/--batch-id nov:1: use 1–58 letters/);
+    expect(io.err.text).toMatch(/^pesakit airtime bulk: --batch-id nov:1: use 1–58 letters/);
+    expect(io.err.text).not.toMatch(/UsageError/);
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
+  });
+
+  it('a file that does not exist is one plain line (exit 2), as the reconcile command prints usage errors', async () => {
+    const io = captureIo(env());
+    const missing = join(directory.path, 'nope.csv');
+    const code = await runAirtimeBulk(
+      missing,
+      { environment: 'sandbox', store: join(directory.path, 'p.sqlite'), storeFromArgv: true },
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.err.text).toBe(`pesakit airtime bulk: ${missing}: no such file.\n`);
   });
 });

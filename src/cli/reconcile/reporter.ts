@@ -4,6 +4,7 @@ import type { PassCounts, RunOutcome, VerdictView } from './pass-counts.js';
 import { withoutPhoneNumbers } from './phone-numbers.js';
 import { PlainLinesReporter } from './plain-lines.js';
 import { ProgressBarReporter } from './progress-bar.js';
+import { UsageError } from './usage-error.js';
 
 /** Where `pesakit reconcile` tells what happens, in one of three forms. */
 export interface ReconcileReporter {
@@ -34,6 +35,8 @@ export function createReporter(json: boolean, streams: ReporterStreams): Reconci
 
 /** An error's message, never its stack or payload (which could hold request bodies). */
 export function errorMessage(error: unknown): string {
+  // A usage error's message is already the whole sentence a person needs; its class name is noise.
+  if (error instanceof UsageError) return withoutPhoneNumbers(error.message);
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return withoutPhoneNumbers(text);
 }
