@@ -9,8 +9,11 @@ import type { Platform } from './platform.js';
 /** What one pass shares between its checks: each shared pull happens once per pass. */
 export interface PassState {
   payouts: PayoutHistory;
-  /** The airtime account (wallet balance), pulled once per pass. */
-  airtimeUser(): Promise<unknown>;
+  /**
+   * The airtime account (wallet balance), pulled once per pass, for a check whose lease margin
+   * runs out at `usableUntil` (past it: LeaseMarginSpent, as for the payout history).
+   */
+  airtimeUser(usableUntil: number): Promise<unknown>;
 }
 
 /** How one check ended. */
@@ -43,6 +46,11 @@ export interface CheckContext {
   leased: LeasedRecord;
   record: TransactionRecord;
   now: Date;
+  /**
+   * The instant (reconciler clock, ms) from which no request may be sent for this record: its
+   * lease may be another worker's soon after (due-records.ts, leaseMarginMs).
+   */
+  usableUntil: number;
   options: ResolvedOptions;
   platform: Platform;
   pass: PassState;

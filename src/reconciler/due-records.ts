@@ -17,6 +17,13 @@ export interface DueRecordsOptions extends LeaseDueOptions {
   expired: (leased: LeasedRecord) => void;
 }
 
+/**
+ * A leased record handed to a check, with the instant (the clock of `now`, ms) from which no
+ * request may be sent for it: the rate gate checks it again when the check's request leaves
+ * (rate-gate.ts), so a request held back by a 429's pause past it is not sent either.
+ */
+export type DueRecord = LeasedRecord & { readonly usableUntil: number };
+
 /** A leased page and the earliest instant its leases can expire. */
 interface Page {
   records: LeasedRecord[];
@@ -86,12 +93,12 @@ export class DueRecords {
   }
 
   /** The next leased record, or undefined when the pass has nothing more (or must stop). */
-  async take(): Promise<LeasedRecord | undefined> {
+  async take(): Promise<DueRecord | undefined> {
     for (;;) {
       if (this.#next < this.#page.length) {
         if (this.#next * 2 >= this.#page.length) this.#leaseAhead();
         const leased = this.#page[this.#next++] as LeasedRecord;
-        if (this.#now() < this.#usableUntil) return leased;
+        if (this.#now() < this.#usableUntil) return { ...leased, usableUntil: this.#usableUntil };
         this.#expired(leased);
         continue;
       }

@@ -12,14 +12,21 @@ export interface PayoutPage {
   lastPage: number;
 }
 
+/**
+ * The instant (reconciler clock, ms) after which the request must not be sent: the lease margin
+ * of the check it is for (or the latest of the checks sharing it). Past it the call rejects
+ * with LeaseMarginSpent and sends nothing (rate-gate.ts).
+ */
+export type UsableUntil = () => number;
+
 /** The platform calls the reconciler makes, each through the shared rate gate. */
 export interface Platform {
   /** The collection status answer's `data`, by control number or engine reference. */
-  collectionStatus(refId: string): Promise<CollectionTransaction>;
+  collectionStatus(refId: string, usableUntil?: UsableUntil): Promise<CollectionTransaction>;
   /** One page of `getPayments`. */
-  payouts(page: number, perPage: number): Promise<PayoutPage>;
+  payouts(page: number, perPage: number, usableUntil?: UsableUntil): Promise<PayoutPage>;
   /** The airtime account with its wallet. */
-  airtimeUser(): Promise<AirtimeUserResponse>;
+  airtimeUser(usableUntil?: UsableUntil): Promise<AirtimeUserResponse>;
   /** True when `product`'s calls can authenticate (credentials or a token). */
   canUse(product: Product): boolean;
 }
@@ -30,15 +37,25 @@ export function transportPlatform(
   credentials: Readonly<Partial<Record<Product, unknown>>>,
 ): Platform {
   return {
-    async collectionStatus(refId) {
-      const response = await gate.run(() =>
-        transport.request('collectionStatus', { body: { ref_id: refId } }),
+    async collectionStatus(refId, usableUntil) {
+      const response = await gate.run(
+        (signal) =>
+          transport.request('collectionStatus', {
+            body: { ref_id: refId },
+            ...(signal ? { signal } : {}),
+          }),
+        usableUntil,
       );
       return response.data;
     },
-    async payouts(page, perPage) {
-      const { payments } = await gate.run(() =>
-        transport.request('disbursementPayments', { body: { page, per_page: perPage } }),
+    async payouts(page, perPage, usableUntil) {
+      const { payments } = await gate.run(
+        (signal) =>
+          transport.request('disbursementPayments', {
+            body: { page, per_page: perPage },
+            ...(signal ? { signal } : {}),
+          }),
+        usableUntil,
       );
       return {
         data: payments.data,
@@ -46,7 +63,8 @@ export function transportPlatform(
         lastPage: payments.last_page,
       };
     },
-    airtimeUser: () => gate.run(() => transport.request('airtimeUser', {})),
+    airtimeUser: (usableUntil) =>
+      gate.run((signal) => transport.request('airtimeUser', signal ? { signal } : {}), usableUntil),
     // Credentials, or a token set with pesakit.setToken().
     canUse: (product) =>
       credentials[product] !== undefined || transport.token(product) !== undefined,

@@ -1,0 +1,69 @@
+/**
+ * A check's lease margin ran out before its request could leave: it waited in the rate gate
+ * behind a 429's pause (or in the transport's backoff for one) until too little of the lease was
+ * left. Nothing was sent for it after the margin; the reconciler hands the record back
+ * (`leaseExpired`), as it does a record whose margin ran out before a check took it
+ * (due-records.ts). Internal: it never reaches the merchant.
+ */
+export class LeaseMarginSpent extends Error {
+  override name = 'LeaseMarginSpent';
+
+  constructor() {
+    super('The lease margin ran out before the request could leave the rate gate.');
+  }
+}
+
+export function isLeaseMarginSpent(error: unknown): error is LeaseMarginSpent {
+  return error instanceof LeaseMarginSpent;
+}
+
+/**
+ * The checks waiting for one shared pull (a payout history page, the airtime wallet), each
+ * with the instant its margin runs out. The pull is worth sending while any of them is still
+ * inside: its latest instant bounds the request (`latest`). Concurrency is at most 256, so an
+ * array is all it needs.
+ */
+export class MarginWaiters {
+  readonly #until: number[] = [];
+
+  /** Registers one waiter; returns the function that removes it (once). */
+  add(usableUntil: number): () => void {
+    this.#until.push(usableUntil);
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.#until.splice(this.#until.indexOf(usableUntil), 1);
+    };
+  }
+
+  /** The latest instant any waiter is still usable until (−∞ with none: nothing to pull for). */
+  latest(): number {
+    let latest = Number.NEGATIVE_INFINITY;
+    for (const until of this.#until) if (until > latest) latest = until;
+    return latest;
+  }
+}
+
+/**
+ * Waits for a pull shared by many checks, as one of its waiters: the pull leaves the gate only
+ * while some waiter is inside its margin, and a waiter whose own margin ran out meanwhile gets
+ * {@link LeaseMarginSpent} instead of the answer — its record is handed back rather than decided
+ * while another worker may hold it, even though the answer came for the others.
+ */
+export async function awaitShared<T>(
+  waiters: MarginWaiters,
+  usableUntil: number,
+  now: () => number,
+  pull: () => Promise<T>,
+): Promise<T> {
+  const leave = waiters.add(usableUntil);
+  let answer: T;
+  try {
+    answer = await pull();
+  } finally {
+    leave();
+  }
+  if (now() >= usableUntil) throw new LeaseMarginSpent();
+  return answer;
+}
