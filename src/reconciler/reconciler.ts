@@ -28,6 +28,7 @@ import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
 import { ReleaseQueue } from './release-queue.js';
 import { firstDueAt, nextCheckAt } from './schedule.js';
+import { type ReconcilerSnapshot, reconcilerSnapshot } from './snapshot.js';
 
 /**
  * Releases written per batch, at most (release-queue.ts): a whole page (200 by default), which
@@ -97,6 +98,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #runsEffects: boolean;
   readonly #transport: Transport;
   readonly #now: () => Date;
+  /** The merchant's handlers (the EffectRunner runs them; toJSON says only which were given). */
+  readonly #given: Pick<ReconcilerOptions, 'onPaid' | 'onFailed' | 'onReview'>;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
   #closing = false;
@@ -118,13 +121,14 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       dependencies.credentials,
     );
     this.#runsEffects = Boolean(options.onPaid || options.onFailed || options.onReview);
+    this.#given = {
+      ...(options.onPaid ? { onPaid: options.onPaid } : {}),
+      ...(options.onFailed ? { onFailed: options.onFailed } : {}),
+      ...(options.onReview ? { onReview: options.onReview } : {}),
+    };
     this.#effects = new EffectRunner(
       this.#store,
-      {
-        ...(options.onPaid ? { onPaid: options.onPaid } : {}),
-        ...(options.onFailed ? { onFailed: options.onFailed } : {}),
-        ...(options.onReview ? { onReview: options.onReview } : {}),
-      },
+      this.#given,
       // One lease for the record and its handler: past it, the runner stops waiting.
       { leaseMs: this.#options.leaseMs },
     );
@@ -177,6 +181,31 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     await this.#pass?.catch(() => {});
     await this.#loop;
     await this.#gate.close();
+  }
+
+  /**
+   * What `JSON.stringify(reconciler)` writes: its state and options (`{ kind: 'reconciler',
+   * running, … }`), never the client's credentials or tokens. Without it a logger that
+   * serialises the reconciler meets eventemitter3's listener table, which points back at the
+   * reconciler ("circular structure"), once anyone listens.
+   */
+  toJSON(): ReconcilerSnapshot {
+    return reconcilerSnapshot({
+      running: this.#running,
+      closed: this.#closing,
+      passInProgress: this.#pass !== undefined,
+      options: this.#options,
+      given: this.#given,
+    });
+  }
+
+  /** `util.inspect` (console.log): the same snapshot, not the listener table. */
+  [Symbol.for('nodejs.util.inspect.custom')](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options: object) => string,
+  ): string {
+    return `Reconciler ${inspect(this.toJSON(), options)}`;
   }
 
   async #runPass(options: RunOnceOptions): Promise<ReconcileSummary> {
