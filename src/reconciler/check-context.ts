@@ -2,6 +2,7 @@ import { isInvalidTransitionError } from '../errors/invalid-transition-error.js'
 import type { ReferenceStore, TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
+import type { LeaseMargin } from './lease-margin.js';
 import type { ResolvedOptions } from './options.js';
 import type { PayoutHistory } from './payout-history.js';
 import type { Platform } from './platform.js';
@@ -47,10 +48,10 @@ export interface CheckContext {
   record: TransactionRecord;
   now: Date;
   /**
-   * The instant (reconciler clock, ms) from which no request may be sent for this record: its
-   * lease may be another worker's soon after (due-records.ts, leaseMarginMs).
+   * From its instant (`margin.until`, reconciler clock, ms) no request may be sent for this
+   * record: its lease may be another worker's soon after (due-records.ts, leaseMarginMs).
    */
-  usableUntil: number;
+  margin: LeaseMargin;
   options: ResolvedOptions;
   platform: Platform;
   pass: PassState;

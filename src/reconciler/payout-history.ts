@@ -1,5 +1,5 @@
 import type { DisbursementPayment } from '../schemas/disbursement.js';
-import { awaitShared, MarginWaiters } from './lease-margin.js';
+import { awaitShared, LeaseMargin, MarginWaiters } from './lease-margin.js';
 import type { Platform } from './platform.js';
 
 /** The largest page `getPayments` serves. */
@@ -63,12 +63,13 @@ export class PayoutHistory {
   }
 
   readonly #nowMs = (): number => this.#now().getTime();
-  readonly #latestWaiter = (): number => this.#waiters.latest();
 
   async #extend(since: number): Promise<HistoryView> {
     while (this.#oldest >= since && this.#nextPage <= this.#lastPage) {
       this.#fetchedAt ??= this.#now();
-      const page = await this.#platform.payouts(this.#nextPage, perPage, this.#latestWaiter);
+      // Its own margin: the latest of the checks waiting, whenever it leaves the gate.
+      const margin = new LeaseMargin(() => this.#waiters.latest());
+      const page = await this.#platform.payouts(this.#nextPage, perPage, margin);
       this.#pages += 1;
       this.#lastPage = page.lastPage;
       this.#nextPage = page.currentPage + 1;

@@ -2,13 +2,7 @@ import type { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import type { TransportEvents } from '../core/transport-events.js';
 import { isRateLimitError } from '../errors/rate-limit-error.js';
-import { LeaseMarginSpent } from './lease-margin.js';
-
-/** A request that has left the gate, with the instant its check's lease margin runs out. */
-interface Started {
-  usableUntil: () => number;
-  controller: AbortController;
-}
+import { type LeaseMargin, LeaseMarginSpent } from './lease-margin.js';
 
 /**
  * Every platform request of the reconciler goes through one gate: bounded concurrency and a
@@ -16,8 +10,8 @@ interface Started {
  * platform's Retry-After (or a second when it gave none) and the request is tried again — the
  * platform asked all of us to slow down, not one record.
  *
- * A request carries the instant its check's lease margin runs out (`usableUntil`, see
- * due-records.ts): it leaves the gate only before that instant — checked every time it leaves,
+ * A request carries its check's lease margin (lease-margin.ts, due-records.ts): it leaves the
+ * gate only before the margin's instant — checked every time it leaves,
  * so a request queued behind a pause, or queued again after its own 429, is not sent once
  * another worker may hold its record. A pause that outlasts the margin of a request already
  * out aborts it (its signal), which stops the transport's own retry of a 429 (it waits out the
@@ -31,7 +25,8 @@ export class RateGate {
   onPause: ((ms: number) => void) | undefined;
   /** The reconciler's clock (the one leases are timed by), in milliseconds. */
   readonly #now: () => number;
-  readonly #started = new Set<Started>();
+  /** The margins of the requests out (a page's records share one), with how many use each. */
+  readonly #started = new Map<LeaseMargin, number>();
 
   constructor(options: { concurrency: number; ratePerSecond: number; now?: () => number }) {
     this.#now = options.now ?? Date.now;
@@ -44,16 +39,13 @@ export class RateGate {
 
   /**
    * Runs `request` under the limits; a 429 pauses everyone and retries (at most 5 times).
-   * With `usableUntil`, the request is not sent at or after that instant: it rejects with
+   * With a `margin`, the request is not sent at or after its instant: it rejects with
    * {@link LeaseMarginSpent} instead (also when a pause aborted it, through `signal`).
    */
-  async run<T>(
-    request: (signal?: AbortSignal) => Promise<T>,
-    usableUntil?: () => number,
-  ): Promise<T> {
+  async run<T>(request: (signal?: AbortSignal) => Promise<T>, margin?: LeaseMargin): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return (await this.#queue.add(() => this.#watch(request, usableUntil))) as T;
+        return (await this.#queue.add(() => this.#watch(request, margin))) as T;
       } catch (error) {
         if (!isRateLimitError(error) || attempt >= 5) throw error;
       }
@@ -63,20 +55,21 @@ export class RateGate {
   /** Pauses inside the queued task, so the queue stops before it starts the next one. */
   async #watch<T>(
     request: (signal?: AbortSignal) => Promise<T>,
-    usableUntil: (() => number) | undefined,
+    margin: LeaseMargin | undefined,
   ): Promise<T> {
-    if (!usableUntil) return this.#send(request, undefined);
+    if (!margin) return this.#send(request, undefined);
     // The moment the request leaves the gate: the last moment to decide not to send it.
-    if (this.#now() >= usableUntil()) throw new LeaseMarginSpent();
-    const started: Started = { usableUntil, controller: new AbortController() };
-    this.#started.add(started);
+    if (margin.aborted || this.#now() >= margin.until) throw new LeaseMarginSpent();
+    this.#started.set(margin, (this.#started.get(margin) ?? 0) + 1);
     try {
-      return await this.#send(request, started.controller.signal);
+      return await this.#send(request, margin.signal);
     } catch (error) {
-      if (started.controller.signal.aborted) throw new LeaseMarginSpent();
+      if (margin.aborted) throw new LeaseMarginSpent();
       throw error;
     } finally {
-      this.#started.delete(started);
+      const left = (this.#started.get(margin) ?? 1) - 1;
+      if (left === 0) this.#started.delete(margin);
+      else this.#started.set(margin, left);
     }
   }
 
@@ -116,8 +109,8 @@ export class RateGate {
    */
   pause(ms: number): void {
     const endsAt = this.#now() + ms;
-    for (const started of this.#started) {
-      if (started.usableUntil() <= endsAt) started.controller.abort(new LeaseMarginSpent());
+    for (const margin of this.#started.keys()) {
+      if (margin.until <= endsAt) margin.abort();
     }
     const until = Date.now() + ms;
     if (until <= this.#pausedUntil) return;

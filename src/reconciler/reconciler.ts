@@ -16,7 +16,7 @@ import {
   type ReconcileSummary,
 } from './events.js';
 import { fencedStore } from './fenced-store.js';
-import { awaitShared, isLeaseMarginSpent, MarginWaiters } from './lease-margin.js';
+import { awaitShared, isLeaseMarginSpent, LeaseMargin, MarginWaiters } from './lease-margin.js';
 import {
   type ReconcilerOptions,
   type ResolvedOptions,
@@ -304,13 +304,13 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     // One wallet pull for every airtime check of the pass: sent while one of them is inside its
     // lease margin; a check whose margin ran out while it waited is handed back (lease-margin.ts).
     const waiters = new MarginWaiters();
-    const latest = () => waiters.latest();
     const now = () => this.#now().getTime();
     return {
       payouts: new PayoutHistory(this.#platform, this.#now),
       airtimeUser: (usableUntil) =>
         awaitShared(waiters, usableUntil, now, () => {
-          airtimeUser ??= this.#platform.airtimeUser(latest);
+          // Its own margin (a pull that ran out of it is not reused): the latest of those waiting.
+          airtimeUser ??= this.#platform.airtimeUser(new LeaseMargin(() => waiters.latest()));
           airtimeUser.catch(() => {
             airtimeUser = undefined;
           });
@@ -350,7 +350,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       leased,
       record: leased.record,
       now,
-      usableUntil: leased.usableUntil,
+      margin: leased.margin,
       options: this.#options,
       platform: this.#platform,
       pass,

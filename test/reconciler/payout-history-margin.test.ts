@@ -20,7 +20,7 @@ function historyWithClock() {
     collectionStatus: () => Promise.reject(new Error('not used')),
     airtimeUser: () => Promise.reject(new Error('not used')),
     canUse: () => true,
-    payouts: (page, _perPage, usableUntil) =>
+    payouts: (page, _perPage, margin) =>
       gate.run(async () => {
         sent.push(page);
         // The page's answer waits until the test lets it through (the platform is slow).
@@ -29,7 +29,7 @@ function historyWithClock() {
         });
         const answer: PayoutPage = { data: [], currentPage: page, lastPage: 1 };
         return answer;
-      }, usableUntil),
+      }, margin),
   };
   const history = new PayoutHistory(platform, () => new Date(now));
   return {
