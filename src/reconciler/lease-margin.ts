@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * A check's lease margin ran out before its request could leave: it waited in the rate gate
  * behind a 429's pause (or in the transport's backoff for one) until too little of the lease was
@@ -39,7 +41,13 @@ export class LeaseMargin {
   }
 
   get signal(): AbortSignal {
-    this.#controller ??= new AbortController();
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      // Every request of the page in flight listens to it (the transport forwards it into each
+      // attempt's own deadline): up to `concurrency` (256) at once, each removed when its
+      // attempt ends. Node warns past 10 listeners, as if they leaked: they do not.
+      setMaxListeners(0, this.#controller.signal);
+    }
     return this.#controller.signal;
   }
 
