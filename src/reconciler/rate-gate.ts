@@ -11,11 +11,11 @@ import { type LeaseMargin, LeaseMarginSpent } from './lease-margin.js';
  * platform asked all of us to slow down, not one record.
  *
  * A request carries its check's lease margin (lease-margin.ts, due-records.ts): it leaves the
- * gate only before the margin's instant — checked every time it leaves,
- * so a request queued behind a pause, or queued again after its own 429, is not sent once
- * another worker may hold its record. A pause that outlasts the margin of a request already
- * out aborts it (its signal), which stops the transport's own retry of a 429 (it waits out the
- * Retry-After before repeating the call, inside the request).
+ * gate only before the margin's instant — checked every time it leaves, so a request queued
+ * behind a pause, or queued again after its own 429, is not sent once another worker may hold
+ * its record. A pause that outlasts the margin of a request already out aborts it (its
+ * signal), which stops the transport's own retry of a 429 (it waits out the Retry-After before
+ * repeating the call, inside the request).
  */
 export class RateGate {
   readonly #queue: PQueue;
