@@ -111,6 +111,7 @@ export type {
   ReconcilerDependencies,
   ReconcilerEvents,
   ReconcilerOptions,
+  ReconcilerSnapshot,
   ReconcileSummary,
   RunOnceOptions,
 } from './reconciler/index.js';

@@ -2,6 +2,7 @@ import { isInvalidTransitionError } from '../errors/invalid-transition-error.js'
 import type { ReferenceStore, TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
+import type { LeaseMargin } from './lease-margin.js';
 import type { ResolvedOptions } from './options.js';
 import type { PayoutHistory } from './payout-history.js';
 import type { Platform } from './platform.js';
@@ -9,8 +10,11 @@ import type { Platform } from './platform.js';
 /** What one pass shares between its checks: each shared pull happens once per pass. */
 export interface PassState {
   payouts: PayoutHistory;
-  /** The airtime account (wallet balance), pulled once per pass. */
-  airtimeUser(): Promise<unknown>;
+  /**
+   * The airtime account (wallet balance), pulled once per pass, for a check whose lease margin
+   * runs out at `usableUntil` (past it: LeaseMarginSpent, as for the payout history).
+   */
+  airtimeUser(usableUntil: number): Promise<unknown>;
 }
 
 /** How one check ended. */
@@ -43,6 +47,11 @@ export interface CheckContext {
   leased: LeasedRecord;
   record: TransactionRecord;
   now: Date;
+  /**
+   * From its instant (`margin.until`, reconciler clock, ms) no request may be sent for this
+   * record: its lease may be another worker's soon after (due-records.ts, leaseMarginMs).
+   */
+  margin: LeaseMargin;
   options: ResolvedOptions;
   platform: Platform;
   pass: PassState;

@@ -1,5 +1,6 @@
 import type { ReferenceStore } from '../references/index.js';
 import type { LeaseDueOptions, LeasedRecord } from '../references/schedule/types.js';
+import { LeaseMargin } from './lease-margin.js';
 
 /** What {@link DueRecords} takes besides the lease's own options. */
 export interface DueRecordsOptions extends LeaseDueOptions {
@@ -16,6 +17,14 @@ export interface DueRecordsOptions extends LeaseDueOptions {
   /** A record whose lease ran (nearly) out before a check could take it: not to be checked. */
   expired: (leased: LeasedRecord) => void;
 }
+
+/**
+ * A leased record handed to a check, with its page's lease margin: the instant (the clock of
+ * `now`, ms) from which no request may be sent for it. The rate gate checks it again when the
+ * check's request leaves (rate-gate.ts), so a request held back by a 429's pause past it is
+ * not sent either.
+ */
+export type DueRecord = LeasedRecord & { readonly margin: LeaseMargin };
 
 /** A leased page and the earliest instant its leases can expire. */
 interface Page {
@@ -68,6 +77,7 @@ export class DueRecords {
   #page: LeasedRecord[] = [];
   /** Until this instant the current page's records may still be handed out. */
   #usableUntil = 0;
+  #margin = new LeaseMargin(() => 0);
   #next = 0;
   #more = true;
   /** The next page, leased ahead (see the class's comment). */
@@ -86,12 +96,12 @@ export class DueRecords {
   }
 
   /** The next leased record, or undefined when the pass has nothing more (or must stop). */
-  async take(): Promise<LeasedRecord | undefined> {
+  async take(): Promise<DueRecord | undefined> {
     for (;;) {
       if (this.#next < this.#page.length) {
         if (this.#next * 2 >= this.#page.length) this.#leaseAhead();
         const leased = this.#page[this.#next++] as LeasedRecord;
-        if (this.#now() < this.#usableUntil) return leased;
+        if (this.#now() < this.#usableUntil) return { ...leased, margin: this.#margin };
         this.#expired(leased);
         continue;
       }
@@ -107,7 +117,9 @@ export class DueRecords {
       if (this.#ahead === ahead) {
         this.#ahead = undefined;
         this.#page = page.records;
-        this.#usableUntil = page.expiresAt - this.#marginMs;
+        const usableUntil = page.expiresAt - this.#marginMs;
+        this.#usableUntil = usableUntil;
+        this.#margin = new LeaseMargin(() => usableUntil);
         this.#next = 0;
       }
     }

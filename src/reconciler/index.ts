@@ -9,3 +9,4 @@ export {
   type ReconcilerDependencies,
   type RunOnceOptions,
 } from './reconciler.js';
+export type { ReconcilerSnapshot } from './snapshot.js';

@@ -1,4 +1,5 @@
 import type { DisbursementPayment } from '../schemas/disbursement.js';
+import { awaitShared, LeaseMargin, MarginWaiters } from './lease-margin.js';
 import type { Platform } from './platform.js';
 
 /** The largest page `getPayments` serves. */
@@ -22,6 +23,13 @@ export interface HistoryView {
  * further back extend the same walk; no page is fetched twice in a pass. The list is newest
  * first, so payouts made meanwhile push rows to later pages — rows are deduplicated by txnid
  * and never matched by position.
+ *
+ * A page is pulled for every check waiting on the walk, so the lease margin is theirs together
+ * (stop 19): a page's request leaves the rate gate only while at least one waiting check is
+ * still inside its margin — otherwise nothing is sent and they all get LeaseMarginSpent — and a
+ * check whose own margin ran out while the page waited (behind a 429's pause) gets
+ * LeaseMarginSpent, not the rows: its record is handed back undecided, while the checks still
+ * inside decide on the same pages. Pages fetched stay fetched for the rest of the pass.
  */
 export class PayoutHistory {
   readonly #platform: Platform;
@@ -34,23 +42,34 @@ export class PayoutHistory {
   #pages = 0;
   /** One walk at a time: concurrent checks wait for the same pages instead of refetching. */
   #walking: Promise<unknown> = Promise.resolve();
+  /** The checks waiting for the walk, by when their lease margin runs out. */
+  readonly #waiters = new MarginWaiters();
 
   constructor(platform: Platform, now: () => Date) {
     this.#platform = platform;
     this.#now = now;
   }
 
-  /** The history back to `since` (fetching the pages still missing). */
-  covering(since: Date): Promise<HistoryView> {
-    const walk = this.#walking.then(() => this.#extend(since.getTime()));
-    this.#walking = walk.catch(() => {});
-    return walk;
+  /**
+   * The history back to `since` (fetching the pages still missing), for a check whose lease
+   * margin runs out at `usableUntil` (reconciler clock, ms): past it, LeaseMarginSpent.
+   */
+  covering(since: Date, usableUntil: number = Number.POSITIVE_INFINITY): Promise<HistoryView> {
+    return awaitShared(this.#waiters, usableUntil, this.#nowMs, () => {
+      const walk = this.#walking.then(() => this.#extend(since.getTime()));
+      this.#walking = walk.catch(() => {});
+      return walk;
+    });
   }
+
+  readonly #nowMs = (): number => this.#now().getTime();
 
   async #extend(since: number): Promise<HistoryView> {
     while (this.#oldest >= since && this.#nextPage <= this.#lastPage) {
       this.#fetchedAt ??= this.#now();
-      const page = await this.#platform.payouts(this.#nextPage, perPage);
+      // Its own margin: the latest of the checks waiting, whenever it leaves the gate.
+      const margin = new LeaseMargin(() => this.#waiters.latest());
+      const page = await this.#platform.payouts(this.#nextPage, perPage, margin);
       this.#pages += 1;
       this.#lastPage = page.lastPage;
       this.#nextPage = page.currentPage + 1;

@@ -3,6 +3,7 @@ import type { Transport } from '../core/transport.js';
 import type { AirtimeUserResponse } from '../schemas/airtime.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import type { DisbursementPayment } from '../schemas/disbursement.js';
+import type { LeaseMargin } from './lease-margin.js';
 import type { RateGate } from './rate-gate.js';
 
 /** One page of the payout history, newest first. */
@@ -12,14 +13,18 @@ export interface PayoutPage {
   lastPage: number;
 }
 
-/** The platform calls the reconciler makes, each through the shared rate gate. */
+/**
+ * The platform calls the reconciler makes, each through the shared rate gate. With a `margin`
+ * (the lease margin of the check it is for, or of the checks sharing it), a call whose margin
+ * is over before it can be sent rejects with LeaseMarginSpent and sends nothing (rate-gate.ts).
+ */
 export interface Platform {
   /** The collection status answer's `data`, by control number or engine reference. */
-  collectionStatus(refId: string): Promise<CollectionTransaction>;
+  collectionStatus(refId: string, margin?: LeaseMargin): Promise<CollectionTransaction>;
   /** One page of `getPayments`. */
-  payouts(page: number, perPage: number): Promise<PayoutPage>;
+  payouts(page: number, perPage: number, margin?: LeaseMargin): Promise<PayoutPage>;
   /** The airtime account with its wallet. */
-  airtimeUser(): Promise<AirtimeUserResponse>;
+  airtimeUser(margin?: LeaseMargin): Promise<AirtimeUserResponse>;
   /** True when `product`'s calls can authenticate (credentials or a token). */
   canUse(product: Product): boolean;
 }
@@ -30,15 +35,25 @@ export function transportPlatform(
   credentials: Readonly<Partial<Record<Product, unknown>>>,
 ): Platform {
   return {
-    async collectionStatus(refId) {
-      const response = await gate.run(() =>
-        transport.request('collectionStatus', { body: { ref_id: refId } }),
+    async collectionStatus(refId, margin) {
+      const response = await gate.run(
+        (signal) =>
+          transport.request('collectionStatus', {
+            body: { ref_id: refId },
+            ...(signal ? { signal } : {}),
+          }),
+        margin,
       );
       return response.data;
     },
-    async payouts(page, perPage) {
-      const { payments } = await gate.run(() =>
-        transport.request('disbursementPayments', { body: { page, per_page: perPage } }),
+    async payouts(page, perPage, margin) {
+      const { payments } = await gate.run(
+        (signal) =>
+          transport.request('disbursementPayments', {
+            body: { page, per_page: perPage },
+            ...(signal ? { signal } : {}),
+          }),
+        margin,
       );
       return {
         data: payments.data,
@@ -46,7 +61,8 @@ export function transportPlatform(
         lastPage: payments.last_page,
       };
     },
-    airtimeUser: () => gate.run(() => transport.request('airtimeUser', {})),
+    airtimeUser: (margin) =>
+      gate.run((signal) => transport.request('airtimeUser', signal ? { signal } : {}), margin),
     // Credentials, or a token set with pesakit.setToken().
     canUse: (product) =>
       credentials[product] !== undefined || transport.token(product) !== undefined,

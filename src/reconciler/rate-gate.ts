@@ -2,12 +2,20 @@ import type { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import type { TransportEvents } from '../core/transport-events.js';
 import { isRateLimitError } from '../errors/rate-limit-error.js';
+import { type LeaseMargin, LeaseMarginSpent } from './lease-margin.js';
 
 /**
  * Every platform request of the reconciler goes through one gate: bounded concurrency and a
  * requests-per-second cap (p-queue's interval cap). A 429 pauses the whole gate for the
  * platform's Retry-After (or a second when it gave none) and the request is tried again — the
  * platform asked all of us to slow down, not one record.
+ *
+ * A request carries its check's lease margin (lease-margin.ts, due-records.ts): it leaves the
+ * gate only before the margin's instant — checked every time it leaves, so a request queued
+ * behind a pause, or queued again after its own 429, is not sent once another worker may hold
+ * its record. A pause that outlasts the margin of a request already out aborts it (its
+ * signal), which stops the transport's own retry of a 429 (it waits out the Retry-After before
+ * repeating the call, inside the request).
  */
 export class RateGate {
   readonly #queue: PQueue;
@@ -15,8 +23,13 @@ export class RateGate {
   #timer: NodeJS.Timeout | undefined;
   /** Called when a 429 pauses the gate (for the reconciler's events). */
   onPause: ((ms: number) => void) | undefined;
+  /** The reconciler's clock (the one leases are timed by), in milliseconds. */
+  readonly #now: () => number;
+  /** The margins of the requests out (a page's records share one), with how many use each. */
+  readonly #started = new Map<LeaseMargin, number>();
 
-  constructor(options: { concurrency: number; ratePerSecond: number }) {
+  constructor(options: { concurrency: number; ratePerSecond: number; now?: () => number }) {
+    this.#now = options.now ?? Date.now;
     // A fractional rate (0.5/s) becomes one request per 2 s.
     const perSecond = options.ratePerSecond;
     const intervalCap = Math.max(1, Math.floor(perSecond));
@@ -24,11 +37,15 @@ export class RateGate {
     this.#queue = new PQueue({ concurrency: options.concurrency, intervalCap, interval });
   }
 
-  /** Runs `request` under the limits; a 429 pauses everyone and retries (at most 5 times). */
-  async run<T>(request: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `request` under the limits; a 429 pauses everyone and retries (at most 5 times).
+   * With a `margin`, the request is not sent at or after its instant: it rejects with
+   * {@link LeaseMarginSpent} instead (also when a pause aborted it, through `signal`).
+   */
+  async run<T>(request: (signal?: AbortSignal) => Promise<T>, margin?: LeaseMargin): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return (await this.#queue.add(() => this.#watch(request))) as T;
+        return (await this.#queue.add(() => this.#watch(request, margin))) as T;
       } catch (error) {
         if (!isRateLimitError(error) || attempt >= 5) throw error;
       }
@@ -36,9 +53,32 @@ export class RateGate {
   }
 
   /** Pauses inside the queued task, so the queue stops before it starts the next one. */
-  async #watch<T>(request: () => Promise<T>): Promise<T> {
+  async #watch<T>(
+    request: (signal?: AbortSignal) => Promise<T>,
+    margin: LeaseMargin | undefined,
+  ): Promise<T> {
+    if (!margin) return this.#send(request, undefined);
+    // The moment the request leaves the gate: the last moment to decide not to send it.
+    if (margin.aborted || this.#now() >= margin.until) throw new LeaseMarginSpent();
+    this.#started.set(margin, (this.#started.get(margin) ?? 0) + 1);
     try {
-      return await request();
+      return await this.#send(request, margin.signal);
+    } catch (error) {
+      if (margin.aborted) throw new LeaseMarginSpent();
+      throw error;
+    } finally {
+      const left = (this.#started.get(margin) ?? 1) - 1;
+      if (left === 0) this.#started.delete(margin);
+      else this.#started.set(margin, left);
+    }
+  }
+
+  async #send<T>(
+    request: (signal?: AbortSignal) => Promise<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    try {
+      return await request(signal);
     } catch (error) {
       if (isRateLimitError(error)) this.pause(error.retryAfterMs ?? 1000);
       throw error;
@@ -60,8 +100,18 @@ export class RateGate {
     return () => events.off('retry', onRetry);
   }
 
-  /** Stops starting requests for `ms` (a longer pause wins over a shorter one). */
+  /**
+   * Stops starting requests for `ms` (a longer pause wins over a shorter one). A request out
+   * whose margin ends before the pause does is aborted: the one waiting out this 429 in the
+   * transport's backoff would repeat itself after its margin. (The gate cannot tell it from one
+   * still waiting for its answer; during a 429 that one is likely refused as well, and its
+   * record is handed back either way — a pull wasted, never a pull late.)
+   */
   pause(ms: number): void {
+    const endsAt = this.#now() + ms;
+    for (const margin of this.#started.keys()) {
+      if (margin.until <= endsAt) margin.abort();
+    }
     const until = Date.now() + ms;
     if (until <= this.#pausedUntil) return;
     this.#pausedUntil = until;

@@ -8,7 +8,7 @@ import type { LeasedRecord } from '../references/schedule/types.js';
 import { EffectRunner } from '../settlement/effects.js';
 import type { CheckContext, CheckOutcome, PassState } from './check-context.js';
 import { decide } from './decide.js';
-import { DueRecords, leaseMarginMs } from './due-records.js';
+import { type DueRecord, DueRecords, leaseMarginMs } from './due-records.js';
 import {
   emptyProgress,
   type ReconcileProgress,
@@ -16,6 +16,7 @@ import {
   type ReconcileSummary,
 } from './events.js';
 import { fencedStore } from './fenced-store.js';
+import { awaitShared, isLeaseMarginSpent, LeaseMargin, MarginWaiters } from './lease-margin.js';
 import {
   type ReconcilerOptions,
   type ResolvedOptions,
@@ -27,6 +28,7 @@ import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
 import { ReleaseQueue } from './release-queue.js';
 import { firstDueAt, nextCheckAt } from './schedule.js';
+import { type ReconcilerSnapshot, reconcilerSnapshot } from './snapshot.js';
 
 /**
  * Releases written per batch, at most (release-queue.ts): a whole page (200 by default), which
@@ -48,6 +50,8 @@ interface PassRun {
   force: boolean;
   stopped: () => boolean;
   releases: ReleaseQueue;
+  /** Hands back, uncounted, a record whose lease margin ran out before its pull could leave. */
+  expired: (leased: LeasedRecord) => void;
 }
 
 /** What the reconciler runs on (built by `pesakit.createReconciler`). */
@@ -94,6 +98,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #runsEffects: boolean;
   readonly #transport: Transport;
   readonly #now: () => Date;
+  /** The merchant's handlers (the EffectRunner runs them; toJSON says only which were given). */
+  readonly #given: Pick<ReconcilerOptions, 'onPaid' | 'onFailed' | 'onReview'>;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
   #closing = false;
@@ -107,7 +113,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#store = dependencies.store;
     this.#transport = dependencies.transport;
     this.#now = dependencies.now ?? (() => new Date());
-    this.#gate = new RateGate(this.#options);
+    this.#gate = new RateGate({ ...this.#options, now: () => this.#now().getTime() });
     this.#gate.onPause = (ms) => this.emit('paused', { ms });
     this.#platform = transportPlatform(
       dependencies.transport,
@@ -115,13 +121,14 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       dependencies.credentials,
     );
     this.#runsEffects = Boolean(options.onPaid || options.onFailed || options.onReview);
+    this.#given = {
+      ...(options.onPaid ? { onPaid: options.onPaid } : {}),
+      ...(options.onFailed ? { onFailed: options.onFailed } : {}),
+      ...(options.onReview ? { onReview: options.onReview } : {}),
+    };
     this.#effects = new EffectRunner(
       this.#store,
-      {
-        ...(options.onPaid ? { onPaid: options.onPaid } : {}),
-        ...(options.onFailed ? { onFailed: options.onFailed } : {}),
-        ...(options.onReview ? { onReview: options.onReview } : {}),
-      },
+      this.#given,
       // One lease for the record and its handler: past it, the runner stops waiting.
       { leaseMs: this.#options.leaseMs },
     );
@@ -176,6 +183,31 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     await this.#gate.close();
   }
 
+  /**
+   * What `JSON.stringify(reconciler)` writes: its state and options (`{ kind: 'reconciler',
+   * running, … }`), never the client's credentials or tokens. Without it a logger that
+   * serialises the reconciler meets eventemitter3's listener table, which points back at the
+   * reconciler ("circular structure"), once anyone listens.
+   */
+  toJSON(): ReconcilerSnapshot {
+    return reconcilerSnapshot({
+      running: this.#running,
+      closed: this.#closing,
+      passInProgress: this.#pass !== undefined,
+      options: this.#options,
+      given: this.#given,
+    });
+  }
+
+  /** `util.inspect` (console.log): the same snapshot, not the listener table. */
+  [Symbol.for('nodejs.util.inspect.custom')](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options: object) => string,
+  ): string {
+    return `Reconciler ${inspect(this.toJSON(), options)}`;
+  }
+
   async #runPass(options: RunOnceOptions): Promise<ReconcileSummary> {
     // Listening only during a pass: a reconciler never closed must not leave a listener behind.
     const unwatch = this.#gate.watchRetries(this.#transport.events);
@@ -212,6 +244,18 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       maxDelayMs: releaseDelayMs,
       onError: (error) => this.emit('error', error),
     });
+    // A record whose lease margin ran out before it was pulled — before a check took it
+    // (due-records.ts) or while its request waited at the rate gate (rate-gate.ts).
+    const expired = (leased: LeasedRecord) => {
+      progress.leaseExpired += 1;
+      releases.add({
+        merchantReference: leased.record.merchantReference,
+        token: leased.token,
+        nextCheckAt: leased.nextCheckAt ?? passStartedAt,
+        counted: false,
+      });
+      this.#emitProgress(progress);
+    };
     const due = new DueRecords(this.#store, {
       limit,
       leaseMs: this.#options.leaseMs,
@@ -230,18 +274,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       // hold it by now), counted, and handed back as due — if the lease is still ours, the
       // record is free at once; if another worker has it, the fenced release writes nothing.
       // Due no later than the pass's start, so that this pass's next page may take it again.
-      expired: (leased) => {
-        progress.leaseExpired += 1;
-        releases.add({
-          merchantReference: leased.record.merchantReference,
-          token: leased.token,
-          nextCheckAt: leased.nextCheckAt ?? passStartedAt,
-          counted: false,
-        });
-        this.#emitProgress(progress);
-      },
+      expired,
     });
-    const run: PassRun = { pass, progress, force, stopped, releases };
+    const run: PassRun = { pass, progress, force, stopped, releases, expired };
     // `concurrency` checks, each taking the next record as it finishes one: no queue, no
     // promise per record waiting for a slot. A close() stops them taking more.
     const worker = async () => {
@@ -266,19 +301,25 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
 
   #newPassState(): PassState {
     let airtimeUser: Promise<unknown> | undefined;
+    // One wallet pull for every airtime check of the pass: sent while one of them is inside its
+    // lease margin; a check whose margin ran out while it waited is handed back (lease-margin.ts).
+    const waiters = new MarginWaiters();
+    const now = () => this.#now().getTime();
     return {
       payouts: new PayoutHistory(this.#platform, this.#now),
-      airtimeUser: () => {
-        airtimeUser ??= this.#platform.airtimeUser();
-        airtimeUser.catch(() => {
-          airtimeUser = undefined;
-        });
-        return airtimeUser;
-      },
+      airtimeUser: (usableUntil) =>
+        awaitShared(waiters, usableUntil, now, () => {
+          // Its own margin (a pull that ran out of it is not reused): the latest of those waiting.
+          airtimeUser ??= this.#platform.airtimeUser(new LeaseMargin(() => waiters.latest()));
+          airtimeUser.catch(() => {
+            airtimeUser = undefined;
+          });
+          return airtimeUser;
+        }),
     };
   }
 
-  async #check(leased: LeasedRecord, run: PassRun): Promise<void> {
+  async #check(leased: DueRecord, run: PassRun): Promise<void> {
     const { pass, progress, force, stopped, releases } = run;
     const { token } = leased;
     const reference = leased.record.merchantReference;
@@ -309,6 +350,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       leased,
       record: leased.record,
       now,
+      margin: leased.margin,
       options: this.#options,
       platform: this.#platform,
       pass,
@@ -318,6 +360,12 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       outcome = await decide(ctx);
     } catch (error) {
       if (isLeaseLostError(error)) return; // Another worker holds the record now.
+      // Its pull was held back (a 429's pause) until another worker may hold the record: not
+      // sent, not counted as a check; handed back like a record reached too late.
+      if (isLeaseMarginSpent(error)) {
+        run.expired(leased);
+        return;
+      }
       progress.errors += 1;
       progress.checked += 1;
       this.emit('error', error, leased.record);

@@ -86,8 +86,11 @@ export async function startProxy(
       ),
       ...(body.length > 0 ? { body } : {}),
     });
+    const retryAfter = upstream.headers.get('retry-after');
     response.writeHead(upstream.status, {
       'content-type': upstream.headers.get('content-type') ?? 'application/json',
+      // A 429's Retry-After is what the client waits: it must reach the client.
+      ...(retryAfter === null ? {} : { 'retry-after': retryAfter }),
     });
     response.end(Buffer.from(await upstream.arrayBuffer()));
   });

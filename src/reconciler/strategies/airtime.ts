@@ -12,7 +12,7 @@ import { attemptTime } from '../schedule.js';
  */
 export async function checkAirtimePurchase(ctx: CheckContext): Promise<CheckOutcome> {
   const { record, now } = ctx;
-  const user = await ctx.pass.airtimeUser();
+  const user = await ctx.pass.airtimeUser(ctx.margin.until);
   return review(ctx, {
     reason: 'ambiguous_evidence',
     message:
@@ -52,7 +52,7 @@ export async function checkAirtimeRecharge(ctx: CheckContext): Promise<CheckOutc
   }
   if (ctx.platform.canUse('collection')) {
     try {
-      const transaction = await ctx.platform.collectionStatus(record.controlNumber);
+      const transaction = await ctx.platform.collectionStatus(record.controlNumber, ctx.margin);
       const result = await applyCollectionObservation(ctx.store, record, transaction);
       if (result.outcome === 'paid') {
         return {
@@ -85,7 +85,7 @@ export async function checkAirtimeRecharge(ctx: CheckContext): Promise<CheckOutc
       if (!isNotFoundError(error)) throw error;
     }
   }
-  const user = await ctx.pass.airtimeUser();
+  const user = await ctx.pass.airtimeUser(ctx.margin.until);
   return {
     kind: 'pending',
     pulled: true,

@@ -15,7 +15,7 @@ export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> 
 
   let transaction: Awaited<ReturnType<typeof ctx.platform.collectionStatus>>;
   try {
-    transaction = await ctx.platform.collectionStatus(refId);
+    transaction = await ctx.platform.collectionStatus(refId, ctx.margin);
   } catch (error) {
     // A reference the platform does not know (yet): nothing proves anything; keep checking.
     if (isNotFoundError(error)) {

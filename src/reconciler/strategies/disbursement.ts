@@ -22,7 +22,7 @@ const clockSkewMs = 2 * 60_000;
 export async function checkDisbursement(ctx: CheckContext): Promise<CheckOutcome> {
   const { record } = ctx;
   const since = new Date(record.createdAt.getTime() - clockSkewMs);
-  const history = await ctx.pass.payouts.covering(since);
+  const history = await ctx.pass.payouts.covering(since, ctx.margin.until);
   if (record.refid !== null || record.txnid !== null) {
     const row = history.rows.find(
       (candidate) =>
