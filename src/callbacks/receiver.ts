@@ -27,6 +27,7 @@ import {
 import { parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext, processEntry } from './process-entry.js';
 import { payloadFromQuery } from './query-payload.js';
+import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
 import { type RequestTarget, requestTarget } from './request-target.js';
 import { type PullStatus, StatusPuller } from './status-puller.js';
 
@@ -158,6 +159,20 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   /** How many status calls this receiver actually sent (after coalescing and rate limiting). */
   get pulls(): number {
     return this.#puller.pulls;
+  }
+
+  /** State and settings for logs, never handlers' code (receiver-description.ts). */
+  toJSON(): CallbackReceiverDescription {
+    return describeReceiver(this.#options, { started: this.#started, pulls: this.pulls });
+  }
+
+  /** `util.inspect` (console.log) shows the description, not the listeners. */
+  [Symbol.for('nodejs.util.inspect.custom')](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options: object) => string,
+  ): string {
+    return `CallbackReceiver ${inspect(this.toJSON(), options)}`;
   }
 
   /**
