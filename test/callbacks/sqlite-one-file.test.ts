@@ -7,12 +7,7 @@ import { isConfigurationError } from '../../src/errors/configuration-error.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { runNode } from '../helpers/run-node.js';
 import { temporarySqliteFiles } from '../helpers/sqlite-file-store.js';
-import {
-  confirmedPayment,
-  controlNumberOf,
-  seedPendingCollections,
-} from './fixtures/sqlite-receiver-payments.js';
-import { merchantCallback } from './payloads.js';
+import { confirmedPayment, seededCallback, seedPendingCollections } from './collections.js';
 
 // Two callback receivers on one SQLite file in one process failed with "database is locked"
 // (stop 18). better-sqlite3 waits for the write lock synchronously, blocking the event loop,
@@ -36,19 +31,6 @@ async function refusal(open: () => Promise<unknown>): Promise<unknown> {
   }
   return undefined;
 }
-
-const callback = (i: number) => ({
-  method: 'POST',
-  url: '/callback',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(
-    merchantCallback({
-      paymentReference: `PR-${i}`,
-      controlNumber: controlNumberOf(i),
-      amount: 15_000,
-    }),
-  ),
-});
 
 describe('one SQLite file, one process', () => {
   it('a second store on the file is refused at open(), naming the fix; the first goes on', async () => {
@@ -94,7 +76,9 @@ describe('one SQLite file, one process', () => {
       return receiver.start();
     });
     const statuses = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => receivers.map((r) => r.receive(callback(i)))).flat(),
+      Array.from({ length: 40 }, (_, i) =>
+        receivers.map((r) => r.receive(seededCallback(i))),
+      ).flat(),
     );
     expect(statuses.map((response) => response.status)).toEqual(Array(80).fill(200));
     for (const receiver of receivers) await receiver.onIdle();
