@@ -82,8 +82,11 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     try {
       await migrateToLatest(db as Kysely<unknown>, 'sqlite');
     } catch (error) {
-      letGo();
-      if (owned) await db.destroy();
+      try {
+        if (owned) await db.destroy();
+      } finally {
+        letGo();
+      }
       throw error;
     }
     // One checkpoint policy for the file, every connection of the store (the inbox writer's
