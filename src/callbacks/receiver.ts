@@ -1,32 +1,23 @@
 import { EventEmitter } from 'eventemitter3';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { InboxClaim } from '../references/inbox/types.js';
 import type { ReferenceStore } from '../references/types.js';
+import { type IntakeContext, receiveGet, receivePost } from './callback-intake.js';
 import { answerCheckoutReturn, type CheckoutReturnContext } from './checkout-return-handler.js';
 import type { CallbackReceiverEvents } from './events.js';
 import { EffectRunner } from './foundation.js';
-import {
-  headerValue,
-  jsonResponse,
-  type ReceivedRequest,
-  type ReceiverResponse,
-  redactedHeaders,
-  validationResponse,
-} from './http.js';
+import { handleClaim } from './handle-claim.js';
+import { jsonResponse, type ReceivedRequest, type ReceiverResponse } from './http.js';
 import { IdleTracker } from './idle-tracker.js';
-import { claimTooLong, maxInboxUrlLength } from './inbox-limits.js';
 import { InboxRetention } from './inbox-retention.js';
 import { InboxWorker } from './inbox-worker.js';
 import {
   type CallbackReceiverOptions,
-  delayFor,
   type ResolvedReceiverOptions,
   type ReturnUrls,
   resolveOptions,
 } from './options.js';
-import { parseCallback } from './parse-callback.js';
-import { asError, type ProcessContext, processEntry } from './process-entry.js';
-import { payloadFromQuery } from './query-payload.js';
+import { asError, type ProcessContext } from './process-entry.js';
+import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
 import { type RequestTarget, requestTarget } from './request-target.js';
 import { type PullStatus, StatusPuller } from './status-puller.js';
 
@@ -86,6 +77,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   readonly #idle: IdleTracker;
   readonly #checkoutContext: CheckoutReturnContext;
   readonly #retention: InboxRetention | undefined;
+  readonly #processContext: ProcessContext;
+  readonly #intake: IntakeContext;
 
   constructor(dependencies: ReceiverDependencies, options: CallbackReceiverOptions = {}) {
     super();
@@ -116,9 +109,26 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     this.#effects.on('effect_failed', (event) =>
       this.emit('error', { stage: 'effect', error: asError(event.error) }),
     );
+    const emit: ProcessContext['emit'] = (event, ...args) =>
+      (this.emit.bind(this) as (name: string, ...rest: unknown[]) => boolean)(event, ...args);
+    this.#processContext = {
+      store: this.#store,
+      puller: this.#puller,
+      effects: this.#effects,
+      options: this.#options,
+      emit,
+      now: this.#now,
+    };
+    this.#intake = {
+      store: this.#store,
+      maxBodyBytes: this.maxBodyBytes,
+      now: this.#now,
+      emit,
+      nudge: () => this.#worker.nudge(),
+    };
     this.#worker = new InboxWorker({
       inbox: this.#store.inbox,
-      handle: (claim) => this.#handle(claim),
+      handle: (claim) => handleClaim(this.#processContext, claim),
       concurrency: this.#options.concurrency,
       leaseMs: this.#options.leaseMs,
       pollIntervalMs: this.#options.pollIntervalMs,
@@ -150,14 +160,27 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       puller: this.#puller,
       effects: this.#effects,
       returnUrls: this.#options.returnUrls,
-      emit: (event, ...args) =>
-        (this.emit.bind(this) as (name: string, ...rest: unknown[]) => boolean)(event, ...args),
+      emit,
     };
   }
 
   /** How many status calls this receiver actually sent (after coalescing and rate limiting). */
   get pulls(): number {
     return this.#puller.pulls;
+  }
+
+  /** State and settings for logs, never handlers' code (receiver-description.ts). */
+  toJSON(): CallbackReceiverDescription {
+    return describeReceiver(this.#options, { started: this.#started, pulls: this.pulls });
+  }
+
+  /** `util.inspect` (console.log) shows the description, not the listeners. */
+  [Symbol.for('nodejs.util.inspect.custom')](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options: object) => string,
+  ): string {
+    return `CallbackReceiver ${inspect(this.toJSON(), options)}`;
   }
 
   /**
@@ -202,8 +225,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = request.method.toUpperCase();
     if (path === '/callback') {
-      if (method === 'POST') return this.#receivePost(request, url);
-      if (method === 'GET') return this.#receiveGet(request, url);
+      if (method === 'POST') return receivePost(this.#intake, request, url);
+      if (method === 'GET') return receiveGet(this.#intake, request, url);
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use POST or GET.` },
@@ -218,7 +241,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
         return answerCheckoutReturn(this.#checkoutContext, url, options.returnUrls);
       // A checkout has one callback_url: the browser comes back to it with GET, and the
       // platform POSTs its settlement callback to the same URL. That POST is a callback.
-      if (method === 'POST') return this.#receivePost(request, url);
+      if (method === 'POST') return receivePost(this.#intake, request, url);
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use GET (browser) or POST (callback).` },
@@ -282,129 +305,6 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     return this.#idle.onIdle();
   }
 
-  async #receivePost(request: ReceivedRequest, url: RequestTarget): Promise<ReceiverResponse> {
-    const contentType = headerValue(request.headers, 'content-type') ?? '';
-    if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
-      return jsonResponse(415, {
-        message: 'Callbacks must be sent as application/json.',
-      });
-    }
-    if (sizeOf(request.body) > this.maxBodyBytes) {
-      return jsonResponse(413, {
-        message: `The callback body is larger than ${this.maxBodyBytes} bytes.`,
-      });
-    }
-    return this.#accept(request, url, request.body);
-  }
-
-  /** GET callbacks carry the payload in the query string (see query-payload.ts). */
-  async #receiveGet(request: ReceivedRequest, url: RequestTarget): Promise<ReceiverResponse> {
-    if (Buffer.byteLength(url.search) > this.maxBodyBytes) {
-      return jsonResponse(413, {
-        message: `The callback query is larger than ${this.maxBodyBytes} bytes.`,
-      });
-    }
-    const payload = payloadFromQuery(url.searchParams);
-    if (payload === undefined) {
-      return validationResponse({
-        payload: [
-          'The payload field is required: the callback JSON, URL-encoded, or its fields (status, data[amount], ...).',
-        ],
-      });
-    }
-    return this.#accept(request, url, payload);
-  }
-
-  async #accept(
-    request: ReceivedRequest,
-    url: RequestTarget,
-    body: unknown,
-  ): Promise<ReceiverResponse> {
-    // The inbox keeps the request target as received; a longer one could never be stored.
-    if (request.url.length > maxInboxUrlLength) {
-      return jsonResponse(414, {
-        message: `The callback URL is longer than ${maxInboxUrlLength} characters.`,
-      });
-    }
-    const hint = url.searchParams.get('pesakit_ref');
-    const parsed = parseCallback(body, hint && hint.length <= 255 ? hint : null);
-    if (!parsed.ok) return validationResponse(parsed.errors);
-    const { callback } = parsed;
-    const tooLong = claimTooLong(callback);
-    if (tooLong) return validationResponse(tooLong);
-    let appended: Awaited<ReturnType<ReferenceStore['inbox']['append']>>;
-    try {
-      appended = await this.#store.inbox.append({
-        dedupKey: callback.dedupKey,
-        method: request.method.toUpperCase(),
-        url: request.url,
-        headers: redactedHeaders(request.headers),
-        body: callback.text,
-        claim: callback.claim,
-        receivedAt: this.#now(),
-      });
-    } catch (error) {
-      this.emit('error', { stage: 'receive', error: asError(error) });
-      return jsonResponse(
-        503,
-        { message: 'The callback could not be stored; please send it again.' },
-        { 'retry-after': '5' },
-      );
-    }
-    const { entry, duplicate } = appended;
-    if (duplicate) {
-      this.emit('duplicate', {
-        entryId: entry.id,
-        claim: entry.claim,
-        duplicates: entry.duplicates,
-      });
-    } else {
-      this.emit('received', { entryId: entry.id, claim: entry.claim });
-      this.#worker.nudge();
-    }
-    return jsonResponse(200, { received: true, duplicate });
-  }
-
-  async #handle({ entry, token }: InboxClaim): Promise<void> {
-    const inbox = this.#store.inbox;
-    const context: ProcessContext = {
-      store: this.#store,
-      puller: this.#puller,
-      effects: this.#effects,
-      options: this.#options,
-      emit: (event, ...args) =>
-        (this.emit.bind(this) as (name: string, ...rest: unknown[]) => boolean)(event, ...args),
-      now: this.#now,
-    };
-    try {
-      const disposition = await processEntry(context, entry);
-      if (disposition.kind === 'complete') {
-        await inbox.complete(entry.id, token, disposition.outcome);
-      } else {
-        await inbox.reschedule(entry.id, token, {
-          dueAt: disposition.dueAt,
-          error: disposition.note,
-        });
-      }
-    } catch (error) {
-      const failure = asError(error);
-      this.emit('error', { stage: 'process', error: failure, entryId: entry.id });
-      if (entry.attempts >= this.#options.maxAttempts) {
-        await inbox.deadLetter(
-          entry.id,
-          token,
-          `Gave up after ${entry.attempts} attempts: ${failure.message}`,
-        );
-      } else {
-        const delay = delayFor(this.#options.retryDelaysMs, entry.attempts);
-        await inbox.reschedule(entry.id, token, {
-          dueAt: new Date(this.#now().getTime() + delay),
-          error: failure.message,
-        });
-      }
-    }
-  }
-
   #drainEffects(): void {
     if (this.#draining) return;
     this.#idle.workStarted();
@@ -414,16 +314,5 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       .finally(() => {
         this.#draining = undefined;
       });
-  }
-}
-
-function sizeOf(body: unknown): number {
-  if (body === undefined || body === null) return 0;
-  if (Buffer.isBuffer(body)) return body.length;
-  if (typeof body === 'string') return Buffer.byteLength(body);
-  try {
-    return Buffer.byteLength(JSON.stringify(body) ?? '');
-  } catch {
-    return Number.POSITIVE_INFINITY;
   }
 }

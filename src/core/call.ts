@@ -1,6 +1,6 @@
 import type { Endpoint, EndpointId, UploadEndpointId } from './endpoints.js';
 import type { LastResponse } from './last-response.js';
-import type { RequestOptions } from './transport.js';
+import type { RequestOptions } from './request-options.js';
 
 /** One call in progress (a table endpoint or an upload): the counters its events report. */
 export interface Call {

@@ -1,17 +1,16 @@
 import { EventEmitter } from 'eventemitter3';
-import pRetry from 'p-retry';
 import type { z } from 'zod';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { redactHeaders } from '../internal/redaction.js';
-import { sleep } from '../internal/sleep.js';
 import { untilAborted } from './abortable.js';
 import { sendAttempt } from './attempt.js';
-import { isTransient, retryDelayMs } from './backoff.js';
 import type { Call } from './call.js';
 import { callHeaders, describeCall, describeFailure } from './call-description.js';
+import { type RetryContext, withRetries } from './call-retries.js';
+import { EndpointTargets } from './endpoint-targets.js';
 import {
   type Endpoint,
   type EndpointId,
@@ -19,13 +18,13 @@ import {
   endpoints,
   loginEndpoints,
   type Product,
-  type RequestOf,
   type ResponseOf,
   type UploadEndpointId,
 } from './endpoints.js';
 import { lastResponseOf, type WithLastResponse, withLastResponse } from './last-response.js';
 import { missingCredentials } from './missing-credentials.js';
-import { productOrigin, resolvedPath, validatedBody } from './request-target.js';
+import type { CheckedRequest, RequestOptions } from './request-options.js';
+import { validatedBody } from './request-target.js';
 import { sendsDirectly } from './send-route.js';
 import { Sessions } from './sessions.js';
 import type { TransportEvents } from './transport-events.js';
@@ -37,34 +36,9 @@ import {
 import { type UploadOptions, uploadCall } from './upload.js';
 
 export type { LastResponse, WithLastResponse } from './last-response.js';
+export type { CheckedRequest, RequestOptions } from './request-options.js';
 export type * from './transport-events.js';
 export type { Credentials, RetryDelay, TransportOptions } from './transport-options.js';
-
-/** Per-call options of `Transport.request`. */
-export interface RequestOptions<K extends EndpointId = EndpointId> {
-  /** The request body, checked by the endpoint's request schema before anything is sent. */
-  readonly body?: RequestOf<K>;
-  /** Path parameters, e.g. `{ provider: 'vodacom' }` for `merchant/test-{provider}`. */
-  readonly params?: Readonly<Record<string, string>>;
-  /** Extra headers for this call. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Aborts the call, including a retry backoff in progress. */
-  readonly signal?: AbortSignal;
-  /** Overrides `TransportOptions.timeoutMs` for each attempt of this call. */
-  readonly timeoutMs?: number;
-  /**
-   * The merchant reference a money-moving call's intent is stored under: an
-   * AmbiguousOutcomeError carries it, so the caller can reconcile.
-   */
-  readonly merchantReference?: string;
-}
-
-/** A request `Transport.prepare` checked, for `Transport.sendChecked`. */
-export interface CheckedRequest<K extends EndpointId = EndpointId> {
-  readonly id: K;
-  readonly method: string;
-  readonly path: string;
-}
 
 /** Everything `#prepare` works out before sending. */
 interface Prepared {
@@ -97,23 +71,24 @@ export class Transport {
   readonly events = new EventEmitter<TransportEvents>();
   readonly #options: ResolvedTransportOptions;
   readonly #sessions: Sessions;
-  /**
-   * The URL and path of each endpoint without path parameters, resolved on first use: the
-   * options are fixed at construction, so they cannot change (the regexes cost ~7 µs a call).
-   */
-  readonly #targets = new Map<EndpointId, { readonly path: string; readonly url: string }>();
-  /** Paths by endpoint, for `#path` (resolving one runs two regexes). */
-  readonly #paths = new Map<EndpointId, string>();
+  /** Each endpoint's path and URL for these options, resolved once. */
+  readonly #targets: EndpointTargets;
+  readonly #retryContext: RetryContext;
   /** What `prepare` checked, by the request it handed out. */
   readonly #checked = new WeakMap<CheckedRequest, Prepared & { options: RequestOptions }>();
 
   constructor(options: TransportOptions = {}) {
     this.#options = resolveTransportOptions(options);
+    this.#targets = new EndpointTargets(this.#options);
+    this.#retryContext = {
+      options: this.#options,
+      emitRetry: (payload) => this.#emit('retry', payload),
+    };
     this.#sessions = new Sessions(async (product) => {
       const credentials = this.#options.credentials[product];
       const id = loginEndpoints[product];
       if (credentials === undefined)
-        throw missingCredentials(product, endpoints[id], this.#path(id));
+        throw missingCredentials(product, endpoints[id], this.#targets.path(id));
       const answer = await this.request(id, { body: credentials });
       return answer.token;
     });
@@ -147,7 +122,7 @@ export class Transport {
    */
   authenticate(product: Product, signal?: AbortSignal): Promise<string> {
     const id = loginEndpoints[product];
-    const request = { method: endpoints[id].method, path: this.#path(id) };
+    const request = { method: endpoints[id].method, path: this.#targets.path(id) };
     return untilAborted(this.#sessions.current(product), signal, request);
   }
 
@@ -284,7 +259,7 @@ export class Transport {
     // Headers travel as a plain object (cheaper for fetch than a Headers); a malformed one is
     // refused here, by the same check a Headers makes, before anything is stored or sent.
     if (options.headers !== undefined) new Headers(options.headers);
-    const { path, url } = this.#target(id, endpoint, options.params);
+    const { path, url } = this.#targets.target(id, endpoint, options.params);
     const product = endpoint.product;
     const canLogIn = this.#options.credentials[product] !== undefined;
     if (endpoint.auth === 'bearer' && token === undefined && !this.token(product) && !canLogIn) {
@@ -363,41 +338,8 @@ export class Transport {
     );
   }
 
-  /**
-   * The first attempt goes out directly; p-retry takes over only after it failed, with the
-   * same schedule (entering p-retry cost ~17 µs on every call, though most succeed at once).
-   */
-  async #withRetries(call: Call, token: string | undefined): Promise<unknown> {
-    const { signal } = call.options;
-    const { maxRetries } = this.#options;
-    if (call.endpoint.retry !== 'safe' || maxRetries === 0) return this.#attempt(call, token);
-    try {
-      const data = await this.#attempt(call, token);
-      // As p-retry does: a caller who aborted meanwhile gets the abort, not the answer.
-      signal?.throwIfAborted();
-      return data;
-    } catch (error) {
-      if (!(await this.#retryAfter(call, error, 0))) throw error;
-    }
-    signal?.throwIfAborted();
-    return pRetry(() => this.#attempt(call, token), {
-      retries: maxRetries - 1,
-      // p-retry's own schedule cannot honour Retry-After, so shouldRetry does the waiting.
-      minTimeout: 0,
-      maxTimeout: 0,
-      ...(signal ? { signal } : {}),
-      shouldRetry: ({ error, retriesConsumed }) =>
-        this.#retryAfter(call, error, retriesConsumed + 1),
-    });
-  }
-
-  /** Whether a failed attempt is retried: if so, announces it and waits out its backoff. */
-  async #retryAfter(call: Call, error: unknown, retriesConsumed: number): Promise<boolean> {
-    if (!isTransient(error)) return false;
-    const delayMs = retryDelayMs(retriesConsumed + 1, this.#options.retryDelay, error);
-    this.#emit('retry', () => ({ ...describeFailure(call, this.#options, error), delayMs }));
-    await sleep(delayMs, call.options.signal);
-    return true;
+  #withRetries(call: Call, token: string | undefined): Promise<unknown> {
+    return withRetries(this.#retryContext, call, () => this.#attempt(call, token));
   }
 
   async #attempt(call: Call, token: string | undefined): Promise<unknown> {
@@ -451,30 +393,5 @@ export class Transport {
     } catch (error) {
       process.emitWarning(`A pesakit transport "${event}" listener threw: ${String(error)}`);
     }
-  }
-
-  #target(id: EndpointId, endpoint: Endpoint, params: RequestOptions['params']) {
-    // Only an endpoint with path parameters (none but `providerTest`) needs resolving per call.
-    const cacheable = params === undefined && !endpoint.sandboxPath.includes('{');
-    const cached = cacheable ? this.#targets.get(id) : undefined;
-    if (cached) return cached;
-    const path = resolvedPath(id, endpoint, this.#options.environment, params);
-    const target = { path, url: productOrigin(endpoint.product, this.#options) + path };
-    if (cacheable) this.#targets.set(id, target);
-    return target;
-  }
-
-  /**
-   * The path of an endpoint without path parameters: a login's, which every money call names
-   * (authenticate). Kept apart from `#targets`, which also resolves the product's origin (and
-   * throws without one), so a path is all this ever needs.
-   */
-  #path(id: EndpointId): string {
-    let path = this.#paths.get(id);
-    if (path === undefined) {
-      path = resolvedPath(id, endpoints[id], this.#options.environment);
-      this.#paths.set(id, path);
-    }
-    return path;
   }
 }

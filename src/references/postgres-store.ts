@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { guardPool, unguardPool } from './postgres-crash-guard.js';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
 import type { StoreDatabase } from './sql/table.js';
@@ -53,33 +54,24 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     // unhandled, that would crash the process. The pool discards the client and the next
     // query opens a new one, so there is nothing else to do.
     if (owned) pool.on('error', () => {});
-    // A connection the server drops while pesakit has it checked out (inside a store call)
-    // emits 'error' on that client, which pg leaves without a listener while it is out of the
-    // pool: Node would crash the process. The query in flight fails on its own (its caller sees
-    // the error), the pool discards the broken client on release, and the next call connects
-    // afresh — so the event only needs a listener. Also on a pool passed in: the client is
-    // checked out by pesakit's call, so keeping that call from crashing the process is ours.
-    pool.on('acquire', listenForErrors);
+    // A connection dropped while a store call has it checked out must not crash the process.
+    guardPool(pool);
     const root = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
     const db = root.withSchema(schema);
     try {
       await migrateToLatest(db as Kysely<unknown>, 'postgres', schema);
     } catch (error) {
+      unguardPool(pool);
       if (owned) await root.destroy();
       throw error;
     }
     // Kysely's destroy() ends the pool: only do that when pesakit created it.
-    return new PostgresReferenceStore(db, owned ? () => root.destroy() : async () => {}, options);
+    const release = async () => {
+      unguardPool(pool);
+      if (owned) await root.destroy();
+    };
+    return new PostgresReferenceStore(db, release, options);
   }
-}
-
-const listening = new WeakSet<pg.PoolClient>();
-
-/** Gives a checked-out client an 'error' listener, once (see `open`). */
-function listenForErrors(client: pg.PoolClient): void {
-  if (listening.has(client)) return;
-  listening.add(client);
-  client.on('error', () => {});
 }
 
 /** PostgreSQL keeps the first 63 bytes of an identifier and drops the rest without a word. */

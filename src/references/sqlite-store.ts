@@ -8,6 +8,7 @@ import { ImmediateSqliteDialect } from './sql/sqlite-immediate-dialect.js';
 import { type SqliteScheduleThread, sqliteScheduleThread } from './sql/sqlite-schedule-worker.js';
 import { withStatementCache } from './sql/statement-cache.js';
 import type { StoreDatabase } from './sql/table.js';
+import { holdOpenFile, refuseOpenFile } from './sqlite-open-files.js';
 
 /** Options of {@link SqliteReferenceStore.open}. */
 export interface SqliteReferenceStoreOptions extends SqlReferenceStoreOptions {
@@ -59,6 +60,7 @@ export class SqliteReferenceStore extends SqlReferenceStore {
   ): Promise<SqliteReferenceStore> {
     // Checked before the file is touched: a bad option opens nothing.
     const { gatherMs } = parseSqliteInboxOptions(options.inbox);
+    refuseOpenFile(file);
     const owned = typeof file === 'string';
     const database = owned ? new Database(file) : file;
     if (owned) {
@@ -71,6 +73,8 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       if (file !== ':memory:') database.pragma('synchronous = FULL');
       database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     }
+    // From here the file is this store's in this process (see sqlite-open-files.ts).
+    const letGo = holdOpenFile(database);
     const db = new Kysely<StoreDatabase>({
       // Transactions begin IMMEDIATE: other connections write to the file (the threads below).
       dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
@@ -78,7 +82,11 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     try {
       await migrateToLatest(db as Kysely<unknown>, 'sqlite');
     } catch (error) {
-      if (owned) await db.destroy();
+      try {
+        if (owned) await db.destroy();
+      } finally {
+        letGo();
+      }
       throw error;
     }
     // One checkpoint policy for the file, every connection of the store (the inbox writer's
@@ -98,6 +106,7 @@ export class SqliteReferenceStore extends SqlReferenceStore {
         await scheduleThread?.close();
         await checkpointer?.close();
         if (owned) await db.destroy();
+        letGo();
       },
       options,
       database,

@@ -9,6 +9,7 @@ import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
+import { isRateLimitError } from '../errors/rate-limit-error.js';
 import { isRequestAbortedError, RequestAbortedError } from '../errors/request-aborted-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { isResponseValidationError } from '../errors/response-validation-error.js';
@@ -231,6 +232,11 @@ async function recordFailure(context: ClientContext, merchantReference: string, 
       payload: error.body,
       reason: `platform error ${error.status}`,
     });
+  } else if (isRateLimitError(error)) {
+    await context.store.transition(merchantReference, 'failed', {
+      payload: error.body,
+      reason: rateLimitedReason(error.retryAfterMs),
+    });
   } else if (isApiError(error)) {
     await context.store.transition(merchantReference, 'failed', {
       payload: error.body,
@@ -254,4 +260,18 @@ async function recordFailure(context: ClientContext, merchantReference: string, 
       reason: 'unclassified failure',
     });
   }
+}
+
+/**
+ * A 429 is the platform declining the request before processing it: nothing moved, so the
+ * record is `failed` — and not retried here, since the spec does not promise a throttled
+ * request was never processed (rate limits: "not shown"; DESIGN decision 3). But "failed" read
+ * alone tells a customer "your payment failed" when a new attempt in a few seconds would go
+ * through: the reason starts with `rate_limited`, for an `onFailed` handler to switch on, and
+ * says when to try again, with a new merchant reference (docs/errors.md).
+ */
+function rateLimitedReason(retryAfterMs: number | undefined): string {
+  const wait =
+    retryAfterMs === undefined ? 'after a pause' : `after ${Math.ceil(retryAfterMs / 1000)} s`;
+  return `rate_limited: the platform refused the request before processing it (429); nothing moved. Try again ${wait} with a new merchant reference.`;
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
-import type { CollectionTransaction } from '../../src/schemas/collection.js';
+import { collectionTransaction, pendingCollection } from './collections.js';
 import { merchantCallback } from './payloads.js';
 import { eventually } from './receiver-server.js';
 
@@ -9,39 +9,6 @@ const receivers: CallbackReceiver[] = [];
 afterEach(async () => {
   for (const receiver of receivers.splice(0)) await receiver.close();
 });
-
-function transaction(overrides: Partial<CollectionTransaction> = {}): CollectionTransaction {
-  return {
-    controlNumber: '991001',
-    reference: 'PR-1',
-    external_reference: null,
-    channel: 'mno',
-    amount: 15_000,
-    msisdn: '255754123456',
-    provider: 'vodacom',
-    status: 'success',
-    transactionID: 'MP1',
-    paid_amount: 15_000,
-    created_at: '2026-03-01T08:00:00Z',
-    updated_at: '2026-03-01T08:00:05Z',
-    ...overrides,
-  } as CollectionTransaction;
-}
-
-async function pendingPayment(store: MemoryReferenceStore, merchantReference = 'order-1') {
-  await store.createIntent({
-    merchantReference,
-    product: 'collection',
-    flow: 'mno',
-    amount: 15_000,
-    msisdn: '255754123456',
-  });
-  await store.attachReferences(merchantReference, {
-    controlNumber: '991001',
-    paymentReference: 'PR-1',
-  });
-  await store.transition(merchantReference, 'pending');
-}
 
 const post = (receiver: CallbackReceiver) =>
   receiver.receive({
@@ -80,7 +47,7 @@ describe('receiver.onIdle()', () => {
   it('resolves at once when there is nothing to do', async () => {
     const receiver = new CallbackReceiver({
       store: new MemoryReferenceStore(),
-      pull: async () => transaction(),
+      pull: async () => collectionTransaction(),
     });
     receivers.push(receiver);
     await expect(receiver.onIdle()).resolves.toBeUndefined();
@@ -88,12 +55,12 @@ describe('receiver.onIdle()', () => {
 
   it('waits for the entry to be processed and the onPaid handler to complete', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     const handler = gate();
     const started = gate();
     let completed = 0;
     const receiver = new CallbackReceiver(
-      { store, pull: async () => transaction() },
+      { store, pull: async () => collectionTransaction() },
       {
         pollIntervalMs: 10,
         onPaid: async () => {
@@ -123,9 +90,9 @@ describe('receiver.onIdle()', () => {
 
   it('waits for a receive() still being answered', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     const receiver = new CallbackReceiver(
-      { store, pull: async () => transaction() },
+      { store, pull: async () => collectionTransaction() },
       { pollIntervalMs: 10 },
     );
     receivers.push(receiver);
@@ -140,9 +107,9 @@ describe('receiver.onIdle()', () => {
 
   it('does not wait for work scheduled later (an unconfirmed claim re-checked on a schedule)', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     const receiver = new CallbackReceiver(
-      { store, pull: async () => transaction({ status: 'pending', paid_amount: null }) },
+      { store, pull: async () => collectionTransaction({ status: 'pending', paid_amount: null }) },
       { pollIntervalMs: 10, recheckDelaysMs: [60_000] },
     );
     receivers.push(receiver);
@@ -155,9 +122,9 @@ describe('receiver.onIdle()', () => {
 
   it('on a receiver that only receives, waits for another receiver on the store to do the work', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     const acknowledging = new CallbackReceiver(
-      { store, pull: async () => transaction() },
+      { store, pull: async () => collectionTransaction() },
       { pollIntervalMs: 10 },
     );
     const pull = gate();
@@ -168,7 +135,7 @@ describe('receiver.onIdle()', () => {
         pull: async () => {
           pulling.open();
           await pull.opened;
-          return transaction();
+          return collectionTransaction();
         },
       },
       { pollIntervalMs: 10 },
@@ -190,10 +157,10 @@ describe('receiver.onIdle()', () => {
 
   it('does not wait for an effect retried later, and drains it once it is due', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     let runs = 0;
     const receiver = new CallbackReceiver(
-      { store, pull: async () => transaction() },
+      { store, pull: async () => collectionTransaction() },
       {
         pollIntervalMs: 10,
         effectDrainIntervalMs: 60_000,

@@ -6,6 +6,7 @@ import type { ReferenceStore } from '../../src/references/types.js';
 import type { CollectionTransaction } from '../../src/schemas/collection.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { collectionTransaction } from './collections.js';
 import { TestClock } from './inbox-conformance.js';
 import { merchantCallback } from './payloads.js';
 import { eventually } from './receiver-server.js';
@@ -45,20 +46,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const paid: CollectionTransaction = {
-  controlNumber: '991001',
-  reference: 'PR-1',
-  external_reference: null,
-  channel: 'mno',
-  amount: 15_000,
-  msisdn: '255754123456',
-  provider: 'vodacom',
-  status: 'success',
-  transactionID: 'MP1',
-  paid_amount: 15_000,
-  created_at: '2026-03-01T08:00:00Z',
-  updated_at: '2026-03-01T08:00:05Z',
-} as CollectionTransaction;
+const paid: CollectionTransaction = collectionTransaction();
 
 const body = JSON.stringify(
   merchantCallback({ paymentReference: 'PR-1', controlNumber: '991001', amount: 15_000 }),

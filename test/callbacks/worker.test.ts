@@ -3,6 +3,7 @@ import { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import { StatusPuller } from '../../src/callbacks/status-puller.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import type { CollectionTransaction } from '../../src/schemas/collection.js';
+import { collectionTransaction, pendingCollection } from './collections.js';
 import { merchantCallback } from './payloads.js';
 import { eventually } from './receiver-server.js';
 
@@ -10,39 +11,6 @@ const receivers: CallbackReceiver[] = [];
 afterEach(async () => {
   for (const receiver of receivers.splice(0)) await receiver.close();
 });
-
-function transaction(overrides: Partial<CollectionTransaction> = {}): CollectionTransaction {
-  return {
-    controlNumber: '991001',
-    reference: 'PR-1',
-    external_reference: null,
-    channel: 'mno',
-    amount: 15_000,
-    msisdn: '255754123456',
-    provider: 'vodacom',
-    status: 'success',
-    transactionID: 'MP1',
-    paid_amount: 15_000,
-    created_at: '2026-03-01T08:00:00Z',
-    updated_at: '2026-03-01T08:00:05Z',
-    ...overrides,
-  } as CollectionTransaction;
-}
-
-async function pendingPayment(store: MemoryReferenceStore, merchantReference = 'order-1') {
-  await store.createIntent({
-    merchantReference,
-    product: 'collection',
-    flow: 'mno',
-    amount: 15_000,
-    msisdn: '255754123456',
-  });
-  await store.attachReferences(merchantReference, {
-    controlNumber: '991001',
-    paymentReference: 'PR-1',
-  });
-  await store.transition(merchantReference, 'pending');
-}
 
 const body = JSON.stringify(
   merchantCallback({ paymentReference: 'PR-1', controlNumber: '991001', amount: 15_000 }),
@@ -58,7 +26,7 @@ const post = (receiver: CallbackReceiver, text = body) =>
 describe('the inbox worker', () => {
   it('retries a failed pull with backoff, then dead-letters the entry after maxAttempts', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     let calls = 0;
     const receiver = new CallbackReceiver(
       {
@@ -88,7 +56,7 @@ describe('the inbox worker', () => {
 
   it('a failed pull that later succeeds settles the record once', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     let calls = 0;
     const paid: string[] = [];
     const receiver = new CallbackReceiver(
@@ -97,7 +65,7 @@ describe('the inbox worker', () => {
         pull: async () => {
           calls += 1;
           if (calls === 1) throw new Error('socket hang up');
-          return transaction();
+          return collectionTransaction();
         },
       },
       {
@@ -119,7 +87,7 @@ describe('the inbox worker', () => {
 
   it('a receiver that dies holding a lease: another takes the entry over after it expires', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     // The first receiver claims the entry and never finishes (its pull hangs: a frozen process).
     let thaw: (answer: CollectionTransaction) => void = () => {};
     const frozen = new CallbackReceiver(
@@ -137,7 +105,7 @@ describe('the inbox worker', () => {
     await eventually(async () => (await store.inbox.list())[0]?.status === 'processing');
     const paid: string[] = [];
     const healthy = new CallbackReceiver(
-      { store, pull: async () => transaction() },
+      { store, pull: async () => collectionTransaction() },
       {
         pollIntervalMs: 10,
         onPaid: (record) => {
@@ -150,7 +118,7 @@ describe('the inbox worker', () => {
     await eventually(() => paid.length === 1);
     expect((await store.inbox.list())[0]).toMatchObject({ outcome: 'paid', attempts: 2 });
     // The frozen worker wakes up with a stale answer: its lease is gone, so it writes nothing.
-    thaw(transaction({ status: 'pending', paid_amount: null }));
+    thaw(collectionTransaction({ status: 'pending', paid_amount: null }));
     await frozen.close();
     expect((await store.inbox.list())[0]).toMatchObject({ status: 'done', outcome: 'paid' });
     expect(paid).toEqual(['order-1']);
@@ -160,11 +128,11 @@ describe('the inbox worker', () => {
 describe('the handler contract: transition once, handler at least once until it completes', () => {
   it('onPaid that throws is run again by the effect drain, with the same effectKey, until it completes', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     const runs: Array<{ key: string; attempt: number }> = [];
     const paidEvents: string[] = [];
     const receiver = new CallbackReceiver(
-      { store, pull: async () => transaction() },
+      { store, pull: async () => collectionTransaction() },
       {
         pollIntervalMs: 10,
         effectDrainIntervalMs: 50,
@@ -208,7 +176,7 @@ describe('matching by the pesakit_ref hint', () => {
     await lostInitiation(store);
     const orphans: string[] = [];
     const receiver = new CallbackReceiver(
-      { store, pull: async () => transaction({ amount: 9_999, paid_amount: 9_999 }) },
+      { store, pull: async () => collectionTransaction({ amount: 9_999, paid_amount: 9_999 }) },
       { pollIntervalMs: 10 },
     );
     receivers.push(receiver);
@@ -230,14 +198,14 @@ describe('matching by the pesakit_ref hint', () => {
 
   it('a hint naming a record that already has other references is not a match', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store, 'order-other');
+    await pendingCollection(store, { merchantReference: 'order-other' });
     let pulls = 0;
     const receiver = new CallbackReceiver(
       {
         store,
         pull: async () => {
           pulls += 1;
-          return transaction();
+          return collectionTransaction();
         },
       },
       { pollIntervalMs: 10 },
@@ -271,7 +239,7 @@ describe('the amplification guard', () => {
       async () => {
         calls += 1;
         await gate;
-        return transaction();
+        return collectionTransaction();
       },
       { perSecond: 100, concurrency: 4 },
     );
@@ -289,7 +257,7 @@ describe('the amplification guard', () => {
     const puller = new StatusPuller(
       async () => {
         started.push(Date.now());
-        return transaction();
+        return collectionTransaction();
       },
       { perSecond: 5, concurrency: 10 },
     );
@@ -303,9 +271,9 @@ describe('the amplification guard', () => {
 
   it('many forged callbacks for one payment cost one pull each time it is processed, not one per callback', async () => {
     const store = new MemoryReferenceStore();
-    await pendingPayment(store);
+    await pendingCollection(store);
     const receiver = new CallbackReceiver(
-      { store, pull: async () => transaction({ status: 'pending', paid_amount: null }) },
+      { store, pull: async () => collectionTransaction({ status: 'pending', paid_amount: null }) },
       { pollIntervalMs: 10, recheckDelaysMs: [60_000], concurrency: 8 },
     );
     receivers.push(receiver);

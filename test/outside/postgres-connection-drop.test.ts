@@ -45,16 +45,32 @@ async function waitForLockWait(): Promise<void> {
   throw new Error('the store call never waited on the row lock');
 }
 
-describe.each(['connection string', 'pg.Pool passed in'] as const)(
+describe.each(['connection string', 'pg.Pool passed in', 'pg.Pool another store closed'] as const)(
   'PostgresReferenceStore (%s): a connection dropped mid-call',
   (kind) => {
     it('fails that call, never crashes the process, and the next call works', async () => {
-      const schema = kind === 'connection string' ? 'drop_owned' : 'drop_pool';
+      const schema = {
+        'connection string': 'drop_owned',
+        'pg.Pool passed in': 'drop_pool',
+        'pg.Pool another store closed': 'drop_shared',
+      }[kind];
       const pool =
         kind === 'connection string' ? undefined : new pg.Pool({ connectionString: database.url });
       // The merchant's own pool keeps its own idle-client handler, as pg's docs ask.
       pool?.on('error', () => {});
+      // The guard is one listener per pool: the other store's close must leave it in place.
+      const other =
+        kind === 'pg.Pool another store closed' && pool
+          ? await PostgresReferenceStore.open(pool, { schema: 'drop_other' })
+          : undefined;
       const store = await PostgresReferenceStore.open(pool ?? database.url, { schema });
+      if (other) {
+        await other.close();
+        // Connections guarded so far keep their listener: end them, so that the call below
+        // runs on a connection checked out after that close.
+        await dropStoreConnections();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       try {
         await store.createIntent({
           merchantReference: `${schema}-1`,

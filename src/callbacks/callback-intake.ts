@@ -1,0 +1,133 @@
+import type { ReferenceStore } from '../references/types.js';
+import type { CallbackReceiverEvents } from './events.js';
+import {
+  headerValue,
+  jsonResponse,
+  type ReceivedRequest,
+  type ReceiverResponse,
+  redactedHeaders,
+  validationResponse,
+} from './http.js';
+import { claimTooLong, maxInboxUrlLength } from './inbox-limits.js';
+import { parseCallback } from './parse-callback.js';
+import { asError } from './process-entry.js';
+import { payloadFromQuery } from './query-payload.js';
+import type { RequestTarget } from './request-target.js';
+
+/** What taking a callback in needs from its receiver. */
+export interface IntakeContext {
+  store: ReferenceStore;
+  maxBodyBytes: number;
+  now(): Date;
+  emit<E extends keyof CallbackReceiverEvents>(event: E, ...args: CallbackReceiverEvents[E]): void;
+  /** A new entry is in the inbox: the worker should look now, not at its next poll. */
+  nudge(): void;
+}
+
+/**
+ * The fast path of a POSTed callback (issue #7, "Receiving"): the content type and size
+ * checked, the body parsed, the raw callback stored in the durable inbox, and 200 — nothing
+ * slow (no platform call, no handler) runs before the answer.
+ */
+export async function receivePost(
+  context: IntakeContext,
+  request: ReceivedRequest,
+  url: RequestTarget,
+): Promise<ReceiverResponse> {
+  const contentType = headerValue(request.headers, 'content-type') ?? '';
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
+    return jsonResponse(415, {
+      message: 'Callbacks must be sent as application/json.',
+    });
+  }
+  if (sizeOf(request.body) > context.maxBodyBytes) {
+    return jsonResponse(413, {
+      message: `The callback body is larger than ${context.maxBodyBytes} bytes.`,
+    });
+  }
+  return accept(context, request, url, request.body);
+}
+
+/** GET callbacks carry the payload in the query string (see query-payload.ts). */
+export async function receiveGet(
+  context: IntakeContext,
+  request: ReceivedRequest,
+  url: RequestTarget,
+): Promise<ReceiverResponse> {
+  if (Buffer.byteLength(url.search) > context.maxBodyBytes) {
+    return jsonResponse(413, {
+      message: `The callback query is larger than ${context.maxBodyBytes} bytes.`,
+    });
+  }
+  const payload = payloadFromQuery(url.searchParams);
+  if (payload === undefined) {
+    return validationResponse({
+      payload: [
+        'The payload field is required: the callback JSON, URL-encoded, or its fields (status, data[amount], ...).',
+      ],
+    });
+  }
+  return accept(context, request, url, payload);
+}
+
+async function accept(
+  context: IntakeContext,
+  request: ReceivedRequest,
+  url: RequestTarget,
+  body: unknown,
+): Promise<ReceiverResponse> {
+  // The inbox keeps the request target as received; a longer one could never be stored.
+  if (request.url.length > maxInboxUrlLength) {
+    return jsonResponse(414, {
+      message: `The callback URL is longer than ${maxInboxUrlLength} characters.`,
+    });
+  }
+  const hint = url.searchParams.get('pesakit_ref');
+  const parsed = parseCallback(body, hint && hint.length <= 255 ? hint : null);
+  if (!parsed.ok) return validationResponse(parsed.errors);
+  const { callback } = parsed;
+  const tooLong = claimTooLong(callback);
+  if (tooLong) return validationResponse(tooLong);
+  let appended: Awaited<ReturnType<ReferenceStore['inbox']['append']>>;
+  try {
+    appended = await context.store.inbox.append({
+      dedupKey: callback.dedupKey,
+      method: request.method.toUpperCase(),
+      url: request.url,
+      headers: redactedHeaders(request.headers),
+      body: callback.text,
+      claim: callback.claim,
+      receivedAt: context.now(),
+    });
+  } catch (error) {
+    context.emit('error', { stage: 'receive', error: asError(error) });
+    return jsonResponse(
+      503,
+      { message: 'The callback could not be stored; please send it again.' },
+      { 'retry-after': '5' },
+    );
+  }
+  const { entry, duplicate } = appended;
+  if (duplicate) {
+    context.emit('duplicate', {
+      entryId: entry.id,
+      claim: entry.claim,
+      duplicates: entry.duplicates,
+    });
+  } else {
+    context.emit('received', { entryId: entry.id, claim: entry.claim });
+    context.nudge();
+  }
+  return jsonResponse(200, { received: true, duplicate });
+}
+
+function sizeOf(body: unknown): number {
+  if (body === undefined || body === null) return 0;
+  if (Buffer.isBuffer(body)) return body.length;
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  try {
+    return Buffer.byteLength(JSON.stringify(body) ?? '');
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}

@@ -1,0 +1,43 @@
+import type { InboxClaim } from '../references/inbox/types.js';
+import { delayFor } from './options.js';
+import { asError, type ProcessContext, processEntry } from './process-entry.js';
+
+/**
+ * One claimed inbox entry, worked and answered to the inbox under the claim's fencing token:
+ * completed, rescheduled (a claim the platform does not confirm yet), or — when processing
+ * threw (the platform or the store unreachable) — retried with backoff, and dead-lettered after
+ * `maxAttempts`.
+ */
+export async function handleClaim(
+  context: ProcessContext,
+  { entry, token }: InboxClaim,
+): Promise<void> {
+  const inbox = context.store.inbox;
+  try {
+    const disposition = await processEntry(context, entry);
+    if (disposition.kind === 'complete') {
+      await inbox.complete(entry.id, token, disposition.outcome);
+    } else {
+      await inbox.reschedule(entry.id, token, {
+        dueAt: disposition.dueAt,
+        error: disposition.note,
+      });
+    }
+  } catch (error) {
+    const failure = asError(error);
+    context.emit('error', { stage: 'process', error: failure, entryId: entry.id });
+    if (entry.attempts >= context.options.maxAttempts) {
+      await inbox.deadLetter(
+        entry.id,
+        token,
+        `Gave up after ${entry.attempts} attempts: ${failure.message}`,
+      );
+    } else {
+      const delay = delayFor(context.options.retryDelaysMs, entry.attempts);
+      await inbox.reschedule(entry.id, token, {
+        dueAt: new Date(context.now().getTime() + delay),
+        error: failure.message,
+      });
+    }
+  }
+}

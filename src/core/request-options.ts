@@ -1,0 +1,27 @@
+import type { EndpointId, RequestOf } from './endpoints.js';
+
+/** Per-call options of `Transport.request`. */
+export interface RequestOptions<K extends EndpointId = EndpointId> {
+  /** The request body, checked by the endpoint's request schema before anything is sent. */
+  readonly body?: RequestOf<K>;
+  /** Path parameters, e.g. `{ provider: 'vodacom' }` for `merchant/test-{provider}`. */
+  readonly params?: Readonly<Record<string, string>>;
+  /** Extra headers for this call. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Aborts the call, including a retry backoff in progress. */
+  readonly signal?: AbortSignal;
+  /** Overrides `TransportOptions.timeoutMs` for each attempt of this call. */
+  readonly timeoutMs?: number;
+  /**
+   * The merchant reference a money-moving call's intent is stored under: an
+   * AmbiguousOutcomeError carries it, so the caller can reconcile.
+   */
+  readonly merchantReference?: string;
+}
+
+/** A request `Transport.prepare` checked, for `Transport.sendChecked`. */
+export interface CheckedRequest<K extends EndpointId = EndpointId> {
+  readonly id: K;
+  readonly method: string;
+  readonly path: string;
+}

@@ -1,0 +1,123 @@
+import { symlinkSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CallbackReceiver } from '../../src/callbacks/receiver.js';
+import { isConfigurationError } from '../../src/errors/configuration-error.js';
+import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { runNode } from '../helpers/run-node.js';
+import { temporarySqliteFiles } from '../helpers/sqlite-file-store.js';
+import { confirmedPayment, seededCallback, seedPendingCollections } from './collections.js';
+
+// Two callback receivers on one SQLite file in one process failed with "database is locked"
+// (stop 18). better-sqlite3 waits for the write lock synchronously, blocking the event loop,
+// while the other store of the same process holds the lock across an await in its
+// transaction: it can never commit, and the wait runs out. One store per file per process is
+// now enforced at open(); receivers share that store. Separate processes take turns through
+// busy_timeout and work.
+
+const nextFile = temporarySqliteFiles('one-file');
+const script = fileURLToPath(new URL('./fixtures/sqlite-receiver-process.ts', import.meta.url));
+const closing: Array<{ close(): Promise<void> | void }> = [];
+afterEach(async () => {
+  for (const item of closing.splice(0).reverse()) await item.close();
+});
+
+async function refusal(open: () => Promise<unknown>): Promise<unknown> {
+  try {
+    closing.push((await open()) as SqliteReferenceStore);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('one SQLite file, one process', () => {
+  it('a second store on the file is refused at open(), naming the fix; the first goes on', async () => {
+    const file = nextFile();
+    const first = await SqliteReferenceStore.open(file);
+    closing.push(first);
+    const alias = `${file}.link`;
+    symlinkSync(file, alias);
+    for (const second of [file, alias]) {
+      const error = await refusal(() => SqliteReferenceStore.open(second));
+      expect(isConfigurationError(error)).toBe(true);
+      expect((error as { option: string }).option).toBe('file');
+      expect((error as Error).message).toMatch(/already open by another store in this process/);
+      expect((error as Error).message).toMatch(/pass that store to every client and receiver/);
+    }
+    // A handle of the merchant's own on the same file is the same trap.
+    const handle = new Database(file);
+    closing.push({ close: () => void handle.close() });
+    expect(isConfigurationError(await refusal(() => SqliteReferenceStore.open(handle)))).toBe(true);
+
+    await seedPendingCollections(first, 1);
+    expect((await first.get('order-0'))?.status).toBe('pending');
+    // Closed, the file may be opened again.
+    await first.close();
+    const again = await SqliteReferenceStore.open(alias);
+    closing.push(again);
+    expect((await again.get('order-0'))?.status).toBe('pending');
+  });
+
+  it('two receivers sharing the one store receive and settle every callback once', async () => {
+    const store = await SqliteReferenceStore.open(nextFile());
+    closing.push(store);
+    await seedPendingCollections(store, 40);
+    const errors: string[] = [];
+    const paid: string[] = [];
+    const receivers = [0, 1].map(() => {
+      const receiver = new CallbackReceiver(
+        { store, pull: async (reference) => confirmedPayment(reference) },
+        { pollIntervalMs: 10, onPaid: (record) => void paid.push(record.merchantReference) },
+      );
+      receiver.on('error', (event) => errors.push(event.error.message));
+      closing.push(receiver);
+      return receiver.start();
+    });
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        receivers.map((r) => r.receive(seededCallback(i))),
+      ).flat(),
+    );
+    expect(statuses.map((response) => response.status)).toEqual(Array(80).fill(200));
+    for (const receiver of receivers) await receiver.onIdle();
+    expect(errors).toEqual([]);
+    expect(new Set(paid).size).toBe(40);
+    expect(paid).toHaveLength(40);
+  });
+});
+
+describe('one SQLite file, two processes', () => {
+  it('both receive the same callbacks, with no error, and each payment is settled once', async () => {
+    const file = nextFile();
+    const seed = await SqliteReferenceStore.open(file);
+    await seedPendingCollections(seed, 100);
+    await seed.close();
+
+    const runs = await Promise.all(
+      [0, 1].map(() => runNode(['--import', 'tsx', script, file, '100'])),
+    );
+    const results = runs.map((run) => {
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      return JSON.parse(run.stdout.trim()) as {
+        refused: number[];
+        errors: string[];
+        paid: string[];
+      };
+    });
+    for (const result of results) {
+      expect(result.refused).toEqual([]);
+      expect(result.errors).toEqual([]);
+    }
+    const paid = results.flatMap((result) => result.paid);
+    expect(paid).toHaveLength(100);
+    expect(new Set(paid).size).toBe(100);
+    const store = await SqliteReferenceStore.open(file);
+    closing.push(store);
+    for (const i of [0, 50, 99]) {
+      expect((await store.get(`order-${i}`))?.status).toBe('success');
+    }
+  }, 60_000);
+});
