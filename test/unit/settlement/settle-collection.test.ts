@@ -2,23 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { MemoryReferenceStore, type TransactionRecord } from '../../../src/references/index.js';
 import type { CollectionTransaction } from '../../../src/schemas/collection.js';
 import { applyCollectionObservation } from '../../../src/settlement/settle-collection.js';
+import { collectionTransaction } from '../../callbacks/collections.js';
 
 function answer(overrides: Partial<CollectionTransaction> = {}): CollectionTransaction {
-  return {
+  return collectionTransaction({
     controlNumber: 'CN-1',
     reference: 'ENG-1',
-    external_reference: null,
-    channel: 'mno',
-    amount: 15_000,
-    msisdn: '255754123456',
-    provider: 'vodacom',
-    status: 'success',
-    transactionID: 'MP1',
-    paid_amount: 15_000,
     created_at: '2025-03-01 08:00:00',
     updated_at: '2025-03-01 08:01:00',
     ...overrides,
-  };
+  });
 }
 
 async function pendingRecord(status: 'pending' | 'unknown' = 'pending') {
