@@ -8,7 +8,7 @@ import { ImmediateSqliteDialect } from './sql/sqlite-immediate-dialect.js';
 import { type SqliteScheduleThread, sqliteScheduleThread } from './sql/sqlite-schedule-worker.js';
 import { withStatementCache } from './sql/statement-cache.js';
 import type { StoreDatabase } from './sql/table.js';
-import { holdOpenFile, refuseOpenFile } from './sqlite-open-files.js';
+import { shareFileLock } from './sqlite-open-files.js';
 
 /** Options of {@link SqliteReferenceStore.open}. */
 export interface SqliteReferenceStoreOptions extends SqlReferenceStoreOptions {
@@ -60,7 +60,6 @@ export class SqliteReferenceStore extends SqlReferenceStore {
   ): Promise<SqliteReferenceStore> {
     // Checked before the file is touched: a bad option opens nothing.
     const { gatherMs } = parseSqliteInboxOptions(options.inbox);
-    refuseOpenFile(file);
     const owned = typeof file === 'string';
     const database = owned ? new Database(file) : file;
     if (owned) {
@@ -73,11 +72,13 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       if (file !== ':memory:') database.pragma('synchronous = FULL');
       database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     }
-    // From here the file is this store's in this process (see sqlite-open-files.ts).
-    const letGo = holdOpenFile(database);
+    // Other stores of this process on the file wait for this one's turn in the event loop
+    // (sqlite-open-files.ts).
+    const fileShare = shareFileLock(database);
+    const letGo = fileShare.letGo;
     const db = new Kysely<StoreDatabase>({
       // Transactions begin IMMEDIATE: other connections write to the file (the threads below).
-      dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }, fileShare),
     });
     try {
       await migrateToLatest(db as Kysely<unknown>, 'sqlite');

@@ -44,8 +44,12 @@ export async function pendingCollection(
 export const controlNumberOf = (i: number): string => String(991_000 + i);
 
 /** `count` pending collections, `order-0` on. */
-export async function seedPendingCollections(store: ReferenceStore, count: number): Promise<void> {
-  for (let i = 0; i < count; i += 1) {
+export async function seedPendingCollections(
+  store: ReferenceStore,
+  count: number,
+  from = 0,
+): Promise<void> {
+  for (let i = from; i < from + count; i += 1) {
     await pendingCollection(store, {
       merchantReference: `order-${i}`,
       controlNumber: controlNumberOf(i),

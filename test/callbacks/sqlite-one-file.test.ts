@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallbackReceiver } from '../../src/callbacks/receiver.js';
-import { isConfigurationError } from '../../src/errors/configuration-error.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { runNode } from '../helpers/run-node.js';
 import { temporarySqliteFiles } from '../helpers/sqlite-file-store.js';
@@ -12,9 +11,9 @@ import { confirmedPayment, seededCallback, seedPendingCollections } from './coll
 // Two callback receivers on one SQLite file in one process failed with "database is locked"
 // (stop 18). better-sqlite3 waits for the write lock synchronously, blocking the event loop,
 // while the other store of the same process holds the lock across an await in its
-// transaction: it can never commit, and the wait runs out. One store per file per process is
-// now enforced at open(); receivers share that store. Separate processes take turns through
-// busy_timeout and work.
+// transaction: it can never commit, and the wait runs out. Stores of one process on one file
+// now share a lock in the event loop (src/references/sqlite-open-files.ts). Separate processes
+// take turns through busy_timeout and work.
 
 const nextFile = temporarySqliteFiles('one-file');
 const script = fileURLToPath(new URL('./fixtures/sqlite-receiver-process.ts', import.meta.url));
@@ -23,41 +22,54 @@ afterEach(async () => {
   for (const item of closing.splice(0).reverse()) await item.close();
 });
 
-async function refusal(open: () => Promise<unknown>): Promise<unknown> {
-  try {
-    closing.push((await open()) as SqliteReferenceStore);
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
-
 describe('one SQLite file, one process', () => {
-  it('a second store on the file is refused at open(), naming the fix; the first goes on', async () => {
+  it('two stores on the file (by its path and a symlink), a receiver on each, settle every callback once with no error', async () => {
     const file = nextFile();
     const first = await SqliteReferenceStore.open(file);
     closing.push(first);
+    await seedPendingCollections(first, 40);
     const alias = `${file}.link`;
     symlinkSync(file, alias);
-    for (const second of [file, alias]) {
-      const error = await refusal(() => SqliteReferenceStore.open(second));
-      expect(isConfigurationError(error)).toBe(true);
-      expect((error as { option: string }).option).toBe('file');
-      expect((error as Error).message).toMatch(/already open by another store in this process/);
-      expect((error as Error).message).toMatch(/pass that store to every client and receiver/);
+    const second = await SqliteReferenceStore.open(alias);
+    closing.push(second);
+    const errors: string[] = [];
+    const paid: string[] = [];
+    const receivers = [first, second].map((store) => {
+      const receiver = new CallbackReceiver(
+        { store, pull: async (reference) => confirmedPayment(reference) },
+        { pollIntervalMs: 10, onPaid: (record) => void paid.push(record.merchantReference) },
+      );
+      receiver.on('error', (event) => errors.push(event.error.message));
+      closing.push(receiver);
+      return receiver.start();
+    });
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        receivers.map((r) => r.receive(seededCallback(i))),
+      ).flat(),
+    );
+    expect(statuses.map((response) => response.status)).toEqual(Array(80).fill(200));
+    for (const receiver of receivers) await receiver.onIdle();
+    expect(errors).toEqual([]);
+    expect(new Set(paid).size).toBe(40);
+    expect(paid).toHaveLength(40);
+    for (const store of [first, second]) {
+      expect((await store.get('order-39'))?.status).toBe('success');
     }
-    // A handle of the merchant's own on the same file is the same trap.
-    const handle = new Database(file);
-    closing.push({ close: () => void handle.close() });
-    expect(isConfigurationError(await refusal(() => SqliteReferenceStore.open(handle)))).toBe(true);
+  });
 
-    await seedPendingCollections(first, 1);
-    expect((await first.get('order-0'))?.status).toBe('pending');
-    // Closed, the file may be opened again.
-    await first.close();
-    const again = await SqliteReferenceStore.open(alias);
-    closing.push(again);
-    expect((await again.get('order-0'))?.status).toBe('pending');
+  it('a store on a handle of your own shares the file with a store pesakit opened', async () => {
+    const file = nextFile();
+    const first = await SqliteReferenceStore.open(file);
+    closing.push(first);
+    const handle = new Database(file);
+    handle.pragma('busy_timeout = 5000');
+    closing.push({ close: () => void handle.close() });
+    const second = await SqliteReferenceStore.open(handle);
+    closing.push(second);
+    await Promise.all([seedPendingCollections(first, 20), seedPendingCollections(second, 20, 20)]);
+    expect((await second.get('order-0'))?.status).toBe('pending');
+    expect((await first.get('order-39'))?.status).toBe('pending');
   });
 
   it('two receivers sharing the one store receive and settle every callback once', async () => {

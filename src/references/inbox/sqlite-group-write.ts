@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { type InboxRow, inboxTable } from '../sql/inbox-table.js';
+import { inFileTurn } from '../sqlite-open-files.js';
 
 /** The columns an append writes, in the order of {@link insertSql}'s parameters. */
 export type InboxInsert = readonly [
@@ -67,20 +68,22 @@ export function inThreadGroupWrite(database: Database.Database): GroupWrite {
     };
     return transaction;
   };
-  return async (inserts) => {
-    const write = prepared();
-    try {
-      return write(inserts).map(toOutcome);
-    } catch {
-      return inserts.map((values) => {
-        try {
-          return toOutcome(write([values])[0] ?? null);
-        } catch (error) {
-          return { kind: 'failed', error };
-        }
-      });
-    }
-  };
+  // Another store of this process on the file goes first (sqlite-open-files.ts).
+  return (inserts) =>
+    inFileTurn(database, () => {
+      const write = prepared();
+      try {
+        return write(inserts).map(toOutcome);
+      } catch {
+        return inserts.map((values): RowOutcome => {
+          try {
+            return toOutcome(write([values])[0] ?? null);
+          } catch (error) {
+            return { kind: 'failed', error };
+          }
+        });
+      }
+    });
 }
 
 function toOutcome(row: InboxRow | null): RowOutcome {

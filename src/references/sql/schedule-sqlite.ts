@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ParsedLeaseDue, ParsedLeaseRelease } from '../schedule/input-rules.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
+import { fileBusyElsewhere } from '../sqlite-open-files.js';
 import {
   dueKey,
   dueSql,
@@ -40,7 +41,7 @@ export class SqliteScheduleWrites {
    * its turn.
    */
   releaseLeases(releases: readonly ParsedLeaseRelease[], now: Date): boolean[] | undefined {
-    if (this.#database.inTransaction) return undefined;
+    if (this.#database.inTransaction || fileBusyElsewhere(this.#database)) return undefined;
     this.#release ??= (() => {
       const statements = this.#prepared();
       const write = this.#database.transaction(
@@ -60,7 +61,7 @@ export class SqliteScheduleWrites {
    * Undefined inside a transaction someone else opened (see {@link releaseLeases}).
    */
   leaseDue(options: ParsedLeaseDue, now: Date): LeasedRecord[] | undefined {
-    if (this.#database.inTransaction) return undefined;
+    if (this.#database.inTransaction || fileBusyElsewhere(this.#database)) return undefined;
     const due = this.#dueStatement(options);
     const statements = this.#prepared();
     const { parameters, expires } = leaseParameters(options, now);

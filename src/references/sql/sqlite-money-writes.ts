@@ -10,6 +10,7 @@ import {
   type StatusChange,
   statusChange,
 } from '../record-changes.js';
+import { fileBusyElsewhere } from '../sqlite-open-files.js';
 import type { References, TransactionIntent, TransactionRecord } from '../types.js';
 import {
   recordColumns,
@@ -49,7 +50,7 @@ export class SqliteMoneyWrites {
 
   /** Stores a parsed intent; its record, or undefined (see the class). */
   createIntent(intent: TransactionIntent, now: Date): TransactionRecord | undefined {
-    if (this.#database.inTransaction) return undefined;
+    if (this.#database.inTransaction || fileBusyElsewhere(this.#database)) return undefined;
     const at = now.toISOString();
     const cents = toCents(intent.amount);
     const metadata = JSON.stringify(intent.metadata ?? {});
@@ -102,7 +103,7 @@ export class SqliteMoneyWrites {
    * `refused`, for the caller to throw after the commit that still wrote the references.
    */
   attachAndTransition(input: AnswerInput): AnswerResult | undefined {
-    if (this.#database.inTransaction) return undefined;
+    if (this.#database.inTransaction || fileBusyElsewhere(this.#database)) return undefined;
     if (this.#answer === undefined) {
       const answer = this.#database.transaction((given: AnswerInput) => this.#writeAnswer(given));
       this.#answer = (given) => answer.immediate(given);
