@@ -1,4 +1,5 @@
 import { type Endpoint, endpoints, type Product } from '../core/endpoints.js';
+import { airtimeBulkPaymentEndpoint } from '../resources/airtime-bulk/bulkpayment-endpoint.js';
 import { buildOperation } from './operation.js';
 import type { OpenApiOptions } from './options.js';
 import { pathTemplate } from './path-template.js';
@@ -6,6 +7,15 @@ import { SchemaComponents } from './schema-components.js';
 import { securitySchemes } from './security.js';
 import { serversFor } from './servers.js';
 import type { OpenApiDocument, OpenApiPathItem } from './types.js';
+
+/**
+ * Every route of the platform the SDK calls: the JSON endpoint table, and the routes that take
+ * a file upload instead of JSON and so live outside it (`customer/bulkpayment`).
+ */
+const allEndpoints: readonly Endpoint[] = [
+  ...(Object.values(endpoints) as readonly Endpoint[]),
+  airtimeBulkPaymentEndpoint,
+];
 
 const productDescriptions: Readonly<Record<Product, string>> = {
   collection:
@@ -30,7 +40,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const components = new SchemaComponents();
   const paths: Record<string, OpenApiPathItem> = {};
   const products = new Set<Product>();
-  for (const endpoint of Object.values(endpoints) as readonly Endpoint[]) {
+  for (const endpoint of allEndpoints) {
     if (options.product !== undefined && endpoint.product !== options.product) continue;
     const template = pathTemplate(endpoint, options.environment);
     const method = endpoint.method === 'GET' ? 'get' : 'post';

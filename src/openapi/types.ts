@@ -18,10 +18,13 @@ export interface OpenApiResponse {
   readonly content?: Readonly<Record<'application/json', OpenApiMediaType>>;
 }
 
+/** JSON for every route but the bulk upload, which takes a file (`multipart/form-data`). */
+export type OpenApiRequestMediaType = 'application/json' | 'multipart/form-data';
+
 export interface OpenApiRequestBody {
   readonly description?: string;
   readonly required: boolean;
-  readonly content: Readonly<Record<'application/json', OpenApiMediaType>>;
+  readonly content: Readonly<Partial<Record<OpenApiRequestMediaType, OpenApiMediaType>>>;
 }
 
 export interface OpenApiParameter {
