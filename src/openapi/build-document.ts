@@ -3,6 +3,7 @@ import { airtimeBulkPaymentEndpoint } from '../resources/airtime-bulk/bulkpaymen
 import { buildOperation } from './operation.js';
 import type { OpenApiOptions } from './options.js';
 import { pathTemplate } from './path-template.js';
+import { queryVariantOf } from './query-variant.js';
 import { SchemaComponents } from './schema-components.js';
 import { securitySchemes } from './security.js';
 import { serversFor } from './servers.js';
@@ -53,7 +54,11 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
           `in the ${options.environment} document; build one document per product.`,
       );
     }
-    item[method] = buildOperation(endpoint, template, components);
+    const operation = buildOperation(endpoint, template, components);
+    item[method] = operation;
+    // The engine's callback is also taken as GET (spec: "GET or POST"): its own operation.
+    const asQuery = method === 'post' ? queryVariantOf(endpoint, operation) : undefined;
+    if (asQuery !== undefined) item.get = asQuery;
     paths[template] = item;
     products.add(endpoint.product);
   }

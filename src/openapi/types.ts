@@ -29,10 +29,13 @@ export interface OpenApiRequestBody {
 
 export interface OpenApiParameter {
   readonly name: string;
-  readonly in: 'path' | 'header';
+  readonly in: 'path' | 'header' | 'query';
   readonly required: boolean;
   readonly description: string;
   readonly schema: JsonSchema;
+  /** `deepObject` for an object in the query string (`data[amount]=1000`). */
+  readonly style?: 'deepObject';
+  readonly explode?: boolean;
 }
 
 /** Each entry names one way to authenticate; an empty entry means "no credentials" is allowed. */

@@ -68,7 +68,9 @@ describe.each(['sandbox', 'production'] as const)('the %s documents', (environme
 
   it('hold every endpoint of the table exactly once, and nothing else', () => {
     const ids = found.map(({ operation }) => operation.operationId).sort();
-    expect(ids).toEqual(everyEndpoint.map((endpoint) => endpoint.id).sort());
+    // …and the GET twin of the engine's callback (spec: "GET or POST /api/sandbox/callback").
+    const expected = [...everyEndpoint.map((endpoint) => endpoint.id), 'engineCallbackQuery'];
+    expect(ids).toEqual(expected.sort());
   });
 
   it.each(table.map((endpoint) => [endpoint.id, endpoint] as const))(
