@@ -46,6 +46,7 @@ const endpointErrors: Readonly<Partial<Record<EndpointId | 'airtimeBulkPayment',
   },
   // The upload's own refusals (docs/api-contract.md § Bulk airtime); in each, nothing is spent.
   airtimeBulkPayment: {
+    400: 'The multipart/form-data body cannot be read (no boundary, cut short).',
     413: 'The upload is larger than the file limit (5 MiB).',
     415: 'The body is not multipart/form-data.',
     422:

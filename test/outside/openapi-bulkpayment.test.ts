@@ -32,7 +32,7 @@ describe('the OpenAPI document describes the bulk airtime upload', () => {
     expect(Object.keys(schema.properties).sort()).toEqual(['batch_id', 'file']);
     expect(body?.content['application/json']).toBeUndefined();
     expect(Object.keys(operation?.responses ?? {})).toEqual(
-      expect.arrayContaining(['200', '401', '403', '413', '415', '422']),
+      expect.arrayContaining(['200', '400', '401', '403', '413', '415', '422']),
     );
     expect(operation?.description).toMatch(/never retries/);
   });
@@ -57,6 +57,31 @@ describe('the OpenAPI document describes the bulk airtime upload', () => {
       await fundAirtime(harness, 10_000);
     });
     afterAll(() => harness.close());
+
+    it('a multipart body cut short: the documented 400', async () => {
+      const answer = await fetch(`${harness.url}${sandboxPath}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${await token()}`,
+          'content-type': 'multipart/form-data; boundary=X',
+        },
+        body: '--X\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nmsisdn',
+      });
+      expect(answer.status).toBe(400);
+      const parsed = promised(400).safeParse(await answer.json());
+      expect(parsed.error?.issues).toBeUndefined();
+    });
+
+    async function token(): Promise<string> {
+      const login = (await (
+        await fetch(`${harness.url}/api/sandbox/airtime/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(accounts.airtime),
+        })
+      ).json()) as { token: string };
+      return login.token;
+    }
 
     async function upload(csv: string): Promise<Response> {
       const login = (await (
