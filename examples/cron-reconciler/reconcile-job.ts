@@ -9,6 +9,7 @@
 //
 //   PESAKIT_STORE=./shop.sqlite PESAKIT_BASE_URL=http://127.0.0.1:4010 \
 //   PESAKIT_COLLECTION_EMAIL=… PESAKIT_COLLECTION_PASSWORD=… npx tsx reconcile-job.ts
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Pesakit } from 'pesakit';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
@@ -25,14 +26,27 @@ function required(name: string): string {
   return value;
 }
 
-/** A product's account from the environment; absent when neither variable is set. */
+/**
+ * A product's account from the environment; absent when neither variable is set. One without
+ * the other (a misspelt name, a secret that did not load) stops the job: skipped silently, that
+ * product's payments would never be reconciled while cron saw exit 0.
+ */
 function account(product: 'COLLECTION' | 'AIRTIME' | 'DISBURSEMENT') {
-  const email = env[`PESAKIT_${product}_EMAIL`];
-  const password = env[`PESAKIT_${product}_PASSWORD`];
-  return email && password ? { email, password } : undefined;
+  const email = env[`PESAKIT_${product}_EMAIL`] || undefined;
+  const password = env[`PESAKIT_${product}_PASSWORD`] || undefined;
+  if (email === undefined && password === undefined) return undefined;
+  if (email === undefined) required(`PESAKIT_${product}_EMAIL`);
+  if (password === undefined) required(`PESAKIT_${product}_PASSWORD`);
+  return { email: email!, password: password! };
 }
 
-const database = new Database(required('PESAKIT_STORE'), { fileMustExist: true });
+const storeFile = required('PESAKIT_STORE');
+// The application creates the store; a path that does not exist is a mistake in the setup.
+if (!existsSync(storeFile)) {
+  console.error(`reconcile-job: PESAKIT_STORE ${storeFile} does not exist (see README.md).`);
+  process.exit(2);
+}
+const database = new Database(storeFile, { fileMustExist: true });
 const fulfilment = new Fulfilment(database);
 // The store shares the shop's SQLite file (one file to back up); pesakit leaves it open.
 const store = await SqliteReferenceStore.open(database);

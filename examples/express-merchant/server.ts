@@ -108,7 +108,10 @@ for (const [outcome, text] of Object.entries(pages)) {
   });
 }
 
-const server = app.listen(Number(process.env['PORT'] ?? 3000), '127.0.0.1', () => {
+const server = app.listen(Number(process.env['PORT'] ?? 3000), '127.0.0.1', (error) => {
+  // Express 5 hands a listen error (EADDRINUSE: the port is taken) to this callback; ignored,
+  // the shop would run without serving anything. Stop with the error instead.
+  if (error) throw error;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   publicUrl ||= `http://127.0.0.1:${port}`;

@@ -12,7 +12,8 @@ import { pullReferenceOf } from './find-record.js';
  * query string; finds the checkout by `external_reference`, pulls its status from the platform
  * (`collection.status`, which applies the shared `isPaid` rule to the store) and reports where
  * it stands. Handlers (`onPaid`...) are not run here: the transition leaves the effect due, and
- * your callback receiver runs it (`receiver.start()` drains due effects).
+ * your callback receiver runs it (`receiver.start()` drains due effects). When the status pull
+ * fails (the platform unreachable), the outcome is `pending`: it does not throw for that.
  *
  * @example
  * const { outcome } = await verifyCheckoutReturn(pesakit, req.query);
@@ -28,7 +29,14 @@ export async function verifyCheckoutReturn(
   if (!record) return { outcome: 'not_found', changed: false };
   if (outcomeOf(record) !== 'pending')
     return { outcome: outcomeOf(record), record, changed: false };
-  await pesakit.collection.status(pullReferenceOf(record) ?? externalReference);
+  try {
+    await pesakit.collection.status(pullReferenceOf(record) ?? externalReference);
+  } catch {
+    // The platform did not answer (down, timeout, reset): nothing is proven either way, so the
+    // checkout stays pending — as the receiver's own return answers — instead of an error page
+    // for a customer who may have paid. A callback or the reconciler settles it later.
+    return { outcome: 'pending', record, changed: false };
+  }
   const after = (await pesakit.store.get(record.merchantReference)) ?? record;
   return { outcome: outcomeOf(after), record: after, changed: after.status !== record.status };
 }

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ReceivedRequest } from '../callbacks/http.js';
 import type { ReturnUrls } from '../callbacks/options.js';
 import { checkReturnUrls } from '../callbacks/return-urls.js';
+import { receiverUrlOf } from './express-mount.js';
 import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
 import { bodyTooLargeResponse, declaresTooLarge, sendReceiverResponse } from './node-response.js';
 import { readBody } from './read-body.js';
@@ -22,7 +23,9 @@ export interface PesakitExpressOptions {
  * // POST|GET /pesakit/callback  platform callbacks   GET /pesakit/return  checkout return
  *
  * Everything under the mount point is answered by the receiver (unknown paths 404, wrong
- * methods 405). It reads the raw body itself, up to `receiver.maxBodyBytes` (413 beyond), so
+ * methods 405). As a route handler (`app.post('/pesakit/callback', …)`) the path's last segment
+ * names the receiver's route; at the root (`app.use(…)`) only `/callback` and `/return` are
+ * pesakit's and other requests go on to the app. It reads the raw body itself, up to `receiver.maxBodyBytes` (413 beyond), so
  * it works with or without `express.json()` in front of it; when a body parser already
  * consumed the stream, `req.rawBody` (when the app kept it) or the parsed `req.body` is passed
  * on instead.
@@ -34,7 +37,10 @@ export function pesakitExpress(
   // A bad return URL is a mistake of the app's setup: say so when it is mounted.
   checkReturnUrls(options.returnUrls);
   return (req: Request, res: Response, next: NextFunction) => {
-    handle(receiver, options, req, res).catch(next);
+    const url = receiverUrlOf(req);
+    // Mounted at the app's root: a request that is not pesakit's is the app's.
+    if (url === undefined) return next();
+    handle(receiver, options, req, res, url).catch(next);
   };
 }
 
@@ -43,6 +49,7 @@ async function handle(
   options: PesakitExpressOptions,
   req: Request,
   res: Response,
+  url: string,
 ): Promise<void> {
   const limit = receiver.maxBodyBytes;
   // A body parser in front (express.json(), express.raw(), …) has already read the stream.
@@ -68,8 +75,8 @@ async function handle(
   }
   const request: ReceivedRequest = {
     method: req.method,
-    // Express strips the mount path from req.url: '/pesakit/callback?x' arrives as '/callback?x'.
-    url: req.url,
+    // The path under the mount point: '/pesakit/callback?x' arrives as '/callback?x'.
+    url,
     headers: req.headers,
     ...(body === undefined ? {} : { body }),
   };

@@ -1,11 +1,22 @@
 import { type Endpoint, endpoints, type Product } from '../core/endpoints.js';
+import { airtimeBulkPaymentEndpoint } from '../resources/airtime-bulk/bulkpayment-endpoint.js';
 import { buildOperation } from './operation.js';
 import type { OpenApiOptions } from './options.js';
 import { pathTemplate } from './path-template.js';
+import { queryVariantOf } from './query-variant.js';
 import { SchemaComponents } from './schema-components.js';
 import { securitySchemes } from './security.js';
 import { serversFor } from './servers.js';
 import type { OpenApiDocument, OpenApiPathItem } from './types.js';
+
+/**
+ * Every route of the platform the SDK calls: the JSON endpoint table, and the routes that take
+ * a file upload instead of JSON and so live outside it (`customer/bulkpayment`).
+ */
+const allEndpoints: readonly Endpoint[] = [
+  ...(Object.values(endpoints) as readonly Endpoint[]),
+  airtimeBulkPaymentEndpoint,
+];
 
 const productDescriptions: Readonly<Record<Product, string>> = {
   collection:
@@ -30,7 +41,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const components = new SchemaComponents();
   const paths: Record<string, OpenApiPathItem> = {};
   const products = new Set<Product>();
-  for (const endpoint of Object.values(endpoints) as readonly Endpoint[]) {
+  for (const endpoint of allEndpoints) {
     if (options.product !== undefined && endpoint.product !== options.product) continue;
     const template = pathTemplate(endpoint, options.environment);
     const method = endpoint.method === 'GET' ? 'get' : 'post';
@@ -43,7 +54,11 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
           `in the ${options.environment} document; build one document per product.`,
       );
     }
-    item[method] = buildOperation(endpoint, template, components);
+    const operation = buildOperation(endpoint, template, components);
+    item[method] = operation;
+    // The engine's callback is also taken as GET (spec: "GET or POST"): its own operation.
+    const asQuery = method === 'post' ? queryVariantOf(endpoint, operation) : undefined;
+    if (asQuery !== undefined) item.get = asQuery;
     paths[template] = item;
     products.add(endpoint.product);
   }

@@ -3,7 +3,9 @@ import { errorBodySchema, validationErrorBodySchema } from '../schemas/error-bod
 import type { SchemaComponents } from './schema-components.js';
 import type { OpenApiResponse } from './types.js';
 
-type Descriptions = Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 422, string>>>;
+type Descriptions = Readonly<
+  Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422, string>>
+>;
 
 const unknownPaymentToken = 'The payment token is unknown.';
 
@@ -11,7 +13,7 @@ const unknownPaymentToken = 'The payment token is unknown.';
  * The errors particular to one endpoint, as its sandbox route answers them
  * (docs/api-contract.md). A description here replaces the common one for the same status.
  */
-const endpointErrors: Readonly<Partial<Record<EndpointId, Descriptions>>> = {
+const endpointErrors: Readonly<Partial<Record<EndpointId | 'airtimeBulkPayment', Descriptions>>> = {
   collectionLogin: { 401: 'These credentials do not match our records.' },
   airtimeLogin: {
     401: 'These credentials do not match our records.',
@@ -41,6 +43,18 @@ const endpointErrors: Readonly<Partial<Record<EndpointId, Descriptions>>> = {
     422:
       'A field broke a rule, or the amount is above the wallet balance ' +
       '(`code: "insufficient_funds"`); nothing is recorded.',
+  },
+  // The upload's own refusals (docs/api-contract.md § Bulk airtime); in each, nothing is spent.
+  airtimeBulkPayment: {
+    400: 'The multipart/form-data body cannot be read (no boundary, cut short).',
+    413: 'The upload is larger than the file limit (5 MiB).',
+    415: 'The body is not multipart/form-data.',
+    422:
+      'No file; a file that cannot be read (`code`: `corrupt_file`, `unsupported_format`, ' +
+      '`empty_file`, `missing_column`, `duplicate_column`, `too_many_rows`) under `errors.file`; ' +
+      'a bad `batch_id`; rows that break a purchase rule, under `errors["rows.<row>.<field>"]`; ' +
+      'or a total above the wallet balance (`code: "insufficient_funds"`). Nothing is recorded ' +
+      'or spent.',
   },
   disbursementPay: {
     400:
@@ -79,7 +93,7 @@ export function errorResponses(
   }
   const descriptions: Record<number, string> = {
     ...common,
-    ...endpointErrors[endpoint.id as EndpointId],
+    ...endpointErrors[endpoint.id as EndpointId | 'airtimeBulkPayment'],
   };
   const responses: Record<string, OpenApiResponse> = {};
   for (const status of Object.keys(descriptions)

@@ -3,7 +3,8 @@ import { errorResponses } from './error-responses.js';
 import { pathParametersOf } from './path-template.js';
 import type { SchemaComponents } from './schema-components.js';
 import { authNotes, securityFor } from './security.js';
-import type { OpenApiOperation, OpenApiResponse } from './types.js';
+import type { OpenApiOperation, OpenApiRequestBody, OpenApiResponse } from './types.js';
+import { uploadBodyOf } from './upload-bodies.js';
 
 /** Registration creates an account: the sandbox answers 201 there, 200 everywhere else. */
 const createdBy: ReadonlySet<string> = new Set<EndpointId>([
@@ -40,6 +41,7 @@ export function buildOperation(
   const parameters = pathParametersOf(template);
   const security = securityFor(endpoint.auth);
   const status = createdBy.has(endpoint.id) ? '201' : '200';
+  const requestBody = jsonBodyOf(endpoint, components) ?? uploadBodyOf(endpoint.id, components);
   const success: OpenApiResponse = {
     description: [
       status === '201' ? 'Created.' : 'Success.',
@@ -60,23 +62,24 @@ export function buildOperation(
     ...(description !== '' ? { description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(security !== undefined ? { security } : {}),
-    ...(endpoint.request !== undefined
-      ? {
-          requestBody: {
-            // A body whose every field is optional may be left out: the sandbox reads none as {}.
-            required: !endpoint.request.safeParse({}).success,
-            content: {
-              'application/json': {
-                schema: components.ref(
-                  endpoint.request,
-                  'input',
-                  `${pascalCase(endpoint.id)}Request`,
-                ),
-              },
-            },
-          },
-        }
-      : {}),
+    ...(requestBody !== undefined ? { requestBody } : {}),
     responses: { [status]: success, ...errorResponses(endpoint, components) },
+  };
+}
+
+/** The JSON request body of an endpoint with a zod request schema. */
+function jsonBodyOf(
+  endpoint: Endpoint,
+  components: SchemaComponents,
+): OpenApiRequestBody | undefined {
+  if (endpoint.request === undefined) return undefined;
+  return {
+    // A body whose every field is optional may be left out: the sandbox reads none as {}.
+    required: !endpoint.request.safeParse({}).success,
+    content: {
+      'application/json': {
+        schema: components.ref(endpoint.request, 'input', `${pascalCase(endpoint.id)}Request`),
+      },
+    },
   };
 }

@@ -18,18 +18,24 @@ export interface OpenApiResponse {
   readonly content?: Readonly<Record<'application/json', OpenApiMediaType>>;
 }
 
+/** JSON for every route but the bulk upload, which takes a file (`multipart/form-data`). */
+export type OpenApiRequestMediaType = 'application/json' | 'multipart/form-data';
+
 export interface OpenApiRequestBody {
   readonly description?: string;
   readonly required: boolean;
-  readonly content: Readonly<Record<'application/json', OpenApiMediaType>>;
+  readonly content: Readonly<Partial<Record<OpenApiRequestMediaType, OpenApiMediaType>>>;
 }
 
 export interface OpenApiParameter {
   readonly name: string;
-  readonly in: 'path' | 'header';
+  readonly in: 'path' | 'header' | 'query';
   readonly required: boolean;
   readonly description: string;
   readonly schema: JsonSchema;
+  /** `deepObject` for an object in the query string (`data[amount]=1000`). */
+  readonly style?: 'deepObject';
+  readonly explode?: boolean;
 }
 
 /** Each entry names one way to authenticate; an empty entry means "no credentials" is allowed. */

@@ -28,7 +28,7 @@ export async function writeResultsFile(path: string, result: AirtimeBulkResult):
     row.row,
     row.msisdn,
     row.amount,
-    row.reference ?? null,
+    row.reference === undefined ? null : inertText(row.reference),
     row.status,
     row.merchantReference,
     row.paymentReference ?? null,
@@ -38,9 +38,11 @@ export async function writeResultsFile(path: string, result: AirtimeBulkResult):
 }
 
 /**
- * The message is the platform's (or the vendor's) text, opened later in a spreadsheet program:
- * text starting with `=`, `+`, `-`, `@` or a control character would be run there as a formula
- * (CSV injection). A leading `'` keeps it text; the other columns are ours or the merchant's own.
+ * Text that is not ours, opened later in a spreadsheet program: the platform's (or the vendor's)
+ * message, and the row's reference, copied from the input file (often built from what staff or
+ * customers typed). Text starting with `=`, `+`, `-`, `@` or a control character would be run
+ * there as a formula (CSV injection). A leading `'` keeps it text; the other columns are ours
+ * (row, status, references) or checked digits and numbers (msisdn, amount).
  */
 export function inertText(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;

@@ -1,5 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
-import { RequestValidationError } from '../../errors/request-validation-error.js';
+import {
+  isRequestValidationError,
+  RequestValidationError,
+} from '../../errors/request-validation-error.js';
 import {
   AIRTIME_BULK_MAX_FILE_BYTES,
   AIRTIME_BULK_MAX_ROWS,
@@ -59,7 +62,14 @@ async function fileSize(path: string): Promise<number> {
   try {
     const stats = await stat(path);
     if (stats.isFile()) return stats.size;
+    // There is something at the path, so "no such file" would send the merchant looking for it.
+    throw new RequestValidationError('airtimeBulkPurchase', {
+      source: [
+        `${path}: ${stats.isDirectory() ? 'a directory, not a file' : 'not a regular file'}. Give the path of an .xlsx or .csv file.`,
+      ],
+    });
   } catch (error) {
+    if (isRequestValidationError(error)) throw error;
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   throw new RequestValidationError('airtimeBulkPurchase', {

@@ -19,7 +19,7 @@ export const FIELD_BYTES = 1024;
 /**
  * Reads the multipart body: the file in field `file` (buffered, at most `maxFileBytes`) and the
  * text field `batch_id`; other text fields are ignored. A file in another field, or a second
- * file, is a 422 naming `file`; a file past the limit a 413 (the rest is not read); a body that
+ * file, is a 422 naming `file`; a second `batch_id` a 422 naming `batch_id`; a file past the limit a 413 (the rest is not read); a body that
  * is not well-formed multipart a 400.
  */
 export async function readBulkUpload(
@@ -42,6 +42,10 @@ export async function readBulkUpload(
       } else if (part.fieldname === 'batch_id') {
         if (part.valueTruncated) {
           return invalid('batch_id', 'The batch_id may not be longer than 64 characters.');
+        }
+        // Two values are ambiguous (which one names the rows?): refused, as a second file is.
+        if (batchId !== undefined) {
+          return invalid('batch_id', 'Send the batch_id field once; it was sent more than once.');
         }
         batchId = String(part.value);
       }

@@ -1,0 +1,50 @@
+import type { Endpoint, EndpointId } from '../core/endpoints.js';
+import { toOpenApiSchema } from './json-schema.js';
+import type { JsonSchema, OpenApiOperation, OpenApiParameter } from './types.js';
+
+/**
+ * Endpoints the platform also takes as `GET`, the JSON body's fields moved to the query string
+ * (spec: "GET or POST /api/sandbox/callback"; nested fields as `data[amount]=…`).
+ */
+const takenAsQuery: ReadonlySet<string> = new Set<EndpointId>(['engineCallback']);
+
+/**
+ * The `GET` twin of a `POST` operation whose body may come as a query string: the same
+ * security and answers, one query parameter per top-level body field (an object field as a
+ * `deepObject`, which is how `data[amount]=1000` is spelled), and no request body. Its
+ * `operationId` is the endpoint id plus `Query`. `undefined` for every other endpoint.
+ */
+export function queryVariantOf(
+  endpoint: Endpoint,
+  post: OpenApiOperation,
+): OpenApiOperation | undefined {
+  if (!takenAsQuery.has(endpoint.id) || endpoint.request === undefined) return undefined;
+  const body = toOpenApiSchema(endpoint.request, 'input') as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
+  };
+  const required = new Set(body.required ?? []);
+  const parameters: OpenApiParameter[] = Object.entries(body.properties ?? {}).map(
+    ([name, schema]) => ({
+      name,
+      in: 'query',
+      required: required.has(name),
+      description:
+        schema.type === 'object'
+          ? `The body's \`${name}\` object, one parameter per field: \`${name}[field]=value\`.`
+          : `The body's \`${name}\` field${schema.type === 'boolean' ? ' (`true`/`false`, or `1`/`0`)' : ''}.`,
+      schema,
+      ...(schema.type === 'object' ? { style: 'deepObject', explode: true } : {}),
+    }),
+  );
+  // A query string is never malformed JSON: the 400 of the JSON body does not apply.
+  const { 400: _malformedJson, ...responses } = post.responses;
+  const { requestBody: _body, ...rest } = post;
+  return {
+    ...rest,
+    operationId: `${endpoint.id}Query`,
+    summary: `${endpoint.summary.replace(/ \(also accepted as GET[^)]*\)/, '')} Sent as GET, its fields in the query string.`,
+    parameters: [...(post.parameters ?? []), ...parameters],
+    responses,
+  };
+}

@@ -1,0 +1,74 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { verifyCheckoutReturn } from '../../src/callbacks/verify-checkout-return.js';
+import { Pesakit } from '../../src/client.js';
+import { MemoryReferenceStore } from '../../src/references/memory-store.js';
+import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
+
+// An outside tester's pass (hunt7), with docs/callbacks.md's own route for the checkout return
+// without a receiver. When the platform did not answer the status pull (down, a timeout, a
+// reset), verifyCheckoutReturn threw, so the merchant's route became a 500 error page for a
+// customer who may well have paid — where the receiver's own `GET <mount>/return` answers
+// "pending" for the same case. Not proven is pending; the reconciler settles it later.
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe('verifyCheckoutReturn while the platform does not answer', () => {
+  it("answers pending with the stored checkout, and the docs' Express route redirects", async () => {
+    harness = await startHarness();
+    const store = new MemoryReferenceStore();
+    const created = await harness
+      .client({ store })
+      .collection.createCheckout(
+        { amount: 30_000, callback_url: 'https://shop.example/paid' },
+        { merchantReference: 'cart-7' },
+      );
+    await harness.close();
+    harness = undefined;
+
+    // The same shop, its platform now unreachable (the sandbox's port is closed).
+    const pesakit = new Pesakit({
+      environment: 'sandbox',
+      baseUrl: 'http://127.0.0.1:9',
+      credentials: { collection: accounts.collection },
+      store,
+      maxRetries: 0,
+    });
+    const result = await verifyCheckoutReturn(pesakit, {
+      external_reference: created.external_reference,
+      status: 'success',
+    });
+    expect(result).toMatchObject({ outcome: 'pending', changed: false });
+    expect(result.record?.merchantReference).toBe('cart-7');
+    expect((await store.get('cart-7'))?.status).toBe('pending');
+
+    // docs/callbacks.md, "Without a receiver, in your own route", as written.
+    const app = express();
+    app.get('/paid', async (req, res) => {
+      const { outcome, record } = await verifyCheckoutReturn(pesakit, req.query);
+      res.redirect(
+        303,
+        outcome === 'paid' ? `/orders/${record?.merchantReference}` : '/orders/pending',
+      );
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await fetch(
+        `http://127.0.0.1:${port}/paid?external_reference=${created.external_reference}`,
+        { redirect: 'manual' },
+      );
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe('/orders/pending');
+    } finally {
+      server.close();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Pesakit } from '../../src/client.js';
+import { MemoryReferenceStore } from '../../src/references/memory-store.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+
+// An outside tester's pass (hunt7): README.md's "A first payment" points at `npx pesakit
+// sandbox` and logs in as shop@example.co.tz / "correct horse", but a fresh sandbox has no
+// accounts and the README never created one: a newcomer running it as written got a 401
+// AuthenticationError. The README's own commands must create the account its code uses.
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const section = readme.slice(
+  readme.indexOf('## A first payment'),
+  readme.indexOf('## Documentation'),
+);
+
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+describe("README's first payment, against a fresh sandbox", () => {
+  it('creates, with its own curl, the account its code logs in with, and the payment goes out', async () => {
+    const curl = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(curl, 'the section has the commands that create the account').toMatch(
+      /_control\/accounts/,
+    );
+    const body = JSON.parse(/-d '(\{.*\})'/.exec(curl)?.[1] ?? 'null') as Record<string, string>;
+    const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const [, email, password] =
+      /collection: \{ email: '([^']+)', password: '([^']+)' \}/.exec(code) ?? [];
+    expect(body).toMatchObject({ product: 'collection', email, password });
+
+    sandbox = await createSandbox({ autoSettle: false });
+    const url = await sandbox.listen({ port: 0, host: '127.0.0.1' });
+    const created = await fetch(`${url}/api/sandbox/_control/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(created.status).toBe(201);
+    const pesakit = new Pesakit({
+      environment: 'sandbox',
+      baseUrl: url,
+      credentials: { collection: { email: email!, password: password! } },
+      store: new MemoryReferenceStore(),
+    });
+    const payment = await pesakit.collection.initiateMno({ amount: 15000, msisdn: '255754123456' });
+    expect(payment.controlNumber).toMatch(/^\d+$/);
+  });
+});
