@@ -25,7 +25,8 @@ export interface PesakitExpressOptions {
  * Everything under the mount point is answered by the receiver (unknown paths 404, wrong
  * methods 405). As a route handler (`app.post('/pesakit/callback', …)`) the path's last segment
  * names the receiver's route; at the root (`app.use(…)`) only `/callback` and `/return` are
- * pesakit's and other requests go on to the app. It reads the raw body itself, up to `receiver.maxBodyBytes` (413 beyond), so
+ * pesakit's and other requests go on to the app. It reads the raw body itself, up to
+ * `receiver.maxBodyBytes` (413 beyond), so
  * it works with or without `express.json()` in front of it; when a body parser already
  * consumed the stream, `req.rawBody` (when the app kept it) or the parsed `req.body` is passed
  * on instead.

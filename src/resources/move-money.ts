@@ -263,12 +263,12 @@ async function recordFailure(context: ClientContext, merchantReference: string, 
 }
 
 /**
- * A 429 is the platform declining the request before processing it: nothing moved, so the
- * record is `failed` — and not retried here, since the spec does not promise a throttled
- * request was never processed (rate limits: "not shown"; DESIGN decision 3). But "failed" read
- * alone tells a customer "your payment failed" when a new attempt in a few seconds would go
- * through: the reason starts with `rate_limited`, for an `onFailed` handler to switch on, and
- * says when to try again, with a new merchant reference (docs/errors.md).
+ * A 429 is a definite answer, like every other 4xx: the platform declined the request, so the
+ * record is `failed`. It is not retried here — DESIGN decision 3 retries no money call (the
+ * platform has no idempotency key, and the spec's rate limits are "not shown"); a new attempt
+ * is the merchant's, with a new merchant reference. But "failed" read alone tells a customer
+ * "your payment failed" when a new attempt in a few seconds would go through: the reason starts
+ * with `rate_limited`, for an `onFailed` handler to switch on, and says when (docs/errors.md).
  */
 function rateLimitedReason(retryAfterMs: number | undefined): string {
   const wait =
