@@ -22,6 +22,29 @@ afterEach(async () => {
   for (const item of closing.splice(0).reverse()) await item.close();
 });
 
+/**
+ * A receiver on each store (one store may be given twice), every one of the 40 seeded
+ * callbacks delivered to each receiver at once: the answers, the paid references and errors.
+ */
+async function receiveOnEach(stores: SqliteReferenceStore[]) {
+  const errors: string[] = [];
+  const paid: string[] = [];
+  const receivers = stores.map((store) => {
+    const receiver = new CallbackReceiver(
+      { store, pull: async (reference) => confirmedPayment(reference) },
+      { pollIntervalMs: 10, onPaid: (record) => void paid.push(record.merchantReference) },
+    );
+    receiver.on('error', (event) => errors.push(event.error.message));
+    closing.push(receiver);
+    return receiver.start();
+  });
+  const statuses = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => receivers.map((r) => r.receive(seededCallback(i)))).flat(),
+  );
+  for (const receiver of receivers) await receiver.onIdle();
+  return { statuses: statuses.map((response) => response.status), errors, paid };
+}
+
 describe('one SQLite file, one process', () => {
   it('two stores on the file (by its path and a symlink), a receiver on each, settle every callback once with no error', async () => {
     const file = nextFile();
@@ -32,24 +55,8 @@ describe('one SQLite file, one process', () => {
     symlinkSync(file, alias);
     const second = await SqliteReferenceStore.open(alias);
     closing.push(second);
-    const errors: string[] = [];
-    const paid: string[] = [];
-    const receivers = [first, second].map((store) => {
-      const receiver = new CallbackReceiver(
-        { store, pull: async (reference) => confirmedPayment(reference) },
-        { pollIntervalMs: 10, onPaid: (record) => void paid.push(record.merchantReference) },
-      );
-      receiver.on('error', (event) => errors.push(event.error.message));
-      closing.push(receiver);
-      return receiver.start();
-    });
-    const statuses = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        receivers.map((r) => r.receive(seededCallback(i))),
-      ).flat(),
-    );
-    expect(statuses.map((response) => response.status)).toEqual(Array(80).fill(200));
-    for (const receiver of receivers) await receiver.onIdle();
+    const { statuses, errors, paid } = await receiveOnEach([first, second]);
+    expect(statuses).toEqual(Array(80).fill(200));
     expect(errors).toEqual([]);
     expect(new Set(paid).size).toBe(40);
     expect(paid).toHaveLength(40);
@@ -76,24 +83,8 @@ describe('one SQLite file, one process', () => {
     const store = await SqliteReferenceStore.open(nextFile());
     closing.push(store);
     await seedPendingCollections(store, 40);
-    const errors: string[] = [];
-    const paid: string[] = [];
-    const receivers = [0, 1].map(() => {
-      const receiver = new CallbackReceiver(
-        { store, pull: async (reference) => confirmedPayment(reference) },
-        { pollIntervalMs: 10, onPaid: (record) => void paid.push(record.merchantReference) },
-      );
-      receiver.on('error', (event) => errors.push(event.error.message));
-      closing.push(receiver);
-      return receiver.start();
-    });
-    const statuses = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        receivers.map((r) => r.receive(seededCallback(i))),
-      ).flat(),
-    );
-    expect(statuses.map((response) => response.status)).toEqual(Array(80).fill(200));
-    for (const receiver of receivers) await receiver.onIdle();
+    const { statuses, errors, paid } = await receiveOnEach([store, store]);
+    expect(statuses).toEqual(Array(80).fill(200));
     expect(errors).toEqual([]);
     expect(new Set(paid).size).toBe(40);
     expect(paid).toHaveLength(40);

@@ -84,19 +84,12 @@ describe('the OpenAPI document describes the bulk airtime upload', () => {
     }
 
     async function upload(csv: string): Promise<Response> {
-      const login = (await (
-        await fetch(`${harness.url}/api/sandbox/airtime/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(accounts.airtime),
-        })
-      ).json()) as { token: string };
       const form = new FormData();
       form.set('batch_id', `openapi-${Date.now()}`);
       form.set('file', new Blob([csv], { type: 'text/csv' }), 'rows.csv');
       return fetch(`${harness.url}${sandboxPath}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${login.token}` },
+        headers: { authorization: `Bearer ${await token()}` },
         body: form,
       });
     }
