@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
-import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
-import { runCli, temporaryDirectory } from '../reconciler-cli/harness.js';
+import { accounts } from '../helpers/sandbox-harness.js';
+import { runCli } from '../reconciler-cli/harness.js';
 import {
   batchRows,
   fundAirtime,
@@ -12,26 +12,18 @@ import {
   type SheetRow,
   xlsxOf,
 } from './bulk-files.js';
+import { sandboxAndDirectoryPerTest } from './sandbox-per-test.js';
 
-let harness: Harness;
-let directory: { path: string; remove: () => void };
-beforeEach(async () => {
-  harness = await startHarness();
-  directory = temporaryDirectory();
-});
-afterEach(async () => {
-  await harness.close();
-  directory.remove();
-});
+const each = sandboxAndDirectoryPerTest();
 
 const env = () => ({
   PESAKIT_AIRTIME_EMAIL: accounts.airtime.email,
   PESAKIT_AIRTIME_PASSWORD: accounts.airtime.password,
-  PESAKIT_BASE_URL: harness.url,
+  PESAKIT_BASE_URL: each.harness.url,
 });
 
 async function writeBatch(name: string, rows: readonly SheetRow[]): Promise<string> {
-  const path = join(directory.path, name);
+  const path = join(each.directory.path, name);
   writeFileSync(path, await xlsxOf(rows));
   return path;
 }
@@ -45,10 +37,10 @@ function jsonLines(stdout: string): Array<Record<string, unknown>> {
 
 describe('pesakit airtime bulk <file>', () => {
   it('sends a 500-row file, prints the summary, writes the results file, exits 0', async () => {
-    await fundAirtime(harness, 500_000);
+    await fundAirtime(each.harness, 500_000);
     const file = await writeBatch('staff.xlsx', batchRows(500));
-    const store = join(directory.path, 'payments.sqlite');
-    const out = join(directory.path, 'results.xlsx');
+    const store = join(each.directory.path, 'payments.sqlite');
+    const out = join(each.directory.path, 'results.xlsx');
     const run = await runCli(
       [
         'airtime',
@@ -82,15 +74,15 @@ describe('pesakit airtime bulk <file>', () => {
         payment_reference: expect.any(String),
       });
     }
-    const purchases = await purchasesByMsisdn(harness);
+    const purchases = await purchasesByMsisdn(each.harness);
     expect(purchases.size).toBe(500);
   }, 180_000);
 
   it('exits 3 when rows failed at the vendor, listing them; --json gives one line per row and a summary', async () => {
-    await fundAirtime(harness, 100_000);
+    await fundAirtime(each.harness, 100_000);
     const file = await writeBatch('mixed.xlsx', batchRows(10, [4, 9]));
-    const store = join(directory.path, 'payments.sqlite');
-    const out = join(directory.path, 'results.csv');
+    const store = join(each.directory.path, 'payments.sqlite');
+    const out = join(each.directory.path, 'results.csv');
     const run = await runCli(
       ['airtime', 'bulk', file, '-e', 'sandbox', '--store', store, '--json', '--out', out],
       env(),
@@ -112,18 +104,18 @@ describe('pesakit airtime bulk <file>', () => {
   }, 60_000);
 
   it('exits 5 for a file with bad rows, naming each row and line, and sends nothing', async () => {
-    await fundAirtime(harness, 100_000);
+    await fundAirtime(each.harness, 100_000);
     const file = await writeBatch('bad.xlsx', [
       ...batchRows(2),
       { msisdn: '12345', amount: 1000 },
       { msisdn: '255754000004', amount: 0 },
     ]);
-    const store = join(directory.path, 'payments.sqlite');
+    const store = join(each.directory.path, 'payments.sqlite');
     const run = await runCli(['airtime', 'bulk', file, '-e', 'sandbox', '--store', store], env());
     expect(run.code).toBe(5);
     expect(run.stderr).toMatch(/Row 3 \(line 4\)/);
     expect(run.stderr).toMatch(/Row 4 \(line 5\)/);
-    expect((await purchasesByMsisdn(harness)).size).toBe(0);
+    expect((await purchasesByMsisdn(each.harness)).size).toBe(0);
   }, 60_000);
 
   it('exits 2 for --batch-id with a store that does not exist (it would resend every row)', async () => {
@@ -136,7 +128,7 @@ describe('pesakit airtime bulk <file>', () => {
         '-e',
         'sandbox',
         '--store',
-        join(directory.path, 'typo.sqlite'),
+        join(each.directory.path, 'typo.sqlite'),
         '--batch-id',
         'nov',
       ],
@@ -144,14 +136,14 @@ describe('pesakit airtime bulk <file>', () => {
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/no such SQLite file/);
-    expect((await purchasesByMsisdn(harness)).size).toBe(0);
+    expect((await purchasesByMsisdn(each.harness)).size).toBe(0);
   }, 60_000);
 
   it('exits 2 without airtime credentials, naming the variables', async () => {
     const file = await writeBatch('staff.xlsx', batchRows(2));
     const run = await runCli(
-      ['airtime', 'bulk', file, '-e', 'sandbox', '--store', join(directory.path, 's.sqlite')],
-      { PESAKIT_BASE_URL: harness.url },
+      ['airtime', 'bulk', file, '-e', 'sandbox', '--store', join(each.directory.path, 's.sqlite')],
+      { PESAKIT_BASE_URL: each.harness.url },
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/PESAKIT_AIRTIME_EMAIL/);
@@ -160,10 +152,10 @@ describe('pesakit airtime bulk <file>', () => {
 
 describe('crash halfway (kill -9), then a rerun', () => {
   it('completes the batch and sends no row twice', async () => {
-    await fundAirtime(harness, 400_000);
+    await fundAirtime(each.harness, 400_000);
     const rows = batchRows(300);
     const file = await writeBatch('staff.xlsx', rows);
-    const store = join(directory.path, 'payments.sqlite');
+    const store = join(each.directory.path, 'payments.sqlite');
     const args = ['airtime', 'bulk', file, '-e', 'sandbox', '--store', store, '--json'];
     let rowsSeen = 0;
     // A new batch creates the store; its id is printed first so the rerun can name it.
@@ -179,7 +171,7 @@ describe('crash halfway (kill -9), then a rerun', () => {
     });
     expect(killed.code).toBeNull();
     expect(batchId).toMatch(/^\w{26}$/);
-    const sentBeforeCrash = await purchasesByMsisdn(harness);
+    const sentBeforeCrash = await purchasesByMsisdn(each.harness);
     expect(sentBeforeCrash.size).toBeGreaterThanOrEqual(60);
     expect(sentBeforeCrash.size).toBeLessThan(300);
 
@@ -191,7 +183,7 @@ describe('crash halfway (kill -9), then a rerun', () => {
     expect(Number(summary?.['succeeded']) + Number(summary?.['unknown'])).toBe(300);
     expect(rerun.code).toBe(Number(summary?.['unknown']) > 0 ? 4 : 0);
 
-    const purchases = await purchasesByMsisdn(harness);
+    const purchases = await purchasesByMsisdn(each.harness);
     for (const row of rows) expect(purchases.get(row.msisdn) ?? 0).toBeLessThanOrEqual(1);
     // Every row the rerun reports succeeded was paid exactly once.
     const sqlite = await SqliteReferenceStore.open(store);

