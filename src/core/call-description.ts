@@ -4,6 +4,7 @@ import { redactHeaders } from '../internal/redaction.js';
 import type { Call } from './call.js';
 import type { TransportEventBase } from './transport-events.js';
 import type { ResolvedTransportOptions } from './transport-options.js';
+import { USER_AGENT } from './user-agent.js';
 
 type HeaderOptions = Pick<ResolvedTransportOptions, 'headers' | 'apiKey'>;
 
@@ -13,7 +14,7 @@ type HeaderOptions = Pick<ResolvedTransportOptions, 'headers' | 'apiKey'>;
  * pesakit owns (accept, content type, credentials).
  */
 export function callHeaders(call: Call, options: HeaderOptions): Record<string, string> {
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...options.headers };
   if (call.options.headers !== undefined) {
     for (const [name, value] of Object.entries(call.options.headers))
       headers[name.toLowerCase()] = value;

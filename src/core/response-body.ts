@@ -3,7 +3,7 @@
  * page from a proxy, an empty 204), `undefined` when empty. Never throws on a malformed body —
  * the caller decides what an unexpected body means.
  */
-export async function readResponseBody(response: Response): Promise<unknown> {
+export async function readResponseBody(response: { text(): Promise<string> }): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
   try {

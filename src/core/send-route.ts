@@ -1,4 +1,5 @@
 import ky from 'ky';
+import { globalFetchIsNodes, type PlatformAnswer, sendOverHttp } from './http-send.js';
 
 /** What the send route needs of an attempt. */
 export interface Dispatch {
@@ -14,7 +15,8 @@ export interface Dispatch {
 }
 
 /**
- * Whether an attempt goes to fetch directly rather than through ky: the first attempt of an
+ * On the fetch route (an injected fetch, or a global fetch replaced after pesakit loaded — see
+ * `dispatch`): whether an attempt goes to fetch directly rather than through ky: the first attempt of an
  * ordinary JSON call, and every attempt through an injected fetch. ky's own work per call
  * (options merged, an AbortController, a Request bound to its signal — ~0.15× of a raw fetch on
  * loopback) is what kept a read over 1.25× raw fetch, and with the transport doing its own
@@ -37,8 +39,11 @@ export function sendsDirectly(
 }
 
 /**
- * Sends one prepared request, directly or through ky. `onDispatch` runs as fetch is called: a
- * failure before that (ky building the Request) sent nothing.
+ * Sends one prepared request. An ordinary JSON call with neither an injected fetch nor a
+ * replaced global one goes out through `node:http` (`sendOverHttp`: five times less CPU than
+ * Node 20's fetch), every attempt alike, so a retried attempt puts on the wire exactly what the
+ * first did. The rest take the fetch route, directly or through ky. `onDispatch` runs as the
+ * request is handed over: a failure before that (ky or Node building the request) sent nothing.
  *
  * Through ky, ky runs the call — builds the request from the URL and method, runs its hooks —
  * and its `beforeRequest` hook sends it. fetch gets the JSON string, the headers and the
@@ -54,7 +59,12 @@ export function dispatch(
   request: Dispatch,
   direct: boolean,
   onDispatch: () => void,
-): Promise<Response> {
+): Promise<PlatformAnswer> {
+  const injected = request.fetch;
+  if (!injected && !(request.body instanceof FormData) && globalFetchIsNodes()) {
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    return sendOverHttp({ ...request, body }, onDispatch);
+  }
   const send = (): Promise<Response> => {
     const init: RequestInit = {
       method: request.method,
@@ -65,7 +75,6 @@ export function dispatch(
       // A FormData body (the bulk upload) goes as multipart; fetch sets its boundary.
       init.body = request.body instanceof FormData ? request.body : JSON.stringify(request.body);
     }
-    const injected = request.fetch;
     const built = injected ? new Request(request.url, init) : undefined;
     onDispatch();
     return built && injected ? injected(built) : globalThis.fetch(request.url, init);

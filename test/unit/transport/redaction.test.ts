@@ -89,7 +89,7 @@ describe('Secrets stay secret: Authorization, passwords, tokens and API keys are
   it('a bearer token and an API key on a failing money call never reach events or errors', async () => {
     nock(origin)
       .post('/api/sandbox/airtime/customer/payments')
-      .replyWithError({ code: 'ECONNRESET', message: 'socket hang up' })
+      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
       .post('/api/sandbox/pay_mobile')
       .reply(500, { message: 'Server Error' });
     const t = new Transport({ baseUrl: origin, apiKey });

@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport } from '../../../src/core/transport.js';
 
-// The first attempt of a call goes to fetch directly and a retried one through ky
-// (core/send-route.ts): two routes that must put the same request on the wire. A real server
-// on a loopback port records each request as it arrived — method, URL, headers, body — and
-// fails the first attempt with a 503, which the transport retries for a safe call.
+// A retried attempt must put on the wire exactly what the first one did. Two routes: with Node's
+// own global fetch, every JSON attempt goes through node:http (core/http-send.ts); once the
+// global fetch is replaced, the first goes to it directly and a retried one through ky
+// (core/send-route.ts). A real server on a loopback port records each request as it arrived —
+// method, URL, headers, body — and fails the first attempt with a 503, which the transport
+// retries for a safe call.
 
 interface Arrived {
   method: string | undefined;
@@ -31,7 +33,9 @@ const transaction = {
 };
 
 let server: http.Server | undefined;
+const fetchAtStart = globalThis.fetch;
 afterEach(async () => {
+  globalThis.fetch = fetchAtStart;
   const running = server;
   server = undefined;
   if (!running) return;
@@ -65,40 +69,55 @@ async function failingOnce(answer: unknown): Promise<{ url: string; arrived: Arr
 }
 
 describe('A retried attempt sends exactly what the first attempt sent', () => {
-  it('a safe POST answered 503, then 200: same method, URL, headers and body both times', async () => {
-    const { url, arrived } = await failingOnce({ message: 'Transaction found', data: transaction });
-    const transport = new Transport({
-      baseUrl: url,
-      environment: 'sandbox',
-      headers: { 'X-Shop': 'duka-1' },
-      retryDelay: { minMs: 1, maxMs: 5 },
-    });
-    transport.setToken('collection', 'tok-1');
-    const events: Array<{ attempt: number }> = [];
-    transport.events.on('request', (event) => events.push(event));
+  it.each([
+    ['node:http', () => undefined],
+    [
+      'a replaced global fetch, then ky',
+      () => {
+        globalThis.fetch = (input, init) => fetchAtStart(input, init);
+      },
+    ],
+  ])(
+    'a safe POST answered 503, then 200: same method, URL, headers and body both times (%s)',
+    async (_route, route) => {
+      route();
+      const { url, arrived } = await failingOnce({
+        message: 'Transaction found',
+        data: transaction,
+      });
+      const transport = new Transport({
+        baseUrl: url,
+        environment: 'sandbox',
+        headers: { 'X-Shop': 'duka-1' },
+        retryDelay: { minMs: 1, maxMs: 5 },
+      });
+      transport.setToken('collection', 'tok-1');
+      const events: Array<{ attempt: number }> = [];
+      transport.events.on('request', (event) => events.push(event));
 
-    const answer = await transport.request('collectionStatus', {
-      body: { ref_id: '991234567890' },
-      headers: { 'X-Correlation-Id': 'corr-7' },
-    });
+      const answer = await transport.request('collectionStatus', {
+        body: { ref_id: '991234567890' },
+        headers: { 'X-Correlation-Id': 'corr-7' },
+      });
 
-    expect(answer.data.controlNumber).toBe('991234567890');
-    expect(events.map((event) => event.attempt)).toEqual([1, 2]);
-    expect(arrived).toHaveLength(2);
-    const [first, retried] = arrived as [Arrived, Arrived];
-    expect(first.method).toBe('POST');
-    expect(first.url).toBe('/api/sandbox/transaction/status');
-    expect(JSON.parse(first.body)).toEqual({ ref_id: '991234567890' });
-    expect(first.headers).toMatchObject({
-      authorization: 'Bearer tok-1',
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'x-shop': 'duka-1',
-      'x-correlation-id': 'corr-7',
-      'content-length': String(Buffer.byteLength(first.body)),
-    });
-    // Every header, not just the ones above: nothing added, dropped or changed on the retry
-    // (no chunked body where the first had a length, no other user agent).
-    expect(retried).toEqual(first);
-  });
+      expect(answer.data.controlNumber).toBe('991234567890');
+      expect(events.map((event) => event.attempt)).toEqual([1, 2]);
+      expect(arrived).toHaveLength(2);
+      const [first, retried] = arrived as [Arrived, Arrived];
+      expect(first.method).toBe('POST');
+      expect(first.url).toBe('/api/sandbox/transaction/status');
+      expect(JSON.parse(first.body)).toEqual({ ref_id: '991234567890' });
+      expect(first.headers).toMatchObject({
+        authorization: 'Bearer tok-1',
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-shop': 'duka-1',
+        'x-correlation-id': 'corr-7',
+        'content-length': String(Buffer.byteLength(first.body)),
+      });
+      // Every header, not just the ones above: nothing added, dropped or changed on the retry
+      // (no chunked body where the first had a length, no other user agent).
+      expect(retried).toEqual(first);
+    },
+  );
 });

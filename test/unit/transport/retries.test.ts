@@ -48,7 +48,7 @@ describe('Safe operations are retried on transient failures', () => {
   it('retries a connection failure of a read', async () => {
     nock(origin)
       .get(userPath)
-      .replyWithError({ code: 'ECONNRESET', message: 'socket hang up' })
+      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
       .get(userPath)
       .reply(200, { user: airtimeUser });
     const t = transport();
