@@ -268,4 +268,50 @@ describe('three merchant processes, receivers and reconcilers, on one PostgreSQL
       expect(await stop(survivor, 'SIGTERM')).toBe(0);
     }
   }, 60_000);
+  it('SIGTERM to a process in the middle of its work: it closes cleanly (exit 0, no unhandled rejection) and the other finishes every payment once', async () => {
+    const merchants = await Promise.all([startMerchant(), startMerchant()]);
+    await harness.control('faults', { callbacks: { duplicate: 2, drop: 0 } });
+    const payments = await Promise.all(
+      Array.from({ length: 30 }, async (_, index) => {
+        const merchant = merchants[index % 2] as Merchant;
+        return pesakit.collection.initiateMno(
+          {
+            amount: 2_000 + index,
+            msisdn: '255754123456',
+            callback_url: `${merchant.url}/callback`,
+          },
+          { merchantReference: `term-${index}` },
+        );
+      }),
+    );
+    const settling = Promise.all(
+      payments.map((payment) =>
+        harness.control('collection/settle', { ref_id: payment.controlNumber, outcome: 'success' }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const leaving = merchants[0] as Merchant;
+    expect(await stop(leaving, 'SIGTERM')).toBe(0);
+    expect(leaving.stderr()).not.toMatch(/UNHANDLED|UNCAUGHT/);
+    await settling;
+
+    await eventually(
+      async () =>
+        (
+          await rows<{ n: string }>(
+            "select count(*) as n from effect_calls where merchant_reference like 'term-%'",
+          )
+        )[0]?.n === String(payments.length),
+      30_000,
+      'every payment credited',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const calls = await rows<{ merchant_reference: string; n: string }>(
+      "select merchant_reference, count(*) as n from effect_calls where merchant_reference like 'term-%' group by merchant_reference having count(*) > 1",
+    );
+    expect(calls).toEqual([]);
+    const stayed = merchants[1] as Merchant;
+    expect(stayed.stderr()).not.toMatch(/UNHANDLED|UNCAUGHT/);
+    expect(await stop(stayed, 'SIGTERM')).toBe(0);
+  }, 60_000);
 });
