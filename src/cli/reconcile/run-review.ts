@@ -1,5 +1,10 @@
-import { isInvalidTransitionError, isTransactionNotFoundError } from '../../errors/index.js';
+import {
+  isInvalidTransitionError,
+  isStoreInputError,
+  isTransactionNotFoundError,
+} from '../../errors/index.js';
 import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
+import { parseResolve } from '../../references/input-rules.js';
 import { exitCodes } from './exit-codes.js';
 import { describeStore, openStore, parseStoreLocation } from './open-store.js';
 import { errorMessage, type ReporterStreams } from './reporter.js';
@@ -123,6 +128,19 @@ export function runReviewResolve(
     if (note === '') {
       throw new UsageError(
         '--note is required: say what you checked and why (it is kept on the record).',
+      );
+    }
+    // The store's own rules for a decision (a note of at most 1000 characters, a name of at
+    // most 200), checked before the store is opened: a person's typing is a usage error (exit
+    // 2), not a failed run found only once the store refused it.
+    try {
+      parseResolve(decision, { note, ...(flags.by !== undefined ? { by: flags.by } : {}) });
+    } catch (error) {
+      if (!isStoreInputError(error)) throw error;
+      throw new UsageError(
+        error.message
+          .replace(/^resolve: (note|by) /, '--$1 ')
+          .replace(/ Nothing was changed\.$/, ''),
       );
     }
   };
