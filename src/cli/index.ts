@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { tolerateClosedOutput } from './closed-output.js';
 import { registerAirtimeCommand } from './commands/airtime.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
@@ -10,6 +11,9 @@ import { registerSandboxCommand } from './commands/sandbox.js';
  * The `pesakit` bin. Each command lives in its own file under `commands/` and registers itself
  * here, so `reconcile`, `openapi` and `demo` join as one file and one line each.
  */
+tolerateClosedOutput(process.stdout);
+tolerateClosedOutput(process.stderr);
+
 const program = new Command()
   .name('pesakit')
   .description('pesakit: SDK tools and a local sandbox of the mobile-money payments platform.')

@@ -1,5 +1,10 @@
-import { isInvalidTransitionError, isTransactionNotFoundError } from '../../errors/index.js';
+import {
+  isInvalidTransitionError,
+  isStoreInputError,
+  isTransactionNotFoundError,
+} from '../../errors/index.js';
 import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
+import { parseResolve } from '../../references/input-rules.js';
 import { exitCodes } from './exit-codes.js';
 import { describeStore, openStore, parseStoreLocation } from './open-store.js';
 import { errorMessage, type ReporterStreams } from './reporter.js';
@@ -56,35 +61,43 @@ async function withStore(
 /**
  * `pesakit review list`: every record in needs_review, oldest first, as a table or JSON lines
  * (with the evidence). Exits 3 when there is any (as `reconcile` does), 0 when there is none.
+ *
+ * The store pages the queue by merchant reference (its keyset), so the whole queue is read and
+ * then ordered by when each record entered review (`updatedAt`: nothing else writes a record in
+ * needs_review), and `--limit` keeps the oldest: a person takes the longest-waiting first. The
+ * queue is what people could not yet decide — people-sized, not a table scan's worth.
  */
 export function runReviewList(
   flags: StoreFlags & { json?: boolean; limit?: number },
   io: ReporterStreams,
 ): Promise<number> {
   return withStore('review list', flags, io, async (store) => {
-    const limit = flags.limit ?? Number.POSITIVE_INFINITY;
-    let shown = 0;
+    const pageSize = 500;
+    const queue: TransactionRecord[] = [];
     let after: string | undefined;
-    const rows: TransactionRecord[] = [];
-    while (shown < limit) {
-      const want = Math.min(500, limit - shown);
+    for (;;) {
       const page = await store.listReview({
-        limit: want,
+        limit: pageSize,
         ...(after !== undefined ? { after } : {}),
       });
-      for (const record of page) {
-        if (flags.json === true) io.out.write(reviewJsonLine(record));
-        else rows.push(record);
-      }
-      shown += page.length;
+      queue.push(...page);
       const last = page.at(-1);
-      if (last === undefined || page.length < want) break;
+      if (last === undefined || page.length < pageSize) break;
       after = last.merchantReference;
     }
-    if (flags.json !== true) {
-      io.out.write(shown === 0 ? 'Nothing waits for review.\n' : reviewTable(rows));
+    const rows = queue
+      .sort(
+        (a, b) =>
+          a.updatedAt.getTime() - b.updatedAt.getTime() ||
+          (a.merchantReference < b.merchantReference ? -1 : 1),
+      )
+      .slice(0, flags.limit ?? queue.length);
+    if (flags.json === true) {
+      for (const record of rows) io.out.write(reviewJsonLine(record));
+    } else {
+      io.out.write(rows.length === 0 ? 'Nothing waits for review.\n' : reviewTable(rows));
     }
-    return shown === 0 ? exitCodes.ok : exitCodes.needsReview;
+    return rows.length === 0 ? exitCodes.ok : exitCodes.needsReview;
   });
 }
 
@@ -115,6 +128,19 @@ export function runReviewResolve(
     if (note === '') {
       throw new UsageError(
         '--note is required: say what you checked and why (it is kept on the record).',
+      );
+    }
+    // The store's own rules for a decision (a note of at most 1000 characters, a name of at
+    // most 200), checked before the store is opened: a person's typing is a usage error (exit
+    // 2), not a failed run found only once the store refused it.
+    try {
+      parseResolve(decision, { note, ...(flags.by !== undefined ? { by: flags.by } : {}) });
+    } catch (error) {
+      if (!isStoreInputError(error)) throw error;
+      throw new UsageError(
+        error.message
+          .replace(/^resolve: (note|by) /, '--$1 ')
+          .replace(/ Nothing was changed\.$/, ''),
       );
     }
   };
