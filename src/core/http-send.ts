@@ -59,7 +59,8 @@ export function sendOverHttp(request: HttpRequest, onSending: () => void): Promi
     const abort = () => outgoing.destroy(signal.reason);
     signal.addEventListener('abort', abort, { once: true });
     const done = () => signal.removeEventListener('abort', abort);
-    outgoing.once('error', (error) => {
+    // `on`, not `once`: a second error from a request already failing must not go unhandled.
+    outgoing.on('error', (error) => {
       done();
       if (failBody) failBody(error);
       else reject(error);
@@ -96,8 +97,8 @@ function readBody(incoming: IncomingMessage): Promise<string> {
     const chunks: Buffer[] = [];
     source.on('data', (chunk: Buffer) => chunks.push(chunk));
     source.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    source.once('error', reject);
-    if (decoder) incoming.once('error', reject);
+    source.on('error', reject);
+    if (decoder) incoming.on('error', reject);
     // A connection cut mid-body ends the message without 'end' (`complete` stays false).
     incoming.once('close', () => {
       if (!incoming.complete) reject(new Error('the connection closed before the answer ended'));
