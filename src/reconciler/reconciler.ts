@@ -2,6 +2,7 @@ import { EventEmitter } from 'eventemitter3';
 import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import { PesakitError } from '../errors/pesakit-error.js';
+import { inspectAs } from '../internal/inspect-as.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import { EffectRunner } from '../settlement/effects.js';
@@ -169,15 +170,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     });
   }
 
-  /** `util.inspect` (console.log): the same snapshot, not the listener table. */
-  [Symbol.for('nodejs.util.inspect.custom')](
-    _depth: number,
-    options: object,
-    inspect: (value: unknown, options: object) => string,
-  ): string {
-    return `Reconciler ${inspect(this.toJSON(), options)}`;
-  }
-
   async #runPass(options: RunOnceOptions): Promise<ReconcileSummary> {
     // Listening only during a pass: a reconciler never closed must not leave a listener behind.
     const unwatch = this.#gate.watchRetries(this.#transport.events);
@@ -340,6 +332,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     }
   }
 }
+
+// `util.inspect` (console.log) shows toJSON()'s snapshot, not the listener table.
+inspectAs(Reconciler, 'Reconciler');
 
 /** An error as evidence: its name and message (messages are already redacted). */
 function errorSummary(error: unknown): { name: string; message: string } {
