@@ -85,10 +85,12 @@ async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptio
     return send(reply, await receiver.receive(received, receiveOptions(options)));
   };
   // Under its own prefix every path is pesakit's: an unknown one gets the receiver's 404, which
-  // names the paths it does answer (a misspelt callback URL is found at once). At the root the
-  // paths are the app's: a catch-all there would answer every path the app has no route for
-  // and shadow the app's own not-found handler — so only the receiver's own paths are routed.
-  const paths = prefix === '' || prefix === '/' ? receiverPaths : ['/*'];
+  // names the paths it does answer (a misspelt callback URL is found at once). Without one
+  // (`prefix: '/'`, also inside an enclosing plugin's prefix) the paths are the app's: a
+  // catch-all would answer every path the app has no route for and shadow the app's own
+  // not-found handler — so only the receiver's own paths are routed.
+  const own = options.prefix;
+  const paths = own === '' || own === '/' ? receiverPaths : ['/*'];
   for (const path of paths) app.all(path, { bodyLimit: limit }, handler);
 }
 

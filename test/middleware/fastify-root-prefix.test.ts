@@ -55,3 +55,33 @@ describe("fastify with prefix '/'", () => {
     },
   );
 });
+
+describe("fastify with prefix '/' inside an enclosing prefix", () => {
+  it('answers /shop/callback; other /shop paths reach the enclosing context’s not-found handler', async () => {
+    const receiver = new Pesakit({ baseUrl: 'http://127.0.0.1:9' }).createCallbackReceiver();
+    const app = Fastify();
+    await app.register(
+      async (shop) => {
+        shop.setNotFoundHandler((request, reply) =>
+          reply.code(404).send({ shop: 'not found', path: request.url }),
+        );
+        await shop.register(pesakitFastify, { receiver, prefix: '/' });
+      },
+      { prefix: '/shop' },
+    );
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const unknown = await fetch(`${url}/shop/nowhere`);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toEqual({ shop: 'not found', path: '/shop/nowhere' });
+      const wrongType = await fetch(`${url}/shop/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: 'status=true',
+      });
+      expect(wrongType.status).toBe(415);
+    } finally {
+      await app.close();
+    }
+  });
+});
