@@ -244,6 +244,7 @@ export type {
   SheetFormat,
   SpreadsheetErrorCode,
   UncheckedAirtimeBulkRow,
+  WriteSheetOptions,
 } from './spreadsheets/index.js';
 export {
   bulkRowFieldErrors,

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'eventemitter3';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { inspectAs } from '../internal/inspect-as.js';
 import type { ReferenceStore } from '../references/types.js';
 import { type IntakeContext, receiveGet, receivePost } from './callback-intake.js';
 import { answerCheckoutReturn, type CheckoutReturnContext } from './checkout-return-handler.js';
@@ -174,15 +175,6 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     return describeReceiver(this.#options, { started: this.#started, pulls: this.pulls });
   }
 
-  /** `util.inspect` (console.log) shows the description, not the listeners. */
-  [Symbol.for('nodejs.util.inspect.custom')](
-    _depth: number,
-    options: object,
-    inspect: (value: unknown, options: object) => string,
-  ): string {
-    return `CallbackReceiver ${inspect(this.toJSON(), options)}`;
-  }
-
   /**
    * Answers one HTTP request under the mount point: `POST|GET /callback`, `GET /return` (and
    * `POST /return`: a checkout's settlement callback, sent to the same `callback_url`).
@@ -316,3 +308,6 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       });
   }
 }
+
+// `util.inspect` (console.log) shows toJSON()'s description, not the listener table.
+inspectAs(CallbackReceiver, 'CallbackReceiver');

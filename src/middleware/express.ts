@@ -10,7 +10,8 @@ import { readBody } from './read-body.js';
 export interface PesakitExpressOptions {
   /**
    * Where the browser goes after a secure-checkout return, by the verified outcome. Wins over
-   * the receiver's own `returnUrls`. Without either, `GET <mount>/return` answers JSON.
+   * the receiver's own `returnUrls`. Without either, `GET <mount>/return` answers JSON. A path
+   * (`/thanks`) is the host's, as with `res.redirect`: a sub-app writes its mount path into it.
    */
   returnUrls?: ReturnUrls;
 }

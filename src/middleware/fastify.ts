@@ -1,4 +1,10 @@
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { ReceivedRequest, ReceiverResponse } from '../callbacks/http.js';
 import type { ReturnUrls } from '../callbacks/options.js';
@@ -68,7 +74,7 @@ async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptio
     throw error;
   });
   const prefix = app.prefix;
-  app.all('/*', { bodyLimit: limit }, async (request, reply) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url.startsWith(prefix) ? request.url.slice(prefix.length) : request.url;
     const received: ReceivedRequest = {
       method: request.method,
@@ -77,8 +83,19 @@ async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptio
       ...(request.body === undefined || request.body === null ? {} : { body: request.body }),
     };
     return send(reply, await receiver.receive(received, receiveOptions(options)));
-  });
+  };
+  // Under its own prefix every path is pesakit's: an unknown one gets the receiver's 404, which
+  // names the paths it does answer (a misspelt callback URL is found at once). Without one
+  // (`prefix: '/'`, also inside an enclosing plugin's prefix) the paths are the app's: a
+  // catch-all would answer every path the app has no route for and shadow the app's own
+  // not-found handler — so only the receiver's own paths are routed.
+  const own = options.prefix;
+  const paths = own === '' || own === '/' ? receiverPaths : ['/*'];
+  for (const path of paths) app.all(path, { bodyLimit: limit }, handler);
 }
+
+/** The paths the receiver answers (receiver.ts `#route`), with the trailing slash it accepts. */
+const receiverPaths = ['/callback', '/callback/', '/return', '/return/'];
 
 function send(reply: FastifyReply, answer: ReceiverResponse) {
   return reply.code(answer.status).headers(answer.headers).send(answer.body);

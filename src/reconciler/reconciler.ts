@@ -2,57 +2,28 @@ import { EventEmitter } from 'eventemitter3';
 import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import { PesakitError } from '../errors/pesakit-error.js';
+import { inspectAs } from '../internal/inspect-as.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
-import type { LeasedRecord } from '../references/schedule/types.js';
 import { EffectRunner } from '../settlement/effects.js';
-import type { CheckContext, CheckOutcome, PassState } from './check-context.js';
+import type { CheckContext, CheckOutcome } from './check-context.js';
 import { decide } from './decide.js';
-import { type DueRecord, DueRecords, leaseMarginMs } from './due-records.js';
-import {
-  emptyProgress,
-  type ReconcileProgress,
-  type ReconcilerEvents,
-  type ReconcileSummary,
-} from './events.js';
+import type { DueRecord } from './due-records.js';
+import type { ReconcileProgress, ReconcilerEvents, ReconcileSummary } from './events.js';
 import { fencedStore } from './fenced-store.js';
-import { awaitShared, isLeaseMarginSpent, LeaseMargin, MarginWaiters } from './lease-margin.js';
+import { isLeaseMarginSpent } from './lease-margin.js';
 import {
   type ReconcilerOptions,
   type ResolvedOptions,
   resolveOptions,
   warnIfShortSettleWindow,
 } from './options.js';
-import { PayoutHistory } from './payout-history.js';
+import { type PassRun, startPass } from './pass-context.js';
 import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
-import { ReleaseQueue } from './release-queue.js';
+import type { ReleaseQueue } from './release-queue.js';
 import { firstDueAt, nextCheckAt } from './schedule.js';
 import { type ReconcilerSnapshot, reconcilerSnapshot } from './snapshot.js';
-
-/**
- * Releases written per batch, at most (release-queue.ts): a whole page (200 by default), which
- * is flushed at its end anyway. Fewer, larger batches: each commit rewrites the same hot index
- * and table pages, so many small ones write (and checkpoint) far more than one large one.
- */
-const releaseBatch = 200;
-/**
- * How long a finished check's write may wait for others to share its transaction. Only bounds
- * the wait on a slow page (at the default 20 requests/s a page takes 10 s): the record stays
- * leased to this worker meanwhile, so nothing but the write's timing changes.
- */
-const releaseDelayMs = 1000;
-
-/** What one pass hands each of its checks. */
-interface PassRun {
-  pass: PassState;
-  progress: ReconcileProgress;
-  force: boolean;
-  stopped: () => boolean;
-  releases: ReleaseQueue;
-  /** Hands back, uncounted, a record whose lease margin ran out before its pull could leave. */
-  expired: (leased: LeasedRecord) => void;
-}
 
 /** What the reconciler runs on (built by `pesakit.createReconciler`). */
 export interface ReconcilerDependencies {
@@ -199,15 +170,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     });
   }
 
-  /** `util.inspect` (console.log): the same snapshot, not the listener table. */
-  [Symbol.for('nodejs.util.inspect.custom')](
-    _depth: number,
-    options: object,
-    inspect: (value: unknown, options: object) => string,
-  ): string {
-    return `Reconciler ${inspect(this.toJSON(), options)}`;
-  }
-
   async #runPass(options: RunOnceOptions): Promise<ReconcileSummary> {
     // Listening only during a pass: a reconciler never closed must not leave a listener behind.
     const unwatch = this.#gate.watchRetries(this.#transport.events);
@@ -220,63 +182,16 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
 
   async #checkDue(options: RunOnceOptions): Promise<ReconcileSummary> {
     const started = Date.now();
-    const passStartedAt = this.#now();
-    const progress = emptyProgress();
-    const pass: PassState = this.#newPassState();
-    const force = options.force ?? false;
-    const stopped = () => this.#closing || options.signal?.aborted === true;
-    // A page must be checked well within its lease, or its records' leases run out before
-    // their turn (due-records.ts drops those): at most a quarter of a lease's worth of requests
-    // per page. Leased ahead at the middle of the page before, a page is then handed out by
-    // three eighths of its lease at `ratePerSecond`, well before the last quarter, in which no
-    // check starts (leaseMarginMs).
-    const limit = Math.max(
-      1,
-      Math.min(
-        this.#options.batchSize,
-        Math.floor((this.#options.ratePerSecond * this.#options.leaseMs) / 4000),
-      ),
-    );
-    // The checks' writes (count, observation, next due time, end of lease) go to the store in
-    // batches: one transaction per batch rather than per record (release-queue.ts).
-    const releases = new ReleaseQueue(this.#store, {
-      maxBatch: Math.min(limit, releaseBatch),
-      maxDelayMs: releaseDelayMs,
+    const { run, due } = startPass({
+      store: this.#store,
+      options: this.#options,
+      platform: this.#platform,
+      now: () => this.#now(),
+      force: options.force ?? false,
+      stopped: () => this.#closing || options.signal?.aborted === true,
       onError: (error) => this.emit('error', error),
+      onProgress: (progress) => this.#emitProgress(progress),
     });
-    // A record whose lease margin ran out before it was pulled — before a check took it
-    // (due-records.ts) or while its request waited at the rate gate (rate-gate.ts).
-    const expired = (leased: LeasedRecord) => {
-      progress.leaseExpired += 1;
-      releases.add({
-        merchantReference: leased.record.merchantReference,
-        token: leased.token,
-        nextCheckAt: leased.nextCheckAt ?? passStartedAt,
-        counted: false,
-      });
-      this.#emitProgress(progress);
-    };
-    const due = new DueRecords(this.#store, {
-      limit,
-      leaseMs: this.#options.leaseMs,
-      force,
-      passStartedAt,
-      // Within its grace an initiating record is most likely being sent right now: not leased
-      // at all. Leased, it could only be handed back unchecked — and a forced pass, which
-      // ignores due times, would lease it again on the next page, page after page.
-      initiatingBefore: new Date(passStartedAt.getTime() - this.#options.initiatingGraceMs),
-      observations: false,
-      stopped,
-      beforeLease: () => void releases.flush(),
-      now: () => this.#now().getTime(),
-      marginMs: leaseMarginMs(this.#options.leaseMs),
-      // Its lease (nearly) over before a check could take it: not pulled (another worker may
-      // hold it by now), counted, and handed back as due — if the lease is still ours, the
-      // record is free at once; if another worker has it, the fenced release writes nothing.
-      // Due no later than the pass's start, so that this pass's next page may take it again.
-      expired,
-    });
-    const run: PassRun = { pass, progress, force, stopped, releases, expired };
     // `concurrency` checks, each taking the next record as it finishes one: no queue, no
     // promise per record waiting for a slot. A close() stops them taking more.
     const worker = async () => {
@@ -288,7 +203,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       Array.from({ length: this.#options.concurrency }, worker),
     );
     // Every check has ended (settled, not just the first to fail): now write what is queued.
-    await releases.flush();
+    await run.releases.flush();
     const failed = workers.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     try {
@@ -296,27 +211,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     } catch (error) {
       this.emit('error', error);
     }
-    return { ...progress, durationMs: Date.now() - started };
-  }
-
-  #newPassState(): PassState {
-    let airtimeUser: Promise<unknown> | undefined;
-    // One wallet pull for every airtime check of the pass: sent while one of them is inside its
-    // lease margin; a check whose margin ran out while it waited is handed back (lease-margin.ts).
-    const waiters = new MarginWaiters();
-    const now = () => this.#now().getTime();
-    return {
-      payouts: new PayoutHistory(this.#platform, this.#now),
-      airtimeUser: (usableUntil) =>
-        awaitShared(waiters, usableUntil, now, () => {
-          // Its own margin (a pull that ran out of it is not reused): the latest of those waiting.
-          airtimeUser ??= this.#platform.airtimeUser(new LeaseMargin(() => waiters.latest()));
-          airtimeUser.catch(() => {
-            airtimeUser = undefined;
-          });
-          return airtimeUser;
-        }),
-    };
+    return { ...run.progress, durationMs: Date.now() - started };
   }
 
   async #check(leased: DueRecord, run: PassRun): Promise<void> {
@@ -437,6 +332,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     }
   }
 }
+
+// `util.inspect` (console.log) shows toJSON()'s snapshot, not the listener table.
+inspectAs(Reconciler, 'Reconciler');
 
 /** An error as evidence: its name and message (messages are already redacted). */
 function errorSummary(error: unknown): { name: string; message: string } {

@@ -3,7 +3,7 @@ import type { ReconcilerOptions, ResolvedOptions } from './options.js';
 /**
  * What a reconciler shows of itself to a logger (`JSON.stringify`, `util.inspect`): its state and
  * its options, never the client it runs on. Shaped like the callback receiver's
- * (`{ kind: 'receiver', … }`) so that both read alike in a log.
+ * (`{ kind: 'callbackReceiver', … }`) so that both read alike in a log.
  */
 export interface ReconcilerSnapshot {
   kind: 'reconciler';

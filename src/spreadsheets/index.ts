@@ -12,4 +12,4 @@ export type { SpreadsheetErrorCode } from './spreadsheet-error.js';
 export { isSpreadsheetError, SpreadsheetError } from './spreadsheet-error.js';
 export type { BulkRowProblem, UncheckedAirtimeBulkRow } from './validate-airtime-bulk-rows.js';
 export { bulkRowFieldErrors, validateAirtimeBulkRows } from './validate-airtime-bulk-rows.js';
-export { writeSheet } from './write-sheet.js';
+export { type WriteSheetOptions, writeSheet } from './write-sheet.js';

@@ -1,21 +1,49 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { csvField } from './csv.js';
+import { inertCell } from './inert-text.js';
 import type { SheetFormat } from './sheet-format.js';
 import { writeXlsx } from './xlsx.js';
+
+/** How `writeSheet` writes its cells. */
+export interface WriteSheetOptions {
+  /**
+   * Text that starts like a formula (`=`, `+`, `-`, `@`, or a tab or carriage return) is
+   * written with a leading `'`, so that a person who opens the sheet sees the text instead of
+   * running it — the sheet's text often comes from others (what customers or staff typed, the
+   * platform's messages). `false` writes text exactly as given: only for a file that a program
+   * reads, never one a person opens (pesakit's own bulk upload to the platform, which would
+   * otherwise receive the `'` as part of the reference).
+   * @default true
+   */
+  inertFormulas?: boolean;
+}
 
 /**
  * A one-sheet spreadsheet: the header row, then the rows. CSV is UTF-8 with a byte-order mark
  * (so that Excel shows non-ASCII names correctly) and CRLF line ends, as RFC 4180 writes it.
  * MSISDNs given as text stay text in the `.xlsx` (a number cell would lose nothing here, but
- * Excel shows long numbers in scientific notation).
+ * Excel shows long numbers in scientific notation). Safe to open by default: text that starts
+ * like a formula gets a leading `'` (`inertFormulas`).
  *
  * @example await writeFile('results.xlsx', await writeSheet('xlsx', ['msisdn', 'status'], rows));
+ * @throws ConfigurationError (`option: 'inertFormulas'`) when the option is not a boolean.
  */
 export async function writeSheet(
   format: SheetFormat,
   header: readonly string[],
   rows: ReadonlyArray<ReadonlyArray<string | number | null>>,
+  options: WriteSheetOptions = {},
 ): Promise<Buffer> {
-  if (format === 'xlsx') return writeXlsx(header, rows);
-  const lines = [header, ...rows].map((row) => row.map(csvField).join(','));
+  const inert = options?.inertFormulas ?? true;
+  if (typeof inert !== 'boolean') {
+    throw new ConfigurationError(
+      'inertFormulas',
+      'writeSheet: inertFormulas must be true (the default) or false.',
+    );
+  }
+  const head = inert ? header.map(inertCell) : header;
+  const body = inert ? rows.map((row) => row.map(inertCell)) : rows;
+  if (format === 'xlsx') return writeXlsx(head, body);
+  const lines = [head, ...body].map((row) => row.map(csvField).join(','));
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }

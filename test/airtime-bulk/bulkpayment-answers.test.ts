@@ -106,6 +106,19 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
     expect((await store.get('refused:2'))?.status).toBe('failed');
   });
 
+  it('sends references exactly as given, even formula-like: the platform reads the file, no person opens it', async () => {
+    const { uploads, client } = await platform((response) =>
+      json(response, 413, { message: 'The file may not be larger than 5 MiB.' }),
+    );
+    const rows = batchRows(2).map((row, index) => ({ ...row, reference: ['=1+1', '-7'][index]! }));
+    await client(new MemoryReferenceStore()).airtime.bulkPurchase(rows, {
+      via: 'bulkpayment',
+      batchId: 'formulas',
+    });
+    expect(uploads[0]?.body).toContain(`${rows[0]!.msisdn},1000,=1+1\r\n`);
+    expect(uploads[0]?.body).toContain(`${rows[1]!.msisdn},1000,-7\r\n`);
+  });
+
   it('an answer that does not repeat a row leaves that row unknown', async () => {
     const rows = batchRows(2);
     const { client } = await platform((response) =>

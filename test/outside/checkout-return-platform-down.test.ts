@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyCheckoutReturn } from '../../src/callbacks/verify-checkout-return.js';
-import { Pesakit } from '../../src/client.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { closedAfterEach, sandboxClient } from '../helpers/sandbox-lifetime.js';
 
 // An outside tester's pass (hunt7), with docs/callbacks.md's own route for the checkout return
 // without a receiver. When the platform did not answer the status pull (down, a timeout, a
@@ -13,15 +13,12 @@ import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness
 // customer who may well have paid — where the receiver's own `GET <mount>/return` answers
 // "pending" for the same case. Not proven is pending; the reconciler settles it later.
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const opened = closedAfterEach<Harness>();
 
 describe('verifyCheckoutReturn while the platform does not answer', () => {
   it("answers pending with the stored checkout, and the docs' Express route redirects", async () => {
-    harness = await startHarness();
+    const harness = await startHarness();
+    opened.current = harness;
     const store = new MemoryReferenceStore();
     const created = await harness
       .client({ store })
@@ -30,12 +27,10 @@ describe('verifyCheckoutReturn while the platform does not answer', () => {
         { merchantReference: 'cart-7' },
       );
     await harness.close();
-    harness = undefined;
+    opened.current = undefined;
 
     // The same shop, its platform now unreachable (the sandbox's port is closed).
-    const pesakit = new Pesakit({
-      environment: 'sandbox',
-      baseUrl: 'http://127.0.0.1:9',
+    const pesakit = sandboxClient('http://127.0.0.1:9', {
       credentials: { collection: accounts.collection },
       store,
       maxRetries: 0,

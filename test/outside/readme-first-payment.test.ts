@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Pesakit } from '../../src/client.js';
+import { describe, expect, it } from 'vitest';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { closedAfterEach, sandboxClient } from '../helpers/sandbox-lifetime.js';
 
 // An outside tester's pass (hunt7): README.md's "A first payment" points at `npx pesakit
 // sandbox` and logs in as shop@example.co.tz / "correct horse", but a fresh sandbox has no
@@ -15,11 +15,7 @@ const section = readme.slice(
   readme.indexOf('## Documentation'),
 );
 
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const opened = closedAfterEach<Sandbox>();
 
 describe("README's first payment, against a fresh sandbox", () => {
   it('creates, with its own curl, the account its code logs in with, and the payment goes out', async () => {
@@ -33,7 +29,8 @@ describe("README's first payment, against a fresh sandbox", () => {
       /collection: \{ email: '([^']+)', password: '([^']+)' \}/.exec(code) ?? [];
     expect(body).toMatchObject({ product: 'collection', email, password });
 
-    sandbox = await createSandbox({ autoSettle: false });
+    const sandbox = await createSandbox({ autoSettle: false });
+    opened.current = sandbox;
     const url = await sandbox.listen({ port: 0, host: '127.0.0.1' });
     const created = await fetch(`${url}/api/sandbox/_control/accounts`, {
       method: 'POST',
@@ -41,9 +38,7 @@ describe("README's first payment, against a fresh sandbox", () => {
       body: JSON.stringify(body),
     });
     expect(created.status).toBe(201);
-    const pesakit = new Pesakit({
-      environment: 'sandbox',
-      baseUrl: url,
+    const pesakit = sandboxClient(url, {
       credentials: { collection: { email: email!, password: password! } },
       store: new MemoryReferenceStore(),
     });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isConfigurationError, isPesakitError, MemoryReferenceStore } from '../../src/index.js';
-import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { harnessPerFile } from '../helpers/sandbox-lifetime.js';
 
 // An outside tester's pass over docs/errors.md ("Everything pesakit throws is a PesakitError")
 // against the reconciler: `runOnce()` after `close()` rejected with a bare `Error`, and a check
@@ -8,15 +8,13 @@ import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 // `isPesakitError(error)` branch (the documented way to tell pesakit's errors from its own)
 // missed both. They are now a PesakitError and a ConfigurationError naming the credentials.
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(() => harness.close());
+const sandbox = harnessPerFile();
 
 describe('the reconciler’s own errors are PesakitErrors', () => {
   it('runOnce() after close()', async () => {
-    const reconciler = harness.client({ store: new MemoryReferenceStore() }).createReconciler();
+    const reconciler = sandbox.harness
+      .client({ store: new MemoryReferenceStore() })
+      .createReconciler();
     await reconciler.close();
     const error = await reconciler.runOnce().then(
       () => undefined,
@@ -28,14 +26,14 @@ describe('the reconciler’s own errors are PesakitErrors', () => {
 
   it('a record of a product without credentials: a ConfigurationError naming them', async () => {
     const store = new MemoryReferenceStore();
-    const payment = await harness
+    const payment = await sandbox.harness
       .client({ store })
       .collection.initiateMno(
         { amount: 1000, msisdn: '255754123456' },
         { merchantReference: 'no-creds' },
       );
     expect(payment.status).toBe('pending');
-    const reconciler = harness
+    const reconciler = sandbox.harness
       .client({ store, credentials: { airtime: { email: 'a@b.tz', password: 'secret-password' } } })
       .createReconciler();
     const errors: unknown[] = [];

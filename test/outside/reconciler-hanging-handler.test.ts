@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryReferenceStore } from '../../src/index.js';
-import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { harnessPerFile } from '../helpers/sandbox-lifetime.js';
 
 // An outside tester's pass over the reconciler's handlers (docs/reconciler.md: "the handler
 // runs at least once until it completes"; docs/reference-store.md: "keep a handler shorter than
@@ -12,23 +12,19 @@ import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 // is recorded as failed ("did not finish within its lease") and retried on the effect's
 // schedule, as it would be by another process once that lease expired.
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(() => harness.close());
+const sandbox = harnessPerFile();
 
 describe('a handler that never finishes', () => {
   it('does not stall the pass or close(): the other records are checked, the effect is retried', async () => {
     const store = new MemoryReferenceStore();
-    const pesakit = harness.client({ store });
+    const pesakit = sandbox.harness.client({ store });
     const references = ['hang-0', 'hang-1', 'hang-2'];
     for (const [index, merchantReference] of references.entries()) {
       const payment = await pesakit.collection.initiateMno(
         { amount: 1_000 + index, msisdn: '255754123456' },
         { merchantReference },
       );
-      await harness.control('collection/settle', {
+      await sandbox.harness.control('collection/settle', {
         ref_id: payment.controlNumber,
         outcome: 'success',
       });

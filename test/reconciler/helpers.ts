@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
-import type { Pesakit } from '../../src/client.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { Pesakit, type PesakitOptions } from '../../src/client.js';
 import { isAmbiguousOutcomeError } from '../../src/errors/ambiguous-outcome-error.js';
 import type { ReferenceStore } from '../../src/references/index.js';
-import { accounts, type Harness } from '../helpers/sandbox-harness.js';
+import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
 /**
  * Runs `send` with the sandbox's latency fault above the client's timeout: the platform does
@@ -104,4 +104,52 @@ export async function startProxy(
         server.close(() => resolve());
       }),
   };
+}
+
+/** What a proxy's `intercept` may do with a request (startProxy's option). */
+type Intercept = NonNullable<Parameters<typeof startProxy>[1]>['intercept'];
+
+/**
+ * One sandbox behind one counting proxy for the whole test file: started before its tests,
+ * closed after them. The getters are read inside the tests and hooks, once `beforeAll` ran.
+ */
+export function sandboxBehindProxy(intercept?: Intercept): {
+  readonly harness: Harness;
+  readonly proxy: CountingProxy;
+} {
+  let harness: Harness | undefined;
+  let proxy: CountingProxy | undefined;
+  beforeAll(async () => {
+    harness = await startHarness();
+    proxy = await startProxy(harness.url, intercept ? { intercept } : {});
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await harness?.close();
+  });
+  return {
+    get harness() {
+      if (!harness) throw new Error('sandboxBehindProxy: the sandbox is started in beforeAll.');
+      return harness;
+    },
+    get proxy() {
+      if (!proxy) throw new Error('sandboxBehindProxy: the proxy is started in beforeAll.');
+      return proxy;
+    },
+  };
+}
+
+/** A sandbox client that goes through `proxy` (which counts its requests), on `store`. */
+export function clientThrough(
+  proxy: CountingProxy,
+  store: ReferenceStore,
+  options: Partial<PesakitOptions> = {},
+): Pesakit {
+  return new Pesakit({
+    environment: 'sandbox',
+    baseUrl: proxy.url,
+    credentials: accounts,
+    store,
+    ...options,
+  });
 }

@@ -1,8 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Pesakit } from '../../src/client.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryReferenceStore } from '../../src/references/index.js';
-import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
-import { type CountingProxy, startProxy } from './helpers.js';
+import { clientThrough, sandboxBehindProxy } from './helpers.js';
 
 /**
  * Issue #8, the many-workers run at a load average of 12: a worker whose page was handed out
@@ -11,23 +9,12 @@ import { type CountingProxy, startProxy } from './helpers.js';
  * the clock is the test's (only `Date` is faked: timers and sockets are real), and each status
  * pull moves it 400 ms, so a 1 s lease runs out mid-page exactly the same way on any machine.
  */
-let harness: Harness;
-let proxy: CountingProxy;
 /** Milliseconds the fake clock moves per status pull: the platform "takes" this long. */
 const pullMs = 400;
 
-beforeAll(async () => {
-  harness = await startHarness();
-  proxy = await startProxy(harness.url, {
-    intercept: (request) => {
-      if (request.path.includes('transaction/status')) vi.setSystemTime(Date.now() + pullMs);
-      return undefined;
-    },
-  });
-});
-afterAll(async () => {
-  await proxy?.close();
-  await harness?.close();
+const sandbox = sandboxBehindProxy((request) => {
+  if (request.path.includes('transaction/status')) vi.setSystemTime(Date.now() + pullMs);
+  return undefined;
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -36,7 +23,7 @@ afterEach(() => {
 /** Status pulls at the platform's door, by control number. */
 function pullsByControlNumber(): Map<string, number> {
   const pulls = new Map<string, number>();
-  for (const request of proxy.requests) {
+  for (const request of sandbox.proxy.requests) {
     if (!request.path.includes('transaction/status')) continue;
     const refId = (JSON.parse(request.body) as { ref_id: string }).ref_id;
     pulls.set(refId, (pulls.get(refId) ?? 0) + 1);
@@ -48,13 +35,7 @@ describe('a record whose lease runs out before its check starts', () => {
   it('is not pulled: dropped from the page, counted, handed back, and checked by the next pass — never pulled twice', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const store = new MemoryReferenceStore();
-    const pesakit = new Pesakit({
-      environment: 'sandbox',
-      baseUrl: proxy.url,
-      credentials: accounts,
-      store,
-      maxRetries: 0,
-    });
+    const pesakit = clientThrough(sandbox.proxy, store, { maxRetries: 0 });
     const controlNumbers = new Map<string, string>();
     for (let i = 1; i <= 6; i += 1) {
       const reference = `exp-${i}`;
@@ -66,7 +47,7 @@ describe('a record whose lease runs out before its check starts', () => {
     }
     await pesakit.collection.login(); // the pass's pulls are then the only requests
     vi.setSystemTime(Date.now() + 60_000);
-    proxy.requests.length = 0;
+    sandbox.proxy.requests.length = 0;
 
     const reconciler = pesakit.createReconciler({
       concurrency: 1,

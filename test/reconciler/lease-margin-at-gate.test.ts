@@ -1,8 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Pesakit } from '../../src/client.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryReferenceStore } from '../../src/references/index.js';
-import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
-import { type CountingProxy, startProxy } from './helpers.js';
+import { clientThrough, sandboxBehindProxy } from './helpers.js';
 
 /**
  * Stop 18 left this open: a check takes its record while the lease has more than a quarter
@@ -12,42 +10,27 @@ import { type CountingProxy, startProxy } from './helpers.js';
  * (the `rateLimit` fault); only `Date` is faked, and the platform's first status answer moves
  * it past the margin (as a Retry-After of minutes would), so the case is the same on any machine.
  */
-let harness: Harness;
-let proxy: CountingProxy;
 /** How far the clock moves at the first status pull: past the lease's margin. */
 let jumpMs = 0;
 
-beforeAll(async () => {
-  harness = await startHarness();
-  proxy = await startProxy(harness.url, {
-    intercept: (request) => {
-      if (jumpMs > 0 && request.path.includes('transaction/status')) {
-        vi.setSystemTime(Date.now() + jumpMs);
-        jumpMs = 0;
-      }
-      return undefined;
-    },
-  });
-});
-afterAll(async () => {
-  await proxy?.close();
-  await harness?.close();
+const sandbox = sandboxBehindProxy((request) => {
+  if (jumpMs > 0 && request.path.includes('transaction/status')) {
+    vi.setSystemTime(Date.now() + jumpMs);
+    jumpMs = 0;
+  }
+  return undefined;
 });
 afterEach(async () => {
   vi.useRealTimers();
   jumpMs = 0;
-  await harness.control('faults', { rateLimit: { next: 0 } });
+  await sandbox.harness.control('faults', { rateLimit: { next: 0 } });
 });
 
-const statusPulls = () => proxy.requests.filter((r) => r.path.includes('transaction/status'));
+const statusPulls = () =>
+  sandbox.proxy.requests.filter((r) => r.path.includes('transaction/status'));
 
 async function pendingCollections(store: MemoryReferenceStore, prefix: string, count: number) {
-  const pesakit = new Pesakit({
-    environment: 'sandbox',
-    baseUrl: proxy.url,
-    credentials: accounts,
-    store,
-  });
+  const pesakit = clientThrough(sandbox.proxy, store);
   for (let i = 1; i <= count; i += 1) {
     await pesakit.collection.initiateMno(
       { amount: 1_000 + i, msisdn: '255754123456' },
@@ -57,13 +40,7 @@ async function pendingCollections(store: MemoryReferenceStore, prefix: string, c
 }
 
 function reconcilerClient(store: MemoryReferenceStore, maxRetries?: number) {
-  return new Pesakit({
-    environment: 'sandbox',
-    baseUrl: proxy.url,
-    credentials: accounts,
-    store,
-    ...(maxRetries === undefined ? {} : { maxRetries }),
-  });
+  return clientThrough(sandbox.proxy, store, maxRetries === undefined ? {} : { maxRetries });
 }
 
 const schedules = { pending: [1, 3_600_000], unknown: [1, 3_600_000] };
@@ -76,8 +53,8 @@ describe('a request held at the rate gate past its lease margin', () => {
     const pesakit = reconcilerClient(store, 0); // the 429 reaches the gate itself
     await pesakit.collection.login(); // the pass's requests are then only status pulls
     vi.setSystemTime(Date.now() + 60_000);
-    proxy.requests.length = 0;
-    await harness.control('faults', { rateLimit: { next: 1, retryAfterSeconds: 1 } });
+    sandbox.proxy.requests.length = 0;
+    await sandbox.harness.control('faults', { rateLimit: { next: 1, retryAfterSeconds: 1 } });
     jumpMs = 16_000;
 
     const reconciler = pesakit.createReconciler({
@@ -123,8 +100,8 @@ describe('a request held at the rate gate past its lease margin', () => {
     const pesakit = reconcilerClient(store); // the transport retries safe calls (the default)
     await pesakit.collection.login();
     vi.setSystemTime(Date.now() + 60_000);
-    proxy.requests.length = 0;
-    await harness.control('faults', { rateLimit: { next: 1, retryAfterSeconds: 1 } });
+    sandbox.proxy.requests.length = 0;
+    await sandbox.harness.control('faults', { rateLimit: { next: 1, retryAfterSeconds: 1 } });
     jumpMs = 16_000;
     const retries: number[] = [];
     pesakit.on('retry', (event) => retries.push(event.delayMs));
@@ -156,8 +133,8 @@ describe('a request held at the rate gate past its lease margin', () => {
     const pesakit = reconcilerClient(store, 0);
     await pesakit.collection.login();
     vi.setSystemTime(Date.now() + 60_000);
-    proxy.requests.length = 0;
-    await harness.control('faults', { rateLimit: { next: 1, retryAfterSeconds: 1 } });
+    sandbox.proxy.requests.length = 0;
+    await sandbox.harness.control('faults', { rateLimit: { next: 1, retryAfterSeconds: 1 } });
     jumpMs = 1_000; // the Retry-After, well inside the 5 s margin
 
     const reconciler = pesakit.createReconciler({

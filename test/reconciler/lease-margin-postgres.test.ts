@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Pesakit } from '../../src/client.js';
 import type { ReconcileSummary } from '../../src/reconciler/index.js';
 import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
-import { type CountingProxy, startProxy } from './helpers.js';
+import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { type CountingProxy, clientThrough, startProxy } from './helpers.js';
 
 /**
  * The race the margin at the rate gate prevents, with two workers on one PostgreSQL store.
@@ -55,13 +54,7 @@ async function worker(proxy: CountingProxy) {
     maxConnections: 3,
   });
   stores.push(store);
-  const pesakit = new Pesakit({
-    environment: 'sandbox',
-    baseUrl: proxy.url,
-    credentials: accounts,
-    store,
-    maxRetries: 0,
-  });
+  const pesakit = clientThrough(proxy, store, { maxRetries: 0 });
   await pesakit.collection.login();
   return pesakit;
 }

@@ -57,6 +57,8 @@ export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void
     'csv',
     ['msisdn', 'amount', 'reference'],
     rows.map((row) => [row.msisdn, row.amount, row.reference ?? null]),
+    // Read by the platform, not opened by a person: the references exactly as the rows give them.
+    { inertFormulas: false },
   );
   const form = new FormData();
   form.set('batch_id', batchId);
