@@ -29,7 +29,7 @@ export interface Attempt {
   readonly direct?: boolean;
 }
 
-/** What arrived, reported as soon as the headers are in (for the `response` event). */
+/** What arrived, reported as soon as the headers are in (for the `response` event and `lastResponse`). */
 export interface ArrivedResponse {
   readonly status: number;
   readonly headers: Headers;
@@ -80,7 +80,14 @@ export async function sendAttempt(
         dispatched = true;
       },
     );
-    onResponse({ status: response.status, headers: response.headers });
+    // `headers` passed on unread: on the node:http route they are built only when read (an
+    // event listener, `lastResponse`, an error), not for every answer.
+    onResponse({
+      status: response.status,
+      get headers() {
+        return response.headers;
+      },
+    });
     const body = await readResponseBody(response);
     if (!response.ok) {
       throw errorFromResponse({

@@ -34,19 +34,23 @@ export function withLastResponse<T extends object>(
  * the headers, and the request id, are read from the response's headers when first asked for,
  * not on every call: most callers never read them (a `Headers.get` alone cost as much as
  * tagging the callback URL). They are still ordinary enumerable properties to look at, spread
- * or compare, and the response's headers cannot change meanwhile (fetch makes them immutable).
+ * or compare, and the response's headers cannot change meanwhile. `response.headers` itself is
+ * read only then too: on the node:http route (http-send.ts) it is built on first read.
  */
-export function lastResponseOf(status: number, headers: Headers): LastResponse {
+export function lastResponseOf(
+  status: number,
+  response: { readonly headers: Headers },
+): LastResponse {
   let redacted: Record<string, string> | undefined;
   let requestId: string | undefined | null = null;
   return {
     status,
     get requestId() {
-      if (requestId === null) requestId = headers.get('x-request-id') ?? undefined;
+      if (requestId === null) requestId = response.headers.get('x-request-id') ?? undefined;
       return requestId;
     },
     get headers() {
-      redacted ??= redactHeaders(headers);
+      redacted ??= redactHeaders(response.headers);
       return redacted;
     },
   };

@@ -368,7 +368,7 @@ export class Transport {
       },
       (response) => {
         call.status = response.status;
-        call.lastResponse = lastResponseOf(response.status, response.headers);
+        call.lastResponse = lastResponseOf(response.status, response);
         const durationMs = performance.now() - call.startedAt;
         this.#emit('response', () => ({
           ...describeCall(call, this.#options),
