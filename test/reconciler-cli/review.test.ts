@@ -24,7 +24,11 @@ async function underpaidInReview() {
   return payment;
 }
 
-describe('pesakit review list', () => {
+// Each test runs the built CLI in child processes (a reconcile run, then review): about 4 s on a
+// quiet machine, past the suite's 20 s under a load average of 8–13.
+const cliTests = { timeout: 60_000 };
+
+describe('pesakit review list', cliTests, () => {
   it('shows nothing and exits 0 when nothing waits', async () => {
     const io = captureIo();
     expect(await runReviewList({ store: shop.file, storeFromArgv: true }, io)).toBe(0);
@@ -54,7 +58,7 @@ describe('pesakit review list', () => {
   });
 });
 
-describe('pesakit review resolve', () => {
+describe('pesakit review resolve', cliTests, () => {
   it('moves the record out of needs_review once; a second resolve is refused and fires nothing', async () => {
     const payment = await underpaidInReview();
     const resolve = await runCli([
