@@ -14,10 +14,10 @@
 //   node bench/reconciler-throughput.mjs            # 3,000 records, 3 rounds
 //   node bench/reconciler-throughput.mjs --quick    # 200 records, 1 round (CI: proves it runs)
 import { readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { endpointPath, endpoints, Pesakit } from 'pesakit';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
+import { rawHttpPost } from './lib/raw-http.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
 import { account, seed, seedPendingCollections } from './lib/seed-store.mjs';
 import { printTable } from './lib/stats.mjs';
@@ -93,26 +93,7 @@ try {
   // what the SDK itself sends with since stop 20 (Node 20's fetch costs several times its CPU).
   // The issue's ratio is against raw fetch; this one shows what the SDK and the reconciler cost
   // above the cheapest client there is.
-  const rawHttpStatus = (ref_id) =>
-    new Promise((resolve, reject) => {
-      const json = JSON.stringify({ ref_id });
-      const request = httpRequest(statusUrl, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(json),
-          authorization: `Bearer ${login.token}`,
-        },
-      });
-      request.once('error', reject);
-      request.once('response', (response) => {
-        const chunks = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.once('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-        response.once('error', reject);
-      });
-      request.end(json);
-    });
+  const rawHttpStatus = (ref_id) => rawHttpPost(statusUrl, login.token, { ref_id });
   const rawHttpPass = async () => {
     let next = 0;
     const worker = async () => {

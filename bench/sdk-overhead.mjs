@@ -15,10 +15,11 @@
 // BENCH_SDK_DIST=<dir> imports pesakit from that dist/ instead (old build vs new, alternated).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { rawHttpPost } from './lib/raw-http.mjs';
 import { printTable, summarize, us } from './lib/stats.mjs';
 
 const TOKEN = 'bench-token-0123456789';
@@ -147,27 +148,7 @@ async function main() {
   };
   // The same POST through node:http and the global (keep-alive) agent: what the SDK itself sends
   // with since stop 20. Against this baseline the SDK's own work shows apart from fetch's cost.
-  const rawHttpPost = (path, body) =>
-    new Promise((resolve, reject) => {
-      const json = JSON.stringify(body);
-      const request = httpRequest(baseUrl + path, {
-        method: 'POST',
-        headers: {
-          accept: 'application/json',
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(json),
-          authorization: `Bearer ${TOKEN}`,
-        },
-      });
-      request.once('error', reject);
-      request.once('response', (response) => {
-        const chunks = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.once('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-        response.once('error', reject);
-      });
-      request.end(json);
-    });
+  const rawHttp = (path, body) => rawHttpPost(baseUrl + path, TOKEN, body);
   const payment = { amount: 15000, msisdn: '255754123456' };
   // Each raw money call sends what initiateMno sends: a fresh reference in the callback URL.
   let sequence = 0;
@@ -210,7 +191,7 @@ async function main() {
     {
       name: 'read: collection.status',
       against: 'raw node:http',
-      baseline: () => rawHttpPost(PATHS.status, { ref_id: CONTROL_NUMBER }),
+      baseline: () => rawHttp(PATHS.status, { ref_id: CONTROL_NUMBER }),
       subject: () => withMemory.collection.status(CONTROL_NUMBER),
       check: (answer) => answer?.data?.controlNumber === CONTROL_NUMBER,
       verdict: false,
