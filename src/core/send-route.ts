@@ -16,8 +16,8 @@ export interface Dispatch {
 
 /**
  * On the fetch route (an injected fetch, or a global fetch replaced after pesakit loaded — see
- * `dispatch`): whether an attempt goes to fetch directly rather than through ky: the first attempt of an
- * ordinary JSON call, and every attempt through an injected fetch. ky's own work per call
+ * `dispatch`): whether an attempt goes to fetch directly rather than through ky: the first
+ * attempt of an ordinary JSON call, and every attempt through an injected fetch. ky's own work per call
  * (options merged, an AbortController, a Request bound to its signal — ~0.15× of a raw fetch on
  * loopback) is what kept a read over 1.25× raw fetch, and with the transport doing its own
  * timeouts, retries and errors, ky changes nothing about what is sent. ky still runs the calls

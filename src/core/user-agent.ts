@@ -1,6 +1,6 @@
 /**
  * The version of this package, kept equal to package.json's by a test
- * (test/unit/transport/user-agent.test.ts): the bundle has no package.json to read at run time.
+ * (test/unit/transport/node-http-route.test.ts): the bundle has no package.json to read at run time.
  */
 export const PESAKIT_VERSION = '0.1.0';
 

@@ -34,8 +34,24 @@ export function errorFromResponse(details: ApiErrorDetails): ApiError {
   const message =
     `${details.method} ${details.path} failed with ${details.status}` +
     (platformMessage ? `: ${platformMessage}` : '.') +
-    ` ${advice.get(Class) ?? 'See `status` and `body`.'}`;
+    ` ${advice.get(Class) ?? redirectAdvice(details) ?? 'See `status` and `body`.'}`;
   return new Class(message, details);
+}
+
+/**
+ * pesakit follows no redirect: a money call sent again to another address could be paid twice,
+ * and a redirect from the platform's own host means the base URL is not the one it serves from.
+ * The Location goes in the message without its query (it may hold a token).
+ */
+function redirectAdvice(details: ApiErrorDetails): string | undefined {
+  if (details.status < 300 || details.status >= 400) return undefined;
+  const location = details.headers.get('location')?.split('?')[0];
+  return (
+    `The platform answered with a redirect${location ? ` to ${location}` : ''}, which pesakit ` +
+    'does not follow: set the base URL to the address the platform serves from. A money-moving ' +
+    'call answered this way may still have been processed: its record is unknown; reconcile ' +
+    'before sending it again.'
+  );
 }
 
 function classFor(details: ApiErrorDetails): typeof ApiError {

@@ -214,8 +214,8 @@ function misplacedOptions(endpoint: EndpointId, body: unknown): void {
 /**
  * Classifies a failed send. Only a definite answer is `failed`: a 4xx the platform gave, a
  * connection that never opened, an abort before sending. Anything that may have reached the
- * platform — a lost answer, a 5xx mid-processing, a 2xx we could not read — is `unknown`, for
- * the reconciler.
+ * platform — a lost answer, a 5xx mid-processing, a 2xx we could not read, a redirect — is
+ * `unknown`, for the reconciler.
  */
 async function recordFailure(context: ClientContext, merchantReference: string, error: unknown) {
   if (isAmbiguousOutcomeError(error)) {
@@ -231,6 +231,13 @@ async function recordFailure(context: ClientContext, merchantReference: string, 
     await context.store.transition(merchantReference, 'unknown', {
       payload: error.body,
       reason: `platform error ${error.status}`,
+    });
+  } else if (isApiError(error) && error.status < 400) {
+    // A redirect (pesakit follows none). A server may answer a POST it processed with 303 (the
+    // post/redirect/get pattern), so a 3xx does not say nothing was done.
+    await context.store.transition(merchantReference, 'unknown', {
+      payload: error.body,
+      reason: `redirected with ${error.status}: outcome unknown`,
     });
   } else if (isRateLimitError(error)) {
     await context.store.transition(merchantReference, 'failed', {
