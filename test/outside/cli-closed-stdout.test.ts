@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteReferenceStore } from '../../dist/sqlite.js';
+import { SqliteReferenceStore } from '../../src/sqlite.js';
 
 // An outside tester's pass over the CLI in a pipeline: `pesakit review list --json | head -1`,
 // `pesakit openapi | head`. When the reader goes away first, the next write to stdout fails

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresReferenceStore } from '../../dist/postgres.js';
+import { PostgresReferenceStore } from '../../src/postgres.js';
 import { eventually } from '../callbacks/receiver-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
