@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pesakit } from '../../src/index.js';
 import { PostgresReferenceStore } from '../../src/postgres.js';
+import { engineCallback } from '../callbacks/payloads.js';
 import { eventually } from '../callbacks/receiver-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { runNode } from '../helpers/run-node.js';
@@ -94,22 +95,9 @@ async function engineReports(paymentReference: string, amount: number): Promise<
   const response = await fetch(`${harness.url}/api/sandbox/callback`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      message: 'Payment successful',
-      code: '200',
-      status: true,
-      description: 'Settled',
-      data: {
-        providerType: 'MNO',
-        providerName: 'Vodacom',
-        amount,
-        paymentReference,
-        payerMobile: '255754123456',
-        transactionDate: '2026-11-26 12:30:00',
-        transactionID: `MP-${paymentReference}`,
-        transactionChannel: 'USSD',
-      },
-    }),
+    body: JSON.stringify(
+      engineCallback({ paymentReference, amount, transactionID: `MP-${paymentReference}` }),
+    ),
   });
   expect(response.status).toBe(200);
 }
@@ -193,9 +181,31 @@ describe('three merchant processes, receivers and reconcilers, on one PostgreSQL
     // Let any stray second run surface before counting.
     await new Promise((resolve) => setTimeout(resolve, 800));
 
-    const calls = await rows<{ kind: string; merchant_reference: string }>(
-      'select kind, merchant_reference from effect_calls order by merchant_reference, kind',
+    // The handler runs at least once, until it completes (docs/callbacks.md, "The handler
+    // contract"): a run the killed process started and never recorded done is run again by a
+    // survivor. So a payment may show one run of the killed process beside one of a survivor —
+    // never two runs of one process, never runs of two survivors.
+    const effectRuns = await rows<{ kind: string; merchant_reference: string; pid: number }>(
+      'select kind, merchant_reference, pid from effect_calls order by merchant_reference, kind',
     );
+    const killedPid = (merchants[0] as Merchant).child.pid;
+    const runsBy = (fromKilled: boolean) =>
+      effectRuns
+        .filter((run) => (run.pid === killedPid) === fromKilled)
+        .map((run) => `${run.kind} ${run.merchant_reference}`);
+    for (const fromKilled of [true, false]) {
+      const keys = runsBy(fromKilled);
+      expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
+    }
+    const calls = effectRuns
+      .filter(
+        (run, index) =>
+          effectRuns.findIndex(
+            (other) =>
+              other.kind === run.kind && other.merchant_reference === run.merchant_reference,
+          ) === index,
+      )
+      .map(({ kind, merchant_reference }) => ({ kind, merchant_reference }));
     const expected = payments
       .map((payment) => ({
         kind: expectedKind(payment.plan),
