@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { collectionInReview } from '../helpers/in-review.js';
 
 // An outside tester's pass over the CLI in a pipeline: `pesakit review list --json | head -1`,
 // `pesakit openapi | head`. When the reader goes away first, the next write to stdout fails
@@ -21,16 +22,7 @@ beforeAll(async () => {
   const store = await SqliteReferenceStore.open(file);
   for (let index = 0; index < 50; index += 1) {
     const reference = `review-${index}`;
-    await store.createIntent({
-      merchantReference: reference,
-      product: 'collection',
-      flow: 'mno',
-      amount: 1_000,
-    });
-    await store.transition(reference, 'pending');
-    await store.transition(reference, 'needs_review', {
-      review: { reason: 'amount_mismatch', message: 'paid 500 of 1000', evidence: {} },
-    });
+    await collectionInReview(store, reference);
   }
   await store.close();
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReviewList } from '../../src/cli/reconcile/run-review.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { collectionInReview } from '../helpers/in-review.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 
 // An outside tester's pass over `pesakit review list`, which docs/reconciler.md and its own help
@@ -21,16 +22,7 @@ beforeAll(async () => {
   const store = await SqliteReferenceStore.open(file);
   // Sent to review in this order: b-oldest, then c-middle, then a-newest.
   for (const reference of ['b-oldest', 'c-middle', 'a-newest']) {
-    await store.createIntent({
-      merchantReference: reference,
-      product: 'collection',
-      flow: 'mno',
-      amount: 1_000,
-    });
-    await store.transition(reference, 'pending');
-    await store.transition(reference, 'needs_review', {
-      review: { reason: 'amount_mismatch', message: 'paid 500 of 1000', evidence: {} },
-    });
+    await collectionInReview(store, reference);
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
   await store.close();

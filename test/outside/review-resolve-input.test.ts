@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReviewResolve } from '../../src/cli/reconcile/run-review.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { collectionInReview } from '../helpers/in-review.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 
 // An outside tester's pass over `pesakit review resolve`: docs/reconciler.md promises that a
@@ -19,16 +20,7 @@ beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'pesakit-resolve-input-'));
   file = join(directory, 'payments.sqlite');
   const store = await SqliteReferenceStore.open(file);
-  await store.createIntent({
-    merchantReference: 'order-1',
-    product: 'collection',
-    flow: 'mno',
-    amount: 1_000,
-  });
-  await store.transition('order-1', 'pending');
-  await store.transition('order-1', 'needs_review', {
-    review: { reason: 'amount_mismatch', message: 'paid 500 of 1000', evidence: {} },
-  });
+  await collectionInReview(store, 'order-1');
   await store.close();
 });
 
