@@ -1,19 +1,24 @@
 import { defineConfig, type Options } from 'tsup';
 
-// ky, p-retry and p-queue ship ESM only. The CJS build bundles them (`noExternal`) so that
-// `require('pesakit')` works at run time; the ESM build keeps them as ordinary imports.
-const esmOnly = ['ky', 'p-retry', 'is-network-error'];
+// The runtime dependencies that ship ESM only (`"type": "module"` with no `require` condition),
+// and theirs: p-queue's p-timeout, p-retry's is-network-error. `require()` of such a package
+// hands back its namespace, so the CJS build bundles them (`noExternal`) and `require('pesakit')`
+// gets working classes; the ESM build keeps them as ordinary imports. zod and ulid publish a
+// CommonJS build of their own and stay external.
+const esmOnly = ['ky', 'p-queue', 'p-timeout', 'p-retry', 'is-network-error'];
+
+const entry = {
+  index: 'src/index.ts',
+  'sandbox/index': 'src/sandbox/index.ts',
+  sqlite: 'src/sqlite.ts',
+  postgres: 'src/postgres.ts',
+  express: 'src/express.ts',
+  fastify: 'src/fastify.ts',
+};
 
 const builds: Options[] = [
   {
-    entry: {
-      index: 'src/index.ts',
-      'sandbox/index': 'src/sandbox/index.ts',
-      sqlite: 'src/sqlite.ts',
-      postgres: 'src/postgres.ts',
-      express: 'src/express.ts',
-      fastify: 'src/fastify.ts',
-    },
+    entry,
     format: ['esm'],
     dts: true,
     sourcemap: true,
@@ -22,18 +27,18 @@ const builds: Options[] = [
     splitting: true,
   },
   {
-    entry: {
-      index: 'src/index.ts',
-      'sandbox/index': 'src/sandbox/index.ts',
-      sqlite: 'src/sqlite.ts',
-      postgres: 'src/postgres.ts',
-      express: 'src/express.ts',
-      fastify: 'src/fastify.ts',
-    },
+    entry,
     format: ['cjs'],
     dts: true,
     sourcemap: true,
     target: 'node20',
+    // Shared chunks, as in the ESM build: every entry (`pesakit`, `pesakit/sqlite`, …) loads
+    // the same module for each class, so an error thrown by a store is `instanceof` the
+    // `PesakitError` a merchant imported from the root.
+    splitting: true,
+    // Split CJS output is converted from esbuild's ESM output, which leaves `import.meta` as
+    // is: the shim gives `import.meta.url` its CommonJS meaning (the file's own URL).
+    shims: true,
     noExternal: esmOnly,
   },
   {

@@ -1,9 +1,12 @@
-// `require`s the *built* CJS bundles by the package's own name and makes a real call through
-// them. ky and p-retry are ESM-only, so this only works if tsup bundled them into the CJS build.
-const { Pesakit, normalizeMsisdn, isRequestValidationError } = require('pesakit');
+// `require`s the *built* CJS bundles by the package's own name and makes real calls through
+// them. ky, p-retry and p-queue are ESM-only, so the client, the receiver and the reconciler
+// work only if tsup bundled them into the CJS build; an error a store throws is `instanceof` the
+// root's `PesakitError` only if the entries share one copy of each class.
+const { Pesakit, PesakitError, normalizeMsisdn, isRequestValidationError } = require('pesakit');
 const { createSandbox } = require('pesakit/sandbox');
 const { pesakitExpress } = require('pesakit/express');
 const { pesakitFastify } = require('pesakit/fastify');
+const { SqliteReferenceStore } = require('pesakit/sqlite');
 
 async function main() {
   const sandbox = await createSandbox({ autoSettle: false });
@@ -14,6 +17,12 @@ async function main() {
     const refused = await pesakit.disbursement
       .pay({ msisdn: '255631234567', amount: 1000, name: 'x' })
       .catch((error) => error);
+    const receiver = pesakit.createCallbackReceiver();
+    const reconciled = await pesakit.createReconciler().runOnce();
+    await receiver.close();
+    const store = await SqliteReferenceStore.open(':memory:');
+    const storeError = await store.createIntent({}).catch((error) => error);
+    await store.close();
     console.log(
       JSON.stringify({
         msisdn: normalizeMsisdn('+255 713 000 111'),
@@ -21,6 +30,8 @@ async function main() {
         signed: /^[0-9a-f]{64}$/.test(sample.hash),
         validation: isRequestValidationError(refused),
         middleware: [typeof pesakitExpress, pesakitFastify[Symbol.for('plugin-meta')]?.name],
+        reconciled: typeof reconciled,
+        sharedClasses: storeError instanceof PesakitError,
       }),
     );
   } finally {

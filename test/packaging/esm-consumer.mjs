@@ -3,10 +3,11 @@
 // (ky, p-retry and the schemas on the way).
 
 import Fastify from 'fastify';
-import { errorFromResponse, isValidationError, normalizeMsisdn, Pesakit } from 'pesakit';
+import { isValidationError, normalizeMsisdn, Pesakit, PesakitError } from 'pesakit';
 import { pesakitExpress } from 'pesakit/express';
 import { pesakitFastify } from 'pesakit/fastify';
 import { createSandbox } from 'pesakit/sandbox';
+import { SqliteReferenceStore } from 'pesakit/sqlite';
 
 const sandbox = await createSandbox({ autoSettle: false });
 const baseUrl = await sandbox.listen({ port: 0 });
@@ -23,16 +24,13 @@ try {
     payload: 'status=true',
   });
   await shop.close();
-  const error = errorFromResponse({
-    status: 422,
-    body: {
-      message: 'The amount field is required.',
-      errors: { amount: ['The amount field is required.'] },
-    },
-    headers: new Headers(),
-    method: 'POST',
-    path: '/x',
-  });
+  const error = await pesakit.disbursement
+    .pay({ msisdn: '255631234567', amount: 1000, name: 'x' })
+    .catch((refused) => refused);
+  // An error thrown by `pesakit/sqlite` is the root's class: the entries share their modules.
+  const store = await SqliteReferenceStore.open(':memory:');
+  const storeError = await store.createIntent({}).catch((refused) => refused);
+  await store.close();
   console.log(
     JSON.stringify({
       msisdn: normalizeMsisdn('0754 123 456'),
@@ -40,6 +38,7 @@ try {
       signed: /^[0-9a-f]{64}$/.test(sample.hash),
       validation: isValidationError(error),
       middleware: [typeof pesakitExpress, refusedCallback.statusCode],
+      sharedClasses: storeError instanceof PesakitError,
     }),
   );
 } finally {

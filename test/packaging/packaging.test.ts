@@ -23,10 +23,11 @@ describe('the built package', () => {
       signed: true,
       validation: true,
       middleware: ['function', 415],
+      sharedClasses: true,
     });
   });
 
-  it('requires from CJS and makes a real call (ESM-only dependencies are bundled)', async () => {
+  it('requires from CJS: every feature works (ESM-only dependencies are bundled), one copy of each class', async () => {
     const { stdout } = await run(process.execPath, [`${here}/cjs-consumer.cjs`], { cwd: root });
     expect(JSON.parse(stdout)).toEqual({
       msisdn: '255713000111',
@@ -34,6 +35,8 @@ describe('the built package', () => {
       signed: true,
       validation: true,
       middleware: ['function', 'pesakit'],
+      reconciled: 'object',
+      sharedClasses: true,
     });
   });
 
