@@ -1,4 +1,4 @@
-// Spreadsheets (Node only): bulk airtime files in .xlsx (exceljs, loaded on first use) and CSV.
+// Spreadsheets (Node only): bulk airtime files in .xlsx (the optional peer exceljs, loaded on first use) and CSV.
 export type {
   AirtimeBulkRowInput,
   ParsedAirtimeBulkFile,

@@ -70,7 +70,7 @@ export async function readAirtimeBulkFile(
   // One line more than the rows: the header.
   const { lines, truncated } =
     format === 'xlsx'
-      ? await readXlsxLines(bytes, maxRows + 1)
+      ? await readXlsxLines(bytes, maxRows + 1, name)
       : readCsvLines(decodeUtf8(bytes, name), maxRows + 1);
   const [header, ...data] = lines;
   if (header === undefined) {

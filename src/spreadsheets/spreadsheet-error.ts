@@ -1,19 +1,25 @@
 import { hasName, PesakitError } from '../errors/pesakit-error.js';
 
 /**
- * Why a spreadsheet could not be read at all (as opposed to a row with a bad value, which is a
- * `BulkRowProblem`): not a spreadsheet, a damaged one, no header, no rows, or more rows than
- * the limit.
+ * Why a spreadsheet could not be read or written at all (as opposed to a row with a bad value,
+ * which is a `BulkRowProblem`): not a spreadsheet, a damaged one, one that inflates past the
+ * limit, no header, no rows, more rows than the limit, or `.xlsx` without the optional exceljs
+ * package installed.
  */
 export type SpreadsheetErrorCode =
   | 'corrupt_file'
+  | 'too_large'
+  | 'xlsx_support_missing'
   | 'unsupported_format'
   | 'missing_column'
   | 'duplicate_column'
   | 'too_many_rows'
   | 'empty_file';
 
-/** A file pesakit cannot read as a spreadsheet. Nothing was sent or stored; fix the file. */
+/**
+ * A file pesakit cannot read as a spreadsheet (or an `.xlsx` it cannot write without exceljs).
+ * Nothing was sent or stored; fix the file, or install exceljs.
+ */
 export class SpreadsheetError extends PesakitError {
   override name = 'SpreadsheetError' as string;
   readonly code: SpreadsheetErrorCode;

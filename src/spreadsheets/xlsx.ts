@@ -1,26 +1,26 @@
 import type { CellValue, Workbook } from 'exceljs';
+import { loadExcelJs } from './exceljs-module.js';
 import type { SheetCell, SheetLine } from './sheet-table.js';
 import { SpreadsheetError } from './spreadsheet-error.js';
-import { checkZipDirectory } from './zip-size.js';
+import { checkInflatedSize } from './zip-inflate-budget.js';
 
-/**
- * exceljs is large and Node-only, so it is loaded on first use: code that never touches a
- * spreadsheet never loads it. (It is CommonJS: its exports arrive as `default`.)
- */
 async function newWorkbook(): Promise<Workbook> {
-  const { Workbook } = (await import('exceljs')).default;
+  const { Workbook } = await loadExcelJs();
   return new Workbook();
 }
 
 /**
  * Reads the first worksheet of an `.xlsx` workbook: its non-blank rows with their sheet row
- * numbers. Stops as soon as it knows there are more than `maxLines` (`truncated`).
+ * numbers. Stops as soon as it knows there are more than `maxLines` (`truncated`). `name`
+ * names the file in errors.
  */
 export async function readXlsxLines(
   bytes: Uint8Array,
   maxLines: number,
+  name: string,
 ): Promise<{ lines: SheetLine[]; truncated: boolean }> {
-  checkZipDirectory(bytes);
+  // Before exceljs sees the file: it would inflate every entry in full, however large.
+  checkInflatedSize(bytes, name);
   const workbook = await newWorkbook();
   try {
     await workbook.xlsx.load(
