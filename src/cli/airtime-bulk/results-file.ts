@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { AirtimeBulkResult } from '../../resources/airtime-bulk/types.js';
+import { loadExcelJs } from '../../spreadsheets/exceljs-module.js';
 import { type SheetFormat, writeSheet } from '../../spreadsheets/index.js';
 import { UsageError } from '../reconcile/usage-error.js';
 
@@ -20,6 +21,14 @@ export function resultsFormat(path: string): SheetFormat {
   if (lower.endsWith('.xlsx')) return 'xlsx';
   if (lower.endsWith('.csv')) return 'csv';
   throw new UsageError(`--out ${path}: name a .xlsx or .csv file.`);
+}
+
+/**
+ * Refuses, before the batch runs, a results file that could not be written afterwards: a name
+ * that is neither `.xlsx` nor `.csv`, or `.xlsx` without the optional exceljs package.
+ */
+export async function checkResultsFile(path: string): Promise<void> {
+  if (resultsFormat(path) === 'xlsx') await loadExcelJs();
 }
 
 /** Writes one line per row: what was asked, what happened, and the references to trace it. */

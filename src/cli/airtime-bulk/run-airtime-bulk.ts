@@ -17,7 +17,7 @@ import { checkNoSecretFlags, UsageError } from '../reconcile/usage-error.js';
 import { bulkExitCodes, exitCodeOf } from './exit-codes.js';
 import { bulkStoreLocation } from './open-bulk-store.js';
 import { createBulkReporter } from './reporter.js';
-import { resultsFormat, writeResultsFile } from './results-file.js';
+import { checkResultsFile, writeResultsFile } from './results-file.js';
 
 /** The flags of `pesakit airtime bulk`, as commander parses them. */
 export interface AirtimeBulkFlags {
@@ -53,7 +53,7 @@ export async function runAirtimeBulk(
   try {
     checkNoSecretFlags(flags as unknown as Record<string, unknown>);
     if (!existsSync(file)) throw new UsageError(`${file}: no such file.`);
-    if (flags.out !== undefined) resultsFormat(flags.out);
+    if (flags.out !== undefined) await checkResultsFile(flags.out);
     if (flags.store === undefined) {
       throw new UsageError(
         'Which store keeps the batch? Pass --store ./payments.sqlite (or a postgres:// URL), or ' +
