@@ -14,6 +14,7 @@ const entry = {
   postgres: 'src/postgres.ts',
   express: 'src/express.ts',
   fastify: 'src/fastify.ts',
+  schemas: 'src/schemas.ts',
 };
 
 const builds: Options[] = [

@@ -15,7 +15,7 @@
 //   node bench/reconciler-throughput.mjs --quick    # 200 records, 1 round (CI: proves it runs)
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { endpointPath, endpoints, Pesakit } from 'pesakit';
+import { Pesakit } from 'pesakit';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
 import { rawHttpPost } from './lib/raw-http.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
@@ -64,12 +64,12 @@ try {
   const controlNumbers = await seedPendingCollections(file, sandbox.url, RECORDS);
 
   // Baseline: the same status calls, as bare as they come.
-  const login = await fetch(`${sandbox.url}${endpointPath(endpoints.collectionLogin, 'sandbox')}`, {
+  const login = await fetch(`${sandbox.url}/api/sandbox/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(account),
   }).then((response) => response.json());
-  const statusUrl = `${sandbox.url}${endpointPath(endpoints.collectionStatus, 'sandbox')}`;
+  const statusUrl = `${sandbox.url}/api/sandbox/transaction/status`;
   const rawPass = async () => {
     let next = 0;
     const worker = async () => {

@@ -1,7 +1,10 @@
-// The public surface of `pesakit`. Every export is listed by name: what is not here is not API.
-// Values and types are exported apart so that type-only imports stay erasable.
+// The public surface of `pesakit`: the client, the callback receiver, the reconciler, the stores'
+// shared vocabulary, the bulk airtime helpers and the errors. Every runtime export is listed by
+// name: what is not here is not API. The zod schemas are in `pesakit/schemas`; the transport,
+// the endpoint table and the other internals are not exported. Values and types are exported
+// apart so that type-only imports stay erasable.
 
-// Callbacks (issue #7): receiver, inbox, checkout return.
+// Callbacks: receiver, inbox, checkout return.
 export type {
   CallbackReceiverEvents,
   CallbackReceiverOptions,
@@ -29,8 +32,6 @@ export type {
   RetryClass,
   UploadEndpointId,
 } from './core/endpoints.js';
-export { endpoints, loginEndpoints, sandboxPrefixes } from './core/endpoints.js';
-export { endpointPath } from './core/paths.js';
 export type {
   CheckedRequest,
   Credentials,
@@ -40,12 +41,12 @@ export type {
   ResponseEvent,
   RetryDelay,
   RetryEvent,
+  Transport,
   TransportEventBase,
   TransportEvents,
   TransportOptions,
   WithLastResponse,
 } from './core/transport.js';
-export { Transport } from './core/transport.js';
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
 export {
   AmbiguousOutcomeError,
@@ -56,7 +57,6 @@ export {
   ConflictError,
   ConnectionError,
   DuplicateReferenceError,
-  errorFromResponse,
   InsufficientFundsError,
   InvalidTransitionError,
   isAmbiguousOutcomeError,
@@ -85,7 +85,6 @@ export {
   NotFoundError,
   PermissionError,
   PesakitError,
-  parseRetryAfter,
   RateLimitError,
   ReferenceConflictError,
   RequestAbortedError,
@@ -174,15 +173,15 @@ export type {
   ReleaseLeaseOptions,
   SchedulingStore,
 } from './references/schedule/types.js';
-export { Airtime } from './resources/airtime.js';
-// Bulk airtime (issue #10): pesakit.airtime.bulkPurchase, its result and its errors.
+export type { Airtime } from './resources/airtime.js';
+// Bulk airtime: pesakit.airtime.bulkPurchase, its result and its errors.
 export {
   BatchMismatchError,
   type BatchRowMismatch,
   isBatchMismatchError,
 } from './resources/airtime-bulk/batch-mismatch-error.js';
 export { BulkInsufficientFundsError } from './resources/airtime-bulk/bulk-insufficient-funds-error.js';
-export { AirtimeBulkPurchase } from './resources/airtime-bulk/bulk-purchase.js';
+export type { AirtimeBulkPurchase } from './resources/airtime-bulk/bulk-purchase.js';
 export {
   BulkValidationError,
   isBulkValidationError,
@@ -198,30 +197,26 @@ export type {
 } from './resources/airtime-bulk/types.js';
 export type { CallOptions } from './resources/call-options.js';
 export { merchantReferenceParam } from './resources/callback-url.js';
-export { Collection } from './resources/collection.js';
-export { Disbursement } from './resources/disbursement.js';
+export type { Collection } from './resources/collection.js';
+export type { Disbursement } from './resources/disbursement.js';
 export { newMerchantReference } from './resources/merchant-reference.js';
 export type { MoneyMovementOptions, WithMerchantReference } from './resources/move-money.js';
-export type { Page } from './resources/pagination.js';
-export { PagePromise } from './resources/pagination.js';
-// Bulk airtime (issue #10): the row and answer schemas, and spreadsheets (.xlsx via exceljs,
-// loaded only when a spreadsheet is read or written; CSV).
+export type { Page, PagePromise } from './resources/pagination.js';
+// Bulk airtime: the limits and the spreadsheets (.xlsx through the optional peer exceljs,
+// loaded only when a workbook is read or written; CSV).
 export type {
   AirtimeBulkResponse,
   AirtimeBulkRow,
   AirtimeBulkRowResult,
   AirtimeBulkRowStatus,
 } from './schemas/airtime-bulk.js';
-export {
-  AIRTIME_BULK_MAX_FILE_BYTES,
-  AIRTIME_BULK_MAX_ROWS,
-  airtimeBulkBatchIdSchema,
-  airtimeBulkResponseSchema,
-  airtimeBulkRowResultSchema,
-  airtimeBulkRowSchema,
-  airtimeBulkRowStatusSchema,
-} from './schemas/airtime-bulk.js';
-export * from './schemas/index.js';
+export { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from './schemas/airtime-bulk.js';
+// The helpers a merchant calls on amounts, MSISDNs and providers, and the platform's request and
+// answer types (their zod schemas are in `pesakit/schemas`).
+export { amountToCents, centsToAmount, MAX_AMOUNT_TZS, sameAmount } from './schemas/amount.js';
+export type * from './schemas/index.js';
+export { normalizeMsisdn } from './schemas/msisdn.js';
+export { providerNames, resolveProvider } from './schemas/provider.js';
 export type {
   CollectionSettlement,
   EffectContext,

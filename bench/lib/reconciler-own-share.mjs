@@ -42,11 +42,11 @@ const entry = (name) =>
   fromSource
     ? new URL(`../../src/${name}.ts`, import.meta.url).href
     : pathToFileURL(join(dist, `${name}.js`)).href;
-const { Pesakit, MemoryReferenceStore, endpointPath, endpoints } = await import(entry('index'));
+const { Pesakit, MemoryReferenceStore } = await import(entry('index'));
 const { SqliteReferenceStore } = await import(entry('sqlite'));
 
 const account = { email: 'bench@pesakit.tz', password: 'bench-pass-123' };
-const loginPath = endpointPath(endpoints.collectionLogin, 'sandbox');
+const loginPath = '/api/sandbox/login';
 const origin = 'http://platform.invalid';
 
 /** The records: merchant reference, control number, engine reference, amount. */

@@ -2,7 +2,7 @@
 // settles (MSISDNs ending 998), through the public SDK: every record is exactly what a
 // merchant's own calls would have written, and each one's status pull answers `pending`.
 import Database from 'better-sqlite3';
-import { endpointPath, endpoints, Pesakit } from 'pesakit';
+import { Pesakit } from 'pesakit';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
 
 export const account = { email: 'bench@pesakit.tz', password: 'bench-pass-123' };
@@ -79,12 +79,12 @@ export async function seedUnknownToPlatform(file, count) {
  */
 export async function seedManyPendingCollections(file, url, count, concurrency = 32) {
   const [first] = await seedPendingCollections(file, url, 1);
-  const login = await fetch(`${url}${endpointPath(endpoints.collectionLogin, 'sandbox')}`, {
+  const login = await fetch(`${url}/api/sandbox/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(account),
   }).then((response) => response.json());
-  const initiateUrl = `${url}${endpointPath(endpoints.initiateMno, 'sandbox')}`;
+  const initiateUrl = `${url}/api/sandbox/initiate-payment/mno/`;
   const created = new Array(count - 1);
   let next = 1;
   const worker = async () => {

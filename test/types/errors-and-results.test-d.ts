@@ -12,7 +12,7 @@ import { isAmbiguousOutcomeError, isValidationError } from '../../src/index.js';
 
 declare const pesakit: Pesakit;
 
-describe('issue #9: types a merchant relies on', () => {
+describe('types a merchant relies on', () => {
   it('AmbiguousOutcomeError.merchantReference is a string: store.get() takes it as is', async () => {
     expectTypeOf<AmbiguousOutcomeError['merchantReference']>().toEqualTypeOf<string>();
     const error: unknown = undefined;
