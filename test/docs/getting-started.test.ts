@@ -108,12 +108,10 @@ async function startSandbox(): Promise<string> {
   });
 }
 
-// The better-sqlite3 pesakit's own tests use, already built for the running Node (the Node 24
-// run points PESAKIT_BETTER_SQLITE3_DIR at better-sqlite3 13). Installing it from the registry
-// compiles it where no prebuilt binary exists: about two minutes, twice per CI run.
+// The better-sqlite3 pesakit's own tests use, already built for the running Node. Installing it
+// from the registry compiles it where no prebuilt binary exists: about two minutes per CI run.
 function linkBuiltBetterSqlite3(): void {
-  const built =
-    process.env['PESAKIT_BETTER_SQLITE3_DIR'] ?? join(root, 'node_modules', 'better-sqlite3');
+  const built = join(root, 'node_modules', 'better-sqlite3');
   const target = join(project, 'node_modules', 'better-sqlite3');
   rmSync(target, { recursive: true, force: true });
   mkdirSync(dirname(target), { recursive: true });

@@ -33,12 +33,11 @@ export function temporaryDirectory(): { path: string; remove: () => void } {
 
 /**
  * What the Node runtime itself needs, carried into a child whose environment is otherwise
- * exactly what cron gives it: PATH, and the test runner's module hook (the Node 24 pass swaps
- * in better-sqlite3 13 through `NODE_OPTIONS`, scripts/test-node24.mjs). No credentials.
+ * exactly what cron gives it: PATH, and the runner's `NODE_OPTIONS`. No credentials.
  */
 export function runtimeEnv(): Record<string, string> {
   const carried: Record<string, string> = { PATH: process.env['PATH'] ?? '' };
-  for (const name of ['NODE_OPTIONS', 'PESAKIT_BETTER_SQLITE3_DIR']) {
+  for (const name of ['NODE_OPTIONS']) {
     const value = process.env[name];
     if (value !== undefined) carried[name] = value;
   }
