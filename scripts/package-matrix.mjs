@@ -9,16 +9,25 @@
 // route, CLI). Only this runs on Node 22 and 24; the vitest suite runs once, on Node 20.
 //
 // The projects live outside the clone, in PESAKIT_MATRIX_CACHE (default
-// /var/cache/pesakit-matrix), one per Node major: better-sqlite3 compiles (or downloads) per
-// Node ABI, so a warm run reinstalls only the tarball. Node 20 gets better-sqlite3 12 (13 needs
-// Node 22); Node 22 and 24 get 13 (12 aborts under Node 24 when a Database is collected).
+// /var/cache/pesakit-matrix), one per Node major, so a warm run reinstalls only the tarball.
+// Node 20 gets better-sqlite3 12 (13 needs Node 22), compiled per Node ABI — for the Node running
+// this script, the clone's own build is reused; Node 22 and 24 get 13, whose N-API prebuilt
+// binary serves both (12 aborts under Node 24 when a Database is collected).
 //
 // PostgreSQL: DATABASE_URL if set, else a throwaway cluster started by the suite's own helper
 // (test/helpers/postgres-global-setup.ts) — a missing server fails the run, as in the suite.
 //
 // Needs dist/ (`npm run build`). Prints one line per feature and run, then `N passed, N failed`.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -142,9 +151,11 @@ function prepareProject(major, node) {
   const installed = join(project, 'node_modules', '.matrix-dependencies.json');
   const wanted = JSON.stringify(manifest);
   if (!existsSync(installed) || readFileSync(installed, 'utf8') !== wanted) {
-    console.log(`[matrix] node${major}: installing the dependencies (better-sqlite3 builds here)`);
+    console.log(`[matrix] node${major}: installing the dependencies`);
     writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
-    npm(node, project, ['install']);
+    const reuse = node === process.execPath;
+    npm(node, project, ['install', ...(reuse ? ['--ignore-scripts'] : [])]);
+    if (reuse) reuseBuiltBetterSqlite3(node, project);
     writeFileSync(installed, wanted);
   }
   // Only the tarball on a warm run; an unchanged version with new contents is replaced too.
@@ -168,6 +179,22 @@ function prepareProject(major, node) {
     );
   }
   return project;
+}
+
+/**
+ * On the Node running this script, the clone's better-sqlite3 is already compiled for it: when
+ * the project got the same version, its build is copied instead of compiled again (minutes on
+ * two cores where no prebuilt binary can be downloaded). Any other version is compiled.
+ */
+function reuseBuiltBetterSqlite3(node, project) {
+  const built = join(root, 'node_modules', 'better-sqlite3');
+  const target = join(project, 'node_modules', 'better-sqlite3');
+  const version = (directory) => JSON.parse(readFileSync(join(directory, 'package.json'))).version;
+  if (existsSync(join(built, 'build', 'Release')) && version(built) === version(target)) {
+    cpSync(join(built, 'build'), join(target, 'build'), { recursive: true });
+  } else {
+    npm(node, project, ['rebuild', 'better-sqlite3']);
+  }
 }
 
 /** Runs npm's own CLI on `node`; returns the warnings it printed. */
