@@ -4,11 +4,7 @@ import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../sched
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { TransactionStatus } from '../types.js';
-import {
-  checkLogTable,
-  type ScheduleDatabase,
-  type ScheduledTransactionsTable,
-} from './schedule-table.js';
+import { checkLogTable, type ScheduleDatabase } from './schedule-table.js';
 import {
   type SqlDialectName,
   type StoreDatabase,
@@ -94,20 +90,23 @@ export async function leaseDueRows(
           .orderBy('due.next_check_at', (ob) => ob.asc().nullsFirst())
           .orderBy('due.merchant_reference', 'asc')
           .limit(options.limit);
-  // The check log (up to 20 full answers per record) is read only when asked for: the
-  // reconciler reads it for the rare record it escalates (readObservationRows), not per check.
-  const rows = await s
-    .updateTable(transactionsTable)
-    .set({ lease_token: token, lease_expires_at: at(leaseExpiresAt) })
-    .where('merchant_reference', 'in', due)
-    .returning(leasedColumns)
-    .execute();
-  const logs = options.observations
-    ? await readLogs(
-        s,
-        rows.map((row) => row.merchant_reference),
-      )
-    : undefined;
+  // One statement takes the lease, in a transaction begun IMMEDIATE on SQLite (its write lock
+  // taken before the due records are read); the check log (up to 20 full answers per record)
+  // is read in the same transaction only when asked for — the reconciler reads it for the rare
+  // record it escalates (readObservationRows), not per check.
+  const { rows, logs } = await s.transaction().execute(async (trx) => {
+    const leasedRows = await trx
+      .updateTable(transactionsTable)
+      .set({ lease_token: token, lease_expires_at: at(leaseExpiresAt) })
+      .where('merchant_reference', 'in', due)
+      .returningAll()
+      .execute();
+    const references = leasedRows.map((row) => row.merchant_reference);
+    return {
+      rows: leasedRows,
+      logs: options.observations ? await readLogs(trx, references) : undefined,
+    };
+  });
   return rows
     .map((row): LeasedRecord => {
       const leased: LeasedRecord = {
@@ -330,44 +329,6 @@ export async function readObservationRows(db: Db, merchantReference: string): Pr
   if (!row) throw new TransactionNotFoundError(merchantReference);
   return (await readLogs(s, [merchantReference])).get(merchantReference) ?? [];
 }
-
-/** Every column a lease returns: the record and its schedule, never the check log. */
-export const leasedColumns = Object.keys({
-  merchant_reference: true,
-  product: true,
-  flow: true,
-  amount_cents: true,
-  msisdn: true,
-  status: true,
-  status_reason: true,
-  control_number: true,
-  payment_reference: true,
-  external_reference: true,
-  txnid: true,
-  refid: true,
-  created_at: true,
-  updated_at: true,
-  attempted_at: true,
-  last_checked_at: true,
-  check_count: true,
-  last_payload: true,
-  metadata: true,
-  review: true,
-  resolution: true,
-  effect_status: true,
-  effect_attempts: true,
-  effect_due_at: true,
-  effect_last_error: true,
-  effect_completed_at: true,
-  effect_lease_token: true,
-  effect_lease_until: true,
-  next_check_at: true,
-  lease_token: true,
-  lease_expires_at: true,
-} satisfies Record<
-  Exclude<keyof ScheduledTransactionsTable, 'check_log' | 'check_log_seq'>,
-  true
->) as Exclude<keyof ScheduledTransactionsTable, 'check_log' | 'check_log_seq'>[];
 
 /**
  * The fence of a final write: inside the transaction that locked the record, refuse unless

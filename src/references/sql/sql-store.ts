@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type {
   ClaimEffectsOptions,
@@ -43,15 +42,17 @@ import type {
   TransitionDetails,
 } from '../types.js';
 import type { InboxDatabase } from './inbox-table.js';
-import { SqliteScheduleWrites } from './schedule-sqlite.js';
+import {
+  leaseDueRows,
+  readObservationRows,
+  releaseLeaseRow,
+  releaseLeaseRows,
+} from './schedule.js';
 import { SqlEffectOutbox } from './sql-effect-outbox.js';
 import { SqlRecordLookups } from './sql-record-lookups.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlReviewQueue } from './sql-review-queue.js';
-import { SqlScheduling } from './sql-scheduling.js';
 import { SqlStoreContext } from './sql-store-context.js';
-import { SqliteMoneyWrites } from './sqlite-money-writes.js';
-import type { SqliteScheduleThread } from './sqlite-schedule-worker.js';
 import type { SqlDialectName, StoreDatabase } from './table.js';
 
 /** Options shared by the SQL stores. */
@@ -74,10 +75,8 @@ export class SqlReferenceStore implements ReferenceStore {
   readonly #store: SqlStoreContext;
   readonly #release: () => Promise<void>;
   readonly inbox: CallbackInbox;
-  readonly #inbox: SqlCallbackInbox;
   readonly #writes: SqlRecordWrites;
   readonly #lookups: SqlRecordLookups;
-  readonly #scheduling: SqlScheduling;
   readonly #review: SqlReviewQueue;
   readonly #effects: SqlEffectOutbox;
 
@@ -86,33 +85,17 @@ export class SqlReferenceStore implements ReferenceStore {
     dialect: SqlDialectName,
     release: () => Promise<void>,
     options: SqlReferenceStoreOptions,
-    /** SQLite: the better-sqlite3 handle under `db`, for the inbox's group commit. */
-    sqlite?: Database.Database,
-    /** SQLite: the inbox's gathering window, checked by SqliteReferenceStore.open. */
-    inboxGatherMs?: number,
-    /** SQLite: the schedule thread (sqlite-schedule-worker.ts); SqliteReferenceStore ends it. */
-    scheduleThread?: SqliteScheduleThread,
   ) {
     const store = new SqlStoreContext(db, dialect, options.now ?? (() => new Date()));
     this.#store = store;
     this.#release = release;
-    this.#inbox = new SqlCallbackInbox(
+    this.inbox = new SqlCallbackInbox(
       () => store.open() as unknown as Kysely<InboxDatabase>,
       dialect,
       store.now,
-      sqlite,
-      inboxGatherMs,
     );
-    this.inbox = this.#inbox;
-    // SQLite: the money call's writes, and the reconciler's lease and release, by hand.
-    const handWritten = sqlite && dialect === 'sqlite' ? sqlite : undefined;
-    this.#writes = new SqlRecordWrites(store, handWritten && new SqliteMoneyWrites(handWritten));
+    this.#writes = new SqlRecordWrites(store);
     this.#lookups = new SqlRecordLookups(store);
-    this.#scheduling = new SqlScheduling(
-      store,
-      handWritten && new SqliteScheduleWrites(handWritten),
-      scheduleThread,
-    );
     this.#review = new SqlReviewQueue(store);
     this.#effects = new SqlEffectOutbox(store);
   }
@@ -172,7 +155,8 @@ export class SqlReferenceStore implements ReferenceStore {
   }
 
   async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
-    return this.#scheduling.leaseDue(parseLeaseDue(options));
+    const parsed = parseLeaseDue(options);
+    return leaseDueRows(this.#store.open(), this.#store.dialect, parsed, this.#store.now());
   }
 
   async releaseLease(
@@ -181,16 +165,19 @@ export class SqlReferenceStore implements ReferenceStore {
     options: ReleaseLeaseOptions,
   ): Promise<boolean> {
     const reference = parseMerchantReference('releaseLease', merchantReference);
-    return this.#scheduling.releaseLease(reference, parseRelease(token, options));
+    const parsed = parseRelease(token, options);
+    const { dialect } = this.#store;
+    return releaseLeaseRow(this.#store.open(), dialect, reference, parsed, this.#store.now());
   }
 
   async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
-    return this.#scheduling.releaseLeases(parseReleases(releases));
+    const parsed = parseReleases(releases);
+    return releaseLeaseRows(this.#store.open(), this.#store.dialect, parsed, this.#store.now());
   }
 
   async readObservations(merchantReference: string): Promise<unknown[]> {
     const reference = parseMerchantReference('readObservations', merchantReference);
-    return this.#scheduling.readObservations(reference);
+    return readObservationRows(this.#store.open(), reference);
   }
 
   async resolve(
@@ -237,8 +224,6 @@ export class SqlReferenceStore implements ReferenceStore {
   async close(): Promise<void> {
     if (this.#store.closed) return;
     this.#store.close();
-    // The inbox's appends in flight are answered, and its SQLite writer thread stopped, first.
-    await this.#inbox.close();
     await this.#release();
   }
 }
