@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
-import {
-  type InboxDatabase,
-  type InboxTable,
-  inboxTable,
-  toInboxEntry,
-} from '../sql/inbox-table.js';
-import { type SqlDialectName, toInstant } from '../sql/table.js';
+import { type InboxTable, inboxTable, toInboxEntry } from '../sql/inbox-table.js';
+import { type SqlDialectName, type StoreDatabase, toInstant } from '../sql/table.js';
 import {
   parseAppend,
   parseClaimOptions,
@@ -39,12 +34,12 @@ const nextId = monotonicFactory();
  * (SQLite has one writer), and every write after a claim is fenced by the lease token.
  */
 export class SqlCallbackInbox implements CallbackInbox {
-  readonly #db: () => Kysely<InboxDatabase>;
+  readonly #db: () => Kysely<StoreDatabase>;
   readonly #dialect: SqlDialectName;
   readonly #now: () => Date;
 
   /** `db` is asked on every call, so a closed store's inbox refuses to work as the store does. */
-  constructor(db: () => Kysely<InboxDatabase>, dialect: SqlDialectName, now: () => Date) {
+  constructor(db: () => Kysely<StoreDatabase>, dialect: SqlDialectName, now: () => Date) {
     this.#db = db;
     this.#dialect = dialect;
     this.#now = now;

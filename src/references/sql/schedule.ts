@@ -4,21 +4,16 @@ import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../sched
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { TransactionStatus } from '../types.js';
-import { checkLogTable, type ScheduleDatabase } from './schedule-table.js';
 import {
+  checkLogTable,
   type SqlDialectName,
   type StoreDatabase,
-  type TransactionRow,
   toInstant,
   toRecord,
   transactionsTable,
 } from './table.js';
 
 type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
-
-function scheduled(db: Db): Kysely<ScheduleDatabase> {
-  return db as unknown as Kysely<ScheduleDatabase>;
-}
 
 function fromInstant(value: Date | string | null): Date | null {
   if (value === null) return null;
@@ -44,7 +39,7 @@ export async function leaseDueRows(
     dialect === 'postgres'
       ? sql<string>`gen_random_uuid()::text`
       : sql<string>`lower(hex(randomblob(16)))`;
-  const s = scheduled(db);
+  const s = db;
   // Initiating records written since this are most likely being sent: not leased at all.
   const initiatingBefore = options.initiatingBefore;
   const dueIn = (statuses: readonly TransactionStatus[]) =>
@@ -110,7 +105,7 @@ export async function leaseDueRows(
   return rows
     .map((row): LeasedRecord => {
       const leased: LeasedRecord = {
-        record: toRecord(row as unknown as TransactionRow),
+        record: toRecord(row),
         token: row.lease_token as string,
         nextCheckAt: fromInstant(row.next_check_at),
       };
@@ -129,7 +124,7 @@ export async function leaseDueRows(
 
 /** The check logs of `references`, each oldest first (one query for the lot). */
 async function readLogs(
-  s: Kysely<ScheduleDatabase>,
+  s: Kysely<StoreDatabase>,
   references: readonly string[],
 ): Promise<Map<string, unknown[]>> {
   const logs = new Map<string, unknown[]>();
@@ -185,51 +180,49 @@ export async function releaseLeaseRows(
   if (releases.length === 0) return [];
   const at = (value: Date) => toInstant(dialect, value);
   const released = new Set<string>();
-  await scheduled(db)
-    .transaction()
-    .execute(async (trx) => {
-      if (dialect === 'postgres') {
-        // PostgreSQL locks every row up front in one order, so two batches that meet on a
-        // record (a lease taken over after expiry) wait for each other instead of deadlocking.
-        // SQLite has one writer at a time: nothing to order.
-        const references = releases.map((release) => release.merchantReference).sort();
-        for (let start = 0; start < references.length; start += releaseChunk) {
-          await trx
-            .selectFrom(transactionsTable)
-            .select('merchant_reference')
-            .where('merchant_reference', 'in', references.slice(start, start + releaseChunk))
-            .orderBy('merchant_reference')
-            .forUpdate()
-            .execute();
-        }
+  await db.transaction().execute(async (trx) => {
+    if (dialect === 'postgres') {
+      // PostgreSQL locks every row up front in one order, so two batches that meet on a
+      // record (a lease taken over after expiry) wait for each other instead of deadlocking.
+      // SQLite has one writer at a time: nothing to order.
+      const references = releases.map((release) => release.merchantReference).sort();
+      for (let start = 0; start < references.length; start += releaseChunk) {
+        await trx
+          .selectFrom(transactionsTable)
+          .select('merchant_reference')
+          .where('merchant_reference', 'in', references.slice(start, start + releaseChunk))
+          .orderBy('merchant_reference')
+          .forUpdate()
+          .execute();
       }
-      for (let start = 0; start < releases.length; start += releaseChunk) {
-        const chunk = releases.slice(start, start + releaseChunk);
-        const rows = await writeReleased(trx, chunk, at(now));
-        // Past maxObservations entries, the oldest go (rare: a record checked 20 times).
-        const full = rows.filter((row) => Number(row.check_log_seq) > maxObservations);
-        if (full.length > 0) {
-          await trx
-            .deleteFrom(checkLogTable)
-            .where((eb) =>
-              eb.or(
-                full.map((row) =>
-                  eb.and([
-                    eb('merchant_reference', '=', row.merchant_reference),
-                    eb('seq', '<=', Number(row.check_log_seq) - maxObservations),
-                  ]),
-                ),
+    }
+    for (let start = 0; start < releases.length; start += releaseChunk) {
+      const chunk = releases.slice(start, start + releaseChunk);
+      const rows = await writeReleased(trx, chunk, at(now));
+      // Past maxObservations entries, the oldest go (rare: a record checked 20 times).
+      const full = rows.filter((row) => Number(row.check_log_seq) > maxObservations);
+      if (full.length > 0) {
+        await trx
+          .deleteFrom(checkLogTable)
+          .where((eb) =>
+            eb.or(
+              full.map((row) =>
+                eb.and([
+                  eb('merchant_reference', '=', row.merchant_reference),
+                  eb('seq', '<=', Number(row.check_log_seq) - maxObservations),
+                ]),
               ),
-            )
-            .execute();
-        }
-        for (const row of rows) released.add(row.merchant_reference);
+            ),
+          )
+          .execute();
       }
-    });
+      for (const row of rows) released.add(row.merchant_reference);
+    }
+  });
   return releases.map((release) => released.has(release.merchantReference));
 
   async function writeReleased(
-    trx: Kysely<ScheduleDatabase>,
+    trx: Kysely<StoreDatabase>,
     chunk: ParsedLeaseRelease[],
     nowInstant: Date | string,
   ) {
@@ -320,7 +313,7 @@ interface ReleaseRow {
  * evidence a person gets when the reconciler gives up. One read, only when needed.
  */
 export async function readObservationRows(db: Db, merchantReference: string): Promise<unknown[]> {
-  const s = scheduled(db);
+  const s = db;
   const row = await s
     .selectFrom(transactionsTable)
     .select('merchant_reference')
@@ -339,7 +332,7 @@ export async function assertLeaseRow(
   merchantReference: string,
   token: string,
 ): Promise<void> {
-  const row = await scheduled(trx)
+  const row = await trx
     .selectFrom(transactionsTable)
     .select('merchant_reference')
     .where('merchant_reference', '=', merchantReference)

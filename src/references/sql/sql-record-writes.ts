@@ -1,9 +1,10 @@
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
-import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
-import { type StatusChange, statusChange } from '../record-changes.js';
+import type { ParsedAnswerWrite, ParsedTransition, parseResolve } from '../input-rules.js';
+import { resolution, type StatusChange, statusChange } from '../record-changes.js';
 import type { References, TransactionIntent, TransactionRecord } from '../types.js';
+import { effectColumns } from './effects.js';
 import {
   claimReferences,
   type Db,
@@ -16,9 +17,11 @@ import type { SqlStoreContext } from './sql-store-context.js';
 import { toCents, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
 
+type ParsedResolve = ReturnType<typeof parseResolve>;
+
 /**
  * The SQL store's writes to its records (TransactionRecords): the money call's intent and
- * answer, references attached, a status moved, a check counted. Every change is one transaction
+ * answer, references attached, a status moved, a check counted, a review resolved. Every change is one transaction
  * that locks the record (`SELECT ... FOR UPDATE` on PostgreSQL; SQLite has one writer at a
  * time), decides with the same rules as the memory store, then writes. The unique constraints
  * are the last word on who owns a reference. Its input is checked already (sql-store.ts).
@@ -51,6 +54,7 @@ export class SqlRecordWrites {
           metadata: JSON.stringify(parsed.metadata ?? {}),
           effect_status: 'none',
           effect_attempts: 0,
+          check_log_seq: 0,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -135,6 +139,31 @@ export class SqlRecordWrites {
     }
     if (refused !== undefined) throw refused;
     return result;
+  }
+
+  /** A person's decision on a record in review, with the effect it makes due. */
+  async resolve(reference: string, decision: ParsedResolve): Promise<TransactionRecord> {
+    const { dialect } = this.#store;
+    return this.#store
+      .open()
+      .transaction()
+      .execute(async (trx) => {
+        const record = await lockRecord(trx, dialect, reference);
+        const change = resolution(record, decision, this.#store.now());
+        const row = await trx
+          .updateTable(transactionsTable)
+          .set({
+            status: change.status,
+            status_reason: change.statusReason,
+            updated_at: this.#store.instant(change.updatedAt),
+            resolution: JSON.stringify(change.resolution),
+            ...effectColumns(dialect, change.effect),
+          })
+          .where('merchant_reference', '=', reference)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toRecord(row);
+      });
   }
 
   async recordCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {

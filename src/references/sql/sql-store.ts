@@ -41,17 +41,15 @@ import type {
   TransactionStatus,
   TransitionDetails,
 } from '../types.js';
-import type { InboxDatabase } from './inbox-table.js';
+import { SqlEffectOutbox } from './effects.js';
 import {
   leaseDueRows,
   readObservationRows,
   releaseLeaseRow,
   releaseLeaseRows,
 } from './schedule.js';
-import { SqlEffectOutbox } from './sql-effect-outbox.js';
 import { SqlRecordLookups } from './sql-record-lookups.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
-import { SqlReviewQueue } from './sql-review-queue.js';
 import { SqlStoreContext } from './sql-store-context.js';
 import type { SqlDialectName, StoreDatabase } from './table.js';
 
@@ -64,10 +62,9 @@ export interface SqlReferenceStoreOptions {
 /**
  * The reference store over SQL, one implementation for SQLite and PostgreSQL. It checks each
  * call's input with the rules every store applies (input-rules.ts), then hands it to the part of
- * the store that does it, each a file of its own: the records' writes (sql-record-writes.ts) and
- * reads (sql-record-lookups.ts), the reconciler's scheduling (sql-scheduling.ts), the review
- * queue (sql-review-queue.ts), the effect outbox (sql-effect-outbox.ts) and the callback inbox
- * (inbox/sql-inbox.ts). Every change is one transaction that locks the record, decides with the
+ * the store that does it: the records' writes (sql-record-writes.ts) and reads
+ * (sql-record-lookups.ts), the reconciler's lease and release (schedule.ts), the effect outbox
+ * (effects.ts) and the callback inbox (inbox/sql-inbox.ts). Every change is one transaction that locks the record, decides with the
  * same rules as the memory store, then writes; the unique constraints are the last word on who
  * owns a reference.
  */
@@ -77,7 +74,6 @@ export class SqlReferenceStore implements ReferenceStore {
   readonly inbox: CallbackInbox;
   readonly #writes: SqlRecordWrites;
   readonly #lookups: SqlRecordLookups;
-  readonly #review: SqlReviewQueue;
   readonly #effects: SqlEffectOutbox;
 
   protected constructor(
@@ -89,14 +85,9 @@ export class SqlReferenceStore implements ReferenceStore {
     const store = new SqlStoreContext(db, dialect, options.now ?? (() => new Date()));
     this.#store = store;
     this.#release = release;
-    this.inbox = new SqlCallbackInbox(
-      () => store.open() as unknown as Kysely<InboxDatabase>,
-      dialect,
-      store.now,
-    );
+    this.inbox = new SqlCallbackInbox(() => store.open(), dialect, store.now);
     this.#writes = new SqlRecordWrites(store);
     this.#lookups = new SqlRecordLookups(store);
-    this.#review = new SqlReviewQueue(store);
     this.#effects = new SqlEffectOutbox(store);
   }
 
@@ -186,12 +177,12 @@ export class SqlReferenceStore implements ReferenceStore {
     options: ResolveOptions,
   ): Promise<TransactionRecord> {
     const reference = parseMerchantReference('resolve', merchantReference);
-    return this.#review.resolve(reference, parseResolve(outcome, options));
+    return this.#writes.resolve(reference, parseResolve(outcome, options));
   }
 
   async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
     const { limit, after } = parseListPage('listReview', options);
-    return this.#review.list(limit, after);
+    return this.#lookups.listReview(limit, after);
   }
 
   async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
