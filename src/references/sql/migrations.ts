@@ -207,7 +207,11 @@ async function refusePreRelease(db: Kysely<unknown>, where: StoreLocation): Prom
   if (recorded.every((row) => row.name === initialSchema)) return;
   const [option, place, remedy] =
     where.dialect === 'postgres'
-      ? ['schema', `The PostgreSQL schema "${where.schema ?? 'public'}"`, 'drop the schema']
+      ? [
+          'schema',
+          `The PostgreSQL schema "${where.schema ?? 'public'}"`,
+          'drop the schema (or its pesakit_ tables)',
+        ]
       : ['file', `The SQLite file ${where.file ?? '(in memory)'}`, 'delete the file'];
   throw new ConfigurationError(
     option,
