@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { Kysely } from 'kysely';
+import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
@@ -46,13 +47,7 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     options: SqliteReferenceStoreOptions = {},
   ): Promise<SqliteReferenceStore> {
     // Checked before the file is touched: a bad option opens nothing.
-    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
-      throw new ConfigurationError(
-        'busyTimeoutMs',
-        'SqliteReferenceStore.open: busyTimeoutMs must be a whole number of milliseconds, 0 or more.',
-      );
-    }
+    const { busyTimeoutMs = 5000 } = checkOptions(options);
     const owned = typeof file === 'string';
     const database = owned ? new Database(file) : file;
     try {
@@ -84,6 +79,30 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     };
     return new SqliteReferenceStore(db, release, options);
   }
+}
+
+const optionsSchema = z.strictObject({
+  now: z.function().optional(),
+  busyTimeoutMs: z.number().int().min(0).optional(),
+});
+
+/** The options, or a ConfigurationError naming the first one that is wrong (or unknown). */
+function checkOptions(options: unknown): { busyTimeoutMs?: number | undefined } {
+  const parsed = optionsSchema.safeParse(options ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const option =
+    issue?.code === 'unrecognized_keys' ? String(issue.keys[0]) : (issue?.path.join('.') ?? '');
+  throw new ConfigurationError(
+    option,
+    `SqliteReferenceStore.open: ${
+      issue?.code === 'unrecognized_keys'
+        ? `${option} is not an option (the options are now and busyTimeoutMs)`
+        : option === 'busyTimeoutMs'
+          ? 'busyTimeoutMs must be a whole number of milliseconds, 0 or more'
+          : `${option} must be a function returning the current Date`
+    }.`,
+  );
 }
 
 /**

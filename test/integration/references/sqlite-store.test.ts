@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { isConfigurationError } from '../../../src/errors/configuration-error.js';
+import {
+  type ConfigurationError,
+  isConfigurationError,
+} from '../../../src/errors/configuration-error.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
 import { failure } from '../../helpers/failure.js';
 import { describeReferenceStore } from '../../helpers/reference-store-conformance.js';
@@ -115,10 +118,19 @@ describe('SQLite store files', () => {
     ]);
   });
 
-  it('refuses a bad busyTimeoutMs before the file is touched', async () => {
+  it('refuses a bad or unknown option before the file is touched, naming it', async () => {
     const file = join(dir, 'never-made.sqlite');
-    const error = await failure(SqliteReferenceStore.open(file, { busyTimeoutMs: -1 }));
-    expect(isConfigurationError(error)).toBe(true);
+    for (const [options, option] of [
+      [{ busyTimeoutMs: -1 }, 'busyTimeoutMs'],
+      [{ busyTimeoutMs: 1.5 }, 'busyTimeoutMs'],
+      [{ inbox: { gatherMs: 1 } }, 'inbox'],
+      [{ now: 'today' }, 'now'],
+    ] as const) {
+      const error = await failure(SqliteReferenceStore.open(file, options as never));
+      expect(isConfigurationError(error)).toBe(true);
+      expect((error as ConfigurationError).option).toBe(option);
+      expect((error as Error).message).toContain(option);
+    }
     expect(existsSync(file)).toBe(false);
   });
 
