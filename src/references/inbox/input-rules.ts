@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import { dateSchema, parse } from '../input-rules/common.js';
+import { parse } from '../input-rules/common.js';
 import type {
   InboxAppend,
   InboxClaimOptions,
@@ -32,6 +32,10 @@ const text = (max: number) =>
 /** An identifier-like value: an entry id, a lease token, an outcome. */
 const word = text(200);
 
+const instant = z
+  .date({ error: 'must be a valid Date' })
+  .refine((value) => !Number.isNaN(value.getTime()), { error: 'must be a valid Date' });
+
 const whole = (min: number, max: number) =>
   z
     .number({ error: `must be a whole number from ${min} to ${max}` })
@@ -55,7 +59,7 @@ const appendSchema = object(
       },
       { error: 'must be the parsed callback claim' },
     ),
-    receivedAt: dateSchema.optional(),
+    receivedAt: instant.optional(),
   },
   '(what the receiver appends)',
 );
@@ -79,12 +83,12 @@ const listSchema = object(
 );
 
 const rescheduleSchema = object(
-  { dueAt: dateSchema, error: z.unknown().optional() },
+  { dueAt: instant, error: z.unknown().optional() },
   '{ dueAt, error? }',
 );
 
 const pruneSchema = object(
-  { olderThan: dateSchema, limit: whole(1, 1_000_000).optional() },
+  { olderThan: instant, limit: whole(1, 1_000_000).optional() },
   '{ olderThan, limit? }',
 );
 
