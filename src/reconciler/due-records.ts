@@ -50,8 +50,7 @@ export function leaseMarginMs(leaseMs: number): number {
 /**
  * The records of one pass, leased from the store a keyset page at a time and handed out one by
  * one to the pass's checks. The next page is leased once half of the current one is handed out,
- * so it is ready before the current one runs dry: a lease that takes time — on a SQLite file it
- * runs on the schedule thread, and the event loop does not wait in it — never leaves the checks
+ * so it is ready before the current one runs dry: a lease that takes time never leaves the checks
  * waiting at a page boundary. Before each lease the finished checks are handed to the store
  * (`beforeLease`), so a worker killed mid-pass leaves unwritten at most the pages in hand and the
  * checks still in flight. A page leased ahead is always handed out, even once the pass must

@@ -59,7 +59,7 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     const root = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
     const db = root.withSchema(schema);
     try {
-      await migrateToLatest(db as Kysely<unknown>, 'postgres', schema);
+      await migrateToLatest(db as Kysely<unknown>, { dialect: 'postgres', schema });
     } catch (error) {
       unguardPool(pool);
       if (owned) await root.destroy();

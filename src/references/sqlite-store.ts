@@ -1,12 +1,10 @@
 import Database from 'better-sqlite3';
 import { Kysely } from 'kysely';
-import { parseSqliteInboxOptions, type SqliteInboxOptions } from './inbox/sqlite-inbox-options.js';
+import { z } from 'zod';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
-import { sqliteCheckpointer } from './sql/sqlite-checkpointer.js';
 import { ImmediateSqliteDialect } from './sql/sqlite-immediate-dialect.js';
-import { type SqliteScheduleThread, sqliteScheduleThread } from './sql/sqlite-schedule-worker.js';
-import { withStatementCache } from './sql/statement-cache.js';
 import type { StoreDatabase } from './sql/table.js';
 import { shareFileLock } from './sqlite-open-files.js';
 
@@ -14,18 +12,10 @@ import { shareFileLock } from './sqlite-open-files.js';
 export interface SqliteReferenceStoreOptions extends SqlReferenceStoreOptions {
   /**
    * How long a write waits for another connection's lock before failing, in milliseconds
-   * (SQLite's `busy_timeout`). Only set when pesakit opens the file itself.
+   * (SQLite's `busy_timeout`), on a file pesakit opens and on a handle you pass in alike.
    * @default 5000
    */
   busyTimeoutMs?: number;
-  /**
-   * The callback inbox's group commit. `gatherMs`: while callbacks are flowing, how long a
-   * small group may wait for more before its commit (one commit and fsync shared by more
-   * callbacks: less CPU per callback, up to `gatherMs` more latency); a lone callback is
-   * committed at once. `0` turns it off. At most 50.
-   * @default { gatherMs: 1 }
-   */
-  inbox?: SqliteInboxOptions;
 }
 
 /**
@@ -42,46 +32,38 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     db: Kysely<StoreDatabase>,
     release: () => Promise<void>,
     options: SqlReferenceStoreOptions,
-    database: Database.Database,
-    inboxGatherMs: number,
-    scheduleThread: SqliteScheduleThread | undefined,
   ) {
-    super(db, 'sqlite', release, options, database, inboxGatherMs, scheduleThread);
+    super(db, 'sqlite', release, options);
   }
 
   /**
    * Opens (creating it if needed) the store in `file` — a path, `':memory:'`, or a
    * better-sqlite3 `Database` you opened yourself (then `close()` leaves it open for you) — and
-   * applies any pending migrations.
+   * applies any pending migrations. Durable per commit either way: the file is put in WAL mode
+   * with `synchronous = FULL` and `busy_timeout` set, on a handle you pass in too.
    */
   static async open(
     file: string | Database.Database,
     options: SqliteReferenceStoreOptions = {},
   ): Promise<SqliteReferenceStore> {
     // Checked before the file is touched: a bad option opens nothing.
-    const { gatherMs } = parseSqliteInboxOptions(options.inbox);
+    const { busyTimeoutMs = 5000 } = checkOptions(options);
     const owned = typeof file === 'string';
     const database = owned ? new Database(file) : file;
-    if (owned) {
-      // WAL lets readers (a status page, the CLI) read while the SDK writes.
-      if (file !== ':memory:') database.pragma('journal_mode = WAL');
-      // Every commit is fsynced, on the first run and on every reopen alike: a write-ahead intent
-      // must outlive a power cut, not only a crashed process. (Left alone, better-sqlite3's
-      // build makes a connection to a file already in WAL mode `synchronous = NORMAL`, so a
-      // store was durable per commit only on the run that created it.)
-      if (file !== ':memory:') database.pragma('synchronous = FULL');
-      database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-    }
-    // Other stores of this process on the file wait for this one's turn in the event loop
-    // (sqlite-open-files.ts).
-    const fileShare = shareFileLock(database);
-    const letGo = fileShare.letGo;
-    const db = new Kysely<StoreDatabase>({
-      // Transactions begin IMMEDIATE: other connections write to the file (the threads below).
-      dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }, fileShare),
-    });
     try {
-      await migrateToLatest(db as Kysely<unknown>, 'sqlite');
+      makeDurable(database, busyTimeoutMs);
+    } catch (error) {
+      if (owned) database.close();
+      throw error;
+    }
+    // Other stores of this process on the file wait for this one's turn in the event loop.
+    const { lock, letGo } = shareFileLock(database);
+    const db = new Kysely<StoreDatabase>({
+      dialect: new ImmediateSqliteDialect({ database }, lock),
+    });
+    const where = { dialect: 'sqlite', file: database.memory ? undefined : database.name } as const;
+    try {
+      await migrateToLatest(db as Kysely<unknown>, where);
     } catch (error) {
       try {
         if (owned) await db.destroy();
@@ -90,29 +72,49 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       }
       throw error;
     }
-    // One checkpoint policy for the file, every connection of the store (the inbox writer's
-    // finds it from `database`): a file in WAL mode, the merchant's own handle included — its
-    // `wal_autocheckpoint` is put back at close. Before the store, whose inbox looks it up.
-    const checkpointer = sqliteCheckpointer(database);
-    // The reconciler's lease and release on a thread of their own connection — only for a file
-    // pesakit opened: a merchant's handle may hold a transaction open across an await (a
-    // thread's lease would wait behind it until busy_timeout) or be opened in ways a second
-    // connection cannot repeat (a key, a VFS, its own build); it keeps them on its connection.
-    const scheduleThread = owned ? sqliteScheduleThread(database) : undefined;
-    // Kysely's destroy() closes the database: only do that when pesakit opened it. The store
-    // closes its inbox (and writer thread) before this.
-    return new SqliteReferenceStore(
-      db,
-      async () => {
-        await scheduleThread?.close();
-        await checkpointer?.close();
-        if (owned) await db.destroy();
-        letGo();
-      },
-      options,
-      database,
-      gatherMs,
-      scheduleThread,
-    );
+    // Kysely's destroy() closes the database: only do that when pesakit opened it.
+    const release = async () => {
+      if (owned) await db.destroy();
+      letGo();
+    };
+    return new SqliteReferenceStore(db, release, options);
   }
+}
+
+const optionsSchema = z.strictObject({
+  now: z.function().optional(),
+  busyTimeoutMs: z.number().int().min(0).optional(),
+});
+
+/** The options, or a ConfigurationError naming the first one that is wrong (or unknown). */
+function checkOptions(options: unknown): { busyTimeoutMs?: number | undefined } {
+  const parsed = optionsSchema.safeParse(options ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const option =
+    issue?.code === 'unrecognized_keys' ? String(issue.keys[0]) : (issue?.path.join('.') ?? '');
+  throw new ConfigurationError(
+    option,
+    `SqliteReferenceStore.open: ${
+      issue?.code === 'unrecognized_keys'
+        ? `${option} is not an option (the options are now and busyTimeoutMs)`
+        : option === 'busyTimeoutMs'
+          ? 'busyTimeoutMs must be a whole number of milliseconds, 0 or more'
+          : `${option} must be a function returning the current Date`
+    }.`,
+  );
+}
+
+/**
+ * WAL lets readers (a status page, the CLI) read while the SDK writes; `synchronous = FULL`
+ * fsyncs every commit, so a write-ahead intent and an acknowledged callback outlive a power cut,
+ * not only a crashed process (better-sqlite3 otherwise makes a connection to a file already in
+ * WAL mode `NORMAL`). An in-memory database has no file to make durable.
+ */
+function makeDurable(database: Database.Database, busyTimeoutMs: number): void {
+  if (!database.memory) {
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = FULL');
+  }
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
 }

@@ -162,11 +162,8 @@ export interface TransactionRecords {
    * `LeaseLostError` and nothing written. A move the status table refuses →
    * `InvalidTransitionError` with the references attached, as the two calls in turn would
    * leave them (the record settled meanwhile, by a callback say).
-   *
-   * Optional, so that custom stores written before it keep working: pesakit makes the two
-   * calls in turn for a store without it. The stores pesakit ships implement it.
    */
-  attachAndTransition?(
+  attachAndTransition(
     merchantReference: string,
     refs: References,
     to: TransactionStatus,

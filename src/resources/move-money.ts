@@ -14,7 +14,6 @@ import { isRequestAbortedError, RequestAbortedError } from '../errors/request-ab
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { isResponseValidationError } from '../errors/response-validation-error.js';
 import { isServerError } from '../errors/server-error.js';
-import { attachAndTransition } from '../references/answer-write.js';
 import type {
   Flow,
   References,
@@ -173,8 +172,7 @@ async function recordAnswer(
   response: unknown,
 ): Promise<TransactionRecord> {
   try {
-    const { record } = await attachAndTransition(
-      context.store,
+    const { record } = await context.store.attachAndTransition(
       merchantReference,
       references,
       status,

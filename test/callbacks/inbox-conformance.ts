@@ -1,6 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { StoreInputError } from '../../src/errors/store-input-error.js';
-import type { InboxInsert } from '../../src/references/inbox/sqlite-group-write.js';
 import type { CallbackInbox, InboxAppend } from '../../src/references/inbox/types.js';
 import type { ReferenceStore } from '../../src/references/types.js';
 
@@ -300,22 +299,4 @@ export function describeCallbackInbox(name: string, subject: InboxSubject): void
       expect(again?.headers['x']).toBeUndefined();
     });
   });
-}
-
-/** One inbox insert as the SQLite writer thread takes it (the column order of `insertSql`). */
-export function inboxInsertFor(idPrefix: string, reference: string): InboxInsert {
-  const one = callback(reference);
-  const at = new Date().toISOString();
-  return [
-    `01${idPrefix}${reference}`.padEnd(26, '0'),
-    one.dedupKey,
-    one.method,
-    one.url,
-    JSON.stringify(one.headers),
-    one.body,
-    JSON.stringify(one.claim),
-    one.claim.paymentReference,
-    at,
-    at,
-  ];
 }

@@ -64,8 +64,8 @@ describe('PostgreSQL inbox across processes sharing one database', () => {
   });
 });
 
-describe('the PostgreSQL inbox: group commit', () => {
-  it('in one group, equal callbacks are one entry and a refused row fails alone', async () => {
+describe('the PostgreSQL inbox: concurrent appends', () => {
+  it('equal callbacks appended together are one entry, and a refused row fails alone', async () => {
     const shared = await createTestDatabase('inbox_group');
     const store = await PostgresReferenceStore.open(shared.url, { maxConnections: 2 });
     const { Client } = await import('pg');
@@ -79,7 +79,7 @@ describe('the PostgreSQL inbox: group commit', () => {
         end $$`);
       await admin.query(`create trigger refuse_bad before insert on pesakit_callback_inbox
         for each row execute function refuse_bad()`);
-      // All in one turn of the event loop: one group.
+      // All in one turn of the event loop.
       const results = await Promise.allSettled([
         store.inbox.append(callback('A')),
         store.inbox.append(callback('B')),

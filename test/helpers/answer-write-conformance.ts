@@ -3,7 +3,6 @@ import { isInvalidTransitionError } from '../../src/errors/invalid-transition-er
 import { isReferenceConflictError } from '../../src/errors/reference-conflict-error.js';
 import { isStoreInputError } from '../../src/errors/store-input-error.js';
 import { isTransactionNotFoundError } from '../../src/errors/transaction-not-found-error.js';
-import { attachAndTransition } from '../../src/references/answer-write.js';
 import type { ReferenceStore, TransactionIntent } from '../../src/references/index.js';
 import { isLeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
 import { failure } from './failure.js';
@@ -50,7 +49,7 @@ export function describeAttachAndTransition(harness: ReferenceStoreHarness): voi
       await store.createIntent(intent('one-write'));
       await store.createIntent(intent('two-calls'));
       clock.advance(1_000);
-      const merged = await store.attachAndTransition!('one-write', refs, 'pending', {
+      const merged = await store.attachAndTransition('one-write', refs, 'pending', {
         payload: answer,
         reason: 'accepted',
       });
@@ -80,7 +79,7 @@ export function describeAttachAndTransition(harness: ReferenceStoreHarness): voi
       await store.createIntent(intent('first'));
       await store.attachReferences('first', { controlNumber: '991100223344' });
       const before = await store.createIntent(intent('second'));
-      const error = await failure(store.attachAndTransition!('second', refs, 'pending'));
+      const error = await failure(store.attachAndTransition('second', refs, 'pending'));
       expect(isReferenceConflictError(error)).toBe(true);
       expect(await store.get('second')).toEqual(before);
       expect(await store.findByReference('ENG-77881')).toBeUndefined();
@@ -90,10 +89,10 @@ export function describeAttachAndTransition(harness: ReferenceStoreHarness): voi
       const store = await open();
       const before = await store.createIntent(intent('order-1'));
       const attempts = [
-        () => store.attachAndTransition!('order-1', { controlNumber: '' }, 'pending'),
-        () => store.attachAndTransition!('order-1', refs, 'settled' as never),
-        () => store.attachAndTransition!('order-1', refs, 'pending', { payload: { n: 1n } }),
-        () => store.attachAndTransition!(' order-1', refs, 'pending'),
+        () => store.attachAndTransition('order-1', { controlNumber: '' }, 'pending'),
+        () => store.attachAndTransition('order-1', refs, 'settled' as never),
+        () => store.attachAndTransition('order-1', refs, 'pending', { payload: { n: 1n } }),
+        () => store.attachAndTransition(' order-1', refs, 'pending'),
       ];
       for (const attempt of attempts) {
         expect(isStoreInputError(await failure(attempt()))).toBe(true);
@@ -104,7 +103,7 @@ export function describeAttachAndTransition(harness: ReferenceStoreHarness): voi
 
     it('an unknown merchant reference: TransactionNotFoundError', async () => {
       const store = await open();
-      const error = await failure(store.attachAndTransition!('missing', refs, 'pending'));
+      const error = await failure(store.attachAndTransition('missing', refs, 'pending'));
       expect(isTransactionNotFoundError(error)).toBe(true);
       expect(await store.findByReference('991100223344')).toBeUndefined();
     });
@@ -113,7 +112,7 @@ export function describeAttachAndTransition(harness: ReferenceStoreHarness): voi
       const store = await open();
       await store.createIntent(intent('order-1'));
       await store.transition('order-1', 'success', { reason: 'callback verified by pull' });
-      const error = await failure(store.attachAndTransition!('order-1', refs, 'pending'));
+      const error = await failure(store.attachAndTransition('order-1', refs, 'pending'));
       expect(isInvalidTransitionError(error)).toBe(true);
       const record = await store.get('order-1');
       expect(record).toMatchObject({ status: 'success', ...refs });
@@ -124,7 +123,7 @@ export function describeAttachAndTransition(harness: ReferenceStoreHarness): voi
       const store = await open();
       await store.createIntent(intent('order-1'));
       await store.transition('order-1', 'pending');
-      const { record, changed } = await store.attachAndTransition!('order-1', refs, 'pending');
+      const { record, changed } = await store.attachAndTransition('order-1', refs, 'pending');
       expect(changed).toBe(false);
       expect(record).toMatchObject({ status: 'pending', ...refs });
       expect(await store.get('order-1')).toEqual(record);
@@ -134,35 +133,10 @@ export function describeAttachAndTransition(harness: ReferenceStoreHarness): voi
       const store = await open();
       const before = await store.createIntent(intent('order-1'));
       const error = await failure(
-        store.attachAndTransition!('order-1', refs, 'pending', { leaseToken: 'not-the-holder' }),
+        store.attachAndTransition('order-1', refs, 'pending', { leaseToken: 'not-the-holder' }),
       );
       expect(isLeaseLostError(error)).toBe(true);
       expect(await store.get('order-1')).toEqual(before);
-    });
-
-    it('a store without the method gets the two calls in turn (custom stores)', async () => {
-      const store = await open();
-      await store.createIntent(intent('order-1'));
-      const calls: string[] = [];
-      // A custom store written before the method existed: only the two older calls.
-      const older = new Proxy(store, {
-        get(target, property, receiver) {
-          if (property === 'attachAndTransition') return undefined;
-          const value = Reflect.get(target, property, receiver);
-          if (property !== 'attachReferences' && property !== 'transition') {
-            return typeof value === 'function' ? value.bind(target) : value;
-          }
-          return (...args: unknown[]) => {
-            calls.push(property);
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      });
-      const { record } = await attachAndTransition(older, 'order-1', refs, 'pending', {
-        payload: answer,
-      });
-      expect(calls).toEqual(['attachReferences', 'transition']);
-      expect(record).toMatchObject({ status: 'pending', lastPayload: answer, ...refs });
     });
   });
 }

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStatuses } from '../../src/references/index.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
@@ -45,5 +46,20 @@ describe('pesakit demo', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('recreates its own store file when a build before 0.1.0 made it', async () => {
+    const cwd = join(directory, 'old-clone');
+    mkdirSync(join(cwd, '.pesakit'), { recursive: true });
+    const old = new Database(join(cwd, '.pesakit', 'demo.sqlite'));
+    old.exec(`create table pesakit_migration (name varchar(255) primary key, timestamp varchar(255));
+      insert into pesakit_migration values ('0001_pesakit_transactions', '2026-01-01'),
+        ('0007_inbox_finished_index', '2026-01-01');`);
+    old.close();
+    // Run from the old clone's directory: tsx by path, since it is not installed there.
+    const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+    const cli = join(root, 'src/cli/index.ts');
+    const { stdout } = await run(process.execPath, ['--import', tsx, cli, 'demo'], { cwd });
+    expect(stdout).toMatch(/demo {6}done: 5 transactions stored in \.pesakit\/demo\.sqlite/);
   });
 });

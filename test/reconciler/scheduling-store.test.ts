@@ -396,11 +396,9 @@ function describeScheduling(name: string, open: Open) {
 describeScheduling('memory', async (now) => new MemoryReferenceStore({ now }));
 describeScheduling('sqlite', (now) => SqliteReferenceStore.open(':memory:', { now }));
 
-// A file opened by path: the lease and release run on the schedule thread's own connection.
+// A file opened by path: WAL, synchronous = FULL, leases in transactions begun IMMEDIATE.
 const newFile = temporarySqliteFiles('scheduling');
-describeScheduling('sqlite file (schedule thread)', (now) =>
-  SqliteReferenceStore.open(newFile(), { now }),
-);
+describeScheduling('sqlite file', (now) => SqliteReferenceStore.open(newFile(), { now }));
 
 let database: TestDatabase | undefined;
 let schemas = 0;

@@ -1,6 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
+import { isConfigurationError } from '../../errors/configuration-error.js';
 import { runDemo } from '../demo/run-demo.js';
 
 /**
@@ -22,6 +23,8 @@ async function loadSqliteStore() {
   }
 }
 
+const demoStore = '.pesakit/demo.sqlite';
+
 /**
  * `pesakit demo`: the main job on embedded defaults — the in-memory sandbox and a SQLite
  * store — running every product's flow through the SDK. Exits 0 when every flow ended as
@@ -33,11 +36,18 @@ export function registerDemoCommand(program: Command): void {
     .description(
       'Run every product flow through the SDK against an in-memory sandbox, with a SQLite store.',
     )
-    .option('--store <file>', 'SQLite file for the reference store', '.pesakit/demo.sqlite')
+    .option('--store <file>', 'SQLite file for the reference store', demoStore)
     .action(async (options: { store: string }) => {
       if (options.store !== ':memory:') await mkdir(dirname(options.store), { recursive: true });
       const SqliteReferenceStore = await loadSqliteStore();
-      const store = await SqliteReferenceStore.open(options.store);
+      const store = await SqliteReferenceStore.open(options.store).catch(async (error) => {
+        // The demo's own file, made by a build before 0.1.0 (refused by name): made again.
+        if (options.store !== demoStore || !isConfigurationError(error) || error.option !== 'file')
+          throw error;
+        for (const suffix of ['', '-wal', '-shm'])
+          await rm(`${demoStore}${suffix}`, { force: true });
+        return SqliteReferenceStore.open(demoStore);
+      });
       try {
         const records = await runDemo(store, (line) => process.stdout.write(`${line}\n`));
         const expected = ['success', 'success', 'success', 'failed', 'success'];

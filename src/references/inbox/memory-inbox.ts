@@ -11,7 +11,7 @@ import {
   parseReschedule,
   storedError,
 } from './input-rules.js';
-import { pooledRandom } from './pooled-random.js';
+
 import type {
   CallbackInbox,
   InboxAppend,
@@ -23,7 +23,7 @@ import type {
   InboxPruneOptions,
 } from './types.js';
 
-const nextId = monotonicFactory(pooledRandom());
+const nextId = monotonicFactory();
 
 /**
  * The inbox in this process's memory (the memory store's). Every method decides and writes

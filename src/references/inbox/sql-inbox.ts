@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
-import {
-  type InboxDatabase,
-  type InboxTable,
-  inboxTable,
-  toInboxEntry,
-} from '../sql/inbox-table.js';
-import { type SqlDialectName, toInstant } from '../sql/table.js';
+import { type InboxTable, inboxTable, toInboxEntry } from '../sql/inbox-table.js';
+import { type SqlDialectName, type StoreDatabase, toInstant } from '../sql/table.js';
 import {
   parseAppend,
   parseClaimOptions,
@@ -20,11 +14,6 @@ import {
   parseReschedule,
   storedError,
 } from './input-rules.js';
-import { pooledRandom } from './pooled-random.js';
-import { PostgresGroupAppender } from './postgres-group-append.js';
-import { SqliteGroupAppender } from './sqlite-group-append.js';
-import { inThreadGroupWrite } from './sqlite-group-write.js';
-import { type SqliteInboxWriter, sqliteInboxWriter } from './sqlite-inbox-writer.js';
 import type {
   CallbackInbox,
   InboxAppend,
@@ -37,7 +26,7 @@ import type {
 } from './types.js';
 import { inboxPruneBatchSize } from './types.js';
 
-const nextId = monotonicFactory(pooledRandom());
+const nextId = monotonicFactory();
 
 /**
  * The inbox over SQL (the SQLite and PostgreSQL stores'). The unique `dedup_key` makes dedup
@@ -45,57 +34,25 @@ const nextId = monotonicFactory(pooledRandom());
  * (SQLite has one writer), and every write after a claim is fenced by the lease token.
  */
 export class SqlCallbackInbox implements CallbackInbox {
-  readonly #db: () => Kysely<InboxDatabase>;
+  readonly #db: () => Kysely<StoreDatabase>;
   readonly #dialect: SqlDialectName;
   readonly #now: () => Date;
-  readonly #sqliteGroup: SqliteGroupAppender | undefined;
-  readonly #sqliteWriter: SqliteInboxWriter | undefined;
-  readonly #postgresGroup: PostgresGroupAppender | undefined;
 
-  /**
-   * `db` is asked on every call, so a closed store's inbox refuses to work as the store does.
-   * `sqlite`: the better-sqlite3 handle under `db`, for group-committed appends — written by a
-   * thread of their own when the file is in WAL mode (see SqliteInboxWriter). `gatherMs`: the
-   * SQLite group commit's gathering window (SqliteGroupAppender), already checked.
-   */
-  constructor(
-    db: () => Kysely<InboxDatabase>,
-    dialect: SqlDialectName,
-    now: () => Date,
-    sqlite?: Database.Database,
-    gatherMs = 0,
-  ) {
+  /** `db` is asked on every call, so a closed store's inbox refuses to work as the store does. */
+  constructor(db: () => Kysely<StoreDatabase>, dialect: SqlDialectName, now: () => Date) {
     this.#db = db;
     this.#dialect = dialect;
     this.#now = now;
-    this.#postgresGroup = dialect === 'postgres' ? new PostgresGroupAppender(db) : undefined;
-    this.#sqliteWriter = sqlite && sqliteInboxWriter(sqlite);
-    this.#sqliteGroup =
-      sqlite &&
-      new SqliteGroupAppender(
-        (work) =>
-          // Kysely's one SQLite connection, held: no Kysely transaction is open meanwhile.
-          this.#db()
-            .connection()
-            .execute(async () => work()),
-        this.#sqliteWriter?.write ?? inThreadGroupWrite(sqlite),
-        gatherMs,
-      );
   }
 
   /**
-   * Answers the appends in flight, then stops the SQLite writer thread, if any. The store calls
-   * it from its own `close()`, before closing its connection.
+   * One INSERT, one commit: the callback is durable when the append resolves. A concurrent
+   * insert of the same key waits for the first to commit, then does nothing, and the row's
+   * `duplicates` counts it.
    */
-  async close(): Promise<void> {
-    await this.#sqliteGroup?.settled();
-    await this.#sqliteWriter?.close();
-  }
-
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
     const parsed = parseAppend(input);
     const db = this.#db();
-    if (this.#sqliteGroup || this.#postgresGroup) return this.#groupAppend(parsed);
     const receivedAt = this.#instant(parsed.receivedAt ?? this.#now());
     const inserted = await db
       .insertInto(inboxTable)
@@ -114,7 +71,6 @@ export class SqlCallbackInbox implements CallbackInbox {
         due_at: receivedAt,
         received_at: receivedAt,
       })
-      // A concurrent insert of the same key waits for the first to commit, then does nothing.
       .onConflict((oc) => oc.column('dedup_key').doNothing())
       .returningAll()
       .executeTakeFirst();
@@ -126,68 +82,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       .returningAll()
       .executeTakeFirstOrThrow();
     return { entry: toInboxEntry(counted), duplicate: true };
-  }
-
-  /**
-   * One commit for every append of the same event-loop turn: see SqliteGroupAppender and
-   * PostgresGroupAppender. The entry is built here, not read back.
-   */
-  #groupAppend(parsed: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
-    const receivedAt = new Date(parsed.receivedAt ?? this.#now());
-    const at = receivedAt.toISOString();
-    const id = nextId();
-    const headers = JSON.stringify(parsed.headers);
-    const claim = JSON.stringify(parsed.claim);
-    const entry: InboxEntry = {
-      id,
-      dedupKey: parsed.dedupKey,
-      method: parsed.method,
-      url: parsed.url,
-      headers: { ...parsed.headers },
-      body: parsed.body,
-      claim: { ...parsed.claim },
-      status: 'pending',
-      duplicates: 0,
-      attempts: 0,
-      dueAt: receivedAt,
-      leaseUntil: null,
-      lastError: null,
-      outcome: null,
-      receivedAt: new Date(receivedAt),
-      processedAt: null,
-    };
-    if (this.#postgresGroup) {
-      return this.#postgresGroup.append({
-        row: {
-          id,
-          dedup_key: parsed.dedupKey,
-          method: parsed.method,
-          url: parsed.url,
-          headers,
-          body: parsed.body,
-          claim,
-          payment_reference: parsed.claim.paymentReference,
-          due_at: receivedAt,
-          received_at: receivedAt,
-        },
-        entry,
-      });
-    }
-    return (this.#sqliteGroup as SqliteGroupAppender).append(
-      [
-        id,
-        parsed.dedupKey,
-        parsed.method,
-        parsed.url,
-        headers,
-        parsed.body,
-        claim,
-        parsed.claim.paymentReference,
-        at,
-        at,
-      ],
-      entry,
-    );
   }
 
   async claim(options: InboxClaimOptions): Promise<InboxClaim[]> {
@@ -317,9 +211,8 @@ export class SqlCallbackInbox implements CallbackInbox {
   /**
    * Batches of at most {@link inboxPruneBatchSize} rows, one statement (and so one short
    * transaction) each, found oldest finished first through `pesakit_callback_inbox_finished_idx`
-   * (migration 0007). SQLite: each statement takes the store's one connection in turn, like any
-   * other store write, so appends and claims run between batches (not the writer thread: a prune
-   * is not on the acknowledgement path). PostgreSQL: `FOR UPDATE SKIP LOCKED`, so prunes of
+   * SQLite: each statement takes the store's one connection in turn, like any other store write,
+   * so appends and claims run between batches. PostgreSQL: `FOR UPDATE SKIP LOCKED`, so prunes of
    * several processes never wait on each other's rows.
    */
   async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {

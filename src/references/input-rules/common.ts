@@ -4,14 +4,12 @@ import { transactionStatuses } from '../transitions.js';
 import type { TransactionStatus } from '../types.js';
 
 /**
- * What the store's input rules share: the reference, status, date and text rules, the happy-path
- * checks beside them, and `parse`, which turns a zod failure into a `StoreInputError` whose every
+ * What the store's input rules share: the reference, status, date and text rules, and `parse`, which turns a zod failure into a `StoreInputError` whose every
  * message names its field.
  */
 
 // References are identifiers, compared byte for byte: surrounding spaces or control characters
-// would make two spellings of one reference, so they are refused rather than trimmed. The
-// pattern is made once: every store call checks at least one reference.
+// would make two spellings of one reference, so they are refused rather than trimmed.
 const controlCharacter = /\p{Cc}/u;
 export const referenceSchema = z
   .string({ error: 'must be a string' })
@@ -22,37 +20,12 @@ export const referenceSchema = z
     error: 'must not contain control characters',
   });
 
-/**
- * referenceSchema's rules as a plain check, for the happy path: a value it accepts, the schema
- * accepts unchanged; anything else goes to the schema, which words the error. (A zod parse per
- * reference, three to seven per money call, cost far more in a real call, where zod's code runs
- * cold between calls, than its micro-benchmark suggests.)
- */
-export function isPlainReference(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    value.length >= 1 &&
-    value.length <= 128 &&
-    value.trim() === value &&
-    !controlCharacter.test(value)
-  );
-}
-
-/** An object literal's shape: no prototype of its own, so its own keys are all it has. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
-  );
-}
-
 export const statusSchema = z.enum(
   transactionStatuses as [TransactionStatus, ...TransactionStatus[]],
   {
     error: `must be one of ${transactionStatuses.join(', ')}`,
   },
 );
-
-export const statuses: ReadonlySet<string> = new Set(transactionStatuses);
 
 export const dateSchema = z
   .date({ error: 'must be a Date' })

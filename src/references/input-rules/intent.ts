@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountSchema } from '../../schemas/amount.js';
 import { msisdnSchema } from '../../schemas/msisdn.js';
 import type { Flow, TransactionIntent } from '../types.js';
-import { isPlainObject, isPlainReference, parse, referenceSchema } from './common.js';
+import { parse, referenceSchema } from './common.js';
 
 /** The intent a money call writes before it sends (`createIntent`) and the merchant reference every write names. */
 
@@ -50,38 +50,12 @@ const intentSchema = z
   });
 
 export function parseIntent(input: TransactionIntent): TransactionIntent {
-  const plain = plainIntent(input);
-  if (plain !== undefined) return plain;
   return parse('createIntent', 'intent', intentSchema, input) as TransactionIntent;
 }
 
-/**
- * intentSchema's happy path (see isPlainReference): an intent without metadata whose every
- * field passes its rule; the amount and MSISDN by their own (leaf) schemas.
- */
-function plainIntent(input: unknown): TransactionIntent | undefined {
-  if (!isPlainObject(input)) return undefined;
-  const { merchantReference, product, flow, amount, msisdn, metadata } = input;
-  if (metadata !== undefined || !isPlainReference(merchantReference)) return undefined;
-  if (typeof flow !== 'string' || !Object.hasOwn(productOfFlow, flow)) return undefined;
-  if (productOfFlow[flow as Flow] !== product) return undefined;
-  if (msisdn !== undefined && !msisdnSchema.safeParse(msisdn).success) return undefined;
-  if (!amountSchema.safeParse(amount).success) return undefined;
-  const intent: TransactionIntent = {
-    merchantReference,
-    product: product as TransactionIntent['product'],
-    flow: flow as Flow,
-    amount: amount as number,
-  };
-  if (msisdn !== undefined) intent.msisdn = msisdn as string;
-  return intent;
-}
-
-// Built once, not per call: every store write parses its merchant reference with it.
 const merchantReferenceSchema = z.object({ merchantReference: referenceSchema });
 
 export function parseMerchantReference(operation: string, value: string): string {
-  if (isPlainReference(value)) return value;
   return parse(operation, 'merchantReference', merchantReferenceSchema, {
     merchantReference: value,
   }).merchantReference;
@@ -89,5 +63,5 @@ export function parseMerchantReference(operation: string, value: string): string
 
 /** A lookup value: any string is a fair question, but only a valid reference can be an answer. */
 export function isLookupable(value: unknown): value is string {
-  return isPlainReference(value);
+  return referenceSchema.safeParse(value).success;
 }

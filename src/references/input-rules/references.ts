@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
 import type { ReferenceField, References } from '../types.js';
-import { isPlainObject, isPlainReference, parse, referenceSchema } from './common.js';
+import { parse, referenceSchema } from './common.js';
 
 /** The platform's references a record gains (`attachReferences`, the answer write). */
 
@@ -21,17 +21,7 @@ const referencesSchema = z.strictObject(
   },
 );
 
-const referenceKinds: ReadonlySet<string> = new Set([
-  'controlNumber',
-  'paymentReference',
-  'externalReference',
-  'txnid',
-  'refid',
-] satisfies Array<keyof References>);
-
 export function parseReferences(input: References): References {
-  const plain = plainReferences(input);
-  if (plain !== undefined) return plain;
   const parsed = parse('attachReferences', 'refs', referencesSchema, input ?? {});
   const refs: References = {};
   for (const [field, value] of Object.entries(parsed)) {
@@ -40,21 +30,10 @@ export function parseReferences(input: References): References {
   return refs;
 }
 
-/** referencesSchema's happy path (see isPlainReference): the references, or undefined. */
-function plainReferences(input: unknown): References | undefined {
-  if (!isPlainObject(input)) return undefined;
-  const refs: Record<string, string> = {};
-  for (const key of Object.keys(input)) {
-    const value = input[key];
-    if (!referenceKinds.has(key)) return undefined;
-    if (value === undefined) continue;
-    if (!isPlainReference(value)) return undefined;
-    refs[key] = value;
-  }
-  return refs as References;
-}
-
-const findFields: ReadonlySet<string> = new Set(['merchantReference', ...referenceKinds]);
+const findFields: ReadonlySet<string> = new Set([
+  'merchantReference',
+  ...Object.keys(referencesSchema.shape),
+]);
 
 /**
  * The question of `find({ field, value })`: the field must be a reference kind (a misspelt one

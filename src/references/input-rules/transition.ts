@@ -2,16 +2,7 @@ import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
 import { type ResolveOptions, type ReviewVerdict, reviewReasons } from '../review.js';
 import type { References, TransactionStatus, TransitionDetails } from '../types.js';
-import {
-  dateSchema,
-  isPlainObject,
-  parse,
-  shortText,
-  statuses,
-  statusSchema,
-  toJson,
-  toJsonText,
-} from './common.js';
+import { dateSchema, parse, shortText, statusSchema, toJson, toJsonText } from './common.js';
 import { parseMerchantReference } from './intent.js';
 import { parseReferences } from './references.js';
 
@@ -73,9 +64,7 @@ export function parseTransition(
       details: ['details must be an object { reason?, at?, review?, payload?, leaseToken? }.'],
     });
   }
-  const parsed =
-    plainTransition(to, details) ??
-    parse('transition', 'details', transitionSchema, { ...details, to });
+  const parsed = parse('transition', 'details', transitionSchema, { ...details, to });
   const hasPayload = details.payload !== undefined;
   const payloadText = hasPayload ? toJsonText('transition', 'payload', details.payload) : 'null';
   return {
@@ -114,24 +103,6 @@ export function parseAnswerWrite(
     transition: parseTransition(to, details),
     leaseToken: details?.leaseToken,
   };
-}
-
-/**
- * transitionSchema's happy path (see isPlainReference): a move to any status but needs_review,
- * with at most a short reason besides the payload. Anything else (a time, a verdict, a long
- * reason, an unknown status) is the schema's to judge.
- */
-function plainTransition(
-  to: TransactionStatus,
-  details: TransitionDetails,
-): { to: TransactionStatus; reason?: string; at?: Date; review?: ReviewVerdict } | undefined {
-  if (!statuses.has(to) || to === 'needs_review' || !isPlainObject(details)) return undefined;
-  const { reason, at, review } = details;
-  if (at !== undefined || review !== undefined) return undefined;
-  if (reason === undefined) return { to };
-  return typeof reason === 'string' && reason.length <= 1000 && !reason.includes('\u0000')
-    ? { to, reason }
-    : undefined;
 }
 
 /** A verdict as it reads back from any store: evidence normalised through JSON. */

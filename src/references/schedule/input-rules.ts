@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import { isLookupable, parseMerchantReference } from '../input-rules.js';
+import { dateSchema, limitSchema, parse } from '../input-rules/common.js';
+import { parseMerchantReference } from '../input-rules.js';
 import { openStatuses, transactionStatuses } from '../transitions.js';
 import type { TransactionStatus } from '../types.js';
 import type { LeaseDueOptions, LeaseRelease, ReleaseLeaseOptions } from './types.js';
 
-const dateSchema = z
-  .date({ error: 'must be a Date' })
-  .refine((value) => !Number.isNaN(value.getTime()), { error: 'must be a valid Date' });
-
 const leaseDueSchema = z.object({
-  limit: z
-    .number({ error: 'must be a number' })
-    .int({ error: 'must be a whole number' })
-    .min(1, { error: 'must be at least 1' })
-    .max(10_000, { error: 'must be at most 10000' }),
+  limit: limitSchema(10_000),
   leaseMs: z
     .number({ error: 'must be a number' })
     .int({ error: 'must be a whole number of milliseconds' })
@@ -37,17 +30,6 @@ const releaseSchema = z.object({
   counted: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
-function parse<T>(operation: string, schema: z.ZodType<T>, input: unknown): T {
-  const parsed = schema.safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path.join('.') || 'options';
-    errors[field] = [...(errors[field] ?? []), `${field} ${issue.message}`];
-  }
-  throw new StoreInputError(operation, errors);
-}
-
 export interface ParsedLeaseDue {
   limit: number;
   leaseMs: number;
@@ -59,7 +41,7 @@ export interface ParsedLeaseDue {
 }
 
 export function parseLeaseDue(options: LeaseDueOptions): ParsedLeaseDue {
-  const parsed = parse('leaseDue', leaseDueSchema, options);
+  const parsed = parse('leaseDue', 'options', leaseDueSchema, options ?? {});
   return {
     limit: parsed.limit,
     leaseMs: parsed.leaseMs,
@@ -76,11 +58,7 @@ export function parseRelease(
   options: ReleaseLeaseOptions,
   operation = 'releaseLease',
 ): ParsedRelease {
-  // The reconciler releases every record it checks: a well-formed release (the usual case)
-  // skips the schema; anything else gets the schema's errors, naming the field.
-  const parsed = isWellFormed(token, options)
-    ? options
-    : parse(operation, releaseSchema, { ...options, token });
+  const parsed = parse(operation, 'options', releaseSchema, { ...options, token });
   let observationJson: string | undefined;
   if (options?.observation !== undefined) {
     try {
@@ -100,23 +78,6 @@ export function parseRelease(
     observationJson,
     counted: parsed.counted ?? true,
   };
-}
-
-/** The release schema's rules, checked by hand (without building zod's issue objects). */
-function isWellFormed(token: unknown, options: ReleaseLeaseOptions | undefined): boolean {
-  return (
-    typeof token === 'string' &&
-    token.length > 0 &&
-    typeof options === 'object' &&
-    options !== null &&
-    isValidDate(options.nextCheckAt) &&
-    (options.checkedAt === undefined || isValidDate(options.checkedAt)) &&
-    (options.counted === undefined || typeof options.counted === 'boolean')
-  );
-}
-
-function isValidDate(value: unknown): value is Date {
-  return value instanceof Date && !Number.isNaN(value.getTime());
 }
 
 export interface ParsedRelease {
@@ -151,9 +112,7 @@ export function parseReleases(releases: readonly LeaseRelease[]): ParsedLeaseRel
       if (typeof release !== 'object' || release === null) {
         throw new StoreInputError(operation, { [field]: [`${field} must be an object`] });
       }
-      const merchantReference = isLookupable(release.merchantReference)
-        ? release.merchantReference
-        : parseMerchantReference(operation, release.merchantReference);
+      const merchantReference = parseMerchantReference(operation, release.merchantReference);
       const earlier = seen.get(merchantReference);
       if (earlier !== undefined) {
         throw new StoreInputError(operation, {

@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { EffectClaim, EffectState } from '../effects.js';
+import type { Updateable } from 'kysely';
+import type { EffectClaim, EffectState, EffectStatus } from '../effects.js';
+import type { TransactionRecord } from '../types.js';
+import type { SqlStoreContext } from './sql-store-context.js';
 import {
   type SqlDialectName,
-  type StoreDatabase,
+  type TransactionsTable,
   toInstant,
   toRecord,
   transactionsTable,
 } from './table.js';
-
-/**
- * The effect outbox in SQL (docs/reference-store.md § Effects): the columns an effect state
- * writes, the claim, and the fenced writes that finish a claim.
- */
 
 /** The columns of an effect state; a new state always drops any lease. */
 export function effectColumns(dialect: SqlDialectName, effect: EffectState) {
@@ -28,21 +25,34 @@ export function effectColumns(dialect: SqlDialectName, effect: EffectState) {
 }
 
 /**
- * Leases due effects (and running ones whose lease expired) under one fresh token: with the
- * merchant reference it names exactly one lease. Concurrent claimers on PostgreSQL skip each
- * other's rows instead of waiting.
+ * The SQL store's effect outbox (docs/reference-store.md § Effects): which settled records'
+ * handlers are due, the claim on running one, and the fenced writes that finish it. Its input
+ * is checked already (sql-store.ts).
  */
-export async function claimEffectRows(
-  db: Kysely<StoreDatabase>,
-  dialect: SqlDialectName,
-  options: { leaseMs: number; limit: number; merchantReference: string | undefined },
-  now: Date,
-): Promise<EffectClaim[]> {
-  const { leaseMs, limit, merchantReference } = options;
-  const at = toInstant(dialect, now);
-  const token = randomUUID();
-  return db.transaction().execute(async (trx) => {
-    const picked = await trx
+export class SqlEffectOutbox {
+  readonly #store: SqlStoreContext;
+
+  constructor(store: SqlStoreContext) {
+    this.#store = store;
+  }
+
+  /**
+   * Leases due effects (and running ones whose lease expired) under one fresh token: with the
+   * merchant reference it names exactly one lease. One statement; concurrent claimers on
+   * PostgreSQL skip each other's rows instead of waiting.
+   */
+  async claim(options: {
+    leaseMs: number;
+    limit: number;
+    merchantReference: string | undefined;
+  }): Promise<EffectClaim[]> {
+    const { leaseMs, limit, merchantReference } = options;
+    const { dialect } = this.#store;
+    const now = this.#store.now();
+    const at = toInstant(dialect, now);
+    const token = randomUUID();
+    const db = this.#store.open();
+    const due = db
       .selectFrom(transactionsTable)
       .select('merchant_reference')
       .where((eb) =>
@@ -57,10 +67,8 @@ export async function claimEffectRows(
       .orderBy('effect_due_at', 'asc')
       .orderBy('merchant_reference', 'asc')
       .limit(limit)
-      .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
-      .execute();
-    if (picked.length === 0) return [];
-    const rows = await trx
+      .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+    const rows = await db
       .updateTable(transactionsTable)
       .set((eb) => ({
         effect_status: 'running',
@@ -68,48 +76,77 @@ export async function claimEffectRows(
         effect_lease_token: token,
         effect_lease_until: toInstant(dialect, new Date(now.getTime() + leaseMs)),
       }))
-      .where(
-        'merchant_reference',
-        'in',
-        picked.map((row) => row.merchant_reference),
-      )
+      .where('merchant_reference', 'in', due)
       .returningAll()
       .execute();
-    // UPDATE … RETURNING has no order: give the claims back in the order they were picked.
-    const order = picked.map((row) => row.merchant_reference);
+    // UPDATE … RETURNING has no order: the claims in the order they were due.
     return rows
       .map((row) => ({ record: toRecord(row), token }))
       .sort(
         (a, b) =>
-          order.indexOf(a.record.merchantReference) - order.indexOf(b.record.merchantReference),
+          (a.record.effect.dueAt?.getTime() ?? 0) - (b.record.effect.dueAt?.getTime() ?? 0) ||
+          (a.record.merchantReference < b.record.merchantReference ? -1 : 1),
       );
-  });
-}
+  }
 
-/**
- * Writes `columns` only while `token` holds an unexpired lease on the running effect — one
- * statement, so a worker whose lease expired (and was claimed by another) writes nothing.
- */
-export async function fencedEffectWrite(
-  db: Kysely<StoreDatabase>,
-  dialect: SqlDialectName,
-  reference: string,
-  token: string,
-  now: Date,
-  columns: {
-    effect_status: string;
-    effect_due_at: Date | string | null;
-    effect_last_error: string | null;
-    effect_completed_at?: Date | string;
-  },
-): Promise<boolean> {
-  const result = await db
-    .updateTable(transactionsTable)
-    .set({ ...columns, effect_lease_token: null, effect_lease_until: null })
-    .where('merchant_reference', '=', reference)
-    .where('effect_status', '=', 'running')
-    .where('effect_lease_token', '=', token)
-    .where('effect_lease_until', '>', toInstant(dialect, now))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  /** Marks the effect done; false (nothing written) unless `token` still holds its lease. */
+  async complete(reference: string, token: string): Promise<boolean> {
+    return this.#fenced(reference, token, {
+      effect_status: 'done',
+      effect_due_at: null,
+      effect_last_error: null,
+      effect_completed_at: this.#store.instant(this.#store.now()),
+    });
+  }
+
+  /** Due again at `retryAt`, or dead when null; false unless `token` still holds its lease. */
+  async fail(
+    reference: string,
+    token: string,
+    failure: { error: string; retryAt: Date | null },
+  ): Promise<boolean> {
+    const { error, retryAt } = failure;
+    return this.#fenced(reference, token, {
+      effect_status: retryAt === null ? 'dead' : 'due',
+      effect_due_at: retryAt && this.#store.instant(retryAt),
+      effect_last_error: error,
+    });
+  }
+
+  async list(
+    status: Exclude<EffectStatus, 'none' | 'done'>,
+    limit: number,
+  ): Promise<TransactionRecord[]> {
+    const rows = await this.#store
+      .open()
+      .selectFrom(transactionsTable)
+      .selectAll()
+      .where('effect_status', '=', status)
+      .orderBy('effect_due_at', 'asc')
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Writes `columns` only while `token` holds an unexpired lease on the running effect — one
+   * statement, so a worker whose lease expired (and was claimed by another) writes nothing.
+   */
+  async #fenced(
+    reference: string,
+    token: string,
+    columns: Updateable<TransactionsTable>,
+  ): Promise<boolean> {
+    const result = await this.#store
+      .open()
+      .updateTable(transactionsTable)
+      .set({ ...columns, effect_lease_token: null, effect_lease_until: null })
+      .where('merchant_reference', '=', reference)
+      .where('effect_status', '=', 'running')
+      .where('effect_lease_token', '=', token)
+      .where('effect_lease_until', '>', this.#store.instant(this.#store.now()))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
 }

@@ -3,7 +3,7 @@ import type { CallbackClaim, InboxEntry, InboxEntryStatus } from '../inbox/types
 
 type Instant = ColumnType<Date | string, Date | string, Date | string>;
 
-/** One row of `pesakit_callback_inbox` (migration 0003_callback_inbox). */
+/** One row of `pesakit_callback_inbox`. */
 export interface InboxTable {
   id: string;
   /** Unique: the same callback twice is one row (its `duplicates` counts the rest). */
@@ -28,10 +28,6 @@ export interface InboxTable {
   outcome: string | null;
   received_at: Instant;
   processed_at: Instant | null;
-}
-
-export interface InboxDatabase {
-  pesakit_callback_inbox: InboxTable;
 }
 
 export const inboxTable = 'pesakit_callback_inbox';

@@ -1,107 +1,41 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { ConfigurationError } from '../../errors/configuration-error.js';
 import { effectStatuses } from '../effects.js';
-import {
-  callbackInboxMigration,
-  inboxFinishedIndexMigration,
-  inboxReferenceIndexDropMigration,
-} from './inbox-migration.js';
-import { reconcilerCheckLogMigration } from './schedule-migration.js';
+import { inboxEntryStatuses } from '../inbox/types.js';
 import type { SqlDialectName } from './table.js';
 
 /**
- * The store's schema, as versioned migrations applied on open. Migrations are inline (not
- * files) so they ship inside the bundle; a new version is a new entry, never an edit of an
- * applied one. Names sort in the order they apply.
+ * The statuses the schema's check allows, written out: an applied migration never changes
+ * meaning, so a new status is a new migration (transitions.test pins this list to
+ * `transactionStatuses`).
  */
-export function storeMigrations(dialect: SqlDialectName): Record<string, Migration> {
-  return {
-    '0001_pesakit_transactions': {
-      async up(db: Kysely<unknown>) {
-        await createTransactionsTable(db, dialect, 'pesakit_transactions', statusesV1);
-        await createOpenIndex(db);
-      },
-    },
-    '0002_review_and_effects': {
-      async up(db: Kysely<unknown>) {
-        await allowStatuses(db, dialect, statusesV2);
-        const instant = instantType(dialect);
-        const effectList = sql.join(effectStatuses.map((status) => sql.lit(status)));
-        const table = 'pesakit_transactions';
-        // One column per statement: SQLite's ALTER TABLE adds one at a time.
-        await db.schema.alterTable(table).addColumn('review', 'text').execute();
-        await db.schema.alterTable(table).addColumn('resolution', 'text').execute();
-        await db.schema
-          .alterTable(table)
-          .addColumn('effect_status', 'text', (c) =>
-            c.notNull().defaultTo('none').check(sql`effect_status in (${effectList})`),
-          )
-          .execute();
-        await db.schema
-          .alterTable(table)
-          .addColumn('effect_attempts', 'integer', (c) => c.notNull().defaultTo(0))
-          .execute();
-        await db.schema.alterTable(table).addColumn('effect_due_at', instant).execute();
-        await db.schema.alterTable(table).addColumn('effect_last_error', 'text').execute();
-        await db.schema.alterTable(table).addColumn('effect_completed_at', instant).execute();
-        await db.schema.alterTable(table).addColumn('effect_lease_token', 'text').execute();
-        await db.schema.alterTable(table).addColumn('effect_lease_until', instant).execute();
-        // The effect worker's question: what is due (or whose lease expired), oldest first.
-        await db.schema
-          .createIndex('pesakit_transactions_effect_idx')
-          .on(table)
-          .columns(['effect_status', 'effect_due_at'])
-          .execute();
-      },
-    },
-    '0003_callback_inbox': callbackInboxMigration(dialect),
-    '0004_reconciler_schedule': {
-      // The reconciler's schedule on the record: when it is next due (a pass selects only what
-      // is due, through the index), and the lease (fencing token, expiry) of the worker
-      // checking it. NULL next_check_at means due now (written before the reconciler saw it).
-      async up(db: Kysely<unknown>) {
-        const instant = instantType(dialect);
-        for (const [column, type] of [
-          ['next_check_at', instant],
-          ['lease_token', 'text'],
-          ['lease_expires_at', instant],
-          ['check_log', 'text'],
-        ] as const) {
-          await db.schema.alterTable('pesakit_transactions').addColumn(column, type).execute();
-        }
-        await db.schema
-          .createIndex('pesakit_transactions_due_idx')
-          .on('pesakit_transactions')
-          .columns(['status', 'next_check_at', 'merchant_reference'])
-          .execute();
-      },
-    },
-    '0005_reconciler_check_log': reconcilerCheckLogMigration(dialect),
-    '0006_inbox_without_reference_index': inboxReferenceIndexDropMigration(),
-    '0007_inbox_finished_index': inboxFinishedIndexMigration(),
-  };
+export const schemaStatuses = [
+  'initiating',
+  'pending',
+  'unknown',
+  'success',
+  'failed',
+  'needs_review',
+] as const;
+
+const initialSchema = '0001_initial_schema';
+
+/**
+ * The store's schema, as versioned migrations applied on open. Inline (not files) so they ship
+ * inside the bundle; a released version is never edited, the next one is a new entry. Names
+ * sort in the order they apply.
+ */
+function storeMigrations(dialect: SqlDialectName): Record<string, Migration> {
+  return { [initialSchema]: { up: (db) => createSchema(db, dialect) } };
 }
 
-// Each version's statuses, frozen: an applied migration never changes meaning. A new status is
-// a new migration (the check in transitions.test pins the latest list to `transactionStatuses`).
-const statusesV1 = ['initiating', 'pending', 'unknown', 'success', 'failed'] as const;
-export const latestStatuses = [...statusesV1, 'needs_review'] as const;
-const statusesV2 = latestStatuses;
-
-function instantType(dialect: SqlDialectName) {
-  return dialect === 'postgres' ? 'timestamptz' : 'text';
-}
-
-async function createTransactionsTable(
-  db: Kysely<unknown>,
-  dialect: SqlDialectName,
-  name: string,
-  statuses: readonly string[],
-): Promise<void> {
-  const instant = instantType(dialect);
+async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promise<void> {
+  // SQLite keeps instants as ISO-8601 text (UTC, sortable); PostgreSQL as timestamptz.
+  const instant = dialect === 'postgres' ? 'timestamptz' : 'text';
   const cents = dialect === 'postgres' ? 'bigint' : 'integer';
-  const statusList = sql.join(statuses.map((status) => sql.lit(status)));
+  const list = (values: readonly string[]) => sql.join(values.map((value) => sql.lit(value)));
   await db.schema
-    .createTable(name)
+    .createTable('pesakit_transactions')
     .addColumn('merchant_reference', 'text', (c) => c.notNull())
     .addColumn('product', 'text', (c) => c.notNull())
     .addColumn('flow', 'text', (c) => c.notNull())
@@ -121,90 +55,136 @@ async function createTransactionsTable(
     .addColumn('check_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('last_payload', 'text')
     .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('review', 'text')
+    .addColumn('resolution', 'text')
+    .addColumn('effect_status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('none')
+        .check(sql`effect_status in (${list(effectStatuses)})`),
+    )
+    .addColumn('effect_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('effect_due_at', instant)
+    .addColumn('effect_last_error', 'text')
+    .addColumn('effect_completed_at', instant)
+    .addColumn('effect_lease_token', 'text')
+    .addColumn('effect_lease_until', instant)
+    // The reconciler's schedule: when the record is next due (NULL: due now), and the lease
+    // (fencing token, expiry) of the worker checking it.
+    .addColumn('next_check_at', instant)
+    .addColumn('lease_token', 'text')
+    .addColumn('lease_expires_at', instant)
+    // The sequence number of the record's latest entry in pesakit_check_log (0: none yet).
+    .addColumn('check_log_seq', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('pesakit_transactions_pkey', ['merchant_reference'])
-    // One owner per reference, enforced by the engine (NULLs do not collide): this is
-    // what makes dedup hold across processes sharing one database.
+    // One owner per reference, enforced by the engine (NULLs do not collide): this is what
+    // makes dedup hold across processes sharing one database.
     .addUniqueConstraint('pesakit_transactions_control_number_key', ['control_number'])
     .addUniqueConstraint('pesakit_transactions_payment_reference_key', ['payment_reference'])
     .addUniqueConstraint('pesakit_transactions_external_reference_key', ['external_reference'])
     .addUniqueConstraint('pesakit_transactions_txnid_key', ['txnid'])
     .addUniqueConstraint('pesakit_transactions_refid_key', ['refid'])
-    .addCheckConstraint('pesakit_transactions_status_check', sql`status in (${statusList})`)
+    .addCheckConstraint(
+      'pesakit_transactions_status_check',
+      sql`status in (${list(schemaStatuses)})`,
+    )
     .addCheckConstraint('pesakit_transactions_amount_check', sql`amount_cents > 0`)
     .execute();
-}
-
-/** The reconciler's question: open records, least recently checked first. */
-async function createOpenIndex(db: Kysely<unknown>): Promise<void> {
+  const index = (name: string, table: string, columns: string[]) =>
+    db.schema.createIndex(name).on(table).columns(columns);
+  // listOpen: open records, least recently checked first.
+  await index('pesakit_transactions_open_idx', 'pesakit_transactions', [
+    'status',
+    'last_checked_at',
+    'created_at',
+  ]).execute();
+  // The reconciler's lease: what is due, in due order.
+  await index('pesakit_transactions_due_idx', 'pesakit_transactions', [
+    'status',
+    'next_check_at',
+    'merchant_reference',
+  ]).execute();
+  // The effect worker's claim: what is due (or whose lease expired), oldest first.
+  await index('pesakit_transactions_effect_idx', 'pesakit_transactions', [
+    'effect_status',
+    'effect_due_at',
+  ]).execute();
+  // What each check of a record saw, one row per observation: appended by a release, never
+  // rewritten, so a check does not rewrite up to 20 full platform answers with the record.
   await db.schema
-    .createIndex('pesakit_transactions_open_idx')
-    .on('pesakit_transactions')
-    .columns(['status', 'last_checked_at', 'created_at'])
+    .createTable('pesakit_check_log')
+    .addColumn('merchant_reference', 'text', (c) => c.notNull())
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addColumn('observation', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('pesakit_check_log_pkey', ['merchant_reference', 'seq'])
+    .execute();
+  await db.schema
+    .createTable('pesakit_callback_inbox')
+    .addColumn('id', 'text', (c) => c.notNull())
+    .addColumn('dedup_key', 'text', (c) => c.notNull())
+    .addColumn('method', 'text', (c) => c.notNull())
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('headers', 'text', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addColumn('claim', 'text', (c) => c.notNull())
+    .addColumn('payment_reference', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('duplicates', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('due_at', instant, (c) => c.notNull())
+    .addColumn('lease_until', instant)
+    .addColumn('lease_token', 'text')
+    .addColumn('last_error', 'text')
+    .addColumn('outcome', 'text')
+    .addColumn('received_at', instant, (c) => c.notNull())
+    .addColumn('processed_at', instant)
+    .addPrimaryKeyConstraint('pesakit_callback_inbox_pkey', ['id'])
+    // The dedup: the same callback delivered again (or to another process) is one row.
+    .addUniqueConstraint('pesakit_callback_inbox_dedup_key_key', ['dedup_key'])
+    .addCheckConstraint(
+      'pesakit_callback_inbox_status_check',
+      sql`status in (${list(inboxEntryStatuses)})`,
+    )
+    .execute();
+  // The workers' claim: what is due, oldest first.
+  await index('pesakit_callback_inbox_due_idx', 'pesakit_callback_inbox', [
+    'status',
+    'due_at',
+  ]).execute();
+  // prune(): the oldest finished entries. Partial, so an acknowledgement pays nothing for it:
+  // a new entry has no processed_at and enters the index once, when it finishes.
+  await db.schema
+    .createIndex('pesakit_callback_inbox_finished_idx')
+    .on('pesakit_callback_inbox')
+    .column('processed_at')
+    .where(sql.ref('processed_at'), 'is not', null)
     .execute();
 }
 
-/**
- * Widens the status check to `statuses`. PostgreSQL swaps the constraint; SQLite cannot alter a
- * constraint, so the table is rebuilt with the same columns and data (inside the migration's
- * transaction, so a failure leaves the old table as it was).
- */
-async function allowStatuses(
-  db: Kysely<unknown>,
-  dialect: SqlDialectName,
-  statuses: readonly string[],
-): Promise<void> {
-  const statusList = sql.join(statuses.map((status) => sql.lit(status)));
-  if (dialect === 'postgres') {
-    await db.schema
-      .alterTable('pesakit_transactions')
-      .dropConstraint('pesakit_transactions_status_check')
-      .execute();
-    await db.schema
-      .alterTable('pesakit_transactions')
-      .addCheckConstraint('pesakit_transactions_status_check', sql`status in (${statusList})`)
-      .execute();
-    return;
-  }
-  await createTransactionsTable(db, dialect, 'pesakit_transactions_rebuilt', statuses);
-  await sql`insert into pesakit_transactions_rebuilt select * from pesakit_transactions`.execute(
-    db,
-  );
-  await db.schema.dropTable('pesakit_transactions').execute();
-  await db.schema
-    .alterTable('pesakit_transactions_rebuilt')
-    .renameTo('pesakit_transactions')
-    .execute();
-  await createOpenIndex(db);
+/** Where the store's tables are, as its errors name it. */
+export interface StoreLocation {
+  dialect: SqlDialectName;
+  /** PostgreSQL: the schema `db` was scoped to with `withSchema`. */
+  schema?: string | undefined;
+  /** SQLite: the file (undefined for an in-memory database). */
+  file?: string | undefined;
 }
 
 /**
- * The store's migrator: its migrations and its bookkeeping tables (in `schema` on PostgreSQL).
- * Tests use it to leave a database at an older version, as a previous release did.
+ * Brings the tables to the latest version; concurrent openers wait on the migration lock.
+ * Tables made by a build before 0.1.0 (other migrations recorded) are refused, never altered.
  */
-export function storeMigrator(
-  db: Kysely<unknown>,
-  dialect: SqlDialectName,
-  schema?: string,
-): Migrator {
-  return new Migrator({
+export async function migrateToLatest(db: Kysely<unknown>, where: StoreLocation): Promise<void> {
+  await refusePreRelease(db, where);
+  const { dialect, schema } = where;
+  const migrator = new Migrator({
     db,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
     provider: { getMigrations: async () => storeMigrations(dialect) },
     migrationTableName: 'pesakit_migration',
     migrationLockTableName: 'pesakit_migration_lock',
   });
-}
-
-/**
- * Brings the tables to the latest version; concurrent openers wait on the migration lock.
- * `schema` (PostgreSQL) must match the schema `db` was scoped to with `withSchema`.
- */
-export async function migrateToLatest(
-  db: Kysely<unknown>,
-  dialect: SqlDialectName,
-  schema?: string,
-): Promise<void> {
-  const { error, results } = await storeMigrator(db, dialect, schema).migrateToLatest();
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new Error(
@@ -212,4 +192,30 @@ export async function migrateToLatest(
       { cause: error },
     );
   }
+}
+
+async function refusePreRelease(db: Kysely<unknown>, where: StoreLocation): Promise<void> {
+  const found =
+    where.dialect === 'postgres'
+      ? sql`select 1 from information_schema.tables where table_schema = ${where.schema ?? 'public'} and table_name = 'pesakit_migration'`
+      : sql`select 1 from sqlite_master where type = 'table' and name = 'pesakit_migration'`;
+  if ((await found.execute(db)).rows.length === 0) return;
+  const recorded = await (db as Kysely<{ pesakit_migration: { name: string } }>)
+    .selectFrom('pesakit_migration')
+    .select('name')
+    .execute();
+  if (recorded.every((row) => row.name === initialSchema)) return;
+  const [option, place, remedy] =
+    where.dialect === 'postgres'
+      ? [
+          'schema',
+          `The PostgreSQL schema "${where.schema ?? 'public'}"`,
+          'drop the schema (or its pesakit_ tables)',
+        ]
+      : ['file', `The SQLite file ${where.file ?? '(in memory)'}`, 'delete the file'];
+  throw new ConfigurationError(
+    option,
+    `${place} holds a reference store made by a pre-release build of pesakit (before 0.1.0), ` +
+      `which this version cannot open: ${remedy} and open the store again to recreate it.`,
+  );
 }

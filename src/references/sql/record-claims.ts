@@ -10,11 +10,9 @@ import {
 import type { PlatformReferenceField, References, TransactionRecord } from '../types.js';
 import { effectColumns } from './effects.js';
 import {
-  recordColumns,
   referenceColumns,
   type SqlDialectName,
   type StoreDatabase,
-  type TransactionRow,
   toInstant,
   toRecord,
   transactionsTable,
@@ -35,12 +33,12 @@ export async function lockRecord(
   dialect: SqlDialectName,
   merchantReference: string,
 ): Promise<TransactionRecord> {
-  const row = (await trx
+  const row = await trx
     .selectFrom(transactionsTable)
-    .select(recordColumns)
+    .selectAll()
     .where('merchant_reference', '=', merchantReference)
     .$if(dialect === 'postgres', (qb) => qb.forUpdate())
-    .executeTakeFirst()) as TransactionRow | undefined;
+    .executeTakeFirst();
   if (!row) throw new TransactionNotFoundError(merchantReference);
   return toRecord(row);
 }

@@ -6,23 +6,14 @@ import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { TransactionStatus } from '../types.js';
 import {
   checkLogTable,
-  type ScheduleDatabase,
-  type ScheduledTransactionsTable,
-} from './schedule-table.js';
-import {
   type SqlDialectName,
   type StoreDatabase,
-  type TransactionRow,
   toInstant,
   toRecord,
   transactionsTable,
 } from './table.js';
 
 type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
-
-function scheduled(db: Db): Kysely<ScheduleDatabase> {
-  return db as unknown as Kysely<ScheduleDatabase>;
-}
 
 function fromInstant(value: Date | string | null): Date | null {
   if (value === null) return null;
@@ -48,7 +39,7 @@ export async function leaseDueRows(
     dialect === 'postgres'
       ? sql<string>`gen_random_uuid()::text`
       : sql<string>`lower(hex(randomblob(16)))`;
-  const s = scheduled(db);
+  const s = db;
   // Initiating records written since this are most likely being sent: not leased at all.
   const initiatingBefore = options.initiatingBefore;
   const dueIn = (statuses: readonly TransactionStatus[]) =>
@@ -94,24 +85,27 @@ export async function leaseDueRows(
           .orderBy('due.next_check_at', (ob) => ob.asc().nullsFirst())
           .orderBy('due.merchant_reference', 'asc')
           .limit(options.limit);
-  // The check log (up to 20 full answers per record) is read only when asked for: the
-  // reconciler reads it for the rare record it escalates (readObservationRows), not per check.
-  const rows = await s
-    .updateTable(transactionsTable)
-    .set({ lease_token: token, lease_expires_at: at(leaseExpiresAt) })
-    .where('merchant_reference', 'in', due)
-    .returning(leasedColumns)
-    .execute();
-  const logs = options.observations
-    ? await readLogs(
-        s,
-        rows.map((row) => row.merchant_reference),
-      )
-    : undefined;
+  // One statement takes the lease, in a transaction begun IMMEDIATE on SQLite (its write lock
+  // taken before the due records are read); the check log (up to 20 full answers per record)
+  // is read in the same transaction only when asked for — the reconciler reads it for the rare
+  // record it escalates (readObservationRows), not per check.
+  const { rows, logs } = await s.transaction().execute(async (trx) => {
+    const leasedRows = await trx
+      .updateTable(transactionsTable)
+      .set({ lease_token: token, lease_expires_at: at(leaseExpiresAt) })
+      .where('merchant_reference', 'in', due)
+      .returningAll()
+      .execute();
+    const references = leasedRows.map((row) => row.merchant_reference);
+    return {
+      rows: leasedRows,
+      logs: options.observations ? await readLogs(trx, references) : undefined,
+    };
+  });
   return rows
     .map((row): LeasedRecord => {
       const leased: LeasedRecord = {
-        record: toRecord(row as unknown as TransactionRow),
+        record: toRecord(row),
         token: row.lease_token as string,
         nextCheckAt: fromInstant(row.next_check_at),
       };
@@ -130,7 +124,7 @@ export async function leaseDueRows(
 
 /** The check logs of `references`, each oldest first (one query for the lot). */
 async function readLogs(
-  s: Kysely<ScheduleDatabase>,
+  s: Kysely<StoreDatabase>,
   references: readonly string[],
 ): Promise<Map<string, unknown[]>> {
   const logs = new Map<string, unknown[]>();
@@ -186,51 +180,49 @@ export async function releaseLeaseRows(
   if (releases.length === 0) return [];
   const at = (value: Date) => toInstant(dialect, value);
   const released = new Set<string>();
-  await scheduled(db)
-    .transaction()
-    .execute(async (trx) => {
-      if (dialect === 'postgres') {
-        // PostgreSQL locks every row up front in one order, so two batches that meet on a
-        // record (a lease taken over after expiry) wait for each other instead of deadlocking.
-        // SQLite has one writer at a time: nothing to order.
-        const references = releases.map((release) => release.merchantReference).sort();
-        for (let start = 0; start < references.length; start += releaseChunk) {
-          await trx
-            .selectFrom(transactionsTable)
-            .select('merchant_reference')
-            .where('merchant_reference', 'in', references.slice(start, start + releaseChunk))
-            .orderBy('merchant_reference')
-            .forUpdate()
-            .execute();
-        }
+  await db.transaction().execute(async (trx) => {
+    if (dialect === 'postgres') {
+      // PostgreSQL locks every row up front in one order, so two batches that meet on a
+      // record (a lease taken over after expiry) wait for each other instead of deadlocking.
+      // SQLite has one writer at a time: nothing to order.
+      const references = releases.map((release) => release.merchantReference).sort();
+      for (let start = 0; start < references.length; start += releaseChunk) {
+        await trx
+          .selectFrom(transactionsTable)
+          .select('merchant_reference')
+          .where('merchant_reference', 'in', references.slice(start, start + releaseChunk))
+          .orderBy('merchant_reference')
+          .forUpdate()
+          .execute();
       }
-      for (let start = 0; start < releases.length; start += releaseChunk) {
-        const chunk = releases.slice(start, start + releaseChunk);
-        const rows = await writeReleased(trx, chunk, at(now));
-        // Past maxObservations entries, the oldest go (rare: a record checked 20 times).
-        const full = rows.filter((row) => Number(row.check_log_seq) > maxObservations);
-        if (full.length > 0) {
-          await trx
-            .deleteFrom(checkLogTable)
-            .where((eb) =>
-              eb.or(
-                full.map((row) =>
-                  eb.and([
-                    eb('merchant_reference', '=', row.merchant_reference),
-                    eb('seq', '<=', Number(row.check_log_seq) - maxObservations),
-                  ]),
-                ),
+    }
+    for (let start = 0; start < releases.length; start += releaseChunk) {
+      const chunk = releases.slice(start, start + releaseChunk);
+      const rows = await writeReleased(trx, chunk, at(now));
+      // Past maxObservations entries, the oldest go (rare: a record checked 20 times).
+      const full = rows.filter((row) => Number(row.check_log_seq) > maxObservations);
+      if (full.length > 0) {
+        await trx
+          .deleteFrom(checkLogTable)
+          .where((eb) =>
+            eb.or(
+              full.map((row) =>
+                eb.and([
+                  eb('merchant_reference', '=', row.merchant_reference),
+                  eb('seq', '<=', Number(row.check_log_seq) - maxObservations),
+                ]),
               ),
-            )
-            .execute();
-        }
-        for (const row of rows) released.add(row.merchant_reference);
+            ),
+          )
+          .execute();
       }
-    });
+      for (const row of rows) released.add(row.merchant_reference);
+    }
+  });
   return releases.map((release) => released.has(release.merchantReference));
 
   async function writeReleased(
-    trx: Kysely<ScheduleDatabase>,
+    trx: Kysely<StoreDatabase>,
     chunk: ParsedLeaseRelease[],
     nowInstant: Date | string,
   ) {
@@ -321,7 +313,7 @@ interface ReleaseRow {
  * evidence a person gets when the reconciler gives up. One read, only when needed.
  */
 export async function readObservationRows(db: Db, merchantReference: string): Promise<unknown[]> {
-  const s = scheduled(db);
+  const s = db;
   const row = await s
     .selectFrom(transactionsTable)
     .select('merchant_reference')
@@ -330,44 +322,6 @@ export async function readObservationRows(db: Db, merchantReference: string): Pr
   if (!row) throw new TransactionNotFoundError(merchantReference);
   return (await readLogs(s, [merchantReference])).get(merchantReference) ?? [];
 }
-
-/** Every column a lease returns: the record and its schedule, never the check log. */
-export const leasedColumns = Object.keys({
-  merchant_reference: true,
-  product: true,
-  flow: true,
-  amount_cents: true,
-  msisdn: true,
-  status: true,
-  status_reason: true,
-  control_number: true,
-  payment_reference: true,
-  external_reference: true,
-  txnid: true,
-  refid: true,
-  created_at: true,
-  updated_at: true,
-  attempted_at: true,
-  last_checked_at: true,
-  check_count: true,
-  last_payload: true,
-  metadata: true,
-  review: true,
-  resolution: true,
-  effect_status: true,
-  effect_attempts: true,
-  effect_due_at: true,
-  effect_last_error: true,
-  effect_completed_at: true,
-  effect_lease_token: true,
-  effect_lease_until: true,
-  next_check_at: true,
-  lease_token: true,
-  lease_expires_at: true,
-} satisfies Record<
-  Exclude<keyof ScheduledTransactionsTable, 'check_log' | 'check_log_seq'>,
-  true
->) as Exclude<keyof ScheduledTransactionsTable, 'check_log' | 'check_log_seq'>[];
 
 /**
  * The fence of a final write: inside the transaction that locked the record, refuse unless
@@ -378,7 +332,7 @@ export async function assertLeaseRow(
   merchantReference: string,
   token: string,
 ): Promise<void> {
-  const row = await scheduled(trx)
+  const row = await trx
     .selectFrom(transactionsTable)
     .select('merchant_reference')
     .where('merchant_reference', '=', merchantReference)

@@ -4,7 +4,8 @@ import { referenceColumns, toRecord, transactionsTable } from './table.js';
 
 /**
  * The SQL store's reads of its records (TransactionRecords): by one reference field, by any
- * platform reference, and the open ones in the order the reconciler checks them. Its input is
+ * platform reference, the open ones in the order the reconciler checks them, and those in
+ * review. Its input is
  * checked already (sql-store.ts).
  */
 export class SqlRecordLookups {
@@ -65,6 +66,20 @@ export class SqlRecordLookups {
       // Same order as compareForReconciliation (reconciliation-order.ts).
       .orderBy('last_checked_at', (ob) => ob.asc().nullsFirst())
       .orderBy('created_at', 'asc')
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /** `needs_review` records in merchant-reference order, the page after `after`. */
+  async listReview(limit: number, after: string | undefined): Promise<TransactionRecord[]> {
+    const rows = await this.#store
+      .open()
+      .selectFrom(transactionsTable)
+      .selectAll()
+      .where('status', '=', 'needs_review')
+      .$if(after !== undefined, (qb) => qb.where('merchant_reference', '>', after as string))
       .orderBy('merchant_reference', 'asc')
       .limit(limit)
       .execute();

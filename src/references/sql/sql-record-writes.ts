@@ -1,9 +1,10 @@
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
+import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
-import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
-import { statusChange } from '../record-changes.js';
+import type { ParsedAnswerWrite, ParsedTransition, parseResolve } from '../input-rules.js';
+import { resolution, type StatusChange, statusChange } from '../record-changes.js';
 import type { References, TransactionIntent, TransactionRecord } from '../types.js';
-import { writeAnswer } from './answer-write.js';
+import { effectColumns } from './effects.js';
 import {
   claimReferences,
   type Db,
@@ -13,33 +14,28 @@ import {
 } from './record-claims.js';
 import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
-import type { SqliteMoneyWrites } from './sqlite-money-writes.js';
 import { toCents, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
 
+type ParsedResolve = ReturnType<typeof parseResolve>;
+
 /**
  * The SQL store's writes to its records (TransactionRecords): the money call's intent and
- * answer, references attached, a status moved, a check counted. Every change is one transaction
+ * answer, references attached, a status moved, a check counted, a review resolved. Every change is one transaction
  * that locks the record (`SELECT ... FOR UPDATE` on PostgreSQL; SQLite has one writer at a
  * time), decides with the same rules as the memory store, then writes. The unique constraints
  * are the last word on who owns a reference. Its input is checked already (sql-store.ts).
  */
 export class SqlRecordWrites {
   readonly #store: SqlStoreContext;
-  /** SQLite: the money call's two writes without Kysely (sqlite-money-writes.ts). */
-  readonly #moneyWrites: SqliteMoneyWrites | undefined;
 
-  constructor(store: SqlStoreContext, moneyWrites: SqliteMoneyWrites | undefined) {
+  constructor(store: SqlStoreContext) {
     this.#store = store;
-    this.#moneyWrites = moneyWrites;
   }
 
   async createIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
-    const at = this.#store.now();
-    const now = this.#store.instant(at);
+    const now = this.#store.instant(this.#store.now());
     try {
-      const written = this.#store.open() && this.#moneyWrites?.createIntent(parsed, at);
-      if (written !== undefined) return written;
       const row = await this.#store
         .open()
         .insertInto(transactionsTable)
@@ -58,6 +54,7 @@ export class SqlRecordWrites {
           metadata: JSON.stringify(parsed.metadata ?? {}),
           effect_status: 'none',
           effect_attempts: 0,
+          check_log_seq: 0,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -95,18 +92,78 @@ export class SqlRecordWrites {
       });
   }
 
+  /**
+   * One transaction and one UPDATE: one commit where attachReferences then transition made two.
+   * A move the status table refuses (the record settled meanwhile) is decided in code, with no
+   * failed statement, so the references are still written and the refusal thrown after the
+   * commit: what the two calls in turn would do. A lost lease writes nothing, as its error says.
+   */
   async attachAndTransition(
     answer: ParsedAnswerWrite,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    return writeAnswer(
-      {
-        db: this.#store.open(),
-        dialect: this.#store.dialect,
-        now: this.#store.now,
-        moneyWrites: this.#moneyWrites,
-      },
-      answer,
-    );
+    const { dialect } = this.#store;
+    const { merchantReference: reference, refs, transition, leaseToken } = answer;
+    let refused: unknown;
+    let result: { record: TransactionRecord; changed: boolean };
+    try {
+      result = await this.#store
+        .open()
+        .transaction()
+        .execute(async (trx) => {
+          const record = await lockRecord(trx, dialect, reference);
+          if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
+          const claimed = await claimReferences(trx, dialect, record, refs);
+          const at = this.#store.now();
+          let change: StatusChange | undefined;
+          try {
+            change = statusChange(record, transition, at);
+          } catch (error) {
+            if (!isInvalidTransitionError(error)) throw error;
+            refused = error;
+          }
+          if (claimed === undefined && change === undefined) return { record, changed: false };
+          const row = await trx
+            .updateTable(transactionsTable)
+            .set({
+              ...(claimed ?? {}),
+              updated_at: this.#store.instant(at),
+              ...(change === undefined ? {} : statusColumns(dialect, change, transition)),
+            })
+            .where('merchant_reference', '=', reference)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return { record: toRecord(row), changed: change !== undefined };
+        });
+    } catch (error) {
+      throw await explainConflict(this.#store.database, error, reference, refs);
+    }
+    if (refused !== undefined) throw refused;
+    return result;
+  }
+
+  /** A person's decision on a record in review, with the effect it makes due. */
+  async resolve(reference: string, decision: ParsedResolve): Promise<TransactionRecord> {
+    const { dialect } = this.#store;
+    return this.#store
+      .open()
+      .transaction()
+      .execute(async (trx) => {
+        const record = await lockRecord(trx, dialect, reference);
+        const change = resolution(record, decision, this.#store.now());
+        const row = await trx
+          .updateTable(transactionsTable)
+          .set({
+            status: change.status,
+            status_reason: change.statusReason,
+            updated_at: this.#store.instant(change.updatedAt),
+            resolution: JSON.stringify(change.resolution),
+            ...effectColumns(dialect, change.effect),
+          })
+          .where('merchant_reference', '=', reference)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toRecord(row);
+      });
   }
 
   async recordCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type {
   ClaimEffectsOptions,
@@ -42,16 +41,16 @@ import type {
   TransactionStatus,
   TransitionDetails,
 } from '../types.js';
-import type { InboxDatabase } from './inbox-table.js';
-import { SqliteScheduleWrites } from './schedule-sqlite.js';
-import { SqlEffectOutbox } from './sql-effect-outbox.js';
+import { SqlEffectOutbox } from './effects.js';
+import {
+  leaseDueRows,
+  readObservationRows,
+  releaseLeaseRow,
+  releaseLeaseRows,
+} from './schedule.js';
 import { SqlRecordLookups } from './sql-record-lookups.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
-import { SqlReviewQueue } from './sql-review-queue.js';
-import { SqlScheduling } from './sql-scheduling.js';
 import { SqlStoreContext } from './sql-store-context.js';
-import { SqliteMoneyWrites } from './sqlite-money-writes.js';
-import type { SqliteScheduleThread } from './sqlite-schedule-worker.js';
 import type { SqlDialectName, StoreDatabase } from './table.js';
 
 /** Options shared by the SQL stores. */
@@ -63,10 +62,9 @@ export interface SqlReferenceStoreOptions {
 /**
  * The reference store over SQL, one implementation for SQLite and PostgreSQL. It checks each
  * call's input with the rules every store applies (input-rules.ts), then hands it to the part of
- * the store that does it, each a file of its own: the records' writes (sql-record-writes.ts) and
- * reads (sql-record-lookups.ts), the reconciler's scheduling (sql-scheduling.ts), the review
- * queue (sql-review-queue.ts), the effect outbox (sql-effect-outbox.ts) and the callback inbox
- * (inbox/sql-inbox.ts). Every change is one transaction that locks the record, decides with the
+ * the store that does it: the records' writes (sql-record-writes.ts) and reads
+ * (sql-record-lookups.ts), the reconciler's lease and release (schedule.ts), the effect outbox
+ * (effects.ts) and the callback inbox (inbox/sql-inbox.ts). Every change is one transaction that locks the record, decides with the
  * same rules as the memory store, then writes; the unique constraints are the last word on who
  * owns a reference.
  */
@@ -74,11 +72,8 @@ export class SqlReferenceStore implements ReferenceStore {
   readonly #store: SqlStoreContext;
   readonly #release: () => Promise<void>;
   readonly inbox: CallbackInbox;
-  readonly #inbox: SqlCallbackInbox;
   readonly #writes: SqlRecordWrites;
   readonly #lookups: SqlRecordLookups;
-  readonly #scheduling: SqlScheduling;
-  readonly #review: SqlReviewQueue;
   readonly #effects: SqlEffectOutbox;
 
   protected constructor(
@@ -86,34 +81,13 @@ export class SqlReferenceStore implements ReferenceStore {
     dialect: SqlDialectName,
     release: () => Promise<void>,
     options: SqlReferenceStoreOptions,
-    /** SQLite: the better-sqlite3 handle under `db`, for the inbox's group commit. */
-    sqlite?: Database.Database,
-    /** SQLite: the inbox's gathering window, checked by SqliteReferenceStore.open. */
-    inboxGatherMs?: number,
-    /** SQLite: the schedule thread (sqlite-schedule-worker.ts); SqliteReferenceStore ends it. */
-    scheduleThread?: SqliteScheduleThread,
   ) {
     const store = new SqlStoreContext(db, dialect, options.now ?? (() => new Date()));
     this.#store = store;
     this.#release = release;
-    this.#inbox = new SqlCallbackInbox(
-      () => store.open() as unknown as Kysely<InboxDatabase>,
-      dialect,
-      store.now,
-      sqlite,
-      inboxGatherMs,
-    );
-    this.inbox = this.#inbox;
-    // SQLite: the money call's writes, and the reconciler's lease and release, by hand.
-    const handWritten = sqlite && dialect === 'sqlite' ? sqlite : undefined;
-    this.#writes = new SqlRecordWrites(store, handWritten && new SqliteMoneyWrites(handWritten));
+    this.inbox = new SqlCallbackInbox(() => store.open(), dialect, store.now);
+    this.#writes = new SqlRecordWrites(store);
     this.#lookups = new SqlRecordLookups(store);
-    this.#scheduling = new SqlScheduling(
-      store,
-      handWritten && new SqliteScheduleWrites(handWritten),
-      scheduleThread,
-    );
-    this.#review = new SqlReviewQueue(store);
     this.#effects = new SqlEffectOutbox(store);
   }
 
@@ -172,7 +146,8 @@ export class SqlReferenceStore implements ReferenceStore {
   }
 
   async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
-    return this.#scheduling.leaseDue(parseLeaseDue(options));
+    const parsed = parseLeaseDue(options);
+    return leaseDueRows(this.#store.open(), this.#store.dialect, parsed, this.#store.now());
   }
 
   async releaseLease(
@@ -181,16 +156,19 @@ export class SqlReferenceStore implements ReferenceStore {
     options: ReleaseLeaseOptions,
   ): Promise<boolean> {
     const reference = parseMerchantReference('releaseLease', merchantReference);
-    return this.#scheduling.releaseLease(reference, parseRelease(token, options));
+    const parsed = parseRelease(token, options);
+    const { dialect } = this.#store;
+    return releaseLeaseRow(this.#store.open(), dialect, reference, parsed, this.#store.now());
   }
 
   async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
-    return this.#scheduling.releaseLeases(parseReleases(releases));
+    const parsed = parseReleases(releases);
+    return releaseLeaseRows(this.#store.open(), this.#store.dialect, parsed, this.#store.now());
   }
 
   async readObservations(merchantReference: string): Promise<unknown[]> {
     const reference = parseMerchantReference('readObservations', merchantReference);
-    return this.#scheduling.readObservations(reference);
+    return readObservationRows(this.#store.open(), reference);
   }
 
   async resolve(
@@ -199,12 +177,12 @@ export class SqlReferenceStore implements ReferenceStore {
     options: ResolveOptions,
   ): Promise<TransactionRecord> {
     const reference = parseMerchantReference('resolve', merchantReference);
-    return this.#review.resolve(reference, parseResolve(outcome, options));
+    return this.#writes.resolve(reference, parseResolve(outcome, options));
   }
 
   async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
     const { limit, after } = parseListPage('listReview', options);
-    return this.#review.list(limit, after);
+    return this.#lookups.listReview(limit, after);
   }
 
   async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
@@ -237,8 +215,6 @@ export class SqlReferenceStore implements ReferenceStore {
   async close(): Promise<void> {
     if (this.#store.closed) return;
     this.#store.close();
-    // The inbox's appends in flight are answered, and its SQLite writer thread stopped, first.
-    await this.#inbox.close();
     await this.#release();
   }
 }

@@ -9,6 +9,7 @@ import type {
   TransactionRecord,
   TransactionStatus,
 } from '../types.js';
+import type { InboxTable } from './inbox-table.js';
 
 /** The SQL dialects the store runs on. */
 export type SqlDialectName = 'sqlite' | 'postgres';
@@ -52,47 +53,38 @@ export interface TransactionsTable {
   /** Fences effect claims: only the holder of this token may complete or fail the effect. */
   effect_lease_token: string | null;
   effect_lease_until: Instant | null;
+  /** The reconciler's schedule: when the record is next due (NULL: due now). */
+  next_check_at: Instant | null;
+  /** The fencing token of the reconciler's lease, and its expiry. */
+  lease_token: string | null;
+  lease_expires_at: Instant | null;
+  /** The sequence number of the record's latest check-log entry (0: none yet). */
+  check_log_seq: number;
+}
+
+/**
+ * What the checks of each record saw, one row per observation: appended by a release, never
+ * rewritten; the oldest dropped past `maxObservations`.
+ */
+export interface CheckLogTable {
+  merchant_reference: string;
+  /** 1, 2, 3 … per record, in the order the checks were written. */
+  seq: number;
+  /** The observation as JSON text, exactly as the release gave it. */
+  observation: string;
 }
 
 export interface StoreDatabase {
   pesakit_transactions: TransactionsTable;
+  pesakit_check_log: CheckLogTable;
+  pesakit_callback_inbox: InboxTable;
 }
+
+export const checkLogTable = 'pesakit_check_log';
 
 export type TransactionRow = Selectable<TransactionsTable>;
 
 export const transactionsTable = 'pesakit_transactions';
-
-/** The columns a record is made of (not the reconciler's schedule or check log). */
-export const recordColumns: readonly (keyof TransactionRow)[] = [
-  'merchant_reference',
-  'product',
-  'flow',
-  'amount_cents',
-  'msisdn',
-  'status',
-  'status_reason',
-  'control_number',
-  'payment_reference',
-  'external_reference',
-  'txnid',
-  'refid',
-  'created_at',
-  'updated_at',
-  'attempted_at',
-  'last_checked_at',
-  'check_count',
-  'last_payload',
-  'metadata',
-  'review',
-  'resolution',
-  'effect_status',
-  'effect_attempts',
-  'effect_due_at',
-  'effect_last_error',
-  'effect_completed_at',
-  'effect_lease_token',
-  'effect_lease_until',
-];
 
 /** The column of each platform reference kind. */
 export const referenceColumns = {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { isStoreInputError, type StoreInputError } from '../../../src/errors/store-input-error.js';
-import { attachAndTransition } from '../../../src/references/answer-write.js';
 import { parseAnswerWrite } from '../../../src/references/input-rules.js';
 import { MemoryReferenceStore } from '../../../src/references/memory-store.js';
 import type { ReferenceStore, TransitionDetails } from '../../../src/references/types.js';
@@ -56,7 +55,7 @@ describe('parseAnswerWrite: one set of checks for every store', () => {
           flow: 'mno',
           amount: 1000,
         });
-        const error = await failure(attachAndTransition(store, ...args()));
+        const error = await failure(store.attachAndTransition(...args()));
         expect(isStoreInputError(error)).toBe(true);
         expect((error as StoreInputError).errors).toEqual(expected.errors);
         expect((error as StoreInputError).message).toBe(expected.message);

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isConfigurationError } from '../../../src/errors/configuration-error.js';
 import { PostgresReferenceStore } from '../../../src/postgres.js';
-import { storeMigrations } from '../../../src/references/sql/migrations.js';
+import { failure } from '../../helpers/failure.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { describeReferenceStore } from '../../helpers/reference-store-conformance.js';
 
@@ -64,11 +65,34 @@ describe('PostgreSQL store schema', () => {
         { column_name: 'created_at', data_type: 'timestamp with time zone' },
       ]);
       const migrations = await client.query('select name from pesakit_migration');
-      expect(migrations.rows.map((row) => row.name)).toEqual(
-        Object.keys(storeMigrations('postgres')),
-      );
+      expect(migrations.rows.map((row) => row.name)).toEqual(['0001_initial_schema']);
       const amount = await client.query('select amount_cents from pesakit_transactions');
       expect(amount.rows).toEqual([{ amount_cents: '30' }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('refuses a schema made by a pre-release build, naming it; another schema opens as new', async () => {
+    const client = new pg.Client(database.url);
+    await client.connect();
+    try {
+      // A schema as a build before 0.1.0 left it: its migrations recorded in kysely's table.
+      await client.query(`create schema old_build;
+        create table old_build.pesakit_migration (name varchar(255) primary key, timestamp varchar(255));
+        insert into old_build.pesakit_migration values ('0001_pesakit_transactions', '2026-01-01'),
+          ('0005_reconciler_check_log', '2026-01-01');`);
+      const error = await failure(
+        PostgresReferenceStore.open(database.url, { schema: 'old_build' }),
+      );
+      expect(isConfigurationError(error)).toBe(true);
+      expect((error as Error).message).toMatch(
+        /PostgreSQL schema "old_build" .* pre-release build of pesakit \(before 0\.1\.0\).*drop the schema/,
+      );
+      const { rows } = await client.query('select name from old_build.pesakit_migration');
+      expect(rows).toHaveLength(2);
+      const fresh = await PostgresReferenceStore.open(database.url, { schema: 'new_build' });
+      await fresh.close();
     } finally {
       await client.end();
     }

@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { isDuplicateReferenceError } from '../../../src/errors/duplicate-reference-error.js';
-import { storeMigrations, storeMigrator } from '../../../src/references/sql/migrations.js';
+import {
+  type ConfigurationError,
+  isConfigurationError,
+} from '../../../src/errors/configuration-error.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
 import { failure } from '../../helpers/failure.js';
 import { describeReferenceStore } from '../../helpers/reference-store-conformance.js';
@@ -47,9 +48,7 @@ describe('SQLite store files', () => {
     const applied = raw.prepare('select name from pesakit_migration order by name').all();
     const columns = raw.prepare("select name from pragma_table_info('pesakit_transactions')").all();
     raw.close();
-    expect(applied.map((row) => (row as { name: string }).name)).toEqual(
-      Object.keys(storeMigrations('sqlite')),
-    );
+    expect(applied.map((row) => (row as { name: string }).name)).toEqual(['0001_initial_schema']);
     expect(columns).toContainEqual({ name: 'amount_cents' });
   });
 
@@ -81,52 +80,58 @@ describe('SQLite store files', () => {
     }
   });
 
-  it('upgrades a version-1 file on open: records kept, needs_review and effects available', async () => {
-    const file = join(dir, 'upgrade.sqlite');
-    // A file as pesakit 0.1.0 left it: only the first migration applied, one paid record.
-    const old = new Kysely<unknown>({
-      dialect: new SqliteDialect({ database: new Database(file) }),
-    });
-    const migrator = storeMigrator(old, 'sqlite');
-    expect((await migrator.migrateTo('0001_pesakit_transactions')).error).toBeUndefined();
-    await sql`insert into pesakit_transactions
-      (merchant_reference, product, flow, amount_cents, status, control_number, created_at, updated_at, check_count, metadata)
-      values ('old-1', 'collection', 'mno', 1500050, 'pending', 'CN-OLD', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', 0, '{}')`.execute(
-      old,
-    );
-    const v1Check = await failure(
-      sql`update pesakit_transactions set status = 'needs_review'`.execute(old),
-    );
-    expect(String(v1Check)).toMatch(/CHECK constraint failed/);
-    await old.destroy();
-
-    const store = await SqliteReferenceStore.open(file);
-    const record = await store.findByReference('CN-OLD');
-    expect(record).toMatchObject({
-      merchantReference: 'old-1',
-      amount: 15000.5,
-      status: 'pending',
-      review: null,
-      effect: { status: 'none', attempts: 0 },
-    });
-    const { record: flagged } = await store.transition('old-1', 'needs_review', {
-      review: { reason: 'amount_mismatch', message: 'paid 150 of 15000.50' },
-    });
-    expect(flagged.status).toBe('needs_review');
-    expect(flagged.effect.status).toBe('due');
-    expect(
-      isDuplicateReferenceError(
-        await failure(
-          store.createIntent({
-            merchantReference: 'old-1',
-            product: 'collection',
-            flow: 'mno',
-            amount: 1,
-          }),
-        ),
-      ),
-    ).toBe(true);
+  it('makes a Database it is given durable: WAL, synchronous = FULL, busy_timeout', async () => {
+    const database = new Database(join(dir, 'given.sqlite'));
+    // As a merchant might leave it: no WAL, commits not fsynced, no busy wait.
+    database.pragma('synchronous = OFF');
+    database.pragma('busy_timeout = 0');
+    const store = await SqliteReferenceStore.open(database, { busyTimeoutMs: 1234 });
     await store.close();
+    expect({
+      mode: database.pragma('journal_mode', { simple: true }),
+      synchronous: database.pragma('synchronous', { simple: true }),
+      busyTimeout: database.pragma('busy_timeout', { simple: true }),
+    }).toEqual({ mode: 'wal', synchronous: 2, busyTimeout: 1234 });
+    database.close();
+  });
+
+  it('refuses a file made by a pre-release build, naming the file, and leaves it as it was', async () => {
+    const file = join(dir, 'pre-release.sqlite');
+    // A file as a build before 0.1.0 left it: its migrations recorded in kysely's table.
+    const old = new Database(file);
+    old.exec(`create table pesakit_migration (name varchar(255) not null primary key, timestamp varchar(255) not null);
+      insert into pesakit_migration values ('0001_pesakit_transactions', '2026-01-01T00:00:00.000Z'),
+        ('0002_review_and_effects', '2026-01-01T00:00:00.000Z');
+      create table pesakit_transactions (merchant_reference text primary key);`);
+    old.close();
+    const error = await failure(SqliteReferenceStore.open(file));
+    expect(isConfigurationError(error)).toBe(true);
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toMatch(/pre-release build of pesakit \(before 0\.1\.0\)/);
+    expect((error as Error).message).toMatch(/delete the file/);
+    const raw = new Database(file, { readonly: true });
+    const applied = raw.prepare('select name from pesakit_migration order by name').all();
+    raw.close();
+    expect(applied).toEqual([
+      { name: '0001_pesakit_transactions' },
+      { name: '0002_review_and_effects' },
+    ]);
+  });
+
+  it('refuses a bad or unknown option before the file is touched, naming it', async () => {
+    const file = join(dir, 'never-made.sqlite');
+    for (const [options, option] of [
+      [{ busyTimeoutMs: -1 }, 'busyTimeoutMs'],
+      [{ busyTimeoutMs: 1.5 }, 'busyTimeoutMs'],
+      [{ inbox: { gatherMs: 1 } }, 'inbox'],
+      [{ now: 'today' }, 'now'],
+    ] as const) {
+      const error = await failure(SqliteReferenceStore.open(file, options as never));
+      expect(isConfigurationError(error)).toBe(true);
+      expect((error as ConfigurationError).option).toBe(option);
+      expect((error as Error).message).toContain(option);
+    }
+    expect(existsSync(file)).toBe(false);
   });
 
   it('keeps instants as ISO-8601 text and amounts as whole cents', async () => {

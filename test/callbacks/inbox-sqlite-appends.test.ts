@@ -6,16 +6,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { callback } from './inbox-conformance.js';
 
-// The SQLite inbox commits the appends of one event-loop turn together (group commit). What
-// must not change: an append resolves only once its row is committed, dedup is decided inside
-// the group, and one bad row does not take the others down.
+// The SQLite inbox commits each append on the store's connection. What must not change: an
+// append resolves only once its row is committed, dedup holds among concurrent appends, one bad
+// row does not take the others down, and an append never joins a store transaction.
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 async function fileStore() {
-  const directory = mkdtempSync(join(tmpdir(), 'pesakit-inbox-group-'));
+  const directory = mkdtempSync(join(tmpdir(), 'pesakit-inbox-appends-'));
   const file = join(directory, 'store.sqlite');
   const store = await SqliteReferenceStore.open(file);
   cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
@@ -23,7 +23,7 @@ async function fileStore() {
   return { store, file };
 }
 
-describe('the SQLite inbox: group commit', () => {
+describe('the SQLite inbox: appends', () => {
   it('an append resolves only when its row is committed: another connection sees it', async () => {
     const { store, file } = await fileStore();
     const reader = new Database(file, { readonly: true });
@@ -43,7 +43,7 @@ describe('the SQLite inbox: group commit', () => {
     expect((count.get() as { n: number }).n).toBe(50);
   });
 
-  it('in one group, the second of two equal callbacks is a duplicate; the others are new', async () => {
+  it('among concurrent appends, the second of two equal callbacks is a duplicate; the others are new', async () => {
     const { store } = await fileStore();
     const results = await Promise.all([
       store.inbox.append(callback('A')),
@@ -63,8 +63,8 @@ describe('the SQLite inbox: group commit', () => {
     expect(await store.inbox.get(results[1]?.entry.id as string)).toEqual(results[1]?.entry);
   });
 
-  it('a row the database refuses fails alone; the rest of its group is stored', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'pesakit-inbox-group-'));
+  it('a row the database refuses fails alone; the others are stored', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'pesakit-inbox-appends-'));
     cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
     const database = new Database(join(directory, 'store.sqlite'));
     cleanups.push(() => {
