@@ -60,7 +60,7 @@ export class SandboxContext {
     this.wallets = new WalletBook(nowIso);
     this.sms = new SmsOutbox(nowIso);
     this.faultBoard = new FaultBoard(options.faults);
-    this.loginLimits = new LoginLimits(options.loginLimits);
+    this.loginLimits = new LoginLimits(options.loginLimits, () => this.now().getTime());
     this.dispatcher = new CallbackDispatcher({
       ...(options.callbackSchedule ? { schedule: options.callbackSchedule } : {}),
       faults: this.faultBoard,

@@ -67,7 +67,6 @@ export function buildSandboxApp(
   registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
   registerJsonBody(app);
   registerErrorHandling(app);
-  context.loginLimits.register(app);
 
   registerCollectionRoutes(app, context);
   registerCheckoutRoutes(app, context);
