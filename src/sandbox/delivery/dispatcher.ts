@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
-import type { CallbackFaults, FaultBoard } from './faults.js';
+import type { FaultBoard } from './faults.js';
 import type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
 import { isHttpUrl, sendAttempt } from './send-attempt.js';
 
@@ -102,11 +102,11 @@ export class CallbackDispatcher {
       this.#record({ ...unsent, outcome: 'failed', error: 'The payload is not serialisable.' });
       return;
     }
-    if (this.#takeDrop()) {
+    if (this.#faults.takeDrop()) {
       this.#record({ ...unsent, outcome: 'dropped' });
       return;
     }
-    const faults = this.#callbackFaults();
+    const faults = this.#faults.settings.callbacks ?? {};
     // Faults arrive validated, but a bad count must still send the delivery once, not zero times.
     const count = Math.max(1, Math.trunc(faults.duplicate ?? 1) || 1);
     const copies = Array.from({ length: count }, (_, index) => ({
@@ -159,22 +159,6 @@ export class CallbackDispatcher {
     this.#held = [];
     this.#outstanding = 0;
     this.#wakeIdleWaiters();
-  }
-
-  #callbackFaults(): CallbackFaults {
-    try {
-      return this.#faults.settings.callbacks ?? {};
-    } catch {
-      return {};
-    }
-  }
-
-  #takeDrop(): boolean {
-    try {
-      return this.#faults.takeDrop();
-    } catch {
-      return false;
-    }
   }
 
   #startAll(jobs: readonly Job[], generation: number): void {

@@ -1,3 +1,4 @@
+import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { endpoints, sandboxPrefixes } from '../../core/endpoints.js';
@@ -9,9 +10,9 @@ import { atCapacity } from '../http/capacity.js';
 import { publicOrigin } from '../http/origin.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
-import { pageSecurityHeaders } from '../http/security-headers.js';
+import { helmetOptions } from '../http/security-headers.js';
 import { newSessionId } from '../references.js';
-import { type CollectionRecord, cardSessions } from '../state/collections.js';
+import type { CollectionRecord } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
 import { aboveMaxAmount, controlCallbackUrl } from './accept-initiation.js';
 
@@ -113,7 +114,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     // Opening a session moves no money, so it is allowed while a phone payment waits; the card
     // step itself is what is refused then.
     // A checkout keeps its latest few sessions; a page that reopens the card step gets a new one.
-    const sessions = cardSessions(record);
+    const sessions = record.sessions;
     if (sessions.size >= SESSIONS_KEPT) {
       const oldest = sessions.keys().next().value;
       if (oldest !== undefined) sessions.delete(oldest);
@@ -135,7 +136,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     if (!record) return reply;
     const parsed = parseBody(cardPaymentSchema, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const expiresAt = record.sessions?.get(parsed.data.session_id);
+    const expiresAt = record.sessions.get(parsed.data.session_id);
     if (expiresAt === undefined) {
       return sendValidationError(reply, {
         session_id: ['The session_id is not a card session of this checkout.'],
@@ -150,7 +151,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     }
     if (phoneInProgress(record, reply)) return reply;
     // One card payment per session: a declined card needs a new session, as a real portal does.
-    record.sessions?.delete(parsed.data.session_id);
+    record.sessions.delete(parsed.data.session_id);
     const declined = parsed.data.card_number.endsWith(DECLINED_CARD_SUFFIX);
     // The card network answers at once: settle through the engine callback, as a real one would.
     await context.engine.settle(record, declined ? 'failed' : 'success', 'card');
@@ -168,10 +169,10 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     return checkoutStatus(record);
   });
 
-  // The page is the one HTML document the sandbox serves: it replaces the API's security
-  // headers with helmet's full set for a page (read once, when the sandbox starts).
+  // The page is the one HTML document the sandbox serves: helmet gives it a page's full set of
+  // security headers in place of the API's.
   app.register(async (scope) => {
-    const pageHeaders = await pageSecurityHeaders(apiBase);
+    await scope.register(helmet, helmetOptions(apiBase));
     scope.get(checkoutPath, async (request, reply) => {
       const { token } = request.params as { token: string };
       const record = context.collections.findByToken(token);
@@ -184,11 +185,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
         callbackUrl: record.callback_url ?? '',
         apiBase,
       });
-      return reply
-        .headers(pageHeaders)
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(html);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     });
   });
 }
