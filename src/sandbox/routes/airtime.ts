@@ -12,6 +12,7 @@ import { newControlNumber, unique } from '../references.js';
 import { createAccount } from '../state/account-setup.js';
 import { airtimeUserView } from '../state/accounts.js';
 import { airtimePaymentView } from '../state/airtime.js';
+import { aboveMaxAmount } from './accept-initiation.js';
 import { registerRechargeCallback } from './recharge-callback.js';
 
 /** Airtime (prefix /api/sandbox/airtime): accounts, purchases from the wallet, recharges. */
@@ -69,11 +70,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
     const parsed = parseBody(endpoints.airtimePurchase.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const { msisdn, amount } = parsed.data;
-    if (amount > context.options.maxAmount) {
-      return sendValidationError(reply, {
-        amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
-      });
-    }
+    if (aboveMaxAmount(context, amount, reply)) return reply;
     if (atCapacity(context, reply, 'airtime payments', context.airtime.payments.length)) {
       return reply;
     }
@@ -107,11 +104,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
     if (!caller) return reply;
     const parsed = parseBody(endpoints.airtimeRecharge.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    if (parsed.data.amount > context.options.maxAmount) {
-      return sendValidationError(reply, {
-        amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
-      });
-    }
+    if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
     if (atCapacity(context, reply, 'recharges', context.airtime.recharges.size)) return reply;
     const now = context.nowIso();
     const controlNumber = unique(

@@ -9,8 +9,13 @@ import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { toCents, toShillings, WALLET_LIMIT_MESSAGE } from '../money.js';
 import { createAccount, updateAccount } from '../state/account-setup.js';
 import { type Account, accountView } from '../state/accounts.js';
-import { registerAirtimePaymentsControl } from './control-airtime-payments.js';
-import { controlAccountSchema, settleSchema, walletCreditSchema } from './control-schemas.js';
+import { airtimePaymentView } from '../state/airtime.js';
+import {
+  airtimePaymentsQuerySchema,
+  controlAccountSchema,
+  settleSchema,
+  walletCreditSchema,
+} from './control-schemas.js';
 
 export { CONTROL_PREFIX } from '../http/control-path.js';
 
@@ -120,7 +125,22 @@ export function registerControlRoutes(
 
       control.get('/sms', async () => ({ messages: context.sms.list() }));
 
-      registerAirtimePaymentsControl(control, context);
+      // The airtime payments made (single purchases and bulk rows alike), oldest first: tests
+      // ask "how many times was this number paid?", which the platform itself cannot answer.
+      control.get('/airtime/payments', async (request, reply) => {
+        const parsed = parseBody(airtimePaymentsQuerySchema, request.query);
+        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+        const { msisdn, reference, status } = parsed.data;
+        const payments = context.airtime.payments
+          .filter(
+            (payment) =>
+              (msisdn === undefined || payment.msisdn === msisdn) &&
+              (reference === undefined || payment.reference === reference) &&
+              (status === undefined || payment.status === status),
+          )
+          .map(airtimePaymentView);
+        return { count: payments.length, payments };
+      });
 
       control.get('/deliveries', async () => ({ deliveries: context.dispatcher.log() }));
 

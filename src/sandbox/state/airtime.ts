@@ -45,14 +45,6 @@ export class AirtimeBook {
 
 /** The purchase record as the purchase answer shows it. */
 export function airtimePaymentView(record: AirtimePaymentRecord) {
-  return {
-    id: record.id,
-    reference: record.reference,
-    msisdn: record.msisdn,
-    amount: record.amount,
-    provider: record.provider,
-    status: record.status,
-    message: record.message,
-    created_at: record.created_at,
-  };
+  const { accountId, updated_at, ...view } = record;
+  return view;
 }

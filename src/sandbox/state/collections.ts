@@ -70,22 +70,8 @@ export class CollectionBook {
   }
 }
 
-/** The transaction as the status operation and the control API show it. */
+/** The transaction as the status operation and the control API show it (no token, no owner). */
 export function collectionView(record: CollectionRecord) {
-  return {
-    controlNumber: record.controlNumber,
-    reference: record.reference,
-    external_reference: record.external_reference,
-    channel: record.channel,
-    amount: record.amount,
-    msisdn: record.msisdn,
-    provider: record.provider,
-    status: record.status,
-    transactionID: record.transactionID,
-    paid_amount: record.paid_amount,
-    callback_url: record.callback_url,
-    description: record.description,
-    created_at: record.created_at,
-    updated_at: record.updated_at,
-  };
+  const { paymentToken, ownerId, sessions, ...view } = record;
+  return view;
 }

@@ -60,16 +60,6 @@ export class DisbursementBook {
 
 /** The payout as getPayments and the payment answer show it. */
 export function disbursementView(record: DisbursementRecord) {
-  return {
-    txnid: record.txnid,
-    refid: record.refid,
-    amount: record.amount,
-    charge: record.charge,
-    msisdn: record.msisdn,
-    provider: record.provider,
-    name: record.name,
-    status: record.status,
-    message: record.message,
-    created_at: record.created_at,
-  };
+  const { accountId, updated_at, ...view } = record;
+  return view;
 }
