@@ -7,9 +7,8 @@ import { isHttpUrl, sendAttempt } from './send-attempt.js';
 export type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
 
 /**
- * Delays before each retry, in ms: after the 1st attempt fails wait 1 s, then 5 s, 30 s and
- * 2 min — five attempts over about 2.6 minutes. The spec leaves the schedule "not shown"; this
- * is short enough to watch in a demo and long enough to ride out a merchant restarting.
+ * Delays before each retry, in ms: five attempts over about 2.6 minutes. The spec leaves the
+ * schedule unshown; this is short enough to watch in a demo, long enough for a restart.
  */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1000, 5000, 30_000, 120_000];
 
