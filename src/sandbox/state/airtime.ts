@@ -30,16 +30,15 @@ export interface RechargeRecord {
 export class AirtimeBook {
   readonly payments: AirtimePaymentRecord[] = [];
   readonly recharges = new Map<string, RechargeRecord>();
-  #nextPaymentId = 1;
 
+  /** Payments are never removed (until a reset), so the next id is one past their count. */
   nextPaymentId(): number {
-    return this.#nextPaymentId++;
+    return this.payments.length + 1;
   }
 
   clear(): void {
     this.payments.length = 0;
     this.recharges.clear();
-    this.#nextPaymentId = 1;
   }
 }
 
