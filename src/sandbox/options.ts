@@ -120,7 +120,9 @@ export const sandboxOptionsSchema = z.object({
   /**
    * Failed logins allowed per window before logins are answered 429 with `Retry-After`:
    * `perAccount` (one product + email from one address), `perAddress` (all accounts from one
-   * address). Only failures count. `false` switches the limit off.
+   * address). Only failures count, but a login is counted from the moment it arrives until its
+   * password proves right, so at most that many logins are checked at once. `false` switches
+   * the limit off.
    * @default { perAccount: 10, perAddress: 50, windowMs: 60_000 }
    */
   loginLimits: z
