@@ -12,7 +12,6 @@ import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { helmetOptions } from '../http/security-headers.js';
 import { newSessionId } from '../references.js';
-import type { CollectionRecord } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
 import { aboveMaxAmount, controlCallbackUrl } from './accept-initiation.js';
 
@@ -20,22 +19,6 @@ const apiBase = sandboxPrefixes.collection;
 const checkoutPath = `${apiBase}/checkout/:token`;
 const SESSION_LIFETIME_MS = 15 * 60 * 1000;
 const SESSIONS_KEPT = 20;
-
-/**
- * One payment at a time on a checkout (docs/sandbox.md § Hosted secure checkout): while a
- * phone payment is waiting for the customer's approval, the card step is refused with 409, so
- * a declined card can never fail a checkout whose phone payment may still succeed, and a card
- * can never pay what the phone is about to pay. The first settlement decides the checkout.
- */
-function phoneInProgress(record: CollectionRecord, reply: FastifyReply): boolean {
-  if (record.msisdn === null) return false;
-  sendError(
-    reply,
-    409,
-    'A phone payment for this checkout is waiting for the customer; it decides the checkout, so a card cannot be used now.',
-  );
-  return true;
-}
 
 /** The sandbox-only card step: what the card form of the hosted page submits. */
 export const cardPaymentSchema = z.object({
@@ -149,7 +132,13 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
         ],
       });
     }
-    if (phoneInProgress(record, reply)) return reply;
+    // One payment at a time (docs/sandbox.md § Hosted secure checkout): a declined card must
+    // never fail a checkout whose phone payment may still succeed, nor a card pay it twice.
+    if (record.msisdn !== null) {
+      const message =
+        'A phone payment for this checkout is waiting for the customer; it decides the checkout, so a card cannot be used now.';
+      return sendError(reply, 409, message);
+    }
     // One card payment per session: a declined card needs a new session, as a real portal does.
     record.sessions.delete(parsed.data.session_id);
     const declined = parsed.data.card_number.endsWith(DECLINED_CARD_SUFFIX);
@@ -166,7 +155,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     const { token } = request.params as { token: string };
     const record = context.collections.findByToken(token);
     if (!record) return sendError(reply, 404, 'The payment token is unknown.');
-    return checkoutStatus(record);
+    const { status, external_reference, callback_url } = record;
+    return { status, external_reference, callback_url };
   });
 
   // The page is the one HTML document the sandbox serves: helmet gives it a page's full set of
@@ -188,12 +178,4 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     });
   });
-}
-
-function checkoutStatus(record: CollectionRecord) {
-  return {
-    status: record.status,
-    external_reference: record.external_reference,
-    callback_url: record.callback_url,
-  };
 }
