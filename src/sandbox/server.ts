@@ -60,8 +60,6 @@ export function buildSandboxApp(
     },
     genReqId: () => `req_${randomUUID()}`,
   });
-  // One hook on every request (headers, request id, latency fault), taking a callback rather
-  // than being async: no promise per request.
   registerAnswerHook(app, () => context.faults.latencyMs ?? 0);
   registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
   registerJsonBody(app);
