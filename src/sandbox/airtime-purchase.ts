@@ -1,6 +1,6 @@
 import { resolveProvider } from '../schemas/provider.js';
 import type { SandboxContext } from './context.js';
-import { callAirtimeVendor } from './engine/upstream.js';
+import { callUpstream } from './engine/upstream.js';
 import type { Hold } from './ledger.js';
 import { newAirtimeReference, unique } from './references.js';
 import type { AirtimePaymentRecord } from './state/airtime.js';
@@ -41,7 +41,7 @@ export async function completeAirtimePurchase(
   };
   context.airtime.payments.push(record);
   // 5. The vendor call.
-  const result = await callAirtimeVendor(msisdn, record.provider);
+  const result = await callUpstream('airtime', msisdn, record.provider);
   // 6. Success debits and marks success; failure marks failed and leaves the wallet alone.
   record.status = result.ok ? 'success' : 'failed';
   record.message = result.message;

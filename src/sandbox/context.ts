@@ -5,7 +5,6 @@ import { CallbackDispatcher } from './delivery/dispatcher.js';
 import { FaultBoard, type FaultSettings } from './delivery/faults.js';
 import { CollectionEngine, type EngineDeliveryResult } from './engine/collection-engine.js';
 import { SandboxTimers } from './engine/timers.js';
-import { isoClock } from './iso-clock.js';
 import { WalletBook } from './ledger.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import { AccountBook } from './state/accounts.js';
@@ -50,17 +49,14 @@ export class SandboxContext {
   /** `http://host:port` once listening; links fall back to it. */
   selfUrl: string | undefined;
   #engineTransport: ((payload: EngineCallback) => Promise<EngineDeliveryResult>) | undefined;
-  /** The clock's time as an ISO string, formatted once per millisecond. */
-  readonly #nowIso: () => string;
 
   constructor(readonly options: ResolvedSandboxOptions) {
-    const nowIso = isoClock(() => this.now());
-    this.#nowIso = nowIso;
+    const nowIso = () => this.nowIso();
     this.accounts = new AccountBook(nowIso);
     this.wallets = new WalletBook(nowIso);
     this.sms = new SmsOutbox(nowIso);
     this.faultBoard = new FaultBoard(options.faults);
-    this.loginLimits = new LoginLimits(options.loginLimits);
+    this.loginLimits = new LoginLimits(options.loginLimits, () => this.now().getTime());
     this.dispatcher = new CallbackDispatcher({
       ...(options.callbackSchedule ? { schedule: options.callbackSchedule } : {}),
       faults: this.faultBoard,
@@ -86,7 +82,7 @@ export class SandboxContext {
   }
 
   nowIso(): string {
-    return this.#nowIso();
+    return this.now().toISOString();
   }
 
   /** Empties every book, cancels pending settlements and deliveries, restores start-up faults. */

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.js';
-import type { EngineDeliveryResult } from './engine/collection-engine.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
@@ -61,13 +60,10 @@ export function buildSandboxApp(
     },
     genReqId: () => `req_${randomUUID()}`,
   });
-  // One hook on every request (headers, request id, latency fault), taking a callback rather
-  // than being async: no promise per request.
   registerAnswerHook(app, () => context.faults.latencyMs ?? 0);
   registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
   registerJsonBody(app);
   registerErrorHandling(app);
-  context.loginLimits.register(app);
 
   registerCollectionRoutes(app, context);
   registerCheckoutRoutes(app, context);
@@ -77,38 +73,21 @@ export function buildSandboxApp(
   registerDisbursementRoutes(app, context);
   registerControlRoutes(app, context, reset);
 
+  // The engine settles through the callback route itself, as the real engine's HTTP call would:
+  // the same validation, once-only update and merchant notification.
   context.connectEngine(async (payload) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (context.options.engineKey !== undefined)
-      headers['x-engine-key'] = context.options.engineKey;
-    return context.selfUrl !== undefined
-      ? engineOverHttp(`${context.selfUrl}/api/sandbox/callback`, headers, payload)
-      : engineInProcess(app, headers, payload);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/sandbox/callback',
+      headers: {
+        'content-type': 'application/json',
+        ...(context.options.engineKey === undefined
+          ? {}
+          : { 'x-engine-key': context.options.engineKey }),
+      },
+      payload: JSON.stringify(payload),
+    });
+    return { statusCode: response.statusCode, body: response.json() };
   });
   return app;
-}
-
-/** As the real engine does: an HTTP POST to the callback route. */
-async function engineOverHttp(
-  url: string,
-  headers: Record<string, string>,
-  payload: unknown,
-): Promise<EngineDeliveryResult> {
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(payload) });
-  return { statusCode: response.status, body: await response.json() };
-}
-
-/** Before `listen()` (e.g. `app.inject` tests) there is no socket to call: inject instead. */
-async function engineInProcess(
-  app: FastifyInstance,
-  headers: Record<string, string>,
-  payload: unknown,
-): Promise<EngineDeliveryResult> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/sandbox/callback',
-    headers,
-    payload: JSON.stringify(payload),
-  });
-  return { statusCode: response.statusCode, body: response.json() };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, temporaryDirectory } from '../reconciler-cli/harness.js';
 
-// An outside tester's pass over `npx pesakit sandbox` (docs/sandbox.md): a mistake on the command
+// `npx pesakit sandbox` (docs/sandbox.md): a mistake on the command
 // line is one clear line on stderr and an exit code, not a Node stack trace.
 
 const directory = temporaryDirectory();

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 
@@ -49,6 +50,41 @@ describe('CLI: npx pesakit sandbox --port <n> --host <h>', () => {
     expect([denied.status, allowed.status]).toEqual([401, 200]);
     const exit = once(child, 'exit');
     child.kill('SIGINT');
+    expect((await exit)[0]).toBe(0);
+  });
+
+  it('--allowed-host lets the control API answer that host name (repeatable), and no other', async () => {
+    const { child, firstLine } = startCli([
+      '--port',
+      '0',
+      '--allowed-host',
+      'sandbox.internal',
+      '--allowed-host',
+      'ops.internal',
+    ]);
+    const url = new URL(/listening on (\S+)/.exec(await firstLine)?.[1] ?? '');
+    const statusFor = (host: string) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const outgoing = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: '/api/sandbox/_control/sms',
+            headers: { host },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode);
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end();
+      });
+    expect(await statusFor(`sandbox.internal:${url.port}`)).toBe(200);
+    expect(await statusFor('ops.internal')).toBe(200);
+    expect(await statusFor(`evil.example:${url.port}`)).toBe(403);
+    const exit = once(child, 'exit');
+    child.kill('SIGTERM');
     expect((await exit)[0]).toBe(0);
   });
 

@@ -145,12 +145,20 @@ describe('POST faults: merged; latencyMs applies to every non-control response',
     expect(merged.body).toEqual({ faults: { latencyMs: 500, callbacks: { drop: 1 } } });
     const bad = await s.control('faults', { latencyMs: -1 });
     expect(bad.status).toBe(422);
-    let started = performance.now();
+    const started = performance.now();
     await s.call('POST', '/api/sandbox/merchant/test-airtel');
     expect(performance.now() - started).toBeGreaterThanOrEqual(490);
-    started = performance.now();
-    await s.control('faults', undefined, 'GET');
-    expect(performance.now() - started).toBeLessThan(400);
+    // With a 30 s latency, a control answer arrives while an API answer is still held back.
+    await s.control('faults', { latencyMs: 30_000 });
+    let apiAnswered = false;
+    const held = s.call('POST', '/api/sandbox/merchant/test-airtel').then(
+      () => (apiAnswered = true),
+      () => undefined,
+    );
+    expect((await s.control('faults', undefined, 'GET')).status).toBe(200);
+    expect(apiAnswered).toBe(false);
+    await s.close();
+    await held;
   });
 });
 

@@ -1,11 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackDispatcher } from '../../src/sandbox/delivery/dispatcher.js';
-import {
-  FaultBoard,
-  type FaultSettings,
-  faultSettingsSchema,
-  mergeFaults,
-} from '../../src/sandbox/delivery/faults.js';
+import { FaultBoard, faultSettingsSchema } from '../../src/sandbox/delivery/faults.js';
 import { CallbackReceiver } from './delivery-receiver.js';
 
 let receiver: CallbackReceiver;
@@ -191,12 +186,13 @@ describe('faultSettingsSchema', () => {
   });
 });
 
-describe('mergeFaults', () => {
-  it('changes only the fields the patch names, without mutating its arguments', () => {
-    const current: FaultSettings = { callbacks: { drop: 1, delayMs: 50 }, latencyMs: 10 };
-    const merged = mergeFaults(current, { callbacks: { delayMs: 0, reorder: true } });
+describe('FaultBoard.patch', () => {
+  it('changes only the fields the patch names, without mutating what it returned before', () => {
+    const faults = new FaultBoard({ callbacks: { drop: 1, delayMs: 50 }, latencyMs: 10 });
+    const before = faults.settings;
+    const merged = faults.patch({ callbacks: { delayMs: 0, reorder: true } });
     expect(merged).toEqual({ callbacks: { drop: 1, delayMs: 0, reorder: true }, latencyMs: 10 });
-    expect(current).toEqual({ callbacks: { drop: 1, delayMs: 50 }, latencyMs: 10 });
-    expect(mergeFaults(merged, { latencyMs: 0 })).toEqual({ ...merged, latencyMs: 0 });
+    expect(before).toEqual({ callbacks: { drop: 1, delayMs: 50 }, latencyMs: 10 });
+    expect(faults.patch({ latencyMs: 0 })).toEqual({ ...merged, latencyMs: 0 });
   });
 });

@@ -29,12 +29,20 @@ describe("the sandbox's log never carries a checkout's payment token", () => {
       .flatMap((line) => (line.req?.url ? [line.req.url] : []));
     expect(requests).toContain('/api/sandbox/checkout/[redacted]');
     expect(requests).toContain('/api/sandbox/checkout/[redacted]/status?x=1');
+    expect(requests.filter((url) => url.endsWith('/checkout/[redacted]'))).toHaveLength(3);
+    expect(requests).toContain('/api/sandbox/CHECKOUT/[redacted]/status');
     expect(stdout).not.toContain(token);
   }, 30_000);
 
   it('redacts every checkout segment, and nothing else', () => {
     expect(redactCheckoutToken('/api/sandbox/checkout/abc123/card')).toBe(
       '/api/sandbox/checkout/[redacted]/card',
+    );
+    expect(redactCheckoutToken('/api/sandbox/%63heckout/abc123?x=%2F')).toBe(
+      '/api/sandbox/checkout/[redacted]?x=%2F',
+    );
+    expect(redactCheckoutToken('/api/sandbox/%2Fcheckout/abc123')).toBe(
+      '/api/sandbox//checkout/[redacted]',
     );
     expect(redactCheckoutToken('/api/sandbox/transaction/status')).toBe(
       '/api/sandbox/transaction/status',

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
-import { eventually, field, PASSWORD, type RunningSandbox, startSandbox } from './support.js';
+import { field, PASSWORD, type RunningSandbox, startSandbox } from './support.js';
 
 let s: RunningSandbox;
 afterEach(() => s.close());
@@ -37,6 +37,18 @@ describe('login rate limiting: failed logins per account and per address', () =>
     expect(s.sandbox.inspect.snapshot()).toEqual(before);
   });
 
+  it('60 concurrent wrong logins: at most the limit are evaluated (401), the rest are answered 429', async () => {
+    await start();
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => login('shop@duka.tz', `wrong-${i}`)),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(50);
+    expect(statuses.every((status) => status === 401 || status === 429)).toBe(true);
+    expect((await login('shop@duka.tz', PASSWORD)).status).toBe(429);
+  });
+
   it('only failures count: a suite may log in many times', async () => {
     await start({ loginLimits: { perAccount: 3, perAddress: 3 } });
     for (let i = 0; i < 12; i += 1)
@@ -52,14 +64,20 @@ describe('login rate limiting: failed logins per account and per address', () =>
     expect((await login('x@duka.tz', 'p', '/disbursement')).status).toBe(429);
   });
 
-  it('the lock ends when the window does', async () => {
-    await start({ loginLimits: { perAccount: 2, windowMs: 400 } });
+  it('the lock ends when the window does (on the sandbox clock)', async () => {
+    let at = Date.parse('2026-01-01T00:00:00Z');
+    await start({
+      loginLimits: { perAccount: 2, windowMs: 60_000 },
+      clock: { now: () => new Date(at) },
+    });
     await login('shop@duka.tz', 'wrong-1');
     await login('shop@duka.tz', 'wrong-2');
-    expect((await login('shop@duka.tz', PASSWORD)).status).toBe(429);
-    await eventually(async () =>
-      (await login('shop@duka.tz', PASSWORD)).status === 200 ? true : undefined,
-    );
+    at += 59_000;
+    const locked = await login('shop@duka.tz', PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get('retry-after')).toBe('1');
+    at += 1000;
+    expect((await login('shop@duka.tz', PASSWORD)).status).toBe(200);
   });
 
   it('a malformed login is a 422 and counts nothing; loginLimits: false switches it off', async () => {

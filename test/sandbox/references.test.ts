@@ -9,8 +9,8 @@ import {
   newTxnId,
 } from '../../src/sandbox/references.js';
 
-// References are drawn from a pool of CSPRNG bytes (one OpenSSL call per 4 KiB). These hold the
-// formats, that no byte is handed out twice (no repeats), and that digits stay uniform.
+// References come from the CSPRNG: these hold the formats, that none repeats, and that digits
+// stay uniform.
 
 describe('sandbox references', () => {
   it('keep their formats', () => {
@@ -23,7 +23,7 @@ describe('sandbox references', () => {
     expect(newPaymentToken()).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
-  it('never repeat across many pool refills', () => {
+  it('never repeat', () => {
     const tokens = new Set<string>();
     const engine = new Set<string>();
     for (let i = 0; i < 20_000; i += 1) {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { oversizedStrings } from '../../src/sandbox/http/string-limits.js';
 
-// oversizedStrings now first checks cheaply whether any string is longer than the shortest
-// limit (128, password) and only then walks for the exact fields. These pin the boundaries.
+// Each field's own limit, or the default for fields the table does not name: the boundaries.
 
 describe('oversizedStrings', () => {
   it('passes bodies whose strings all fit, however nested', () => {

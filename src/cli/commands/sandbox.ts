@@ -25,9 +25,15 @@ function fail(code: number, message: string): void {
   process.exit(code);
 }
 
+/** Collects a repeatable flag's values. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 interface SandboxCommandOptions {
   port: number;
   host: string;
+  allowedHost: string[];
   controlKey?: string;
   engineKey?: string;
   seed?: string;
@@ -47,12 +53,19 @@ export function registerSandboxCommand(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', port, 4010)
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('--control-key <key>', 'require this x-control-key on the control API')
+    .option(
+      '--allowed-host <name>',
+      'also answer the control API at this host name (repeatable; loopback names always)',
+      collect,
+      [],
+    )
     .option('--engine-key <key>', 'require this x-engine-key on the engine callback route')
     .option('--seed <file>', 'JSON file with {"accounts": [...]} created at start and on reset')
     .action(async (options: SandboxCommandOptions) => {
       let sandbox: Awaited<ReturnType<typeof createSandbox>>;
       try {
         sandbox = await createSandbox({
+          allowedHosts: options.allowedHost,
           ...(options.controlKey !== undefined ? { controlKey: options.controlKey } : {}),
           ...(options.engineKey !== undefined ? { engineKey: options.engineKey } : {}),
           ...(options.seed !== undefined ? { seed: await readSeed(options.seed) } : {}),

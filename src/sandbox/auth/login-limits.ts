@@ -1,5 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Product } from '../../core/endpoints.js';
 
 /** How many failed logins are allowed per window, per account and per caller address. */
@@ -18,77 +17,78 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimitSettings = {
   windowMs: 60_000,
 };
 
-/** What a login must wait for, or `undefined` when it may go ahead. */
+/** A login that may go ahead: its attempt is counted until it is known to have succeeded. */
+export interface LoginAttempt {
+  /** The password was right: the attempt no longer counts (only failures do). */
+  succeeded(): void;
+}
+
+/** A login refused for now, and how long to wait. */
 export interface LoginBlock {
   retryAfterSeconds: number;
 }
 
-type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+interface Window {
+  count: number;
+  endsAt: number;
+}
 
 /**
- * Failed-login limits, counted by @fastify/rate-limit. Only failures count (a merchant's test
- * suite may log in as often as it likes); once an account or an address has used up its
- * failures, further logins are answered 429 with `Retry-After` *before* any password is hashed,
- * so guessing costs the sandbox nothing and real logins stay fast.
+ * Failed-login limits per account and per address, over fixed windows. The attempt is counted
+ * in one synchronous step with the check, before the password is hashed: scrypt is
+ * asynchronous, so a count taken after it would let any number of concurrent guesses through.
+ * A login that then succeeds gives its count back, so a merchant's test suite may log in as often
+ * as it likes. A refused login is answered before any hashing: guessing costs the sandbox nothing.
  */
 export class LoginLimits {
-  #perAccount: Limiter | undefined;
-  #perAddress: Limiter | undefined;
+  readonly #windows = new Map<string, Window>();
 
-  constructor(private readonly settings: LoginLimitSettings | false) {}
+  constructor(
+    private readonly settings: LoginLimitSettings | false,
+    private readonly now: () => number,
+  ) {}
 
-  /** Registers the plugin (routes are not limited globally) and builds the two limiters. */
-  register(app: FastifyInstance): void {
-    if (this.settings === false) return;
+  /** Counts this login against its account and address, or says how long it must wait. */
+  attempt(request: FastifyRequest, product: Product, email: string): LoginAttempt | LoginBlock {
+    if (this.settings === false) return { succeeded: () => undefined };
     const { perAccount, perAddress, windowMs } = this.settings;
-    app.register(rateLimit, { global: false });
-    app.after(() => {
-      this.#perAccount = app.createRateLimit({
-        max: perAccount,
-        timeWindow: windowMs,
-        keyGenerator: (request) => `login-account|${accountKey(request)}`,
-      });
-      this.#perAddress = app.createRateLimit({
-        max: perAddress,
-        timeWindow: windowMs,
-        keyGenerator: (request) => `login-address|${request.ip}`,
-      });
-    });
-  }
-
-  /** Whether this login is refused for now; counts nothing. */
-  async blocked(request: FastifyRequest, product: Product): Promise<LoginBlock | undefined> {
-    let wait = 0;
-    for (const limiter of this.#limiters()) {
-      const state = await limiter(withProduct(request, product), { increment: false });
-      if (!state.isAllowed && state.remaining === 0 && state.ttl > 0) {
-        wait = Math.max(wait, state.ttlInSeconds);
+    const now = this.now();
+    if (this.#windows.size > 10_000) this.#forgetEnded(now);
+    const address = `address|${request.ip}`;
+    const account = `account|${product}|${request.ip}|${email.trim().toLowerCase().slice(0, 320)}`;
+    const limits: [string, number][] = [
+      [account, perAccount],
+      [address, perAddress],
+    ];
+    let waitMs = 0;
+    for (const [key, max] of limits) {
+      const window = this.#windows.get(key);
+      if (window !== undefined && window.endsAt > now && window.count >= max) {
+        waitMs = Math.max(waitMs, window.endsAt - now);
       }
     }
-    return wait > 0 ? { retryAfterSeconds: wait } : undefined;
+    if (waitMs > 0) return { retryAfterSeconds: Math.ceil(waitMs / 1000) };
+    const counted = limits.map(([key]) => this.#count(key, now + windowMs, now));
+    return {
+      succeeded: () => {
+        for (const window of counted) window.count = Math.max(0, window.count - 1);
+      },
+    };
   }
 
-  /** Counts one failed login against the account and the address. */
-  async failed(request: FastifyRequest, product: Product): Promise<void> {
-    for (const limiter of this.#limiters()) await limiter(withProduct(request, product));
+  #count(key: string, endsAt: number, now: number): Window {
+    let window = this.#windows.get(key);
+    if (window === undefined || window.endsAt <= now) {
+      window = { count: 0, endsAt };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return window;
   }
 
-  #limiters(): Limiter[] {
-    return this.#perAccount && this.#perAddress ? [this.#perAccount, this.#perAddress] : [];
+  #forgetEnded(now: number): void {
+    for (const [key, window] of this.#windows) {
+      if (window.endsAt <= now) this.#windows.delete(key);
+    }
   }
-}
-
-// The key generator sees only the request; the product travels with it in this symbol.
-const productKey = Symbol('pesakit.loginProduct');
-
-function withProduct(request: FastifyRequest, product: Product): FastifyRequest {
-  (request as unknown as Record<symbol, Product>)[productKey] = product;
-  return request;
-}
-
-function accountKey(request: FastifyRequest): string {
-  const product = (request as unknown as Record<symbol, Product | undefined>)[productKey];
-  const body = request.body as { email?: unknown } | undefined;
-  const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
-  return `${product ?? ''}|${request.ip}|${email.slice(0, 320)}`;
 }

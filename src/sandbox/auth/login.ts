@@ -8,8 +8,8 @@ import { accountBlock } from './bearer.js';
 import { verifyPassword } from './passwords.js';
 
 /**
- * The login steps every product shares: validate, refuse a caller that used up its failed
- * logins (429, before any hashing), check the password (in constant time, the same cost for an
+ * The login steps every product shares: validate, count the attempt or refuse a caller
+ * that used up its failed logins (429, before any hashing), check the password (in constant time, the same cost for an
  * unknown email), then the product's status rules. Sends the error itself and returns
  * `undefined` on failure; the caller issues the token.
  */
@@ -24,13 +24,14 @@ export async function checkLogin(
     sendValidationError(reply, parsed.errors);
     return undefined;
   }
-  const block = await context.loginLimits.blocked(request, product);
-  if (block) {
-    reply.header('retry-after', String(block.retryAfterSeconds));
+  // Counted now, synchronously, before the password is hashed (see LoginLimits).
+  const attempt = context.loginLimits.attempt(request, product, parsed.data.email);
+  if ('retryAfterSeconds' in attempt) {
+    reply.header('retry-after', String(attempt.retryAfterSeconds));
     sendError(
       reply,
       429,
-      `Too many failed logins; try again in ${block.retryAfterSeconds} s.`,
+      `Too many failed logins; try again in ${attempt.retryAfterSeconds} s.`,
       'too_many_logins',
     );
     return undefined;
@@ -38,10 +39,10 @@ export async function checkLogin(
   const account = context.accounts.find(product, parsed.data.email);
   const valid = await verifyPassword(parsed.data.password, account?.passwordHash);
   if (!account || !valid) {
-    await context.loginLimits.failed(request, product);
     sendError(reply, 401, 'These credentials do not match our records.');
     return undefined;
   }
+  attempt.succeeded();
   const refusal = accountBlock(account);
   if (refusal) {
     sendError(reply, refusal.status, refusal.message);

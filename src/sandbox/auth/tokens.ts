@@ -1,11 +1,10 @@
-import { hash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Product } from '../../core/endpoints.js';
 
 interface StoredToken {
   readonly product: Product;
   readonly accountId: number;
-  /** SHA-256 of the secret, base64url: the only trace of the secret that is kept. */
-  readonly digest: string;
+  readonly digest: Buffer;
 }
 
 /** Why a bearer token was refused; the message tells the caller what to fix. */
@@ -15,37 +14,13 @@ export type TokenLookup =
   | { ok: true; accountId: number; tokenId: string }
   | { ok: false; problem: TokenProblem };
 
-/**
- * One call into OpenSSL with a string result: `crypto.hash` skips the Hash object that
- * `createHash().update().digest()` builds, and base64url skips a Buffer (measured in
- * docs/benchmarks.md: this digest runs on every bearer request).
- */
-function digestOf(secret: string): string {
-  return hash('sha256', secret, 'base64url');
+/** SHA-256 of a token's secret: the only trace of it that is kept. */
+function digestOf(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
 }
 
-/**
- * Compares two digests in time that depends only on their length (always 43 characters here),
- * never on where they first differ. Both are SHA-256 digests, so this guards the stored digest
- * rather than the secret; it stays constant-time all the same.
- */
-function sameDigest(offered: string, expected: string): boolean {
-  if (offered.length !== expected.length) return false;
-  let difference = 0;
-  for (let i = 0; i < offered.length; i += 1) {
-    difference |= offered.charCodeAt(i) ^ expected.charCodeAt(i);
-  }
-  return difference === 0;
-}
-
-const BEARER = 'Bearer ';
-/** The whole header: `Bearer <id>|<secret>`. `test`, not `exec`: no match array per request. */
-const TOKEN_SHAPE = /^Bearer [0-9]+\|[A-Za-z0-9_-]{1,200}$/;
 /** Compared against when the id is unknown, so that timing says nothing about which ids exist. */
 const NO_DIGEST = digestOf('');
-const MISSING: TokenLookup = Object.freeze({ ok: false, problem: 'missing' });
-const MALFORMED: TokenLookup = Object.freeze({ ok: false, problem: 'malformed' });
-const UNKNOWN: TokenLookup = Object.freeze({ ok: false, problem: 'unknown' });
 
 /** Live tokens kept; logging in past it revokes the oldest. */
 export const TOKENS_KEPT = 10_000;
@@ -74,18 +49,17 @@ export class TokenRegistry {
     return `${id}|${secret}`;
   }
 
-  /** Resolves an `Authorization` header value for one product. */
+  /** Resolves an `Authorization` header value (`Bearer <id>|<secret>`) for one product. */
   lookup(product: Product, authorization: string | undefined): TokenLookup {
-    if (authorization === undefined) return MISSING;
-    const value = authorization.trim();
-    if (value === '') return MISSING;
-    if (!TOKEN_SHAPE.test(value)) return MALFORMED;
-    const bar = value.indexOf('|', BEARER.length);
-    const id = value.slice(BEARER.length, bar);
+    const value = authorization?.trim() ?? '';
+    if (value === '') return { ok: false, problem: 'missing' };
+    const match = /^Bearer ([0-9]+)\|([A-Za-z0-9_-]{1,200})$/.exec(value);
+    if (!match) return { ok: false, problem: 'malformed' };
+    const [, id = '', secret = ''] = match;
     const stored = this.#tokens.get(id);
     // Compare even when the id is unknown or belongs to another product, so timing says nothing.
-    const same = sameDigest(digestOf(value.slice(bar + 1)), stored?.digest ?? NO_DIGEST);
-    if (!stored || !same || stored.product !== product) return UNKNOWN;
+    const same = timingSafeEqual(digestOf(secret), stored?.digest ?? NO_DIGEST);
+    if (!stored || !same || stored.product !== product) return { ok: false, problem: 'unknown' };
     return { ok: true, accountId: stored.accountId, tokenId: id };
   }
 

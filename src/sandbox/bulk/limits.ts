@@ -1,20 +1,11 @@
 import { z } from 'zod';
 import { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from '../../schemas/airtime-bulk.js';
 
-/** Limits of `POST customer/bulkpayment` (the sandbox option `airtimeBulk`). */
-export interface AirtimeBulkLimits {
-  /**
-   * The most data rows one upload may hold; one more is a 422 `too_many_rows`.
-   * @default 5_000 (AIRTIME_BULK_MAX_ROWS)
-   */
-  maxRows?: number;
-  /**
-   * The largest file, in bytes; larger is a 413 and is not read past the limit.
-   * @default 5_242_880 (5 MiB, AIRTIME_BULK_MAX_FILE_BYTES)
-   */
-  maxFileBytes?: number;
-}
-
+/**
+ * Limits of `POST customer/bulkpayment` (the sandbox option `airtimeBulk`): `maxRows`, the most
+ * data rows one upload may hold (one more is a 422 `too_many_rows`); `maxFileBytes`, the largest
+ * file (larger is a 413, not read past the limit).
+ */
 export const airtimeBulkLimitsSchema = z
   .object({
     maxRows: z.number().int().min(1).max(100_000).default(AIRTIME_BULK_MAX_ROWS),

@@ -15,16 +15,8 @@ export type BatchRow = AirtimeBulkRow & { row: number };
 export function holdBatch(wallet: Wallet, rows: readonly BatchRow[]): Hold[] | undefined {
   const total = rows.reduce((sum, row) => sum + toCents(row.amount), 0);
   if (total > wallet.available) return undefined;
-  const holds: Hold[] = [];
-  for (const row of rows) {
-    const hold = wallet.reserve(toCents(row.amount));
-    if (!hold) {
-      for (const taken of holds) taken.release();
-      return undefined;
-    }
-    holds.push(hold);
-  }
-  return holds;
+  // The total fits what is available, so every row's reservation succeeds.
+  return rows.map((row) => wallet.reserve(toCents(row.amount))!);
 }
 
 /**

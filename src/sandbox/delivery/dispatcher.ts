@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
-import type { CallbackFaults, FaultBoard } from './faults.js';
+import type { FaultBoard } from './faults.js';
 import type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
 import { isHttpUrl, sendAttempt } from './send-attempt.js';
 
 export type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
 
 /**
- * Delays before each retry, in ms: after the 1st attempt fails wait 1 s, then 5 s, 30 s and
- * 2 min — five attempts over about 2.6 minutes. The spec leaves the schedule "not shown"; this
- * is short enough to watch in a demo and long enough to ride out a merchant restarting.
+ * Delays before each retry, in ms: five attempts over about 2.6 minutes. The spec leaves the
+ * schedule unshown; this is short enough to watch in a demo, long enough for a restart.
  */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1000, 5000, 30_000, 120_000];
 
@@ -17,11 +16,8 @@ export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1000, 5000, 30_000, 12
 export interface CallbackDispatcherOptions {
   /** Retry delays in ms; attempts = `schedule.length + 1`. @default DEFAULT_RETRY_SCHEDULE */
   schedule?: readonly number[];
-  /**
-   * The faults in force, read at every enqueue; `takeDrop()` uses up one "drop the next N"
-   * (see {@link FaultBoard}).
-   */
-  faults: Pick<FaultBoard, 'settings' | 'takeDrop'>;
+  /** The faults in force, read at every enqueue. */
+  faults: FaultBoard;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
   /** Per-attempt timeout; a timeout counts as a failed attempt. @default 10_000 */
@@ -43,8 +39,9 @@ interface Job extends CallbackDelivery {
  * Pushes callbacks to merchants the way the platform does: at least once, with retries. POSTs
  * JSON with `user-agent: pesakit-sandbox`, `x-pesakit-delivery-id` (same across retries),
  * `x-pesakit-attempt` and `x-pesakit-sandbox-delivery: 1` (which the control API refuses). A URL
- * under the sandbox's control API is never called (logged `failed`, attempt 0). A 2xx is delivered; a non-2xx (redirects included: they are not
- * followed), a connection error or a timeout is retried on the schedule, then `failed`.
+ * under the sandbox's control API is never called (logged `failed`, attempt 0). A 2xx is
+ * delivered; a non-2xx (redirects are not followed), a connection error or a timeout is retried
+ * on the schedule, then `failed`.
  *
  * Faults (see faults.ts) apply at enqueue: `drop`, `duplicate` (independent copies with their
  * own ids, sent concurrently, to exercise the merchant's dedup on the business key), `delayMs`,
@@ -53,13 +50,7 @@ interface Job extends CallbackDelivery {
  * Nothing here throws into the caller or crashes the process; a closed dispatcher sends nothing.
  */
 export class CallbackDispatcher {
-  readonly #schedule: readonly number[];
-  readonly #faults: Pick<FaultBoard, 'settings' | 'takeDrop'>;
-  readonly #fetch: typeof fetch;
-  readonly #timeoutMs: number;
-  readonly #clock: { now(): Date };
-  readonly #reorderWindowMs: number;
-  readonly #logLimit: number;
+  readonly #options: Required<CallbackDispatcherOptions>;
 
   #log: DeliveryRecord[] = [];
   #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -72,13 +63,15 @@ export class CallbackDispatcher {
   #closed = false;
 
   constructor(options: CallbackDispatcherOptions) {
-    this.#schedule = options.schedule ?? DEFAULT_RETRY_SCHEDULE;
-    this.#faults = options.faults;
-    this.#fetch = options.fetch ?? globalThis.fetch;
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#clock = options.clock ?? { now: () => new Date() };
-    this.#reorderWindowMs = options.reorderWindowMs ?? 1000;
-    this.#logLimit = options.logLimit ?? 1000;
+    this.#options = {
+      schedule: DEFAULT_RETRY_SCHEDULE,
+      fetch: globalThis.fetch,
+      timeoutMs: 10_000,
+      clock: { now: () => new Date() },
+      reorderWindowMs: 1000,
+      logLimit: 1000,
+      ...options,
+    };
   }
 
   /** Queues one callback. Returns at once; the outcome shows in {@link log}. */
@@ -102,14 +95,12 @@ export class CallbackDispatcher {
       this.#record({ ...unsent, outcome: 'failed', error: 'The payload is not serialisable.' });
       return;
     }
-    if (this.#takeDrop()) {
+    if (this.#options.faults.takeDrop()) {
       this.#record({ ...unsent, outcome: 'dropped' });
       return;
     }
-    const faults = this.#callbackFaults();
-    // Faults arrive validated, but a bad count must still send the delivery once, not zero times.
-    const count = Math.max(1, Math.trunc(faults.duplicate ?? 1) || 1);
-    const copies = Array.from({ length: count }, (_, index) => ({
+    const faults = this.#options.faults.settings.callbacks ?? {};
+    const copies = Array.from({ length: faults.duplicate ?? 1 }, (_, index) => ({
       ...delivery,
       id: index === 0 ? base.id : randomUUID(),
       body,
@@ -120,7 +111,8 @@ export class CallbackDispatcher {
     if (faults.reorder === true) {
       const armed = this.#held.length > 0;
       this.#held.push(...copies);
-      if (!armed) this.#later(delayMs || this.#reorderWindowMs, () => this.#release(generation));
+      if (!armed)
+        this.#later(delayMs || this.#options.reorderWindowMs, () => this.#release(generation));
     } else if (delayMs > 0) {
       this.#later(delayMs, () => this.#startAll(copies, generation));
     } else {
@@ -161,22 +153,6 @@ export class CallbackDispatcher {
     this.#wakeIdleWaiters();
   }
 
-  #callbackFaults(): CallbackFaults {
-    try {
-      return this.#faults.settings.callbacks ?? {};
-    } catch {
-      return {};
-    }
-  }
-
-  #takeDrop(): boolean {
-    try {
-      return this.#faults.takeDrop();
-    } catch {
-      return false;
-    }
-  }
-
   #startAll(jobs: readonly Job[], generation: number): void {
     for (const job of jobs) void this.#attempt(job, 1, generation);
   }
@@ -193,7 +169,12 @@ export class CallbackDispatcher {
     const controller = new AbortController();
     this.#inFlight.add(controller);
     const request = { url: job.url, body: job.body, deliveryId: job.id, attempt };
-    const result = await sendAttempt(this.#fetch, request, controller, this.#timeoutMs);
+    const result = await sendAttempt(
+      this.#options.fetch,
+      request,
+      controller,
+      this.#options.timeoutMs,
+    );
     this.#inFlight.delete(controller);
     const { status, error, durationMs } = result;
     const record = {
@@ -210,7 +191,7 @@ export class CallbackDispatcher {
       this.#record({ ...record, outcome: 'delivered' });
       return this.#settle();
     }
-    const nextAttemptInMs = this.#schedule[attempt - 1];
+    const nextAttemptInMs = this.#options.schedule[attempt - 1];
     if (nextAttemptInMs === undefined) {
       this.#record({ ...record, outcome: 'failed', error });
       return this.#settle();
@@ -232,8 +213,9 @@ export class CallbackDispatcher {
   }
 
   #record(record: Omit<DeliveryRecord, 'at'> & { outcome: DeliveryOutcome }): void {
-    this.#log.push({ ...record, at: this.#clock.now().toISOString() });
-    if (this.#log.length > this.#logLimit) this.#log.splice(0, this.#log.length - this.#logLimit);
+    this.#log.push({ ...record, at: this.#options.clock.now().toISOString() });
+    if (this.#log.length > this.#options.logLimit)
+      this.#log.splice(0, this.#log.length - this.#options.logLimit);
   }
 
   #settle(): void {

@@ -1,9 +1,5 @@
 /**
- * The delivery log: one record per attempt to send a callback to a merchant, as
- * `GET /api/sandbox/_control/deliveries` shows it.
- */
-
-/**
+ * The delivery log (`GET _control/deliveries`), one record per attempt:
  * - `delivered`: the merchant answered 2xx.
  * - `retrying`: this attempt failed; another follows after `nextAttemptInMs`.
  * - `failed`: the last attempt failed (or the delivery could not be sent at all: attempt 0).

@@ -8,33 +8,29 @@ export interface UpstreamResult {
   readonly message: string;
 }
 
+const messages = {
+  airtime: [
+    (name: string) => `Airtime delivered by ${name}.`,
+    (name: string) => `${name} rejected the airtime top-up.`,
+  ],
+  disbursement: [
+    (name: string) => `Accepted by ${name}.`,
+    (name: string) => `${name} gateway refused the disbursement.`,
+  ],
+} as const;
+
 /**
- * The upstream call is asynchronous on purpose: the real vendor and gateway are network calls,
- * and the sandbox must behave correctly (no double spend) with other requests running while
- * one waits for its upstream.
+ * The external airtime vendor (spec: airtime purchase rule 5) or the provider's disbursement
+ * gateway (processing order 5); the test number decides. Asynchronous on purpose: the real ones
+ * are network calls, and the sandbox must spend nothing twice while other requests run.
  */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** The external airtime vendor (spec: airtime purchase rule 5). */
-export async function callAirtimeVendor(
+export async function callUpstream(
+  product: keyof typeof messages,
   msisdn: string,
   provider: Provider,
 ): Promise<UpstreamResult> {
-  await nextTurn();
-  return upstreamOutcome(msisdn) === 'success'
-    ? { ok: true, message: `Airtime delivered by ${providerNames[provider]}.` }
-    : { ok: false, message: `${providerNames[provider]} rejected the airtime top-up.` };
-}
-
-/** The provider's disbursement gateway (spec: disbursement processing order 5). */
-export async function callDisbursementGateway(
-  msisdn: string,
-  provider: Provider,
-): Promise<UpstreamResult> {
-  await nextTurn();
-  return upstreamOutcome(msisdn) === 'success'
-    ? { ok: true, message: `Accepted by ${providerNames[provider]}.` }
-    : { ok: false, message: `${providerNames[provider]} gateway refused the disbursement.` };
+  await new Promise((resolve) => setImmediate(resolve));
+  const ok = upstreamOutcome(msisdn) === 'success';
+  const [accepted, refused] = messages[product];
+  return { ok, message: (ok ? accepted : refused)(providerNames[provider]) };
 }

@@ -3,12 +3,8 @@ import type { SandboxContext } from '../context.js';
 import { sendError } from './replies.js';
 
 /**
- * The sandbox keeps everything in memory, so each list of records has a cap (`recordLimit`,
- * 10 000 by default): collections, airtime payments, recharges, payouts, and accounts
- * registered through the API. A request that would add one more is answered 429 with
- * `code: "sandbox_full"` and changes nothing; `POST _control/reset` empties the lists. (Logs
- * need no refusal: the SMS outbox and the delivery log keep their latest 1 000 entries, and
- * live tokens their latest 10 000.)
+ * Everything is in memory, so each list of records has a cap (`recordLimit`): one more is a 429
+ * `sandbox_full` that changes nothing, until a reset. (Logs keep their latest entries instead.)
  */
 export function atCapacity(
   context: SandboxContext,

@@ -21,18 +21,28 @@ export function isControlUrl(value: string): boolean {
   } catch {
     return false;
   }
+  const normalised = decodedPath(path)
+    .replace(/\/{2,}/g, '/')
+    .toLowerCase();
+  return normalised.startsWith(CONTROL_PREFIX.toLowerCase());
+}
+
+/**
+ * A URL path as a server reads it: percent-decoding repeated (a double-encoded `%255F` too) and
+ * the dot segments decoding reveals resolved again. What is not valid encoding stays as it is.
+ */
+export function decodedPath(path: string): string {
   for (let round = 0; round < 3; round += 1) {
     try {
       const decoded = decodeURIComponent(path);
       if (decoded === path) break;
-      // Decoding may reveal dot segments or slashes; let URL normalise them again.
-      path = new URL(decoded, 'http://x').pathname;
+      // Prefixed with the origin, so that a decoded `//name` stays a path and never a host.
+      path = new URL(`http://x${decoded.startsWith('/') ? '' : '/'}${decoded}`).pathname;
     } catch {
       break;
     }
   }
-  const normalised = path.replace(/\/{2,}/g, '/').toLowerCase();
-  return normalised.startsWith(CONTROL_PREFIX.toLowerCase());
+  return path;
 }
 
 /** The message for a refused callback URL, on initiation (422) and in the delivery log. */

@@ -1,14 +1,17 @@
 import type { FastifyRequest } from 'fastify';
+import { decodedPath } from './control-path.js';
 
 /**
  * A hosted checkout's payment token is in its URLs (`/checkout/<token>`, `…/card`,
  * `…/status`), and whoever holds it can open the customer's payment page: a log line must not
- * carry it, any more than a bearer token.
+ * carry it, any more than a bearer token. The path is logged decoded, so that no spelling of
+ * `checkout` (`%63heckout`, `CHECKOUT`, doubled slashes) hides the token from the redaction.
  */
-const checkoutToken = /(\/checkout\/)[^/?#]+/g;
-
 export function redactCheckoutToken(url: string): string {
-  return url.replace(checkoutToken, '$1[redacted]');
+  const query = url.indexOf('?');
+  const path = decodedPath(query === -1 ? url : url.slice(0, query));
+  const redacted = path.replace(/([/\\]checkout[/\\]+)[^/\\]+/gi, '$1[redacted]');
+  return query === -1 ? redacted : redacted + url.slice(query);
 }
 
 /**

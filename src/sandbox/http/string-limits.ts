@@ -23,7 +23,6 @@ export const DEFAULT_STRING_LIMIT = 2048;
  * nested body costs no stack.
  */
 export function oversizedStrings(body: unknown): FieldErrors | undefined {
-  if (!hasLongString(body)) return undefined;
   const errors: FieldErrors = {};
   // Paths are linked to their parent rather than copied: a deeply nested body stays linear.
   const pending: Step[] = [{ value: body, key: undefined, parent: undefined }];
@@ -45,33 +44,6 @@ export function oversizedStrings(body: unknown): FieldErrors | undefined {
     }
   }
   return found > 0 ? errors : undefined;
-}
-
-/** No limit is below this, so a body whose strings are all this short or shorter fits. */
-const SHORTEST_LIMIT = Math.min(DEFAULT_STRING_LIMIT, ...Object.values(STRING_LIMITS));
-
-/**
- * Whether any string in the body is longer than the shortest limit. Runs on every request
- * before the exact walk below, which it spares in the usual case: no per-value allocation
- * (no entry arrays, no path steps), objects only on the stack.
- */
-function hasLongString(body: unknown): boolean {
-  if (typeof body === 'string') return body.length > SHORTEST_LIMIT;
-  if (typeof body !== 'object' || body === null) return false;
-  const pending: object[] = [body];
-  while (pending.length > 0) {
-    const value = pending.pop() as Record<string, unknown>;
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      const item = value[key];
-      if (typeof item === 'string') {
-        if (item.length > SHORTEST_LIMIT) return true;
-      } else if (typeof item === 'object' && item !== null) {
-        pending.push(item);
-      }
-    }
-  }
-  return false;
 }
 
 interface Step {

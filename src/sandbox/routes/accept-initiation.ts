@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
-import type { CollectionChannel } from '../../schemas/collection.js';
 import type { SandboxContext } from '../context.js';
 import { atCapacity } from '../http/capacity.js';
 import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
@@ -46,32 +45,21 @@ type InitiationBody = {
   description?: string | undefined;
 };
 
-/** How one initiation route differs from the others. */
-export interface InitiationRoute<S extends z.ZodType<InitiationBody>> {
-  readonly channel: Exclude<CollectionChannel, 'secure'>;
-  /** The endpoint's request schema (shared with the SDK). */
-  readonly schema: S;
-  /** Whether the engine settles it by itself (a phone payment) or only the control API (bank). */
-  readonly settles: boolean;
-  /** The answer's `message`. */
-  readonly message: string;
-}
-
 /**
  * One initiation (mno, bank, pay_mobile), in the order every one of them follows: validation
- * (422 per field), the sandbox's amount bound, no callback into the control API, capacity, then
- * the new pending record and, for a phone payment, its automatic settlement. Synchronous, so
- * the route's handler is too (no promise per request); it answers the error itself and returns
- * `undefined`, or returns the answer for the handler to return.
+ * with the endpoint's schema (422 per field), the sandbox's amount bound, no callback into the
+ * control API, capacity, then the new pending record and, for a phone payment, its automatic
+ * settlement (a bank payment waits for the customer to pay at a bank: only the control API
+ * settles it). Answers the error itself and returns `undefined`, or returns the answer.
  */
-export function acceptInitiation<S extends z.ZodType<InitiationBody>>(
+export function acceptInitiation(
   context: SandboxContext,
-  route: InitiationRoute<S>,
-  body: unknown,
-  ownerId: number | null,
+  channel: 'mno' | 'bank' | 'pay_mobile',
+  schema: z.ZodType<InitiationBody>,
+  request: { body: unknown; ownerId: number | null },
   reply: FastifyReply,
 ): ReturnType<typeof initiationView> | undefined {
-  const parsed = parseBody(route.schema, body);
+  const parsed = parseBody(schema, request.body);
   if (!parsed.ok) {
     sendValidationError(reply, parsed.errors);
     return undefined;
@@ -80,14 +68,18 @@ export function acceptInitiation<S extends z.ZodType<InitiationBody>>(
   if (aboveMaxAmount(context, amount, reply)) return undefined;
   if (controlCallbackUrl(callback_url, reply)) return undefined;
   if (atCapacity(context, reply, 'collections', context.collections.size)) return undefined;
+  const { ownerId } = request;
   const record = openCollection(context, {
-    channel: route.channel,
+    channel,
     amount,
     msisdn,
     callback_url,
     description,
     ownerId,
   });
-  if (route.settles) autoSettle(context, record);
-  return initiationView(record, route.message);
+  if (channel === 'bank') {
+    return initiationView(record, 'Control number issued; the customer pays it at a bank.');
+  }
+  autoSettle(context, record);
+  return initiationView(record, 'Payment request sent to the customer’s phone.');
 }

@@ -9,9 +9,10 @@ import { parseBody, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toCents, toShillings } from '../money.js';
 import { newControlNumber, unique } from '../references.js';
-import { createAccount } from '../state/account-setup.js';
+import { registerAccount } from '../state/account-setup.js';
 import { airtimeUserView } from '../state/accounts.js';
 import { airtimePaymentView } from '../state/airtime.js';
+import { aboveMaxAmount } from './accept-initiation.js';
 import { registerRechargeCallback } from './recharge-callback.js';
 
 /** Airtime (prefix /api/sandbox/airtime): accounts, purchases from the wallet, recharges. */
@@ -28,17 +29,9 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
   app.post(routePath(endpoints.airtimeRegister), async (request, reply) => {
     const parsed = parseBody(endpoints.airtimeRegister.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    if (context.accounts.find('airtime', parsed.data.email)) {
-      return sendValidationError(reply, { email: ['The email has already been taken.'] });
-    }
-    if (atCapacity(context, reply, 'airtime accounts', context.accounts.countOf('airtime'))) {
-      return reply;
-    }
-    const account = await createAccount(
-      context,
-      { product: 'airtime', ...parsed.data, role_id: 2 },
-      'register',
-    );
+    const fields = { product: 'airtime' as const, ...parsed.data, role_id: 2 as const };
+    const account = await registerAccount(context, fields, reply);
+    if (!account) return reply;
     return reply.code(201).send({
       message: 'Registered. The account is pending activation.',
       user: airtimeUserView(account),
@@ -69,11 +62,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
     const parsed = parseBody(endpoints.airtimePurchase.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const { msisdn, amount } = parsed.data;
-    if (amount > context.options.maxAmount) {
-      return sendValidationError(reply, {
-        amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
-      });
-    }
+    if (aboveMaxAmount(context, amount, reply)) return reply;
     if (atCapacity(context, reply, 'airtime payments', context.airtime.payments.length)) {
       return reply;
     }
@@ -107,11 +96,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
     if (!caller) return reply;
     const parsed = parseBody(endpoints.airtimeRecharge.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    if (parsed.data.amount > context.options.maxAmount) {
-      return sendValidationError(reply, {
-        amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
-      });
-    }
+    if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
     if (atCapacity(context, reply, 'recharges', context.airtime.recharges.size)) return reply;
     const now = context.nowIso();
     const controlNumber = unique(

@@ -1,3 +1,4 @@
+import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { endpoints, sandboxPrefixes } from '../../core/endpoints.js';
@@ -9,9 +10,8 @@ import { atCapacity } from '../http/capacity.js';
 import { publicOrigin } from '../http/origin.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
-import { pageSecurityHeaders } from '../http/security-headers.js';
+import { helmetOptions } from '../http/security-headers.js';
 import { newSessionId } from '../references.js';
-import { type CollectionRecord, cardSessions } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
 import { aboveMaxAmount, controlCallbackUrl } from './accept-initiation.js';
 
@@ -19,22 +19,6 @@ const apiBase = sandboxPrefixes.collection;
 const checkoutPath = `${apiBase}/checkout/:token`;
 const SESSION_LIFETIME_MS = 15 * 60 * 1000;
 const SESSIONS_KEPT = 20;
-
-/**
- * One payment at a time on a checkout (docs/sandbox.md § Hosted secure checkout): while a
- * phone payment is waiting for the customer's approval, the card step is refused with 409, so
- * a declined card can never fail a checkout whose phone payment may still succeed, and a card
- * can never pay what the phone is about to pay. The first settlement decides the checkout.
- */
-function phoneInProgress(record: CollectionRecord, reply: FastifyReply): boolean {
-  if (record.msisdn === null) return false;
-  sendError(
-    reply,
-    409,
-    'A phone payment for this checkout is waiting for the customer; it decides the checkout, so a card cannot be used now.',
-  );
-  return true;
-}
 
 /** The sandbox-only card step: what the card form of the hosted page submits. */
 export const cardPaymentSchema = z.object({
@@ -113,7 +97,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     // Opening a session moves no money, so it is allowed while a phone payment waits; the card
     // step itself is what is refused then.
     // A checkout keeps its latest few sessions; a page that reopens the card step gets a new one.
-    const sessions = cardSessions(record);
+    const sessions = record.sessions;
     if (sessions.size >= SESSIONS_KEPT) {
       const oldest = sessions.keys().next().value;
       if (oldest !== undefined) sessions.delete(oldest);
@@ -135,7 +119,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     if (!record) return reply;
     const parsed = parseBody(cardPaymentSchema, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const expiresAt = record.sessions?.get(parsed.data.session_id);
+    const expiresAt = record.sessions.get(parsed.data.session_id);
     if (expiresAt === undefined) {
       return sendValidationError(reply, {
         session_id: ['The session_id is not a card session of this checkout.'],
@@ -148,9 +132,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
         ],
       });
     }
-    if (phoneInProgress(record, reply)) return reply;
+    // One payment at a time (docs/sandbox.md § Hosted secure checkout): a declined card must
+    // never fail a checkout whose phone payment may still succeed, nor a card pay it twice.
+    if (record.msisdn !== null) {
+      const message =
+        'A phone payment for this checkout is waiting for the customer; it decides the checkout, so a card cannot be used now.';
+      return sendError(reply, 409, message);
+    }
     // One card payment per session: a declined card needs a new session, as a real portal does.
-    record.sessions?.delete(parsed.data.session_id);
+    record.sessions.delete(parsed.data.session_id);
     const declined = parsed.data.card_number.endsWith(DECLINED_CARD_SUFFIX);
     // The card network answers at once: settle through the engine callback, as a real one would.
     await context.engine.settle(record, declined ? 'failed' : 'success', 'card');
@@ -165,13 +155,14 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     const { token } = request.params as { token: string };
     const record = context.collections.findByToken(token);
     if (!record) return sendError(reply, 404, 'The payment token is unknown.');
-    return checkoutStatus(record);
+    const { status, external_reference, callback_url } = record;
+    return { status, external_reference, callback_url };
   });
 
-  // The page is the one HTML document the sandbox serves: it replaces the API's security
-  // headers with helmet's full set for a page (read once, when the sandbox starts).
+  // The page is the one HTML document the sandbox serves: helmet gives it a page's full set of
+  // security headers in place of the API's.
   app.register(async (scope) => {
-    const pageHeaders = await pageSecurityHeaders(apiBase);
+    await scope.register(helmet, helmetOptions(apiBase));
     scope.get(checkoutPath, async (request, reply) => {
       const { token } = request.params as { token: string };
       const record = context.collections.findByToken(token);
@@ -184,19 +175,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
         callbackUrl: record.callback_url ?? '',
         apiBase,
       });
-      return reply
-        .headers(pageHeaders)
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(html);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     });
   });
-}
-
-function checkoutStatus(record: CollectionRecord) {
-  return {
-    status: record.status,
-    external_reference: record.external_reference,
-    callback_url: record.callback_url,
-  };
 }

@@ -8,28 +8,8 @@ import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { collectionUserView } from '../state/accounts.js';
 import { collectionView } from '../state/collections.js';
-import { acceptInitiation, type InitiationRoute } from './accept-initiation.js';
+import { acceptInitiation } from './accept-initiation.js';
 import { registerProviderTest } from './provider-test.js';
-
-const MNO: InitiationRoute<typeof endpoints.initiateMno.request> = {
-  channel: 'mno',
-  schema: endpoints.initiateMno.request,
-  settles: true,
-  message: 'Payment request sent to the customer’s phone.',
-};
-// Bank payments wait for the customer to pay at a bank: only the control API settles them.
-const BANK: InitiationRoute<typeof endpoints.initiateBank.request> = {
-  channel: 'bank',
-  schema: endpoints.initiateBank.request,
-  settles: false,
-  message: 'Control number issued; the customer pays it at a bank.',
-};
-const PAY_MOBILE: InitiationRoute<typeof endpoints.payMobile.request> = {
-  channel: 'pay_mobile',
-  schema: endpoints.payMobile.request,
-  settles: true,
-  message: 'Payment request sent to the customer’s phone.',
-};
 
 /** Collection (prefix /api/sandbox): login, initiations, status, pay_mobile, provider test. */
 export function registerCollectionRoutes(app: FastifyInstance, context: SandboxContext): void {
@@ -50,19 +30,19 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     return { message: 'Logged out; the token is revoked.' };
   });
 
-  // The initiation and status handlers are synchronous: Fastify sends what a synchronous
-  // handler returns without the promise (and the microtask turn) an async one costs per request.
-  // A handler that has already answered (an error) returns nothing.
+  // These handlers are synchronous: one that has already answered (an error) returns nothing.
   app.post(routePath(endpoints.initiateMno), (request, reply) => {
     const caller = authenticate(context, 'collection', request, reply);
     if (!caller) return;
-    return acceptInitiation(context, MNO, request.body, caller.account.id, reply);
+    const initiation = { body: request.body, ownerId: caller.account.id };
+    return acceptInitiation(context, 'mno', endpoints.initiateMno.request, initiation, reply);
   });
 
   app.post(routePath(endpoints.initiateBank), (request, reply) => {
     const caller = authenticate(context, 'collection', request, reply);
     if (!caller) return;
-    return acceptInitiation(context, BANK, request.body, caller.account.id, reply);
+    const initiation = { body: request.body, ownerId: caller.account.id };
+    return acceptInitiation(context, 'bank', endpoints.initiateBank.request, initiation, reply);
   });
 
   app.post(routePath(endpoints.payMobile), (request, reply) => {
@@ -72,7 +52,8 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
       sendError(reply, 401, 'Unauthenticated: the x-api-key is not valid.');
       return;
     }
-    return acceptInitiation(context, PAY_MOBILE, request.body, null, reply);
+    const initiation = { body: request.body, ownerId: null };
+    return acceptInitiation(context, 'pay_mobile', endpoints.payMobile.request, initiation, reply);
   });
 
   app.post(routePath(endpoints.collectionStatus), (request, reply) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHostGuard, type HostGuard } from '../../internal/host-guard.js';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
 import { faultSettingsSchema } from '../delivery/faults.js';
@@ -8,8 +9,13 @@ import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { toCents, toShillings, WALLET_LIMIT_MESSAGE } from '../money.js';
 import { createAccount, updateAccount } from '../state/account-setup.js';
 import { type Account, accountView } from '../state/accounts.js';
-import { registerAirtimePaymentsControl } from './control-airtime-payments.js';
-import { controlAccountSchema, settleSchema, walletCreditSchema } from './control-schemas.js';
+import { airtimePaymentView } from '../state/airtime.js';
+import {
+  airtimePaymentsQuerySchema,
+  controlAccountSchema,
+  settleSchema,
+  walletCreditSchema,
+} from './control-schemas.js';
 
 export { CONTROL_PREFIX } from '../http/control-path.js';
 
@@ -19,11 +25,12 @@ function isLoopback(address: string | undefined): boolean {
 }
 
 /**
- * Who may drive the sandbox. Without a control key: loopback callers only (403 otherwise). With
- * one: every caller, loopback included, must send it in `x-control-key` (401 otherwise) — a
- * key exists for when loopback means nothing (containers, port forwarding).
+ * Who may drive the sandbox. Whatever the key: a request naming a Host (or Origin) that is not
+ * loopback or listed in `allowedHosts` (403). Without a control key: loopback callers only
+ * (403 otherwise). With one: every caller, loopback included, must send it in `x-control-key`
+ * (401 otherwise) — a key exists for when loopback means nothing (containers, port forwarding).
  */
-function controlRefusal(context: SandboxContext, request: FastifyRequest) {
+function controlRefusal(context: SandboxContext, guard: HostGuard, request: FastifyRequest) {
   // The sandbox's own callback deliveries are never a control caller, key or no key.
   if (request.headers[DELIVERY_MARK_HEADER] !== undefined) {
     return {
@@ -31,6 +38,9 @@ function controlRefusal(context: SandboxContext, request: FastifyRequest) {
       message: "The control API does not answer the sandbox's own callback deliveries.",
     };
   }
+  // A foreign Host or Origin is a web page that pointed its own name at this machine.
+  const foreign = guard.refusal(request.headers.host, request.headers.origin);
+  if (foreign !== undefined) return { status: 403, message: foreign };
   const key = context.options.controlKey;
   if (key !== undefined) {
     return sameSecret(request.headers['x-control-key'], key)
@@ -48,10 +58,14 @@ export function registerControlRoutes(
   context: SandboxContext,
   reset: () => Promise<void>,
 ): void {
+  const guard = createHostGuard(
+    context.options.allowedHosts,
+    'to allow another name, list it in the allowedHosts option (pesakit sandbox --allowed-host <name>)',
+  );
   app.register(
     async (control) => {
       control.addHook('onRequest', async (request, reply) => {
-        const refusal = controlRefusal(context, request);
+        const refusal = controlRefusal(context, guard, request);
         if (refusal) return sendError(reply, refusal.status, refusal.message);
         if (request.method !== 'GET' && request.method !== 'HEAD') {
           const forgery = forgeryRefusal(request);
@@ -111,7 +125,22 @@ export function registerControlRoutes(
 
       control.get('/sms', async () => ({ messages: context.sms.list() }));
 
-      registerAirtimePaymentsControl(control, context);
+      // The airtime payments made (single purchases and bulk rows alike), oldest first: tests
+      // ask "how many times was this number paid?", which the platform itself cannot answer.
+      control.get('/airtime/payments', async (request, reply) => {
+        const parsed = parseBody(airtimePaymentsQuerySchema, request.query);
+        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+        const { msisdn, reference, status } = parsed.data;
+        const payments = context.airtime.payments
+          .filter(
+            (payment) =>
+              (msisdn === undefined || payment.msisdn === msisdn) &&
+              (reference === undefined || payment.reference === reference) &&
+              (status === undefined || payment.status === status),
+          )
+          .map(airtimePaymentView);
+        return { count: payments.length, payments };
+      });
 
       control.get('/deliveries', async () => ({ deliveries: context.dispatcher.log() }));
 

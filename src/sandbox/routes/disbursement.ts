@@ -3,11 +3,10 @@ import { endpoints } from '../../core/endpoints.js';
 import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
-import { atCapacity } from '../http/capacity.js';
 import { parseBody, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toShillings } from '../money.js';
-import { createAccount } from '../state/account-setup.js';
+import { registerAccount } from '../state/account-setup.js';
 import { disbursementUserView } from '../state/accounts.js';
 import { disbursementView } from '../state/disbursements.js';
 import { registerPayout } from './payout.js';
@@ -22,16 +21,9 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
   app.post(routePath(endpoints.disbursementRegister), async (request, reply) => {
     const parsed = parseBody(endpoints.disbursementRegister.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    if (context.accounts.find('disbursement', parsed.data.email)) {
-      return sendValidationError(reply, { email: ['The email has already been taken.'] });
-    }
-    const registered = context.accounts.countOf('disbursement');
-    if (atCapacity(context, reply, 'disbursement accounts', registered)) return reply;
-    const account = await createAccount(
-      context,
-      { product: 'disbursement', ...parsed.data },
-      'register',
-    );
+    const fields = { product: 'disbursement' as const, ...parsed.data };
+    const account = await registerAccount(context, fields, reply);
+    if (!account) return reply;
     // The spec issues a token at registration; it works once the account is verified.
     return reply.code(201).send({
       message: 'Registered. The account is unverified until it is verified.',

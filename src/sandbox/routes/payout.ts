@@ -5,13 +5,14 @@ import { resolveProvider } from '../../schemas/provider.js';
 import { authenticate } from '../auth/bearer.js';
 import { chargeFor } from '../charge.js';
 import type { SandboxContext } from '../context.js';
-import { callDisbursementGateway } from '../engine/upstream.js';
+import { callUpstream } from '../engine/upstream.js';
 import { atCapacity } from '../http/capacity.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toCents, toShillings } from '../money.js';
 import { newRefId, newTxnId, unique } from '../references.js';
 import { type DisbursementRecord, disbursementView } from '../state/disbursements.js';
+import { aboveMaxAmount } from './accept-initiation.js';
 
 /**
  * `POST disbursement/payment`: the spec's processing order 1–8, step by step. The wallet is
@@ -28,11 +29,7 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
     const parsed = parseBody(endpoints.disbursementPay.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const { msisdn, amount, name } = parsed.data;
-    if (amount > context.options.maxAmount) {
-      return sendValidationError(reply, {
-        amount: [`The amount may not be greater than ${context.options.maxAmount}.`],
-      });
-    }
+    if (aboveMaxAmount(context, amount, reply)) return reply;
 
     // 2. MSISDN format, then the provider: each its own 400.
     if (!msisdnSchema.safeParse(msisdn).success) {
@@ -84,7 +81,7 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
     context.disbursements.add(record);
 
     // 5. The upstream gateway.
-    const result = await callDisbursementGateway(msisdn, provider);
+    const result = await callUpstream('disbursement', msisdn, provider);
     record.updated_at = context.nowIso();
     record.message = result.message;
     if (!result.ok) {

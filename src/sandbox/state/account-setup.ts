@@ -1,6 +1,9 @@
+import type { FastifyReply } from 'fastify';
 import type { Product } from '../../core/endpoints.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SandboxContext } from '../context.js';
+import { atCapacity } from '../http/capacity.js';
+import { sendValidationError } from '../http/replies.js';
 import { toCents } from '../money.js';
 import type { Account } from './accounts.js';
 
@@ -47,6 +50,24 @@ export async function createAccount(
   });
   fund(context, account, fields.balance);
   return account;
+}
+
+/**
+ * Self-registration (airtime and disbursement): a taken email is a 422, a full sandbox a 429;
+ * otherwise the account is created in its product's activation flow. `undefined` once answered.
+ */
+export async function registerAccount(
+  context: SandboxContext,
+  fields: AccountFields & { product: 'airtime' | 'disbursement'; password: string },
+  reply: FastifyReply,
+): Promise<Account | undefined> {
+  if (context.accounts.find(fields.product, fields.email)) {
+    sendValidationError(reply, { email: ['The email has already been taken.'] });
+    return undefined;
+  }
+  const registered = context.accounts.countOf(fields.product);
+  if (atCapacity(context, reply, `${fields.product} accounts`, registered)) return undefined;
+  return createAccount(context, fields, 'register');
 }
 
 /** Updates the given fields of an account; a new password is hashed. */

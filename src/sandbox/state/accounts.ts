@@ -26,48 +26,29 @@ export type NewAccount = Omit<Account, 'id' | 'created_at' | 'updated_at'>;
  * account with different passwords.
  */
 export class AccountBook {
-  readonly #byProduct = new Map<Product, Map<string, Account>>();
+  readonly #byEmail = new Map<string, Account>();
   /** Every bearer request finds its account by id: a map, not a scan of all accounts. */
-  readonly #byId = new Map<Product, Map<number, Account>>();
+  readonly #byId = new Map<string, Account>();
   readonly #nextId = new Map<Product, number>();
 
   constructor(private readonly now: () => string) {}
 
-  #emails(product: Product): Map<string, Account> {
-    let emails = this.#byProduct.get(product);
-    if (!emails) {
-      emails = new Map();
-      this.#byProduct.set(product, emails);
-    }
-    return emails;
-  }
-
   find(product: Product, email: string): Account | undefined {
-    return this.#emails(product).get(email.trim().toLowerCase());
+    return this.#byEmail.get(`${product}|${email.trim().toLowerCase()}`);
   }
 
   findById(product: Product, id: number): Account | undefined {
-    return this.#byId.get(product)?.get(id);
+    return this.#byId.get(`${product}|${id}`);
   }
 
   create(fields: NewAccount): Account {
     const id = this.#nextId.get(fields.product) ?? 1;
     this.#nextId.set(fields.product, id + 1);
     const at = this.now();
-    const account: Account = {
-      ...fields,
-      email: fields.email.trim().toLowerCase(),
-      id,
-      created_at: at,
-      updated_at: at,
-    };
-    this.#emails(fields.product).set(account.email, account);
-    let ids = this.#byId.get(fields.product);
-    if (!ids) {
-      ids = new Map();
-      this.#byId.set(fields.product, ids);
-    }
-    ids.set(id, account);
+    const email = fields.email.trim().toLowerCase();
+    const account: Account = { ...fields, email, id, created_at: at, updated_at: at };
+    this.#byEmail.set(`${fields.product}|${email}`, account);
+    this.#byId.set(`${fields.product}|${id}`, account);
     return account;
   }
 
@@ -75,23 +56,17 @@ export class AccountBook {
     account.updated_at = this.now();
   }
 
-  /** Accounts of one product. */
+  /** Accounts of one product (ids are sequential and accounts are never removed). */
   countOf(product: Product): number {
-    return this.#byProduct.get(product)?.size ?? 0;
+    return (this.#nextId.get(product) ?? 1) - 1;
   }
 
   count(): number {
-    let total = 0;
-    for (const emails of this.#byProduct.values()) total += emails.size;
-    return total;
-  }
-
-  all(): Account[] {
-    return [...this.#byProduct.values()].flatMap((emails) => [...emails.values()]);
+    return this.#byId.size;
   }
 
   clear(): void {
-    this.#byProduct.clear();
+    this.#byEmail.clear();
     this.#byId.clear();
     this.#nextId.clear();
   }
@@ -99,27 +74,14 @@ export class AccountBook {
 
 /** The airtime user as responses show it: no password, no hash. */
 export function airtimeUserView(account: Account) {
-  return {
-    id: account.id,
-    name: account.name,
-    email: account.email,
-    phone: account.phone,
-    role_id: account.role_id,
-    status: account.status as AirtimeUserStatus,
-    created_at: account.created_at,
-  };
+  const { product, passwordHash, updated_at, ...view } = account;
+  return { ...view, status: account.status as AirtimeUserStatus };
 }
 
 /** The disbursement user as responses show it: no password, no hash. */
 export function disbursementUserView(account: Account) {
-  return {
-    id: account.id,
-    name: account.name,
-    email: account.email,
-    phone: account.phone,
-    status: account.status as DisbursementUserStatus,
-    created_at: account.created_at,
-  };
+  const { product, passwordHash, role_id, updated_at, ...view } = account;
+  return { ...view, status: account.status as DisbursementUserStatus };
 }
 
 /** The collection user as responses show it. */
@@ -129,10 +91,11 @@ export function collectionUserView(account: Account) {
 
 /** Whichever view fits the account's product (the control API answers with it). */
 export function accountView(account: Account) {
-  if (account.product === 'airtime')
-    return { product: account.product, ...airtimeUserView(account) };
-  if (account.product === 'disbursement') {
-    return { product: account.product, ...disbursementUserView(account) };
-  }
-  return { product: account.product, ...collectionUserView(account) };
+  const view =
+    account.product === 'airtime'
+      ? airtimeUserView(account)
+      : account.product === 'disbursement'
+        ? disbursementUserView(account)
+        : collectionUserView(account);
+  return { product: account.product, ...view };
 }

@@ -30,29 +30,20 @@ export interface RechargeRecord {
 export class AirtimeBook {
   readonly payments: AirtimePaymentRecord[] = [];
   readonly recharges = new Map<string, RechargeRecord>();
-  #nextPaymentId = 1;
 
+  /** Payments are never removed (until a reset), so the next id is one past their count. */
   nextPaymentId(): number {
-    return this.#nextPaymentId++;
+    return this.payments.length + 1;
   }
 
   clear(): void {
     this.payments.length = 0;
     this.recharges.clear();
-    this.#nextPaymentId = 1;
   }
 }
 
 /** The purchase record as the purchase answer shows it. */
 export function airtimePaymentView(record: AirtimePaymentRecord) {
-  return {
-    id: record.id,
-    reference: record.reference,
-    msisdn: record.msisdn,
-    amount: record.amount,
-    provider: record.provider,
-    status: record.status,
-    message: record.message,
-    created_at: record.created_at,
-  };
+  const { accountId, updated_at, ...view } = record;
+  return view;
 }

@@ -20,20 +20,10 @@ export interface CollectionRecord {
   readonly description: string | null;
   /** The collection account that started it; `null` for the unauthenticated channels. */
   readonly ownerId: number | null;
-  /**
-   * Card sessions opened on the hosted checkout: session id → when it expires (epoch ms).
-   * Created with the first session (see {@link cardSessions}): most collections never open
-   * one, and a Map per initiation showed in the profile.
-   */
-  sessions?: Map<string, number>;
+  /** Card sessions opened on the hosted checkout: session id → when it expires (epoch ms). */
+  readonly sessions: Map<string, number>;
   readonly created_at: string;
   updated_at: string;
-}
-
-/** A checkout's card sessions, created on first use. */
-export function cardSessions(record: CollectionRecord): Map<string, number> {
-  record.sessions ??= new Map();
-  return record.sessions;
 }
 
 /** Collection transactions, findable by control number, engine reference or payment token. */
@@ -65,16 +55,6 @@ export class CollectionBook {
     return this.#byControlNumber.has(value) || this.#byReference.has(value);
   }
 
-  /** Whether a collection already has this control number (a narrower {@link isTaken}). */
-  hasControlNumber(value: string): boolean {
-    return this.#byControlNumber.has(value);
-  }
-
-  /** Whether a collection already has this engine reference (a narrower {@link isTaken}). */
-  hasReference(value: string): boolean {
-    return this.#byReference.has(value);
-  }
-
   get size(): number {
     return this.#byControlNumber.size;
   }
@@ -90,22 +70,8 @@ export class CollectionBook {
   }
 }
 
-/** The transaction as the status operation and the control API show it. */
+/** The transaction as the status operation and the control API show it (no token, no owner). */
 export function collectionView(record: CollectionRecord) {
-  return {
-    controlNumber: record.controlNumber,
-    reference: record.reference,
-    external_reference: record.external_reference,
-    channel: record.channel,
-    amount: record.amount,
-    msisdn: record.msisdn,
-    provider: record.provider,
-    status: record.status,
-    transactionID: record.transactionID,
-    paid_amount: record.paid_amount,
-    callback_url: record.callback_url,
-    description: record.description,
-    created_at: record.created_at,
-    updated_at: record.updated_at,
-  };
+  const { paymentToken, ownerId, sessions, ...view } = record;
+  return view;
 }

@@ -28,19 +28,14 @@ export function openCollection(
   context: SandboxContext,
   opening: CollectionOpening,
 ): CollectionRecord {
-  // Each kind of reference is checked only where a value of its own shape can be: a control
-  // number (`99` + ten digits) against collections' and recharges' control numbers, an engine
-  // reference (`ENG…`) against engine references. A control number can never equal an `ENG…`
-  // reference, so the wider check (six map lookups per initiation, in maps that grow with every
-  // request) found nothing more.
+  // Recharges draw control numbers too: a customer must never be able to pay the wrong one.
   const controlNumberTaken = (value: string) =>
-    context.collections.hasControlNumber(value) || context.airtime.recharges.has(value);
-  const referenceTaken = (value: string) => context.collections.hasReference(value);
+    context.collections.isTaken(value) || context.airtime.recharges.has(value);
   const secure = opening.channel === 'secure';
   const now = context.nowIso();
   const record: CollectionRecord = {
     controlNumber: unique(newControlNumber, controlNumberTaken),
-    reference: unique(newEngineReference, referenceTaken),
+    reference: unique(newEngineReference, (value) => context.collections.isTaken(value)),
     external_reference: secure ? newExternalReference() : null,
     paymentToken: secure ? newPaymentToken() : null,
     channel: opening.channel,
@@ -53,6 +48,7 @@ export function openCollection(
     callback_url: opening.callback_url ?? null,
     description: opening.description ?? null,
     ownerId: opening.ownerId,
+    sessions: new Map(),
     created_at: now,
     updated_at: now,
   };

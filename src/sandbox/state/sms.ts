@@ -19,20 +19,12 @@ export class SmsOutbox {
   constructor(private readonly now: () => string) {}
 
   send(message: Omit<SmsMessage, 'at'>): void {
-    // Built field by field rather than spread: one object of a fixed shape per payout.
-    const { to, text, product, reference } = message;
-    this.#messages.push(
-      reference === undefined
-        ? { to, text, product, at: this.now() }
-        : { to, text, product, reference, at: this.now() },
-    );
-    // Trimmed in batches: dropping the oldest one by one moved the whole list on every send
-    // once it was full (every payout sends one). list() shows only the latest SMS_KEPT.
-    if (this.#messages.length >= 2 * SMS_KEPT) this.#messages.splice(0, SMS_KEPT);
+    this.#messages.push({ ...message, at: this.now() });
+    if (this.#messages.length > SMS_KEPT) this.#messages.shift();
   }
 
   list(): readonly SmsMessage[] {
-    return this.#messages.length > SMS_KEPT ? this.#messages.slice(-SMS_KEPT) : this.#messages;
+    return this.#messages;
   }
 
   clear(): void {
