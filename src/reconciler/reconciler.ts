@@ -62,9 +62,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #gate: RateGate;
   readonly #platform: Platform;
   readonly #effects: EffectRunner;
-  // Without a single handler (the `pesakit reconcile` CLI, a settle-only worker) this
-  // reconciler must not touch effects: completing one with nothing run would swallow the
-  // application's onPaid/onFailed for good. They stay due for whoever has the handlers.
+  // Without handlers (the CLI) effects stay due for whoever has them: completing one with
+  // nothing run would swallow the application's onPaid/onFailed for good.
   readonly #runsEffects: boolean;
   readonly #transport: Transport;
   readonly #now: () => Date;
@@ -91,17 +90,14 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       dependencies.credentials,
     );
     this.#runsEffects = Boolean(options.onPaid || options.onFailed || options.onReview);
+    const { onPaid, onFailed, onReview } = options;
     this.#given = {
-      ...(options.onPaid ? { onPaid: options.onPaid } : {}),
-      ...(options.onFailed ? { onFailed: options.onFailed } : {}),
-      ...(options.onReview ? { onReview: options.onReview } : {}),
+      ...(onPaid && { onPaid }),
+      ...(onFailed && { onFailed }),
+      ...(onReview && { onReview }),
     };
-    this.#effects = new EffectRunner(
-      this.#store,
-      this.#given,
-      // One lease for the record and its handler: past it, the runner stops waiting.
-      { leaseMs: this.#options.leaseMs },
-    );
+    // One lease for the record and its handler: past it, the runner stops waiting.
+    this.#effects = new EffectRunner(this.#store, this.#given, { leaseMs: this.#options.leaseMs });
     // A handler that throws is retried by the runner with backoff; the merchant hears of it.
     this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
     this.#effects.on('dead', (event) => this.emit('error', event.error));
@@ -154,10 +150,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   }
 
   /**
-   * What `JSON.stringify(reconciler)` writes: its state and options (`{ kind: 'reconciler',
-   * running, … }`), never the client's credentials or tokens. Without it a logger that
-   * serialises the reconciler meets eventemitter3's listener table, which points back at the
-   * reconciler ("circular structure"), once anyone listens.
+   * Its state and options for `JSON.stringify`, never the client's secrets (and not the listener
+   * table, which points back at the reconciler: "circular structure").
    */
   toJSON(): ReconcilerSnapshot {
     return reconcilerSnapshot({
@@ -170,16 +164,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   }
 
   async #runPass(options: RunOnceOptions): Promise<ReconcileSummary> {
-    // Listening only during a pass: a reconciler never closed must not leave a listener behind.
-    const unwatch = this.#gate.watchRetries(this.#transport.events);
-    try {
-      return await this.#checkDue(options);
-    } finally {
-      unwatch();
-    }
-  }
-
-  async #checkDue(options: RunOnceOptions): Promise<ReconcileSummary> {
     const started = Date.now();
     const { run, due } = startPass({
       store: this.#store,
@@ -197,9 +181,11 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
         await this.#check(leased, run);
       }
     };
+    // Listening only during a pass: a reconciler never closed must not leave a listener behind.
+    const unwatch = this.#gate.watchRetries(this.#transport.events);
     const workers = await Promise.allSettled(
       Array.from({ length: this.#options.concurrency }, worker),
-    );
+    ).finally(unwatch);
     const failed = workers.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     try {
