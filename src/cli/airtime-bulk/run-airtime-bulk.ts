@@ -10,11 +10,11 @@ import { isBatchMismatchError } from '../../resources/airtime-bulk/batch-mismatc
 import { isBulkValidationError } from '../../resources/airtime-bulk/bulk-validation-error.js';
 import { newMerchantReference } from '../../resources/merchant-reference.js';
 import { isSpreadsheetError } from '../../spreadsheets/index.js';
+import { bulkExitCodes, exitCodeOf } from '../exit-codes.js';
+import type { ReporterStreams } from '../output.js';
 import { clientOptionsFromEnv } from '../reconcile/client-from-env.js';
 import { describeStore, openStore } from '../reconcile/open-store.js';
-import type { ReporterStreams } from '../reconcile/reporter.js';
 import { checkNoSecretFlags, UsageError } from '../reconcile/usage-error.js';
-import { bulkExitCodes, exitCodeOf } from './exit-codes.js';
 import { bulkStoreLocation } from './open-bulk-store.js';
 import { createBulkReporter } from './reporter.js';
 import { resultsFormat, writeResultsFile } from './results-file.js';

@@ -5,7 +5,7 @@ import {
 } from '../../errors/index.js';
 import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
 import { parseResolve } from '../../references/input-rules.js';
-import { exitCodes } from './exit-codes.js';
+import { exitCodes } from '../exit-codes.js';
 import { describeStore, openStore, parseStoreLocation } from './open-store.js';
 import { errorMessage, type ReporterStreams } from './reporter.js';
 import { reviewJsonLine, reviewTable } from './review-output.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { exitCodes } from './exit-codes.js';
+import { exitCodes } from '../exit-codes.js';
 
 /**
  * A command line or environment the CLI refuses before it touches anything. The message says
