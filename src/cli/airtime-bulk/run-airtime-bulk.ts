@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Pesakit } from '../../client.js';
 import type { Environment } from '../../core/endpoints.js';
-import { isConfigurationError } from '../../errors/index.js';
 import { isInsufficientFundsError } from '../../errors/insufficient-funds-error.js';
 import { isRequestValidationError } from '../../errors/request-validation-error.js';
 import type { ReferenceStore } from '../../references/index.js';
@@ -12,7 +11,7 @@ import { newMerchantReference } from '../../resources/merchant-reference.js';
 import { isSpreadsheetError } from '../../spreadsheets/index.js';
 import { bulkExitCodes, exitCodeOf } from '../exit-codes.js';
 import type { ReporterStreams } from '../output.js';
-import { clientOptionsFromEnv } from '../reconcile/client-from-env.js';
+import { checkedClientOptions } from '../reconcile/client-from-env.js';
 import { describeStore, openStore } from '../reconcile/open-store.js';
 import { checkNoSecretFlags, UsageError } from '../reconcile/usage-error.js';
 import { bulkStoreLocation } from './open-bulk-store.js';
@@ -71,22 +70,11 @@ export async function runAirtimeBulk(
     }
     const resuming = flags.batchId !== undefined;
     const location = bulkStoreLocation(flags.store, flags.storeFromArgv, resuming);
-    const clientOptions = clientOptionsFromEnv(io.env, {
-      environment: flags.environment,
-      ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
-    });
+    const clientOptions = checkedClientOptions(io.env, flags);
     if (clientOptions.credentials.airtime === undefined) {
       throw new UsageError(
         'Airtime credentials are not set: set PESAKIT_AIRTIME_EMAIL and PESAKIT_AIRTIME_PASSWORD.',
       );
-    }
-    try {
-      new Pesakit(clientOptions);
-    } catch (error) {
-      if (isConfigurationError(error) || error instanceof TypeError) {
-        throw new UsageError(error.message);
-      }
-      throw error;
     }
     try {
       store = await openStore(location);

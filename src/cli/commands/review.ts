@@ -1,30 +1,7 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import { runReviewList, runReviewResolve } from '../reconcile/run-review.js';
 import { exitTwoOnParseErrors } from '../reconcile/usage-error.js';
-
-function schemaOption(): Option {
-  return new Option('--schema <name>', 'PostgreSQL schema of the store (default public)').env(
-    'PESAKIT_STORE_SCHEMA',
-  );
-}
-
-function storeOption(): Option {
-  return new Option('--store <store>', 'SQLite file or postgres:// URL of the reference store').env(
-    'PESAKIT_STORE',
-  );
-}
-
-function positiveInteger(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw new InvalidArgumentError('--limit must be a whole number of at least 1.');
-  }
-  return Number(value);
-}
-
-function finish(code: number): void {
-  process.exitCode = code;
-  setTimeout(() => process.exit(code), 2000).unref();
-}
+import { finish, schemaOption, storeFromArgv, storeOption, wholeNumber } from './options.js';
 
 const io = () => ({ out: process.stdout, err: process.stderr });
 
@@ -44,17 +21,12 @@ export function registerReviewCommand(program: Command): void {
     .description('List records in needs_review, oldest first. Exits 3 when there is any, else 0.')
     .addOption(storeOption())
     .addOption(schemaOption())
-    .option('--limit <n>', 'at most this many', positiveInteger)
+    .option('--limit <n>', 'at most this many', wholeNumber('--limit'))
     .option('--json', 'one JSON line per record, with the evidence');
   exitTwoOnParseErrors(list);
   list.action(
     async (options: { store?: string; schema?: string; limit?: number; json?: boolean }) => {
-      finish(
-        await runReviewList(
-          { ...options, storeFromArgv: list.getOptionValueSource('store') !== 'env' },
-          io(),
-        ),
-      );
+      finish(await runReviewList({ ...options, storeFromArgv: storeFromArgv(list) }, io()));
     },
   );
 
@@ -81,7 +53,7 @@ export function registerReviewCommand(program: Command): void {
             ...options,
             merchantReference,
             status: decision,
-            storeFromArgv: resolve.getOptionValueSource('store') !== 'env',
+            storeFromArgv: storeFromArgv(resolve),
           },
           io(),
         ),
