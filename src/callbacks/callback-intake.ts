@@ -25,9 +25,9 @@ export interface IntakeContext {
 }
 
 /**
- * The fast path of a POSTed callback (issue #7, "Receiving"): the content type and size
- * checked, the body parsed, the raw callback stored in the durable inbox, and 200 — nothing
- * slow (no platform call, no handler) runs before the answer.
+ * A POSTed callback: the content type and size checked, the body parsed, the raw callback
+ * stored in the durable inbox, and 200. Nothing slow (no platform call, no handler) runs
+ * before the answer, so the platform never times out and resends.
  */
 export async function receivePost(
   context: IntakeContext,

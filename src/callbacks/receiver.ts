@@ -52,7 +52,7 @@ const noCollectionCredentials =
   'payouts and airtime with `pesakit.createReconciler()`.)';
 
 /**
- * Receives the platform's callbacks and the checkout return, and closes payments (issue #7).
+ * Receives the platform's callbacks and the checkout return, and closes payments.
  * Create it with `pesakit.createCallbackReceiver()`; mount it with `pesakit/express`,
  * `pesakit/fastify`, or call `receive()` from any HTTP server.
  *

@@ -14,7 +14,7 @@ import { eventually } from './receiver-server.js';
 // The payments are made through the SDK and settled with the sandbox's control API; the test
 // then delivers every callback itself, five times, spread over four receiver processes.
 
-/** 2,000 by default (issue #7); PESAKIT_CALLBACK_LOAD=200 for a quick local run. */
+/** 2,000 by default; PESAKIT_CALLBACK_LOAD=200 for a quick local run. */
 const paymentCount = Number(process.env['PESAKIT_CALLBACK_LOAD'] ?? 2_000);
 
 const script = fileURLToPath(new URL('./fixtures/receiver-process.ts', import.meta.url));

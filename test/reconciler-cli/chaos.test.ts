@@ -12,7 +12,7 @@ import { temporaryDirectory } from './harness.js';
 import { accounts } from './sandbox-shop.js';
 
 /**
- * The chaos run of issue #8: mixed transactions across all three products, with 30 % of the
+ * The reconciler's chaos run: mixed transactions across all three products, with 30 % of the
  * callbacks dropped, latency beyond the client's timeout (outcomes that happened but were never
  * answered: `unknown`), vendor and gateway failures (numbers ending 999), late settlement (…997)
  * and settlement by hand (…998). The shop is a real Fastify app with pesakit's callback

@@ -8,7 +8,7 @@ import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness
 import { type CountingProxy, startProxy } from '../reconciler/helpers.js';
 
 /**
- * Issue #8 at its own scale: 4 reconciler processes on one PostgreSQL store over 10,000 due
+ * Many workers on one store: 4 reconciler processes on one PostgreSQL store over 10,000 due
  * records. Each due record is pulled once (counted at the platform's door), none is settled
  * twice, and a worker killed with SIGKILL mid-pass leaves its leased records to the others,
  * who take them once its (short) lease has expired.
