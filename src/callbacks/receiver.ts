@@ -2,8 +2,8 @@ import { EventEmitter } from 'eventemitter3';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
 import type { ReferenceStore } from '../references/types.js';
-import { type IntakeContext, receiveGet, receivePost } from './callback-intake.js';
-import { answerCheckoutReturn, type CheckoutReturnContext } from './checkout-return-handler.js';
+import { receiveGet, receivePost } from './callback-intake.js';
+import { answerCheckoutReturn } from './checkout-return-handler.js';
 import type { CallbackReceiverEvents } from './events.js';
 import { EffectRunner } from './foundation.js';
 import { handleClaim } from './handle-claim.js';
@@ -76,10 +76,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   #draining: Promise<unknown> | undefined;
   #started = false;
   readonly #idle: IdleTracker;
-  readonly #checkoutContext: CheckoutReturnContext;
   readonly #retention: InboxRetention | undefined;
-  readonly #processContext: ProcessContext;
-  readonly #intake: IntakeContext;
+  readonly #context: ProcessContext;
 
   constructor(dependencies: ReceiverDependencies, options: CallbackReceiverOptions = {}) {
     super();
@@ -112,24 +110,18 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     );
     const emit: ProcessContext['emit'] = (event, ...args) =>
       (this.emit.bind(this) as (name: string, ...rest: unknown[]) => boolean)(event, ...args);
-    this.#processContext = {
+    this.#context = {
       store: this.#store,
       puller: this.#puller,
       effects: this.#effects,
       options: this.#options,
       emit,
       now: this.#now,
-    };
-    this.#intake = {
-      store: this.#store,
-      maxBodyBytes: this.maxBodyBytes,
-      now: this.#now,
-      emit,
       nudge: () => this.#worker.nudge(),
     };
     this.#worker = new InboxWorker({
       inbox: this.#store.inbox,
-      handle: (claim) => handleClaim(this.#processContext, claim),
+      handle: (claim) => handleClaim(this.#context, claim),
       concurrency: this.#options.concurrency,
       leaseMs: this.#options.leaseMs,
       pollIntervalMs: this.#options.pollIntervalMs,
@@ -156,13 +148,6 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
             options: inboxRetention,
             onError: (error) => this.emit('error', { stage: 'prune', error: asError(error) }),
           });
-    this.#checkoutContext = {
-      store: this.#store,
-      puller: this.#puller,
-      effects: this.#effects,
-      returnUrls: this.#options.returnUrls,
-      emit,
-    };
   }
 
   /** How many status calls this receiver actually sent (after coalescing and rate limiting). */
@@ -217,8 +202,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = request.method.toUpperCase();
     if (path === '/callback') {
-      if (method === 'POST') return receivePost(this.#intake, request, url);
-      if (method === 'GET') return receiveGet(this.#intake, request, url);
+      if (method === 'POST') return receivePost(this.#context, request, url);
+      if (method === 'GET') return receiveGet(this.#context, request, url);
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use POST or GET.` },
@@ -230,10 +215,10 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       // their own GET routes: the same status and headers, and the body kept in the answer so
       // the adapters' Content-Length is the GET's — Node's HTTP server never sends a HEAD body.
       if (method === 'GET' || method === 'HEAD')
-        return answerCheckoutReturn(this.#checkoutContext, url, options.returnUrls);
+        return answerCheckoutReturn(this.#context, url, options.returnUrls);
       // A checkout has one callback_url: the browser comes back to it with GET, and the
       // platform POSTs its settlement callback to the same URL. That POST is a callback.
-      if (method === 'POST') return receivePost(this.#intake, request, url);
+      if (method === 'POST') return receivePost(this.#context, request, url);
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use GET (browser) or POST (callback).` },
