@@ -2,7 +2,14 @@ import type { Command } from 'commander';
 import { type AirtimeBulkFlags, runAirtimeBulk } from '../airtime-bulk/run-airtime-bulk.js';
 import { stopSignal } from '../reconcile/stop-signal.js';
 import { exitTwoOnParseErrors, refuseSecretFlags } from '../reconcile/usage-error.js';
-import { environmentOption, finish, storeFromArgv, storeOption, wholeNumber } from './options.js';
+import {
+  airtimeEnvironment,
+  environmentOption,
+  finish,
+  storeFromArgv,
+  storeOption,
+  wholeNumber,
+} from './options.js';
 
 /**
  * `pesakit airtime bulk <file>`: airtime for every row of an .xlsx/.csv file, resumable after a
@@ -29,6 +36,7 @@ export function registerAirtimeCommand(program: Command): void {
     .addOption(environmentOption('which platform to send to'))
     .option('--base-url <url>', 'the sandbox origin (default: $PESAKIT_BASE_URL)')
     .option('--json', 'JSON lines on stdout, for log pipelines');
+  bulk.addHelpText('after', airtimeEnvironment);
   refuseSecretFlags(bulk);
   exitTwoOnParseErrors(bulk);
   bulk.action(async (file: string, options: Omit<AirtimeBulkFlags, 'storeFromArgv'>) => {

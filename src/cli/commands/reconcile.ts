@@ -5,6 +5,7 @@ import { exitTwoOnParseErrors, refuseSecretFlags } from '../reconcile/usage-erro
 import {
   environmentOption,
   finish,
+  platformEnvironment,
   schemaOption,
   storeFromArgv,
   storeOption,
@@ -36,6 +37,7 @@ export function registerReconcileCommand(program: Command): void {
     )
     .option('--all', 'check every open record now, not only those due (with --once)')
     .option('--json', 'JSON lines on stdout, for log pipelines');
+  command.addHelpText('after', platformEnvironment);
   refuseSecretFlags(command);
   exitTwoOnParseErrors(command);
   command.action(async (options: Omit<ReconcileFlags, 'storeFromArgv'>) => {

@@ -1,7 +1,14 @@
 import type { Command } from 'commander';
 import { runReviewList, runReviewResolve } from '../reconcile/run-review.js';
 import { exitTwoOnParseErrors } from '../reconcile/usage-error.js';
-import { finish, schemaOption, storeFromArgv, storeOption, wholeNumber } from './options.js';
+import {
+  finish,
+  schemaOption,
+  storeEnvironment,
+  storeFromArgv,
+  storeOption,
+  wholeNumber,
+} from './options.js';
 
 const io = () => ({ out: process.stdout, err: process.stderr });
 
@@ -22,7 +29,8 @@ export function registerReviewCommand(program: Command): void {
     .addOption(storeOption())
     .addOption(schemaOption())
     .option('--limit <n>', 'at most this many', wholeNumber('--limit'))
-    .option('--json', 'one JSON line per record, with the evidence');
+    .option('--json', 'one JSON line per record, with the evidence')
+    .addHelpText('after', storeEnvironment);
   exitTwoOnParseErrors(list);
   list.action(
     async (options: { store?: string; schema?: string; limit?: number; json?: boolean }) => {
@@ -39,7 +47,8 @@ export function registerReviewCommand(program: Command): void {
     .addOption(schemaOption())
     .requiredOption('--note <text>', 'what you checked and why (kept on the record)')
     .option('--by <name>', 'who decided (kept on the record)')
-    .option('--json', 'print the outcome as one JSON line');
+    .option('--json', 'print the outcome as one JSON line')
+    .addHelpText('after', storeEnvironment);
   exitTwoOnParseErrors(resolve);
   resolve.action(
     async (
