@@ -8,12 +8,25 @@ export interface ReporterStreams {
   err: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
+/**
+ * Text from outside (a file name, a spreadsheet cell, a platform message) with its terminal
+ * control characters escaped (`\u001b`): printed raw, they could move the cursor, clear the
+ * screen or retitle the terminal of the person reading.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** An error's message, never its stack or payload (which could hold request bodies). */
 export function errorMessage(error: unknown): string {
   // A usage error's message is already the whole sentence a person needs; its class name is noise.
-  if (error instanceof UsageError) return withoutPhoneNumbers(error.message);
+  if (error instanceof UsageError) return printable(withoutPhoneNumbers(error.message));
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return withoutPhoneNumbers(text);
+  return printable(withoutPhoneNumbers(text));
 }
 
 /** One JSON object per line, each with `event` and `at`, for log pipelines (jq, Loki, Datadog). */
@@ -91,7 +104,7 @@ export class LiveBar {
   /** Writes a line above the bar (cli-progress redraws it on the next tick). */
   log(text: string): void {
     if (this.#started) this.#err.write('\r\u001b[K');
-    this.#err.write(`${text}\n`);
+    this.#err.write(`${printable(text)}\n`);
   }
 
   stop(): void {

@@ -8,6 +8,7 @@ import {
   asciiTable,
   errorMessage,
   LiveBar,
+  printable,
   type ReporterStreams,
   writeJsonLine,
 } from '../output.js';
@@ -26,8 +27,8 @@ export interface BulkReporter {
   row(result: AirtimeBulkRowOutcome): void;
   progress(totals: AirtimeBulkTotals): void;
   finished(result: AirtimeBulkResult, exitCode: number, out: string | undefined): void;
-  /** The batch was refused or the run broke; `lines` are what to fix, one per line. */
-  stopped(error: unknown, exitCode: number, lines: readonly string[]): void;
+  /** The batch was refused or the run broke: why, then what to fix, one per line. */
+  stopped(message: string, exitCode: number, lines: readonly string[]): void;
 }
 
 /** `--json` → JSON lines; a terminal on stderr → a progress bar; otherwise plain lines. */
@@ -93,13 +94,13 @@ class TextBulkReporter implements BulkReporter {
   }
 
   started(info: BulkStartInfo): void {
-    this.#streams.err.write(startLine(info));
+    this.#streams.err.write(printable(startLine(info)));
   }
 
   row(result: AirtimeBulkRowOutcome): void {
     if (result.status === 'success') return;
     if (this.#bar) this.#bar.log(rowLine(result));
-    else this.#streams.out.write(`${rowLine(result)}\n`);
+    else this.#streams.out.write(`${printable(rowLine(result))}\n`);
   }
 
   progress(totals: AirtimeBulkTotals): void {
@@ -111,10 +112,10 @@ class TextBulkReporter implements BulkReporter {
     this.#streams.out.write(bulkSummaryTable(result, exitCode, out));
   }
 
-  stopped(error: unknown, _exitCode: number, lines: readonly string[]): void {
+  stopped(message: string, _exitCode: number, lines: readonly string[]): void {
     this.#bar?.stop();
-    this.#streams.err.write(`pesakit airtime bulk: ${errorMessage(error)}\n`);
-    for (const line of lines) this.#streams.err.write(`  ${line}\n`);
+    this.#streams.err.write(`pesakit airtime bulk: ${message}\n`);
+    for (const line of lines) this.#streams.err.write(`  ${printable(line)}\n`);
   }
 }
 
@@ -150,7 +151,7 @@ class JsonBulkReporter implements BulkReporter {
     });
   }
 
-  stopped(error: unknown, exitCode: number, lines: readonly string[]): void {
-    this.#line('stopped', { error: errorMessage(error), problems: lines, exitCode });
+  stopped(message: string, exitCode: number, lines: readonly string[]): void {
+    this.#line('stopped', { error: message, problems: lines, exitCode });
   }
 }

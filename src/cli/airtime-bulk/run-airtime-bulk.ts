@@ -7,10 +7,11 @@ import type { ReferenceStore } from '../../references/index.js';
 import { batchIdFor } from '../../resources/airtime-bulk/batch-id.js';
 import { isBatchMismatchError } from '../../resources/airtime-bulk/batch-mismatch-error.js';
 import { isBulkValidationError } from '../../resources/airtime-bulk/bulk-validation-error.js';
+import { loadRows } from '../../resources/airtime-bulk/load-rows.js';
 import { newMerchantReference } from '../../resources/merchant-reference.js';
 import { isSpreadsheetError } from '../../spreadsheets/index.js';
 import { bulkExitCodes, exitCodeOf } from '../exit-codes.js';
-import type { ReporterStreams } from '../output.js';
+import { errorMessage, type ReporterStreams } from '../output.js';
 import { checkedClientOptions } from '../reconcile/client-from-env.js';
 import { describeStore, openStore } from '../reconcile/open-store.js';
 import { checkNoSecretFlags, UsageError } from '../reconcile/usage-error.js';
@@ -68,6 +69,8 @@ export async function runAirtimeBulk(
         );
       }
     }
+    // The file is read and checked before the resume advice: a refused file has no batch.
+    await loadRows(file, undefined);
     const resuming = flags.batchId !== undefined;
     const location = bulkStoreLocation(flags.store, flags.storeFromArgv, resuming);
     const clientOptions = checkedClientOptions(io.env, flags);
@@ -79,7 +82,7 @@ export async function runAirtimeBulk(
     try {
       store = await openStore(location);
     } catch (error) {
-      reporter.stopped(error, bulkExitCodes.runError, [
+      reporter.stopped(errorMessage(error), bulkExitCodes.runError, [
         `cannot open the store ${describeStore(location)}`,
       ]);
       return bulkExitCodes.runError;
@@ -110,15 +113,19 @@ export async function runAirtimeBulk(
     return exitCode;
   } catch (error) {
     if (error instanceof UsageError) {
-      reporter.stopped(error, bulkExitCodes.usage, []);
+      reporter.stopped(errorMessage(error), bulkExitCodes.usage, []);
       return bulkExitCodes.usage;
     }
     const refusal = refusalLines(error);
     if (refusal) {
-      reporter.stopped(error, bulkExitCodes.refused, refusal);
+      // Bad rows are listed once, one per line, under a headline that does not repeat them.
+      const headline = isBulkValidationError(error)
+        ? `${refusal.length} row${refusal.length === 1 ? '' : 's'} refused, nothing was stored or sent. Fix them and run the batch again:`
+        : errorMessage(error);
+      reporter.stopped(headline, bulkExitCodes.refused, refusal);
       return bulkExitCodes.refused;
     }
-    reporter.stopped(error, bulkExitCodes.runError, []);
+    reporter.stopped(errorMessage(error), bulkExitCodes.runError, []);
     return bulkExitCodes.runError;
   } finally {
     await store?.close();

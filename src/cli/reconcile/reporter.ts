@@ -3,6 +3,7 @@ import {
   asciiTable,
   errorMessage,
   LiveBar,
+  printable,
   type ReporterStreams,
   writeJsonLine,
 } from '../output.js';
@@ -96,7 +97,7 @@ class TextReporter implements ReconcileReporter {
 
   #line(text: string): void {
     if (this.#bar) this.#bar.log(text);
-    else this.#out.write(`${text}\n`);
+    else this.#out.write(`${printable(text)}\n`);
   }
 
   started(info: StartInfo): void {
