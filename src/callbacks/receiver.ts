@@ -8,7 +8,6 @@ import type { CallbackReceiverEvents } from './events.js';
 import { EffectRunner } from './foundation.js';
 import { handleClaim } from './handle-claim.js';
 import { jsonResponse, type ReceivedRequest, type ReceiverResponse } from './http.js';
-import { IdleTracker } from './idle-tracker.js';
 import { InboxRetention } from './inbox-retention.js';
 import { InboxWorker } from './inbox-worker.js';
 import {
@@ -75,7 +74,10 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   #drainTimer: NodeJS.Timeout | undefined;
   #draining: Promise<unknown> | undefined;
   #started = false;
-  readonly #idle: IdleTracker;
+  /** The `receive()` calls not yet answered. */
+  readonly #receiving = new Set<Promise<unknown>>();
+  /** Counts every `receive()` and effect drain started: a change means work happened. */
+  #activity = 0;
   readonly #retention: InboxRetention | undefined;
   readonly #context: ProcessContext;
 
@@ -127,17 +129,6 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       pollIntervalMs: this.#options.pollIntervalMs,
       onError: (error) => this.emit('error', { stage: 'process', error: asError(error) }),
     });
-    this.#idle = new IdleTracker({
-      store: this.#store,
-      now: this.#now,
-      pollIntervalMs: this.#options.pollIntervalMs,
-      worker: this.#worker,
-      puller: this.#puller,
-      draining: () => this.#draining,
-      drainEffects: () => {
-        if (this.#started) this.#drainEffects();
-      },
-    });
     const { inboxRetention } = this.#options;
     this.#retention =
       inboxRetention === false
@@ -184,11 +175,13 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       typeof request.headers === 'object' && request.headers !== null
         ? request
         : { ...request, headers: {} };
-    this.#idle.receiveStarted();
+    this.#activity += 1;
+    const answer = this.#route(complete, options);
+    this.#receiving.add(answer);
     try {
-      return await this.#route(complete, options);
+      return await answer;
     } finally {
-      this.#idle.receiveEnded();
+      this.#receiving.delete(answer);
     }
   }
 
@@ -278,13 +271,50 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
    * On a receiver that was never started, it waits for another process to do the work. It
    * rejects when the store cannot be read (closed, unreachable).
    */
-  onIdle(): Promise<void> {
-    return this.#idle.onIdle();
+  async onIdle(): Promise<void> {
+    const pollMs = Math.min(this.#options.pollIntervalMs, 100);
+    const activity = () => this.#activity + this.#worker.claimed;
+    for (;;) {
+      while (!this.#localIdle()) {
+        await Promise.all([
+          ...[...this.#receiving].map((answer) => answer.catch(() => {})),
+          this.#draining,
+          this.#worker.onIdle(),
+          this.#puller.onIdle(),
+        ]);
+      }
+      const before = activity();
+      const busy = await this.#storeBusy();
+      // Nothing in the store, and nothing started here while it was asked.
+      if (!busy && this.#localIdle() && before === activity()) return;
+      if (busy === 'inbox') this.#worker.nudge();
+      if (busy === 'effects' && this.#started) this.#drainEffects();
+      if (busy) await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
+  #localIdle(): boolean {
+    return (
+      this.#receiving.size === 0 &&
+      this.#draining === undefined &&
+      this.#worker.idle &&
+      this.#puller.idle
+    );
+  }
+
+  /** What the store still holds to do now, if anything. */
+  async #storeBusy(): Promise<'inbox' | 'effects' | false> {
+    const running = await this.#store.listEffects('running', { limit: 1 });
+    if (running.length > 0) return 'effects';
+    const [due] = await this.#store.listEffects('due', { limit: 1 });
+    if (due?.effect.dueAt && due.effect.dueAt <= this.#now()) return 'effects';
+    const backlog = await this.#store.inbox.backlog();
+    return backlog.due + backlog.processing > 0 ? 'inbox' : false;
   }
 
   #drainEffects(): void {
     if (this.#draining) return;
-    this.#idle.workStarted();
+    this.#activity += 1;
     this.#draining = this.#effects
       .drain({ limit: 100 })
       .catch((error: unknown) => this.emit('error', { stage: 'effect', error: asError(error) }))
