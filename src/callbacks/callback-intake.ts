@@ -11,7 +11,6 @@ import { claimTooLong, maxInboxUrlLength } from './inbox-limits.js';
 import { parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { payloadFromQuery } from './query-payload.js';
-import type { RequestTarget } from './request-target.js';
 
 /**
  * A POSTed callback: the content type and size checked, the body parsed, the raw callback
@@ -21,7 +20,7 @@ import type { RequestTarget } from './request-target.js';
 export async function receivePost(
   context: ProcessContext,
   request: ReceivedRequest,
-  url: RequestTarget,
+  url: URL,
 ): Promise<ReceiverResponse> {
   const contentType = headerValue(request.headers, 'content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
@@ -41,7 +40,7 @@ export async function receivePost(
 export async function receiveGet(
   context: ProcessContext,
   request: ReceivedRequest,
-  url: RequestTarget,
+  url: URL,
 ): Promise<ReceiverResponse> {
   if (Buffer.byteLength(url.search) > context.options.maxBodyBytes) {
     return jsonResponse(413, {
@@ -62,7 +61,7 @@ export async function receiveGet(
 async function accept(
   context: ProcessContext,
   request: ReceivedRequest,
-  url: RequestTarget,
+  url: URL,
   body: unknown,
 ): Promise<ReceiverResponse> {
   // The inbox keeps the request target as received; a longer one could never be stored.

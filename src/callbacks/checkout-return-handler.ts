@@ -2,7 +2,6 @@ import { externalReferenceOf, settleCheckoutReturn } from './checkout-return.js'
 import { jsonResponse, type ReceiverResponse, validationResponse } from './http.js';
 import type { ReturnUrls } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
-import type { RequestTarget } from './request-target.js';
 import { redirectLocation } from './return-urls.js';
 
 /**
@@ -12,7 +11,7 @@ import { redirectLocation } from './return-urls.js';
  */
 export async function answerCheckoutReturn(
   context: ProcessContext,
-  url: RequestTarget,
+  url: URL,
   returnUrls?: ReturnUrls,
 ): Promise<ReceiverResponse> {
   const { store, emit } = context;

@@ -18,7 +18,6 @@ import {
 } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
-import { type RequestTarget, requestTarget } from './request-target.js';
 import { type PullStatus, StatusPuller } from './status-puller.js';
 
 /** Per-call options of `receive()`, for framework adapters. */
@@ -186,9 +185,10 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   }
 
   async #route(request: ReceivedRequest, options: ReceiveOptions): Promise<ReceiverResponse> {
-    let url: RequestTarget;
+    let url: URL;
     try {
-      url = requestTarget(request.url);
+      // The request target under the mount point, read as a browser would (`..`, escapes).
+      url = new URL(request.url, 'http://receiver.invalid');
     } catch {
       return jsonResponse(404, { message: 'Not found.' });
     }
