@@ -51,31 +51,19 @@ export class RateGate {
     request: (signal?: AbortSignal) => Promise<T>,
     margin: LeaseMargin | undefined,
   ): Promise<T> {
-    if (!margin) return this.#send(request, undefined);
     // The moment the request leaves the gate: the last moment to decide not to send it.
-    if (margin.aborted || this.#now() >= margin.until) throw new LeaseMarginSpent();
-    this.#started.set(margin, (this.#started.get(margin) ?? 0) + 1);
+    if (margin && (margin.aborted || this.#now() >= margin.until)) throw new LeaseMarginSpent();
+    if (margin) this.#started.set(margin, (this.#started.get(margin) ?? 0) + 1);
     try {
-      return await this.#send(request, margin.signal);
-    } catch (error) {
-      if (margin.aborted) throw new LeaseMarginSpent();
-      throw error;
-    } finally {
-      const left = (this.#started.get(margin) ?? 1) - 1;
-      if (left === 0) this.#started.delete(margin);
-      else this.#started.set(margin, left);
-    }
-  }
-
-  async #send<T>(
-    request: (signal?: AbortSignal) => Promise<T>,
-    signal: AbortSignal | undefined,
-  ): Promise<T> {
-    try {
-      return await request(signal);
+      return await request(margin?.signal);
     } catch (error) {
       if (isRateLimitError(error)) this.pause(error.retryAfterMs ?? 1000);
+      if (margin?.aborted) throw new LeaseMarginSpent();
       throw error;
+    } finally {
+      const left = margin ? (this.#started.get(margin) ?? 1) - 1 : 0;
+      if (margin && left === 0) this.#started.delete(margin);
+      else if (margin) this.#started.set(margin, left);
     }
   }
 
