@@ -1,5 +1,4 @@
 import type { ReferenceStore } from '../references/types.js';
-import type { CallbackReceiverEvents } from './events.js';
 import {
   headerValue,
   jsonResponse,
@@ -10,29 +9,18 @@ import {
 } from './http.js';
 import { claimTooLong, maxInboxUrlLength } from './inbox-limits.js';
 import { parseCallback } from './parse-callback.js';
-import { asError } from './process-entry.js';
+import { asError, type ProcessContext } from './process-entry.js';
 import { payloadFromQuery } from './query-payload.js';
-import type { RequestTarget } from './request-target.js';
-
-/** What taking a callback in needs from its receiver. */
-export interface IntakeContext {
-  store: ReferenceStore;
-  maxBodyBytes: number;
-  now(): Date;
-  emit<E extends keyof CallbackReceiverEvents>(event: E, ...args: CallbackReceiverEvents[E]): void;
-  /** A new entry is in the inbox: the worker should look now, not at its next poll. */
-  nudge(): void;
-}
 
 /**
- * The fast path of a POSTed callback (issue #7, "Receiving"): the content type and size
- * checked, the body parsed, the raw callback stored in the durable inbox, and 200 — nothing
- * slow (no platform call, no handler) runs before the answer.
+ * A POSTed callback: the content type and size checked, the body parsed, the raw callback
+ * stored in the durable inbox, and 200. Nothing slow (no platform call, no handler) runs
+ * before the answer, so the platform never times out and resends.
  */
 export async function receivePost(
-  context: IntakeContext,
+  context: ProcessContext,
   request: ReceivedRequest,
-  url: RequestTarget,
+  url: URL,
 ): Promise<ReceiverResponse> {
   const contentType = headerValue(request.headers, 'content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
@@ -40,9 +28,9 @@ export async function receivePost(
       message: 'Callbacks must be sent as application/json.',
     });
   }
-  if (sizeOf(request.body) > context.maxBodyBytes) {
+  if (sizeOf(request.body) > context.options.maxBodyBytes) {
     return jsonResponse(413, {
-      message: `The callback body is larger than ${context.maxBodyBytes} bytes.`,
+      message: `The callback body is larger than ${context.options.maxBodyBytes} bytes.`,
     });
   }
   return accept(context, request, url, request.body);
@@ -50,13 +38,13 @@ export async function receivePost(
 
 /** GET callbacks carry the payload in the query string (see query-payload.ts). */
 export async function receiveGet(
-  context: IntakeContext,
+  context: ProcessContext,
   request: ReceivedRequest,
-  url: RequestTarget,
+  url: URL,
 ): Promise<ReceiverResponse> {
-  if (Buffer.byteLength(url.search) > context.maxBodyBytes) {
+  if (Buffer.byteLength(url.search) > context.options.maxBodyBytes) {
     return jsonResponse(413, {
-      message: `The callback query is larger than ${context.maxBodyBytes} bytes.`,
+      message: `The callback query is larger than ${context.options.maxBodyBytes} bytes.`,
     });
   }
   const payload = payloadFromQuery(url.searchParams);
@@ -71,9 +59,9 @@ export async function receiveGet(
 }
 
 async function accept(
-  context: IntakeContext,
+  context: ProcessContext,
   request: ReceivedRequest,
-  url: RequestTarget,
+  url: URL,
   body: unknown,
 ): Promise<ReceiverResponse> {
   // The inbox keeps the request target as received; a longer one could never be stored.

@@ -1,22 +1,8 @@
-import type { ReferenceStore } from '../references/types.js';
 import { externalReferenceOf, settleCheckoutReturn } from './checkout-return.js';
-import type { EffectRunner } from './foundation.js';
 import { jsonResponse, type ReceiverResponse, validationResponse } from './http.js';
 import type { ReturnUrls } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
-import type { RequestTarget } from './request-target.js';
 import { redirectLocation } from './return-urls.js';
-import type { StatusPuller } from './status-puller.js';
-
-/** What the checkout return needs of the receiver. */
-export interface CheckoutReturnContext {
-  store: ReferenceStore;
-  puller: StatusPuller;
-  effects: EffectRunner;
-  /** The receiver's own return URLs; a middleware's win over them. */
-  returnUrls: ReturnUrls | undefined;
-  emit: ProcessContext['emit'];
-}
 
 /**
  * `GET <mount>/return`: the browser back from a secure checkout. The payment is settled by
@@ -24,8 +10,8 @@ export interface CheckoutReturnContext {
  * for the outcome (303), or told the outcome as JSON when there is none.
  */
 export async function answerCheckoutReturn(
-  context: CheckoutReturnContext,
-  url: RequestTarget,
+  context: ProcessContext,
+  url: URL,
   returnUrls?: ReturnUrls,
 ): Promise<ReceiverResponse> {
   const { store, emit } = context;
@@ -70,7 +56,7 @@ export async function answerCheckoutReturn(
       status: 'not_found',
     });
   }
-  const urls = { ...context.returnUrls, ...returnUrls };
+  const urls = { ...context.options.returnUrls, ...returnUrls };
   const target = urls[outcome === 'review' ? 'pending' : outcome];
   // Return URLs may be relative to the shop ('/thanks'); one that is no URL at all (only a
   // caller of receive() that skipped the checks can pass one) gets the JSON answer instead.

@@ -5,7 +5,6 @@ import type { CallbackClaim } from '../references/inbox/types.js';
 import { engineCallbackSchema, merchantCallbackSchema } from '../schemas/collection.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
 import { MAX_CALLBACK_NESTING, nestedDeeperThan } from './nesting-depth.js';
-import { wellFormedCallbackClaim } from './well-formed-callback.js';
 
 /** A callback body that passed the shared schemas, with what it claims. */
 export interface ParsedCallback {
@@ -28,9 +27,7 @@ export type ParseResult =
 export function parseCallback(body: unknown, merchantReferenceHint: string | null): ParseResult {
   let text: string;
   let value: unknown;
-  let fromText = false;
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    fromText = true;
     text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
     try {
       value = secureJsonParse(text, undefined, {
@@ -51,14 +48,6 @@ export function parseCallback(body: unknown, merchantReferenceHint: string | nul
     value = body;
     text = JSON.stringify(body);
   }
-  // A body exactly as the platform sends it is claimed without zod (well-formed-callback.ts).
-  const wellFormed = fromText ? wellFormedCallbackClaim(value, merchantReferenceHint) : undefined;
-  if (wellFormed) {
-    return {
-      ok: true,
-      callback: { text, claim: wellFormed, dedupKey: dedupKeyOf(wellFormed, value) },
-    };
-  }
   const bySchemas = claimBySchemas(value, merchantReferenceHint);
   if (!bySchemas.ok) return bySchemas;
   const { claim } = bySchemas;
@@ -74,13 +63,8 @@ function tooDeep(): ParseResult {
   };
 }
 
-/**
- * The claim by the shared zod schemas — the path every body that is not exactly as the platform
- * sends it takes, and the only one that writes the 422's per-field errors. Which schema applies
- * is decided by whether the body carries a merchant field, so errors are about one shape.
- * Exported so that the zod-free fast path (well-formed-callback.ts) is tested against it.
- */
-export function claimBySchemas(
+/** The claim by the shared zod schemas, or the 422's per-field errors. */
+function claimBySchemas(
   value: unknown,
   merchantReferenceHint: string | null,
 ): { ok: true; claim: CallbackClaim } | { ok: false; errors: Record<string, string[]> } {
@@ -115,44 +99,21 @@ export function claimBySchemas(
  * byte for byte what earlier versions hashed (test/callbacks/dedup-key.test.ts pins it).
  */
 export function dedupKeyOf(claim: CallbackClaim, body: unknown): string {
-  // One-shot hash: no Hash object, no separate update/digest calls on the hot path.
   return hash('sha256', `${claim.paymentReference}\n${claim.status}\n${canonicalJson(body)}`);
 }
 
 /**
- * JSON with object keys sorted at every level: equal values give equal text. Same output as
- * `JSON.stringify` of each leaf joined with sorted keys (holes in arrays stay empty, like
- * `Array.prototype.join`), built in one string instead of an array per object and per array.
+ * JSON with object keys sorted at every level: equal values give equal text (holes in arrays
+ * stay empty, as `Array.prototype.join` leaves them).
  */
 export function canonicalJson(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) {
-    let text = '[';
-    for (let index = 0; index < value.length; index += 1) {
-      if (index > 0) text += ',';
-      if (index in value) text += canonicalJson(value[index]);
-    }
-    return `${text}]`;
+    return `[${Array.from(value, (_, index) => (index in value ? canonicalJson(value[index]) : '')).join(',')}]`;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  let text = '{';
-  for (let index = 0; index < keys.length; index += 1) {
-    const key = keys[index] as string;
-    if (index > 0) text += ',';
-    text += `${quotedKey(key)}:${canonicalJson(record[key])}`;
-  }
-  return `${text}}`;
-}
-
-/** Callbacks repeat the same few keys: quote each once. Bounded, so odd bodies cannot grow it. */
-const quotedKeys = new Map<string, string>();
-
-function quotedKey(key: string): string {
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
-    quoted = JSON.stringify(key);
-    if (quotedKeys.size < 256) quotedKeys.set(key, quoted);
-  }
-  return quoted;
+  const fields = Object.keys(record)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+  return `{${fields.join(',')}}`;
 }

@@ -19,6 +19,7 @@ export type Disposition =
   | { kind: 'complete'; outcome: string }
   | { kind: 'reschedule'; dueAt: Date; note: string };
 
+/** What a receiver's request handling and inbox processing share. */
 export interface ProcessContext {
   store: ReferenceStore;
   puller: StatusPuller;
@@ -26,6 +27,8 @@ export interface ProcessContext {
   options: ResolvedReceiverOptions;
   emit<E extends keyof CallbackReceiverEvents>(event: E, ...args: CallbackReceiverEvents[E]): void;
   now(): Date;
+  /** A new entry is in the inbox: the worker should look now, not at its next poll. */
+  nudge(): void;
 }
 
 /**

@@ -2,13 +2,12 @@ import { EventEmitter } from 'eventemitter3';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
 import type { ReferenceStore } from '../references/types.js';
-import { type IntakeContext, receiveGet, receivePost } from './callback-intake.js';
-import { answerCheckoutReturn, type CheckoutReturnContext } from './checkout-return-handler.js';
+import { receiveGet, receivePost } from './callback-intake.js';
+import { answerCheckoutReturn } from './checkout-return-handler.js';
 import type { CallbackReceiverEvents } from './events.js';
 import { EffectRunner } from './foundation.js';
 import { handleClaim } from './handle-claim.js';
 import { jsonResponse, type ReceivedRequest, type ReceiverResponse } from './http.js';
-import { IdleTracker } from './idle-tracker.js';
 import { InboxRetention } from './inbox-retention.js';
 import { InboxWorker } from './inbox-worker.js';
 import {
@@ -19,7 +18,6 @@ import {
 } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
-import { type RequestTarget, requestTarget } from './request-target.js';
 import { type PullStatus, StatusPuller } from './status-puller.js';
 
 /** Per-call options of `receive()`, for framework adapters. */
@@ -52,7 +50,7 @@ const noCollectionCredentials =
   'payouts and airtime with `pesakit.createReconciler()`.)';
 
 /**
- * Receives the platform's callbacks and the checkout return, and closes payments (issue #7).
+ * Receives the platform's callbacks and the checkout return, and closes payments.
  * Create it with `pesakit.createCallbackReceiver()`; mount it with `pesakit/express`,
  * `pesakit/fastify`, or call `receive()` from any HTTP server.
  *
@@ -75,11 +73,12 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   #drainTimer: NodeJS.Timeout | undefined;
   #draining: Promise<unknown> | undefined;
   #started = false;
-  readonly #idle: IdleTracker;
-  readonly #checkoutContext: CheckoutReturnContext;
+  /** The `receive()` calls not yet answered. */
+  readonly #receiving = new Set<Promise<unknown>>();
+  /** Counts every `receive()` and effect drain started: a change means work happened. */
+  #activity = 0;
   readonly #retention: InboxRetention | undefined;
-  readonly #processContext: ProcessContext;
-  readonly #intake: IntakeContext;
+  readonly #context: ProcessContext;
 
   constructor(dependencies: ReceiverDependencies, options: CallbackReceiverOptions = {}) {
     super();
@@ -112,39 +111,22 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     );
     const emit: ProcessContext['emit'] = (event, ...args) =>
       (this.emit.bind(this) as (name: string, ...rest: unknown[]) => boolean)(event, ...args);
-    this.#processContext = {
+    this.#context = {
       store: this.#store,
       puller: this.#puller,
       effects: this.#effects,
       options: this.#options,
       emit,
       now: this.#now,
-    };
-    this.#intake = {
-      store: this.#store,
-      maxBodyBytes: this.maxBodyBytes,
-      now: this.#now,
-      emit,
       nudge: () => this.#worker.nudge(),
     };
     this.#worker = new InboxWorker({
       inbox: this.#store.inbox,
-      handle: (claim) => handleClaim(this.#processContext, claim),
+      handle: (claim) => handleClaim(this.#context, claim),
       concurrency: this.#options.concurrency,
       leaseMs: this.#options.leaseMs,
       pollIntervalMs: this.#options.pollIntervalMs,
       onError: (error) => this.emit('error', { stage: 'process', error: asError(error) }),
-    });
-    this.#idle = new IdleTracker({
-      store: this.#store,
-      now: this.#now,
-      pollIntervalMs: this.#options.pollIntervalMs,
-      worker: this.#worker,
-      puller: this.#puller,
-      draining: () => this.#draining,
-      drainEffects: () => {
-        if (this.#started) this.#drainEffects();
-      },
     });
     const { inboxRetention } = this.#options;
     this.#retention =
@@ -156,13 +138,6 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
             options: inboxRetention,
             onError: (error) => this.emit('error', { stage: 'prune', error: asError(error) }),
           });
-    this.#checkoutContext = {
-      store: this.#store,
-      puller: this.#puller,
-      effects: this.#effects,
-      returnUrls: this.#options.returnUrls,
-      emit,
-    };
   }
 
   /** How many status calls this receiver actually sent (after coalescing and rate limiting). */
@@ -199,26 +174,29 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       typeof request.headers === 'object' && request.headers !== null
         ? request
         : { ...request, headers: {} };
-    this.#idle.receiveStarted();
+    this.#activity += 1;
+    const answer = this.#route(complete, options);
+    this.#receiving.add(answer);
     try {
-      return await this.#route(complete, options);
+      return await answer;
     } finally {
-      this.#idle.receiveEnded();
+      this.#receiving.delete(answer);
     }
   }
 
   async #route(request: ReceivedRequest, options: ReceiveOptions): Promise<ReceiverResponse> {
-    let url: RequestTarget;
+    let url: URL;
     try {
-      url = requestTarget(request.url);
+      // The request target under the mount point, read as a browser would (`..`, escapes).
+      url = new URL(request.url, 'http://receiver.invalid');
     } catch {
       return jsonResponse(404, { message: 'Not found.' });
     }
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = request.method.toUpperCase();
     if (path === '/callback') {
-      if (method === 'POST') return receivePost(this.#intake, request, url);
-      if (method === 'GET') return receiveGet(this.#intake, request, url);
+      if (method === 'POST') return receivePost(this.#context, request, url);
+      if (method === 'GET') return receiveGet(this.#context, request, url);
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use POST or GET.` },
@@ -230,10 +208,10 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       // their own GET routes: the same status and headers, and the body kept in the answer so
       // the adapters' Content-Length is the GET's — Node's HTTP server never sends a HEAD body.
       if (method === 'GET' || method === 'HEAD')
-        return answerCheckoutReturn(this.#checkoutContext, url, options.returnUrls);
+        return answerCheckoutReturn(this.#context, url, options.returnUrls);
       // A checkout has one callback_url: the browser comes back to it with GET, and the
       // platform POSTs its settlement callback to the same URL. That POST is a callback.
-      if (method === 'POST') return receivePost(this.#intake, request, url);
+      if (method === 'POST') return receivePost(this.#context, request, url);
       return jsonResponse(
         405,
         { message: `${method} is not allowed here; use GET (browser) or POST (callback).` },
@@ -293,13 +271,50 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
    * On a receiver that was never started, it waits for another process to do the work. It
    * rejects when the store cannot be read (closed, unreachable).
    */
-  onIdle(): Promise<void> {
-    return this.#idle.onIdle();
+  async onIdle(): Promise<void> {
+    const pollMs = Math.min(this.#options.pollIntervalMs, 100);
+    const activity = () => this.#activity + this.#worker.claimed;
+    for (;;) {
+      while (!this.#localIdle()) {
+        await Promise.all([
+          ...[...this.#receiving].map((answer) => answer.catch(() => {})),
+          this.#draining,
+          this.#worker.onIdle(),
+          this.#puller.onIdle(),
+        ]);
+      }
+      const before = activity();
+      const busy = await this.#storeBusy();
+      // Nothing in the store, and nothing started here while it was asked.
+      if (!busy && this.#localIdle() && before === activity()) return;
+      if (busy === 'inbox') this.#worker.nudge();
+      if (busy === 'effects' && this.#started) this.#drainEffects();
+      if (busy) await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
+  #localIdle(): boolean {
+    return (
+      this.#receiving.size === 0 &&
+      this.#draining === undefined &&
+      this.#worker.idle &&
+      this.#puller.idle
+    );
+  }
+
+  /** What the store still holds to do now, if anything. */
+  async #storeBusy(): Promise<'inbox' | 'effects' | false> {
+    const running = await this.#store.listEffects('running', { limit: 1 });
+    if (running.length > 0) return 'effects';
+    const [due] = await this.#store.listEffects('due', { limit: 1 });
+    if (due?.effect.dueAt && due.effect.dueAt <= this.#now()) return 'effects';
+    const backlog = await this.#store.inbox.backlog();
+    return backlog.due + backlog.processing > 0 ? 'inbox' : false;
   }
 
   #drainEffects(): void {
     if (this.#draining) return;
-    this.#idle.workStarted();
+    this.#activity += 1;
     this.#draining = this.#effects
       .drain({ limit: 100 })
       .catch((error: unknown) => this.emit('error', { stage: 'effect', error: asError(error) }))

@@ -6,6 +6,8 @@ import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerReconcileCommand } from './commands/reconcile.js';
 import { registerReviewCommand } from './commands/review.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
+import { exitTwoOnParseErrors } from './reconcile/usage-error.js';
+import { packageVersion } from './version.js';
 
 /**
  * The `pesakit` bin. Each command lives in its own file under `commands/` and registers itself
@@ -17,7 +19,9 @@ tolerateClosedOutput(process.stderr);
 const program = new Command()
   .name('pesakit')
   .description('pesakit: SDK tools and a local sandbox of the mobile-money payments platform.')
+  .version(packageVersion(), '-V, --version', 'print the version of pesakit')
   .showHelpAfterError();
+exitTwoOnParseErrors(program);
 
 registerSandboxCommand(program);
 registerDemoCommand(program);

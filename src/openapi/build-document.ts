@@ -1,13 +1,12 @@
 import { type Endpoint, endpoints, type Product } from '../core/endpoints.js';
 import { airtimeBulkPaymentEndpoint } from '../resources/airtime-bulk/bulkpayment-endpoint.js';
 import { buildOperation } from './operation.js';
-import type { OpenApiOptions } from './options.js';
 import { pathTemplate } from './path-template.js';
 import { queryVariantOf } from './query-variant.js';
 import { SchemaComponents } from './schema-components.js';
 import { securitySchemes } from './security.js';
 import { serversFor } from './servers.js';
-import type { OpenApiDocument, OpenApiPathItem } from './types.js';
+import type { OpenApiDocument, OpenApiOptions, OpenApiPathItem } from './types.js';
 
 /**
  * Every route of the platform the SDK calls: the JSON endpoint table, and the routes that take

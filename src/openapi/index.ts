@@ -1,3 +1,2 @@
 export { buildOpenApiDocument } from './build-document.js';
-export type { OpenApiOptions } from './options.js';
-export type { OpenApiDocument } from './types.js';
+export type { OpenApiDocument, OpenApiOptions } from './types.js';

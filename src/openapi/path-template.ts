@@ -1,6 +1,6 @@
 import { type Endpoint, type Environment, sandboxPrefixes } from '../core/endpoints.js';
 import { testProviderSchema } from '../schemas/collection.js';
-import { toOpenApiSchema } from './json-schema.js';
+import { toOpenApiSchema } from './schema-components.js';
 import type { OpenApiParameter } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Endpoint, EndpointId } from '../core/endpoints.js';
-import { toOpenApiSchema } from './json-schema.js';
+import { toOpenApiSchema } from './schema-components.js';
 import type { JsonSchema, OpenApiOperation, OpenApiParameter } from './types.js';
 
 /**

@@ -1,5 +1,4 @@
-import type { OpenApiOptions } from './options.js';
-import type { OpenApiServer } from './types.js';
+import type { OpenApiOptions, OpenApiServer } from './types.js';
 
 /** Where `npx pesakit sandbox` listens by default; every product shares it under its prefix. */
 export const SANDBOX_URL = 'http://127.0.0.1:4010';

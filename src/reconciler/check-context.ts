@@ -2,6 +2,7 @@ import { isInvalidTransitionError } from '../errors/invalid-transition-error.js'
 import type { ReferenceStore, TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
+import type { CollectionSettlement } from '../settlement/settle-collection.js';
 import type { LeaseMargin } from './lease-margin.js';
 import type { ResolvedOptions } from './options.js';
 import type { PayoutHistory } from './payout-history.js';
@@ -55,6 +56,27 @@ export interface CheckContext {
   options: ResolvedOptions;
   platform: Platform;
   pass: PassState;
+}
+
+/** How a check ended that the shared collection settlement decided; pending when still open. */
+export function collectionOutcome(
+  result: CollectionSettlement,
+  answer: unknown,
+): CheckOutcome | undefined {
+  switch (result.outcome) {
+    case 'paid':
+      return { kind: 'settled', record: result.record, changed: result.changed, answer };
+    case 'failed':
+      return { kind: 'failed', record: result.record, changed: result.changed, answer };
+    case 'review': {
+      const { record, changed, verdict } = result;
+      return { kind: 'review', record, changed, verdict, answer };
+    }
+    case 'already_final':
+      return { kind: 'already_final', record: result.record };
+    default:
+      return undefined;
+  }
 }
 
 /** Writes a final state (fenced) and says how the check ended. */

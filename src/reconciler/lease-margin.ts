@@ -1,11 +1,9 @@
 import { setMaxListeners } from 'node:events';
 
 /**
- * A check's lease margin ran out before its request could leave: it waited in the rate gate
- * behind a 429's pause (or in the transport's backoff for one) until too little of the lease was
- * left. Nothing was sent for it after the margin; the reconciler hands the record back
- * (`leaseExpired`), as it does a record whose margin ran out before a check took it
- * (due-records.ts). Internal: it never reaches the merchant.
+ * A check's lease margin ran out before its request could leave the rate gate (it waited behind
+ * a 429's pause): nothing was sent, and the reconciler hands the record back. Never reaches the
+ * merchant.
  */
 export class LeaseMarginSpent extends Error {
   override name = 'LeaseMarginSpent';
@@ -20,13 +18,10 @@ export function isLeaseMarginSpent(error: unknown): error is LeaseMarginSpent {
 }
 
 /**
- * The lease margin that requests share: every record of one leased page (they were leased
- * together, so their margins end at the same instant), or the checks waiting for one shared
- * pull. `until` is the instant (reconciler clock, ms) from which nothing may be sent for them;
- * `signal` is handed to the transport, so that the rate gate can abort a request of theirs
- * that a 429's pause would otherwise repeat past it (rate-gate.ts). One per page, not per
- * request: on Node 20 reading an AbortController's `signal` costs about 7 µs of CPU, more than
- * the reconciler's own work on a record; made only when a request first needs it.
+ * The instant (reconciler clock, ms) from which nothing may be sent for a set of checks: one
+ * leased page, or the checks sharing one pull. `signal` lets the rate gate abort a request that
+ * a 429's pause would otherwise repeat past it. One per page, made lazily: an AbortController
+ * per request costs more than the reconciler's own work on a record.
  */
 export class LeaseMargin {
   readonly #until: () => number;
@@ -43,9 +38,7 @@ export class LeaseMargin {
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
-      // Every request of the page in flight listens to it (the transport forwards it into each
-      // attempt's own deadline): up to `concurrency` (256) at once, each removed when its
-      // attempt ends. Node warns past 10 listeners, as if they leaked: they do not.
+      // Up to `concurrency` requests listen at once, each removed when it ends: not a leak.
       setMaxListeners(0, this.#controller.signal);
     }
     return this.#controller.signal;
@@ -62,12 +55,7 @@ export class LeaseMargin {
   }
 }
 
-/**
- * The checks waiting for one shared pull (a payout history page, the airtime wallet), each
- * with the instant its margin runs out. The pull is worth sending while any of them is still
- * inside: its latest instant bounds the request (`latest`). Concurrency is at most 256, so an
- * array is all it needs.
- */
+/** The checks waiting for one shared pull, each with the instant its margin runs out. */
 export class MarginWaiters {
   readonly #until: number[] = [];
 
@@ -84,17 +72,14 @@ export class MarginWaiters {
 
   /** The latest instant any waiter is still usable until (−∞ with none: nothing to pull for). */
   latest(): number {
-    let latest = Number.NEGATIVE_INFINITY;
-    for (const until of this.#until) if (until > latest) latest = until;
-    return latest;
+    return Math.max(Number.NEGATIVE_INFINITY, ...this.#until);
   }
 }
 
 /**
- * Waits for a pull shared by many checks, as one of its waiters: the pull leaves the gate only
- * while some waiter is inside its margin, and a waiter whose own margin ran out meanwhile gets
- * {@link LeaseMarginSpent} instead of the answer — its record is handed back rather than decided
- * while another worker may hold it, even though the answer came for the others.
+ * Waits for a pull shared by many checks: the pull leaves the gate while some waiter is inside
+ * its margin, and a waiter whose own margin ran out meanwhile gets {@link LeaseMarginSpent}
+ * instead of the answer, so its record is handed back rather than decided under another's lease.
  */
 export async function awaitShared<T>(
   waiters: MarginWaiters,

@@ -128,21 +128,9 @@ const optionsSchema = z.object({
 });
 
 /** The options with every default filled in. */
-export interface ResolvedOptions {
-  concurrency: number;
-  ratePerSecond: number;
-  schedules: { pending: readonly number[]; unknown: readonly number[] };
-  jitter: number;
-  maxAgeMs: number;
-  maxAttempts: number;
-  checkoutExpiryMs: number;
-  settleWindowMs: number;
-  noReferenceWindowMs: number;
-  initiatingGraceMs: number;
-  leaseMs: number;
-  batchSize: number;
-  pollIntervalMs: number;
-}
+export type ResolvedOptions = Required<
+  Omit<ReconcilerOptions, 'onPaid' | 'onFailed' | 'onReview' | 'schedules'>
+> & { schedules: { pending: readonly number[]; unknown: readonly number[] } };
 
 /**
  * Validates the options and fills defaults. A bad one is a `ConfigurationError` (as for

@@ -18,18 +18,11 @@ export interface HistoryView {
 }
 
 /**
- * The payout history, pulled once per pass for every due payout: pages from the newest until
- * older than the oldest instant any due record asked for. Later records that need to look
- * further back extend the same walk; no page is fetched twice in a pass. The list is newest
- * first, so payouts made meanwhile push rows to later pages — rows are deduplicated by txnid
- * and never matched by position.
- *
- * A page is pulled for every check waiting on the walk, so the lease margin is theirs together
- * (stop 19): a page's request leaves the rate gate only while at least one waiting check is
- * still inside its margin — otherwise nothing is sent and they all get LeaseMarginSpent — and a
- * check whose own margin ran out while the page waited (behind a 429's pause) gets
- * LeaseMarginSpent, not the rows: its record is handed back undecided, while the checks still
- * inside decide on the same pages. Pages fetched stay fetched for the rest of the pass.
+ * The payout history, walked once per pass for every due payout: pages from the newest until
+ * older than the oldest instant any due record asked for; no page is fetched twice in a pass.
+ * Payouts made meanwhile push rows to later pages, so rows are deduplicated by txnid, never
+ * matched by position. A page is pulled for every check waiting on the walk, under the latest
+ * of their lease margins (awaitShared).
  */
 export class PayoutHistory {
   readonly #platform: Platform;
@@ -67,7 +60,6 @@ export class PayoutHistory {
   async #extend(since: number): Promise<HistoryView> {
     while (this.#oldest >= since && this.#nextPage <= this.#lastPage) {
       this.#fetchedAt ??= this.#now();
-      // Its own margin: the latest of the checks waiting, whenever it leaves the gate.
       const margin = new LeaseMargin(() => this.#waiters.latest());
       const page = await this.#platform.payouts(this.#nextPage, perPage, margin);
       this.#pages += 1;

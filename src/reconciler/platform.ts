@@ -34,26 +34,21 @@ export function transportPlatform(
   gate: RateGate,
   credentials: Readonly<Partial<Record<Product, unknown>>>,
 ): Platform {
+  // Through the gate, with the margin's signal when there is one.
+  const send = <T>(
+    margin: LeaseMargin | undefined,
+    call: (options: { signal?: AbortSignal }) => Promise<T>,
+  ) => gate.run((signal) => call(signal ? { signal } : {}), margin);
   return {
-    async collectionStatus(refId, margin) {
-      const response = await gate.run(
-        (signal) =>
-          transport.request('collectionStatus', {
-            body: { ref_id: refId },
-            ...(signal ? { signal } : {}),
-          }),
-        margin,
-      );
-      return response.data;
-    },
+    collectionStatus: async (refId, margin) =>
+      (
+        await send(margin, (o) =>
+          transport.request('collectionStatus', { body: { ref_id: refId }, ...o }),
+        )
+      ).data,
     async payouts(page, perPage, margin) {
-      const { payments } = await gate.run(
-        (signal) =>
-          transport.request('disbursementPayments', {
-            body: { page, per_page: perPage },
-            ...(signal ? { signal } : {}),
-          }),
-        margin,
+      const { payments } = await send(margin, (o) =>
+        transport.request('disbursementPayments', { body: { page, per_page: perPage }, ...o }),
       );
       return {
         data: payments.data,
@@ -61,8 +56,7 @@ export function transportPlatform(
         lastPage: payments.last_page,
       };
     },
-    airtimeUser: (margin) =>
-      gate.run((signal) => transport.request('airtimeUser', signal ? { signal } : {}), margin),
+    airtimeUser: (margin) => send(margin, (o) => transport.request('airtimeUser', o)),
     // Credentials, or a token set with pesakit.setToken().
     canUse: (product) =>
       credentials[product] !== undefined || transport.token(product) !== undefined,

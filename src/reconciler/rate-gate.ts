@@ -5,17 +5,11 @@ import { isRateLimitError } from '../errors/rate-limit-error.js';
 import { type LeaseMargin, LeaseMarginSpent } from './lease-margin.js';
 
 /**
- * Every platform request of the reconciler goes through one gate: bounded concurrency and a
- * requests-per-second cap (p-queue's interval cap). A 429 pauses the whole gate for the
- * platform's Retry-After (or a second when it gave none) and the request is tried again — the
- * platform asked all of us to slow down, not one record.
- *
- * A request carries its check's lease margin (lease-margin.ts, due-records.ts): it leaves the
- * gate only before the margin's instant — checked every time it leaves, so a request queued
- * behind a pause, or queued again after its own 429, is not sent once another worker may hold
- * its record. A pause that outlasts the margin of a request already out aborts it (its
- * signal), which stops the transport's own retry of a 429 (it waits out the Retry-After before
- * repeating the call, inside the request).
+ * Every platform request of the reconciler goes through one p-queue: bounded concurrency and a
+ * requests-per-second cap. A 429 pauses the whole queue for the platform's Retry-After (the
+ * platform asked all of us to slow down) and the request is tried again. A request leaves only
+ * before its lease margin's instant; a pause that outlasts the margin of a request already out
+ * aborts it, so the transport's own 429 retry does not repeat it under another worker's lease.
  */
 export class RateGate {
   readonly #queue: PQueue;
@@ -57,40 +51,26 @@ export class RateGate {
     request: (signal?: AbortSignal) => Promise<T>,
     margin: LeaseMargin | undefined,
   ): Promise<T> {
-    if (!margin) return this.#send(request, undefined);
     // The moment the request leaves the gate: the last moment to decide not to send it.
-    if (margin.aborted || this.#now() >= margin.until) throw new LeaseMarginSpent();
-    this.#started.set(margin, (this.#started.get(margin) ?? 0) + 1);
+    if (margin && (margin.aborted || this.#now() >= margin.until)) throw new LeaseMarginSpent();
+    if (margin) this.#started.set(margin, (this.#started.get(margin) ?? 0) + 1);
     try {
-      return await this.#send(request, margin.signal);
-    } catch (error) {
-      if (margin.aborted) throw new LeaseMarginSpent();
-      throw error;
-    } finally {
-      const left = (this.#started.get(margin) ?? 1) - 1;
-      if (left === 0) this.#started.delete(margin);
-      else this.#started.set(margin, left);
-    }
-  }
-
-  async #send<T>(
-    request: (signal?: AbortSignal) => Promise<T>,
-    signal: AbortSignal | undefined,
-  ): Promise<T> {
-    try {
-      return await request(signal);
+      return await request(margin?.signal);
     } catch (error) {
       if (isRateLimitError(error)) this.pause(error.retryAfterMs ?? 1000);
+      if (margin?.aborted) throw new LeaseMarginSpent();
       throw error;
+    } finally {
+      const left = margin ? (this.#started.get(margin) ?? 1) - 1 : 0;
+      if (margin && left === 0) this.#started.delete(margin);
+      else if (margin) this.#started.set(margin, left);
     }
   }
 
   /**
-   * Pauses the gate at the platform's first 429, while the transport waits out its own retry of
-   * that call: without this, every other request in flight or queued would meet its own 429 and
-   * back off on its own, and the gate would hear of the limit only once a call had used up all
-   * its retries. Any call of the client counts (the platform's limit is the merchant's, not the
-   * reconciler's). Returns the function that stops listening.
+   * Pauses the gate at the platform's first 429 that the transport retries, made by any call of
+   * the client (the limit is the merchant's), not only once a call has used up its retries.
+   * Returns the function that stops listening.
    */
   watchRetries(events: EventEmitter<TransportEvents>): () => void {
     const onRetry = (event: TransportEvents['retry'][0]) => {
@@ -101,11 +81,8 @@ export class RateGate {
   }
 
   /**
-   * Stops starting requests for `ms` (a longer pause wins over a shorter one). A request out
-   * whose margin ends before the pause does is aborted: the one waiting out this 429 in the
-   * transport's backoff would repeat itself after its margin. (The gate cannot tell it from one
-   * still waiting for its answer; during a 429 that one is likely refused as well, and its
-   * record is handed back either way — a pull wasted, never a pull late.)
+   * Stops starting requests for `ms` (a longer pause wins). A request out whose margin ends
+   * before the pause does is aborted: a pull wasted, never a pull late.
    */
   pause(ms: number): void {
     const endsAt = this.#now() + ms;

@@ -21,7 +21,6 @@ import {
 import { type PassRun, startPass } from './pass-context.js';
 import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
-import type { ReleaseQueue } from './release-queue.js';
 import { firstDueAt, nextCheckAt } from './schedule.js';
 import { type ReconcilerSnapshot, reconcilerSnapshot } from './snapshot.js';
 
@@ -63,9 +62,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #gate: RateGate;
   readonly #platform: Platform;
   readonly #effects: EffectRunner;
-  // Without a single handler (the `pesakit reconcile` CLI, a settle-only worker) this
-  // reconciler must not touch effects: completing one with nothing run would swallow the
-  // application's onPaid/onFailed for good. They stay due for whoever has the handlers.
+  // Without handlers (the CLI) effects stay due for whoever has them: completing one with
+  // nothing run would swallow the application's onPaid/onFailed for good.
   readonly #runsEffects: boolean;
   readonly #transport: Transport;
   readonly #now: () => Date;
@@ -92,17 +90,14 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       dependencies.credentials,
     );
     this.#runsEffects = Boolean(options.onPaid || options.onFailed || options.onReview);
+    const { onPaid, onFailed, onReview } = options;
     this.#given = {
-      ...(options.onPaid ? { onPaid: options.onPaid } : {}),
-      ...(options.onFailed ? { onFailed: options.onFailed } : {}),
-      ...(options.onReview ? { onReview: options.onReview } : {}),
+      ...(onPaid && { onPaid }),
+      ...(onFailed && { onFailed }),
+      ...(onReview && { onReview }),
     };
-    this.#effects = new EffectRunner(
-      this.#store,
-      this.#given,
-      // One lease for the record and its handler: past it, the runner stops waiting.
-      { leaseMs: this.#options.leaseMs },
-    );
+    // One lease for the record and its handler: past it, the runner stops waiting.
+    this.#effects = new EffectRunner(this.#store, this.#given, { leaseMs: this.#options.leaseMs });
     // A handler that throws is retried by the runner with backoff; the merchant hears of it.
     this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
     this.#effects.on('dead', (event) => this.emit('error', event.error));
@@ -155,10 +150,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   }
 
   /**
-   * What `JSON.stringify(reconciler)` writes: its state and options (`{ kind: 'reconciler',
-   * running, … }`), never the client's credentials or tokens. Without it a logger that
-   * serialises the reconciler meets eventemitter3's listener table, which points back at the
-   * reconciler ("circular structure"), once anyone listens.
+   * Its state and options for `JSON.stringify`, never the client's secrets (and not the listener
+   * table, which points back at the reconciler: "circular structure").
    */
   toJSON(): ReconcilerSnapshot {
     return reconcilerSnapshot({
@@ -171,16 +164,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   }
 
   async #runPass(options: RunOnceOptions): Promise<ReconcileSummary> {
-    // Listening only during a pass: a reconciler never closed must not leave a listener behind.
-    const unwatch = this.#gate.watchRetries(this.#transport.events);
-    try {
-      return await this.#checkDue(options);
-    } finally {
-      unwatch();
-    }
-  }
-
-  async #checkDue(options: RunOnceOptions): Promise<ReconcileSummary> {
     const started = Date.now();
     const { run, due } = startPass({
       store: this.#store,
@@ -192,18 +175,17 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       onError: (error) => this.emit('error', error),
       onProgress: (progress) => this.#emitProgress(progress),
     });
-    // `concurrency` checks, each taking the next record as it finishes one: no queue, no
-    // promise per record waiting for a slot. A close() stops them taking more.
+    // `concurrency` checks, each taking the next record as it finishes one; close() stops them.
     const worker = async () => {
       for (let leased = await due.take(); leased; leased = await due.take()) {
         await this.#check(leased, run);
       }
     };
+    // Listening only during a pass: a reconciler never closed must not leave a listener behind.
+    const unwatch = this.#gate.watchRetries(this.#transport.events);
     const workers = await Promise.allSettled(
       Array.from({ length: this.#options.concurrency }, worker),
-    );
-    // Every check has ended (settled, not just the first to fail): now write what is queued.
-    await run.releases.flush();
+    ).finally(unwatch);
     const failed = workers.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     try {
@@ -215,13 +197,13 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   }
 
   async #check(leased: DueRecord, run: PassRun): Promise<void> {
-    const { pass, progress, force, stopped, releases } = run;
+    const { pass, progress, force, stopped, release } = run;
     const { token } = leased;
     const reference = leased.record.merchantReference;
     const now = this.#now();
     if (stopped()) {
       // Closing: hand the record back as due, without counting a check.
-      releases.add({
+      await release({
         merchantReference: reference,
         token,
         nextCheckAt: leased.nextCheckAt ?? now,
@@ -229,15 +211,14 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       });
       return;
     }
-    // Even a forced pass leaves a record being sent right now alone: within the grace, an
-    // initiating record is most likely in flight, not crashed. (The lease already leaves out
-    // those young at the pass's start; this catches a clock that moved backwards.)
+    // Even a forced pass leaves alone an initiating record within its grace: most likely in
+    // flight, not crashed (the lease leaves those out too; this catches a clock moved back).
     const inFlight =
       leased.record.status === 'initiating' &&
       now.getTime() - leased.record.createdAt.getTime() < this.#options.initiatingGraceMs;
     const notYet = force && !inFlight ? undefined : firstDueAt(leased.record, this.#options, now);
     if (notYet) {
-      releases.add({ merchantReference: reference, token, nextCheckAt: notYet, counted: false });
+      await release({ merchantReference: reference, token, nextCheckAt: notYet, counted: false });
       return;
     }
     const ctx: CheckContext = {
@@ -255,21 +236,18 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       outcome = await decide(ctx);
     } catch (error) {
       if (isLeaseLostError(error)) return; // Another worker holds the record now.
-      // Its pull was held back (a 429's pause) until another worker may hold the record: not
-      // sent, not counted as a check; handed back like a record reached too late.
+      // Its pull was held back (a 429's pause) past its lease margin: not sent, handed back.
       if (isLeaseMarginSpent(error)) {
-        run.expired(leased);
+        await run.expired(leased);
         return;
       }
       progress.errors += 1;
       progress.checked += 1;
       this.emit('error', error, leased.record);
-      releases.add({
+      await release({
         merchantReference: reference,
         token,
         nextCheckAt: nextCheckAt(leased.record, leased.record.checkCount + 1, this.#options, now),
-        // The check's own time, not the batch's: a pass starting right after the write must
-        // still see this record as checked before it began.
         checkedAt: now,
         observation: { at: now, error: errorSummary(error) },
       });
@@ -277,7 +255,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       return;
     }
     progress.checked += 1;
-    await this.#finish(ctx, outcome, progress, releases);
+    await this.#finish(ctx, outcome, progress, release);
     this.#emitProgress(progress);
   }
 
@@ -290,7 +268,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     ctx: CheckContext,
     outcome: CheckOutcome,
     progress: ReconcileProgress,
-    releases: ReleaseQueue,
+    release: PassRun['release'],
   ) {
     const reference = ctx.record.merchantReference;
     const { token } = ctx.leased;
@@ -299,7 +277,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       const after = outcome.record ?? ctx.record;
       const scheduled = nextCheckAt(after, after.checkCount + 1, this.#options, ctx.now);
       const due = outcome.dueAt && outcome.dueAt > scheduled ? outcome.dueAt : scheduled;
-      releases.add({
+      await release({
         merchantReference: reference,
         token,
         nextCheckAt: due,
@@ -310,7 +288,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       return;
     }
     // Final or in review: the record leaves the open statuses, the lease only needs ending.
-    releases.add({
+    await release({
       merchantReference: reference,
       token,
       nextCheckAt: ctx.now,

@@ -9,7 +9,7 @@ import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { engineCallback, merchantCallback } from './payloads.js';
 import { eventually, type ReceiverServer, serveReceiver } from './receiver-server.js';
 
-// Issue #7 against the real sandbox: it pushes real callbacks to a plain node:http server that
+// The receiver against the real sandbox: it pushes real callbacks to a plain node:http server that
 // hands them to receiver.receive(); the receiver pulls the platform's status before crediting.
 
 let harness: Harness;

@@ -6,7 +6,7 @@ import { pesakitExpress } from '../../src/express.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import { harnessPerFile } from '../helpers/sandbox-lifetime.js';
 
-// An outside tester's pass (stop 19): in an Express sub-app mounted at `/shop`, a relative
+// In an Express sub-app mounted at `/shop`, a relative
 // return URL (`/thanks`) sent the browser to the host's `/thanks`, not `/shop/thanks`. Decided
 // (docs/callbacks.md, "Return URLs"): a return URL is a `Location` as written — a path starting
 // with `/` is the host's, exactly as Express's own `res.redirect('/thanks')` in the same sub-app

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Pesakit } from '../../src/client.js';
 import { pesakitFastify } from '../../src/fastify.js';
 
-// An outside tester's pass (stop 19): with `prefix: '/'` the plugin's catch-all route took every
+// With `prefix: '/'` the plugin's catch-all route took every
 // path the app had no route for, so pesakit's "Nothing at …" 404 answered them instead of the
 // app's own `setNotFoundHandler` (the app's routes still worked). At the root the paths are the
 // app's: pesakit answers only its own — `/callback` and `/return` — and the rest is the app's.

@@ -6,7 +6,7 @@ import { Pesakit } from '../../src/client.js';
 import { isRequestValidationError } from '../../src/errors/index.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 
-// An outside tester's pass (hunt7): `airtime.bulkPurchase('./uploads')` — a directory where a
+// `airtime.bulkPurchase('./uploads')` — a directory where a
 // file was meant — said "./uploads: no such file", which sends a merchant looking for a missing
 // path that is right there. It is a directory: say so. (Nothing is sent either way.)
 

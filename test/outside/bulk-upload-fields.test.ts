@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundAirtime, purchasesByMsisdn } from '../airtime-bulk/bulk-files.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// An outside tester's pass (hunt7), sending the sandbox's bulk airtime upload malformed forms:
+// Sends the sandbox's bulk airtime upload malformed forms:
 // a second file is refused (422 under `file`), but a second `batch_id` was taken silently — the
 // last one won, and every row's merchant reference (`<batch_id>:<row>`) was built from a value
 // the client may not have meant. Ambiguous input is refused, and nothing is spent.

@@ -3,7 +3,7 @@ import { Pesakit } from '../../src/index.js';
 import { merchantCallback } from '../callbacks/payloads.js';
 import { type Framework, type MerchantApp, startMerchantApp } from '../middleware/mount.js';
 
-// An outside tester's pass (issue #7): client input never gets a 5xx. A 503 tells the
+// Client input never gets a 5xx. A 503 tells the
 // platform "try again later", so a callback the inbox can never store would be sent again and
 // again, and refused every time. These bodies and URLs fit under maxBodyBytes and Node's header
 // limit but over what the inbox keeps: they must be a 4xx that names the field, storing nothing.

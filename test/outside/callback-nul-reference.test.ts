@@ -4,7 +4,7 @@ import { PostgresReferenceStore } from '../../src/postgres.js';
 import { merchantCallback } from '../callbacks/payloads.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
-// An outside tester's pass over the callback route on a PostgreSQL store: a callback whose
+// Checks the callback route on a PostgreSQL store: a callback whose
 // data.paymentReference holds a NUL character (the route is unauthenticated; JSON carries it as
 // "\u0000", a GET's query as %00) could not be written to PostgreSQL text, and the receiver
 // answered 503 "please send it again" — forever, to a callback that will never fit, while the

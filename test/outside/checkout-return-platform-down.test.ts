@@ -7,7 +7,7 @@ import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { closedAfterEach, sandboxClient } from '../helpers/sandbox-lifetime.js';
 
-// An outside tester's pass (hunt7), with docs/callbacks.md's own route for the checkout return
+// With docs/callbacks.md's own route for the checkout return
 // without a receiver. When the platform did not answer the status pull (down, a timeout, a
 // reset), verifyCheckoutReturn threw, so the merchant's route became a 500 error page for a
 // customer who may well have paid — where the receiver's own `GET <mount>/return` answers

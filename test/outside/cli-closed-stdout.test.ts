@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { collectionInReview } from '../helpers/in-review.js';
 
-// An outside tester's pass over the CLI in a pipeline: `pesakit review list --json | head -1`,
+// Checks the CLI in a pipeline: `pesakit review list --json | head -1`,
 // `pesakit openapi | head`. When the reader goes away first, the next write to stdout fails
 // with EPIPE — and the CLI died on it with Node's "Unhandled 'error' event" stack trace and
 // exit 1, instead of what a Unix tool does: stop writing, and exit with its own code.

@@ -4,7 +4,7 @@ import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { runNode } from '../helpers/run-node.js';
 import { runtimeEnv, temporaryDirectory } from '../reconciler-cli/harness.js';
 
-// An outside tester's pass (hunt7), following examples/cron-reconciler/README.md: its table
+// Following examples/cron-reconciler/README.md: its table
 // says a product's `_EMAIL` / `_PASSWORD` are left "both unset to skip", and exit 2 means "the
 // environment is incomplete". With only one of the two set (a typo in the variable's name, a
 // secret that did not load), the job skipped the product silently: `checked: 0`, exit 0, every

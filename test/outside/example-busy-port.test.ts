@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runNode } from '../helpers/run-node.js';
 
-// An outside tester's pass (hunt7), following examples/express-merchant/README.md: with the
+// Following examples/express-merchant/README.md: with the
 // port already taken (a second copy of the shop, another app on 3000), the Express example
 // printed `shop listening on http://127.0.0.1:0`, started its receiver and kept running, serving
 // nothing: Express 5 hands the listen error to the callback, which ignored it. A newcomer then

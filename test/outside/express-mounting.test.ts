@@ -7,7 +7,7 @@ import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import { merchantCallback } from '../callbacks/payloads.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// An outside tester's pass (hunt7), mounting pesakit/express the ways Express apps mount
+// Mounting pesakit/express the ways Express apps mount
 // middleware. Only `app.use('/pesakit', …)` worked:
 // - as a route handler, `app.post('/pesakit/callback', pesakitExpress(receiver))`, Express
 //   does not strip the route's path from req.url, so every callback was a 404 ("Nothing at

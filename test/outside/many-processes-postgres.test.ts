@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { runNode } from '../helpers/run-node.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// An outside tester's pass over issue #8 with real processes: three merchant instances (each a
+// The reconciler and receiver with real processes: three merchant instances (each a
 // callback receiver AND a reconciler worker, from the built package) share one PostgreSQL store
 // while the sandbox pushes duplicated callbacks to them and their reconcilers pull the same
 // records. One instance is killed with SIGKILL mid-way. What must hold: one effect per payment

@@ -5,7 +5,7 @@ import { fundAirtime } from '../airtime-bulk/bulk-files.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { packageVersion, resolvePointer } from '../unit/openapi/documents.js';
 
-// An outside tester's pass (hunt7): docs/openapi.md promises "one operation per endpoint" of the
+// docs/openapi.md promises "one operation per endpoint" of the
 // platform "as the sandbox serves it", but the airtime bulk upload (`customer/bulkpayment`), a
 // money-moving route the sandbox serves and the SDK calls (`bulkPurchase({ via: 'bulkpayment' })`),
 // was missing from every document: it lives outside the JSON endpoint table.

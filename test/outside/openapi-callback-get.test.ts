@@ -6,7 +6,7 @@ import { engineCallback } from '../callbacks/payloads.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { packageVersion, resolvePointer } from '../unit/openapi/documents.js';
 
-// An outside tester's pass (hunt7): the spec's route table has the engine's settlement callback
+// The spec's route table has the engine's settlement callback
 // as "GET or POST /api/sandbox/callback", and the sandbox serves both (GET with the payload's
 // fields in the query: `status=true&data[amount]=…`), but the OpenAPI document described only
 // POST — a GET from a generated client or a contract test had nothing to follow.

@@ -3,7 +3,7 @@ import type { ReceivedRequest } from '../../src/index.js';
 import { Pesakit } from '../../src/index.js';
 import { merchantCallback } from '../callbacks/payloads.js';
 
-// An outside tester's pass over "Without a framework: receive()" (docs/callbacks.md): receive()
+// Checks "Without a framework: receive()" (docs/callbacks.md): receive()
 // "never throws". A merchant's own adapter in JavaScript may hand it a request without headers
 // (a GET has no content type to give) or with a method it did not read: before, receive()
 // rejected with a TypeError (`Object.entries(undefined)`, `undefined.toUpperCase()`), which a

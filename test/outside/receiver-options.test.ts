@@ -5,7 +5,7 @@ import { pesakitExpress } from '../../src/express.js';
 import { pesakitFastify } from '../../src/fastify.js';
 import { isConfigurationError, isPesakitError, Pesakit } from '../../src/index.js';
 
-// An outside tester's pass: "everything pesakit throws is a PesakitError — configuration
+// "Everything pesakit throws is a PesakitError — configuration
 // mistakes included" (docs/errors.md), and a mistake is found when the receiver is made, not
 // when the first customer comes back from a checkout.
 

@@ -6,7 +6,7 @@ import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness
 import { fund, lostAnswer } from '../reconciler/helpers.js';
 import { captureIo, temporaryDirectory } from '../reconciler-cli/harness.js';
 
-// An outside tester's pass over docs/reconciler.md: "Lines never carry payloads, phone numbers
+// Checks docs/reconciler.md: "Lines never carry payloads, phone numbers
 // or secrets" — output of a cron job lands in mail and log pipelines. A review verdict's
 // message names the MSISDN for a person reading the record (`store.listReview`, onReview), and
 // the CLI printed that message as is. An airtime sale whose answer was lost goes to review

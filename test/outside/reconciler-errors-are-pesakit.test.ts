@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isConfigurationError, isPesakitError, MemoryReferenceStore } from '../../src/index.js';
 import { harnessPerFile } from '../helpers/sandbox-lifetime.js';
 
-// An outside tester's pass over docs/errors.md ("Everything pesakit throws is a PesakitError")
+// Checks docs/errors.md ("Everything pesakit throws is a PesakitError")
 // against the reconciler: `runOnce()` after `close()` rejected with a bare `Error`, and a check
 // of a product the client has no credentials for emitted a bare `Error` — a merchant's
 // `isPesakitError(error)` branch (the documented way to tell pesakit's errors from its own)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryReferenceStore } from '../../src/index.js';
 import { harnessPerFile } from '../helpers/sandbox-lifetime.js';
 
-// An outside tester's pass over the reconciler's handlers (docs/reconciler.md: "the handler
+// Checks the reconciler's handlers (docs/reconciler.md: "the handler
 // runs at least once until it completes"; docs/reference-store.md: "keep a handler shorter than
 // the lease"). An onPaid that never settles — a fulfilment call without a timeout — held its
 // check's slot forever: with `concurrency: 1` no other record was ever checked, `runOnce()`

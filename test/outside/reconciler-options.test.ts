@@ -3,7 +3,7 @@ import { isConfigurationError, MemoryReferenceStore, Pesakit } from '../../src/i
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { runCli, temporaryDirectory } from '../reconciler-cli/harness.js';
 
-// An outside tester's pass over createReconciler's options and `pesakit reconcile --concurrency`
+// Checks createReconciler's options and `pesakit reconcile --concurrency`
 // (docs/reconciler.md). Two values a merchant can reasonably write were mishandled:
 // - a `pollIntervalMs` beyond what a Node timer can wait (2^31-1 ms, about 24.8 days — a
 //   monthly sweep is 2.6e9) was accepted, and Node ran the timer after 1 ms instead: `start()`

@@ -8,7 +8,7 @@ import { sandboxAndDirectoryPerTest } from '../airtime-bulk/sandbox-per-test.js'
 import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 
-// An outside tester's pass (hunt7): the results sheet `pesakit airtime bulk --out` writes is
+// The results sheet `pesakit airtime bulk --out` writes is
 // opened in a spreadsheet program. The `reference` column is copied from the input file, which
 // a merchant often builds from text others typed (a staff list, a form); a reference starting
 // with `=`, `+`, `-`, `@` (or a tab, which the reader trims away) was written as is, and Excel

@@ -7,7 +7,7 @@ import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { collectionInReview } from '../helpers/in-review.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 
-// An outside tester's pass over `pesakit review list`, which docs/reconciler.md and its own help
+// Checks `pesakit review list`, which docs/reconciler.md and its own help
 // describe as "a table, oldest first": a person working the queue takes the longest-waiting
 // record first. It listed by merchant reference instead (the store's keyset order), so a record
 // waiting for days sat below any newer one whose reference sorts first — and with `--limit` it

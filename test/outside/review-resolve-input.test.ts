@@ -7,7 +7,7 @@ import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { collectionInReview } from '../helpers/in-review.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 
-// An outside tester's pass over `pesakit review resolve`: docs/reconciler.md promises that a
+// Checks `pesakit review resolve`: docs/reconciler.md promises that a
 // usage error exits 2 *before the store is opened*, and keeps exit 1 for a run that failed or a
 // record that cannot be resolved. A note longer than the store keeps (1000 characters — a
 // pasted email thread) or a `--by` over 200 was only found by the store: exit 1, "StoreInputError:

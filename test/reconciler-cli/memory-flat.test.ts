@@ -1,5 +1,5 @@
 /**
- * Issue #8: "Memory stays flat: records are streamed from the store in keyset-paginated
+ * docs/reconciler.md: "Memory stays flat: records are streamed from the store in keyset-paginated
  * batches", and docs/reconciler.md recommends `--max-old-space-size=128` for a reconcile
  * process. A forced pass over many records, in a process of its own with that limit: it must
  * finish, and the heap that survives a full collection must not grow with the records checked

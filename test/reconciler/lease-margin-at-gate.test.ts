@@ -3,7 +3,7 @@ import { MemoryReferenceStore } from '../../src/references/index.js';
 import { clientThrough, sandboxBehindProxy } from './helpers.js';
 
 /**
- * Stop 18 left this open: a check takes its record while the lease has more than a quarter
+ * A check takes its record while the lease has more than a quarter
  * left, but its request may then wait at the rate gate — behind a 429 whose Retry-After is
  * longer than that quarter — and leave after it, when another worker may hold the record.
  * The margin is checked again when the request leaves the gate. The 429 is the sandbox's own
@@ -118,7 +118,7 @@ describe('a request held at the rate gate past its lease margin', () => {
     await reconciler.close();
 
     // The transport announced its retry after the Retry-After; the gate, paused by it past the
-    // check's margin, aborted the wait. Before the fix the retry went out a second later.
+    // check's margin, aborted the wait; otherwise the retry would go out a second later.
     expect(retries).toEqual([1_000]);
     expect(statusPulls()).toHaveLength(1);
     expect(summary).toMatchObject({ checked: 0, errors: 0, leaseExpired: 1 });

@@ -10,8 +10,8 @@ import { type CountingProxy, clientThrough, startProxy } from './helpers.js';
  * Worker A's first pull meets a 429 while the clock passes its lease (only `Date` is faked;
  * the platform's answer moves it, as a Retry-After of minutes would). During A's pause worker B
  * leases the records — A's leases are over — and pulls them. When A's pause ends, its request
- * must not go out: before stop 19 it did, and the platform was pulled twice for that record
- * while both workers' handlers raced (the writes stayed single: fenced).
+ * must not go out: sent, the platform would be pulled twice for that record while both
+ * workers' handlers raced (the writes stay single: fenced).
  */
 let harness: Harness;
 let database: TestDatabase;

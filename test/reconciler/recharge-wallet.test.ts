@@ -5,7 +5,7 @@ import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness
 import { fund } from './helpers.js';
 
 /**
- * Stop 19: can the wallet balance decide a pending recharge? The spec gives a recharge no status
+ * Can the wallet balance decide a pending recharge? The spec gives a recharge no status
  * route and the wallet no field beyond its balance, and a wallet is "credited by a confirmed
  * recharge" — any recharge, also one made outside this store (the portal, another system on
  * the same account). Here two worlds on the real sandbox: in one the recharge is confirmed, in

@@ -1,12 +1,17 @@
-import cliProgress from 'cli-progress';
 import type {
   AirtimeBulkResult,
   AirtimeBulkRowOutcome,
   AirtimeBulkTotals,
 } from '../../resources/airtime-bulk/types.js';
-import type { ReporterStreams } from '../reconcile/reporter.js';
-import { errorMessage } from '../reconcile/reporter.js';
-import { bulkSummaryTable } from './summary-table.js';
+import { bulkExitCodes } from '../exit-codes.js';
+import {
+  asciiTable,
+  errorMessage,
+  LiveBar,
+  printable,
+  type ReporterStreams,
+  writeJsonLine,
+} from '../output.js';
 
 export interface BulkStartInfo {
   batchId: string;
@@ -22,8 +27,8 @@ export interface BulkReporter {
   row(result: AirtimeBulkRowOutcome): void;
   progress(totals: AirtimeBulkTotals): void;
   finished(result: AirtimeBulkResult, exitCode: number, out: string | undefined): void;
-  /** The batch was refused or the run broke; `lines` are what to fix, one per line. */
-  stopped(error: unknown, exitCode: number, lines: readonly string[]): void;
+  /** The batch was refused or the run broke: why, then what to fix, one per line. */
+  stopped(message: string, exitCode: number, lines: readonly string[]): void;
 }
 
 /** `--json` → JSON lines; a terminal on stderr → a progress bar; otherwise plain lines. */
@@ -47,61 +52,70 @@ function startLine(info: BulkStartInfo): string {
   );
 }
 
+/** The table printed when a batch ends, and what to do next. */
+export function bulkSummaryTable(
+  result: AirtimeBulkResult,
+  exitCode: number,
+  out: string | undefined,
+): string {
+  const { totals: t } = result;
+  const table = asciiTable(
+    ['rows', 'succeeded', 'failed', 'unknown', 'skipped', 'sent now', 'TZS sent'],
+    [[t.rows, t.succeeded, t.failed, t.unknown, t.skipped, t.sent, t.amountSucceeded]],
+  );
+  const next =
+    exitCode === bulkExitCodes.ok
+      ? 'Every row succeeded.'
+      : exitCode === bulkExitCodes.rowsFailed
+        ? 'Some rows failed (nothing was debited for them): send them again in a new batch.'
+        : `Some rows are open. Skipped rows: run the same command with --batch-id ${result.batchId}. ` +
+          'Unknown rows may have been paid and are never resent: `pesakit reconcile`, then ' +
+          '`pesakit review`.';
+  return `${table}\nbatch ${result.batchId}. ${next}${out !== undefined ? ` Results: ${out}.` : ''}\n`;
+}
+
 /**
  * For people: a live bar on stderr when it is a terminal (rows that did not succeed logged
  * above it), plain lines otherwise; the summary table on stdout at the end.
  */
 class TextBulkReporter implements BulkReporter {
   readonly #streams: ReporterStreams;
-  readonly #bar: cliProgress.SingleBar | undefined;
-  #barStarted = false;
+  readonly #bar: LiveBar | undefined;
 
   constructor(streams: ReporterStreams, tty: boolean) {
     this.#streams = streams;
     this.#bar = tty
-      ? new cliProgress.SingleBar(
-          {
-            stream: streams.err,
-            format:
-              'airtime [{bar}] {value}/{total} rows | {succeeded} ok | {failed} failed | ' +
-              '{unknown} unknown | {skipped} skipped',
-            hideCursor: true,
-            clearOnComplete: true,
-            fps: 10,
-          },
-          cliProgress.Presets.shades_classic,
+      ? new LiveBar(
+          streams.err,
+          'airtime [{bar}] {value}/{total} rows | {succeeded} ok | {failed} failed | ' +
+            '{unknown} unknown | {skipped} skipped',
         )
       : undefined;
   }
 
   started(info: BulkStartInfo): void {
-    this.#streams.err.write(startLine(info));
+    this.#streams.err.write(printable(startLine(info)));
   }
 
   row(result: AirtimeBulkRowOutcome): void {
     if (result.status === 'success') return;
-    if (this.#barStarted) this.#streams.err.write('\r\u001b[K');
-    (this.#bar ? this.#streams.err : this.#streams.out).write(`${rowLine(result)}\n`);
+    if (this.#bar) this.#bar.log(rowLine(result));
+    else this.#streams.out.write(`${printable(rowLine(result))}\n`);
   }
 
   progress(totals: AirtimeBulkTotals): void {
-    if (!this.#bar) return;
-    if (!this.#barStarted) {
-      this.#bar.start(totals.rows, 0, totals);
-      this.#barStarted = true;
-    }
-    this.#bar.update(totals.done, { ...totals });
+    this.#bar?.update(totals.done, totals.rows, { ...totals });
   }
 
   finished(result: AirtimeBulkResult, exitCode: number, out: string | undefined): void {
-    if (this.#barStarted) this.#bar?.stop();
+    this.#bar?.stop();
     this.#streams.out.write(bulkSummaryTable(result, exitCode, out));
   }
 
-  stopped(error: unknown, _exitCode: number, lines: readonly string[]): void {
-    if (this.#barStarted) this.#bar?.stop();
-    this.#streams.err.write(`pesakit airtime bulk: ${errorMessage(error)}\n`);
-    for (const line of lines) this.#streams.err.write(`  ${line}\n`);
+  stopped(message: string, _exitCode: number, lines: readonly string[]): void {
+    this.#bar?.stop();
+    this.#streams.err.write(`pesakit airtime bulk: ${message}\n`);
+    for (const line of lines) this.#streams.err.write(`  ${printable(line)}\n`);
   }
 }
 
@@ -114,7 +128,7 @@ class JsonBulkReporter implements BulkReporter {
   }
 
   #line(event: string, fields: Record<string, unknown>): void {
-    this.#out.write(`${JSON.stringify({ event, at: new Date().toISOString(), ...fields })}\n`);
+    writeJsonLine(this.#out, event, fields);
   }
 
   started(info: BulkStartInfo): void {
@@ -137,7 +151,7 @@ class JsonBulkReporter implements BulkReporter {
     });
   }
 
-  stopped(error: unknown, exitCode: number, lines: readonly string[]): void {
-    this.#line('stopped', { error: errorMessage(error), problems: lines, exitCode });
+  stopped(message: string, exitCode: number, lines: readonly string[]): void {
+    this.#line('stopped', { error: message, problems: lines, exitCode });
   }
 }

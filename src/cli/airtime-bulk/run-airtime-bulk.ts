@@ -1,20 +1,20 @@
 import { existsSync } from 'node:fs';
 import { Pesakit } from '../../client.js';
 import type { Environment } from '../../core/endpoints.js';
-import { isConfigurationError } from '../../errors/index.js';
 import { isInsufficientFundsError } from '../../errors/insufficient-funds-error.js';
 import { isRequestValidationError } from '../../errors/request-validation-error.js';
 import type { ReferenceStore } from '../../references/index.js';
 import { batchIdFor } from '../../resources/airtime-bulk/batch-id.js';
 import { isBatchMismatchError } from '../../resources/airtime-bulk/batch-mismatch-error.js';
 import { isBulkValidationError } from '../../resources/airtime-bulk/bulk-validation-error.js';
+import { loadRows } from '../../resources/airtime-bulk/load-rows.js';
 import { newMerchantReference } from '../../resources/merchant-reference.js';
 import { isSpreadsheetError } from '../../spreadsheets/index.js';
-import { clientOptionsFromEnv } from '../reconcile/client-from-env.js';
+import { bulkExitCodes, exitCodeOf } from '../exit-codes.js';
+import { errorMessage, type ReporterStreams } from '../output.js';
+import { checkedClientOptions } from '../reconcile/client-from-env.js';
 import { describeStore, openStore } from '../reconcile/open-store.js';
-import type { ReporterStreams } from '../reconcile/reporter.js';
 import { checkNoSecretFlags, UsageError } from '../reconcile/usage-error.js';
-import { bulkExitCodes, exitCodeOf } from './exit-codes.js';
 import { bulkStoreLocation } from './open-bulk-store.js';
 import { createBulkReporter } from './reporter.js';
 import { checkResultsFile, writeResultsFile } from './results-file.js';
@@ -69,29 +69,20 @@ export async function runAirtimeBulk(
         );
       }
     }
+    // The file is read and checked before the resume advice: a refused file has no batch.
+    await loadRows(file, undefined);
     const resuming = flags.batchId !== undefined;
     const location = bulkStoreLocation(flags.store, flags.storeFromArgv, resuming);
-    const clientOptions = clientOptionsFromEnv(io.env, {
-      environment: flags.environment,
-      ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
-    });
+    const clientOptions = checkedClientOptions(io.env, flags);
     if (clientOptions.credentials.airtime === undefined) {
       throw new UsageError(
         'Airtime credentials are not set: set PESAKIT_AIRTIME_EMAIL and PESAKIT_AIRTIME_PASSWORD.',
       );
     }
     try {
-      new Pesakit(clientOptions);
-    } catch (error) {
-      if (isConfigurationError(error) || error instanceof TypeError) {
-        throw new UsageError(error.message);
-      }
-      throw error;
-    }
-    try {
       store = await openStore(location);
     } catch (error) {
-      reporter.stopped(error, bulkExitCodes.runError, [
+      reporter.stopped(errorMessage(error), bulkExitCodes.runError, [
         `cannot open the store ${describeStore(location)}`,
       ]);
       return bulkExitCodes.runError;
@@ -122,15 +113,19 @@ export async function runAirtimeBulk(
     return exitCode;
   } catch (error) {
     if (error instanceof UsageError) {
-      reporter.stopped(error, bulkExitCodes.usage, []);
+      reporter.stopped(errorMessage(error), bulkExitCodes.usage, []);
       return bulkExitCodes.usage;
     }
     const refusal = refusalLines(error);
     if (refusal) {
-      reporter.stopped(error, bulkExitCodes.refused, refusal);
+      // Bad rows are listed once, one per line, under a headline that does not repeat them.
+      const headline = isBulkValidationError(error)
+        ? `${refusal.length} row${refusal.length === 1 ? '' : 's'} refused, nothing was stored or sent. Fix them and run the batch again:`
+        : errorMessage(error);
+      reporter.stopped(headline, bulkExitCodes.refused, refusal);
       return bulkExitCodes.refused;
     }
-    reporter.stopped(error, bulkExitCodes.runError, []);
+    reporter.stopped(errorMessage(error), bulkExitCodes.runError, []);
     return bulkExitCodes.runError;
   } finally {
     await store?.close();

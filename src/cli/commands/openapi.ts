@@ -1,20 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import type { Environment, Product } from '../../core/endpoints.js';
 import { buildOpenApiDocument } from '../../openapi/index.js';
+import { packageVersion } from '../version.js';
 
 const products: readonly Product[] = ['collection', 'airtime', 'disbursement'];
-
-/**
- * pesakit's own version. Resolved through the package's self-reference (`pesakit/package.json`
- * is an export) because this file runs both from src/ and bundled in dist/, at different depths.
- */
-async function packageVersion(): Promise<string> {
-  const path = createRequire(import.meta.url).resolve('pesakit/package.json');
-  const { version } = JSON.parse(await readFile(path, 'utf8')) as { version: string };
-  return version;
-}
 
 interface OpenApiCommandOptions {
   environment: Environment;
@@ -50,7 +40,7 @@ export function registerOpenApiCommand(program: Command): void {
             `hosts): add --product ${products.join('|')}.`,
         );
       }
-      const version = await packageVersion();
+      const version = packageVersion();
       const document =
         environment === 'production' && product !== undefined
           ? buildOpenApiDocument({ environment, product, version })

@@ -1,30 +1,14 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import { runReviewList, runReviewResolve } from '../reconcile/run-review.js';
 import { exitTwoOnParseErrors } from '../reconcile/usage-error.js';
-
-function schemaOption(): Option {
-  return new Option('--schema <name>', 'PostgreSQL schema of the store (default public)').env(
-    'PESAKIT_STORE_SCHEMA',
-  );
-}
-
-function storeOption(): Option {
-  return new Option('--store <store>', 'SQLite file or postgres:// URL of the reference store').env(
-    'PESAKIT_STORE',
-  );
-}
-
-function positiveInteger(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw new InvalidArgumentError('--limit must be a whole number of at least 1.');
-  }
-  return Number(value);
-}
-
-function finish(code: number): void {
-  process.exitCode = code;
-  setTimeout(() => process.exit(code), 2000).unref();
-}
+import {
+  finish,
+  schemaOption,
+  storeEnvironment,
+  storeFromArgv,
+  storeOption,
+  wholeNumber,
+} from './options.js';
 
 const io = () => ({ out: process.stdout, err: process.stderr });
 
@@ -44,17 +28,13 @@ export function registerReviewCommand(program: Command): void {
     .description('List records in needs_review, oldest first. Exits 3 when there is any, else 0.')
     .addOption(storeOption())
     .addOption(schemaOption())
-    .option('--limit <n>', 'at most this many', positiveInteger)
-    .option('--json', 'one JSON line per record, with the evidence');
+    .option('--limit <n>', 'at most this many', wholeNumber('--limit'))
+    .option('--json', 'one JSON line per record, with the evidence')
+    .addHelpText('after', storeEnvironment);
   exitTwoOnParseErrors(list);
   list.action(
     async (options: { store?: string; schema?: string; limit?: number; json?: boolean }) => {
-      finish(
-        await runReviewList(
-          { ...options, storeFromArgv: list.getOptionValueSource('store') !== 'env' },
-          io(),
-        ),
-      );
+      finish(await runReviewList({ ...options, storeFromArgv: storeFromArgv(list) }, io()));
     },
   );
 
@@ -67,7 +47,8 @@ export function registerReviewCommand(program: Command): void {
     .addOption(schemaOption())
     .requiredOption('--note <text>', 'what you checked and why (kept on the record)')
     .option('--by <name>', 'who decided (kept on the record)')
-    .option('--json', 'print the outcome as one JSON line');
+    .option('--json', 'print the outcome as one JSON line')
+    .addHelpText('after', storeEnvironment);
   exitTwoOnParseErrors(resolve);
   resolve.action(
     async (
@@ -81,7 +62,7 @@ export function registerReviewCommand(program: Command): void {
             ...options,
             merchantReference,
             status: decision,
-            storeFromArgv: resolve.getOptionValueSource('store') !== 'env',
+            storeFromArgv: storeFromArgv(resolve),
           },
           io(),
         ),

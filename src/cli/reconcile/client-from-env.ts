@@ -1,5 +1,7 @@
+import { Pesakit } from '../../client.js';
 import type { Environment, Product } from '../../core/endpoints.js';
 import type { Credentials } from '../../core/transport-options.js';
+import { isConfigurationError } from '../../errors/index.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -104,4 +106,27 @@ export function clientOptionsFromEnv(
     credentials,
     ...(apiKey !== undefined ? { apiKey } : {}),
   };
+}
+
+/**
+ * The client options, tried once before any store is opened: a URL that is not one, a product
+ * without a host is a usage error (exit 2) and changes nothing.
+ */
+export function checkedClientOptions(
+  env: Env,
+  flags: { environment: Environment; baseUrl?: string },
+): CliClientOptions {
+  const options = clientOptionsFromEnv(env, {
+    environment: flags.environment,
+    ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
+  });
+  try {
+    new Pesakit(options);
+  } catch (error) {
+    if (isConfigurationError(error) || error instanceof TypeError) {
+      throw new UsageError(error.message);
+    }
+    throw error;
+  }
+  return options;
 }

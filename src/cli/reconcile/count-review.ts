@@ -1,21 +1,20 @@
-import type { ReferenceStore } from '../../references/index.js';
+import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
 
 /**
- * How many records wait in `needs_review` across the whole store — the exit code reflects all
- * of them, not only this pass's, so cron keeps alerting until a person has decided. Pages
- * through `listReview` (keyset), so a large backlog costs pages, not memory.
+ * Every record waiting in `needs_review` across the whole store, paged through `listReview`
+ * (keyset). The queue is what people could not yet decide: people-sized, not a table scan.
  */
-export async function countNeedsReview(store: ReferenceStore, pageSize = 500): Promise<number> {
-  let count = 0;
+export async function reviewQueue(
+  store: ReferenceStore,
+  pageSize = 500,
+): Promise<TransactionRecord[]> {
+  const queue: TransactionRecord[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await store.listReview({
-      limit: pageSize,
-      ...(after !== undefined ? { after } : {}),
-    });
-    count += page.length;
+    const page = await store.listReview({ limit: pageSize, ...(after !== undefined && { after }) });
+    queue.push(...page);
     const last = page.at(-1);
-    if (page.length < pageSize || last === undefined) return count;
+    if (page.length < pageSize || last === undefined) return queue;
     after = last.merchantReference;
   }
 }

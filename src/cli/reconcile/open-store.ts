@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { ReferenceStore } from '../../references/index.js';
+import { exitCodes } from '../exit-codes.js';
+import { errorMessage, type ReporterStreams } from '../output.js';
 import { UsageError } from './usage-error.js';
 
 /** What `--store` names: a SQLite file, or a PostgreSQL server by URL. */
@@ -112,5 +114,56 @@ async function requireExistingSchema(location: { url: string; schema: string }):
       `--store ${redactStoreUrl(location.url)}: schema "${location.schema}" holds no pesakit store. ` +
         'Name the schema your application opens (--schema or PESAKIT_STORE_SCHEMA; default public).',
     );
+  }
+}
+
+/** Where the review commands find the store. */
+export interface StoreFlags {
+  store?: string;
+  /** A PostgreSQL store's schema (`--schema`, `PESAKIT_STORE_SCHEMA`). @default 'public' */
+  schema?: string;
+  storeFromArgv: boolean;
+}
+
+/**
+ * Runs a store command: `check` and the store location first (a wrong command line changes
+ * nothing), then `work` on the open store, which is closed whatever happens.
+ */
+export async function withStore(
+  command: string,
+  flags: StoreFlags,
+  io: ReporterStreams,
+  check: () => void,
+  work: (store: ReferenceStore, location: StoreLocation) => Promise<number>,
+): Promise<number> {
+  let store: ReferenceStore | undefined;
+  try {
+    // Usage is checked before the store is opened: a wrong command line changes nothing.
+    check();
+    if (flags.store === undefined) {
+      throw new UsageError(
+        'Which store? Pass --store ./payments.sqlite (or a postgres:// URL), or set PESAKIT_STORE.',
+      );
+    }
+    const location = parseStoreLocation(flags.store, flags.storeFromArgv, flags.schema);
+    try {
+      store = await openStore(location);
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      io.err.write(
+        `pesakit ${command}: cannot open the store ${describeStore(location)}: ${errorMessage(error)}\n`,
+      );
+      return exitCodes.runError;
+    }
+    return await work(store, location);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err.write(`pesakit ${command}: ${error.message}\n`);
+      return exitCodes.usage;
+    }
+    io.err.write(`pesakit ${command}: ${errorMessage(error)}\n`);
+    return exitCodes.runError;
+  } finally {
+    await store?.close();
   }
 }

@@ -1,19 +1,8 @@
+import { emptyProgress, type ReconcileProgress } from '../../reconciler/events.js';
 import type { TransactionRecord } from '../../references/index.js';
 
-/**
- * The counts the reconciler reports (its `progress` event and `runOnce()` summary), as the CLI
- * shows them. Declared here by shape so the output code depends on nothing but numbers.
- */
-export interface PassCounts {
-  checked: number;
-  settled: number;
-  failed: number;
-  review: number;
-  pending: number;
-  errors: number;
-  /** Records handed back unchecked: their lease was nearly over when their turn came. */
-  leaseExpired: number;
-}
+/** The counts the reconciler reports (its `progress` event and `runOnce()` summary). */
+export type PassCounts = ReconcileProgress;
 
 /** What the CLI prints when a pass (or a `--watch` run) ends. */
 export interface RunOutcome {
@@ -33,15 +22,7 @@ export interface VerdictView {
   message: string;
 }
 
-export const zeroCounts = (): PassCounts => ({
-  checked: 0,
-  settled: 0,
-  failed: 0,
-  review: 0,
-  pending: 0,
-  errors: 0,
-  leaseExpired: 0,
-});
+export const zeroCounts = emptyProgress;
 
 /**
  * Totals across the passes of a run from the `progress` events. `--watch` runs many passes and

@@ -1,14 +1,28 @@
 import type { TransactionRecord } from '../../references/index.js';
-import { JsonLinesReporter } from './json-lines.js';
-import type { PassCounts, RunOutcome, VerdictView } from './pass-counts.js';
+import {
+  asciiTable,
+  errorMessage,
+  LiveBar,
+  printable,
+  type ReporterStreams,
+  writeJsonLine,
+} from '../output.js';
+import { type PassCounts, type RunOutcome, recordFields, type VerdictView } from './pass-counts.js';
 import { withoutPhoneNumbers } from './phone-numbers.js';
-import { PlainLinesReporter } from './plain-lines.js';
-import { ProgressBarReporter } from './progress-bar.js';
-import { UsageError } from './usage-error.js';
 
-/** Where `pesakit reconcile` tells what happens, in one of three forms. */
+export type { ReporterStreams } from '../output.js';
+export { errorMessage } from '../output.js';
+
+interface StartInfo {
+  mode: 'once' | 'watch';
+  environment: string;
+  store: string;
+  all: boolean;
+}
+
+/** Where `pesakit reconcile` tells what happens. */
 export interface ReconcileReporter {
-  started(info: { mode: 'once' | 'watch'; environment: string; store: string; all: boolean }): void;
+  started(info: StartInfo): void;
   progress(counts: PassCounts): void;
   settled(record: TransactionRecord): void;
   failed(record: TransactionRecord): void;
@@ -17,26 +31,173 @@ export interface ReconcileReporter {
   finished(outcome: RunOutcome): void;
 }
 
-export interface ReporterStreams {
-  out: NodeJS.WritableStream & { isTTY?: boolean };
-  err: NodeJS.WritableStream & { isTTY?: boolean };
-}
-
 /**
  * `--json`: JSON lines on stdout for log pipelines. Otherwise a progress bar when stderr is a
  * terminal (a person watching), plain lines when it is not (cron mail, a log file); both end
  * with the summary table on stdout.
  */
 export function createReporter(json: boolean, streams: ReporterStreams): ReconcileReporter {
-  if (json) return new JsonLinesReporter(streams.out);
-  if (streams.err.isTTY === true) return new ProgressBarReporter(streams);
-  return new PlainLinesReporter(streams.out);
+  return json ? new JsonReporter(streams.out) : new TextReporter(streams);
 }
 
-/** An error's message, never its stack or payload (which could hold request bodies). */
-export function errorMessage(error: unknown): string {
-  // A usage error's message is already the whole sentence a person needs; its class name is noise.
-  if (error instanceof UsageError) return withoutPhoneNumbers(error.message);
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return withoutPhoneNumbers(text);
+/** `01J… collection/mno 15000 TZS`: enough to find the record, no personal data. */
+export function describe(record: TransactionRecord): string {
+  return `${record.merchantReference} ${record.product}/${record.flow} ${record.amount} TZS`;
+}
+
+/** The table printed when a run ends: what moved, what is still open, what needs a person. */
+export function summaryTable(outcome: RunOutcome): string {
+  const { counts } = outcome;
+  // Rare (a pass far slower than its rate, or a long 429 pause): a column only when it happened.
+  const handedBack = counts.leaseExpired > 0 ? [counts.leaseExpired] : [];
+  const table = asciiTable(
+    [
+      ...['checked', 'settled', 'failed', 'still pending', 'needs review', 'errors'],
+      ...(handedBack.length > 0 ? ['lease expired'] : []),
+    ],
+    [
+      [
+        ...[counts.checked, counts.settled, counts.failed, counts.pending, counts.review],
+        ...[counts.errors, ...handedBack],
+      ],
+    ],
+  );
+  const seconds = (outcome.durationMs / 1000).toFixed(1);
+  const review =
+    outcome.needsReview === null
+      ? 'Could not count the records in needs_review (see the error above).'
+      : outcome.needsReview === 0
+        ? 'Nothing waits for review.'
+        : `${outcome.needsReview} record${outcome.needsReview === 1 ? '' : 's'} in needs_review: ` +
+          'see `pesakit review list`, decide with `pesakit review resolve`.';
+  return `${table}\n${seconds} s. ${review}\n`;
+}
+
+/**
+ * For people. At a terminal: a live bar on stderr with the running counts, records that need
+ * attention logged above it. Otherwise (cron mail, log files): one line per record that moved or
+ * could not be checked, and a progress line every few seconds. The summary table at the end.
+ */
+class TextReporter implements ReconcileReporter {
+  readonly #out: NodeJS.WritableStream;
+  readonly #bar: LiveBar | undefined;
+  #lastProgressAt = Date.now();
+
+  constructor(streams: ReporterStreams) {
+    this.#out = streams.out;
+    this.#bar =
+      streams.err.isTTY === true
+        ? new LiveBar(
+            streams.err,
+            'reconcile [{bar}] {value} checked | {settled} settled | {failed} failed | ' +
+              '{review} review | {errors} errors',
+          )
+        : undefined;
+  }
+
+  #line(text: string): void {
+    if (this.#bar) this.#bar.log(text);
+    else this.#out.write(`${printable(text)}\n`);
+  }
+
+  started(info: StartInfo): void {
+    const scope = info.all ? 'every open record' : 'records due';
+    this.#line(`reconcile ${info.mode}: ${scope} in ${info.store} against ${info.environment}`);
+    this.#bar?.update(0, 1, { settled: 0, failed: 0, review: 0, errors: 0 });
+  }
+
+  progress(counts: PassCounts): void {
+    if (this.#bar) {
+      // A pass does not know its size in advance: the total grows ahead of the count.
+      const total = Math.max(this.#bar.total, Math.ceil((counts.checked + 1) * 1.25));
+      this.#bar.update(counts.checked, total, { ...counts });
+      return;
+    }
+    const now = Date.now();
+    if (now - this.#lastProgressAt < 5000) return;
+    this.#lastProgressAt = now;
+    this.#line(
+      `progress  ${counts.checked} checked, ${counts.settled} settled, ${counts.failed} failed, ` +
+        `${counts.review} to review, ${counts.errors} errors` +
+        (counts.leaseExpired > 0 ? `, ${counts.leaseExpired} lease expired` : ''),
+    );
+  }
+
+  settled(record: TransactionRecord): void {
+    if (!this.#bar) this.#line(`settled   ${describe(record)}`);
+  }
+
+  failed(record: TransactionRecord): void {
+    const reason = record.statusReason ? `: ${withoutPhoneNumbers(record.statusReason)}` : '';
+    if (!this.#bar) this.#line(`failed    ${describe(record)}${reason}`);
+  }
+
+  review(record: TransactionRecord, verdict: VerdictView): void {
+    this.#line(
+      `review    ${describe(record)}: ${verdict.reason}: ${withoutPhoneNumbers(verdict.message)}`,
+    );
+  }
+
+  error(error: unknown, record?: TransactionRecord): void {
+    this.#line(`error     ${record ? `${describe(record)}: ` : ''}${errorMessage(error)}`);
+  }
+
+  finished(outcome: RunOutcome): void {
+    const { checked } = outcome.counts;
+    this.#bar?.update(checked, Math.max(checked, 1), { ...outcome.counts });
+    this.#bar?.stop();
+    this.#out.write(summaryTable(outcome));
+  }
+}
+
+/** JSON lines; the last is always `{"event":"summary", …, "exitCode": n}`. */
+class JsonReporter implements ReconcileReporter {
+  readonly #out: NodeJS.WritableStream;
+  // A pass may emit progress per record; a log pipeline wants a heartbeat, not a flood.
+  #lastProgressAt = 0;
+
+  constructor(out: NodeJS.WritableStream) {
+    this.#out = out;
+  }
+
+  started(info: StartInfo): void {
+    writeJsonLine(this.#out, 'start', { ...info });
+  }
+
+  progress(counts: PassCounts): void {
+    const now = Date.now();
+    if (now - this.#lastProgressAt < 1000) return;
+    this.#lastProgressAt = now;
+    writeJsonLine(this.#out, 'progress', { ...counts });
+  }
+
+  settled(record: TransactionRecord): void {
+    writeJsonLine(this.#out, 'settled', recordFields(record));
+  }
+
+  failed(record: TransactionRecord): void {
+    const reason = record.statusReason && withoutPhoneNumbers(record.statusReason);
+    writeJsonLine(this.#out, 'failed', { ...recordFields(record), reason });
+  }
+
+  review(record: TransactionRecord, verdict: VerdictView): void {
+    const message = withoutPhoneNumbers(verdict.message);
+    writeJsonLine(this.#out, 'review', {
+      ...recordFields(record),
+      reason: verdict.reason,
+      message,
+    });
+  }
+
+  error(error: unknown, record?: TransactionRecord): void {
+    writeJsonLine(this.#out, 'error', {
+      ...(record ? { merchantReference: record.merchantReference } : {}),
+      error: errorMessage(error),
+    });
+  }
+
+  finished(outcome: RunOutcome): void {
+    const { counts, durationMs, needsReview, exitCode } = outcome;
+    writeJsonLine(this.#out, 'summary', { ...counts, durationMs, needsReview, exitCode });
+  }
 }

@@ -1,7 +1,6 @@
-import Table from 'cli-table3';
 import type { TransactionRecord } from '../../references/index.js';
+import { asciiTable } from '../output.js';
 import { recordFields } from './pass-counts.js';
-import { asciiBorders } from './summary-table.js';
 
 /** One JSON line per record waiting for review: what it is, why, and the evidence. */
 export function reviewJsonLine(record: TransactionRecord): string {
@@ -23,22 +22,21 @@ export function reviewJsonLine(record: TransactionRecord): string {
 
 /** The records waiting for review, as a table for a person. Evidence is in `--json`. */
 export function reviewTable(records: readonly TransactionRecord[]): string {
-  const table = new Table({
-    head: ['merchant reference', 'product/flow', 'amount TZS', 'since', 'reason', 'what to check'],
-    style: { head: [], border: [] },
-    chars: asciiBorders,
-    colWidths: [null, null, null, null, null, 60],
-    wordWrap: true,
-  });
-  for (const record of records) {
-    table.push([
-      record.merchantReference,
-      `${record.product}/${record.flow}`,
-      String(record.amount),
-      record.updatedAt.toISOString().slice(0, 19).replace('T', ' '),
-      record.review?.reason ?? '',
-      record.review?.message ?? '',
-    ]);
-  }
-  return `${table.toString()}\n`;
+  const rows = records.map((record) => [
+    record.merchantReference,
+    `${record.product}/${record.flow}`,
+    String(record.amount),
+    record.updatedAt.toISOString().slice(0, 19).replace('T', ' '),
+    record.review?.reason ?? '',
+    record.review?.message ?? '',
+  ]);
+  const head = [
+    'merchant reference',
+    'product/flow',
+    'amount TZS',
+    'since',
+    'reason',
+    'what to check',
+  ];
+  return `${asciiTable(head, rows, { colWidths: [null, null, null, null, null, 60], wordWrap: true })}\n`;
 }

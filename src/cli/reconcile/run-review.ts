@@ -3,102 +3,46 @@ import {
   isStoreInputError,
   isTransactionNotFoundError,
 } from '../../errors/index.js';
-import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
+import type { ReferenceStore } from '../../references/index.js';
 import { parseResolve } from '../../references/input-rules.js';
-import { exitCodes } from './exit-codes.js';
-import { describeStore, openStore, parseStoreLocation } from './open-store.js';
-import { errorMessage, type ReporterStreams } from './reporter.js';
+import { exitCodes } from '../exit-codes.js';
+import type { ReporterStreams } from '../output.js';
+import { reviewQueue } from './count-review.js';
+import { type StoreFlags, withStore } from './open-store.js';
 import { reviewJsonLine, reviewTable } from './review-output.js';
 import { UsageError } from './usage-error.js';
-
-/** Where the review commands find the store. */
-export interface StoreFlags {
-  store?: string;
-  /** A PostgreSQL store's schema (`--schema`, `PESAKIT_STORE_SCHEMA`). @default 'public' */
-  schema?: string;
-  storeFromArgv: boolean;
-}
-
-async function withStore(
-  command: string,
-  flags: StoreFlags,
-  io: ReporterStreams,
-  work: (store: ReferenceStore) => Promise<number>,
-  check: () => void = () => {},
-): Promise<number> {
-  let store: ReferenceStore | undefined;
-  try {
-    // Usage is checked before the store is opened: a wrong command line changes nothing.
-    check();
-    if (flags.store === undefined) {
-      throw new UsageError(
-        'Which store? Pass --store ./payments.sqlite (or a postgres:// URL), or set PESAKIT_STORE.',
-      );
-    }
-    const location = parseStoreLocation(flags.store, flags.storeFromArgv, flags.schema);
-    try {
-      store = await openStore(location);
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      io.err.write(
-        `pesakit ${command}: cannot open the store ${describeStore(location)}: ${errorMessage(error)}\n`,
-      );
-      return exitCodes.runError;
-    }
-    return await work(store);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.err.write(`pesakit ${command}: ${error.message}\n`);
-      return exitCodes.usage;
-    }
-    io.err.write(`pesakit ${command}: ${errorMessage(error)}\n`);
-    return exitCodes.runError;
-  } finally {
-    await store?.close();
-  }
-}
 
 /**
  * `pesakit review list`: every record in needs_review, oldest first, as a table or JSON lines
  * (with the evidence). Exits 3 when there is any (as `reconcile` does), 0 when there is none.
- *
- * The store pages the queue by merchant reference (its keyset), so the whole queue is read and
- * then ordered by when each record entered review (`updatedAt`: nothing else writes a record in
- * needs_review), and `--limit` keeps the oldest: a person takes the longest-waiting first. The
- * queue is what people could not yet decide — people-sized, not a table scan's worth.
+ * Ordered by when each record entered review (`updatedAt`: nothing else writes a record in
+ * needs_review); `--limit` keeps the oldest, the longest-waiting first.
  */
 export function runReviewList(
   flags: StoreFlags & { json?: boolean; limit?: number },
   io: ReporterStreams,
 ): Promise<number> {
-  return withStore('review list', flags, io, async (store) => {
-    const pageSize = 500;
-    const queue: TransactionRecord[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await store.listReview({
-        limit: pageSize,
-        ...(after !== undefined ? { after } : {}),
-      });
-      queue.push(...page);
-      const last = page.at(-1);
-      if (last === undefined || page.length < pageSize) break;
-      after = last.merchantReference;
-    }
-    const rows = queue
-      .sort(
-        (a, b) =>
-          a.updatedAt.getTime() - b.updatedAt.getTime() ||
-          (a.merchantReference < b.merchantReference ? -1 : 1),
-      )
-      .slice(0, flags.limit ?? queue.length);
-    if (flags.json === true) {
-      for (const record of rows) io.out.write(reviewJsonLine(record));
-    } else {
-      io.out.write(rows.length === 0 ? 'Nothing waits for review.\n' : reviewTable(rows));
-    }
-    return rows.length === 0 ? exitCodes.ok : exitCodes.needsReview;
-  });
+  return withStore(
+    'review list',
+    flags,
+    io,
+    () => {},
+    async (store) => {
+      const rows = (await reviewQueue(store))
+        .sort(
+          (a, b) =>
+            a.updatedAt.getTime() - b.updatedAt.getTime() ||
+            (a.merchantReference < b.merchantReference ? -1 : 1),
+        )
+        .slice(0, flags.limit);
+      if (flags.json === true) {
+        for (const record of rows) io.out.write(reviewJsonLine(record));
+      } else {
+        io.out.write(rows.length === 0 ? 'Nothing waits for review.\n' : reviewTable(rows));
+      }
+      return rows.length === 0 ? exitCodes.ok : exitCodes.needsReview;
+    },
+  );
 }
 
 /**
@@ -186,5 +130,5 @@ export function runReviewResolve(
       throw error;
     }
   };
-  return withStore('review resolve', flags, io, work, check);
+  return withStore('review resolve', flags, io, check, work);
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { exitCodes } from './exit-codes.js';
+import { exitCodes } from '../exit-codes.js';
 
 /**
  * A command line or environment the CLI refuses before it touches anything. The message says
@@ -10,16 +10,13 @@ export class UsageError extends Error {
 }
 
 /**
- * Commander exits 1 on a parse error (unknown option, bad choice, missing value); our scheduled
- * jobs reserve 1 for "the run failed", so parse errors exit 2 like every other usage error.
+ * Commander exits 1 on a parse error (unknown option or command, bad choice, missing value, no
+ * command at all); our scheduled jobs reserve 1 for "the run failed", so these exit 2 like every
+ * other usage error. `--help` and `--version` still exit 0.
  */
 export function exitTwoOnParseErrors(command: Command): Command {
   return command.exitOverride((error) => {
-    const isHelp =
-      error.code === 'commander.helpDisplayed' ||
-      error.code === 'commander.help' ||
-      error.code === 'commander.version';
-    process.exit(isHelp ? error.exitCode : exitCodes.usage);
+    process.exit(error.exitCode === 0 ? 0 : exitCodes.usage);
   });
 }
 

@@ -1,6 +1,11 @@
 import { isNotFoundError } from '../../errors/not-found-error.js';
 import { applyCollectionObservation } from '../../settlement/settle-collection.js';
-import { type CheckContext, type CheckOutcome, review } from '../check-context.js';
+import {
+  type CheckContext,
+  type CheckOutcome,
+  collectionOutcome,
+  review,
+} from '../check-context.js';
 import { attemptTime } from '../schedule.js';
 
 /**
@@ -54,33 +59,8 @@ export async function checkAirtimeRecharge(ctx: CheckContext): Promise<CheckOutc
     try {
       const transaction = await ctx.platform.collectionStatus(record.controlNumber, ctx.margin);
       const result = await applyCollectionObservation(ctx.store, record, transaction);
-      if (result.outcome === 'paid') {
-        return {
-          kind: 'settled',
-          record: result.record,
-          changed: result.changed,
-          answer: transaction,
-        };
-      }
-      if (result.outcome === 'failed') {
-        return {
-          kind: 'failed',
-          record: result.record,
-          changed: result.changed,
-          answer: transaction,
-        };
-      }
-      if (result.outcome === 'already_final')
-        return { kind: 'already_final', record: result.record };
-      if (result.outcome === 'review') {
-        return {
-          kind: 'review',
-          record: result.record,
-          changed: result.changed,
-          verdict: result.verdict,
-          answer: transaction,
-        };
-      }
+      const decided = collectionOutcome(result, transaction);
+      if (decided) return decided;
     } catch (error) {
       if (!isNotFoundError(error)) throw error;
     }

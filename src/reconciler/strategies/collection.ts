@@ -1,6 +1,12 @@
 import { isNotFoundError } from '../../errors/not-found-error.js';
 import { applyCollectionObservation } from '../../settlement/settle-collection.js';
-import { type CheckContext, type CheckOutcome, review, settle } from '../check-context.js';
+import {
+  type CheckContext,
+  type CheckOutcome,
+  collectionOutcome,
+  review,
+  settle,
+} from '../check-context.js';
 import { attemptTime } from '../schedule.js';
 
 /**
@@ -25,34 +31,15 @@ export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> 
   }
   const answer = { refId, at: now, data: transaction };
   const result = await applyCollectionObservation(ctx.store, record, transaction);
-  switch (result.outcome) {
-    case 'paid':
-      return { kind: 'settled', record: result.record, changed: result.changed, answer };
-    case 'failed':
-      return { kind: 'failed', record: result.record, changed: result.changed, answer };
-    case 'review':
-      return {
-        kind: 'review',
-        record: result.record,
-        changed: result.changed,
-        verdict: result.verdict,
-        answer,
-      };
-    case 'already_final':
-      return { kind: 'already_final', record: result.record };
-    case 'pending':
-      break;
-  }
+  const decided = collectionOutcome(result, answer);
+  if (decided) return decided;
   // A secure checkout nobody paid: the customer walked away. Past the expiry it is failed
   // (nothing was taken; the platform keeps it pending forever).
   if (
     record.flow === 'secure' &&
     now.getTime() - record.createdAt.getTime() >= options.checkoutExpiryMs
   ) {
-    return settle(ctx, 'failed', {
-      payload: transaction,
-      reason: 'expired',
-    });
+    return settle(ctx, 'failed', { payload: transaction, reason: 'expired' });
   }
   // applyCollectionObservation moved an `unknown` record back to `pending` (the platform has it).
   return { kind: 'pending', pulled: true, answer, record: result.record };

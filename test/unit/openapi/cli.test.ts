@@ -27,9 +27,9 @@ describe('CLI: pesakit openapi', () => {
     expect(Object.keys(document.paths)).toContain('/api/login');
   });
 
-  it('refuses production without --product, saying why', async () => {
+  it('refuses production without --product, saying why: a usage error, exit 2', async () => {
     const { code, stdout, stderr } = await runCli(['--environment', 'production']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/production document covers one product.*--product/s);
   });

@@ -1,0 +1,82 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+
+export const storeOption = () =>
+  new Option('--store <store>', 'SQLite file or postgres:// URL of the reference store').env(
+    'PESAKIT_STORE',
+  );
+
+export const schemaOption = () =>
+  new Option('--schema <name>', 'PostgreSQL schema of the store (default public)').env(
+    'PESAKIT_STORE_SCHEMA',
+  );
+
+export const environmentOption = (what: string) =>
+  new Option('-e, --environment <environment>', what)
+    .choices(['sandbox', 'production'])
+    .makeOptionMandatory();
+
+/**
+ * A whole-number flag within bounds, checked by commander: a value out of range is a usage
+ * error (exit 2) before anything runs, not a failed run.
+ */
+export function wholeNumber(flag: string, max = Number.POSITIVE_INFINITY) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || parsed < 1 || parsed > max) {
+      throw new InvalidArgumentError(
+        max === Number.POSITIVE_INFINITY
+          ? `${flag} must be a whole number of at least 1.`
+          : `${flag} must be a whole number from 1 to ${max}.`,
+      );
+    }
+    return parsed;
+  };
+}
+
+/** False when `--store` came from `PESAKIT_STORE`: only then may a URL carry a password. */
+export const storeFromArgv = (command: Command) => command.getOptionValueSource('store') !== 'env';
+
+/** Sets the exit code; whatever a library leaves open (a keep-alive socket, a timer), a job ends. */
+export function finish(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 2000).unref();
+}
+
+/** What `--help` says a command reads from the environment, one variable a line. */
+export function environmentHelp(variables: ReadonlyArray<readonly [string, string]>): string {
+  const width = Math.max(...variables.map(([name]) => name.length)) + 2;
+  const lines = variables.map(([name, meaning]) => `  ${name.padEnd(width)}${meaning}`);
+  return `\nEnvironment:\n${lines.join('\n')}\n`;
+}
+
+const store = [
+  ['PESAKIT_STORE', 'the store, when --store is not given'],
+  ['PESAKIT_STORE_SCHEMA', "a PostgreSQL store's schema, when --schema is not given"],
+] as const;
+
+/** The environment of the store commands (`review`). */
+export const storeEnvironment = environmentHelp(store);
+
+/** The environment of the commands that call the platform (`reconcile`). */
+export const platformEnvironment = environmentHelp([
+  ...store,
+  ['PESAKIT_BASE_URL', 'the sandbox origin, when --base-url is not given'],
+  ...(['collection', 'airtime', 'disbursement'] as const).flatMap(
+    (product) =>
+      [
+        [`PESAKIT_${product.toUpperCase()}_EMAIL`, `the ${product} account's email`],
+        [`PESAKIT_${product.toUpperCase()}_PASSWORD`, `the ${product} account's password`],
+        [`PESAKIT_${product.toUpperCase()}_BASE_URL`, `the ${product} host (production)`],
+      ] as const,
+  ),
+  ['PESAKIT_API_KEY', 'the x-api-key of pay_mobile collections'],
+]);
+
+/** The environment of `airtime bulk`. */
+export const airtimeEnvironment = environmentHelp([
+  ['PESAKIT_STORE', 'the store, when --store is not given'],
+  ['PESAKIT_BASE_URL', 'the sandbox origin, when --base-url is not given'],
+  ['PESAKIT_AIRTIME_EMAIL', "the airtime account's email"],
+  ['PESAKIT_AIRTIME_PASSWORD', "the airtime account's password"],
+  ['PESAKIT_AIRTIME_BASE_URL', 'the airtime host (production)'],
+]);

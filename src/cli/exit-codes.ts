@@ -1,0 +1,34 @@
+/**
+ * The exit codes of `pesakit reconcile` and `pesakit review`, so a scheduler can tell "all
+ * settled" from "a person must look" from "the job itself is broken".
+ */
+export const exitCodes = {
+  /** The pass ran and nothing in the store waits for a person. */
+  ok: 0,
+  /** The pass could not run (store unreachable, every check failed, a store write threw). */
+  runError: 1,
+  /** Bad command line or environment: nothing was read or written. */
+  usage: 2,
+  /** The pass ran and at least one record is in `needs_review`: cron should alert. */
+  needsReview: 3,
+} as const;
+
+/** The exit codes of `pesakit airtime bulk`: 0, 1 and 2 as above, then what the rows need. */
+export const bulkExitCodes = {
+  ok: 0,
+  runError: 1,
+  usage: 2,
+  /** Every row has a final outcome and at least one `failed` (the vendor or platform said no). */
+  rowsFailed: 3,
+  /** At least one row is `unknown` (reconcile, then review) or `skipped` (rerun the batch). */
+  rowsOpen: 4,
+  /** Refused before anything was stored or sent: bad rows, an unreadable file, a short wallet… */
+  refused: 5,
+} as const;
+
+/** The code for a batch that ran: open rows first (they need action), then failures. */
+export function exitCodeOf(totals: { failed: number; unknown: number; skipped: number }) {
+  if (totals.unknown > 0 || totals.skipped > 0) return bulkExitCodes.rowsOpen;
+  if (totals.failed > 0) return bulkExitCodes.rowsFailed;
+  return bulkExitCodes.ok;
+}
