@@ -2,13 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pesakit } from '../../src/index.js';
-import { PostgresReferenceStore } from '../../src/postgres.js';
-import { engineCallback } from '../callbacks/payloads.js';
-import { eventually } from '../callbacks/receiver-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { runNode } from '../helpers/run-node.js';
-import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { Pesakit } from '../../../src/index.js';
+import { PostgresReferenceStore } from '../../../src/postgres.js';
+import { engineCallback } from '../../callbacks/payloads.js';
+import { eventually } from '../../callbacks/receiver-server.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
+import { runNode } from '../../helpers/run-node.js';
+import { accounts, type Harness, startHarness } from '../../helpers/sandbox-harness.js';
 
 // The reconciler and receiver with real processes: three merchant instances (each a
 // callback receiver AND a reconciler worker, from the built package) share one PostgreSQL store
@@ -18,7 +18,7 @@ import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness
 // left pending/unknown, and no survivor crashed or logged an unhandled rejection.
 
 const script = fileURLToPath(new URL('./fixtures/merchant-process.mjs', import.meta.url));
-const cliPath = fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url));
+const cliPath = fileURLToPath(new URL('../../../dist/cli/index.js', import.meta.url));
 
 let harness: Harness;
 let database: TestDatabase;

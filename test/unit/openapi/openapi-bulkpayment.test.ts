@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildOpenApiDocument } from '../../src/openapi/index.js';
-import { fundAirtime } from '../airtime-bulk/bulk-files.js';
-import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
-import { packageVersion, resolvePointer } from '../unit/openapi/documents.js';
+import { buildOpenApiDocument } from '../../../src/openapi/index.js';
+import { fundAirtime } from '../../airtime-bulk/bulk-files.js';
+import { accounts, type Harness, startHarness } from '../../helpers/sandbox-harness.js';
+import { packageVersion, resolvePointer } from './documents.js';
 
 // docs/openapi.md promises "one operation per endpoint" of the
 // platform "as the sandbox serves it", but the airtime bulk upload (`customer/bulkpayment`), a

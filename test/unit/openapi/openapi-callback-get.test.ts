@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi/index.js';
-import { MemoryReferenceStore } from '../../src/references/memory-store.js';
-import { engineCallback } from '../callbacks/payloads.js';
-import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
-import { packageVersion, resolvePointer } from '../unit/openapi/documents.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../../src/openapi/index.js';
+import { MemoryReferenceStore } from '../../../src/references/memory-store.js';
+import { engineCallback } from '../../callbacks/payloads.js';
+import { type Harness, startHarness } from '../../helpers/sandbox-harness.js';
+import { packageVersion, resolvePointer } from './documents.js';
 
 // The spec's route table has the engine's settlement callback
 // as "GET or POST /api/sandbox/callback", and the sandbox serves both (GET with the payload's

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresReferenceStore } from '../../src/postgres.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { PostgresReferenceStore } from '../../../src/postgres.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 
 // An outside tester's pass, as a merchant whose database restarts or fails over: a connection
 // the server drops while pesakit has it checked out (inside a store call) emitted 'error' on

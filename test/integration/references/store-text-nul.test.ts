@@ -4,10 +4,10 @@ import {
   MemoryReferenceStore,
   type ReferenceStore,
   type StoreInputError,
-} from '../../src/index.js';
-import { PostgresReferenceStore } from '../../src/postgres.js';
-import { SqliteReferenceStore } from '../../src/sqlite.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+} from '../../../src/index.js';
+import { PostgresReferenceStore } from '../../../src/postgres.js';
+import { SqliteReferenceStore } from '../../../src/sqlite.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 
 // An outside tester's pass over the store's public methods with text PostgreSQL cannot hold: a
 // NUL character in a reason, a review message or a resolution note reached PostgreSQL and came

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isConfigurationError } from '../../src/index.js';
-import { PostgresReferenceStore } from '../../src/postgres.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { isConfigurationError } from '../../../src/index.js';
+import { PostgresReferenceStore } from '../../../src/postgres.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 
 // An outside tester's pass over `PostgresReferenceStore.open(connection, { schema,
 // maxConnections })` (docs/reference-store.md). Bad options were not refused as options:

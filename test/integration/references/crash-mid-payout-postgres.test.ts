@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresReferenceStore } from '../../src/postgres.js';
-import { eventually } from '../callbacks/receiver-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { PostgresReferenceStore } from '../../../src/postgres.js';
+import { eventually } from '../../callbacks/receiver-server.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
+import { accounts, type Harness, startHarness } from '../../helpers/sandbox-harness.js';
 
 // An outside tester's pass over issue #8 with real processes: a merchant instance sends a payout
 // and is killed with SIGKILL while the request is out — the platform took the money, the answer
