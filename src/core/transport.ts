@@ -25,7 +25,6 @@ import { lastResponseOf, type WithLastResponse, withLastResponse } from './last-
 import { missingCredentials } from './missing-credentials.js';
 import type { CheckedRequest, RequestOptions } from './request-options.js';
 import { validatedBody } from './request-target.js';
-import { sendsDirectly } from './send-route.js';
 import { Sessions } from './sessions.js';
 import type { TransportEvents } from './transport-events.js';
 import {
@@ -75,7 +74,10 @@ export class Transport {
   readonly #targets: EndpointTargets;
   readonly #retryContext: RetryContext;
   /** What `prepare` checked, by the request it handed out. */
-  readonly #checked = new WeakMap<CheckedRequest, Prepared & { options: RequestOptions }>();
+  readonly #checked = new WeakMap<
+    CheckedRequest,
+    Prepared & { options: RequestOptions; call?: Call }
+  >();
 
   constructor(options: TransportOptions = {}) {
     this.#options = resolveTransportOptions(options);
@@ -124,15 +126,6 @@ export class Transport {
     const id = loginEndpoints[product];
     const request = { method: endpoints[id].method, path: this.#targets.path(id) };
     return untilAborted(this.#sessions.current(product), signal, request);
-  }
-
-  /**
-   * Makes every check `request` makes before sending — the body and path parameters against
-   * the endpoint's schemas, the product's host, a token or credentials for a bearer route, the
-   * signal — and throws what `request` would. Nothing is sent.
-   */
-  check<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): void {
-    this.#checkNow(id, options);
   }
 
   #checkNow(id: EndpointId, options: RequestOptions): Prepared {
@@ -186,9 +179,19 @@ export class Transport {
       attempt: 0,
       startedAt: 0,
     };
+    prepared.call = call;
     return this.#send(call, product, canLogIn, undefined) as Promise<
       WithLastResponse<ResponseOf<K>>
     >;
+  }
+
+  /**
+   * Reports, as an `error` event, a failure that came after a checked request was answered:
+   * the money path's store write failing once the platform had answered.
+   */
+  reportFailure(checked: CheckedRequest, error: Error): void {
+    const call = this.#checked.get(checked)?.call;
+    if (call) this.#emit('error', () => describeFailure(call, this.#options, error));
   }
 
   /**
@@ -352,7 +355,6 @@ export class Transport {
     call.headers = headers;
     this.#emit('request', () => describeCall(call, this.#options));
     call.startedAt = performance.now();
-    const timeoutMs = call.options.timeoutMs ?? this.#options.timeoutMs;
     return sendAttempt(
       {
         endpoint: call.endpoint,
@@ -360,15 +362,14 @@ export class Transport {
         path: call.path,
         body: call.body,
         headers,
-        timeoutMs,
+        timeoutMs: call.options.timeoutMs ?? this.#options.timeoutMs,
         signal: call.options.signal,
         fetch: this.#options.fetch,
         merchantReference: call.options.merchantReference ?? '',
-        direct: sendsDirectly(call.attempt, this.#options.fetch, call.body),
       },
       (response) => {
         call.status = response.status;
-        call.lastResponse = lastResponseOf(response.status, response);
+        call.lastResponse = lastResponseOf(response);
         const durationMs = performance.now() - call.startedAt;
         this.#emit('response', () => ({
           ...describeCall(call, this.#options),
