@@ -5,7 +5,10 @@ import {
   withLastResponse,
 } from '../core/last-response.js';
 import type { RequestOptions } from '../core/transport.js';
-import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
+import {
+  AmbiguousOutcomeError,
+  isAmbiguousOutcomeError,
+} from '../errors/ambiguous-outcome-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
@@ -147,13 +150,27 @@ export async function moveMoney<K extends EndpointId>(
     throw error;
   }
 
-  const record = await recordAnswer(
-    context,
-    merchantReference,
-    movement.references(response),
-    movement.outcome(response),
-    response,
-  );
+  let record: TransactionRecord;
+  try {
+    record = await recordAnswer(
+      context,
+      merchantReference,
+      movement.references(response),
+      movement.outcome(response),
+      response,
+    );
+  } catch (storeError) {
+    // The platform answered, so money may have moved; only recording it failed. A raw store
+    // error here would read as "nothing happened" and invite a resend that pays twice. The
+    // record stays `initiating`, which the reconciler pulls like `unknown` once it is stale.
+    const ambiguous = new AmbiguousOutcomeError(checked, merchantReference, {
+      cause: storeError,
+      answer: response,
+      reason: `was answered by the platform, but recording its answer failed (${describe(storeError)})`,
+    });
+    transport.reportFailure(checked, ambiguous);
+    throw ambiguous;
+  }
   return withLastResponse({ ...response, merchantReference, record }, response.lastResponse);
 }
 
@@ -219,8 +236,12 @@ function misplacedOptions(endpoint: EndpointId, body: unknown): void {
  */
 async function recordFailure(context: ClientContext, merchantReference: string, error: unknown) {
   if (isAmbiguousOutcomeError(error)) {
+    const redirect = isApiError(error.cause) ? error.cause : undefined;
     await context.store.transition(merchantReference, 'unknown', {
-      reason: 'no response: outcome unknown',
+      ...(redirect ? { payload: redirect.body } : {}),
+      reason: redirect
+        ? `redirected with ${redirect.status}: outcome unknown`
+        : 'no response: outcome unknown',
     });
   } else if (isResponseValidationError(error)) {
     await context.store.transition(merchantReference, 'unknown', {
@@ -231,13 +252,6 @@ async function recordFailure(context: ClientContext, merchantReference: string, 
     await context.store.transition(merchantReference, 'unknown', {
       payload: error.body,
       reason: `platform error ${error.status}`,
-    });
-  } else if (isApiError(error) && error.status < 400) {
-    // A redirect (pesakit follows none). A server may answer a POST it processed with 303 (the
-    // post/redirect/get pattern), so a 3xx does not say nothing was done.
-    await context.store.transition(merchantReference, 'unknown', {
-      payload: error.body,
-      reason: `redirected with ${error.status}: outcome unknown`,
     });
   } else if (isRateLimitError(error)) {
     await context.store.transition(merchantReference, 'failed', {
@@ -281,4 +295,8 @@ function rateLimitedReason(retryAfterMs: number | undefined): string {
   const wait =
     retryAfterMs === undefined ? 'after a pause' : `after ${Math.ceil(retryAfterMs / 1000)} s`;
   return `rate_limited: the platform refused the request before processing it (429); nothing moved. Try again ${wait} with a new merchant reference.`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -16,7 +16,7 @@ export type SpreadsheetErrorCode =
 /** A file pesakit cannot read as a spreadsheet. Nothing was sent or stored; fix the file. */
 export class SpreadsheetError extends PesakitError {
   override name = 'SpreadsheetError' as string;
-  readonly code: SpreadsheetErrorCode;
+  override readonly code: SpreadsheetErrorCode;
 
   constructor(code: SpreadsheetErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -12,7 +12,7 @@ import { isAmbiguousOutcomeError, isValidationError } from '../../src/index.js';
 
 declare const pesakit: Pesakit;
 
-describe('issue #9: types a merchant relies on', () => {
+describe('types a merchant relies on', () => {
   it('AmbiguousOutcomeError.merchantReference is a string: store.get() takes it as is', async () => {
     expectTypeOf<AmbiguousOutcomeError['merchantReference']>().toEqualTypeOf<string>();
     const error: unknown = undefined;
@@ -23,7 +23,11 @@ describe('issue #9: types a merchant relies on', () => {
     expectTypeOf<RequestValidationError>().toExtend<ValidationError>();
     expectTypeOf<RequestValidationError['errors']>().toEqualTypeOf<ValidationError['errors']>();
     expectTypeOf<ValidationError['source']>().toEqualTypeOf<'platform' | 'client'>();
-    expectTypeOf<ValidationError['code']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ValidationError['code']>().toEqualTypeOf<
+      'validation_error' | 'insufficient_funds' | 'request_validation'
+    >();
+    expectTypeOf<RequestValidationError['code']>().toEqualTypeOf<'request_validation'>();
+    expectTypeOf<ValidationError['platformCode']>().toEqualTypeOf<string | undefined>();
     const error: unknown = undefined;
     if (isValidationError(error))
       expectTypeOf(error.errors).toEqualTypeOf<Record<string, string[]>>();
