@@ -1,9 +1,53 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
-import { type Endpoint, type Environment, type Product, sandboxPrefixes } from './endpoints.js';
+import type { Call } from './call.js';
+import {
+  type Endpoint,
+  type EndpointId,
+  type Environment,
+  type Product,
+  sandboxPrefixes,
+  type UploadEndpointId,
+} from './endpoints.js';
 import { encodePathSegment, endpointPath } from './paths.js';
+import type { RequestOptions } from './request-options.js';
 import type { ResolvedTransportOptions } from './transport-options.js';
+
+/**
+ * A call to `path`, after every check of its options that can fail before a byte is sent: its
+ * own timeout, the body against the endpoint's schema (a FormData upload is sent as it is),
+ * the headers, the product's host.
+ */
+export function checkedCall(
+  id: EndpointId | UploadEndpointId,
+  endpoint: Endpoint,
+  path: string,
+  body: unknown,
+  options: RequestOptions,
+  transportOptions: ResolvedTransportOptions,
+): Call {
+  // -1, 0 or NaN would fire at once: for a money call after it was sent, an `unknown` for a
+  // payment the platform took.
+  const { timeoutMs } = options;
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === 'number' && timeoutMs >= 1 && timeoutMs <= 2_147_483_647)
+  ) {
+    throw new RequestValidationError(id, {
+      timeoutMs: ['The timeoutMs must be a number of milliseconds from 1 to 2147483647.'],
+    });
+  }
+  const checkedBody =
+    body instanceof FormData
+      ? body
+      : validatedBody(id, endpoint, transportOptions.environment, body);
+  // A malformed header is refused here, by the check a Headers makes, before anything is
+  // stored or sent.
+  if (options.headers !== undefined) new Headers(options.headers);
+  const url = productOrigin(endpoint.product, transportOptions) + path;
+  return { id, endpoint, url, path, body: checkedBody, options, attempt: 0, startedAt: 0 };
+}
 
 /**
  * The body to send: the caller's body checked (and normalised) by the endpoint's request
