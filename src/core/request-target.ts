@@ -10,7 +10,6 @@ import {
   sandboxPrefixes,
   type UploadEndpointId,
 } from './endpoints.js';
-import { encodePathSegment, endpointPath } from './paths.js';
 import type { RequestOptions } from './request-options.js';
 import type { ResolvedTransportOptions } from './transport-options.js';
 
@@ -60,7 +59,11 @@ export function validatedBody(
   environment: Environment,
   body: unknown,
 ): unknown {
-  const request = requestInfo(endpoint, environment);
+  const template = environment === 'sandbox' ? sandboxPrefixes[endpoint.product] : '';
+  const request = {
+    method: endpoint.method,
+    path: template + (environment === 'sandbox' ? endpoint.sandboxPath : endpoint.productionPath),
+  };
   if (endpoint.request === undefined) {
     if (body === undefined) return undefined;
     const errors = { body: ['This endpoint takes no request body.'] };
@@ -71,43 +74,6 @@ export function validatedBody(
     throw new RequestValidationError(operation, fieldErrorsFrom(parsed.error, body), request);
   }
   return parsed.data;
-}
-
-/** The method and the path template (`{name}` left unfilled) a refused call would have used. */
-function requestInfo(endpoint: Endpoint, environment: Environment) {
-  const prefix = environment === 'sandbox' ? sandboxPrefixes[endpoint.product] : '';
-  const path = environment === 'sandbox' ? endpoint.sandboxPath : endpoint.productionPath;
-  return { method: endpoint.method, path: prefix + path };
-}
-
-/**
- * The endpoint's path with its parameters filled in. A missing parameter, or one that would
- * leave its path segment (`..`), is a RequestValidationError naming `params.<name>`.
- */
-export function resolvedPath(
-  operation: string,
-  endpoint: Endpoint,
-  environment: Environment,
-  params: Readonly<Record<string, string>> = {},
-): string {
-  const errors: Record<string, string[]> = {};
-  for (const [, name] of endpoint.sandboxPath.matchAll(/\{(\w+)\}/g)) {
-    if (name === undefined) continue;
-    const value = params[name];
-    if (typeof value !== 'string') {
-      errors[`params.${name}`] = [`The params.${name} path parameter is required.`];
-      continue;
-    }
-    try {
-      encodePathSegment(name, value);
-    } catch (error) {
-      errors[`params.${name}`] = [(error as Error).message];
-    }
-  }
-  if (Object.keys(errors).length > 0) {
-    throw new RequestValidationError(operation, errors, requestInfo(endpoint, environment));
-  }
-  return endpointPath(endpoint, environment, params);
 }
 
 /**

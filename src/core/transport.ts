@@ -21,8 +21,9 @@ import {
 } from './endpoints.js';
 import { lastResponseOf, type WithLastResponse, withLastResponse } from './last-response.js';
 import { missingCredentials } from './missing-credentials.js';
+import { endpointPath } from './paths.js';
 import type { CheckedRequest, RequestOptions } from './request-options.js';
-import { checkedCall, resolvedPath } from './request-target.js';
+import { checkedCall } from './request-target.js';
 import { Sessions } from './sessions.js';
 import type { TransportEvents } from './transport-events.js';
 import {
@@ -178,7 +179,7 @@ export class Transport {
     form: FormData,
     options: UploadOptions = {},
   ): Promise<WithLastResponse<z.output<R['response']>>> {
-    const path = resolvedPath(endpoint.id, endpoint, this.#options.environment);
+    const path = endpointPath(endpoint, this.#options.environment);
     const call = checkedCall(endpoint.id, endpoint, path, form, options, this.#options);
     this.#needsToken(call, undefined);
     return this.#send(call, undefined) as Promise<WithLastResponse<z.output<R['response']>>>;
@@ -205,13 +206,13 @@ export class Transport {
 
   #loginPath(product: Product): string {
     const id = loginEndpoints[product];
-    return resolvedPath(id, endpoints[id], this.#options.environment);
+    return endpointPath(endpoints[id], this.#options.environment);
   }
 
   /** A table endpoint's call, after every check that can fail before a byte is sent. */
   #call(id: EndpointId, options: RequestOptions, token: string | undefined): Call {
     const endpoint: Endpoint = endpoints[id];
-    const path = resolvedPath(id, endpoint, this.#options.environment, options.params);
+    const path = endpointPath(endpoint, this.#options.environment, options.params);
     const call = checkedCall(id, endpoint, path, options.body, options, this.#options);
     this.#needsToken(call, token);
     return call;
