@@ -29,11 +29,11 @@ export function withLastResponse<T extends object>(
   return value as WithLastResponse<T>;
 }
 
-/** What a response that just arrived says about itself, secrets redacted. */
-export function lastResponseOf(response: Response): LastResponse {
+/** What a response that just arrived says about itself, `secrets` and credentials redacted. */
+export function lastResponseOf(response: Response, secrets: readonly string[]): LastResponse {
   return {
     status: response.status,
     requestId: response.headers.get('x-request-id') ?? undefined,
-    headers: redactHeaders(response.headers),
+    headers: redactHeaders(response.headers, secrets),
   };
 }

@@ -10,8 +10,9 @@ export interface Credentials {
 /** How long to wait between retries of a safe operation. */
 export interface RetryDelay {
   /**
-   * The first delay; each further retry doubles it, up to `maxMs`. Every delay is shortened by
-   * up to 25% at random (jitter), so many clients do not retry in step.
+   * The first delay; each further retry doubles it, up to `maxMs`. Every delay is stretched by
+   * up to as much again at random (jitter, still at most `maxMs`), so many clients do not retry
+   * in step. A `Retry-After` of up to 60 s from the platform replaces the delay.
    * @default 500
    */
   readonly minMs?: number;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { RequestAbortedError } from '../errors/request-aborted-error.js';
-import { redactHeaders } from '../internal/redaction.js';
+import { scrubError } from '../internal/redaction.js';
 import { untilAborted } from './abortable.js';
 import { sendAttempt } from './attempt.js';
 import type { Call } from './call.js';
@@ -12,7 +12,6 @@ import { type RetryContext, withRetries } from './call-retries.js';
 import {
   type Endpoint,
   type EndpointId,
-  type Environment,
   endpoints,
   loginEndpoints,
   type Product,
@@ -82,11 +81,6 @@ export class Transport {
     });
   }
 
-  /** The environment whose path table this transport uses. */
-  get environment(): Environment {
-    return this.#options.environment;
-  }
-
   /** The bearer token held for `product`, if any. */
   token(product: Product): string | undefined {
     return this.#sessions.token(product);
@@ -95,11 +89,6 @@ export class Transport {
   /** Uses `token` for `product` from now on (`undefined` forgets it). */
   setToken(product: Product, token: string | undefined): void {
     this.#sessions.setToken(product, token);
-  }
-
-  /** Logs in with the product's credentials now (joining a login already in flight). */
-  login(product: Product): Promise<string> {
-    return this.#sessions.login(product);
   }
 
   /**
@@ -309,17 +298,32 @@ export class Transport {
       },
       (response) => {
         call.status = response.status;
-        call.lastResponse = lastResponseOf(response);
+        call.lastResponse = lastResponseOf(response, this.#secrets(call));
         const durationMs = performance.now() - call.startedAt;
         this.#emit('response', () => ({
           ...describeCall(call, this.#options),
           status: response.status,
           durationMs,
           requestId: call.lastResponse?.requestId,
-          responseHeaders: redactHeaders(response.headers),
+          responseHeaders: call.lastResponse?.headers ?? {},
         }));
       },
-    );
+    ).catch((error: unknown) => {
+      throw scrubError(error, this.#secrets(call));
+    });
+  }
+
+  /** The credential values this call could see echoed: passwords, the API key, tokens. */
+  #secrets(call: Call): string[] {
+    const { credentials, apiKey } = this.#options;
+    const secrets = Object.values(credentials).map((account) => account.password);
+    for (const product of ['collection', 'airtime', 'disbursement'] as const) {
+      const token = this.#sessions.token(product);
+      if (token !== undefined) secrets.push(token);
+    }
+    if (apiKey !== undefined) secrets.push(apiKey);
+    if (call.token !== undefined) secrets.push(call.token);
+    return secrets;
   }
 
   /**

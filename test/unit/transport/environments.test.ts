@@ -50,8 +50,8 @@ describe('Versioning: the environment selects the path table', () => {
       baseUrls: { collection: 'https://collect.example', disbursement: 'https://payout.example' },
       credentials: { collection: credentials, disbursement: credentials },
     });
-    await expect(t.login('collection')).resolves.toBe('c');
-    await expect(t.login('disbursement')).resolves.toBe('d');
+    await expect(t.authenticate('collection')).resolves.toBe('c');
+    await expect(t.authenticate('disbursement')).resolves.toBe('d');
   });
 
   it('baseUrls takes precedence over baseUrl per product; a path prefix is kept', async () => {
