@@ -79,7 +79,7 @@ export class ApiError extends PesakitError {
 }
 
 export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError || hasName(error, 'ApiError') || isApiErrorSubclass(error);
+  return error instanceof ApiError || hasName(error, 'ApiError', ...subclassNames);
 }
 
 const subclassNames = [
@@ -94,10 +94,6 @@ const subclassNames = [
   'RateLimitError',
   'ServerError',
 ];
-
-function isApiErrorSubclass(error: unknown): boolean {
-  return hasName(error, ...subclassNames);
-}
 
 function isFieldErrors(value: unknown): value is FieldErrors {
   return (

@@ -166,7 +166,7 @@ export async function moveMoney<K extends EndpointId>(
     const ambiguous = new AmbiguousOutcomeError(checked, merchantReference, {
       cause: storeError,
       answer: response,
-      reason: `was answered by the platform, but recording its answer failed (${describe(storeError)})`,
+      reason: `was answered by the platform, but recording its answer failed (${String(storeError)})`,
     });
     transport.reportFailure(checked, ambiguous);
     throw ambiguous;
@@ -235,52 +235,34 @@ function misplacedOptions(endpoint: EndpointId, body: unknown): void {
  * `unknown`, for the reconciler.
  */
 async function recordFailure(context: ClientContext, merchantReference: string, error: unknown) {
-  if (isAmbiguousOutcomeError(error)) {
-    const redirect = isApiError(error.cause) ? error.cause : undefined;
-    await context.store.transition(merchantReference, 'unknown', {
-      ...(redirect ? { payload: redirect.body } : {}),
-      reason: redirect
-        ? `redirected with ${redirect.status}: outcome unknown`
-        : 'no response: outcome unknown',
-    });
-  } else if (isResponseValidationError(error)) {
-    await context.store.transition(merchantReference, 'unknown', {
-      payload: error.body,
-      reason: 'unreadable success response',
-    });
-  } else if (isServerError(error)) {
-    await context.store.transition(merchantReference, 'unknown', {
-      payload: error.body,
-      reason: `platform error ${error.status}`,
-    });
-  } else if (isRateLimitError(error)) {
-    await context.store.transition(merchantReference, 'failed', {
-      payload: error.body,
-      reason: rateLimitedReason(error.retryAfterMs),
-    });
-  } else if (isApiError(error)) {
-    await context.store.transition(merchantReference, 'failed', {
-      payload: error.body,
-      reason:
-        error.platformMessage === undefined
-          ? `rejected with ${error.status}`
-          : reasonFromPlatform(error.platformMessage),
-    });
-  } else if (isConnectionError(error)) {
-    await context.store.transition(merchantReference, 'failed', {
-      reason: 'not sent: connection failed',
-    });
-  } else if (isRequestAbortedError(error)) {
-    // The transport throws this for a money-moving call only when nothing was sent.
-    await context.store.transition(merchantReference, 'failed', {
-      reason: 'not sent: aborted before sending',
-    });
-  } else {
-    // An error we cannot classify (a bug) may still have sent bytes.
-    await context.store.transition(merchantReference, 'unknown', {
-      reason: 'unclassified failure',
-    });
+  const [to, reason] = failureOutcome(error);
+  const payload = isApiError(error) || isResponseValidationError(error) ? error.body : undefined;
+  const redirect =
+    isAmbiguousOutcomeError(error) && isApiError(error.cause) ? error.cause : undefined;
+  await context.store.transition(merchantReference, to, {
+    ...(payload === undefined ? {} : { payload }),
+    ...(redirect ? { payload: redirect.body } : {}),
+    reason: redirect ? `redirected with ${redirect.status}: outcome unknown` : reason,
+  });
+}
+
+function failureOutcome(error: unknown): [status: 'unknown' | 'failed', reason: string] {
+  if (isAmbiguousOutcomeError(error)) return ['unknown', 'no response: outcome unknown'];
+  if (isResponseValidationError(error)) return ['unknown', 'unreadable success response'];
+  if (isServerError(error)) return ['unknown', `platform error ${error.status}`];
+  if (isRateLimitError(error)) return ['failed', rateLimitedReason(error.retryAfterMs)];
+  if (isApiError(error)) {
+    const message = error.platformMessage;
+    return [
+      'failed',
+      message === undefined ? `rejected with ${error.status}` : reasonFromPlatform(message),
+    ];
   }
+  if (isConnectionError(error)) return ['failed', 'not sent: connection failed'];
+  // The transport throws this for a money-moving call only when nothing was sent.
+  if (isRequestAbortedError(error)) return ['failed', 'not sent: aborted before sending'];
+  // An error we cannot classify (a bug) may still have sent bytes.
+  return ['unknown', 'unclassified failure'];
 }
 
 /**
@@ -295,8 +277,4 @@ function rateLimitedReason(retryAfterMs: number | undefined): string {
   const wait =
     retryAfterMs === undefined ? 'after a pause' : `after ${Math.ceil(retryAfterMs / 1000)} s`;
   return `rate_limited: the platform refused the request before processing it (429); nothing moved. Try again ${wait} with a new merchant reference.`;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
