@@ -124,7 +124,9 @@ export function scrubError<E>(error: E, secrets: readonly string[]): E {
     if (fields.body !== undefined) fields.body = scrubValue(fields.body, present);
     if (fields.headers instanceof Headers) {
       const headers = new Headers();
-      fields.headers.forEach((value, name) => headers.append(name, scrubText(value, present)));
+      fields.headers.forEach((value, name) => {
+        headers.append(name, scrubText(value, present));
+      });
       fields.headers = headers;
     }
     current = current.cause;
