@@ -51,12 +51,19 @@ export async function sendAttempt(
   // Set as the request is handed to fetch: a failure before that (ky building it) sent nothing.
   let dispatched = false;
   let text = '';
+  // ky merges the signal it is given with its own (AbortSignal.any). Merged with a caller's
+  // long-lived signal, each call would leave a dependent on it until the GC clears it; merged
+  // with this attempt's own controller, which the caller's abort is forwarded into, it leaves
+  // nothing behind.
+  const aborter = caller ? new AbortController() : undefined;
+  const forwardAbort = () => aborter?.abort(caller?.reason);
+  caller?.addEventListener('abort', forwardAbort, { once: true });
   try {
     const response = await ky(attempt.url, {
       method: endpoint.method,
       headers: attempt.headers,
       ...(attempt.body === undefined ? {} : { body: bodyOf(attempt.body) }),
-      ...(caller ? { signal: caller } : {}),
+      ...(aborter ? { signal: aborter.signal } : {}),
       timeout: attempt.timeoutMs,
       retry: 0,
       redirect: 'manual',
@@ -96,6 +103,8 @@ export async function sendAttempt(
     throw atRisk
       ? new AmbiguousOutcomeError(request, merchantReference, { cause: failure })
       : failure;
+  } finally {
+    caller?.removeEventListener('abort', forwardAbort);
   }
 }
 
