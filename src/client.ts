@@ -1,6 +1,5 @@
 import type { CallbackReceiverOptions } from './callbacks/options.js';
 import { CallbackReceiver } from './callbacks/receiver.js';
-import { checkClientConfiguration } from './core/client-configuration.js';
 import type { Product } from './core/endpoints.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
 import type { ReconcilerOptions } from './reconciler/options.js';
@@ -53,7 +52,6 @@ export class Pesakit {
    */
   constructor(options: PesakitOptions) {
     const { store, newMerchantReference: makeReference, ...transportOptions } = options;
-    checkClientConfiguration(transportOptions);
     this.#transport = new Transport(transportOptions);
     this.#credentials = options.credentials;
     this.store = store ?? new MemoryReferenceStore();

@@ -1,3 +1,4 @@
+import ky, { HTTPError, TimeoutError as KyTimeoutError } from 'ky';
 import { AmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { errorFromResponse } from '../errors/from-response.js';
@@ -9,136 +10,134 @@ import { TimeoutError } from '../errors/timeout-error.js';
 import { redactBody } from '../internal/redaction.js';
 import type { Endpoint } from './endpoints.js';
 import { describeFailure, failedBeforeSending } from './network-failure.js';
-import { readResponseBody } from './response-body.js';
-import { dispatch } from './send-route.js';
 
 /** One HTTP exchange, fully prepared: nothing here decides about auth or retries. */
 export interface Attempt {
   readonly endpoint: Endpoint;
   readonly url: string;
   readonly path: string;
+  /** A JSON value, or the FormData of an upload. */
   readonly body: unknown;
   /** Header names in lower case, already checked (TransportOptions and RequestOptions). */
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
-  readonly fetch: typeof globalThis.fetch | undefined;
+  readonly fetch: typeof globalThis.fetch;
   /** Carried by an AmbiguousOutcomeError, so the caller can reconcile ('' when unknown). */
   readonly merchantReference: string;
-  /** Sent with fetch directly rather than through ky (send-route.ts `sendsDirectly`). */
-  readonly direct?: boolean;
-}
-
-/** What arrived, reported as soon as the headers are in (for the `response` event and `lastResponse`). */
-export interface ArrivedResponse {
-  readonly status: number;
-  readonly headers: Headers;
 }
 
 /**
- * Sends one attempt and returns the response body parsed by the endpoint's response schema.
- * Throws an ApiError for an HTTP error, ResponseValidationError for an unexpected 2xx body,
- * and for a transport failure: AmbiguousOutcomeError when a money-moving request may have
- * been sent, else ConnectionError/TimeoutError. A caller's own abort is a RequestAbortedError
- * (or, for money that may have been sent, an AmbiguousOutcomeError caused by one).
+ * Sends one attempt through ky and returns the body parsed by the endpoint's response schema.
+ *
+ * ky runs the exchange: its `timeout`, the caller's signal, `HTTPError` for a status that is
+ * not 2xx (mapped to our classes by `errorFromResponse`). Its own retries are off (`retry: 0`):
+ * the platform's reads are POSTs, which ky never retries, so the transport retries with
+ * p-retry. Redirects are never followed (`redirect: 'manual'`): a money call sent again to
+ * another address could pay twice, and a 3xx answer to a POST may come from a server that
+ * processed it. The body is read inside the fetch ky times, so the deadline covers it too.
+ *
+ * Failures: a money-moving request that may have been sent (a reset, a timeout, an abort
+ * after it left, a redirect) is an AmbiguousOutcomeError; otherwise a ConnectionError,
+ * TimeoutError or RequestAbortedError.
  */
 export async function sendAttempt(
   attempt: Attempt,
-  onResponse: (response: ArrivedResponse) => void,
+  onResponse: (response: Response) => void,
 ): Promise<unknown> {
-  const { endpoint, path, merchantReference } = attempt;
+  const { endpoint, path, merchantReference, signal: caller } = attempt;
   const request: RequestInfo = { method: endpoint.method, path };
-  const caller = attempt.signal;
-  // A call the caller already gave up on is not sent at all (and so is never ambiguous).
-  if (caller?.aborted) throw new RequestAbortedError(request, caller.reason);
-  // The deadline covers the whole exchange, body included: ky's own timeout stops at headers.
-  // The caller's abort is forwarded into the same controller rather than merged with
-  // AbortSignal.any (a composite signal per call, tracked by the GC); `timedOut` tells the two
-  // apart.
-  const deadline = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    deadline.abort();
-  }, attempt.timeoutMs);
-  const forwardAbort = () => deadline.abort(caller?.reason);
-  caller?.addEventListener('abort', forwardAbort, { once: true });
-  // Set when fetch is called: a failure before that (ky building the Request) sent nothing.
+  const money = endpoint.retry === 'money';
+  // Set as the request is handed to fetch: a failure before that (ky building it) sent nothing.
   let dispatched = false;
+  let text = '';
+  // ky merges the signal it is given with its own (AbortSignal.any). Merged with a caller's
+  // long-lived signal, each call would leave a dependent on it until the GC clears it; merged
+  // with this attempt's own controller, which the caller's abort is forwarded into, it leaves
+  // nothing behind.
+  const aborter = caller ? new AbortController() : undefined;
+  const forwardAbort = () => aborter?.abort(caller?.reason);
+  caller?.addEventListener('abort', forwardAbort, { once: true });
   try {
-    const response = await dispatch(
-      {
-        url: attempt.url,
-        method: endpoint.method,
-        body: attempt.body,
-        headers: attempt.headers,
-        signal: deadline.signal,
-        fetch: attempt.fetch,
-      },
-      attempt.direct === true,
-      () => {
+    const response = await ky(attempt.url, {
+      method: endpoint.method,
+      headers: attempt.headers,
+      ...(attempt.body === undefined ? {} : { body: bodyOf(attempt.body) }),
+      ...(aborter ? { signal: aborter.signal } : {}),
+      timeout: attempt.timeoutMs,
+      retry: 0,
+      redirect: 'manual',
+      fetch: async (input, init) => {
         dispatched = true;
-      },
-    );
-    // `headers` passed on unread: on the node:http route they are built only when read (an
-    // event listener, `lastResponse`, an error), not for every answer.
-    onResponse({
-      status: response.status,
-      get headers() {
-        return response.headers;
+        const answer = await attempt.fetch(input, init);
+        onResponse(answer);
+        text = await answer.text();
+        return answer;
       },
     });
-    const body = await readResponseBody(response);
-    if (!response.ok) {
-      throw errorFromResponse({
-        ...request,
-        status: response.status,
-        body,
-        headers: response.headers,
-      });
-    }
+    const body = parsedBody(text);
     const parsed = endpoint.response.safeParse(body);
-    if (!parsed.success) {
-      // The body may be a login answer: its token must not travel inside an error.
-      const status = response.status;
-      throw new ResponseValidationError(
-        { ...request, status },
-        redactBody(body),
-        parsed.error.issues,
-      );
-    }
-    return parsed.data;
+    if (parsed.success) return parsed.data;
+    // The body may be a login answer: its token must not travel inside an error.
+    const status = response.status;
+    throw new ResponseValidationError(
+      { ...request, status },
+      redactBody(body),
+      parsed.error.issues,
+    );
   } catch (error) {
+    if (error instanceof HTTPError) {
+      const { status, headers } = error.response;
+      const failure = errorFromResponse({ ...request, status, body: parsedBody(text), headers });
+      // A server may answer a POST it processed with 303 (post/redirect/get).
+      if (money && status >= 300 && status < 400) {
+        const to = headers.get('location')?.split('?')[0];
+        const reason = `was answered ${status}, a redirect${to ? ` to ${to}` : ''} that pesakit does not follow, after the platform may have processed it`;
+        throw new AmbiguousOutcomeError(request, merchantReference, { cause: failure, reason });
+      }
+      throw failure;
+    }
     if (error instanceof PesakitError) throw error;
-    const mayHaveBeenSent = dispatched && !failedBeforeSending(error);
-    const moneyAtRisk = endpoint.retry === 'money' && mayHaveBeenSent;
-    if (caller?.aborted && !timedOut) {
-      const aborted = new RequestAbortedError(request, caller.reason);
-      if (moneyAtRisk)
-        throw new AmbiguousOutcomeError(request, merchantReference, { cause: aborted });
-      throw aborted;
-    }
-    if (timedOut) {
-      const timeout = new TimeoutError(request, attempt.timeoutMs, { cause: error });
-      throw moneyAtRisk
-        ? new AmbiguousOutcomeError(request, merchantReference, { cause: timeout })
-        : timeout;
-    }
-    // ky refused to build the request (a malformed header, say): nothing was sent.
-    if (!dispatched) throw error;
-    const failure = connectionError(request, error, mayHaveBeenSent);
-    throw moneyAtRisk
+    const atRisk = money && dispatched && !failedBeforeSending(error);
+    const failure = transportFailure(attempt, request, error, dispatched);
+    throw atRisk
       ? new AmbiguousOutcomeError(request, merchantReference, { cause: failure })
       : failure;
   } finally {
-    clearTimeout(timer);
     caller?.removeEventListener('abort', forwardAbort);
   }
 }
 
-function connectionError(request: RequestInfo, error: unknown, mayHaveBeenSent: boolean) {
+/** A FormData upload goes as multipart (fetch sets the boundary); anything else as JSON. */
+function bodyOf(body: unknown): BodyInit {
+  return body instanceof FormData ? body : JSON.stringify(body);
+}
+
+/** Parsed JSON when the body is JSON, the raw text otherwise (an HTML page), undefined when empty. */
+function parsedBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** What a failure without an answer was: the caller's abort, the deadline, or the network. */
+function transportFailure(
+  attempt: Attempt,
+  request: RequestInfo,
+  error: unknown,
+  dispatched: boolean,
+): PesakitError {
+  const caller = attempt.signal;
+  if (caller?.aborted) return new RequestAbortedError(request, caller.reason);
+  if (error instanceof KyTimeoutError) {
+    return new TimeoutError(request, attempt.timeoutMs, { cause: error });
+  }
   const where = `${request.method} ${request.path}`;
-  const message = mayHaveBeenSent
+  const sent = dispatched && !failedBeforeSending(error);
+  const message = sent
     ? `${where}: the connection failed before a response arrived (${describeFailure(error)}). ` +
       'Check connectivity; a status or list pull tells whether the platform acted on it.'
     : `${where} could not reach the platform (${describeFailure(error)}). Nothing was sent; ` +

@@ -1,10 +1,18 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import pRetry from 'p-retry';
-import { sleep } from '../internal/sleep.js';
-import { isTransient, retryDelayMs } from './backoff.js';
+import { ApiError } from '../errors/api-error.js';
+import { ConnectionError } from '../errors/connection-error.js';
+import { parseRetryAfter } from '../errors/rate-limit-error.js';
 import type { Call } from './call.js';
 import { describeFailure } from './call-description.js';
 import type { TransportEvents } from './transport-events.js';
 import type { ResolvedTransportOptions } from './transport-options.js';
+
+/**
+ * The longest `Retry-After` we wait for. A platform asking for more is treated as having said
+ * nothing (the backoff applies), as openai-node does, so a call never hangs for minutes.
+ */
+const maxRetryAfterMs = 60_000;
 
 /** What the retry layer needs from its transport. */
 export interface RetryContext {
@@ -14,49 +22,58 @@ export interface RetryContext {
 }
 
 /**
- * Sends a call, retrying a safe one (`endpoint.retry === 'safe'`) on a transient failure, with
- * backoff that honours Retry-After; a money-moving call goes out once (DESIGN decision 3).
- * The first attempt goes out directly; p-retry takes over only after it failed, with the
- * same schedule (entering p-retry cost ~17 µs on every call, though most succeed at once).
+ * Sends a call, retrying a safe one (`endpoint.retry === 'safe'`) on a transient failure; a
+ * money-moving call goes out once (DESIGN decision 3). p-retry waits: its backoff (`minMs`
+ * doubling to `maxMs`, each delay stretched by up to as much again at random), or, when the
+ * platform said how long with `retry-after-ms` / `Retry-After`, exactly that instead — the
+ * wait happens in `onFailedAttempt` and such a retry consumes none of p-retry's backoff, while
+ * `shouldRetry` still counts every attempt against `maxRetries`.
  */
-export async function withRetries(
+export function withRetries(
   context: RetryContext,
   call: Call,
   attempt: () => Promise<unknown>,
 ): Promise<unknown> {
-  const { signal } = call.options;
-  const { maxRetries } = context.options;
+  const { maxRetries, retryDelay } = context.options;
   if (call.endpoint.retry !== 'safe' || maxRetries === 0) return attempt();
-  try {
-    const data = await attempt();
-    // As p-retry does: a caller who aborted meanwhile gets the abort, not the answer.
-    signal?.throwIfAborted();
-    return data;
-  } catch (error) {
-    if (!(await retryAfter(context, call, error, 0))) throw error;
-  }
-  signal?.throwIfAborted();
+  const { signal } = call.options;
+  const retried = (error: unknown, attemptNumber: number) =>
+    attemptNumber <= maxRetries && isTransient(error);
   return pRetry(attempt, {
-    retries: maxRetries - 1,
-    // p-retry's own schedule cannot honour Retry-After, so shouldRetry does the waiting.
-    minTimeout: 0,
-    maxTimeout: 0,
+    retries: maxRetries,
+    minTimeout: retryDelay.minMs,
+    maxTimeout: retryDelay.maxMs,
+    factor: 2,
+    randomize: true,
     ...(signal ? { signal } : {}),
-    shouldRetry: ({ error, retriesConsumed }) =>
-      retryAfter(context, call, error, retriesConsumed + 1),
+    shouldRetry: ({ error, attemptNumber }) => retried(error, attemptNumber),
+    shouldConsumeRetry: ({ error }) => retryAfterMs(error) === undefined,
+    onFailedAttempt: async ({ error, attemptNumber, retriesConsumed }) => {
+      if (!retried(error, attemptNumber)) return;
+      const asked = retryAfterMs(error);
+      const delayMs = asked ?? Math.min(retryDelay.minMs * 2 ** retriesConsumed, retryDelay.maxMs);
+      context.emitRetry(() => ({ ...describeFailure(call, context.options, error), delayMs }));
+      if (asked !== undefined && asked > 0) await delay(asked, undefined, signal ? { signal } : {});
+    },
   });
 }
 
-/** Whether a failed attempt is retried: if so, announces it and waits out its backoff. */
-async function retryAfter(
-  context: RetryContext,
-  call: Call,
-  error: unknown,
-  retriesConsumed: number,
-): Promise<boolean> {
-  if (!isTransient(error)) return false;
-  const delayMs = retryDelayMs(retriesConsumed + 1, context.options.retryDelay, error);
-  context.emitRetry(() => ({ ...describeFailure(call, context.options, error), delayMs }));
-  await sleep(delayMs, call.options.signal);
-  return true;
+/**
+ * Whether a failed attempt of a safe operation is worth repeating: the connection failed or
+ * timed out, or the platform said "later" (408, 429) or failed (5xx). Other 4xx answers will
+ * not change on a second try.
+ */
+function isTransient(error: unknown): boolean {
+  if (error instanceof ConnectionError) return true;
+  if (error instanceof ApiError) {
+    return error.status === 408 || error.status === 429 || error.status >= 500;
+  }
+  return false;
+}
+
+/** The wait the platform asked for, when it asked for one we accept. */
+function retryAfterMs(error: unknown): number | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const asked = parseRetryAfter(error.headers);
+  return asked !== undefined && asked <= maxRetryAfterMs ? asked : undefined;
 }

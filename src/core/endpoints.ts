@@ -33,10 +33,23 @@ export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodTy
   readonly summary: string;
 }
 
+/**
+ * One row of the table. The production path is the sandbox path under `/api` unless the spec's
+ * Versioning table says otherwise (`productionPath`).
+ */
 function endpoint<Req extends z.ZodType | undefined, Res extends z.ZodType>(
-  definition: Omit<Endpoint, 'request' | 'response'> & { request: Req; response: Res },
+  id: string,
+  product: Product,
+  method: 'GET' | 'POST',
+  sandboxPath: string,
+  rest: Omit<Endpoint, 'id' | 'product' | 'method' | 'sandboxPath' | 'productionPath'> & {
+    productionPath?: string;
+    request: Req;
+    response: Res;
+  },
 ) {
-  return definition as Readonly<typeof definition>;
+  const productionPath = rest.productionPath ?? `/api${sandboxPath}`;
+  return { id, product, method, sandboxPath, ...rest, productionPath } as const;
 }
 
 /** The sandbox prefix of each product (spec § What the service does). */
@@ -52,167 +65,98 @@ export const sandboxPrefixes: Readonly<Record<Product, string>> = {
  * the rule "replace the prefix" gives `/api/...` — see docs/api-contract.md § Environments.
  */
 export const endpoints = {
-  collectionLogin: endpoint({
-    id: 'collectionLogin',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/login',
-    productionPath: '/api/login',
+  collectionLogin: endpoint('collectionLogin', 'collection', 'POST', '/login', {
     auth: 'none',
     retry: 'safe',
     request: s.loginRequestSchema,
     response: s.collectionLoginResponseSchema,
     summary: 'Issues a bearer token for the collection API.',
   }),
-  collectionLogout: endpoint({
-    id: 'collectionLogout',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/logout',
-    productionPath: '/api/logout',
+  collectionLogout: endpoint('collectionLogout', 'collection', 'POST', '/logout', {
     auth: 'bearer',
     retry: 'once',
     request: undefined,
     response: s.messageResponseSchema,
     summary: 'Revokes the current collection token.',
   }),
-  initiateMno: endpoint({
-    id: 'initiateMno',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/initiate-payment/mno/',
-    productionPath: '/api/initiate-payment/mno/',
+  initiateMno: endpoint('initiateMno', 'collection', 'POST', '/initiate-payment/mno/', {
     auth: 'bearer',
     retry: 'money',
     request: s.mnoCollectionRequestSchema,
     response: s.collectionInitiationResponseSchema,
     summary: 'Creates a mobile (MNO push) collection request.',
   }),
-  initiateBank: endpoint({
-    id: 'initiateBank',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/initiate-payment/bank/',
-    productionPath: '/api/initiate-payment/bank/',
+  initiateBank: endpoint('initiateBank', 'collection', 'POST', '/initiate-payment/bank/', {
     auth: 'bearer',
     retry: 'money',
     request: s.bankCollectionRequestSchema,
     response: s.collectionInitiationResponseSchema,
     summary: 'Creates a bank collection request (the customer pays against the control number).',
   }),
-  collectionStatus: endpoint({
-    id: 'collectionStatus',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/transaction/status',
-    productionPath: '/api/transaction/status',
+  collectionStatus: endpoint('collectionStatus', 'collection', 'POST', '/transaction/status', {
     auth: 'bearer',
     retry: 'safe',
     request: s.collectionStatusRequestSchema,
     response: s.collectionStatusResponseSchema,
     summary: 'Looks up a transaction by control number or engine reference.',
   }),
-  initiateSecure: endpoint({
-    id: 'initiateSecure',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/initiate-secure-payment',
-    productionPath: '/api/initiate-secure-payment',
+  initiateSecure: endpoint('initiateSecure', 'collection', 'POST', '/initiate-secure-payment', {
     auth: 'none',
     retry: 'money',
     request: s.secureCheckoutRequestSchema,
     response: s.secureCheckoutResponseSchema,
     summary: 'Creates a hosted checkout and returns its payment_url.',
   }),
-  checkoutMno: endpoint({
-    id: 'checkoutMno',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/mno/',
-    productionPath: '/api/mno/',
+  checkoutMno: endpoint('checkoutMno', 'collection', 'POST', '/mno/', {
     auth: 'payment-token',
     retry: 'money',
     request: s.checkoutMnoRequestSchema,
     response: s.checkoutMnoResponseSchema,
     summary: 'Hosted checkout: pays by phone with the payment token.',
   }),
-  portalSession: endpoint({
-    id: 'portalSession',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/portal-session',
-    productionPath: '/api/portal-session',
+  portalSession: endpoint('portalSession', 'collection', 'POST', '/portal-session', {
     auth: 'payment-token',
     retry: 'once',
     request: s.portalSessionRequestSchema,
     response: s.portalSessionResponseSchema,
     summary: 'Hosted checkout: opens a card session with the payment token.',
   }),
-  engineCallback: endpoint({
-    id: 'engineCallback',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/callback',
-    productionPath: '/api/callback',
+  engineCallback: endpoint('engineCallback', 'collection', 'POST', '/callback', {
     auth: 'engine',
     retry: 'once',
     request: s.engineCallbackSchema,
     response: s.engineCallbackAckSchema,
     summary: 'The engine settlement callback (also accepted as GET with query parameters).',
   }),
-  payMobile: endpoint({
-    id: 'payMobile',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/pay_mobile',
-    productionPath: '/api/pay_mobile',
+  payMobile: endpoint('payMobile', 'collection', 'POST', '/pay_mobile', {
     auth: 'api-key',
     retry: 'money',
     request: s.payMobileRequestSchema,
     response: s.collectionInitiationResponseSchema,
     summary: 'Engine-compatible pay_mobile collection; the API key is optional.',
   }),
-  providerTest: endpoint({
-    id: 'providerTest',
-    product: 'collection',
-    method: 'POST',
-    sandboxPath: '/merchant/test-{provider}',
-    productionPath: '/api/merchant/test-{provider}',
+  providerTest: endpoint('providerTest', 'collection', 'POST', '/merchant/test-{provider}', {
     auth: 'none',
     retry: 'safe',
     request: undefined,
     response: s.providerTestResponseSchema,
     summary: 'A sample signed token and hash for integration tests of a payment provider.',
   }),
-  airtimeRegister: endpoint({
-    id: 'airtimeRegister',
-    product: 'airtime',
-    method: 'POST',
-    sandboxPath: '/register',
-    productionPath: '/api/register',
+  airtimeRegister: endpoint('airtimeRegister', 'airtime', 'POST', '/register', {
     auth: 'none',
     retry: 'once',
     request: s.registerRequestSchema,
     response: s.airtimeRegisterResponseSchema,
     summary: 'Creates an airtime merchant account (status pending until activated).',
   }),
-  airtimeLogin: endpoint({
-    id: 'airtimeLogin',
-    product: 'airtime',
-    method: 'POST',
-    sandboxPath: '/login',
-    productionPath: '/api/login',
+  airtimeLogin: endpoint('airtimeLogin', 'airtime', 'POST', '/login', {
     auth: 'none',
     retry: 'safe',
     request: s.loginRequestSchema,
     response: s.airtimeLoginResponseSchema,
     summary: 'Authenticates an airtime account and returns a bearer token.',
   }),
-  airtimePurchase: endpoint({
-    id: 'airtimePurchase',
-    product: 'airtime',
-    method: 'POST',
-    sandboxPath: '/customer/payments',
+  airtimePurchase: endpoint('airtimePurchase', 'airtime', 'POST', '/customer/payments', {
     productionPath: '/customer/payments',
     auth: 'bearer',
     retry: 'money',
@@ -220,11 +164,7 @@ export const endpoints = {
     response: s.airtimePurchaseResponseSchema,
     summary: 'Sends airtime to a subscriber from the wallet balance.',
   }),
-  airtimeRecharge: endpoint({
-    id: 'airtimeRecharge',
-    product: 'airtime',
-    method: 'POST',
-    sandboxPath: '/customer/balancerecharge',
+  airtimeRecharge: endpoint('airtimeRecharge', 'airtime', 'POST', '/customer/balancerecharge', {
     productionPath: '/customer/balancerecharge',
     auth: 'bearer',
     retry: 'money',
@@ -232,96 +172,56 @@ export const endpoints = {
     response: s.rechargeResponseSchema,
     summary: 'Starts a wallet top-up; the answer carries the controlNumber to pay.',
   }),
-  airtimeRechargeCallback: endpoint({
-    id: 'airtimeRechargeCallback',
-    product: 'airtime',
-    method: 'POST',
-    sandboxPath: '/callbackUrl',
-    productionPath: '/api/callbackUrl',
+  airtimeRechargeCallback: endpoint('airtimeRechargeCallback', 'airtime', 'POST', '/callbackUrl', {
     auth: 'none',
     retry: 'once',
     request: s.rechargeCallbackSchema,
     response: s.rechargeCallbackResponseSchema,
     summary: 'Confirms (or fails) a recharge by controlNumber.',
   }),
-  airtimeUser: endpoint({
-    id: 'airtimeUser',
-    product: 'airtime',
-    method: 'GET',
-    sandboxPath: '/user',
-    productionPath: '/api/user',
+  airtimeUser: endpoint('airtimeUser', 'airtime', 'GET', '/user', {
     auth: 'bearer',
     retry: 'safe',
     request: undefined,
     response: s.airtimeUserResponseSchema,
     summary: 'The authenticated airtime user with the wallet balance.',
   }),
-  disbursementRegister: endpoint({
-    id: 'disbursementRegister',
-    product: 'disbursement',
-    method: 'POST',
-    sandboxPath: '/register',
-    productionPath: '/api/register',
+  disbursementRegister: endpoint('disbursementRegister', 'disbursement', 'POST', '/register', {
     auth: 'none',
     retry: 'once',
     request: s.registerRequestSchema,
     response: s.disbursementRegisterResponseSchema,
     summary: 'Creates a disbursement account (status unverified until verified).',
   }),
-  disbursementLogin: endpoint({
-    id: 'disbursementLogin',
-    product: 'disbursement',
-    method: 'POST',
-    sandboxPath: '/login',
-    productionPath: '/api/login',
+  disbursementLogin: endpoint('disbursementLogin', 'disbursement', 'POST', '/login', {
     auth: 'none',
     retry: 'safe',
     request: s.loginRequestSchema,
     response: s.disbursementLoginResponseSchema,
     summary: 'Authenticates; returns user, wallet and token.',
   }),
-  disbursementLogout: endpoint({
-    id: 'disbursementLogout',
-    product: 'disbursement',
-    method: 'POST',
-    sandboxPath: '/logout',
-    productionPath: '/api/logout',
+  disbursementLogout: endpoint('disbursementLogout', 'disbursement', 'POST', '/logout', {
     auth: 'bearer',
     retry: 'once',
     request: undefined,
     response: s.messageResponseSchema,
     summary: 'Revokes the current disbursement token.',
   }),
-  disbursementPay: endpoint({
-    id: 'disbursementPay',
-    product: 'disbursement',
-    method: 'POST',
-    sandboxPath: '/payment',
-    productionPath: '/api/payment',
+  disbursementPay: endpoint('disbursementPay', 'disbursement', 'POST', '/payment', {
     auth: 'bearer',
     retry: 'money',
     request: s.disbursementRequestSchema,
     response: s.disbursementResponseSchema,
     summary: 'Creates a payout and deducts amount plus charge from the wallet.',
   }),
-  disbursementPayments: endpoint({
-    id: 'disbursementPayments',
-    product: 'disbursement',
-    method: 'POST',
-    sandboxPath: '/getPayments',
-    productionPath: '/api/getPayments',
+  disbursementPayments: endpoint('disbursementPayments', 'disbursement', 'POST', '/getPayments', {
     auth: 'bearer',
     retry: 'safe',
     request: s.pageRequestSchema,
     response: s.disbursementHistoryResponseSchema,
     summary: "Lists the user's payouts, latest first (Laravel paginator).",
   }),
-  disbursementUser: endpoint({
-    id: 'disbursementUser',
-    product: 'disbursement',
-    method: 'GET',
-    sandboxPath: '/user',
-    productionPath: '/api/user',
+  disbursementUser: endpoint('disbursementUser', 'disbursement', 'GET', '/user', {
     auth: 'bearer',
     retry: 'safe',
     request: undefined,

@@ -29,29 +29,11 @@ export function withLastResponse<T extends object>(
   return value as WithLastResponse<T>;
 }
 
-/**
- * What a response that just arrived says about itself, secrets redacted. The redacted copy of
- * the headers, and the request id, are read from the response's headers when first asked for,
- * not on every call: most callers never read them (a `Headers.get` alone cost as much as
- * tagging the callback URL). They are still ordinary enumerable properties to look at, spread
- * or compare, and the response's headers cannot change meanwhile. `response.headers` itself is
- * read only then too: on the node:http route (http-send.ts) it is built on first read.
- */
-export function lastResponseOf(
-  status: number,
-  response: { readonly headers: Headers },
-): LastResponse {
-  let redacted: Record<string, string> | undefined;
-  let requestId: string | undefined | null = null;
+/** What a response that just arrived says about itself, `secrets` and credentials redacted. */
+export function lastResponseOf(response: Response, secrets: readonly string[]): LastResponse {
   return {
-    status,
-    get requestId() {
-      if (requestId === null) requestId = response.headers.get('x-request-id') ?? undefined;
-      return requestId;
-    },
-    get headers() {
-      redacted ??= redactHeaders(response.headers);
-      return redacted;
-    },
+    status: response.status,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    headers: redactHeaders(response.headers, secrets),
   };
 }

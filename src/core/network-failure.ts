@@ -33,7 +33,7 @@ const beforeSendCodes = new Set([
 ]);
 
 /** The system or undici error code of a fetch failure, wherever it was reported. */
-export function failureCode(error: unknown): string | undefined {
+function failureCode(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;
@@ -51,12 +51,8 @@ export function failedBeforeSending(error: unknown): boolean {
 /** A short, secret-free description of a fetch failure for error messages. */
 export function describeFailure(error: unknown): string {
   const code = failureCode(error);
-  const cause = (error as { cause?: { message?: unknown } } | null)?.cause;
+  const { cause } = error as { cause?: unknown };
   const message =
-    typeof cause?.message === 'string'
-      ? cause.message
-      : error instanceof Error || typeof (error as { message?: unknown })?.message === 'string'
-        ? String((error as { message: unknown }).message)
-        : String(error);
+    cause instanceof Error ? cause.message : String((error as Error)?.message ?? error);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }

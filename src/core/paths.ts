@@ -1,12 +1,16 @@
+import { RequestValidationError } from '../errors/request-validation-error.js';
 import { type Endpoint, type Environment, sandboxPrefixes } from './endpoints.js';
 
 /**
- * The full path of an endpoint in an environment, with its `{name}` parameters filled in.
- * Sandbox paths carry the product prefix (`/api/sandbox/airtime/...`); production paths are the
- * spec's Versioning table, relative to the product's own host.
+ * The full path of an endpoint in an environment, with its `{name}` parameters filled in and
+ * encoded. Sandbox paths carry the product prefix (`/api/sandbox/airtime/...`); production paths
+ * are the spec's Versioning table, relative to the product's own host. A missing parameter, or
+ * one that would leave its path segment (`.`, `..`, empty — as openai-node's path tag refuses:
+ * a provider name must never become `../logout`), is a RequestValidationError naming
+ * `params.<name>`.
  */
 export function endpointPath(
-  endpoint: Pick<Endpoint, 'product' | 'sandboxPath' | 'productionPath'>,
+  endpoint: Pick<Endpoint, 'id' | 'method' | 'product' | 'sandboxPath' | 'productionPath'>,
   environment: Environment,
   params: Readonly<Record<string, string>> = {},
 ): string {
@@ -14,21 +18,21 @@ export function endpointPath(
     environment === 'sandbox'
       ? sandboxPrefixes[endpoint.product] + endpoint.sandboxPath
       : endpoint.productionPath;
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const errors: Record<string, string[]> = {};
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
-    if (value === undefined)
-      throw new TypeError(`Missing path parameter "${name}" for ${template}.`);
-    return encodePathSegment(name, value);
+    if (typeof value !== 'string') {
+      errors[`params.${name}`] = [`Missing path parameter "${name}" for ${template}.`];
+    } else if (value === '' || value === '.' || value === '..') {
+      errors[`params.${name}`] = [`Path parameter "${name}" may not be "${value}".`];
+    }
+    return encodeURIComponent(value ?? '');
   });
-}
-
-/**
- * Encodes one path segment and refuses the values that would walk out of it (`.`, `..`, empty),
- * as openai-node's path tag does: a provider name must never become `../logout`.
- */
-export function encodePathSegment(name: string, value: string): string {
-  if (value === '' || value === '.' || value === '..') {
-    throw new TypeError(`Path parameter "${name}" may not be "${value}".`);
+  if (Object.keys(errors).length > 0) {
+    throw new RequestValidationError(endpoint.id, errors, {
+      method: endpoint.method,
+      path: template,
+    });
   }
-  return encodeURIComponent(value);
+  return path;
 }

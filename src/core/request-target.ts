@@ -1,9 +1,52 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
-import { type Endpoint, type Environment, type Product, sandboxPrefixes } from './endpoints.js';
-import { encodePathSegment, endpointPath } from './paths.js';
+import type { Call } from './call.js';
+import {
+  type Endpoint,
+  type EndpointId,
+  type Environment,
+  type Product,
+  sandboxPrefixes,
+  type UploadEndpointId,
+} from './endpoints.js';
+import type { RequestOptions } from './request-options.js';
 import type { ResolvedTransportOptions } from './transport-options.js';
+
+/**
+ * A call to `path`, after every check of its options that can fail before a byte is sent: its
+ * own timeout, the body against the endpoint's schema (a FormData upload is sent as it is),
+ * the headers, the product's host.
+ */
+export function checkedCall(
+  id: EndpointId | UploadEndpointId,
+  endpoint: Endpoint,
+  path: string,
+  body: unknown,
+  options: RequestOptions,
+  transportOptions: ResolvedTransportOptions,
+): Call {
+  // -1, 0 or NaN would fire at once: for a money call after it was sent, an `unknown` for a
+  // payment the platform took.
+  const { timeoutMs } = options;
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === 'number' && timeoutMs >= 1 && timeoutMs <= 2_147_483_647)
+  ) {
+    throw new RequestValidationError(id, {
+      timeoutMs: ['The timeoutMs must be a number of milliseconds from 1 to 2147483647.'],
+    });
+  }
+  const checkedBody =
+    body instanceof FormData
+      ? body
+      : validatedBody(id, endpoint, transportOptions.environment, body);
+  // A malformed header is refused here, by the check a Headers makes, before anything is
+  // stored or sent.
+  if (options.headers !== undefined) new Headers(options.headers);
+  const url = productOrigin(endpoint.product, transportOptions) + path;
+  return { id, endpoint, url, path, body: checkedBody, options, attempt: 0, startedAt: 0 };
+}
 
 /**
  * The body to send: the caller's body checked (and normalised) by the endpoint's request
@@ -16,7 +59,11 @@ export function validatedBody(
   environment: Environment,
   body: unknown,
 ): unknown {
-  const request = requestInfo(endpoint, environment);
+  const template = environment === 'sandbox' ? sandboxPrefixes[endpoint.product] : '';
+  const request = {
+    method: endpoint.method,
+    path: template + (environment === 'sandbox' ? endpoint.sandboxPath : endpoint.productionPath),
+  };
   if (endpoint.request === undefined) {
     if (body === undefined) return undefined;
     const errors = { body: ['This endpoint takes no request body.'] };
@@ -27,43 +74,6 @@ export function validatedBody(
     throw new RequestValidationError(operation, fieldErrorsFrom(parsed.error, body), request);
   }
   return parsed.data;
-}
-
-/** The method and the path template (`{name}` left unfilled) a refused call would have used. */
-function requestInfo(endpoint: Endpoint, environment: Environment) {
-  const prefix = environment === 'sandbox' ? sandboxPrefixes[endpoint.product] : '';
-  const path = environment === 'sandbox' ? endpoint.sandboxPath : endpoint.productionPath;
-  return { method: endpoint.method, path: prefix + path };
-}
-
-/**
- * The endpoint's path with its parameters filled in. A missing parameter, or one that would
- * leave its path segment (`..`), is a RequestValidationError naming `params.<name>`.
- */
-export function resolvedPath(
-  operation: string,
-  endpoint: Endpoint,
-  environment: Environment,
-  params: Readonly<Record<string, string>> = {},
-): string {
-  const errors: Record<string, string[]> = {};
-  for (const [, name] of endpoint.sandboxPath.matchAll(/\{(\w+)\}/g)) {
-    if (name === undefined) continue;
-    const value = params[name];
-    if (typeof value !== 'string') {
-      errors[`params.${name}`] = [`The params.${name} path parameter is required.`];
-      continue;
-    }
-    try {
-      encodePathSegment(name, value);
-    } catch (error) {
-      errors[`params.${name}`] = [(error as Error).message];
-    }
-  }
-  if (Object.keys(errors).length > 0) {
-    throw new RequestValidationError(operation, errors, requestInfo(endpoint, environment));
-  }
-  return endpointPath(endpoint, environment, params);
 }
 
 /**

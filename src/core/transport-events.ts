@@ -30,23 +30,22 @@ export interface ResponseEvent extends TransportEventBase {
   readonly responseHeaders: Readonly<Record<string, string>>;
 }
 
-/** An attempt of a safe operation failed and will be retried after `delayMs`. */
-export interface RetryEvent extends TransportEventBase {
+/** A call failed for good: this is the error the caller receives. */
+export interface ErrorEvent extends TransportEventBase {
   readonly error: Error;
   /** The status of the failed attempt, when the platform answered. */
   readonly status: number | undefined;
   readonly durationMs: number;
   readonly requestId: string | undefined;
-  /** How long the transport waits before the next attempt (backoff or `Retry-After`). */
-  readonly delayMs: number;
 }
 
-/** A call failed for good: this is the error the caller receives. */
-export interface ErrorEvent extends TransportEventBase {
-  readonly error: Error;
-  readonly status: number | undefined;
-  readonly durationMs: number;
-  readonly requestId: string | undefined;
+/** An attempt of a safe operation failed and will be retried after at least `delayMs`. */
+export interface RetryEvent extends ErrorEvent {
+  /**
+   * The wait before the next attempt: the `Retry-After` the platform asked for, exactly; else
+   * the backoff's floor, which p-retry stretches at random by up to as much again.
+   */
+  readonly delayMs: number;
 }
 
 /** The events of `transport.events`, for eventemitter3's typed emitter. */

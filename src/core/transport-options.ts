@@ -10,8 +10,9 @@ export interface Credentials {
 /** How long to wait between retries of a safe operation. */
 export interface RetryDelay {
   /**
-   * The first delay; each further retry doubles it, up to `maxMs`. Every delay is shortened by
-   * up to 25% at random (jitter), so many clients do not retry in step.
+   * The first delay; each further retry doubles it, up to `maxMs`. Every delay is stretched by
+   * up to as much again at random (jitter, still at most `maxMs`), so many clients do not retry
+   * in step. A `Retry-After` of up to 60 s from the platform replaces the delay.
    * @default 500
    */
   readonly minMs?: number;
@@ -60,15 +61,20 @@ export interface TransportOptions {
   /** The backoff between retries. */
   readonly retryDelay?: RetryDelay;
   /**
-   * The fetch every call goes through: route through your own agent, proxy or test harness.
-   * Without one, JSON calls go out through `node:http`/`node:https` and the global agents
-   * (five times cheaper than Node 20's fetch), unless `globalThis.fetch` was replaced after
-   * pesakit loaded: then that one, looked up at call time (docs/api-contract.md, "HTTP client").
-   * @default node:http, or a replaced globalThis.fetch
+   * The fetch every call goes through (ky runs on it): route through your own agent, proxy or
+   * test harness. It receives one `Request` per attempt.
+   * @default globalThis.fetch, looked up at call time
    */
   readonly fetch?: typeof globalThis.fetch;
   /** Headers added to every request. Authentication headers set by the transport win. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * In production, allow `http://` base URLs to a loopback address (`127.0.0.1`, `::1`,
+   * `localhost`): a TLS-terminating proxy on the same host. Without it, production refuses
+   * `http://`, which would send the password and tokens in clear. Other hosts stay refused.
+   * @default false
+   */
+  readonly allowInsecureHttp?: boolean;
 }
 
 /** The options with every default filled in and every value checked. */
@@ -81,7 +87,7 @@ export interface ResolvedTransportOptions {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly retryDelay: { readonly minMs: number; readonly maxMs: number };
-  readonly fetch: typeof globalThis.fetch | undefined;
+  readonly fetch: typeof globalThis.fetch;
   /** Names in lower case. */
   readonly headers: Readonly<Record<string, string>>;
 }
@@ -98,9 +104,18 @@ export function resolveTransportOptions(options: TransportOptions): ResolvedTran
       `\`environment\` must be 'sandbox' or 'production', got ${environment}.`,
     );
   }
-  if (options.baseUrl !== undefined) checkUrl('baseUrl', options.baseUrl);
-  for (const [product, url] of Object.entries(options.baseUrls ?? {})) {
-    if (url !== undefined) checkUrl(`baseUrls.${product}`, url);
+  checkAccounts(options);
+  const urls = Object.entries(options.baseUrls ?? {}).map(([product, url]) => [
+    `baseUrls.${product}`,
+    url,
+  ]);
+  for (const [option, url] of [['baseUrl', options.baseUrl], ...urls] as const) {
+    if (url === undefined) continue;
+    const parsed = checkUrl(option, url);
+    // Production sends only to `baseUrls`; `baseUrl` is the sandbox's.
+    if (environment === 'production' && option !== 'baseUrl') {
+      checkTransportSecurity(option, parsed, options);
+    }
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
   // Node's timers cannot wait longer than 2^31 - 1 ms; a larger value would fire at once.
@@ -127,12 +142,12 @@ export function resolveTransportOptions(options: TransportOptions): ResolvedTran
     timeoutMs,
     maxRetries,
     retryDelay: { minMs, maxMs },
-    fetch: options.fetch,
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     headers,
   };
 }
 
-function checkUrl(option: string, value: string): void {
+function checkUrl(option: string, value: string): URL {
   let url: URL;
   try {
     url = new URL(value);
@@ -165,6 +180,27 @@ function checkUrl(option: string, value: string): void {
       `\`${option}\` must not have a query string or a fragment: give the origin, with a path prefix if any (${url.origin}${url.pathname.replace(/\/$/, '')}).`,
     );
   }
+  return url;
+}
+
+/** Host names that never leave the machine: the only `http://` production may use. */
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Production over `http://` sends the password and every bearer token in clear, so it is
+ * refused unless the merchant opts in with `allowInsecureHttp`, and then only to a loopback
+ * address (a TLS-terminating proxy on the same host).
+ */
+function checkTransportSecurity(option: string, url: URL, options: TransportOptions): void {
+  if (url.protocol === 'https:') return;
+  const loopback = loopbackHosts.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  if (options.allowInsecureHttp === true && loopback) return;
+  throw new ConfigurationError(
+    option,
+    options.allowInsecureHttp === true
+      ? `\`${option}\` is http:// to ${url.hostname}: \`allowInsecureHttp\` allows http:// only to a loopback address (127.0.0.1, ::1, localhost). Use https://.`
+      : `\`${option}\` is http://: in production the password and tokens would travel in clear. Use https:// (or, for a TLS-terminating proxy on this host, \`allowInsecureHttp: true\` with a loopback address).`,
+  );
 }
 
 function checkNumber(option: string, value: number, min: number, max = Infinity): void {
@@ -197,4 +233,63 @@ function checkedHeaders(headers: Readonly<Record<string, string>>): Record<strin
     checked[name.toLowerCase()] = value;
   }
   return checked;
+}
+
+/**
+ * Refuses a client that cannot work, naming the option: malformed credentials or API key, no
+ * host at all, or credentials for a product without a host — at construction, not on its first
+ * payment, and never by leaving a record behind.
+ */
+function checkAccounts(options: TransportOptions): void {
+  const environment = options.environment ?? 'sandbox';
+  const credentials = Object.entries(options.credentials ?? {}) as [Product, unknown][];
+  for (const [product, given] of credentials) checkCredentials(product, given);
+  if (options.apiKey !== undefined) checkText('apiKey', options.apiKey);
+
+  const baseUrls = options.baseUrls ?? {};
+  const hasHost = (product: Product) =>
+    baseUrls[product] !== undefined || (environment === 'sandbox' && options.baseUrl !== undefined);
+  if (!(['collection', 'airtime', 'disbursement'] as const).some(hasHost)) {
+    throw environment === 'production'
+      ? new ConfigurationError(
+          'baseUrls',
+          "environment 'production' needs `baseUrls`: each product has its own host there " +
+            "(e.g. { collection: 'https://…' }); `baseUrl` is for the sandbox only.",
+        )
+      : new ConfigurationError(
+          'baseUrl',
+          "`baseUrl` is required: the sandbox's origin, e.g. 'http://127.0.0.1:4010' " +
+            '(or `baseUrls` for each product).',
+        );
+  }
+  for (const [product] of credentials) {
+    if (hasHost(product)) continue;
+    throw new ConfigurationError(
+      `baseUrls.${product}`,
+      `\`credentials.${product}\` is set, but there is no host for the ${product} product: set ` +
+        (environment === 'production'
+          ? `\`baseUrls.${product}\` (in production each product has its own host).`
+          : `\`baseUrl\` or \`baseUrls.${product}\`.`),
+    );
+  }
+}
+
+function checkCredentials(product: Product, given: unknown): void {
+  if (given === undefined) return;
+  if (typeof given !== 'object' || given === null) {
+    throw new ConfigurationError(
+      `credentials.${product}`,
+      `\`credentials.${product}\` must be { email, password }.`,
+    );
+  }
+  const { email, password } = given as { email?: unknown; password?: unknown };
+  checkText(`credentials.${product}.email`, email);
+  checkText(`credentials.${product}.password`, password);
+}
+
+// The value is never echoed: it may be a password.
+function checkText(option: string, value: unknown): void {
+  if (typeof value === 'string' && value.trim() !== '') return;
+  const got = typeof value === 'string' ? 'a blank string' : typeof value;
+  throw new ConfigurationError(option, `\`${option}\` must be a non-empty string, got ${got}.`);
 }

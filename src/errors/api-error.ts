@@ -3,6 +3,21 @@ import type { FieldErrors } from '../schemas/error-body.js';
 import { hasName, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
+/** The `code` of ApiError and each of its subclasses. */
+export type ApiErrorCode =
+  | 'api_error'
+  | 'bad_request'
+  | 'authentication_error'
+  | 'permission_denied'
+  | 'not_found'
+  | 'conflict'
+  | ValidationErrorCode
+  | 'rate_limited'
+  | 'server_error';
+
+/** The `code` of ValidationError and each of its subclasses. */
+export type ValidationErrorCode = 'validation_error' | 'insufficient_funds' | 'request_validation';
+
 export interface ApiErrorDetails extends RequestInfo {
   readonly status: number;
   /** The parsed JSON body, or the raw text when the body was not JSON. */
@@ -21,12 +36,8 @@ export interface ApiErrorDetails extends RequestInfo {
  */
 export class ApiError extends PesakitError {
   override name = 'ApiError' as string;
+  override readonly code: ApiErrorCode = 'api_error';
   readonly status: number;
-  /**
-   * The machine-readable reason, when the body carried one (`insufficient_funds`,
-   * `missing_credentials`, `request_validation`): switch on it rather than on the message.
-   */
-  readonly code: string | undefined;
   /** The parsed JSON body (or the raw text), secrets redacted. */
   readonly body: unknown;
   /** The response headers, secrets redacted. */
@@ -40,7 +51,6 @@ export class ApiError extends PesakitError {
     this.status = details.status;
     this.body = redactBody(details.body);
     this.headers = redactedHeaders(details.headers);
-    this.code = codeOf(details.body);
     this.method = details.method;
     this.path = details.path;
     this.requestId = details.headers.get('x-request-id') ?? undefined;
@@ -52,6 +62,15 @@ export class ApiError extends PesakitError {
     return typeof body?.message === 'string' ? body.message : undefined;
   }
 
+  /**
+   * The platform's own machine-readable reason, when its body carried one (`insufficient_funds`,
+   * `upstream_failed`; pesakit's `missing_credentials`): switch on it rather than on the message.
+   */
+  get platformCode(): string | undefined {
+    const code = (this.body as { code?: unknown } | null)?.code;
+    return typeof code === 'string' ? code : undefined;
+  }
+
   /** Laravel's per-field errors, when the body had them. */
   get fieldErrors(): FieldErrors {
     const body = this.body as { errors?: unknown } | null;
@@ -60,7 +79,7 @@ export class ApiError extends PesakitError {
 }
 
 export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError || hasName(error, 'ApiError') || isApiErrorSubclass(error);
+  return error instanceof ApiError || hasName(error, 'ApiError', ...subclassNames);
 }
 
 const subclassNames = [
@@ -76,19 +95,10 @@ const subclassNames = [
   'ServerError',
 ];
 
-function isApiErrorSubclass(error: unknown): boolean {
-  return hasName(error, ...subclassNames);
-}
-
 function isFieldErrors(value: unknown): value is FieldErrors {
   return (
     typeof value === 'object' &&
     value !== null &&
     Object.values(value).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'))
   );
-}
-
-function codeOf(body: unknown): string | undefined {
-  const code = (body as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
 }

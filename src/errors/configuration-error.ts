@@ -7,6 +7,7 @@ import { hasName, PesakitError } from './pesakit-error.js';
  */
 export class ConfigurationError extends PesakitError {
   override name = 'ConfigurationError' as string;
+  override readonly code = 'configuration_error' as const;
   /** The option to fix, as written in the options object: `credentials.collection.password`. */
   readonly option: string;
 

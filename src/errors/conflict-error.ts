@@ -7,6 +7,7 @@ import { hasName } from './pesakit-error.js';
  */
 export class ConflictError extends ApiError {
   override name = 'ConflictError' as string;
+  override readonly code = 'conflict' as const;
 }
 
 export function isConflictError(error: unknown): error is ConflictError {

@@ -7,6 +7,7 @@ import type { RequestInfo } from './request-info.js';
  */
 export class ConnectionError extends PesakitError {
   override name = 'ConnectionError' as string;
+  override readonly code: 'connection_error' | 'timeout' = 'connection_error';
   readonly method: string;
   readonly path: string;
 

@@ -7,6 +7,7 @@ import { hasName, PesakitError } from './pesakit-error.js';
  */
 export class DuplicateReferenceError extends PesakitError {
   override name = 'DuplicateReferenceError' as string;
+  override readonly code = 'duplicate_reference' as const;
   readonly merchantReference: string;
 
   constructor(merchantReference: string, options?: { cause?: unknown }) {

@@ -7,6 +7,7 @@ import { ValidationError } from './validation-error.js';
  */
 export class InsufficientFundsError extends ValidationError {
   override name = 'InsufficientFundsError' as string;
+  override readonly code = 'insufficient_funds' as const;
 }
 
 export function isInsufficientFundsError(error: unknown): error is InsufficientFundsError {

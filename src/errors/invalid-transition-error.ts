@@ -7,6 +7,7 @@ import { hasName, PesakitError } from './pesakit-error.js';
  */
 export class InvalidTransitionError extends PesakitError {
   override name = 'InvalidTransitionError' as string;
+  override readonly code = 'invalid_transition' as const;
   readonly merchantReference: string;
   readonly from: string;
   readonly to: string;

@@ -4,6 +4,7 @@ import { hasName } from './pesakit-error.js';
 /** 403: authenticated, but not allowed — for airtime, an account that is not yet `active`. */
 export class PermissionError extends ApiError {
   override name = 'PermissionError' as string;
+  override readonly code = 'permission_denied' as const;
 }
 
 export function isPermissionError(error: unknown): error is PermissionError {

@@ -4,6 +4,7 @@ import { hasName } from './pesakit-error.js';
 /** 429: too many requests. `retryAfterMs` is what the platform asked us to wait, if it said. */
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError' as string;
+  override readonly code = 'rate_limited' as const;
 
   get retryAfterMs(): number | undefined {
     return parseRetryAfter(this.headers);

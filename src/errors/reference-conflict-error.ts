@@ -7,6 +7,7 @@ import { hasName, PesakitError } from './pesakit-error.js';
  */
 export class ReferenceConflictError extends PesakitError {
   override name = 'ReferenceConflictError' as string;
+  override readonly code = 'reference_conflict' as const;
   readonly merchantReference: string;
   readonly field: string;
   readonly existing: string | undefined;

@@ -10,6 +10,7 @@ import type { RequestInfo } from './request-info.js';
  */
 export class RequestAbortedError extends PesakitError {
   override name = 'RequestAbortedError' as string;
+  override readonly code = 'request_aborted' as const;
   readonly method: string;
   readonly path: string;
   /** The abort signal's reason (an `AbortError` DOMException unless the caller gave one). */

@@ -9,6 +9,7 @@ import type { RequestInfo } from './request-info.js';
  */
 export class ResponseValidationError extends PesakitError {
   override name = 'ResponseValidationError' as string;
+  override readonly code = 'response_validation' as const;
   readonly issues: z.core.$ZodIssue[];
   readonly body: unknown;
   readonly method: string;

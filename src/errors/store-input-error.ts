@@ -8,6 +8,7 @@ import { hasName, PesakitError } from './pesakit-error.js';
  */
 export class StoreInputError extends PesakitError {
   override name = 'StoreInputError' as string;
+  override readonly code = 'store_input' as const;
   readonly operation: string;
   readonly errors: FieldErrors;
 

@@ -8,6 +8,7 @@ import type { RequestInfo } from './request-info.js';
  */
 export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError' as string;
+  override readonly code = 'timeout' as const;
   readonly timeoutMs: number;
 
   constructor(request: RequestInfo, timeoutMs: number, options?: { cause?: unknown }) {

@@ -6,6 +6,7 @@ import { hasName, PesakitError } from './pesakit-error.js';
  */
 export class TransactionNotFoundError extends PesakitError {
   override name = 'TransactionNotFoundError' as string;
+  override readonly code = 'transaction_not_found' as const;
   readonly merchantReference: string;
 
   constructor(merchantReference: string) {

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.js';
+import { ApiError, type ValidationErrorCode } from './api-error.js';
 import { hasName } from './pesakit-error.js';
 
 /**
@@ -9,6 +9,7 @@ import { hasName } from './pesakit-error.js';
  */
 export class ValidationError extends ApiError {
   override name = 'ValidationError' as string;
+  override readonly code: ValidationErrorCode = 'validation_error';
   /** Who refused the fields: the platform (a 422 answer) or pesakit, before sending. */
   readonly source: 'platform' | 'client' = 'platform';
 

@@ -43,11 +43,17 @@ const secretKeys = new Set([
   'secret',
 ]);
 
-/** A plain object of the headers with every credential-bearing value replaced. */
-export function redactHeaders(headers: Headers): Record<string, string> {
+/**
+ * A plain object of the headers with every credential-bearing value replaced, and every
+ * `secrets` value scrubbed from the rest (a `WWW-Authenticate` quoting the token).
+ */
+export function redactHeaders(
+  headers: Headers,
+  secrets: readonly string[] = [],
+): Record<string, string> {
   const plain: Record<string, string> = {};
   headers.forEach((value, name) => {
-    plain[name] = secretHeaders.has(name.toLowerCase()) ? REDACTED : value;
+    plain[name] = secretHeaders.has(name.toLowerCase()) ? REDACTED : scrubText(value, secrets);
   });
   return plain;
 }
@@ -71,4 +77,59 @@ export function redactBody(body: unknown): unknown {
       typeof value === 'string' && secretKeys.has(key.toLowerCase()) ? REDACTED : redactBody(value);
   }
   return copy;
+}
+
+/**
+ * Secrets shorter than this are not scrubbed by value: so short a string is likely to be
+ * ordinary text too (real passwords, tokens and keys are longer).
+ */
+const minimumSecretLength = 6;
+
+/**
+ * `text` with every occurrence of each secret replaced. A platform or a proxy may echo a
+ * credential in any field (a 401 quoting the token, a 500 page echoing the login body), so the
+ * values themselves are looked for, not only the keys that usually hold them.
+ */
+export function scrubText(text: string, secrets: readonly string[]): string {
+  let scrubbed = text;
+  for (const secret of secrets) {
+    if (secret.length >= minimumSecretLength) scrubbed = scrubbed.split(secret).join(REDACTED);
+  }
+  return scrubbed;
+}
+
+/** A deep copy of a parsed body with every secret value scrubbed from its strings. */
+function scrubValue(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return scrubText(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets));
+  if (typeof value !== 'object' || value === null || value instanceof Headers) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = scrubValue(item, secrets);
+  return copy;
+}
+
+/**
+ * Scrubs every secret value from an error before it leaves pesakit — its message and stack,
+ * the `body` and `headers` an ApiError or ResponseValidationError carries, and the same for
+ * each error in its `cause` chain — so that neither a log line, `util.inspect`, nor an event
+ * shows one. The error is changed in place and returned.
+ */
+export function scrubError<E>(error: E, secrets: readonly string[]): E {
+  const present = secrets.filter((secret) => secret.length >= minimumSecretLength);
+  if (present.length === 0) return error;
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    const fields = current as Error & { body?: unknown; headers?: unknown };
+    fields.message = scrubText(fields.message, present);
+    if (fields.stack !== undefined) fields.stack = scrubText(fields.stack, present);
+    if (fields.body !== undefined) fields.body = scrubValue(fields.body, present);
+    if (fields.headers instanceof Headers) {
+      const headers = new Headers();
+      fields.headers.forEach((value, name) => {
+        headers.append(name, scrubText(value, present));
+      });
+      fields.headers = headers;
+    }
+    current = current.cause;
+  }
+  return error;
 }

@@ -5,7 +5,10 @@ import {
   withLastResponse,
 } from '../core/last-response.js';
 import type { RequestOptions } from '../core/transport.js';
-import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
+import {
+  AmbiguousOutcomeError,
+  isAmbiguousOutcomeError,
+} from '../errors/ambiguous-outcome-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
@@ -146,13 +149,27 @@ export async function moveMoney<K extends EndpointId>(
     throw error;
   }
 
-  const record = await recordAnswer(
-    context,
-    merchantReference,
-    movement.references(response),
-    movement.outcome(response),
-    response,
-  );
+  let record: TransactionRecord;
+  try {
+    record = await recordAnswer(
+      context,
+      merchantReference,
+      movement.references(response),
+      movement.outcome(response),
+      response,
+    );
+  } catch (storeError) {
+    // The platform answered, so money may have moved; only recording it failed. A raw store
+    // error here would read as "nothing happened" and invite a resend that pays twice. The
+    // record stays `initiating`, which the reconciler pulls like `unknown` once it is stale.
+    const ambiguous = new AmbiguousOutcomeError(checked, merchantReference, {
+      cause: storeError,
+      answer: response,
+      reason: `was answered by the platform, but recording its answer failed (${String(storeError)})`,
+    });
+    transport.reportFailure(checked, ambiguous);
+    throw ambiguous;
+  }
   return withLastResponse({ ...response, merchantReference, record }, response.lastResponse);
 }
 
@@ -216,55 +233,34 @@ function misplacedOptions(endpoint: EndpointId, body: unknown): void {
  * `unknown`, for the reconciler.
  */
 async function recordFailure(context: ClientContext, merchantReference: string, error: unknown) {
-  if (isAmbiguousOutcomeError(error)) {
-    await context.store.transition(merchantReference, 'unknown', {
-      reason: 'no response: outcome unknown',
-    });
-  } else if (isResponseValidationError(error)) {
-    await context.store.transition(merchantReference, 'unknown', {
-      payload: error.body,
-      reason: 'unreadable success response',
-    });
-  } else if (isServerError(error)) {
-    await context.store.transition(merchantReference, 'unknown', {
-      payload: error.body,
-      reason: `platform error ${error.status}`,
-    });
-  } else if (isApiError(error) && error.status < 400) {
-    // A redirect (pesakit follows none). A server may answer a POST it processed with 303 (the
-    // post/redirect/get pattern), so a 3xx does not say nothing was done.
-    await context.store.transition(merchantReference, 'unknown', {
-      payload: error.body,
-      reason: `redirected with ${error.status}: outcome unknown`,
-    });
-  } else if (isRateLimitError(error)) {
-    await context.store.transition(merchantReference, 'failed', {
-      payload: error.body,
-      reason: rateLimitedReason(error.retryAfterMs),
-    });
-  } else if (isApiError(error)) {
-    await context.store.transition(merchantReference, 'failed', {
-      payload: error.body,
-      reason:
-        error.platformMessage === undefined
-          ? `rejected with ${error.status}`
-          : reasonFromPlatform(error.platformMessage),
-    });
-  } else if (isConnectionError(error)) {
-    await context.store.transition(merchantReference, 'failed', {
-      reason: 'not sent: connection failed',
-    });
-  } else if (isRequestAbortedError(error)) {
-    // The transport throws this for a money-moving call only when nothing was sent.
-    await context.store.transition(merchantReference, 'failed', {
-      reason: 'not sent: aborted before sending',
-    });
-  } else {
-    // An error we cannot classify (a bug) may still have sent bytes.
-    await context.store.transition(merchantReference, 'unknown', {
-      reason: 'unclassified failure',
-    });
+  const [to, reason] = failureOutcome(error);
+  const payload = isApiError(error) || isResponseValidationError(error) ? error.body : undefined;
+  const redirect =
+    isAmbiguousOutcomeError(error) && isApiError(error.cause) ? error.cause : undefined;
+  await context.store.transition(merchantReference, to, {
+    ...(payload === undefined ? {} : { payload }),
+    ...(redirect ? { payload: redirect.body } : {}),
+    reason: redirect ? `redirected with ${redirect.status}: outcome unknown` : reason,
+  });
+}
+
+function failureOutcome(error: unknown): [status: 'unknown' | 'failed', reason: string] {
+  if (isAmbiguousOutcomeError(error)) return ['unknown', 'no response: outcome unknown'];
+  if (isResponseValidationError(error)) return ['unknown', 'unreadable success response'];
+  if (isServerError(error)) return ['unknown', `platform error ${error.status}`];
+  if (isRateLimitError(error)) return ['failed', rateLimitedReason(error.retryAfterMs)];
+  if (isApiError(error)) {
+    const message = error.platformMessage;
+    return [
+      'failed',
+      message === undefined ? `rejected with ${error.status}` : reasonFromPlatform(message),
+    ];
   }
+  if (isConnectionError(error)) return ['failed', 'not sent: connection failed'];
+  // The transport throws this for a money-moving call only when nothing was sent.
+  if (isRequestAbortedError(error)) return ['failed', 'not sent: aborted before sending'];
+  // An error we cannot classify (a bug) may still have sent bytes.
+  return ['unknown', 'unclassified failure'];
 }
 
 /**

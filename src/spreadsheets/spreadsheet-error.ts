@@ -22,7 +22,7 @@ export type SpreadsheetErrorCode =
  */
 export class SpreadsheetError extends PesakitError {
   override name = 'SpreadsheetError' as string;
-  readonly code: SpreadsheetErrorCode;
+  override readonly code: SpreadsheetErrorCode;
 
   constructor(code: SpreadsheetErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

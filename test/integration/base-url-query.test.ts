@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isConfigurationError, Pesakit } from '../../src/index.js';
 
-// An outside tester's pass: a base URL is an origin with an optional path prefix. With a query
-// string or a fragment, every request path was appended after it — `http://host/?x=1` sent the
-// login (and a payment) to `http://host/?x=1/api/sandbox/login`: the wrong endpoint, found
-// only when the call is made (a money call after its intent was written). A ConfigurationError
-// at construction instead.
+// A base URL is an origin with an optional path prefix. With a query string or a fragment,
+// every request path would land inside it — `http://host/?x=1` would send the login (and a
+// payment) to `http://host/?x=1/api/sandbox/login`, found only when a call is made (a money
+// call after its intent was written) — so it is a ConfigurationError at construction.
 
 describe('a base URL with a query string or a fragment', () => {
   it.each([

@@ -19,7 +19,10 @@ describe('pesakit.setToken(product, token)', () => {
   it('a client without credentials authenticates with a token obtained elsewhere', async () => {
     const { token } = await harness.client().airtime.login();
     const pesakit = new Pesakit({ baseUrl: harness.url });
-    await expect(pesakit.airtime.user()).rejects.toMatchObject({ code: 'missing_credentials' });
+    await expect(pesakit.airtime.user()).rejects.toMatchObject({
+      code: 'authentication_error',
+      platformCode: 'missing_credentials',
+    });
     expect(pesakit.setToken('airtime', token)).toBe(pesakit);
     const { user } = await pesakit.airtime.user();
     expect(user.email).toBe(accounts.airtime.email);

@@ -5,14 +5,13 @@ import { runReconcile } from '../../src/cli/reconcile/run-reconcile.js';
 import { isConfigurationError, Pesakit } from '../../src/index.js';
 import { captureIo, temporaryDirectory } from '../reconciler-cli/harness.js';
 
-// An outside tester's pass: secrets never appear in errors or output (DESIGN.md decision 10),
-// and a mistake in configuration is a clear error before anything is stored or sent.
+// Secrets never appear in errors or output (DESIGN.md decision 10), and a mistake in
+// configuration is a clear error before anything is stored or sent.
 
 describe('a base URL that carries credentials (http://user:password@host)', () => {
   it('is a ConfigurationError at construction, naming the option, never echoing the password', () => {
-    // Before: the client was built; every call then threw fetch's TypeError with the whole URL,
-    // password included, and a money call with a held token wrote its intent, could not build
-    // the request, and reported an AmbiguousOutcomeError (`unknown`) for a payment never sent.
+    // Left to fetch, every call would throw a TypeError quoting the whole URL, password
+    // included, and a money call would write its intent for a request that cannot be built.
     let thrown: unknown;
     try {
       new Pesakit({ environment: 'sandbox', baseUrl: 'http://shop:hunter2@127.0.0.1:4010' });

@@ -11,8 +11,8 @@ import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// Issue 4, done when: a merchant finds any transaction by any of its references after a
-// process restart (SQLite) or from another process (PostgreSQL). The payments are made by a
+// A merchant finds any transaction by any of its references after a process restart (SQLite)
+// or from another process (PostgreSQL). The payments are made by a
 // separate Node process that exits before the lookups.
 
 const run = promisify(execFile);

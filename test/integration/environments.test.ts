@@ -96,6 +96,8 @@ describe('sandbox → production changes paths and hosts, nothing else', () => {
     const production = await everyProduct(
       harness.client({
         environment: 'production',
+        // The stand-in production hosts listen on loopback without TLS.
+        allowInsecureHttp: true,
         baseUrls: {
           collection: hosts.collection.url,
           airtime: hosts.airtime.url,

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRequestValidationError, type Pesakit } from '../../src/index.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// An outside tester's pass, as a merchant writing JavaScript (no compiler to catch an excess
-// property): `merchantReference` is the merchant's one protection against paying twice — a
-// second call with the same reference is a DuplicateReferenceError, nothing sent. Put in the
-// request object instead of the second argument, it was silently ignored: every retry got a
-// fresh generated reference and was paid again. A call option given in the request is now
-// refused before anything is stored or sent, naming where it belongs.
+// A merchant writing JavaScript has no compiler to catch an excess property. `merchantReference`
+// is their one protection against paying twice — a second call with the same reference is a
+// DuplicateReferenceError, nothing sent. Put in the request object instead of the second
+// argument, it would be silently dropped and every retry paid again under a fresh reference:
+// a call option given in the request is refused before anything is stored or sent, naming
+// where it belongs.
 
 let harness: Harness;
 let pesakit: Pesakit;

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRequestValidationError, type Pesakit } from '../../src/index.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// An outside tester's pass: bad input gets a clear error and changes nothing. The client's own
-// `timeoutMs` is checked at construction, but a call's `timeoutMs` option was not: with
-// `{ timeoutMs: -1 }` (or 0, NaN) a payment was written, SENT — the sandbox took it — and
-// reported as an AmbiguousOutcomeError, `unknown`, because the timer fired at once.
+// Bad input gets a clear error and changes nothing. A call's own `timeoutMs` is checked like
+// the client's: with `{ timeoutMs: -1 }` (or 0, NaN) a payment would be written, sent — the
+// sandbox would take it — and reported `unknown`, because the timer fired at once.
 
 let harness: Harness;
 let pesakit: Pesakit;

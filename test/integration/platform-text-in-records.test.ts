@@ -2,13 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryReferenceStore, Pesakit } from '../../src/index.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 
-// An outside tester's pass, as a merchant whose platform answers with a long upstream message
-// (the spec's `response.message` is "Upstream text", of no stated length). The SDK stored that
-// text as the record's reason, which every store bounds at 1000 characters: the answer's write
-// was refused AFTER the platform had taken the payout, the caller got a StoreInputError saying
-// "Nothing was changed", the record stayed `initiating` without its refid — and a merchant who
-// believed the error would pay again. The platform's text is now cut to what a store keeps
-// (and a NUL, which PostgreSQL text cannot hold, replaced), so the answer is always recorded.
+// The platform may answer with a long upstream message (the spec's `response.message` is
+// "Upstream text", of no stated length), and every store bounds a record's reason at 1000
+// characters. Stored as it came, the answer's write would be refused after the platform took
+// the payout. The platform's text is cut to what a store keeps (and a NUL, which PostgreSQL
+// text cannot hold, replaced), so the answer is always recorded.
 
 const long = `Upstream gateway: ${'queued for settlement; '.repeat(80)}`;
 const withNul = 'Upstream said \u0000 hello';

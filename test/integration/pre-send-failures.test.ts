@@ -156,7 +156,7 @@ describe('missing credentials for a product: nothing stored', () => {
       .pay(payout, { merchantReference: 'no-creds' })
       .catch((e) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(error.code).toBe('missing_credentials');
+    expect(error.platformCode).toBe('missing_credentials');
     expect(error.message).toMatch(/setToken\('disbursement'/);
     expect(await pesakit.store.get('no-creds')).toBeUndefined();
     expect(sent).toEqual([]);

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pesakit } from '../../src/client.js';
-import { isApiError } from '../../src/errors/index.js';
+import { isAmbiguousOutcomeError, isApiError } from '../../src/errors/index.js';
 import { MemoryReferenceStore } from '../../src/references/index.js';
 import { json, type RawServer, startRawServer } from '../helpers/raw-server.js';
 
-// pesakit follows no redirect (node:http does not, and a money call sent again to another
-// address could pay twice). Node's fetch followed them, turning a redirected POST into a GET.
-// A server may also answer a POST it processed with 303 (post/redirect/get): a redirected money
-// call is therefore `unknown`, never `failed`, and nothing is sent to the Location.
+// pesakit follows no redirect (`redirect: 'manual'`): a money call sent again to another
+// address could pay twice, and Node's fetch would turn a redirected POST into a GET. A server
+// may also answer a POST it processed with 303 (post/redirect/get): a redirected money call is
+// therefore `unknown` (an AmbiguousOutcomeError), never `failed`, and nothing is sent to the
+// Location.
 
 let server: RawServer | undefined;
 afterEach(async () => {
@@ -44,7 +45,7 @@ function client(url: string) {
 }
 
 describe('A redirect is never followed', () => {
-  it('a money call answered 303: an ApiError naming the Location, the record unknown, sent once', async () => {
+  it('a money call answered 303: ambiguous, naming the Location, the record unknown, sent once', async () => {
     const platform = await redirectingPlatform(303);
     const { pesakit, store } = client(platform.url);
     const error = await pesakit.collection
@@ -57,12 +58,17 @@ describe('A redirect is never followed', () => {
         { merchantReference: 'order-303' },
       )
       .catch((e: unknown) => e);
-    expect(isApiError(error)).toBe(true);
-    expect((error as { status: number }).status).toBe(303);
+    expect(isAmbiguousOutcomeError(error)).toBe(true);
+    const cause = (error as Error).cause;
+    expect(isApiError(cause)).toBe(true);
+    expect((cause as { status: number }).status).toBe(303);
     expect((error as Error).message).toContain(
+      'redirect to https://pay.example.tz/api/sandbox/initiate-payment/mno/ that pesakit does not follow',
+    );
+    expect((cause as Error).message).toContain(
       'redirect to https://pay.example.tz/api/sandbox/initiate-payment/mno/,',
     );
-    expect((error as Error).message).not.toContain('secret-1');
+    expect((error as Error).message + (cause as Error).message).not.toContain('secret-1');
     const record = await store.get('order-303');
     expect(record?.status).toBe('unknown');
     expect(record?.statusReason).toBe('redirected with 303: outcome unknown');

@@ -23,7 +23,11 @@ describe('types a merchant relies on', () => {
     expectTypeOf<RequestValidationError>().toExtend<ValidationError>();
     expectTypeOf<RequestValidationError['errors']>().toEqualTypeOf<ValidationError['errors']>();
     expectTypeOf<ValidationError['source']>().toEqualTypeOf<'platform' | 'client'>();
-    expectTypeOf<ValidationError['code']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ValidationError['code']>().toEqualTypeOf<
+      'validation_error' | 'insufficient_funds' | 'request_validation'
+    >();
+    expectTypeOf<RequestValidationError['code']>().toEqualTypeOf<'request_validation'>();
+    expectTypeOf<ValidationError['platformCode']>().toEqualTypeOf<string | undefined>();
     const error: unknown = undefined;
     if (isValidationError(error))
       expectTypeOf(error.errors).toEqualTypeOf<Record<string, string[]>>();

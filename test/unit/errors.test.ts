@@ -4,10 +4,13 @@ import {
   ApiError,
   AuthenticationError,
   BadRequestError,
+  ConfigurationError,
   ConflictError,
   ConnectionError,
+  DuplicateReferenceError,
   errorFromResponse,
   InsufficientFundsError,
+  InvalidTransitionError,
   isAmbiguousOutcomeError,
   isApiError,
   isAuthenticationError,
@@ -29,9 +32,14 @@ import {
   PesakitError,
   parseRetryAfter,
   RateLimitError,
+  ReferenceConflictError,
+  RequestAbortedError,
   RequestValidationError,
+  ResponseValidationError,
   ServerError,
+  StoreInputError,
   TimeoutError,
+  TransactionNotFoundError,
   ValidationError,
 } from '../../src/errors/index.js';
 
@@ -215,20 +223,61 @@ describe('Retry-After is read as openai-node reads it', () => {
   });
 });
 
-describe('Errors carry a top-level code, and 409 has its own class', () => {
-  it('err.code is the body code, as stripe and openai expose it', () => {
-    expect(respond(422, { message: 'Declined.', code: 'insufficient_funds' }).code).toBe(
-      'insufficient_funds',
-    );
-    expect(respond(400, { message: 'Nope.' }).code).toBeUndefined();
-    expect(respond(500, 'not json').code).toBeUndefined();
+describe('Every error has a stable code, one per class', () => {
+  const info = { method: 'POST', path: '/p' };
+  it.each([
+    [new PesakitError('x'), 'pesakit_error'],
+    [new AmbiguousOutcomeError(info, 'order-1'), 'ambiguous_outcome'],
+    [new ConfigurationError('baseUrl', 'x'), 'configuration_error'],
+    [new ConnectionError('x', info), 'connection_error'],
+    [new TimeoutError(info, 5), 'timeout'],
+    [new RequestAbortedError(info, 'stop'), 'request_aborted'],
+    [new ResponseValidationError({ ...info, status: 200 }, {}, []), 'response_validation'],
+    [new DuplicateReferenceError('order-1'), 'duplicate_reference'],
+    [new TransactionNotFoundError('order-1'), 'transaction_not_found'],
+    [new StoreInputError('createIntent', { amount: ['x'] }), 'store_input'],
+    [
+      new InvalidTransitionError({ merchantReference: 'o', from: 'success', to: 'failed' }),
+      'invalid_transition',
+    ],
+    [
+      new ReferenceConflictError({
+        merchantReference: 'o',
+        field: 'f',
+        existing: 'a',
+        attempted: 'b',
+      }),
+      'reference_conflict',
+    ],
+    [new RequestValidationError('initiateMno', { amount: ['x'] }), 'request_validation'],
+    [respond(302), 'api_error'],
+    [respond(400), 'bad_request'],
+    [respond(401), 'authentication_error'],
+    [respond(403), 'permission_denied'],
+    [respond(404), 'not_found'],
+    [respond(409), 'conflict'],
+    [respond(422), 'validation_error'],
+    [respond(422, { message: 'Declined.', code: 'insufficient_funds' }), 'insufficient_funds'],
+    [respond(429), 'rate_limited'],
+    [respond(503), 'server_error'],
+  ] as const)('%o has code %s', (error, code) => {
+    expect(error.code).toBe(code);
+    expect(isPesakitError(error)).toBe(true);
+  });
+
+  it("the platform's own code is platformCode, as it sent it", () => {
+    const declined = respond(422, { message: 'Declined.', code: 'insufficient_funds' });
+    expect(declined.platformCode).toBe('insufficient_funds');
+    expect(respond(400, { message: 'Nope.' }).platformCode).toBeUndefined();
+    expect(respond(500, 'not json').platformCode).toBeUndefined();
   });
 
   it('409 → ConflictError, found by isConflictError and isApiError', () => {
     const error = respond(409, { message: 'Already processed.', code: 'duplicate' });
     expect(isConflictError(error)).toBe(true);
     expect(isApiError(error)).toBe(true);
-    expect(error.code).toBe('duplicate');
+    expect(error.code).toBe('conflict');
+    expect(error.platformCode).toBe('duplicate');
     expect(error.message).toMatch(/Pull the current state/);
     expect(isConflictError(Object.assign(new Error('x'), { name: 'ConflictError' }))).toBe(true);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type EndpointId, endpoints, sandboxPrefixes } from '../../src/core/endpoints.js';
-import { encodePathSegment, endpointPath } from '../../src/core/paths.js';
+import { endpointPath } from '../../src/core/paths.js';
+import { isRequestValidationError } from '../../src/errors/index.js';
 
 /** The spec's Versioning table, row by row (sandbox path → production path). */
 const versioningTable: [EndpointId, string, string][] = [
@@ -80,7 +81,15 @@ describe('Path parameters are encoded and may not leave their segment', () => {
     );
   });
 
-  it('encodePathSegment leaves safe values alone', () => {
-    expect(encodePathSegment('provider', 'airtel')).toBe('airtel');
+  it('a refused parameter is a RequestValidationError naming params.<name>', () => {
+    let error: unknown;
+    try {
+      endpointPath(providerTest, 'sandbox', { provider: '..' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isRequestValidationError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'request_validation', operation: 'providerTest' });
+    expect(Object.keys((error as { errors: object }).errors)).toEqual(['params.provider']);
   });
 });

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Transport } from '../../../src/core/transport.js';
@@ -81,7 +82,7 @@ describe('Secrets stay secret: Authorization, passwords, tokens and API keys are
       credentials: { airtime: { email: 'duka@example.co.tz', password } },
     });
     const events = capture(t);
-    const error = await t.login('airtime').catch((e: unknown) => e);
+    const error = await t.authenticate('airtime').catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ResponseValidationError', body: { token: '[redacted]' } });
     expectNoSecret(everything(error) + everything(events));
   });
@@ -134,9 +135,54 @@ describe('Secrets stay secret: Authorization, passwords, tokens and API keys are
       baseUrl: origin,
       credentials: { airtime: { email: 'not-an-email', password } },
     });
-    const error = await t.login('airtime').catch((e: unknown) => e);
+    const error = await t.authenticate('airtime').catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'RequestValidationError' });
     expectNoSecret(everything(error));
+  });
+});
+
+describe('Secret values echoed by the platform or a proxy are scrubbed, whatever key holds them', () => {
+  it('a 401 whose message quotes the bearer token: not in the message, stack, inspect or events', async () => {
+    nock(origin)
+      .get('/api/sandbox/airtime/user')
+      .reply(401, { message: `Token ${setToken} is revoked.` }, { 'www-authenticate': setToken });
+    const t = new Transport({ baseUrl: origin, maxRetries: 0 });
+    t.setToken('airtime', setToken);
+    const events = capture(t);
+    const error = await t.request('airtimeUser').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AuthenticationError', status: 401 });
+    expect((error as Error).message).toContain('Token [redacted] is revoked.');
+    expectNoSecret(everything(error) + everything(events) + inspect(error, { depth: 9 }));
+  });
+
+  it('a 500 page echoing the login body: the password is scrubbed, here and in the retry event', async () => {
+    const page = `<html><body>Error: {"email":"duka@example.co.tz","password":"${password}"}</body></html>`;
+    nock(origin).post('/api/sandbox/airtime/login').times(2).reply(500, page);
+    const t = new Transport({
+      baseUrl: origin,
+      credentials: { airtime: { email: 'duka@example.co.tz', password } },
+      apiKey,
+      maxRetries: 1,
+      retryDelay: { minMs: 1, maxMs: 1 },
+    });
+    const events = capture(t);
+    const error = await t.authenticate('airtime').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ServerError', status: 500 });
+    expect(String((error as { body: unknown }).body)).toContain('"password":"[redacted]"');
+    expect(events.some((e) => (e as { delayMs?: number }).delayMs !== undefined)).toBe(true);
+    expectNoSecret(everything(error) + everything(events) + inspect(error, { depth: 9 }));
+  });
+
+  it('a 422 echoing the API key under a field message: scrubbed, the message kept', async () => {
+    nock(origin)
+      .post('/api/sandbox/pay_mobile')
+      .reply(422, { message: 'Invalid.', errors: { key: [`The key ${apiKey} is unknown.`] } });
+    const t = new Transport({ baseUrl: origin, apiKey });
+    const error = await t.request('payMobile', { body: purchase }).catch((e: unknown) => e);
+    expect((error as { errors: unknown }).errors).toEqual({
+      key: ['The key [redacted] is unknown.'],
+    });
+    expectNoSecret(everything(error) + inspect(error, { depth: 9 }));
   });
 });
 

@@ -3,10 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport } from '../../../src/core/transport.js';
 
-// A retried attempt must put on the wire exactly what the first one did. Two routes: with Node's
-// own global fetch, every JSON attempt goes through node:http (core/http-send.ts); once the
-// global fetch is replaced, the first goes to it directly and a retried one through ky
-// (core/send-route.ts). A real server on a loopback port records each request as it arrived —
+// A retried attempt must put on the wire exactly what the first one did, through Node's own
+// global fetch or one replaced after pesakit loaded. A real server on a loopback port records each request as it arrived —
 // method, URL, headers, body — and fails the first attempt with a 503, which the transport
 // retries for a safe call.
 
@@ -70,9 +68,9 @@ async function failingOnce(answer: unknown): Promise<{ url: string; arrived: Arr
 
 describe('A retried attempt sends exactly what the first attempt sent', () => {
   it.each([
-    ['node:http', () => undefined],
+    ['the global fetch', () => undefined],
     [
-      'a replaced global fetch, then ky',
+      'a replaced global fetch',
       () => {
         globalThis.fetch = (input, init) => fetchAtStart(input, init);
       },
