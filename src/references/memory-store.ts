@@ -57,19 +57,14 @@ import type {
   TransitionDetails,
 } from './types.js';
 
-/** Options of {@link MemoryReferenceStore}. */
 export interface MemoryReferenceStoreOptions {
-  /** The clock used for `createdAt`, `updatedAt` and defaults. @default () => new Date() */
+  /** @default () => new Date() */
   now?: () => Date;
 }
 
 /**
- * A store in this process's memory: the default, and the right one for tests. Everything is
- * lost when the process exits — use `SqliteReferenceStore` (`pesakit/sqlite`) for a single
- * process that must survive restarts, `PostgresReferenceStore` (`pesakit/postgres`) for many.
- *
- * Every method validates, decides and writes without awaiting in between, so concurrent calls
- * in one process cannot interleave halfway through a change.
+ * The default store, lost when the process exits. Every method validates, decides and writes
+ * without an await in between, so concurrent calls cannot interleave halfway through a change.
  */
 export class MemoryReferenceStore implements ReferenceStore {
   readonly #records = new Map<string, TransactionRecord>();
@@ -77,9 +72,7 @@ export class MemoryReferenceStore implements ReferenceStore {
   readonly #owners = new Map<string, string>();
   readonly #now: () => Date;
   readonly inbox: CallbackInbox;
-  /** The reconciler's next due times and leases (schedule/memory-schedule.ts). */
   readonly #schedule = new MemorySchedule();
-  /** The handlers' runner's due effects and their leases (memory-effects.ts). */
   readonly #effects: MemoryEffects;
 
   constructor(options: MemoryReferenceStoreOptions = {}) {
@@ -149,14 +142,11 @@ export class MemoryReferenceStore implements ReferenceStore {
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
     const answer = parseAnswerWrite(merchantReference, refs, to, details);
     const record = this.#require(answer.merchantReference);
-    // A lost lease writes nothing, as its error says; a refused move keeps the references
-    // (what the two calls in turn would do).
     this.#assertLease(answer.merchantReference, answer.leaseToken);
     this.#attach(record, answer.refs);
     return this.#move(record, answer.transition, undefined);
   }
 
-  /** Attaches `parsed` to `record`; every new value is checked before any is written. */
   #attach(record: TransactionRecord, parsed: References): void {
     const reference = record.merchantReference;
     const fresh = newReferences(record, parsed);
@@ -339,7 +329,6 @@ export class MemoryReferenceStore implements ReferenceStore {
     return record;
   }
 
-  /** Who holds `value` under any reference kind, the merchant's own included. */
   #ownerOf(value: string): string | undefined {
     return this.#owners.get(value) ?? (this.#records.has(value) ? value : undefined);
   }

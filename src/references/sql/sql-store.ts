@@ -53,21 +53,12 @@ import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlStoreContext } from './sql-store-context.js';
 import type { SqlDialectName, StoreDatabase } from './table.js';
 
-/** Options shared by the SQL stores. */
 export interface SqlReferenceStoreOptions {
-  /** The clock used for `createdAt`, `updatedAt` and defaults. @default () => new Date() */
+  /** @default () => new Date() */
   now?: () => Date;
 }
 
-/**
- * The reference store over SQL, one implementation for SQLite and PostgreSQL. It checks each
- * call's input with the rules every store applies (input-rules.ts), then hands it to the part of
- * the store that does it: the records' writes (sql-record-writes.ts) and reads
- * (sql-record-lookups.ts), the reconciler's lease and release (schedule.ts), the effect outbox
- * (effects.ts) and the callback inbox (inbox/sql-inbox.ts). Every change is one transaction that locks the record, decides with the
- * same rules as the memory store, then writes; the unique constraints are the last word on who
- * owns a reference.
- */
+/** The store over SQL (SQLite and PostgreSQL): input checked here, then handed to its parts. */
 export class SqlReferenceStore implements ReferenceStore {
   readonly #store: SqlStoreContext;
   readonly #release: () => Promise<void>;
