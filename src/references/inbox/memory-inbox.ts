@@ -11,7 +11,6 @@ import {
   parseReschedule,
   storedError,
 } from './input-rules.js';
-
 import type {
   CallbackInbox,
   InboxAppend,
@@ -25,10 +24,7 @@ import type {
 
 const nextId = monotonicFactory();
 
-/**
- * The inbox in this process's memory (the memory store's). Every method decides and writes
- * without awaiting in between, so concurrent calls in one process never interleave.
- */
+/** The memory store's inbox: no await between deciding and writing, so calls never interleave. */
 export class MemoryCallbackInbox implements CallbackInbox {
   readonly #entries = new Map<string, InboxEntry>();
   readonly #byKey = new Map<string, string>();
@@ -192,11 +188,9 @@ export class MemoryCallbackInbox implements CallbackInbox {
     return { deleted: finished.length };
   }
 
-  /** The entry when `token` is its current, unexpired lease's. */
   #held(id: string, token: string): InboxEntry | undefined {
     const entry = this.#entries.get(id);
     if (entry?.status !== 'processing' || this.#tokens.get(id) !== token) return undefined;
-    // An expired lease cannot write, even before another worker takes the entry over.
     if (entry.leaseUntil === null || entry.leaseUntil <= this.#now()) return undefined;
     return entry;
   }
