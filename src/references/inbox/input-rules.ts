@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import { parse } from '../input-rules/common.js';
+import { parse, storedText } from '../input-rules/common.js';
 import type {
   InboxAppend,
   InboxClaimOptions,
@@ -129,14 +129,13 @@ export function parseReschedule(options: { dueAt: Date; error?: string }): {
   return { dueAt, error };
 }
 
-/** Any failure must be recordable: bounded, a NUL replaced rather than refused. */
 export function storedError(operation: string, error: unknown): string {
   if (typeof error !== 'string') {
     throw new StoreInputError(operation, {
       error: ['The error must be a string (what went wrong, for a person).'],
     });
   }
-  return error.slice(0, 2000).replaceAll('\u0000', '\uFFFD');
+  return storedText(error);
 }
 
 /** A cut-off later than now deletes nothing more: a mistake, refused before anything is deleted. */

@@ -2,12 +2,7 @@ import type { ReferenceField, TransactionRecord, TransactionStatus } from '../ty
 import type { SqlStoreContext } from './sql-store-context.js';
 import { referenceColumns, toRecord, transactionsTable } from './table.js';
 
-/**
- * The SQL store's reads of its records (TransactionRecords): by one reference field, by any
- * platform reference, the open ones in the order the reconciler checks them, and those in
- * review. Its input is
- * checked already (sql-store.ts).
- */
+/** The SQL store's reads of its records; its input is checked already. */
 export class SqlRecordLookups {
   readonly #store: SqlStoreContext;
 
@@ -15,7 +10,6 @@ export class SqlRecordLookups {
     this.#store = store;
   }
 
-  /** The record whose `field` holds `value`. */
   async find(field: ReferenceField, value: string): Promise<TransactionRecord | undefined> {
     const column = field === 'merchantReference' ? 'merchant_reference' : referenceColumns[field];
     const row = await this.#store
@@ -72,7 +66,6 @@ export class SqlRecordLookups {
     return rows.map(toRecord);
   }
 
-  /** `needs_review` records in merchant-reference order, the page after `after`. */
   async listReview(limit: number, after: string | undefined): Promise<TransactionRecord[]> {
     const rows = await this.#store
       .open()

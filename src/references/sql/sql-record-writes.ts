@@ -1,3 +1,4 @@
+import type { UpdateObject } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
@@ -14,17 +15,15 @@ import {
 } from './record-claims.js';
 import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
-import { toCents, toRecord, transactionsTable } from './table.js';
+import { type StoreDatabase, toCents, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
 
 type ParsedResolve = ReturnType<typeof parseResolve>;
 
 /**
- * The SQL store's writes to its records (TransactionRecords): the money call's intent and
- * answer, references attached, a status moved, a check counted, a review resolved. Every change is one transaction
- * that locks the record (`SELECT ... FOR UPDATE` on PostgreSQL; SQLite has one writer at a
- * time), decides with the same rules as the memory store, then writes. The unique constraints
- * are the last word on who owns a reference. Its input is checked already (sql-store.ts).
+ * The SQL store's record writes: each one transaction that locks the record, decides with the
+ * memory store's rules (record-changes.ts), then writes; the unique constraints have the last
+ * word on who owns a reference. Its input is checked already.
  */
 export class SqlRecordWrites {
   readonly #store: SqlStoreContext;
@@ -92,12 +91,7 @@ export class SqlRecordWrites {
       });
   }
 
-  /**
-   * One transaction and one UPDATE: one commit where attachReferences then transition made two.
-   * A move the status table refuses (the record settled meanwhile) is decided in code, with no
-   * failed statement, so the references are still written and the refusal thrown after the
-   * commit: what the two calls in turn would do. A lost lease writes nothing, as its error says.
-   */
+  /** A refused move is decided in code, so the references commit and the refusal follows. */
   async attachAndTransition(
     answer: ParsedAnswerWrite,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
@@ -122,17 +116,12 @@ export class SqlRecordWrites {
             refused = error;
           }
           if (claimed === undefined && change === undefined) return { record, changed: false };
-          const row = await trx
-            .updateTable(transactionsTable)
-            .set({
-              ...(claimed ?? {}),
-              updated_at: this.#store.instant(at),
-              ...(change === undefined ? {} : statusColumns(dialect, change, transition)),
-            })
-            .where('merchant_reference', '=', reference)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { record: toRecord(row), changed: change !== undefined };
+          const updated = await this.#update(trx, reference, {
+            ...(claimed ?? {}),
+            updated_at: this.#store.instant(at),
+            ...(change === undefined ? {} : statusColumns(dialect, change, transition)),
+          });
+          return { record: updated, changed: change !== undefined };
         });
     } catch (error) {
       throw await explainConflict(this.#store.database, error, reference, refs);
@@ -141,7 +130,6 @@ export class SqlRecordWrites {
     return result;
   }
 
-  /** A person's decision on a record in review, with the effect it makes due. */
   async resolve(reference: string, decision: ParsedResolve): Promise<TransactionRecord> {
     const { dialect } = this.#store;
     return this.#store
@@ -150,24 +138,18 @@ export class SqlRecordWrites {
       .execute(async (trx) => {
         const record = await lockRecord(trx, dialect, reference);
         const change = resolution(record, decision, this.#store.now());
-        const row = await trx
-          .updateTable(transactionsTable)
-          .set({
-            status: change.status,
-            status_reason: change.statusReason,
-            updated_at: this.#store.instant(change.updatedAt),
-            resolution: JSON.stringify(change.resolution),
-            ...effectColumns(dialect, change.effect),
-          })
-          .where('merchant_reference', '=', reference)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return toRecord(row);
+        return this.#update(trx, reference, {
+          status: change.status,
+          status_reason: change.statusReason,
+          updated_at: this.#store.instant(change.updatedAt),
+          resolution: JSON.stringify(change.resolution),
+          ...effectColumns(dialect, change.effect),
+        });
       });
   }
 
   async recordCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {
-    // One statement: the count is incremented by the engine, so concurrent checks all count.
+    // The engine increments the count, so concurrent checks all count.
     const row = await this.#store
       .open()
       .updateTable(transactionsTable)
@@ -183,21 +165,16 @@ export class SqlRecordWrites {
     return toRecord(row);
   }
 
-  /** attachReferences inside `trx`: the record with `refs` attached. */
   async #attach(trx: Db, reference: string, parsed: References): Promise<TransactionRecord> {
     const record = await lockRecord(trx, this.#store.dialect, reference);
     const columns = await claimReferences(trx, this.#store.dialect, record, parsed);
     if (columns === undefined) return record;
-    const row = await trx
-      .updateTable(transactionsTable)
-      .set({ ...columns, updated_at: this.#store.instant(this.#store.now()) })
-      .where('merchant_reference', '=', reference)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRecord(row);
+    return this.#update(trx, reference, {
+      ...columns,
+      updated_at: this.#store.instant(this.#store.now()),
+    });
   }
 
-  /** transition inside `trx`, of `record` as locked and read there. */
   async #move(
     trx: Db,
     record: TransactionRecord,
@@ -208,15 +185,24 @@ export class SqlRecordWrites {
     if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
     const change = statusChange(record, parsed, this.#store.now());
     if (change === undefined) return { record, changed: false };
+    const updated = await this.#update(trx, reference, {
+      updated_at: this.#store.instant(change.updatedAt),
+      ...statusColumns(this.#store.dialect, change, parsed),
+    });
+    return { record: updated, changed: true };
+  }
+
+  async #update(
+    trx: Db,
+    reference: string,
+    columns: UpdateObject<StoreDatabase, typeof transactionsTable>,
+  ): Promise<TransactionRecord> {
     const row = await trx
       .updateTable(transactionsTable)
-      .set({
-        updated_at: this.#store.instant(change.updatedAt),
-        ...statusColumns(this.#store.dialect, change, parsed),
-      })
+      .set(columns)
       .where('merchant_reference', '=', reference)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { record: toRecord(row), changed: true };
+    return toRecord(row);
   }
 }
