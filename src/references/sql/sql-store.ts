@@ -1,46 +1,15 @@
 import type { Kysely } from 'kysely';
-import type {
-  ClaimEffectsOptions,
-  EffectClaim,
-  EffectStatus,
-  FailEffectOptions,
-} from '../effects.js';
+import {
+  CheckedReferenceStore,
+  type ParsedListOpen,
+  type ParsedResolve,
+} from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
-import {
-  isLookupable,
-  parseAnswerWrite,
-  parseCheckTime,
-  parseClaimEffects,
-  parseEffectStatus,
-  parseFailEffect,
-  parseFindBy,
-  parseIntent,
-  parseListOpen,
-  parseListPage,
-  parseMerchantReference,
-  parseReferences,
-  parseResolve,
-  parseTransition,
-} from '../input-rules.js';
-import type { ResolveOptions } from '../review.js';
-import { parseLeaseDue, parseRelease, parseReleases } from '../schedule/input-rules.js';
-import type {
-  LeaseDueOptions,
-  LeasedRecord,
-  LeaseRelease,
-  ReleaseLeaseOptions,
-} from '../schedule/types.js';
-import type {
-  ListOpenOptions,
-  ReferenceField,
-  ReferenceStore,
-  References,
-  TransactionIntent,
-  TransactionRecord,
-  TransactionStatus,
-  TransitionDetails,
-} from '../types.js';
+import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
+import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
+import type { LeasedRecord } from '../schedule/types.js';
+import type { ReferenceField, References, TransactionIntent, TransactionRecord } from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
 import {
   leaseDueRows,
@@ -48,24 +17,28 @@ import {
   releaseLeaseRow,
   releaseLeaseRows,
 } from './schedule.js';
-import { SqlRecordLookups } from './sql-record-lookups.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlStoreContext } from './sql-store-context.js';
-import type { SqlDialectName, StoreDatabase } from './table.js';
+import {
+  referenceColumns,
+  type SqlDialectName,
+  type StoreDatabase,
+  toRecord,
+  transactionsTable,
+} from './table.js';
 
 export interface SqlReferenceStoreOptions {
   /** @default () => new Date() */
   now?: () => Date;
 }
 
-/** The store over SQL (SQLite and PostgreSQL): input checked here, then handed to its parts. */
-export class SqlReferenceStore implements ReferenceStore {
+/** The store over SQL (SQLite and PostgreSQL), each call handed to the part that does it. */
+export class SqlReferenceStore extends CheckedReferenceStore {
   readonly #store: SqlStoreContext;
   readonly #release: () => Promise<void>;
   readonly inbox: CallbackInbox;
   readonly #writes: SqlRecordWrites;
-  readonly #lookups: SqlRecordLookups;
-  readonly #effects: SqlEffectOutbox;
+  protected readonly effects: SqlEffectOutbox;
 
   protected constructor(
     db: Kysely<StoreDatabase>,
@@ -73,134 +46,126 @@ export class SqlReferenceStore implements ReferenceStore {
     release: () => Promise<void>,
     options: SqlReferenceStoreOptions,
   ) {
+    super();
     const store = new SqlStoreContext(db, dialect, options.now ?? (() => new Date()));
     this.#store = store;
     this.#release = release;
     this.inbox = new SqlCallbackInbox(() => store.open(), dialect, store.now);
     this.#writes = new SqlRecordWrites(store);
-    this.#lookups = new SqlRecordLookups(store);
-    this.#effects = new SqlEffectOutbox(store);
+    this.effects = new SqlEffectOutbox(store);
   }
 
-  async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
-    return this.#writes.createIntent(parseIntent(intent));
+  protected now(): Date {
+    return this.#store.now();
   }
 
-  async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('attachReferences', merchantReference);
-    return this.#writes.attachReferences(reference, parseReferences(refs));
+  protected writeIntent(intent: TransactionIntent): Promise<TransactionRecord> {
+    return this.#writes.createIntent(intent);
   }
 
-  async transition(
-    merchantReference: string,
-    to: TransactionStatus,
-    details?: TransitionDetails,
+  protected attach(reference: string, refs: References): Promise<TransactionRecord> {
+    return this.#writes.attachReferences(reference, refs);
+  }
+
+  protected move(
+    reference: string,
+    transition: ParsedTransition,
+    leaseToken: string | undefined,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const reference = parseMerchantReference('transition', merchantReference);
-    const parsed = parseTransition(to, details);
-    return this.#writes.transition(reference, parsed, details?.leaseToken);
+    return this.#writes.transition(reference, transition, leaseToken);
   }
 
-  async attachAndTransition(
-    merchantReference: string,
-    refs: References,
-    to: TransactionStatus,
-    details?: TransitionDetails,
+  protected writeAnswer(
+    answer: ParsedAnswerWrite,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    return this.#writes.attachAndTransition(parseAnswerWrite(merchantReference, refs, to, details));
+    return this.#writes.attachAndTransition(answer);
   }
 
-  async recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('recordCheck', merchantReference);
-    return this.#writes.recordCheck(reference, parseCheckTime(at) ?? this.#store.now());
+  protected async lookup(
+    field: ReferenceField,
+    value: string,
+  ): Promise<TransactionRecord | undefined> {
+    const column = field === 'merchantReference' ? 'merchant_reference' : referenceColumns[field];
+    const row = await this.#select().where(column, '=', value).executeTakeFirst();
+    return row && toRecord(row);
   }
 
-  async get(merchantReference: string): Promise<TransactionRecord | undefined> {
-    return this.find({ field: 'merchantReference', value: merchantReference });
-  }
-
-  async findByReference(reference: string): Promise<TransactionRecord | undefined> {
-    if (!isLookupable(reference)) return undefined;
-    const own = await this.get(reference);
+  protected async lookupAny(value: string): Promise<TransactionRecord | undefined> {
+    const own = await this.lookup('merchantReference', value);
     if (own) return own;
-    return this.#lookups.findByPlatformReference(reference);
+    const row = await this.#select()
+      .where((eb) => eb.or(Object.values(referenceColumns).map((column) => eb(column, '=', value))))
+      .orderBy('merchant_reference')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toRecord(row);
   }
 
-  async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
-    const { field, value } = parseFindBy(by);
-    if (!isLookupable(value)) return undefined;
-    return this.#lookups.find(field, value);
+  protected async listOpenRecords(filter: ParsedListOpen): Promise<TransactionRecord[]> {
+    const { statuses, product, checkedBefore, limit } = filter;
+    const rows = await this.#select()
+      .where('status', 'in', [...statuses])
+      .$if(product !== undefined, (qb) => qb.where('product', '=', product as string))
+      .$if(checkedBefore !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('last_checked_at', 'is', null),
+            eb('last_checked_at', '<', this.#store.instant(checkedBefore as Date)),
+          ]),
+        ),
+      )
+      // The order of compareForReconciliation.
+      .orderBy('last_checked_at', (ob) => ob.asc().nullsFirst())
+      .orderBy('created_at', 'asc')
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
   }
 
-  async listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]> {
-    return this.#lookups.listOpen(parseListOpen(options));
+  protected countCheck(reference: string, at: Date): Promise<TransactionRecord> {
+    return this.#writes.recordCheck(reference, at);
   }
 
-  async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
-    const parsed = parseLeaseDue(options);
-    return leaseDueRows(this.#store.open(), this.#store.dialect, parsed, this.#store.now());
+  protected lease(options: ParsedLeaseDue): Promise<LeasedRecord[]> {
+    return leaseDueRows(this.#store.open(), this.#store.dialect, options, this.#store.now());
   }
 
-  async releaseLease(
-    merchantReference: string,
-    token: string,
-    options: ReleaseLeaseOptions,
-  ): Promise<boolean> {
-    const reference = parseMerchantReference('releaseLease', merchantReference);
-    const parsed = parseRelease(token, options);
+  protected release(reference: string, options: ParsedRelease): Promise<boolean> {
     const { dialect } = this.#store;
-    return releaseLeaseRow(this.#store.open(), dialect, reference, parsed, this.#store.now());
+    return releaseLeaseRow(this.#store.open(), dialect, reference, options, this.#store.now());
   }
 
-  async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
-    const parsed = parseReleases(releases);
-    return releaseLeaseRows(this.#store.open(), this.#store.dialect, parsed, this.#store.now());
+  protected releaseAll(releases: ParsedLeaseRelease[]): Promise<boolean[]> {
+    return releaseLeaseRows(this.#store.open(), this.#store.dialect, releases, this.#store.now());
   }
 
-  async readObservations(merchantReference: string): Promise<unknown[]> {
-    const reference = parseMerchantReference('readObservations', merchantReference);
+  protected observationsOf(reference: string): Promise<unknown[]> {
     return readObservationRows(this.#store.open(), reference);
   }
 
-  async resolve(
-    merchantReference: string,
-    outcome: 'success' | 'failed',
-    options: ResolveOptions,
+  protected writeResolution(
+    reference: string,
+    decision: ParsedResolve,
   ): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('resolve', merchantReference);
-    return this.#writes.resolve(reference, parseResolve(outcome, options));
+    return this.#writes.resolve(reference, decision);
   }
 
-  async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
-    const { limit, after } = parseListPage('listReview', options);
-    return this.#lookups.listReview(limit, after);
-  }
-
-  async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
-    return this.#effects.claim(parseClaimEffects(options));
-  }
-
-  async completeEffect(merchantReference: string, token: string): Promise<boolean> {
-    const reference = parseMerchantReference('completeEffect', merchantReference);
-    return this.#effects.complete(reference, token);
-  }
-
-  async failEffect(
-    merchantReference: string,
-    token: string,
-    options: FailEffectOptions,
-  ): Promise<boolean> {
-    const reference = parseMerchantReference('failEffect', merchantReference);
-    return this.#effects.fail(reference, token, parseFailEffect(options));
-  }
-
-  async listEffects(
-    status: Exclude<EffectStatus, 'none' | 'done'>,
-    options?: { limit?: number },
+  protected async reviewPage(
+    limit: number,
+    after: string | undefined,
   ): Promise<TransactionRecord[]> {
-    const listed = parseEffectStatus(status);
-    const { limit } = parseListPage('listEffects', options);
-    return this.#effects.list(listed, limit);
+    const rows = await this.#select()
+      .where('status', '=', 'needs_review')
+      .$if(after !== undefined, (qb) => qb.where('merchant_reference', '>', after as string))
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  #select() {
+    return this.#store.open().selectFrom(transactionsTable).selectAll();
   }
 
   async close(): Promise<void> {
