@@ -15,7 +15,7 @@ export const platformReferenceFields: readonly PlatformReferenceField[] = [
   'refid',
 ];
 
-/** The references new to `record`; another value for a known field is a conflict (never changed). */
+/** The references new to `record`; another value for a known one is a conflict. */
 export function newReferences(record: TransactionRecord, refs: References): References {
   const fresh: References = {};
   for (const field of platformReferenceFields) {

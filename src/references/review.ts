@@ -46,7 +46,7 @@ export interface ResolveOptions {
 }
 
 export interface ReviewQueue {
-  /** Moves a `needs_review` record to its outcome and makes its effect due; else `InvalidTransitionError`. */
+  /** From `needs_review` only (else `InvalidTransitionError`); makes the effect due again. */
   resolve(
     merchantReference: string,
     outcome: 'success' | 'failed',

@@ -89,7 +89,7 @@ function checkOptions(options: unknown): { busyTimeoutMs?: number | undefined } 
   );
 }
 
-/** WAL lets readers read during writes; `synchronous = FULL` makes every commit outlive a power cut. */
+/** WAL lets readers read during writes; `synchronous = FULL`: every commit outlives a power cut. */
 function makeDurable(database: Database.Database, busyTimeoutMs: number): void {
   if (!database.memory) {
     database.pragma('journal_mode = WAL');

@@ -104,14 +104,14 @@ export interface ListOpenOptions {
 
 /** The records: the write-ahead intent, references, status moves and lookups. */
 export interface TransactionRecords {
-  /** Write-ahead: stored as `initiating` BEFORE the request is sent. Duplicate → `DuplicateReferenceError`. */
+  /** Write-ahead: stored BEFORE the request is sent. A duplicate → `DuplicateReferenceError`. */
   createIntent(intent: TransactionIntent): Promise<TransactionRecord>;
   /**
    * The same value again is a no-op; another value for a known field, or a value another record
    * owns under any kind → `ReferenceConflictError`, and none of `refs` is attached.
    */
   attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord>;
-  /** Along `allowedTransitions`; the current status is a no-op, any other move → `InvalidTransitionError`. */
+  /** The current status is a no-op; a move not in `allowedTransitions` → `InvalidTransitionError`. */
   transition(
     merchantReference: string,
     to: TransactionStatus,

@@ -54,7 +54,7 @@ export interface TransactionsTable {
   check_log_seq: number;
 }
 
-/** One row per observation, appended, never rewritten; the oldest dropped past `maxObservations`. */
+/** One row per observation, never rewritten; the oldest dropped past `maxObservations`. */
 export interface CheckLogTable {
   merchant_reference: string;
   seq: number;

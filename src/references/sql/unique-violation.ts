@@ -1,6 +1,6 @@
 import { type ReferenceColumn, referenceColumns } from './table.js';
 
-/** Which column a unique violation is about (PostgreSQL names the constraint, SQLite the column). */
+/** Which column a unique violation is about (by constraint or column name). */
 export function uniqueViolationColumn(
   error: unknown,
 ): ReferenceColumn | 'merchant_reference' | undefined {
