@@ -2,7 +2,8 @@ import type { UpdateObject } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
-import type { ParsedAnswerWrite, ParsedTransition, parseResolve } from '../input-rules.js';
+import { CheckedReferenceStore, type ParsedResolve } from '../checked-store.js';
+import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
 import { resolution, type StatusChange, statusChange } from '../record-changes.js';
 import type { References, TransactionIntent, TransactionRecord } from '../types.js';
 import { effectColumns } from './effects.js';
@@ -18,24 +19,18 @@ import type { SqlStoreContext } from './sql-store-context.js';
 import { type StoreDatabase, toCents, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
 
-type ParsedResolve = ReturnType<typeof parseResolve>;
-
 /**
  * The SQL store's record writes: each one transaction that locks the record, decides with the
  * memory store's rules (record-changes.ts), then writes; the unique constraints have the last
  * word on who owns a reference. Its input is checked already.
  */
-export class SqlRecordWrites {
-  readonly #store: SqlStoreContext;
+export abstract class SqlRecordWrites extends CheckedReferenceStore {
+  protected abstract readonly sql: SqlStoreContext;
 
-  constructor(store: SqlStoreContext) {
-    this.#store = store;
-  }
-
-  async createIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
-    const now = this.#store.instant(this.#store.now());
+  protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
+    const now = this.sql.instant(this.sql.now());
     try {
-      const row = await this.#store
+      const row = await this.sql
         .open()
         .insertInto(transactionsTable)
         .values({
@@ -66,48 +61,48 @@ export class SqlRecordWrites {
     }
   }
 
-  async attachReferences(reference: string, parsed: References): Promise<TransactionRecord> {
+  protected async attach(reference: string, parsed: References): Promise<TransactionRecord> {
     try {
-      return await this.#store
+      return await this.sql
         .open()
         .transaction()
         .execute((trx) => this.#attach(trx, reference, parsed));
     } catch (error) {
-      throw await explainConflict(this.#store.database, error, reference, parsed);
+      throw await explainConflict(this.sql.database, error, reference, parsed);
     }
   }
 
-  async transition(
+  protected async move(
     reference: string,
     parsed: ParsedTransition,
     leaseToken: string | undefined,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    return this.#store
+    return this.sql
       .open()
       .transaction()
       .execute(async (trx) => {
-        const record = await lockRecord(trx, this.#store.dialect, reference);
-        return this.#move(trx, record, parsed, leaseToken);
+        const record = await lockRecord(trx, this.sql.dialect, reference);
+        return this.#moveLocked(trx, record, parsed, leaseToken);
       });
   }
 
   /** A refused move is decided in code, so the references commit and the refusal follows. */
-  async attachAndTransition(
+  protected async writeAnswer(
     answer: ParsedAnswerWrite,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const { dialect } = this.#store;
+    const { dialect } = this.sql;
     const { merchantReference: reference, refs, transition, leaseToken } = answer;
     let refused: unknown;
     let result: { record: TransactionRecord; changed: boolean };
     try {
-      result = await this.#store
+      result = await this.sql
         .open()
         .transaction()
         .execute(async (trx) => {
           const record = await lockRecord(trx, dialect, reference);
           if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
           const claimed = await claimReferences(trx, dialect, record, refs);
-          const at = this.#store.now();
+          const at = this.sql.now();
           let change: StatusChange | undefined;
           try {
             change = statusChange(record, transition, at);
@@ -118,45 +113,48 @@ export class SqlRecordWrites {
           if (claimed === undefined && change === undefined) return { record, changed: false };
           const updated = await this.#update(trx, reference, {
             ...(claimed ?? {}),
-            updated_at: this.#store.instant(at),
+            updated_at: this.sql.instant(at),
             ...(change === undefined ? {} : statusColumns(dialect, change, transition)),
           });
           return { record: updated, changed: change !== undefined };
         });
     } catch (error) {
-      throw await explainConflict(this.#store.database, error, reference, refs);
+      throw await explainConflict(this.sql.database, error, reference, refs);
     }
     if (refused !== undefined) throw refused;
     return result;
   }
 
-  async resolve(reference: string, decision: ParsedResolve): Promise<TransactionRecord> {
-    const { dialect } = this.#store;
-    return this.#store
+  protected async writeResolution(
+    reference: string,
+    decision: ParsedResolve,
+  ): Promise<TransactionRecord> {
+    const { dialect } = this.sql;
+    return this.sql
       .open()
       .transaction()
       .execute(async (trx) => {
         const record = await lockRecord(trx, dialect, reference);
-        const change = resolution(record, decision, this.#store.now());
+        const change = resolution(record, decision, this.sql.now());
         return this.#update(trx, reference, {
           status: change.status,
           status_reason: change.statusReason,
-          updated_at: this.#store.instant(change.updatedAt),
+          updated_at: this.sql.instant(change.updatedAt),
           resolution: JSON.stringify(change.resolution),
           ...effectColumns(dialect, change.effect),
         });
       });
   }
 
-  async recordCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {
+  protected async countCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {
     // The engine increments the count, so concurrent checks all count.
-    const row = await this.#store
+    const row = await this.sql
       .open()
       .updateTable(transactionsTable)
       .set((eb) => ({
-        last_checked_at: this.#store.instant(checkedAt),
+        last_checked_at: this.sql.instant(checkedAt),
         check_count: eb('check_count', '+', 1),
-        updated_at: this.#store.instant(this.#store.now()),
+        updated_at: this.sql.instant(this.sql.now()),
       }))
       .where('merchant_reference', '=', reference)
       .returningAll()
@@ -166,16 +164,16 @@ export class SqlRecordWrites {
   }
 
   async #attach(trx: Db, reference: string, parsed: References): Promise<TransactionRecord> {
-    const record = await lockRecord(trx, this.#store.dialect, reference);
-    const columns = await claimReferences(trx, this.#store.dialect, record, parsed);
+    const record = await lockRecord(trx, this.sql.dialect, reference);
+    const columns = await claimReferences(trx, this.sql.dialect, record, parsed);
     if (columns === undefined) return record;
     return this.#update(trx, reference, {
       ...columns,
-      updated_at: this.#store.instant(this.#store.now()),
+      updated_at: this.sql.instant(this.sql.now()),
     });
   }
 
-  async #move(
+  async #moveLocked(
     trx: Db,
     record: TransactionRecord,
     parsed: ParsedTransition,
@@ -183,11 +181,11 @@ export class SqlRecordWrites {
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
     const reference = record.merchantReference;
     if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
-    const change = statusChange(record, parsed, this.#store.now());
+    const change = statusChange(record, parsed, this.sql.now());
     if (change === undefined) return { record, changed: false };
     const updated = await this.#update(trx, reference, {
-      updated_at: this.#store.instant(change.updatedAt),
-      ...statusColumns(this.#store.dialect, change, parsed),
+      updated_at: this.sql.instant(change.updatedAt),
+      ...statusColumns(this.sql.dialect, change, parsed),
     });
     return { record: updated, changed: true };
   }

@@ -1,15 +1,10 @@
 import type { Kysely } from 'kysely';
-import {
-  CheckedReferenceStore,
-  type ParsedListOpen,
-  type ParsedResolve,
-} from '../checked-store.js';
+import type { ParsedListOpen } from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
-import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
 import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
 import type { LeasedRecord } from '../schedule/types.js';
-import type { ReferenceField, References, TransactionIntent, TransactionRecord } from '../types.js';
+import type { ReferenceField, TransactionRecord } from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
 import {
   leaseDueRows,
@@ -32,12 +27,11 @@ export interface SqlReferenceStoreOptions {
   now?: () => Date;
 }
 
-/** The store over SQL (SQLite and PostgreSQL), each call handed to the part that does it. */
-export class SqlReferenceStore extends CheckedReferenceStore {
-  readonly #store: SqlStoreContext;
+/** The store over SQL (SQLite and PostgreSQL): reads, schedule and outbox over its writes. */
+export class SqlReferenceStore extends SqlRecordWrites {
+  protected readonly sql: SqlStoreContext;
   readonly #release: () => Promise<void>;
   readonly inbox: CallbackInbox;
-  readonly #writes: SqlRecordWrites;
   protected readonly effects: SqlEffectOutbox;
 
   protected constructor(
@@ -48,37 +42,14 @@ export class SqlReferenceStore extends CheckedReferenceStore {
   ) {
     super();
     const store = new SqlStoreContext(db, dialect, options.now ?? (() => new Date()));
-    this.#store = store;
+    this.sql = store;
     this.#release = release;
     this.inbox = new SqlCallbackInbox(() => store.open(), dialect, store.now);
-    this.#writes = new SqlRecordWrites(store);
     this.effects = new SqlEffectOutbox(store);
   }
 
   protected now(): Date {
-    return this.#store.now();
-  }
-
-  protected writeIntent(intent: TransactionIntent): Promise<TransactionRecord> {
-    return this.#writes.createIntent(intent);
-  }
-
-  protected attach(reference: string, refs: References): Promise<TransactionRecord> {
-    return this.#writes.attachReferences(reference, refs);
-  }
-
-  protected move(
-    reference: string,
-    transition: ParsedTransition,
-    leaseToken: string | undefined,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    return this.#writes.transition(reference, transition, leaseToken);
-  }
-
-  protected writeAnswer(
-    answer: ParsedAnswerWrite,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    return this.#writes.attachAndTransition(answer);
+    return this.sql.now();
   }
 
   protected async lookup(
@@ -110,7 +81,7 @@ export class SqlReferenceStore extends CheckedReferenceStore {
         qb.where((eb) =>
           eb.or([
             eb('last_checked_at', 'is', null),
-            eb('last_checked_at', '<', this.#store.instant(checkedBefore as Date)),
+            eb('last_checked_at', '<', this.sql.instant(checkedBefore as Date)),
           ]),
         ),
       )
@@ -123,32 +94,21 @@ export class SqlReferenceStore extends CheckedReferenceStore {
     return rows.map(toRecord);
   }
 
-  protected countCheck(reference: string, at: Date): Promise<TransactionRecord> {
-    return this.#writes.recordCheck(reference, at);
-  }
-
   protected lease(options: ParsedLeaseDue): Promise<LeasedRecord[]> {
-    return leaseDueRows(this.#store.open(), this.#store.dialect, options, this.#store.now());
+    return leaseDueRows(this.sql.open(), this.sql.dialect, options, this.sql.now());
   }
 
   protected release(reference: string, options: ParsedRelease): Promise<boolean> {
-    const { dialect } = this.#store;
-    return releaseLeaseRow(this.#store.open(), dialect, reference, options, this.#store.now());
+    const { dialect } = this.sql;
+    return releaseLeaseRow(this.sql.open(), dialect, reference, options, this.sql.now());
   }
 
   protected releaseAll(releases: ParsedLeaseRelease[]): Promise<boolean[]> {
-    return releaseLeaseRows(this.#store.open(), this.#store.dialect, releases, this.#store.now());
+    return releaseLeaseRows(this.sql.open(), this.sql.dialect, releases, this.sql.now());
   }
 
   protected observationsOf(reference: string): Promise<unknown[]> {
-    return readObservationRows(this.#store.open(), reference);
-  }
-
-  protected writeResolution(
-    reference: string,
-    decision: ParsedResolve,
-  ): Promise<TransactionRecord> {
-    return this.#writes.resolve(reference, decision);
+    return readObservationRows(this.sql.open(), reference);
   }
 
   protected async reviewPage(
@@ -165,12 +125,12 @@ export class SqlReferenceStore extends CheckedReferenceStore {
   }
 
   #select() {
-    return this.#store.open().selectFrom(transactionsTable).selectAll();
+    return this.sql.open().selectFrom(transactionsTable).selectAll();
   }
 
   async close(): Promise<void> {
-    if (this.#store.closed) return;
-    this.#store.close();
+    if (this.sql.closed) return;
+    this.sql.close();
     await this.#release();
   }
 }
