@@ -99,8 +99,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
       leaseUntil: null,
       processedAt: this.#now(),
     } satisfies Partial<InboxEntry>);
-    this.#tokens.delete(id);
-    return true;
+    return this.#tokens.delete(id);
   }
 
   async reschedule(
@@ -116,8 +115,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
     entry.dueAt = new Date(dueAt);
     entry.leaseUntil = null;
     entry.lastError = error ?? entry.lastError;
-    this.#tokens.delete(id);
-    return true;
+    return this.#tokens.delete(id);
   }
 
   async deadLetter(id: string, token: string, error: string): Promise<boolean> {
@@ -132,8 +130,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
       leaseUntil: null,
       processedAt: this.#now(),
     } satisfies Partial<InboxEntry>);
-    this.#tokens.delete(id);
-    return true;
+    return this.#tokens.delete(id);
   }
 
   async get(id: string): Promise<InboxEntry | undefined> {

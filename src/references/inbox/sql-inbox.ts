@@ -119,8 +119,6 @@ export class SqlCallbackInbox implements CallbackInbox {
     return this.#fenced(id, token, {
       status: 'done',
       outcome,
-      lease_token: null,
-      lease_until: null,
       processed_at: this.#instant(this.#now()),
     });
   }
@@ -135,8 +133,6 @@ export class SqlCallbackInbox implements CallbackInbox {
     return this.#fenced(id, token, {
       status: 'pending',
       due_at: this.#instant(dueAt),
-      lease_token: null,
-      lease_until: null,
       ...(error === undefined ? {} : { last_error: error }),
     });
   }
@@ -148,8 +144,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       status: 'dead',
       outcome: 'dead',
       last_error: lastError,
-      lease_token: null,
-      lease_until: null,
       processed_at: this.#instant(this.#now()),
     });
   }
@@ -226,7 +220,7 @@ export class SqlCallbackInbox implements CallbackInbox {
   async #fenced(id: string, token: string, values: Updateable<InboxTable>): Promise<boolean> {
     const result = await this.#db()
       .updateTable(inboxTable)
-      .set(values)
+      .set({ ...values, lease_token: null, lease_until: null })
       .where('id', '=', id)
       .where('status', '=', 'processing')
       .where('lease_token', '=', token)

@@ -30,24 +30,16 @@ const releaseSchema = z.object({
   counted: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
-export interface ParsedLeaseDue {
-  limit: number;
-  leaseMs: number;
-  force: boolean;
-  passStartedAt: Date | undefined;
-  statuses: readonly TransactionStatus[];
-  observations: boolean;
-  initiatingBefore: Date | undefined;
-}
+export type ParsedLeaseDue = ReturnType<typeof parseLeaseDue>;
 
-export function parseLeaseDue(options: LeaseDueOptions): ParsedLeaseDue {
+export function parseLeaseDue(options: LeaseDueOptions) {
   const parsed = parse('leaseDue', 'options', leaseDueSchema, options ?? {});
   return {
     limit: parsed.limit,
     leaseMs: parsed.leaseMs,
     force: parsed.force ?? false,
     passStartedAt: parsed.passStartedAt,
-    statuses: parsed.statuses ?? openStatuses,
+    statuses: (parsed.statuses ?? openStatuses) as readonly TransactionStatus[],
     observations: parsed.observations ?? true,
     initiatingBefore: parsed.initiatingBefore,
   };
