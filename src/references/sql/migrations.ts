@@ -77,22 +77,12 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     )
     .addCheckConstraint('pesakit_transactions_amount_check', sql`amount_cents > 0`)
     .execute();
-  const index = (name: string, table: string, columns: string[]) =>
-    db.schema.createIndex(name).on(table).columns(columns);
-  await index('pesakit_transactions_open_idx', 'pesakit_transactions', [
-    'status',
-    'last_checked_at',
-    'created_at',
-  ]).execute();
-  await index('pesakit_transactions_due_idx', 'pesakit_transactions', [
-    'status',
-    'next_check_at',
-    'merchant_reference',
-  ]).execute();
-  await index('pesakit_transactions_effect_idx', 'pesakit_transactions', [
-    'effect_status',
-    'effect_due_at',
-  ]).execute();
+  // `<table>_<what>_idx`: the names the released schema has.
+  const index = (table: string, what: string, columns: string[]) =>
+    db.schema.createIndex(`${table}_${what}_idx`).on(table).columns(columns).execute();
+  await index('pesakit_transactions', 'open', ['status', 'last_checked_at', 'created_at']);
+  await index('pesakit_transactions', 'due', ['status', 'next_check_at', 'merchant_reference']);
+  await index('pesakit_transactions', 'effect', ['effect_status', 'effect_due_at']);
   await db.schema
     .createTable('pesakit_check_log')
     .addColumn('merchant_reference', 'text', (c) => c.notNull())
@@ -127,10 +117,7 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
       sql`status in (${list(inboxEntryStatuses)})`,
     )
     .execute();
-  await index('pesakit_callback_inbox_due_idx', 'pesakit_callback_inbox', [
-    'status',
-    'due_at',
-  ]).execute();
+  await index('pesakit_callback_inbox', 'due', ['status', 'due_at']);
   // prune(): partial, so an acknowledgement pays nothing for it.
   await db.schema
     .createIndex('pesakit_callback_inbox_finished_idx')
