@@ -1,8 +1,4 @@
-/**
- * The rules every store applies to its arguments before touching anything, so that the three
- * implementations refuse exactly the same input with exactly the same error. One file per kind
- * of argument under `input-rules/`; the stores import them from here.
- */
+/** Every store checks its arguments with these first, so all refuse the same input alike. */
 export {
   isLookupable,
   parseIntent,

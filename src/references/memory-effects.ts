@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EffectClaim, EffectStatus } from './effects.js';
+import { byEffectDue } from './reconciliation-order.js';
 import { copyRecord } from './record-copy.js';
 import type { TransactionRecord } from './types.js';
 
-/**
- * The memory store's side of the handlers' runner (settlement/effects.ts): which settled
- * records' `onPaid`/`onFailed`/`onReview` are due, and who holds the lease on running one. Kept
- * beside the records rather than in them, as the SQL stores keep the token in a column only the
- * holder can match: a lease that is not in this map is no lease at all.
- */
+/** The memory store's effect outbox; leases beside the records: one not in the map is none. */
 export class MemoryEffects {
   readonly #records: ReadonlyMap<string, TransactionRecord>;
-  /** Merchant reference → the token and expiry of the effect lease held on it. */
   readonly #leases = new Map<string, { token: string; until: number }>();
   readonly #now: () => Date;
 
@@ -20,7 +15,6 @@ export class MemoryEffects {
     this.#now = now;
   }
 
-  /** Leases up to `limit` due effects (one record's, with `merchantReference`), oldest first. */
   claim(options: {
     leaseMs: number;
     limit: number;
@@ -44,7 +38,6 @@ export class MemoryEffects {
     });
   }
 
-  /** Marks the effect done; false (nothing written) unless `token` still holds its lease. */
   complete(merchantReference: string, token: string): boolean {
     const record = this.#holding(merchantReference, token);
     if (!record) return false;
@@ -59,7 +52,6 @@ export class MemoryEffects {
     return true;
   }
 
-  /** Due again at `retryAt`, or dead when null; false unless `token` still holds its lease. */
   fail(merchantReference: string, token: string, failure: { error: string; retryAt: Date | null }) {
     const record = this.#holding(merchantReference, token);
     if (!record) return false;
@@ -81,7 +73,7 @@ export class MemoryEffects {
       .map(copyRecord);
   }
 
-  /** Ends any lease on the record's effect: its status moved, so a new effect replaced it. */
+  /** The record's status moved: a new effect replaced the leased one. */
   forget(merchantReference: string): void {
     this.#leases.delete(merchantReference);
   }
@@ -94,7 +86,6 @@ export class MemoryEffects {
     return lease === undefined || lease.until <= now;
   }
 
-  /** The record, if `token` holds an unexpired lease on its effect. */
   #holding(merchantReference: string, token: string): TransactionRecord | undefined {
     const lease = this.#leases.get(merchantReference);
     const record = this.#records.get(merchantReference);
@@ -103,11 +94,4 @@ export class MemoryEffects {
     }
     return lease.until > this.#now().getTime() ? record : undefined;
   }
-}
-
-/** Oldest due effect first; the merchant reference breaks ties. */
-function byEffectDue(a: TransactionRecord, b: TransactionRecord): number {
-  const due = (a.effect.dueAt?.getTime() ?? 0) - (b.effect.dueAt?.getTime() ?? 0);
-  if (due !== 0) return due;
-  return a.merchantReference < b.merchantReference ? -1 : 1;
 }

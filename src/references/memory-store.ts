@@ -1,30 +1,9 @@
 import { DuplicateReferenceError } from '../errors/duplicate-reference-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
-import type {
-  ClaimEffectsOptions,
-  EffectClaim,
-  EffectStatus,
-  FailEffectOptions,
-} from './effects.js';
+import { CheckedReferenceStore, type ParsedListOpen, type ParsedResolve } from './checked-store.js';
 import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
-import {
-  isLookupable,
-  type ParsedTransition,
-  parseAnswerWrite,
-  parseCheckTime,
-  parseClaimEffects,
-  parseEffectStatus,
-  parseFailEffect,
-  parseFindBy,
-  parseIntent,
-  parseListOpen,
-  parseListPage,
-  parseMerchantReference,
-  parseReferences,
-  parseResolve,
-  parseTransition,
-} from './input-rules.js';
+import type { ParsedAnswerWrite, ParsedTransition } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
 import { compareForReconciliation } from './reconciliation-order.js';
 import {
@@ -36,64 +15,46 @@ import {
   statusChange,
 } from './record-changes.js';
 import { copyRecord } from './record-copy.js';
-import type { ResolveOptions } from './review.js';
-import { parseLeaseDue, parseRelease, parseReleases } from './schedule/input-rules.js';
+import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from './schedule/input-rules.js';
 import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
-import type {
-  LeaseDueOptions,
-  LeasedRecord,
-  LeaseRelease,
-  ReleaseLeaseOptions,
-} from './schedule/types.js';
-import type {
-  ListOpenOptions,
-  ReferenceField,
-  ReferenceStore,
-  References,
-  TransactionIntent,
-  TransactionRecord,
-  TransactionStatus,
-  TransitionDetails,
-} from './types.js';
+import type { LeasedRecord } from './schedule/types.js';
+import type { ReferenceField, References, TransactionIntent, TransactionRecord } from './types.js';
 
-/** Options of {@link MemoryReferenceStore}. */
 export interface MemoryReferenceStoreOptions {
-  /** The clock used for `createdAt`, `updatedAt` and defaults. @default () => new Date() */
+  /** @default () => new Date() */
   now?: () => Date;
 }
 
 /**
- * A store in this process's memory: the default, and the right one for tests. Everything is
- * lost when the process exits — use `SqliteReferenceStore` (`pesakit/sqlite`) for a single
- * process that must survive restarts, `PostgresReferenceStore` (`pesakit/postgres`) for many.
- *
- * Every method validates, decides and writes without awaiting in between, so concurrent calls
- * in one process cannot interleave halfway through a change.
+ * The default store, lost when the process exits. Every method validates, decides and writes
+ * without an await in between, so concurrent calls cannot interleave halfway through a change.
  */
-export class MemoryReferenceStore implements ReferenceStore {
+export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly #records = new Map<string, TransactionRecord>();
   /** Platform reference value → merchant reference of the record that owns it. */
   readonly #owners = new Map<string, string>();
-  readonly #now: () => Date;
+  readonly #clock: () => Date;
   readonly inbox: CallbackInbox;
-  /** The reconciler's next due times and leases (schedule/memory-schedule.ts). */
   readonly #schedule = new MemorySchedule();
-  /** The handlers' runner's due effects and their leases (memory-effects.ts). */
-  readonly #effects: MemoryEffects;
+  protected readonly effects: MemoryEffects;
 
   constructor(options: MemoryReferenceStoreOptions = {}) {
-    this.#now = options.now ?? (() => new Date());
-    this.inbox = new MemoryCallbackInbox(this.#now);
-    this.#effects = new MemoryEffects(this.#records, this.#now);
+    super();
+    this.#clock = options.now ?? (() => new Date());
+    this.inbox = new MemoryCallbackInbox(this.#clock);
+    this.effects = new MemoryEffects(this.#records, this.#clock);
   }
 
-  async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
-    const parsed = parseIntent(intent);
+  protected now(): Date {
+    return this.#clock();
+  }
+
+  protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
     if (this.#records.has(parsed.merchantReference)) {
       throw new DuplicateReferenceError(parsed.merchantReference);
     }
-    const now = this.#now();
+    const now = this.now();
     const record: TransactionRecord = {
       merchantReference: parsed.merchantReference,
       product: parsed.product,
@@ -122,48 +83,36 @@ export class MemoryReferenceStore implements ReferenceStore {
     return copyRecord(record);
   }
 
-  async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('attachReferences', merchantReference);
-    const parsed = parseReferences(refs);
+  protected async attach(reference: string, refs: References): Promise<TransactionRecord> {
     const record = this.#require(reference);
-    this.#attach(record, parsed);
+    this.#attach(record, refs);
     return copyRecord(record);
   }
 
-  async transition(
-    merchantReference: string,
-    to: TransactionStatus,
-    details?: TransitionDetails,
+  protected async move(
+    reference: string,
+    transition: ParsedTransition,
+    leaseToken: string | undefined,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const reference = parseMerchantReference('transition', merchantReference);
-    const parsed = parseTransition(to, details);
-    const record = this.#require(reference);
-    return this.#move(record, parsed, details?.leaseToken);
+    return this.#move(this.#require(reference), transition, leaseToken);
   }
 
-  async attachAndTransition(
-    merchantReference: string,
-    refs: References,
-    to: TransactionStatus,
-    details?: TransitionDetails,
+  protected async writeAnswer(
+    answer: ParsedAnswerWrite,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const answer = parseAnswerWrite(merchantReference, refs, to, details);
     const record = this.#require(answer.merchantReference);
-    // A lost lease writes nothing, as its error says; a refused move keeps the references
-    // (what the two calls in turn would do).
     this.#assertLease(answer.merchantReference, answer.leaseToken);
     this.#attach(record, answer.refs);
     return this.#move(record, answer.transition, undefined);
   }
 
-  /** Attaches `parsed` to `record`; every new value is checked before any is written. */
   #attach(record: TransactionRecord, parsed: References): void {
     const reference = record.merchantReference;
     const fresh = newReferences(record, parsed);
     for (const field of platformReferenceFields) {
       const value = fresh[field];
       if (value === undefined) continue;
-      const owner = this.#ownerOf(value);
+      const owner = this.#owners.get(value) ?? (this.#records.has(value) ? value : undefined);
       if (owner !== undefined && owner !== reference) {
         throw ownedElsewhere(reference, field, value, owner);
       }
@@ -176,7 +125,7 @@ export class MemoryReferenceStore implements ReferenceStore {
       this.#owners.set(value, reference);
       changed = true;
     }
-    if (changed) record.updatedAt = this.#now();
+    if (changed) record.updatedAt = this.now();
   }
 
   #assertLease(reference: string, leaseToken: string | undefined): void {
@@ -192,35 +141,26 @@ export class MemoryReferenceStore implements ReferenceStore {
   ): { record: TransactionRecord; changed: boolean } {
     const reference = record.merchantReference;
     this.#assertLease(reference, leaseToken);
-    const change = statusChange(record, parsed, this.#now());
+    const change = statusChange(record, parsed, this.now());
     if (change === undefined) return { record: copyRecord(record), changed: false };
     Object.assign(record, change);
-    this.#effects.forget(reference);
+    this.effects.forget(reference);
     return { record: copyRecord(record), changed: true };
   }
 
-  async get(merchantReference: string): Promise<TransactionRecord | undefined> {
-    const record = this.#records.get(merchantReference);
-    return record && copyRecord(record);
-  }
-
-  async findByReference(reference: string): Promise<TransactionRecord | undefined> {
-    if (!isLookupable(reference)) return undefined;
-    const record =
-      this.#records.get(reference) ?? this.#records.get(this.#owners.get(reference) ?? '');
-    return record && copyRecord(record);
-  }
-
-  async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
-    const { field, value } = parseFindBy(by);
-    if (field === 'merchantReference') return this.get(value);
-    const owner = this.#owners.get(value);
+  protected lookup(field: ReferenceField, value: string): TransactionRecord | undefined {
+    const owner = field === 'merchantReference' ? value : this.#owners.get(value);
     const record = owner === undefined ? undefined : this.#records.get(owner);
     return record && record[field] === value ? copyRecord(record) : undefined;
   }
 
-  async listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]> {
-    const { statuses, product, checkedBefore, limit } = parseListOpen(options);
+  protected lookupAny(value: string): TransactionRecord | undefined {
+    const record = this.#records.get(value) ?? this.#records.get(this.#owners.get(value) ?? '');
+    return record && copyRecord(record);
+  }
+
+  protected listOpenRecords(filter: ParsedListOpen): TransactionRecord[] {
+    const { statuses, product, checkedBefore, limit } = filter;
     return [...this.#records.values()]
       .filter(
         (record) =>
@@ -235,64 +175,45 @@ export class MemoryReferenceStore implements ReferenceStore {
       .map(copyRecord);
   }
 
-  async recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('recordCheck', merchantReference);
-    const checkedAt = parseCheckTime(at) ?? this.#now();
+  protected countCheck(reference: string, at: Date): TransactionRecord {
     const record = this.#require(reference);
-    record.lastCheckedAt = checkedAt;
+    record.lastCheckedAt = at;
     record.checkCount += 1;
-    record.updatedAt = this.#now();
+    record.updatedAt = this.now();
     return copyRecord(record);
   }
 
-  async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
-    const parsed = parseLeaseDue(options);
+  protected lease(options: ParsedLeaseDue): LeasedRecord[] {
     return this.#schedule
-      .lease(this.#records.values(), parsed, this.#now())
+      .lease(this.#records.values(), options, this.now())
       .map((leased) => ({ ...leased, record: copyRecord(leased.record) }));
   }
 
-  async releaseLease(
-    merchantReference: string,
-    token: string,
-    options: ReleaseLeaseOptions,
-  ): Promise<boolean> {
-    const reference = parseMerchantReference('releaseLease', merchantReference);
-    const parsed = parseRelease(token, options);
-    const record = this.#require(reference);
-    return this.#schedule.release(record, parsed.token, parsed, this.#now());
+  protected release(reference: string, options: ParsedRelease): boolean {
+    return this.#schedule.release(this.#require(reference), options.token, options, this.now());
   }
 
-  async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
-    const parsed = parseReleases(releases);
-    const records = parsed.map((release) => this.#require(release.merchantReference));
-    const now = this.#now();
-    return parsed.map((release, i) =>
+  protected releaseAll(releases: ParsedLeaseRelease[]): boolean[] {
+    const records = releases.map((release) => this.#require(release.merchantReference));
+    const now = this.now();
+    return releases.map((release, i) =>
       this.#schedule.release(records[i] as TransactionRecord, release.token, release, now),
     );
   }
 
-  async readObservations(merchantReference: string): Promise<unknown[]> {
-    const reference = parseMerchantReference('readObservations', merchantReference);
+  protected observationsOf(reference: string): unknown[] {
     this.#require(reference);
     return this.#schedule.observations(reference);
   }
 
-  async resolve(
-    merchantReference: string,
-    outcome: 'success' | 'failed',
-    options: ResolveOptions,
-  ): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('resolve', merchantReference);
-    const decision = parseResolve(outcome, options);
+  protected writeResolution(reference: string, decision: ParsedResolve): TransactionRecord {
     const record = this.#require(reference);
-    Object.assign(record, resolution(record, decision, this.#now()));
-    this.#effects.forget(reference);
+    Object.assign(record, resolution(record, decision, this.now()));
+    this.effects.forget(reference);
     return copyRecord(record);
   }
 
-  async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
-    const { limit, after } = parseListPage('listReview', options);
+  protected reviewPage(limit: number, after: string | undefined): TransactionRecord[] {
     return [...this.#records.values()]
       .filter(
         (record) =>
@@ -304,43 +225,11 @@ export class MemoryReferenceStore implements ReferenceStore {
       .map(copyRecord);
   }
 
-  async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
-    return this.#effects.claim(parseClaimEffects(options));
-  }
-
-  async completeEffect(merchantReference: string, token: string): Promise<boolean> {
-    const reference = parseMerchantReference('completeEffect', merchantReference);
-    return this.#effects.complete(reference, token);
-  }
-
-  async failEffect(
-    merchantReference: string,
-    token: string,
-    options: FailEffectOptions,
-  ): Promise<boolean> {
-    const reference = parseMerchantReference('failEffect', merchantReference);
-    return this.#effects.fail(reference, token, parseFailEffect(options));
-  }
-
-  async listEffects(
-    status: Exclude<EffectStatus, 'none' | 'done'>,
-    options?: { limit?: number },
-  ): Promise<TransactionRecord[]> {
-    const listed = parseEffectStatus(status);
-    const { limit } = parseListPage('listEffects', options);
-    return this.#effects.list(listed, limit);
-  }
-
   async close(): Promise<void> {}
 
   #require(merchantReference: string): TransactionRecord {
     const record = this.#records.get(merchantReference);
     if (!record) throw new TransactionNotFoundError(merchantReference);
     return record;
-  }
-
-  /** Who holds `value` under any reference kind, the merchant's own included. */
-  #ownerOf(value: string): string | undefined {
-    return this.#owners.get(value) ?? (this.#records.has(value) ? value : undefined);
   }
 }

@@ -6,22 +6,15 @@ import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
 import type { StoreDatabase } from './sql/table.js';
 
-/** Options of {@link PostgresReferenceStore.open}. */
 export interface PostgresReferenceStoreOptions extends SqlReferenceStoreOptions {
-  /** Pool size when pesakit creates the pool from a connection string. @default 10 */
+  /** Pool size when pesakit creates the pool. @default 10 */
   maxConnections?: number;
-  /**
-   * The PostgreSQL schema that holds the store's tables (`pesakit_transactions`,
-   * `pesakit_migration*`); created if missing. Give each store sharing a database its own.
-   * @default 'public'
-   */
+  /** Created if missing; give each store sharing a database its own. @default 'public' */
   schema?: string;
 }
 
 /**
- * The reference store in PostgreSQL (pg): for merchants running many instances. All of them
- * see the same records; the unique constraints make sure each reference has one owner, and
- * every change locks its row, so concurrent writers never lose an update.
+ * The store in PostgreSQL, for many processes: every change locks its row.
  *
  * @example
  * import { PostgresReferenceStore } from 'pesakit/postgres';
@@ -36,11 +29,7 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     super(db, 'postgres', release, options);
   }
 
-  /**
-   * Connects with a connection string (pesakit owns that pool and ends it on `close()`) or an
-   * existing `pg.Pool` (left open on `close()`), and applies any pending migrations to the
-   * tables in `options.schema`.
-   */
+  /** A connection string (pesakit's pool, ended on `close()`) or your `pg.Pool` (left open). */
   static async open(
     connection: string | pg.Pool,
     options: PostgresReferenceStoreOptions = {},
@@ -50,11 +39,8 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     const pool = owned
       ? new pg.Pool({ connectionString: connection, max: maxConnections })
       : connection;
-    // An idle connection the server drops (a restart, a failover) emits 'error' on the pool;
-    // unhandled, that would crash the process. The pool discards the client and the next
-    // query opens a new one, so there is nothing else to do.
+    // An idle connection the server drops emits 'error' on the pool: unhandled, a crash.
     if (owned) pool.on('error', () => {});
-    // A connection dropped while a store call has it checked out must not crash the process.
     guardPool(pool);
     const root = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
     const db = root.withSchema(schema);
@@ -65,7 +51,6 @@ export class PostgresReferenceStore extends SqlReferenceStore {
       if (owned) await root.destroy();
       throw error;
     }
-    // Kysely's destroy() ends the pool: only do that when pesakit created it.
     const release = async () => {
       unguardPool(pool);
       if (owned) await root.destroy();
@@ -74,19 +59,15 @@ export class PostgresReferenceStore extends SqlReferenceStore {
   }
 }
 
-/** PostgreSQL keeps the first 63 bytes of an identifier and drops the rest without a word. */
+/** PostgreSQL silently truncates a longer identifier. */
 const maxIdentifierBytes = 63;
 
-/**
- * The options, checked before anything connects: a pool of 0 connections would answer no call
- * (open() resolves, the first query waits forever), and a schema name PostgreSQL truncates
- * would put two stores with different long names in one schema.
- */
+/** Checked before anything connects: a pool of 0 would wait forever. */
 function checkOptions(
   connection: unknown,
   options: PostgresReferenceStoreOptions,
 ): { schema: string; maxConnections: number } {
-  // Duck-typed: an application with its own copy of pg passes a Pool of another class.
+  // Duck-typed: another copy of pg makes a Pool of another class.
   const isPool =
     typeof connection === 'object' &&
     connection !== null &&

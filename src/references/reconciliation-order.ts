@@ -1,9 +1,15 @@
 import type { TransactionRecord } from './types.js';
 
+/** Ties broken by merchant reference, so every store returns the same order. */
+function byReference(a: TransactionRecord, b: TransactionRecord): number {
+  const p = a.merchantReference;
+  const q = b.merchantReference;
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
 /**
- * The order the reconciler works in: records never checked first (they may be stuck since a
- * crash), then the longest unchecked, then the oldest; the merchant reference breaks ties so
- * every store returns the same order. The SQL stores express the same order in ORDER BY.
+ * `listOpen`'s order: never checked first (maybe stuck since a crash), then the longest
+ * unchecked, then the oldest. The SQL stores say the same in ORDER BY.
  */
 export function compareForReconciliation(a: TransactionRecord, b: TransactionRecord): number {
   if (a.lastCheckedAt === null || b.lastCheckedAt === null) {
@@ -11,12 +17,21 @@ export function compareForReconciliation(a: TransactionRecord, b: TransactionRec
   } else if (a.lastCheckedAt.getTime() !== b.lastCheckedAt.getTime()) {
     return a.lastCheckedAt.getTime() - b.lastCheckedAt.getTime();
   }
-  if (a.createdAt.getTime() !== b.createdAt.getTime()) {
-    return a.createdAt.getTime() - b.createdAt.getTime();
-  }
-  return a.merchantReference < b.merchantReference
-    ? -1
-    : a.merchantReference > b.merchantReference
-      ? 1
-      : 0;
+  return a.createdAt.getTime() - b.createdAt.getTime() || byReference(a, b);
+}
+
+/** `leaseDue`'s order: never scheduled first, then the earliest due. */
+export function byDueTime(
+  a: { record: TransactionRecord; nextCheckAt: Date | null },
+  b: { record: TransactionRecord; nextCheckAt: Date | null },
+): number {
+  const x = a.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const y = b.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  return x !== y ? (x < y ? -1 : 1) : byReference(a.record, b.record);
+}
+
+/** Effects' order: the oldest due first. */
+export function byEffectDue(a: TransactionRecord, b: TransactionRecord): number {
+  const due = (a.effect.dueAt?.getTime() ?? 0) - (b.effect.dueAt?.getTime() ?? 0);
+  return due || byReference(a, b);
 }

@@ -5,10 +5,7 @@ import type { ParsedTransition } from './input-rules.js';
 import { canTransition } from './transitions.js';
 import type { PlatformReferenceField, References, TransactionRecord } from './types.js';
 
-/**
- * How a record changes, decided the same way by every store: the stores only differ in how
- * they read the record and write the change (a Map, or one SQL transaction).
- */
+// How a record changes, decided once for every store: they differ only in how they read and write.
 
 export const platformReferenceFields: readonly PlatformReferenceField[] = [
   'controlNumber',
@@ -18,10 +15,7 @@ export const platformReferenceFields: readonly PlatformReferenceField[] = [
   'refid',
 ];
 
-/**
- * The references of `refs` that are new to `record`. A field the record already holds with
- * another value is a conflict: references never change once known (DESIGN.md decision 2).
- */
+/** The references new to `record`; another value for a known one is a conflict. */
 export function newReferences(record: TransactionRecord, refs: References): References {
   const fresh: References = {};
   for (const field of platformReferenceFields) {
@@ -42,7 +36,6 @@ export function newReferences(record: TransactionRecord, refs: References): Refe
   return fresh;
 }
 
-/** The conflict to report when `value` already belongs to `owner`. */
 export function ownedElsewhere(
   merchantReference: string,
   field: PlatformReferenceField,
@@ -64,11 +57,7 @@ export type StatusChange = Pick<
   'status' | 'statusReason' | 'updatedAt' | 'attemptedAt' | 'lastPayload' | 'review' | 'effect'
 >;
 
-/**
- * The change a transition makes, or `undefined` when the record already has that status (a
- * repeated callback, a second pull: nothing to do). A move not allowed is refused.
- * `attemptedAt` is set when the record leaves `initiating`: that is when the send ended.
- */
+/** `undefined` when the record already has that status (a repeated callback: nothing to do). */
 export function statusChange(
   record: TransactionRecord,
   transition: ParsedTransition,
@@ -90,15 +79,13 @@ export function statusChange(
     attemptedAt: record.status === 'initiating' ? at : record.attemptedAt,
     lastPayload: transition.hasPayload ? transition.payload : record.lastPayload,
     review: transition.review ?? record.review,
-    // The winning transition and its effect are one write: whoever moved the record owns the
-    // handler run, and a crash right after leaves it due for another process.
+    // One write with the transition: a crash right after leaves the effect due for another.
     effect: (effectfulStatuses as readonly string[]).includes(transition.to)
       ? dueEffect(record.effect, now)
       : record.effect,
   };
 }
 
-/** The effect made due again, e.g. by a final transition or a person's resolution. */
 export function dueEffect(previous: EffectState, now: Date): EffectState {
   return {
     status: 'due',
@@ -109,7 +96,6 @@ export function dueEffect(previous: EffectState, now: Date): EffectState {
   };
 }
 
-/** The effect of a record that never reached a final status. */
 export const noEffect: EffectState = {
   status: 'none',
   attempts: 0,

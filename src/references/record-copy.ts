@@ -1,9 +1,6 @@
 import type { TransactionRecord } from './types.js';
 
-/**
- * A deep copy of a record: the memory store hands out copies, so changing a returned record
- * never changes the store (as with the SQL stores, whose records are read fresh from rows).
- */
+/** The memory store hands out copies, so a returned record never changes the store. */
 export function copyRecord(record: TransactionRecord): TransactionRecord {
   return {
     ...record,

@@ -1,9 +1,6 @@
 import type { TransactionRecord } from './types.js';
 
-/**
- * Why automation handed a transaction to a person. A record in `needs_review` carries one of
- * these, and only `store.resolve()` moves it on: the SDK never guesses where money is at stake.
- */
+/** Why automation handed a transaction to a person (only `store.resolve()` moves it on). */
 export const reviewReasons = [
   /** The platform says success, but for another amount (an under- or overpayment). */
   'amount_mismatch',
@@ -25,50 +22,35 @@ export const reviewReasons = [
 
 export type ReviewReason = (typeof reviewReasons)[number];
 
-/** What a person needs to decide a transaction automation could not. */
 export interface ReviewVerdict {
-  /** Machine-readable: alert and route on it. */
   reason: ReviewReason;
   /** One sentence for a person: what was seen, and what to check. */
   message: string;
-  /** The answers and payloads that led here (status pulls, callback bodies), as JSON. */
+  /** The answers and payloads that led here, as JSON. */
   evidence?: unknown;
 }
 
-/** How a person closed a `needs_review` transaction (`store.resolve`). */
 export interface Resolution {
   status: 'success' | 'failed';
   note: string;
-  /** Who decided, when given. */
   by: string | null;
   at: Date;
 }
 
-/** What `store.resolve()` takes besides the outcome. */
 export interface ResolveOptions {
-  /** Why: kept with the record for the audit trail. Required. */
+  /** Why: kept with the record for the audit trail. */
   note: string;
-  /** Who decided (a name, an email). */
   by?: string;
-  /** When; defaults to now. */
+  /** @default now */
   at?: Date;
 }
 
-/**
- * The `needs_review` queue: what automation handed to a person, and the person's decision.
- * One part of `ReferenceStore`.
- */
 export interface ReviewQueue {
-  /**
-   * A person's decision on a `needs_review` record: moves it to `success` or `failed`, records
-   * the note (and who, when), and makes the effect due again so `onPaid` / `onFailed` run.
-   * From any other status → `InvalidTransitionError`.
-   */
+  /** From `needs_review` only (else `InvalidTransitionError`); makes the effect due again. */
   resolve(
     merchantReference: string,
     outcome: 'success' | 'failed',
     options: ResolveOptions,
   ): Promise<TransactionRecord>;
-  /** Records in `needs_review`, by merchant reference, after `after` when given. */
   listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
 }

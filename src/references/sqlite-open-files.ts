@@ -2,21 +2,13 @@ import { existsSync, realpathSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 /**
- * One lock per SQLite file per process, shared by every store of this process on that file.
- *
- * better-sqlite3 is synchronous: a connection that finds the file's write lock taken waits for
- * it (`busy_timeout`) with the event loop blocked. A store holds the lock across an `await`
- * inside its transactions, so when two stores of one process open the same file, the second
- * one's wait would block the very loop the first needs to commit: a freeze, then SQLITE_BUSY.
- * With this lock, a store waits its turn in the event loop, as an `await`, while another store
- * of the process is using the file. Other processes block nobody's loop: `busy_timeout` serves
- * them.
+ * One lock per SQLite file per process. better-sqlite3 waits for a write lock with the event
+ * loop blocked, so two stores of one process on a file would freeze; this one waits as an await.
  */
 export class SqliteFileLock {
   #held = false;
   readonly #waiting: Array<() => void> = [];
 
-  /** Takes the lock: at once when it is free, else in turn. */
   async take(): Promise<void> {
     if (!this.#held) {
       this.#held = true;
@@ -25,7 +17,6 @@ export class SqliteFileLock {
     await new Promise<void>((resume) => this.#waiting.push(resume));
   }
 
-  /** Hands the lock to the next in line, or frees it. */
   release(): void {
     const next = this.#waiting.shift();
     if (next) next();
@@ -35,10 +26,7 @@ export class SqliteFileLock {
 
 const files = new Map<string, { lock: SqliteFileLock; stores: number }>();
 
-/**
- * Joins `database` to its file's lock; an in-memory database gets a lock of its own (no other
- * connection can see it). `letGo` drops the store's share, and the file's lock with its last.
- */
+/** An in-memory database gets a lock of its own; `letGo` drops the store's share. */
 export function shareFileLock(database: Database.Database): {
   lock: SqliteFileLock;
   letGo: () => void;

@@ -1,10 +1,6 @@
 import { z } from 'zod';
 
-/**
- * Accounts. Each product has its own accounts, as the production backends do; the request
- * shapes are shared. Register and login bodies are "not shown" in the spec: these are our
- * decisions (docs/api-contract.md § Accounts).
- */
+// Each product has its own accounts, sharing these shapes (ours: the spec does not show them).
 export const emailSchema = z
   .string({ error: 'The email must be a string.' })
   .trim()

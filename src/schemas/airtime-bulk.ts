@@ -1,22 +1,13 @@
 import { z } from 'zod';
 import { airtimePaymentSchema, airtimePurchaseRequestSchema } from './airtime.js';
 
-/**
- * Bulk airtime (issue #10). The spec names production's `customer/bulkpayment` route ("session
- * auth, Excel-based") and says its sandbox exposure and file shape are not shown; everything
- * here is our decision (docs/api-contract.md § Bulk airtime, docs/sandbox.md § Bulk airtime).
- */
+// The spec does not show bulk airtime's file shape: everything here is our decision.
 
-/** The most data rows one bulk file or batch may hold. The sandbox takes an option to change it. */
+/** Defaults; the sandbox takes options to change them. */
 export const AIRTIME_BULK_MAX_ROWS = 5000;
-
-/** The largest bulk file, in bytes: 5 MiB. The sandbox takes an option to change it. */
 export const AIRTIME_BULK_MAX_FILE_BYTES = 5 * 1024 * 1024;
 
-/**
- * One row of a bulk send: a purchase (the same field rules, so a row is valid exactly when a
- * purchase with its msisdn and amount is) plus the merchant's own optional label for the row.
- */
+/** A row is valid exactly when a purchase of its msisdn and amount is. */
 export const airtimeBulkRowSchema = z.object({
   msisdn: airtimePurchaseRequestSchema.shape.msisdn,
   amount: airtimePurchaseRequestSchema.shape.amount,
@@ -29,10 +20,7 @@ export const airtimeBulkRowSchema = z.object({
 });
 export type AirtimeBulkRow = z.infer<typeof airtimeBulkRowSchema>;
 
-/**
- * What a batch id may be: 1–64 letters, digits, `_ - .`. No `:`, because a row's merchant
- * reference is `<batchId>:<row>` and must split back into the two unambiguously.
- */
+/** No `:`: a row's merchant reference `<batchId>:<row>` must split back unambiguously. */
 export const airtimeBulkBatchIdSchema = z
   .string({ error: 'The batch_id must be a string.' })
   .regex(/^[A-Za-z0-9_.-]{1,64}$/, {
@@ -42,27 +30,21 @@ export const airtimeBulkBatchIdSchema = z
 export const airtimeBulkRowStatusSchema = z.enum(['success', 'failed']);
 export type AirtimeBulkRowStatus = z.infer<typeof airtimeBulkRowStatusSchema>;
 
-/** One row's outcome in the bulk answer: the row as sent and the payment record it made. */
 export const airtimeBulkRowResultSchema = z.looseObject({
-  /** 1-based position of the data row (the first row under the header is row 1). */
+  /** 1-based, under the header. */
   row: z.number().int().positive(),
   msisdn: z.string(),
   amount: z.number(),
-  /** The row's own `reference` cell, or null when it had none. */
   reference: z.string().nullable(),
-  /** `<batchId>:<row>`: the merchant reference the SDK gives the same row when it sends it. */
+  /** `<batchId>:<row>`, as the SDK names the same row. */
   merchant_reference: z.string(),
   status: airtimeBulkRowStatusSchema,
   message: z.string(),
-  /** The same record a single purchase answers with (its `reference` is the platform's). */
   payment: airtimePaymentSchema,
 });
 export type AirtimeBulkRowResult = z.infer<typeof airtimeBulkRowResultSchema>;
 
-/**
- * The answer of `POST /api/sandbox/airtime/customer/bulkpayment`: every row ran, each either
- * `success` (wallet debited) or `failed` (the vendor refused; nothing debited).
- */
+/** Every row ran: `success` debited the wallet, `failed` debited nothing. */
 export const airtimeBulkResponseSchema = z.looseObject({
   status: z.literal('completed'),
   message: z.string(),

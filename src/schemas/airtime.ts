@@ -4,11 +4,7 @@ import { amountSchema } from './amount.js';
 import { msisdnSchema } from './msisdn.js';
 import { payableMsisdnSchema, providerSchema } from './provider.js';
 
-/**
- * Airtime (prefix /api/sandbox/airtime). The spec shows the purchase body `{msisdn, amount}`,
- * its response `{status, message}` and the recharge callback `{controlNumber, status}`; the rest
- * is our decision (docs/api-contract.md § Airtime).
- */
+// The spec shows the purchase body and answer and the recharge callback; the rest is ours.
 
 /** role_id: 1 admin, 2 user, 3 finance. A role-2 user needs status `active` to proceed. */
 export const airtimeRoleSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
@@ -66,11 +62,7 @@ export const airtimePaymentSchema = z.looseObject({
 });
 export type AirtimePayment = z.infer<typeof airtimePaymentSchema>;
 
-/**
- * The purchase answer. The spec gives `{status, message}`; `payment` (the record, with its
- * `reference`) is ours so that a merchant can keep a reference for every purchase. A vendor
- * failure is a 200 with `status: "failed"`: the outcome is known and final.
- */
+/** `payment` is ours (every purchase gets a reference); a vendor failure is a final 200 `failed`. */
 export const airtimePurchaseResponseSchema = z.looseObject({
   status: z.string(),
   message: z.string(),

@@ -1,19 +1,12 @@
 import { z } from 'zod';
 
 /**
- * The largest amount pesakit accepts, in TZS, on both sides of the wire (SDK and sandbox).
- * The spec shows no upper bound; ours is 1,000,000,000 TZS — far above any mobile-money or
- * bank collection limit, and small enough that `amount * 100` (whole cents, 1e11 at most) is
- * an exact integer in a double and in every store. Without a bound, `1e21` passed and came back
- * from SQLite as `999999999999999900000` (docs/api-contract.md § Amounts).
+ * The spec shows no upper bound; ours is far above any collection limit and keeps whole cents
+ * (1e11 at most) an exact integer in a double and in every store.
  */
 export const MAX_AMOUNT_TZS = 1_000_000_000;
 
-/**
- * An amount of Tanzanian shillings: a positive, finite number with at most two decimals, at
- * most {@link MAX_AMOUNT_TZS}. The platform sends amounts as JSON numbers; we never round them,
- * so a value that needs rounding is rejected rather than silently changed.
- */
+/** TZS: positive, finite, at most two decimals; never rounded, so such a value is refused. */
 export const amountSchema = z
   .number({
     error: (issue) =>
@@ -26,13 +19,7 @@ export const amountSchema = z
     if (problem !== undefined) ctx.issues.push(problem);
   });
 
-/**
- * The amount rule in one check: one call per parse where three chained refinements each cost
- * zod a check run (this schema runs on every initiation and payout; docs/benchmarks.md). The
- * issues are the ones the three refinements raised, field for field: `continue: false` for the
- * two bounds (they were `abort: true`, so a later check does not pile on), `true` for the
- * decimals rule (it was not). Pinned by test/unit/schemas/amount-date.test.ts.
- */
+/** One check, not three refinements (it runs on every call); the bounds stop further checks. */
 function amountProblem(value: number) {
   if (!(value > 0)) return amountIssue(value, 'The amount must be greater than 0.', false);
   if (!(value <= MAX_AMOUNT_TZS)) {
@@ -50,21 +37,16 @@ function amountIssue(input: number, message: string, keepChecking: boolean) {
 
 export type Amount = z.infer<typeof amountSchema>;
 
-// Compared through the shortest decimal form: an absolute epsilon on value * 100 fails for
-// large amounts, where float spacing exceeds it. Whole amounts (most) need no formatting.
+// Through the shortest decimal form: an epsilon on value * 100 fails for large amounts.
 function hasAtMostTwoDecimals(value: number): boolean {
   return Number.isInteger(value) || Number(value.toFixed(2)) === value;
 }
 
-/**
- * Shillings (as the amount schema admits them) to whole cents. Exact for every valid amount:
- * below the bound, `value * 100` is within far less than half a cent of an integer.
- */
+/** Exact for every valid amount: below the bound, `value * 100` is near an integer. */
 export function amountToCents(amount: number): number {
   return Math.round(amount * 100);
 }
 
-/** Whole cents back to shillings, for a record or a response body. */
 export function centsToAmount(cents: number): number {
   return cents / 100;
 }

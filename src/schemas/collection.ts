@@ -3,12 +3,7 @@ import { amountSchema } from './amount.js';
 import { engineDateSchema } from './engine-date.js';
 import { payableMsisdnSchema, providerSchema } from './provider.js';
 
-/**
- * Collection (prefix /api/sandbox). The spec shows only the engine callback payload and the
- * status request; every other body is our decision, recorded in docs/api-contract.md §
- * Collection. Names fixed by the sandbox issue: `amount`, `msisdn`, `callback_url` in;
- * `controlNumber` and `reference` (engine paymentReference) out, at the top level.
- */
+// The spec shows only the engine callback and the status request; the other bodies are ours.
 
 export const collectionStatusSchema = z.enum(['pending', 'success', 'failed']);
 export type CollectionStatus = z.infer<typeof collectionStatusSchema>;
@@ -67,11 +62,7 @@ export const secureCheckoutRequestSchema = z.object({
 });
 export type SecureCheckoutRequest = z.infer<typeof secureCheckoutRequestSchema>;
 
-/**
- * The hosted checkout. `payment_url` is the page the customer opens; `payment_token` is the
- * token that the page's own calls (`mno/`, `portal-session`) carry (spec: "not shown" how it is
- * obtained — ours: here, and embedded in the page).
- */
+/** `payment_token` is what the hosted page's own calls carry (the spec does not show how). */
 export const secureCheckoutResponseSchema = z.looseObject({
   message: z.string(),
   payment_url: z.url(),
@@ -149,10 +140,7 @@ const text = (field: string) =>
     .string({ error: `The ${field} must be a string.` })
     .min(1, { error: `The ${field} field is required.` });
 
-/**
- * The engine's settlement callback (spec § Collection engine callback payload). `data` is
- * required and validated in full: an incomplete `data.*` is a 422 with per-field errors.
- */
+/** The engine's settlement callback: an incomplete `data.*` is a 422 with per-field errors. */
 export const engineCallbackSchema = z.object({
   message: z.string({ error: 'The message must be a string.' }),
   code: z.string({ error: 'The code must be a string.' }),
@@ -184,10 +172,7 @@ export const engineCallbackAckSchema = z.looseObject({
 });
 export type EngineCallbackAck = z.infer<typeof engineCallbackAckSchema>;
 
-/**
- * The sandbox's provider test endpoint (`merchant/test-<provider>`): a sample signed token and
- * its hash. Ours: a compact `payload.signature` token signed with HMAC-SHA256 and its SHA-256.
- */
+/** `merchant/test-<provider>`: ours is a `payload.signature` HMAC-SHA256 token and its SHA-256. */
 export const testProviderSchema = z.enum([
   'vodacom',
   'airtel',
@@ -207,12 +192,7 @@ export const providerTestResponseSchema = z.looseObject({
 });
 export type ProviderTestResponse = z.infer<typeof providerTestResponseSchema>;
 
-/**
- * What the platform POSTs to the merchant's `callback_url` when a collection settles: the
- * engine payload, plus the two references the merchant may have keyed the order by. The spec
- * does not show the merchant-facing body; ours forwards the engine's so that a merchant parses
- * one shape (docs/api-contract.md § Merchant callback).
- */
+/** The merchant's callback (not shown by the spec): the engine's payload plus both references. */
 export const merchantCallbackSchema = z.looseObject({
   ...engineCallbackSchema.shape,
   controlNumber: z.string().min(1),

@@ -3,11 +3,7 @@ import { walletSchema } from './account.js';
 import { amountSchema } from './amount.js';
 import { paginatorSchema } from './pagination.js';
 
-/**
- * Disbursement (prefix /api/sandbox/disbursement). The spec shows the payment body and
- * response and the history's `payments.data[]`; register/login bodies and pagination are our
- * decisions (docs/api-contract.md § Disbursement).
- */
+// The register/login bodies and pagination are ours; the spec shows the payment and history.
 
 export const disbursementUserStatusSchema = z.enum(['unverified', 'active', 'rejected']);
 export type DisbursementUserStatus = z.infer<typeof disbursementUserStatusSchema>;
@@ -41,11 +37,7 @@ export const disbursementUserResponseSchema = z.looseObject({
 });
 export type DisbursementUserResponse = z.infer<typeof disbursementUserResponseSchema>;
 
-/**
- * The payout request. The MSISDN is checked by the platform in two steps with their own 400s
- * (format, then provider), so the wire schema takes any string and the SDK checks both before
- * sending.
- */
+/** Any msisdn string: the platform checks format, then provider, each its own 400. */
 export const disbursementRequestSchema = z.object({
   msisdn: z.string({ error: 'The msisdn must be a string.' }),
   amount: amountSchema,
@@ -73,10 +65,7 @@ export const disbursementPaymentSchema = z.looseObject({
 });
 export type DisbursementPayment = z.infer<typeof disbursementPaymentSchema>;
 
-/**
- * The payout answer (spec). `response.reference` is the payout's `refid`; `payment` (the record,
- * with its `txnid`) is our addition so the merchant can store both keys at once.
- */
+/** `response.reference` is the `refid`; `payment` (with its `txnid`) is ours: both keys at once. */
 export const disbursementResponseSchema = z.looseObject({
   message: z.string(),
   response: z.looseObject({

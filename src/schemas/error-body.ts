@@ -1,11 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Error bodies. The spec does not show them; the platform is a Laravel backend (`payments.data`
- * paginators, `role_id`, token guards), so we use Laravel's: every error has `message`, and a
- * 422 adds `errors`, a map from the field's dotted path (`data.amount`) to its messages.
- * `code` is our addition for errors whose meaning the status alone cannot carry
- * (`insufficient_funds` shares 422 with validation failures).
+ * Laravel's error bodies (the spec shows none): `message`, a 422 adds `errors` by dotted path;
+ * `code` is ours where the status alone cannot say (`insufficient_funds` is a 422 too).
  */
 export const errorBodySchema = z.looseObject({
   message: z.string(),
@@ -23,11 +20,7 @@ export type ValidationErrorBody = z.infer<typeof validationErrorBodySchema>;
 /** Field errors keyed by dotted path, as Laravel reports them. */
 export type FieldErrors = Record<string, string[]>;
 
-/**
- * Turns zod issues into Laravel's field map. Pass the parsed input so that a missing field reads
- * "The x field is required." rather than a type message. Issues with no path (a body that is
- * not an object) are reported under `body`.
- */
+/** With the input, a missing field reads "The x field is required."; no path → `body`. */
 export function fieldErrorsFrom(error: z.ZodError, input?: unknown): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) {

@@ -3,11 +3,7 @@ import { z } from 'zod';
 /** The wire format: `255` and nine digits (the schema's pattern, also tested without zod). */
 export const MSISDN_WIRE_FORMAT = /^255\d{9}$/;
 
-/**
- * A Tanzanian mobile number in the platform's wire format: `255` followed by nine digits,
- * no `+`, no spaces (spec § Limits). Use {@link normalizeMsisdn} to turn what a customer types
- * (`0754 123 456`, `+255754123456`) into this form before sending.
- */
+/** No `+`, no spaces (spec § Limits); {@link normalizeMsisdn} turns what a customer types into it. */
 export const msisdnSchema = z
   .string({ error: 'The msisdn must be a string.' })
   .regex(MSISDN_WIRE_FORMAT, {
@@ -18,9 +14,8 @@ export const msisdnSchema = z
 export type Msisdn = z.infer<typeof msisdnSchema>;
 
 /**
- * Turns the ways people write a Tanzanian number into the wire format, or returns `undefined`
- * when the input cannot be one. Accepts `255…`, `+255…`, `0…` (local) and nine bare digits,
- * with spaces, dashes, dots or parentheses between digits.
+ * `255…`, `+255…`, `0…` or nine bare digits, spaces, dashes, dots or parentheses between; else
+ * `undefined`.
  *
  * @example normalizeMsisdn('0754 123 456') // '255754123456'
  */

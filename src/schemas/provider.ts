@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { MSISDN_WIRE_FORMAT, type Msisdn, msisdnSchema } from './msisdn.js';
 
-/**
- * The mobile network operators a Tanzanian number can belong to. The platform resolves the
- * provider from the two digits after the `255` country code; a number whose prefix belongs to no
- * operator cannot be paid or paid out (spec: "The mobile provider must be resolvable from it").
- */
+/** Resolved from the two digits after `255`; a number of no operator cannot be paid. */
 export const providerSchema = z.enum(['vodacom', 'airtel', 'tigo', 'halotel', 'ttcl']);
 export type Provider = z.infer<typeof providerSchema>;
 
@@ -35,29 +31,17 @@ const prefixes: Readonly<Record<string, Provider>> = {
   '73': 'ttcl',
 };
 
-/**
- * The provider of a wire-format MSISDN, or `undefined` when its prefix belongs to no operator
- * (a well-formed number can still be unpayable).
- */
 export function resolveProvider(msisdn: Msisdn): Provider | undefined {
-  // What msisdnSchema accepts (a string in the wire format), without a zod parse: this runs on
-  // every initiation and payout.
+  // msisdnSchema's rule without a zod parse: this runs on every call.
   if (typeof msisdn !== 'string' || !MSISDN_WIRE_FORMAT.test(msisdn)) return undefined;
   return providerOfWellFormed(msisdn);
 }
 
-/** The operator of a number already known to be well formed: the prefix table alone. */
 function providerOfWellFormed(msisdn: Msisdn): Provider | undefined {
   return prefixes[msisdn.slice(3, 5)];
 }
 
-/**
- * An MSISDN that is well formed *and* belongs to a known operator. The two failures have their
- * own messages because the platform answers them differently (malformed vs unsupported
- * provider, both 400 on disbursement). The format check aborts on failure, so the refinement
- * sees only well-formed numbers and reads the prefix table directly ({@link resolveProvider}
- * would parse the number a second time, on every initiation).
- */
+/** Malformed and unsupported get their own messages, as the platform's; the format aborts first. */
 export const payableMsisdnSchema = msisdnSchema.refine((value) => providerOfWellFormed(value), {
   error: 'The msisdn does not belong to a supported mobile provider.',
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import { parse } from '../input-rules/common.js';
+import { parse, storedText } from '../input-rules/common.js';
 import type {
   InboxAppend,
   InboxClaimOptions,
@@ -9,18 +9,16 @@ import type {
 } from './types.js';
 import { inboxEntryStatuses } from './types.js';
 
-/** The longest request target an entry keeps (the receiver refuses a longer one with 414). */
+/** The receiver refuses a longer request target with 414, a longer claimed reference with 422. */
 export const maxInboxUrlLength = 8192;
-/** The longest claimed `paymentReference` an entry keeps (the receiver answers 422). */
 export const maxClaimedReferenceLength = 255;
 
-// PostgreSQL text cannot hold a NUL: refused in every inbox alike, not met as pg's own error.
+// PostgreSQL text cannot hold a NUL: refused in every inbox alike.
 const withoutNul = (schema: z.ZodString) =>
   schema.refine((value) => !value.includes('\u0000'), {
     error: 'must not contain a NUL character',
   });
 
-/** A non-empty string of at most `max` characters without a NUL. */
 const text = (max: number) =>
   withoutNul(
     z
@@ -29,7 +27,6 @@ const text = (max: number) =>
       .max(max, { error: `must be at most ${max} characters` }),
   );
 
-/** An identifier-like value: an entry id, a lease token, an outcome. */
 const word = text(200);
 
 const instant = z
@@ -92,7 +89,6 @@ const pruneSchema = object(
   '{ olderThan, limit? }',
 );
 
-/** Checks what the receiver appends; a bad value names the field and stores nothing. */
 export function parseAppend(input: InboxAppend): InboxAppend {
   parse('inbox.append', 'entry', appendSchema, input);
   return input;
@@ -110,12 +106,10 @@ export function parseListOptions(options: InboxListOptions = {}): InboxListOptio
   return { ...options, limit: options.limit ?? 100 };
 }
 
-/** The entry an operation names (`get`), checked before any store reads it. */
 export function parseEntryId(operation: string, id: unknown): string {
   return parse(operation, 'id', word, id);
 }
 
-/** The entry and lease a fenced operation (`complete`, `reschedule`, `deadLetter`) names. */
 export function parseHeld(operation: string, id: unknown, token: unknown): void {
   parse(operation, 'id', word, id);
   parse(operation, 'token', word, token);
@@ -135,25 +129,16 @@ export function parseReschedule(options: { dueAt: Date; error?: string }): {
   return { dueAt, error };
 }
 
-/**
- * The failure text kept on an entry is for a person to read, and the worker must be able to
- * record any failure — whatever an exception's message held: bounded, and a NUL (which
- * PostgreSQL text cannot hold) replaced rather than refused, as `failEffect` does.
- */
 export function storedError(operation: string, error: unknown): string {
   if (typeof error !== 'string') {
     throw new StoreInputError(operation, {
       error: ['The error must be a string (what went wrong, for a person).'],
     });
   }
-  return error.slice(0, 2000).replaceAll('\u0000', '\uFFFD');
+  return storedText(error);
 }
 
-/**
- * `olderThan` may not be later than `now`: entries finish at the latest now, so a later cut-off
- * deletes nothing more — it is a mistake (a duration passed where an instant belongs, a clock
- * far ahead), refused before anything is deleted.
- */
+/** A cut-off later than now deletes nothing more: a mistake, refused before anything is deleted. */
 export function parsePruneOptions(
   options: InboxPruneOptions,
   now: Date,

@@ -11,7 +11,6 @@ import {
   parseReschedule,
   storedError,
 } from './input-rules.js';
-
 import type {
   CallbackInbox,
   InboxAppend,
@@ -25,10 +24,7 @@ import type {
 
 const nextId = monotonicFactory();
 
-/**
- * The inbox in this process's memory (the memory store's). Every method decides and writes
- * without awaiting in between, so concurrent calls in one process never interleave.
- */
+/** The memory store's inbox: no await between deciding and writing, so calls never interleave. */
 export class MemoryCallbackInbox implements CallbackInbox {
   readonly #entries = new Map<string, InboxEntry>();
   readonly #byKey = new Map<string, string>();
@@ -103,8 +99,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
       leaseUntil: null,
       processedAt: this.#now(),
     } satisfies Partial<InboxEntry>);
-    this.#tokens.delete(id);
-    return true;
+    return this.#tokens.delete(id);
   }
 
   async reschedule(
@@ -120,8 +115,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
     entry.dueAt = new Date(dueAt);
     entry.leaseUntil = null;
     entry.lastError = error ?? entry.lastError;
-    this.#tokens.delete(id);
-    return true;
+    return this.#tokens.delete(id);
   }
 
   async deadLetter(id: string, token: string, error: string): Promise<boolean> {
@@ -136,8 +130,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
       leaseUntil: null,
       processedAt: this.#now(),
     } satisfies Partial<InboxEntry>);
-    this.#tokens.delete(id);
-    return true;
+    return this.#tokens.delete(id);
   }
 
   async get(id: string): Promise<InboxEntry | undefined> {
@@ -192,11 +185,9 @@ export class MemoryCallbackInbox implements CallbackInbox {
     return { deleted: finished.length };
   }
 
-  /** The entry when `token` is its current, unexpired lease's. */
   #held(id: string, token: string): InboxEntry | undefined {
     const entry = this.#entries.get(id);
     if (entry?.status !== 'processing' || this.#tokens.get(id) !== token) return undefined;
-    // An expired lease cannot write, even before another worker takes the entry over.
     if (entry.leaseUntil === null || entry.leaseUntil <= this.#now()) return undefined;
     return entry;
   }

@@ -28,28 +28,20 @@ import { inboxPruneBatchSize } from './types.js';
 
 const nextId = monotonicFactory();
 
-/**
- * The inbox over SQL (the SQLite and PostgreSQL stores'). The unique `dedup_key` makes dedup
- * atomic across processes; claims take due rows with `FOR UPDATE SKIP LOCKED` on PostgreSQL
- * (SQLite has one writer), and every write after a claim is fenced by the lease token.
- */
+/** The SQL stores' inbox: the unique `dedup_key` makes dedup atomic across processes. */
 export class SqlCallbackInbox implements CallbackInbox {
   readonly #db: () => Kysely<StoreDatabase>;
   readonly #dialect: SqlDialectName;
   readonly #now: () => Date;
 
-  /** `db` is asked on every call, so a closed store's inbox refuses to work as the store does. */
+  /** `db` is asked on every call, so a closed store's inbox refuses work too. */
   constructor(db: () => Kysely<StoreDatabase>, dialect: SqlDialectName, now: () => Date) {
     this.#db = db;
     this.#dialect = dialect;
     this.#now = now;
   }
 
-  /**
-   * One INSERT, one commit: the callback is durable when the append resolves. A concurrent
-   * insert of the same key waits for the first to commit, then does nothing, and the row's
-   * `duplicates` counts it.
-   */
+  /** One INSERT, one commit: durable when it resolves; a concurrent duplicate waits, then counts. */
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
     const parsed = parseAppend(input);
     const db = this.#db();
@@ -104,8 +96,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       .orderBy('id')
       .limit(limit)
       .$if(this.#dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
-    // One token per claim call: each row's token is what fences it, and a later claim of the
-    // same row (after its lease expired) writes a new one.
     const rows = await db
       .updateTable(inboxTable)
       .set((eb) => ({
@@ -129,8 +119,6 @@ export class SqlCallbackInbox implements CallbackInbox {
     return this.#fenced(id, token, {
       status: 'done',
       outcome,
-      lease_token: null,
-      lease_until: null,
       processed_at: this.#instant(this.#now()),
     });
   }
@@ -145,8 +133,6 @@ export class SqlCallbackInbox implements CallbackInbox {
     return this.#fenced(id, token, {
       status: 'pending',
       due_at: this.#instant(dueAt),
-      lease_token: null,
-      lease_until: null,
       ...(error === undefined ? {} : { last_error: error }),
     });
   }
@@ -158,8 +144,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       status: 'dead',
       outcome: 'dead',
       last_error: lastError,
-      lease_token: null,
-      lease_until: null,
       processed_at: this.#instant(this.#now()),
     });
   }
@@ -176,7 +160,7 @@ export class SqlCallbackInbox implements CallbackInbox {
 
   async backlog(): Promise<InboxBacklog> {
     const now = this.#instant(this.#now());
-    // One statement, so one snapshot: an entry moving from due to processing is counted once.
+    // One statement, one snapshot.
     const row = await this.#db()
       .selectFrom(inboxTable)
       .select([
@@ -208,13 +192,6 @@ export class SqlCallbackInbox implements CallbackInbox {
     return rows.map(toInboxEntry);
   }
 
-  /**
-   * Batches of at most {@link inboxPruneBatchSize} rows, one statement (and so one short
-   * transaction) each, found oldest finished first through `pesakit_callback_inbox_finished_idx`
-   * SQLite: each statement takes the store's one connection in turn, like any other store write,
-   * so appends and claims run between batches. PostgreSQL: `FOR UPDATE SKIP LOCKED`, so prunes of
-   * several processes never wait on each other's rows.
-   */
   async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {
     const { olderThan, limit } = parsePruneOptions(options, this.#now());
     const cutoff = this.#instant(olderThan);
@@ -225,12 +202,9 @@ export class SqlCallbackInbox implements CallbackInbox {
       const finished = db
         .selectFrom(inboxTable)
         .select('id')
-        // `processed_at < cutoff` implies `processed_at is not null`: the partial index serves it,
-        // in finish order, so a batch reads only the rows it deletes.
+        // Served by the partial index on processed_at, in finish order.
         .where('processed_at', '<', cutoff)
-        // Only `done` and `dead` rows have a finish time; this says it again, as a rule. Written
-        // `not in`, which no index serves: as `status in ('done', 'dead')` it made SQLite's
-        // planner pick the (status, due_at) index — every finished row, then sorted, per batch.
+        // `not in`, which no index serves: `in ('done', 'dead')` led SQLite to the due index.
         .where('status', 'not in', ['pending', 'processing'])
         .orderBy('processed_at')
         .limit(batch)
@@ -243,15 +217,13 @@ export class SqlCallbackInbox implements CallbackInbox {
     return { deleted };
   }
 
-  /** One UPDATE that only matches while `token` is the row's current lease. */
   async #fenced(id: string, token: string, values: Updateable<InboxTable>): Promise<boolean> {
     const result = await this.#db()
       .updateTable(inboxTable)
-      .set(values)
+      .set({ ...values, lease_token: null, lease_until: null })
       .where('id', '=', id)
       .where('status', '=', 'processing')
       .where('lease_token', '=', token)
-      // An expired lease cannot write, even before another worker takes the entry over.
       .where('lease_until', '>', this.#instant(this.#now()))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;

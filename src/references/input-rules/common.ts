@@ -3,13 +3,8 @@ import { StoreInputError } from '../../errors/store-input-error.js';
 import { transactionStatuses } from '../transitions.js';
 import type { TransactionStatus } from '../types.js';
 
-/**
- * What the store's input rules share: the reference, status, date and text rules, and `parse`, which turns a zod failure into a `StoreInputError` whose every
- * message names its field.
- */
-
-// References are identifiers, compared byte for byte: surrounding spaces or control characters
-// would make two spellings of one reference, so they are refused rather than trimmed.
+// References are compared byte for byte: spaces around or control characters would make two
+// spellings of one reference, so they are refused rather than trimmed.
 const controlCharacter = /\p{Cc}/u;
 export const referenceSchema = z
   .string({ error: 'must be a string' })
@@ -31,8 +26,7 @@ export const dateSchema = z
   .date({ error: 'must be a Date' })
   .refine((value) => !Number.isNaN(value.getTime()), { error: 'must be a valid Date' });
 
-// PostgreSQL text cannot hold a NUL character (pg answers "invalid byte sequence"): refused in
-// every store, so that a call behaves the same whichever store it meets.
+// PostgreSQL text cannot hold a NUL: refused in every store, so every store behaves alike.
 export const shortText = z
   .string({ error: 'must be a string' })
   .max(1000, { error: 'must be at most 1000 characters' })
@@ -47,6 +41,7 @@ export const limitSchema = (max: number) =>
     .min(1, { error: 'must be at least 1' })
     .max(max, { error: `must be at most ${max}` });
 
+/** A zod failure becomes a `StoreInputError` whose every message names its field. */
 export function parse<T>(
   operation: string,
   subject: string,
@@ -63,7 +58,6 @@ export function parse<T>(
   throw new StoreInputError(operation, errors);
 }
 
-/** "merchantReference must not be empty." — every message names its field and ends cleanly. */
 function sentence(field: string, message: string): string {
   const name = field.split('.').at(-1) ?? field;
   const words: string[] = message.toLowerCase().match(/\w+/g) ?? [];
@@ -71,11 +65,7 @@ function sentence(field: string, message: string): string {
   return /[.!?]$/.test(named) ? named : `${named}.`;
 }
 
-/**
- * A value's JSON text; parsed back, it is the value as it will read back from any store: what
- * survives a JSON round trip. Doing this in every store (memory too) means a `Date` or an
- * `undefined` field reads back the same way from memory as from SQLite or PostgreSQL.
- */
+/** JSON text in every store (memory too), so a value reads back alike from each. */
 export function toJsonText(operation: string, field: string, value: unknown): string {
   let text: string | undefined;
   try {
@@ -86,6 +76,11 @@ export function toJsonText(operation: string, field: string, value: unknown): st
     });
   }
   return text === undefined ? 'null' : text;
+}
+
+/** A failure text a person reads: any failure must be recordable, so bounded, a NUL replaced. */
+export function storedText(text: string): string {
+  return text.slice(0, 2000).replaceAll('\u0000', '\uFFFD');
 }
 
 export function toJson(operation: string, field: string, value: unknown): unknown {

@@ -4,8 +4,6 @@ import { msisdnSchema } from '../../schemas/msisdn.js';
 import type { Flow, TransactionIntent } from '../types.js';
 import { parse, referenceSchema } from './common.js';
 
-/** The intent a money call writes before it sends (`createIntent`) and the merchant reference every write names. */
-
 /** The product each flow belongs to; a mismatch means the caller mixed two transactions up. */
 export const productOfFlow = {
   mno: 'collection',
@@ -19,6 +17,10 @@ export const productOfFlow = {
 } as const satisfies Record<Flow, string>;
 
 const flows = Object.keys(productOfFlow) as [Flow, ...Flow[]];
+
+export const productSchema = z.enum(['collection', 'airtime', 'disbursement'], {
+  error: 'must be collection, airtime or disbursement',
+});
 
 // Metadata is for the merchant's own identifiers, not for documents: small and flat.
 const metadataSchema = z
@@ -36,9 +38,7 @@ const metadataSchema = z
 const intentSchema = z
   .object({
     merchantReference: referenceSchema,
-    product: z.enum(['collection', 'airtime', 'disbursement'], {
-      error: 'must be collection, airtime or disbursement',
-    }),
+    product: productSchema,
     flow: z.enum(flows, { error: `must be one of ${flows.join(', ')}` }),
     amount: amountSchema,
     msisdn: msisdnSchema.optional(),
@@ -61,7 +61,7 @@ export function parseMerchantReference(operation: string, value: string): string
   }).merchantReference;
 }
 
-/** A lookup value: any string is a fair question, but only a valid reference can be an answer. */
+/** Any string is a fair question, but only a valid reference can be an answer. */
 export function isLookupable(value: unknown): value is string {
   return referenceSchema.safeParse(value).success;
 }

@@ -3,9 +3,15 @@ import { StoreInputError } from '../../errors/store-input-error.js';
 import type { ClaimEffectsOptions, EffectStatus, FailEffectOptions } from '../effects.js';
 import { openStatuses } from '../transitions.js';
 import type { ListOpenOptions, TransactionStatus } from '../types.js';
-import { dateSchema, limitSchema, parse, referenceSchema, statusSchema } from './common.js';
-
-/** Paging through lists, the effect claims the handlers' runner takes, and a check's time. */
+import {
+  dateSchema,
+  limitSchema,
+  parse,
+  referenceSchema,
+  statusSchema,
+  storedText,
+} from './common.js';
+import { productSchema } from './intent.js';
 
 const claimEffectsSchema = z.object({
   leaseMs: z
@@ -29,18 +35,9 @@ const listPageSchema = z.object({
 
 const listOpenSchema = z.object({
   statuses: z.array(statusSchema).min(1, { error: 'must name at least one status' }).optional(),
-  product: z
-    .enum(['collection', 'airtime', 'disbursement'], {
-      error: 'must be collection, airtime or disbursement',
-    })
-    .optional(),
+  product: productSchema.optional(),
   checkedBefore: dateSchema.optional(),
-  limit: z
-    .number({ error: 'must be a number' })
-    .int({ error: 'must be a whole number' })
-    .min(1, { error: 'must be at least 1' })
-    .max(10_000, { error: 'must be at most 10000' })
-    .optional(),
+  limit: limitSchema(10_000).optional(),
 });
 
 export function parseClaimEffects(options: ClaimEffectsOptions): {
@@ -58,12 +55,7 @@ export function parseClaimEffects(options: ClaimEffectsOptions): {
 
 export function parseFailEffect(options: FailEffectOptions): FailEffectOptions {
   const parsed = parse('failEffect', 'options', failEffectSchema, options ?? {});
-  // Stored for a person to read: bounded, whatever the handler threw, and without a NUL
-  // (PostgreSQL text cannot hold one): the runner must be able to record any failure.
-  return {
-    error: parsed.error.slice(0, 2000).replaceAll('\u0000', '\uFFFD'),
-    retryAt: parsed.retryAt,
-  };
+  return { error: storedText(parsed.error), retryAt: parsed.retryAt };
 }
 
 export function parseListPage(
@@ -95,7 +87,6 @@ export function parseCheckTime(at: Date | undefined): Date | undefined {
 
 const listedEffectStatuses = ['due', 'running', 'dead'] as const;
 
-/** The status `listEffects` lists: one an effect waits in (not `none`, not `done`). */
 export function parseEffectStatus(status: unknown): Exclude<EffectStatus, 'none' | 'done'> {
   if (typeof status === 'string' && (listedEffectStatuses as readonly string[]).includes(status)) {
     return status as Exclude<EffectStatus, 'none' | 'done'>;

@@ -3,8 +3,6 @@ import { StoreInputError } from '../../errors/store-input-error.js';
 import type { ReferenceField, References } from '../types.js';
 import { parse, referenceSchema } from './common.js';
 
-/** The platform's references a record gains (`attachReferences`, the answer write). */
-
 const referencesSchema = z.strictObject(
   {
     controlNumber: referenceSchema.optional(),
@@ -35,11 +33,7 @@ const findFields: ReadonlySet<string> = new Set([
   ...Object.keys(referencesSchema.shape),
 ]);
 
-/**
- * The question of `find({ field, value })`: the field must be a reference kind (a misspelt one
- * would otherwise find nothing, silently); the value may be any string — only a valid reference
- * can be an answer (isLookupable), so anything else finds nothing.
- */
+/** A misspelt field would find nothing, silently: refused. Any value is a fair question. */
 export function parseFindBy(by: { field: ReferenceField; value: string }): {
   field: ReferenceField;
   value: string;

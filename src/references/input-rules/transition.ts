@@ -6,8 +6,6 @@ import { dateSchema, parse, shortText, statusSchema, toJson, toJsonText } from '
 import { parseMerchantReference } from './intent.js';
 import { parseReferences } from './references.js';
 
-/** A move between statuses (`transition`, the answer write) and a person's resolution of a review. */
-
 const reviewSchema = z.object(
   {
     reason: z.enum(reviewReasons, { error: `must be one of ${reviewReasons.join(', ')}` }),
@@ -43,13 +41,12 @@ const resolveSchema = z.object({
   at: dateSchema.optional(),
 });
 
-/** The parsed details of a transition; `payload` is normalised to what JSON can hold. */
+/** `payload` normalised to what JSON can hold; `payloadText` serialised once. */
 export interface ParsedTransition {
   to: TransactionStatus;
   reason: string | undefined;
   at: Date | undefined;
   payload: unknown;
-  /** `payload` as JSON text (what the SQL stores write), kept so it is serialised once. */
   payloadText: string;
   hasPayload: boolean;
   review: ReviewVerdict | undefined;
@@ -78,7 +75,6 @@ export function parseTransition(
   };
 }
 
-/** The arguments of `attachAndTransition`, checked: what every store's answer write works on. */
 export interface ParsedAnswerWrite {
   merchantReference: string;
   refs: References;
@@ -86,11 +82,7 @@ export interface ParsedAnswerWrite {
   leaseToken: string | undefined;
 }
 
-/**
- * The checks of `attachAndTransition`, the same in every store and in the same order (the
- * merchant reference, the references, the transition), so that each refuses the same input
- * with the same error.
- */
+/** In one order in every store, so each refuses the same input with the same error. */
 export function parseAnswerWrite(
   merchantReference: string,
   refs: References,
@@ -105,7 +97,6 @@ export function parseAnswerWrite(
   };
 }
 
-/** A verdict as it reads back from any store: evidence normalised through JSON. */
 function parseReview(operation: string, review: ReviewVerdict): ReviewVerdict {
   const verdict: ReviewVerdict = { reason: review.reason, message: review.message };
   if (review.evidence !== undefined) {

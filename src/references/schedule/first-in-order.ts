@@ -1,9 +1,6 @@
 /**
- * The first `limit` of `items` in `order`, sorted — what `[...items].sort(order).slice(0, limit)`
- * gives for a total order, without sorting everything. The memory store's lease picks a page of
- * 200 from every due record on each page: sorting them all cost O(m log m) per page, most of a
- * pass over tens of thousands of records; a bounded max-heap of the best `limit` so far is
- * O(m log limit), and most records are turned away by one comparison with its top.
+ * `[...items].sort(order).slice(0, limit)` without sorting everything: a bounded max-heap,
+ * O(m log limit), since the memory lease picks a small page from every due record.
  */
 export function firstInOrder<T>(
   items: Iterable<T>,

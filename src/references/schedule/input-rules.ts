@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import { dateSchema, limitSchema, parse } from '../input-rules/common.js';
+import { dateSchema, limitSchema, parse, toJsonText } from '../input-rules/common.js';
 import { parseMerchantReference } from '../input-rules.js';
 import { openStatuses, transactionStatuses } from '../transitions.js';
 import type { TransactionStatus } from '../types.js';
@@ -30,24 +30,16 @@ const releaseSchema = z.object({
   counted: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
-export interface ParsedLeaseDue {
-  limit: number;
-  leaseMs: number;
-  force: boolean;
-  passStartedAt: Date | undefined;
-  statuses: readonly TransactionStatus[];
-  observations: boolean;
-  initiatingBefore: Date | undefined;
-}
+export type ParsedLeaseDue = ReturnType<typeof parseLeaseDue>;
 
-export function parseLeaseDue(options: LeaseDueOptions): ParsedLeaseDue {
+export function parseLeaseDue(options: LeaseDueOptions) {
   const parsed = parse('leaseDue', 'options', leaseDueSchema, options ?? {});
   return {
     limit: parsed.limit,
     leaseMs: parsed.leaseMs,
     force: parsed.force ?? false,
     passStartedAt: parsed.passStartedAt,
-    statuses: parsed.statuses ?? openStatuses,
+    statuses: (parsed.statuses ?? openStatuses) as readonly TransactionStatus[],
     observations: parsed.observations ?? true,
     initiatingBefore: parsed.initiatingBefore,
   };
@@ -59,18 +51,11 @@ export function parseRelease(
   operation = 'releaseLease',
 ): ParsedRelease {
   const parsed = parse(operation, 'options', releaseSchema, { ...options, token });
-  let observationJson: string | undefined;
-  if (options?.observation !== undefined) {
-    try {
-      // Serialised once, here: the store appends this text as it is (a function or a symbol,
-      // which JSON has no word for, is kept as null).
-      observationJson = JSON.stringify(options.observation) ?? 'null';
-    } catch (error) {
-      throw new StoreInputError(operation, {
-        observation: [`observation must be JSON-serialisable (${(error as Error).message})`],
-      });
-    }
-  }
+  // Serialised once, here: the store appends this text as it is.
+  const observationJson =
+    options?.observation === undefined
+      ? undefined
+      : toJsonText(operation, 'observation', options.observation);
   return {
     token,
     nextCheckAt: parsed.nextCheckAt,
@@ -84,21 +69,17 @@ export interface ParsedRelease {
   token: string;
   nextCheckAt: Date;
   checkedAt: Date | undefined;
-  /** The observation as JSON text; undefined when the check saw nothing to keep. */
   observationJson: string | undefined;
   counted: boolean;
 }
 
-/** One release of a batch, checked: its record and what {@link parseRelease} gives. */
 export interface ParsedLeaseRelease extends ParsedRelease {
   merchantReference: string;
 }
 
 /**
- * Checks every release of a batch before anything is written: a bad one rejects the whole
- * batch, naming it by position (`releases[3].nextCheckAt must be a Date`). A record named twice
- * is refused too: one statement cannot end the same lease twice, and which write should win
- * would be a guess.
+ * A bad release rejects the whole batch, named by position; so does a record named twice (which
+ * write should win would be a guess).
  */
 export function parseReleases(releases: readonly LeaseRelease[]): ParsedLeaseRelease[] {
   const operation = 'releaseLeases';
@@ -129,7 +110,7 @@ export function parseReleases(releases: readonly LeaseRelease[]): ParsedLeaseRel
   });
 }
 
-/** The same error with every field named inside the batch (`token` → `releases[2].token`). */
+/** `token` → `releases[2].token`. */
 function prefixed(error: unknown, field: string): unknown {
   if (!(error instanceof StoreInputError) || error.operation !== 'releaseLeases') return error;
   if (Object.keys(error.errors).every((name) => name.startsWith('releases'))) return error;

@@ -1,9 +1,6 @@
 import { hasName, PesakitError } from '../../errors/pesakit-error.js';
 
-/**
- * A fenced write was refused: the worker's lease on the record expired and another worker
- * leased it since. Nothing was written; the new holder decides the record.
- */
+/** A fenced write was refused: the lease expired and another worker took it. Nothing written. */
 export class LeaseLostError extends PesakitError {
   override name = 'LeaseLostError' as string;
   readonly merchantReference: string;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { byDueTime } from '../reconciliation-order.js';
 import type { TransactionRecord } from '../types.js';
 import { firstInOrder } from './first-in-order.js';
 import type { ParsedLeaseDue, ParsedRelease } from './input-rules.js';
@@ -11,7 +12,7 @@ interface Slot {
   observations: unknown[];
 }
 
-/** The slot of a record never leased: read, never written (a lease makes the record's own). */
+/** The slot of a record never leased: read, never written. */
 const unscheduled: Readonly<Slot> = Object.freeze({
   nextCheckAt: null,
   token: null,
@@ -19,20 +20,16 @@ const unscheduled: Readonly<Slot> = Object.freeze({
   observations: [],
 });
 
-/**
- * The memory store's schedule: next due time and lease per record, kept beside the records
- * (one process, so a Map is the whole truth). Decides exactly as the SQL query does.
- */
+/** Next due time and lease per record, beside the records; decides as the SQL query does. */
 export class MemorySchedule {
   readonly #slots = new Map<string, Slot>();
 
   lease(records: Iterable<TransactionRecord>, options: ParsedLeaseDue, now: Date): LeasedRecord[] {
-    // Every record is looked at on every page: instants as numbers (no Date coercion per
-    // comparison), and no slot made for a record merely looked at.
+    // Every record is looked at on every page: compare numbers, make no slot for a mere look.
     const started = (options.passStartedAt ?? now).getTime();
     const at = now.getTime();
     const initiatingBefore = options.initiatingBefore?.getTime();
-    const due: { record: TransactionRecord; slot: Slot }[] = [];
+    const due: { record: TransactionRecord; nextCheckAt: Date | null }[] = [];
     for (const record of records) {
       if (!options.statuses.includes(record.status)) continue;
       if (record.lastCheckedAt !== null && record.lastCheckedAt.getTime() >= started) continue;
@@ -54,7 +51,7 @@ export class MemorySchedule {
       if (!options.force && slot.nextCheckAt !== null && slot.nextCheckAt.getTime() > started) {
         continue;
       }
-      due.push({ record, slot });
+      due.push({ record, nextCheckAt: slot.nextCheckAt });
     }
     return firstInOrder(due, options.limit, byDueTime).map(({ record }) => {
       const slot = this.#slot(record.merchantReference);
@@ -67,7 +64,6 @@ export class MemorySchedule {
     });
   }
 
-  /** Ends the lease if `token` holds it; records the check on `record`. */
   release(record: TransactionRecord, token: string, options: ParsedRelease, now: Date): boolean {
     if (!this.holds(record.merchantReference, token)) return false;
     const slot = this.#slot(record.merchantReference);
@@ -86,7 +82,6 @@ export class MemorySchedule {
     return true;
   }
 
-  /** What the record's checks saw, oldest first (a copy). */
   observations(merchantReference: string): unknown[] {
     return structuredClone(this.#slots.get(merchantReference)?.observations ?? []);
   }
@@ -104,14 +99,4 @@ export class MemorySchedule {
     }
     return slot;
   }
-}
-
-/** Never-scheduled first, then the earliest due; the merchant reference breaks ties. */
-function byDueTime(a: { record: TransactionRecord; slot: Slot }, b: typeof a): number {
-  const x = a.slot.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
-  const y = b.slot.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
-  if (x !== y) return x < y ? -1 : 1;
-  const p = a.record.merchantReference;
-  const q = b.record.merchantReference;
-  return p < q ? -1 : p > q ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { EffectClaim, EffectState, EffectStatus } from '../effects.js';
+import { byEffectDue } from '../reconciliation-order.js';
 import type { TransactionRecord } from '../types.js';
 import type { SqlStoreContext } from './sql-store-context.js';
 import {
@@ -24,11 +25,7 @@ export function effectColumns(dialect: SqlDialectName, effect: EffectState) {
   };
 }
 
-/**
- * The SQL store's effect outbox (docs/reference-store.md § Effects): which settled records'
- * handlers are due, the claim on running one, and the fenced writes that finish it. Its input
- * is checked already (sql-store.ts).
- */
+/** The SQL store's effect outbox; its input is checked already. */
 export class SqlEffectOutbox {
   readonly #store: SqlStoreContext;
 
@@ -36,11 +33,6 @@ export class SqlEffectOutbox {
     this.#store = store;
   }
 
-  /**
-   * Leases due effects (and running ones whose lease expired) under one fresh token: with the
-   * merchant reference it names exactly one lease. One statement; concurrent claimers on
-   * PostgreSQL skip each other's rows instead of waiting.
-   */
   async claim(options: {
     leaseMs: number;
     limit: number;
@@ -79,17 +71,12 @@ export class SqlEffectOutbox {
       .where('merchant_reference', 'in', due)
       .returningAll()
       .execute();
-    // UPDATE … RETURNING has no order: the claims in the order they were due.
+    // UPDATE … RETURNING has no order.
     return rows
       .map((row) => ({ record: toRecord(row), token }))
-      .sort(
-        (a, b) =>
-          (a.record.effect.dueAt?.getTime() ?? 0) - (b.record.effect.dueAt?.getTime() ?? 0) ||
-          (a.record.merchantReference < b.record.merchantReference ? -1 : 1),
-      );
+      .sort((a, b) => byEffectDue(a.record, b.record));
   }
 
-  /** Marks the effect done; false (nothing written) unless `token` still holds its lease. */
   async complete(reference: string, token: string): Promise<boolean> {
     return this.#fenced(reference, token, {
       effect_status: 'done',
@@ -99,7 +86,6 @@ export class SqlEffectOutbox {
     });
   }
 
-  /** Due again at `retryAt`, or dead when null; false unless `token` still holds its lease. */
   async fail(
     reference: string,
     token: string,
@@ -129,10 +115,7 @@ export class SqlEffectOutbox {
     return rows.map(toRecord);
   }
 
-  /**
-   * Writes `columns` only while `token` holds an unexpired lease on the running effect — one
-   * statement, so a worker whose lease expired (and was claimed by another) writes nothing.
-   */
+  /** One statement: a worker whose lease expired writes nothing. */
   async #fenced(
     reference: string,
     token: string,

@@ -4,11 +4,7 @@ import { effectStatuses } from '../effects.js';
 import { inboxEntryStatuses } from '../inbox/types.js';
 import type { SqlDialectName } from './table.js';
 
-/**
- * The statuses the schema's check allows, written out: an applied migration never changes
- * meaning, so a new status is a new migration (transitions.test pins this list to
- * `transactionStatuses`).
- */
+/** Written out: an applied migration never changes meaning, so a new status is a new migration. */
 export const schemaStatuses = [
   'initiating',
   'pending',
@@ -20,17 +16,12 @@ export const schemaStatuses = [
 
 const initialSchema = '0001_initial_schema';
 
-/**
- * The store's schema, as versioned migrations applied on open. Inline (not files) so they ship
- * inside the bundle; a released version is never edited, the next one is a new entry. Names
- * sort in the order they apply.
- */
+/** Inline so they ship in the bundle; a released one is never edited. Names sort in apply order. */
 function storeMigrations(dialect: SqlDialectName): Record<string, Migration> {
   return { [initialSchema]: { up: (db) => createSchema(db, dialect) } };
 }
 
 async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promise<void> {
-  // SQLite keeps instants as ISO-8601 text (UTC, sortable); PostgreSQL as timestamptz.
   const instant = dialect === 'postgres' ? 'timestamptz' : 'text';
   const cents = dialect === 'postgres' ? 'bigint' : 'integer';
   const list = (values: readonly string[]) => sql.join(values.map((value) => sql.lit(value)));
@@ -69,16 +60,12 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     .addColumn('effect_completed_at', instant)
     .addColumn('effect_lease_token', 'text')
     .addColumn('effect_lease_until', instant)
-    // The reconciler's schedule: when the record is next due (NULL: due now), and the lease
-    // (fencing token, expiry) of the worker checking it.
     .addColumn('next_check_at', instant)
     .addColumn('lease_token', 'text')
     .addColumn('lease_expires_at', instant)
-    // The sequence number of the record's latest entry in pesakit_check_log (0: none yet).
     .addColumn('check_log_seq', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('pesakit_transactions_pkey', ['merchant_reference'])
-    // One owner per reference, enforced by the engine (NULLs do not collide): this is what
-    // makes dedup hold across processes sharing one database.
+    // One owner per reference, enforced by the engine, across processes.
     .addUniqueConstraint('pesakit_transactions_control_number_key', ['control_number'])
     .addUniqueConstraint('pesakit_transactions_payment_reference_key', ['payment_reference'])
     .addUniqueConstraint('pesakit_transactions_external_reference_key', ['external_reference'])
@@ -90,27 +77,12 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     )
     .addCheckConstraint('pesakit_transactions_amount_check', sql`amount_cents > 0`)
     .execute();
-  const index = (name: string, table: string, columns: string[]) =>
-    db.schema.createIndex(name).on(table).columns(columns);
-  // listOpen: open records, least recently checked first.
-  await index('pesakit_transactions_open_idx', 'pesakit_transactions', [
-    'status',
-    'last_checked_at',
-    'created_at',
-  ]).execute();
-  // The reconciler's lease: what is due, in due order.
-  await index('pesakit_transactions_due_idx', 'pesakit_transactions', [
-    'status',
-    'next_check_at',
-    'merchant_reference',
-  ]).execute();
-  // The effect worker's claim: what is due (or whose lease expired), oldest first.
-  await index('pesakit_transactions_effect_idx', 'pesakit_transactions', [
-    'effect_status',
-    'effect_due_at',
-  ]).execute();
-  // What each check of a record saw, one row per observation: appended by a release, never
-  // rewritten, so a check does not rewrite up to 20 full platform answers with the record.
+  // `<table>_<what>_idx`: the names the released schema has.
+  const index = (table: string, what: string, columns: string[]) =>
+    db.schema.createIndex(`${table}_${what}_idx`).on(table).columns(columns).execute();
+  await index('pesakit_transactions', 'open', ['status', 'last_checked_at', 'created_at']);
+  await index('pesakit_transactions', 'due', ['status', 'next_check_at', 'merchant_reference']);
+  await index('pesakit_transactions', 'effect', ['effect_status', 'effect_due_at']);
   await db.schema
     .createTable('pesakit_check_log')
     .addColumn('merchant_reference', 'text', (c) => c.notNull())
@@ -139,20 +111,14 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     .addColumn('received_at', instant, (c) => c.notNull())
     .addColumn('processed_at', instant)
     .addPrimaryKeyConstraint('pesakit_callback_inbox_pkey', ['id'])
-    // The dedup: the same callback delivered again (or to another process) is one row.
     .addUniqueConstraint('pesakit_callback_inbox_dedup_key_key', ['dedup_key'])
     .addCheckConstraint(
       'pesakit_callback_inbox_status_check',
       sql`status in (${list(inboxEntryStatuses)})`,
     )
     .execute();
-  // The workers' claim: what is due, oldest first.
-  await index('pesakit_callback_inbox_due_idx', 'pesakit_callback_inbox', [
-    'status',
-    'due_at',
-  ]).execute();
-  // prune(): the oldest finished entries. Partial, so an acknowledgement pays nothing for it:
-  // a new entry has no processed_at and enters the index once, when it finishes.
+  await index('pesakit_callback_inbox', 'due', ['status', 'due_at']);
+  // prune(): partial, so an acknowledgement pays nothing for it.
   await db.schema
     .createIndex('pesakit_callback_inbox_finished_idx')
     .on('pesakit_callback_inbox')
@@ -161,19 +127,14 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     .execute();
 }
 
-/** Where the store's tables are, as its errors name it. */
+/** Where the store's tables are (a PostgreSQL schema, a SQLite file), as its errors name it. */
 export interface StoreLocation {
   dialect: SqlDialectName;
-  /** PostgreSQL: the schema `db` was scoped to with `withSchema`. */
   schema?: string | undefined;
-  /** SQLite: the file (undefined for an in-memory database). */
   file?: string | undefined;
 }
 
-/**
- * Brings the tables to the latest version; concurrent openers wait on the migration lock.
- * Tables made by a build before 0.1.0 (other migrations recorded) are refused, never altered.
- */
+/** Concurrent openers wait on the migration lock; pre-0.1.0 tables are refused, never altered. */
 export async function migrateToLatest(db: Kysely<unknown>, where: StoreLocation): Promise<void> {
   await refusePreRelease(db, where);
   const { dialect, schema } = where;

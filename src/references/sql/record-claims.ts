@@ -19,15 +19,9 @@ import {
 } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
 
-/**
- * The SQL store's record-level steps shared by its writes (attach, transition, the answer
- * write, resolve): read the record under lock, claim new reference values, the columns of a
- * status change, and the conflict a unique violation stands for.
- */
-
 export type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
 
-/** Reads the record inside `trx`, locking its row on PostgreSQL until the transaction ends. */
+/** Locks the row on PostgreSQL until the transaction ends; SQLite has one writer. */
 export async function lockRecord(
   trx: Db,
   dialect: SqlDialectName,
@@ -43,11 +37,7 @@ export async function lockRecord(
   return toRecord(row);
 }
 
-/**
- * The reference columns to set on `record` for `parsed` (undefined: nothing new), after
- * checking that no other record owns any of the new values; a conflict throws and writes
- * nothing.
- */
+/** The reference columns to set (undefined: nothing new); a conflict throws, writing nothing. */
 export async function claimReferences(
   trx: Db,
   dialect: SqlDialectName,
@@ -63,8 +53,7 @@ export async function claimReferences(
   if (entries.length === 0) return undefined;
   const values = entries.map((entry) => entry.value);
   await lockValues(trx, dialect, values);
-  // One query for all the new values; only when one is owned elsewhere are they asked one by
-  // one, in order, to name the first conflict.
+  // One query for all; only on a conflict one by one, to name the first.
   if ((await ownerOf(trx, values, reference)) !== undefined) {
     for (const { field, value } of entries) {
       const owner = await ownerOf(trx, [value], reference);
@@ -76,7 +65,6 @@ export async function claimReferences(
   return columns;
 }
 
-/** The columns a status change writes (all but `updated_at`). */
 export function statusColumns(
   dialect: SqlDialectName,
   change: StatusChange,
@@ -93,10 +81,8 @@ export function statusColumns(
 }
 
 /**
- * Serialises claims of the same reference value across records and kinds. The per-column
- * unique constraints cannot see a controlNumber equal to another record's txnid; a
- * transaction-scoped advisory lock per value (taken in a fixed order, so two claimers never
- * deadlock) makes the ownership check exact on PostgreSQL. SQLite has one writer.
+ * Per-column unique constraints cannot see a controlNumber equal to another record's txnid: an
+ * advisory lock per value (in a fixed order: no deadlock) makes the check exact on PostgreSQL.
  */
 async function lockValues(trx: Db, dialect: SqlDialectName, values: string[]): Promise<void> {
   if (dialect !== 'postgres') return;
@@ -105,7 +91,6 @@ async function lockValues(trx: Db, dialect: SqlDialectName, values: string[]): P
   }
 }
 
-/** A record other than `self` holding one of `values` under any reference kind, if any. */
 async function ownerOf(
   db: Db,
   values: readonly string[],
@@ -126,10 +111,7 @@ async function ownerOf(
   return row?.merchant_reference;
 }
 
-/**
- * A unique violation that slipped past the ownership check (another process won the race)
- * becomes the same ReferenceConflictError the check would have raised.
- */
+/** A unique violation from a lost race becomes the conflict the check would have raised. */
 export async function explainConflict(
   db: Db,
   error: unknown,

@@ -1,11 +1,14 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
+import { byDueTime } from '../reconciliation-order.js';
 import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { TransactionStatus } from '../types.js';
+import type { Db } from './record-claims.js';
 import {
   checkLogTable,
+  fromInstant,
   type SqlDialectName,
   type StoreDatabase,
   toInstant,
@@ -13,19 +16,7 @@ import {
   transactionsTable,
 } from './table.js';
 
-type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
-
-function fromInstant(value: Date | string | null): Date | null {
-  if (value === null) return null;
-  return value instanceof Date ? value : new Date(value);
-}
-
-/**
- * Leases due records in one statement. On PostgreSQL the inner SELECT takes row locks with
- * SKIP LOCKED, so concurrent workers split the due records instead of waiting on each other;
- * the lease columns then keep the record theirs after the statement commits. SQLite has one
- * writer at a time, so the same statement is exclusive there.
- */
+/** One statement; on PostgreSQL SKIP LOCKED lets concurrent workers split the due records. */
 export async function leaseDueRows(
   db: Db,
   dialect: SqlDialectName,
@@ -40,7 +31,6 @@ export async function leaseDueRows(
       ? sql<string>`gen_random_uuid()::text`
       : sql<string>`lower(hex(randomblob(16)))`;
   const s = db;
-  // Initiating records written since this are most likely being sent: not leased at all.
   const initiatingBefore = options.initiatingBefore;
   const dueIn = (statuses: readonly TransactionStatus[]) =>
     s
@@ -65,9 +55,8 @@ export async function leaseDueRows(
       .orderBy('next_check_at', (ob) => ob.asc().nullsFirst())
       .orderBy('merchant_reference', 'asc')
       .limit(options.limit);
-  // PostgreSQL: one SELECT … FOR UPDATE SKIP LOCKED (a UNION cannot lock). SQLite: one ordered
-  // index range per status, merged — over `status IN (…)` its planner sorts every open record
-  // for each page (a temporary B-tree), which grows with the store, page after page.
+  // PostgreSQL: FOR UPDATE SKIP LOCKED (a UNION cannot lock). SQLite: one index range per
+  // status, merged; over `status IN (…)` its planner sorts every open record per page.
   const due =
     dialect === 'postgres' || options.statuses.length === 1
       ? dueIn(options.statuses)
@@ -85,10 +74,7 @@ export async function leaseDueRows(
           .orderBy('due.next_check_at', (ob) => ob.asc().nullsFirst())
           .orderBy('due.merchant_reference', 'asc')
           .limit(options.limit);
-  // One statement takes the lease, in a transaction begun IMMEDIATE on SQLite (its write lock
-  // taken before the due records are read); the check log (up to 20 full answers per record)
-  // is read in the same transaction only when asked for — the reconciler reads it for the rare
-  // record it escalates (readObservationRows), not per check.
+  // The check log (up to 20 full answers per record) is read only when asked for.
   const { rows, logs } = await s.transaction().execute(async (trx) => {
     const leasedRows = await trx
       .updateTable(transactionsTable)
@@ -107,26 +93,16 @@ export async function leaseDueRows(
       const leased: LeasedRecord = {
         record: toRecord(row),
         token: row.lease_token as string,
-        nextCheckAt: fromInstant(row.next_check_at),
+        nextCheckAt: row.next_check_at === null ? null : fromInstant(row.next_check_at),
       };
       if (logs) leased.observations = logs.get(row.merchant_reference) ?? [];
       return leased;
     })
-    .sort((a, b) => {
-      const x = a.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
-      const y = b.nextCheckAt?.getTime() ?? Number.NEGATIVE_INFINITY;
-      if (x !== y) return x < y ? -1 : 1;
-      const p = a.record.merchantReference;
-      const q = b.record.merchantReference;
-      return p < q ? -1 : p > q ? 1 : 0;
-    });
+    .sort(byDueTime);
 }
 
-/** The check logs of `references`, each oldest first (one query for the lot). */
-async function readLogs(
-  s: Kysely<StoreDatabase>,
-  references: readonly string[],
-): Promise<Map<string, unknown[]>> {
+/** The check logs of `references`, each oldest first. */
+async function readLogs(s: Db, references: readonly string[]): Promise<Map<string, unknown[]>> {
   const logs = new Map<string, unknown[]>();
   for (let start = 0; start < references.length; start += releaseChunk) {
     const entries = await s
@@ -146,10 +122,7 @@ async function readLogs(
   return logs;
 }
 
-/**
- * Ends the lease held with `token`: exactly what {@link releaseLeaseRows} writes for one release.
- * False when another worker holds the lease.
- */
+/** {@link releaseLeaseRows} for one release. */
 export async function releaseLeaseRow(
   db: Db,
   dialect: SqlDialectName,
@@ -161,15 +134,12 @@ export async function releaseLeaseRow(
   return released === true;
 }
 
-/** Rows per statement of {@link releaseLeaseRows}: bounds one statement's size. */
+/** Bounds one statement's size. */
 const releaseChunk = 500;
 
 /**
- * Ends many leases in one transaction (on PostgreSQL after locking the rows in
- * merchant-reference order), per {@link releaseChunk} rows: one INSERT appends the
- * observations to `pesakit_check_log` and one UPDATE … FROM writes the records (count, next due
- * time, end of lease), each only while `token` is still the record's lease. The reconciler's
- * checks end through here, so a pass commits once per batch instead of once per record.
+ * One transaction; per chunk one INSERT appends the observations and one UPDATE … FROM writes
+ * the records, each only while `token` is still the record's lease.
  */
 export async function releaseLeaseRows(
   db: Db,
@@ -182,9 +152,7 @@ export async function releaseLeaseRows(
   const released = new Set<string>();
   await db.transaction().execute(async (trx) => {
     if (dialect === 'postgres') {
-      // PostgreSQL locks every row up front in one order, so two batches that meet on a
-      // record (a lease taken over after expiry) wait for each other instead of deadlocking.
-      // SQLite has one writer at a time: nothing to order.
+      // Every row locked up front in one order: two batches meeting on a record never deadlock.
       const references = releases.map((release) => release.merchantReference).sort();
       for (let start = 0; start < references.length; start += releaseChunk) {
         await trx
@@ -199,7 +167,6 @@ export async function releaseLeaseRows(
     for (let start = 0; start < releases.length; start += releaseChunk) {
       const chunk = releases.slice(start, start + releaseChunk);
       const rows = await writeReleased(trx, chunk, at(now));
-      // Past maxObservations entries, the oldest go (rare: a record checked 20 times).
       const full = rows.filter((row) => Number(row.check_log_seq) > maxObservations);
       if (full.length > 0) {
         await trx
@@ -226,18 +193,15 @@ export async function releaseLeaseRows(
     chunk: ParsedLeaseRelease[],
     nowInstant: Date | string,
   ) {
-    // The whole batch is one parameter, a JSON array with one row per release, read back as a
-    // derived table (json_each / json_array_elements): the statements' text is the same for
-    // every batch, however large, so it is cheap to build and to prepare — a derived table of
-    // one SELECT per release (six parameters each) cost more than the update itself.
+    // The batch is one JSON parameter read back as a derived table: the statement text is the
+    // same for every batch, so it is cheap to build and to prepare.
     const rows = releaseRowsJson(chunk, now);
     const v = () =>
       (dialect === 'postgres'
         ? sql<ReleaseRow>`(select row->>0 as v_reference, row->>1 as v_token, cast(row->>2 as timestamptz) as v_next_check_at, cast(row->>3 as integer) as v_counted, cast(row->>4 as timestamptz) as v_checked_at, case when cast(row->>5 as integer) = 1 then cast(row->6 as text) end as v_observation from json_array_elements(cast(${rows} as json)) as row)`
         : sql<ReleaseRow>`(select value->>0 as v_reference, value->>1 as v_token, value->>2 as v_next_check_at, value->>3 as v_counted, value->>4 as v_checked_at, case when value->>5 = 1 then value->6 end as v_observation from json_each(${rows}))`
       ).as('v');
-    // First the observations, while the leases still fence them: each one the record's next
-    // entry. A row of its own, so a check never rewrites the answers of the checks before it.
+    // First the observations, while the leases still fence them.
     if (chunk.some((release) => release.observationJson !== undefined)) {
       await trx
         .insertInto(checkLogTable)
@@ -278,10 +242,8 @@ export async function releaseLeaseRows(
 }
 
 /**
- * The batch as one JSON array of rows `[reference, token, nextCheckAt, counted (0/1),
- * checkedAt, hasObservation (0/1), observation]`, instants as ISO-8601 text (what SQLite
- * stores; PostgreSQL casts it). The observation is already JSON text (parseRelease), so it is
- * spliced in as it is rather than serialised again.
+ * Rows `[reference, token, nextCheckAt, counted, checkedAt, hasObservation, observation]`; the
+ * observation is already JSON text, spliced in as it is.
  */
 function releaseRowsJson(releases: readonly ParsedLeaseRelease[], now: Date): string {
   const rows = releases.map((release) => {
@@ -308,25 +270,17 @@ interface ReleaseRow {
   v_observation: string | null;
 }
 
-/**
- * What earlier checks of the record saw, oldest first (the last {@link maxObservations}): the
- * evidence a person gets when the reconciler gives up. One read, only when needed.
- */
 export async function readObservationRows(db: Db, merchantReference: string): Promise<unknown[]> {
-  const s = db;
-  const row = await s
+  const row = await db
     .selectFrom(transactionsTable)
     .select('merchant_reference')
     .where('merchant_reference', '=', merchantReference)
     .executeTakeFirst();
   if (!row) throw new TransactionNotFoundError(merchantReference);
-  return (await readLogs(s, [merchantReference])).get(merchantReference) ?? [];
+  return (await readLogs(db, [merchantReference])).get(merchantReference) ?? [];
 }
 
-/**
- * The fence of a final write: inside the transaction that locked the record, refuse unless
- * `token` is still its lease (`... WHERE lease_token = $n`).
- */
+/** The fence of a final write, inside the transaction that locked the record. */
 export async function assertLeaseRow(
   trx: Db,
   merchantReference: string,

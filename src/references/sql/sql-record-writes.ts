@@ -1,7 +1,9 @@
+import type { UpdateObject } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
-import type { ParsedAnswerWrite, ParsedTransition, parseResolve } from '../input-rules.js';
+import { CheckedReferenceStore, type ParsedResolve } from '../checked-store.js';
+import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
 import { resolution, type StatusChange, statusChange } from '../record-changes.js';
 import type { References, TransactionIntent, TransactionRecord } from '../types.js';
 import { effectColumns } from './effects.js';
@@ -14,29 +16,21 @@ import {
 } from './record-claims.js';
 import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
-import { toCents, toRecord, transactionsTable } from './table.js';
+import { type StoreDatabase, toCents, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
 
-type ParsedResolve = ReturnType<typeof parseResolve>;
-
 /**
- * The SQL store's writes to its records (TransactionRecords): the money call's intent and
- * answer, references attached, a status moved, a check counted, a review resolved. Every change is one transaction
- * that locks the record (`SELECT ... FOR UPDATE` on PostgreSQL; SQLite has one writer at a
- * time), decides with the same rules as the memory store, then writes. The unique constraints
- * are the last word on who owns a reference. Its input is checked already (sql-store.ts).
+ * The SQL store's record writes: each one transaction that locks the record, decides with the
+ * memory store's rules (record-changes.ts), then writes; the unique constraints have the last
+ * word on who owns a reference. Its input is checked already.
  */
-export class SqlRecordWrites {
-  readonly #store: SqlStoreContext;
+export abstract class SqlRecordWrites extends CheckedReferenceStore {
+  protected abstract readonly sql: SqlStoreContext;
 
-  constructor(store: SqlStoreContext) {
-    this.#store = store;
-  }
-
-  async createIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
-    const now = this.#store.instant(this.#store.now());
+  protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
+    const now = this.sql.instant(this.sql.now());
     try {
-      const row = await this.#store
+      const row = await this.sql
         .open()
         .insertInto(transactionsTable)
         .values({
@@ -67,53 +61,48 @@ export class SqlRecordWrites {
     }
   }
 
-  async attachReferences(reference: string, parsed: References): Promise<TransactionRecord> {
+  protected async attach(reference: string, parsed: References): Promise<TransactionRecord> {
     try {
-      return await this.#store
+      return await this.sql
         .open()
         .transaction()
         .execute((trx) => this.#attach(trx, reference, parsed));
     } catch (error) {
-      throw await explainConflict(this.#store.database, error, reference, parsed);
+      throw await explainConflict(this.sql.database, error, reference, parsed);
     }
   }
 
-  async transition(
+  protected async move(
     reference: string,
     parsed: ParsedTransition,
     leaseToken: string | undefined,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    return this.#store
+    return this.sql
       .open()
       .transaction()
       .execute(async (trx) => {
-        const record = await lockRecord(trx, this.#store.dialect, reference);
-        return this.#move(trx, record, parsed, leaseToken);
+        const record = await lockRecord(trx, this.sql.dialect, reference);
+        return this.#moveLocked(trx, record, parsed, leaseToken);
       });
   }
 
-  /**
-   * One transaction and one UPDATE: one commit where attachReferences then transition made two.
-   * A move the status table refuses (the record settled meanwhile) is decided in code, with no
-   * failed statement, so the references are still written and the refusal thrown after the
-   * commit: what the two calls in turn would do. A lost lease writes nothing, as its error says.
-   */
-  async attachAndTransition(
+  /** A refused move is decided in code, so the references commit and the refusal follows. */
+  protected async writeAnswer(
     answer: ParsedAnswerWrite,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const { dialect } = this.#store;
+    const { dialect } = this.sql;
     const { merchantReference: reference, refs, transition, leaseToken } = answer;
     let refused: unknown;
     let result: { record: TransactionRecord; changed: boolean };
     try {
-      result = await this.#store
+      result = await this.sql
         .open()
         .transaction()
         .execute(async (trx) => {
           const record = await lockRecord(trx, dialect, reference);
           if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
           const claimed = await claimReferences(trx, dialect, record, refs);
-          const at = this.#store.now();
+          const at = this.sql.now();
           let change: StatusChange | undefined;
           try {
             change = statusChange(record, transition, at);
@@ -122,59 +111,50 @@ export class SqlRecordWrites {
             refused = error;
           }
           if (claimed === undefined && change === undefined) return { record, changed: false };
-          const row = await trx
-            .updateTable(transactionsTable)
-            .set({
-              ...(claimed ?? {}),
-              updated_at: this.#store.instant(at),
-              ...(change === undefined ? {} : statusColumns(dialect, change, transition)),
-            })
-            .where('merchant_reference', '=', reference)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { record: toRecord(row), changed: change !== undefined };
+          const updated = await this.#update(trx, reference, {
+            ...(claimed ?? {}),
+            updated_at: this.sql.instant(at),
+            ...(change === undefined ? {} : statusColumns(dialect, change, transition)),
+          });
+          return { record: updated, changed: change !== undefined };
         });
     } catch (error) {
-      throw await explainConflict(this.#store.database, error, reference, refs);
+      throw await explainConflict(this.sql.database, error, reference, refs);
     }
     if (refused !== undefined) throw refused;
     return result;
   }
 
-  /** A person's decision on a record in review, with the effect it makes due. */
-  async resolve(reference: string, decision: ParsedResolve): Promise<TransactionRecord> {
-    const { dialect } = this.#store;
-    return this.#store
+  protected async writeResolution(
+    reference: string,
+    decision: ParsedResolve,
+  ): Promise<TransactionRecord> {
+    const { dialect } = this.sql;
+    return this.sql
       .open()
       .transaction()
       .execute(async (trx) => {
         const record = await lockRecord(trx, dialect, reference);
-        const change = resolution(record, decision, this.#store.now());
-        const row = await trx
-          .updateTable(transactionsTable)
-          .set({
-            status: change.status,
-            status_reason: change.statusReason,
-            updated_at: this.#store.instant(change.updatedAt),
-            resolution: JSON.stringify(change.resolution),
-            ...effectColumns(dialect, change.effect),
-          })
-          .where('merchant_reference', '=', reference)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return toRecord(row);
+        const change = resolution(record, decision, this.sql.now());
+        return this.#update(trx, reference, {
+          status: change.status,
+          status_reason: change.statusReason,
+          updated_at: this.sql.instant(change.updatedAt),
+          resolution: JSON.stringify(change.resolution),
+          ...effectColumns(dialect, change.effect),
+        });
       });
   }
 
-  async recordCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {
-    // One statement: the count is incremented by the engine, so concurrent checks all count.
-    const row = await this.#store
+  protected async countCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {
+    // The engine increments the count, so concurrent checks all count.
+    const row = await this.sql
       .open()
       .updateTable(transactionsTable)
       .set((eb) => ({
-        last_checked_at: this.#store.instant(checkedAt),
+        last_checked_at: this.sql.instant(checkedAt),
         check_count: eb('check_count', '+', 1),
-        updated_at: this.#store.instant(this.#store.now()),
+        updated_at: this.sql.instant(this.sql.now()),
       }))
       .where('merchant_reference', '=', reference)
       .returningAll()
@@ -183,22 +163,17 @@ export class SqlRecordWrites {
     return toRecord(row);
   }
 
-  /** attachReferences inside `trx`: the record with `refs` attached. */
   async #attach(trx: Db, reference: string, parsed: References): Promise<TransactionRecord> {
-    const record = await lockRecord(trx, this.#store.dialect, reference);
-    const columns = await claimReferences(trx, this.#store.dialect, record, parsed);
+    const record = await lockRecord(trx, this.sql.dialect, reference);
+    const columns = await claimReferences(trx, this.sql.dialect, record, parsed);
     if (columns === undefined) return record;
-    const row = await trx
-      .updateTable(transactionsTable)
-      .set({ ...columns, updated_at: this.#store.instant(this.#store.now()) })
-      .where('merchant_reference', '=', reference)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRecord(row);
+    return this.#update(trx, reference, {
+      ...columns,
+      updated_at: this.sql.instant(this.sql.now()),
+    });
   }
 
-  /** transition inside `trx`, of `record` as locked and read there. */
-  async #move(
+  async #moveLocked(
     trx: Db,
     record: TransactionRecord,
     parsed: ParsedTransition,
@@ -206,17 +181,26 @@ export class SqlRecordWrites {
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
     const reference = record.merchantReference;
     if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
-    const change = statusChange(record, parsed, this.#store.now());
+    const change = statusChange(record, parsed, this.sql.now());
     if (change === undefined) return { record, changed: false };
+    const updated = await this.#update(trx, reference, {
+      updated_at: this.sql.instant(change.updatedAt),
+      ...statusColumns(this.sql.dialect, change, parsed),
+    });
+    return { record: updated, changed: true };
+  }
+
+  async #update(
+    trx: Db,
+    reference: string,
+    columns: UpdateObject<StoreDatabase, typeof transactionsTable>,
+  ): Promise<TransactionRecord> {
     const row = await trx
       .updateTable(transactionsTable)
-      .set({
-        updated_at: this.#store.instant(change.updatedAt),
-        ...statusColumns(this.#store.dialect, change, parsed),
-      })
+      .set(columns)
       .where('merchant_reference', '=', reference)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { record: toRecord(row), changed: true };
+    return toRecord(row);
   }
 }

@@ -2,10 +2,7 @@ import type { Kysely } from 'kysely';
 import { PesakitError } from '../../errors/pesakit-error.js';
 import { type SqlDialectName, type StoreDatabase, toInstant } from './table.js';
 
-/**
- * What every part of the SQL store works with (sql-store.ts hands each call to the part that
- * does it): the database, once checked open; the dialect; the store's clock.
- */
+/** What every part of the SQL store works with: the database once checked open, dialect, clock. */
 export class SqlStoreContext {
   /** The database unchecked: only to explain an error its checked use already threw. */
   readonly database: Kysely<StoreDatabase>;
@@ -23,12 +20,10 @@ export class SqlStoreContext {
     return this.#closed;
   }
 
-  /** From now on {@link open} refuses: the store is closing. */
   close(): void {
     this.#closed = true;
   }
 
-  /** The database — or, once the store is closed, the error that says so. */
   open(): Kysely<StoreDatabase> {
     if (this.#closed) {
       throw new PesakitError('This reference store is closed; open a new one to keep using it.');
@@ -36,7 +31,6 @@ export class SqlStoreContext {
     return this.database;
   }
 
-  /** `value` as the dialect stores an instant. */
   instant(value: Date): Date | string {
     return toInstant(this.dialect, value);
   }

@@ -1,46 +1,10 @@
 import type { Kysely } from 'kysely';
-import type {
-  ClaimEffectsOptions,
-  EffectClaim,
-  EffectStatus,
-  FailEffectOptions,
-} from '../effects.js';
+import type { ParsedListOpen } from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
-import {
-  isLookupable,
-  parseAnswerWrite,
-  parseCheckTime,
-  parseClaimEffects,
-  parseEffectStatus,
-  parseFailEffect,
-  parseFindBy,
-  parseIntent,
-  parseListOpen,
-  parseListPage,
-  parseMerchantReference,
-  parseReferences,
-  parseResolve,
-  parseTransition,
-} from '../input-rules.js';
-import type { ResolveOptions } from '../review.js';
-import { parseLeaseDue, parseRelease, parseReleases } from '../schedule/input-rules.js';
-import type {
-  LeaseDueOptions,
-  LeasedRecord,
-  LeaseRelease,
-  ReleaseLeaseOptions,
-} from '../schedule/types.js';
-import type {
-  ListOpenOptions,
-  ReferenceField,
-  ReferenceStore,
-  References,
-  TransactionIntent,
-  TransactionRecord,
-  TransactionStatus,
-  TransitionDetails,
-} from '../types.js';
+import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
+import type { LeasedRecord } from '../schedule/types.js';
+import type { ReferenceField, TransactionRecord } from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
 import {
   leaseDueRows,
@@ -48,33 +12,27 @@ import {
   releaseLeaseRow,
   releaseLeaseRows,
 } from './schedule.js';
-import { SqlRecordLookups } from './sql-record-lookups.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlStoreContext } from './sql-store-context.js';
-import type { SqlDialectName, StoreDatabase } from './table.js';
+import {
+  referenceColumns,
+  type SqlDialectName,
+  type StoreDatabase,
+  toRecord,
+  transactionsTable,
+} from './table.js';
 
-/** Options shared by the SQL stores. */
 export interface SqlReferenceStoreOptions {
-  /** The clock used for `createdAt`, `updatedAt` and defaults. @default () => new Date() */
+  /** @default () => new Date() */
   now?: () => Date;
 }
 
-/**
- * The reference store over SQL, one implementation for SQLite and PostgreSQL. It checks each
- * call's input with the rules every store applies (input-rules.ts), then hands it to the part of
- * the store that does it: the records' writes (sql-record-writes.ts) and reads
- * (sql-record-lookups.ts), the reconciler's lease and release (schedule.ts), the effect outbox
- * (effects.ts) and the callback inbox (inbox/sql-inbox.ts). Every change is one transaction that locks the record, decides with the
- * same rules as the memory store, then writes; the unique constraints are the last word on who
- * owns a reference.
- */
-export class SqlReferenceStore implements ReferenceStore {
-  readonly #store: SqlStoreContext;
+/** The store over SQL (SQLite and PostgreSQL): reads, schedule and outbox over its writes. */
+export class SqlReferenceStore extends SqlRecordWrites {
+  protected readonly sql: SqlStoreContext;
   readonly #release: () => Promise<void>;
   readonly inbox: CallbackInbox;
-  readonly #writes: SqlRecordWrites;
-  readonly #lookups: SqlRecordLookups;
-  readonly #effects: SqlEffectOutbox;
+  protected readonly effects: SqlEffectOutbox;
 
   protected constructor(
     db: Kysely<StoreDatabase>,
@@ -82,139 +40,97 @@ export class SqlReferenceStore implements ReferenceStore {
     release: () => Promise<void>,
     options: SqlReferenceStoreOptions,
   ) {
+    super();
     const store = new SqlStoreContext(db, dialect, options.now ?? (() => new Date()));
-    this.#store = store;
+    this.sql = store;
     this.#release = release;
     this.inbox = new SqlCallbackInbox(() => store.open(), dialect, store.now);
-    this.#writes = new SqlRecordWrites(store);
-    this.#lookups = new SqlRecordLookups(store);
-    this.#effects = new SqlEffectOutbox(store);
+    this.effects = new SqlEffectOutbox(store);
   }
 
-  async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
-    return this.#writes.createIntent(parseIntent(intent));
+  protected now(): Date {
+    return this.sql.now();
   }
 
-  async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('attachReferences', merchantReference);
-    return this.#writes.attachReferences(reference, parseReferences(refs));
+  protected async lookup(
+    field: ReferenceField,
+    value: string,
+  ): Promise<TransactionRecord | undefined> {
+    const column = field === 'merchantReference' ? 'merchant_reference' : referenceColumns[field];
+    const row = await this.#select().where(column, '=', value).executeTakeFirst();
+    return row && toRecord(row);
   }
 
-  async transition(
-    merchantReference: string,
-    to: TransactionStatus,
-    details?: TransitionDetails,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const reference = parseMerchantReference('transition', merchantReference);
-    const parsed = parseTransition(to, details);
-    return this.#writes.transition(reference, parsed, details?.leaseToken);
-  }
-
-  async attachAndTransition(
-    merchantReference: string,
-    refs: References,
-    to: TransactionStatus,
-    details?: TransitionDetails,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    return this.#writes.attachAndTransition(parseAnswerWrite(merchantReference, refs, to, details));
-  }
-
-  async recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('recordCheck', merchantReference);
-    return this.#writes.recordCheck(reference, parseCheckTime(at) ?? this.#store.now());
-  }
-
-  async get(merchantReference: string): Promise<TransactionRecord | undefined> {
-    return this.find({ field: 'merchantReference', value: merchantReference });
-  }
-
-  async findByReference(reference: string): Promise<TransactionRecord | undefined> {
-    if (!isLookupable(reference)) return undefined;
-    const own = await this.get(reference);
+  protected async lookupAny(value: string): Promise<TransactionRecord | undefined> {
+    const own = await this.lookup('merchantReference', value);
     if (own) return own;
-    return this.#lookups.findByPlatformReference(reference);
+    const row = await this.#select()
+      .where((eb) => eb.or(Object.values(referenceColumns).map((column) => eb(column, '=', value))))
+      .orderBy('merchant_reference')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toRecord(row);
   }
 
-  async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
-    const { field, value } = parseFindBy(by);
-    if (!isLookupable(value)) return undefined;
-    return this.#lookups.find(field, value);
+  protected async listOpenRecords(filter: ParsedListOpen): Promise<TransactionRecord[]> {
+    const { statuses, product, checkedBefore, limit } = filter;
+    const rows = await this.#select()
+      .where('status', 'in', [...statuses])
+      .$if(product !== undefined, (qb) => qb.where('product', '=', product as string))
+      .$if(checkedBefore !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('last_checked_at', 'is', null),
+            eb('last_checked_at', '<', this.sql.instant(checkedBefore as Date)),
+          ]),
+        ),
+      )
+      // The order of compareForReconciliation.
+      .orderBy('last_checked_at', (ob) => ob.asc().nullsFirst())
+      .orderBy('created_at', 'asc')
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
   }
 
-  async listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]> {
-    return this.#lookups.listOpen(parseListOpen(options));
+  protected lease(options: ParsedLeaseDue): Promise<LeasedRecord[]> {
+    return leaseDueRows(this.sql.open(), this.sql.dialect, options, this.sql.now());
   }
 
-  async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
-    const parsed = parseLeaseDue(options);
-    return leaseDueRows(this.#store.open(), this.#store.dialect, parsed, this.#store.now());
+  protected release(reference: string, options: ParsedRelease): Promise<boolean> {
+    const { dialect } = this.sql;
+    return releaseLeaseRow(this.sql.open(), dialect, reference, options, this.sql.now());
   }
 
-  async releaseLease(
-    merchantReference: string,
-    token: string,
-    options: ReleaseLeaseOptions,
-  ): Promise<boolean> {
-    const reference = parseMerchantReference('releaseLease', merchantReference);
-    const parsed = parseRelease(token, options);
-    const { dialect } = this.#store;
-    return releaseLeaseRow(this.#store.open(), dialect, reference, parsed, this.#store.now());
+  protected releaseAll(releases: ParsedLeaseRelease[]): Promise<boolean[]> {
+    return releaseLeaseRows(this.sql.open(), this.sql.dialect, releases, this.sql.now());
   }
 
-  async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
-    const parsed = parseReleases(releases);
-    return releaseLeaseRows(this.#store.open(), this.#store.dialect, parsed, this.#store.now());
+  protected observationsOf(reference: string): Promise<unknown[]> {
+    return readObservationRows(this.sql.open(), reference);
   }
 
-  async readObservations(merchantReference: string): Promise<unknown[]> {
-    const reference = parseMerchantReference('readObservations', merchantReference);
-    return readObservationRows(this.#store.open(), reference);
-  }
-
-  async resolve(
-    merchantReference: string,
-    outcome: 'success' | 'failed',
-    options: ResolveOptions,
-  ): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('resolve', merchantReference);
-    return this.#writes.resolve(reference, parseResolve(outcome, options));
-  }
-
-  async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
-    const { limit, after } = parseListPage('listReview', options);
-    return this.#lookups.listReview(limit, after);
-  }
-
-  async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
-    return this.#effects.claim(parseClaimEffects(options));
-  }
-
-  async completeEffect(merchantReference: string, token: string): Promise<boolean> {
-    const reference = parseMerchantReference('completeEffect', merchantReference);
-    return this.#effects.complete(reference, token);
-  }
-
-  async failEffect(
-    merchantReference: string,
-    token: string,
-    options: FailEffectOptions,
-  ): Promise<boolean> {
-    const reference = parseMerchantReference('failEffect', merchantReference);
-    return this.#effects.fail(reference, token, parseFailEffect(options));
-  }
-
-  async listEffects(
-    status: Exclude<EffectStatus, 'none' | 'done'>,
-    options?: { limit?: number },
+  protected async reviewPage(
+    limit: number,
+    after: string | undefined,
   ): Promise<TransactionRecord[]> {
-    const listed = parseEffectStatus(status);
-    const { limit } = parseListPage('listEffects', options);
-    return this.#effects.list(listed, limit);
+    const rows = await this.#select()
+      .where('status', '=', 'needs_review')
+      .$if(after !== undefined, (qb) => qb.where('merchant_reference', '>', after as string))
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  #select() {
+    return this.sql.open().selectFrom(transactionsTable).selectAll();
   }
 
   async close(): Promise<void> {
-    if (this.#store.closed) return;
-    this.#store.close();
+    if (this.sql.closed) return;
+    this.sql.close();
     await this.#release();
   }
 }

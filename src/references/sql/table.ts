@@ -11,18 +11,15 @@ import type {
 } from '../types.js';
 import type { InboxTable } from './inbox-table.js';
 
-/** The SQL dialects the store runs on. */
 export type SqlDialectName = 'sqlite' | 'postgres';
 
-/** SQLite keeps instants as ISO-8601 text (UTC, sortable); PostgreSQL as timestamptz. */
 type Instant = ColumnType<Date | string, Date | string, Date | string>;
 
-/** One row of `pesakit_transactions`. */
 export interface TransactionsTable {
   merchant_reference: string;
   product: string;
   flow: string;
-  /** Whole cents, so no amount ever drifts through a float; PostgreSQL's bigint reads as text. */
+  /** Whole cents; PostgreSQL's bigint reads as text. */
   amount_cents: ColumnType<number | string, number, number>;
   msisdn: string | null;
   status: string;
@@ -37,40 +34,30 @@ export interface TransactionsTable {
   attempted_at: Instant | null;
   last_checked_at: Instant | null;
   check_count: number;
-  /** JSON text; NULL when no payload was ever recorded. */
+  /** JSON text, as are metadata, review and resolution. */
   last_payload: string | null;
-  /** JSON text of a flat string → string map. */
   metadata: string;
-  /** JSON text of the ReviewVerdict; NULL unless the record went to needs_review. */
   review: string | null;
-  /** JSON text of the Resolution (its `at` as ISO text); NULL until a person resolves. */
   resolution: string | null;
   effect_status: string;
   effect_attempts: number;
   effect_due_at: Instant | null;
   effect_last_error: string | null;
   effect_completed_at: Instant | null;
-  /** Fences effect claims: only the holder of this token may complete or fail the effect. */
   effect_lease_token: string | null;
   effect_lease_until: Instant | null;
-  /** The reconciler's schedule: when the record is next due (NULL: due now). */
+  /** The reconciler's schedule (NULL: due now) and lease. */
   next_check_at: Instant | null;
-  /** The fencing token of the reconciler's lease, and its expiry. */
   lease_token: string | null;
   lease_expires_at: Instant | null;
-  /** The sequence number of the record's latest check-log entry (0: none yet). */
+  /** The seq of the record's latest check-log entry (0: none yet). */
   check_log_seq: number;
 }
 
-/**
- * What the checks of each record saw, one row per observation: appended by a release, never
- * rewritten; the oldest dropped past `maxObservations`.
- */
+/** One row per observation, never rewritten; the oldest dropped past `maxObservations`. */
 export interface CheckLogTable {
   merchant_reference: string;
-  /** 1, 2, 3 … per record, in the order the checks were written. */
   seq: number;
-  /** The observation as JSON text, exactly as the release gave it. */
   observation: string;
 }
 
@@ -86,7 +73,6 @@ export type TransactionRow = Selectable<TransactionsTable>;
 
 export const transactionsTable = 'pesakit_transactions';
 
-/** The column of each platform reference kind. */
 export const referenceColumns = {
   controlNumber: 'control_number',
   paymentReference: 'payment_reference',
@@ -97,12 +83,15 @@ export const referenceColumns = {
 
 export type ReferenceColumn = (typeof referenceColumns)[PlatformReferenceField];
 
-/** How a value is written for, and read back from, each dialect. */
+/** SQLite keeps instants as ISO-8601 text (UTC, sortable); PostgreSQL as timestamptz. */
 export function toInstant(dialect: SqlDialectName, value: Date): Date | string {
   return dialect === 'sqlite' ? value.toISOString() : value;
 }
 
-function fromInstant(value: Date | string): Date {
+export function fromInstant(value: Date | string): Date;
+export function fromInstant(value: Date | string | null): Date | null;
+export function fromInstant(value: Date | string | null): Date | null {
+  if (value === null) return null;
   return value instanceof Date ? value : new Date(value);
 }
 
@@ -124,8 +113,8 @@ export function toRecord(row: TransactionRow): TransactionRecord {
     refid: row.refid,
     createdAt: fromInstant(row.created_at),
     updatedAt: fromInstant(row.updated_at),
-    attemptedAt: row.attempted_at === null ? null : fromInstant(row.attempted_at),
-    lastCheckedAt: row.last_checked_at === null ? null : fromInstant(row.last_checked_at),
+    attemptedAt: fromInstant(row.attempted_at),
+    lastCheckedAt: fromInstant(row.last_checked_at),
     checkCount: Number(row.check_count),
     lastPayload: row.last_payload === null ? null : JSON.parse(row.last_payload),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
@@ -134,9 +123,9 @@ export function toRecord(row: TransactionRow): TransactionRecord {
     effect: {
       status: row.effect_status as EffectStatus,
       attempts: Number(row.effect_attempts),
-      dueAt: row.effect_due_at === null ? null : fromInstant(row.effect_due_at),
+      dueAt: fromInstant(row.effect_due_at),
       lastError: row.effect_last_error,
-      completedAt: row.effect_completed_at === null ? null : fromInstant(row.effect_completed_at),
+      completedAt: fromInstant(row.effect_completed_at),
     },
   };
 }

@@ -1,10 +1,6 @@
-import type { ReferenceColumn } from './table.js';
+import { type ReferenceColumn, referenceColumns } from './table.js';
 
-/**
- * Which column a unique violation is about, or `undefined` when `error` is not one.
- * PostgreSQL reports SQLSTATE 23505 and the constraint's name; SQLite reports
- * SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY and `table.column` in the message.
- */
+/** Which column a unique violation is about (by constraint or column name). */
 export function uniqueViolationColumn(
   error: unknown,
 ): ReferenceColumn | 'merchant_reference' | undefined {
@@ -20,12 +16,6 @@ export function uniqueViolationColumn(
     code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
   if (!isUnique) return undefined;
   const text = `${typeof constraint === 'string' ? constraint : ''} ${typeof message === 'string' ? message : ''}`;
-  const columns: ReferenceColumn[] = [
-    'control_number',
-    'payment_reference',
-    'external_reference',
-    'txnid',
-    'refid',
-  ];
+  const columns: ReferenceColumn[] = Object.values(referenceColumns);
   return columns.find((column) => text.includes(column)) ?? 'merchant_reference';
 }

@@ -1,0 +1,215 @@
+import type {
+  ClaimEffectsOptions,
+  EffectClaim,
+  EffectStatus,
+  FailEffectOptions,
+} from './effects.js';
+import type { CallbackInbox } from './inbox/types.js';
+import {
+  isLookupable,
+  type ParsedAnswerWrite,
+  type ParsedTransition,
+  parseAnswerWrite,
+  parseCheckTime,
+  parseClaimEffects,
+  parseEffectStatus,
+  parseFailEffect,
+  parseFindBy,
+  parseIntent,
+  parseListOpen,
+  parseListPage,
+  parseMerchantReference,
+  parseReferences,
+  parseResolve,
+  parseTransition,
+} from './input-rules.js';
+import type { ResolveOptions } from './review.js';
+import {
+  type ParsedLeaseDue,
+  type ParsedLeaseRelease,
+  type ParsedRelease,
+  parseLeaseDue,
+  parseRelease,
+  parseReleases,
+} from './schedule/input-rules.js';
+import type {
+  LeaseDueOptions,
+  LeasedRecord,
+  LeaseRelease,
+  ReleaseLeaseOptions,
+} from './schedule/types.js';
+import type {
+  ListOpenOptions,
+  ReferenceField,
+  ReferenceStore,
+  References,
+  TransactionIntent,
+  TransactionRecord,
+  TransactionStatus,
+  TransitionDetails,
+} from './types.js';
+
+type Maybe<T> = T | Promise<T>;
+type Moved = { record: TransactionRecord; changed: boolean };
+type ListedEffect = Exclude<EffectStatus, 'none' | 'done'>;
+export type ParsedListOpen = ReturnType<typeof parseListOpen>;
+export type ParsedResolve = ReturnType<typeof parseResolve>;
+
+/** Where a store keeps its effect outbox; its input is checked already. */
+export interface EffectsPart {
+  claim(options: ReturnType<typeof parseClaimEffects>): Maybe<EffectClaim[]>;
+  complete(merchantReference: string, token: string): Maybe<boolean>;
+  fail(merchantReference: string, token: string, failure: FailEffectOptions): Maybe<boolean>;
+  list(status: ListedEffect, limit: number): Maybe<TransactionRecord[]>;
+}
+
+/**
+ * Every store checks each call's input here, in one order, before it touches anything, so the
+ * memory and SQL stores refuse the same input with the same error; they implement the rest.
+ */
+export abstract class CheckedReferenceStore implements ReferenceStore {
+  abstract readonly inbox: CallbackInbox;
+  protected abstract readonly effects: EffectsPart;
+  protected abstract now(): Date;
+  protected abstract writeIntent(intent: TransactionIntent): Promise<TransactionRecord>;
+  protected abstract attach(reference: string, refs: References): Promise<TransactionRecord>;
+  protected abstract move(
+    reference: string,
+    transition: ParsedTransition,
+    leaseToken: string | undefined,
+  ): Promise<Moved>;
+  protected abstract writeAnswer(answer: ParsedAnswerWrite): Promise<Moved>;
+  protected abstract lookup(
+    field: ReferenceField,
+    value: string,
+  ): Maybe<TransactionRecord | undefined>;
+  protected abstract lookupAny(value: string): Maybe<TransactionRecord | undefined>;
+  protected abstract listOpenRecords(filter: ParsedListOpen): Maybe<TransactionRecord[]>;
+  protected abstract countCheck(reference: string, at: Date): Maybe<TransactionRecord>;
+  protected abstract lease(options: ParsedLeaseDue): Maybe<LeasedRecord[]>;
+  protected abstract release(reference: string, options: ParsedRelease): Maybe<boolean>;
+  protected abstract releaseAll(releases: ParsedLeaseRelease[]): Maybe<boolean[]>;
+  protected abstract observationsOf(reference: string): Maybe<unknown[]>;
+  protected abstract writeResolution(
+    reference: string,
+    decision: ParsedResolve,
+  ): Maybe<TransactionRecord>;
+  protected abstract reviewPage(
+    limit: number,
+    after: string | undefined,
+  ): Maybe<TransactionRecord[]>;
+  abstract close(): Promise<void>;
+
+  async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
+    return this.writeIntent(parseIntent(intent));
+  }
+
+  async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('attachReferences', merchantReference);
+    return this.attach(reference, parseReferences(refs));
+  }
+
+  async transition(
+    merchantReference: string,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ): Promise<Moved> {
+    const reference = parseMerchantReference('transition', merchantReference);
+    return this.move(reference, parseTransition(to, details), details?.leaseToken);
+  }
+
+  async attachAndTransition(
+    merchantReference: string,
+    refs: References,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ): Promise<Moved> {
+    return this.writeAnswer(parseAnswerWrite(merchantReference, refs, to, details));
+  }
+
+  async get(merchantReference: string): Promise<TransactionRecord | undefined> {
+    return this.find({ field: 'merchantReference', value: merchantReference });
+  }
+
+  async findByReference(reference: string): Promise<TransactionRecord | undefined> {
+    return isLookupable(reference) ? this.lookupAny(reference) : undefined;
+  }
+
+  async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
+    const { field, value } = parseFindBy(by);
+    return isLookupable(value) ? this.lookup(field, value) : undefined;
+  }
+
+  async listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]> {
+    return this.listOpenRecords(parseListOpen(options));
+  }
+
+  async recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('recordCheck', merchantReference);
+    return this.countCheck(reference, parseCheckTime(at) ?? this.now());
+  }
+
+  async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
+    return this.lease(parseLeaseDue(options));
+  }
+
+  async releaseLease(
+    merchantReference: string,
+    token: string,
+    options: ReleaseLeaseOptions,
+  ): Promise<boolean> {
+    const reference = parseMerchantReference('releaseLease', merchantReference);
+    return this.release(reference, parseRelease(token, options));
+  }
+
+  async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
+    return this.releaseAll(parseReleases(releases));
+  }
+
+  async readObservations(merchantReference: string): Promise<unknown[]> {
+    return this.observationsOf(parseMerchantReference('readObservations', merchantReference));
+  }
+
+  async resolve(
+    merchantReference: string,
+    outcome: 'success' | 'failed',
+    options: ResolveOptions,
+  ): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('resolve', merchantReference);
+    return this.writeResolution(reference, parseResolve(outcome, options));
+  }
+
+  async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
+    const { limit, after } = parseListPage('listReview', options);
+    return this.reviewPage(limit, after);
+  }
+
+  async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
+    return this.effects.claim(parseClaimEffects(options));
+  }
+
+  async completeEffect(merchantReference: string, token: string): Promise<boolean> {
+    return this.effects.complete(
+      parseMerchantReference('completeEffect', merchantReference),
+      token,
+    );
+  }
+
+  async failEffect(
+    merchantReference: string,
+    token: string,
+    options: FailEffectOptions,
+  ): Promise<boolean> {
+    const reference = parseMerchantReference('failEffect', merchantReference);
+    return this.effects.fail(reference, token, parseFailEffect(options));
+  }
+
+  async listEffects(
+    status: ListedEffect,
+    options?: { limit?: number },
+  ): Promise<TransactionRecord[]> {
+    const listed = parseEffectStatus(status);
+    const { limit } = parseListPage('listEffects', options);
+    return this.effects.list(listed, limit);
+  }
+}
