@@ -1,68 +1,65 @@
-// Runs the benchmarks one after another, each in its own Node process so that one's heap,
-// JIT state and open handles cannot colour the next. With no arguments it runs every
-// bench/*.mjs (except this file); arguments name the files to run instead.
-// Flags (`--quick`) are passed on to every benchmark; those that know them use them.
-// Exits non-zero only when a benchmark crashed or hung (ran past its time limit: 10 minutes,
-// more for the few listed in TIMEOUT_MINUTES, or BENCH_TIMEOUT_MINUTES for all): there are no
-// speed thresholds here.
+// Runs the benchmarks one after another, each in its own Node process so that one's heap, JIT
+// state and open handles cannot colour the next, then prints one Markdown table of every
+// figure (the `BENCH {json}` lines they print) to paste into docs/benchmarks.md.
+// With no arguments it runs every bench/*.mjs but this one; arguments name the files instead.
+// Flags (`--quick`) are passed on. Exits non-zero when a benchmark crashed or ran past
+// BENCH_TIMEOUT_MINUTES (default 15); a figure below its floor is reported, not failed.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { basename } from 'node:path';
+import { cpus } from 'node:os';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
-// Generous: it only exists so that a hung benchmark cannot hang `npm run bench` forever.
-const DEFAULT_TIMEOUT_MINUTES = 10;
-// Benchmarks that legitimately run longer, in minutes. reconciler-memory.mjs at its full size
-// (100,000 records) creates every record in the sandbox and then checks each one: about 10
-// minutes on a quiet 2-core machine, several times that on a busy one.
-const TIMEOUT_MINUTES = { 'reconciler-memory.mjs': 90 };
-// BENCH_TIMEOUT_MINUTES overrides the limit of every benchmark (e.g. a slower machine).
-const overrideMinutes = Number(process.env.BENCH_TIMEOUT_MINUTES);
-
-/** How long `file` may run before it counts as hung. */
-function timeoutMs(file) {
-  const minutes =
-    overrideMinutes > 0
-      ? overrideMinutes
-      : (TIMEOUT_MINUTES[basename(file)] ?? DEFAULT_TIMEOUT_MINUTES);
-  return minutes * 60_000;
-}
-
+const limitMs = Number(process.env.BENCH_TIMEOUT_MINUTES ?? 15) * 60_000;
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const files = (
   requested.length > 0
-    ? requested
+    ? requested.map((name) => name.replace(/^bench\//, ''))
     : readdirSync(benchDir).filter((name) => name.endsWith('.mjs') && name !== 'run.mjs')
-).map((name) => fileURLToPath(new URL(basename(name), new URL('.', import.meta.url))));
-files.sort();
+).sort();
 
+/** Runs one benchmark, echoing its output; resolves with its rows and whether it succeeded. */
 function runOne(file) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file, ...flags], { stdio: 'inherit' });
-    const limit = timeoutMs(file);
-    const timer = setTimeout(() => {
-      console.error(`${basename(file)}: still running after ${limit / 60_000} min, killed`);
-      child.kill('SIGKILL');
-    }, limit);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      console.error(`${basename(file)}: ${error.message}`);
-      resolve(false);
+    const child = spawn(process.execPath, [benchDir + file, ...flags], {
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
+    const rows = [];
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('BENCH ')) rows.push(JSON.parse(line.slice(6)));
+      else console.log(line);
+    });
+    const timer = setTimeout(() => {
+      console.error(`${file}: still running after ${limitMs / 60_000} min, killed`);
+      child.kill('SIGKILL');
+    }, limitMs);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      resolve(code === 0 && signal === null);
+      resolve({ rows, ok: code === 0 && signal === null });
     });
   });
 }
 
-console.log(`pesakit benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+const started = Date.now();
+const machine = `${cpus().length} cores, Node ${process.version}, ${process.platform}`;
+console.log(`pesakit benchmarks — ${machine}, ${new Date().toISOString()}`);
+const table = [];
 const failed = [];
 for (const file of files) {
-  console.log(`\n=== ${basename(file)} ===`);
-  if (!(await runOne(file))) failed.push(basename(file));
+  console.log(`\n=== ${file} ===`);
+  const { rows, ok } = await runOne(file);
+  table.push(...rows);
+  if (!ok) failed.push(file);
+}
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+console.log(`\n${machine}; ${minutes} min${flags.length > 0 ? ` (${flags.join(' ')})` : ''}\n`);
+console.log('| benchmark | figure | baseline (same run) | ratio | floor | met? |');
+console.log('|---|---|---|---|---|---|');
+for (const row of table) {
+  const cells = [row.benchmark, row.figure, row.baseline, row.ratio, row.floor, row.met];
+  console.log(`| ${cells.join(' | ')} |`);
 }
 if (failed.length > 0) {
   console.error(`\ncrashed: ${failed.join(', ')}`);

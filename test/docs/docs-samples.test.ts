@@ -13,8 +13,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// An outside tester's pass: a merchant copies the code in README.md and docs/ into a strict
-// TypeScript project. Every ```ts block must type-check against pesakit's public entry points
+// A merchant copies the code in README.md and docs/ into a strict TypeScript project. Every ```ts block must type-check against pesakit's public entry points
 // (`pesakit`, `pesakit/sqlite`, `pesakit/postgres`, `pesakit/express`, `pesakit/fastify`),
 // with only the shop's own names (orders, alerts, ...) declared. A block that does not compile
 // is usually one that is wrong at run time too: `onReview(record, ...)` that reads

@@ -17,9 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Issue 4: docs/ has a getting-started guide that runs as written. Issue 9 (item 21): as
-// written *in a fresh project* — not inside pesakit's repository, where pesakit's own
-// package.json ("type": "module") and node_modules would hide what a newcomer runs into.
+// docs/getting-started.md runs as written *in a fresh project* — not inside pesakit's
+// repository, where pesakit's own package.json ("type": "module") and node_modules would hide
+// what a newcomer runs into.
 //
 // The test makes an empty directory outside the repository, then runs every block of the guide
 // in order, verbatim: `sh` blocks with bash, `ts` blocks appended to the file their first line

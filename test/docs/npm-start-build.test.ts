@@ -6,9 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// Issue 9, item 22: `npm start` (README's first command) built everything — four entries twice,
-// with type declarations — and printed about 80 lines of tsup output before the demo ran. It now
-// runs `npm run build:cli`, which builds only the CLI bundle the demo runs, quietly. This test
+// `npm start` (README's first command) runs `npm run build:cli`, which builds only the CLI
+// bundle the demo runs, quietly — not every entry twice with type declarations. This test
 // runs that script's command (into a temporary directory, so that dist/ — which other tests
 // read — is left alone) and checks what it builds and prints. test/integration/demo.test.ts
 // checks the demo itself.

@@ -4,10 +4,9 @@ import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { closedAfterEach, sandboxClient } from '../helpers/sandbox-lifetime.js';
 
-// An outside tester's pass (hunt7): README.md's "A first payment" points at `npx pesakit
-// sandbox` and logs in as shop@example.co.tz / "correct horse", but a fresh sandbox has no
-// accounts and the README never created one: a newcomer running it as written got a 401
-// AuthenticationError. The README's own commands must create the account its code uses.
+// README.md's "A first payment" points at `npx pesakit sandbox`, which starts with no
+// accounts: the README's own commands must create the account its code logs in with, or a
+// newcomer running it as written gets a 401 AuthenticationError.
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const section = readme.slice(
