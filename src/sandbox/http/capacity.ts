@@ -2,10 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { sendError } from './replies.js';
 
-/**
- * Everything is in memory, so each list of records has a cap (`recordLimit`): one more is a 429
- * `sandbox_full` that changes nothing, until a reset. (Logs keep their latest entries instead.)
- */
+/** Each in-memory list has a cap (`recordLimit`): one more is a 429 `sandbox_full`, until a reset. */
 export function atCapacity(
   context: SandboxContext,
   reply: FastifyReply,

@@ -3,9 +3,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 
 /**
- * Answers what Node's HTTP parser refuses before Fastify sees a request (a body that did not
- * arrive within requestTimeoutMs, oversized headers, bytes that are not HTTP) the way every
- * other sandbox answer looks: `{message}`, with an `x-request-id`. Then closes the connection.
+ * Answers what Node's HTTP parser refuses before Fastify sees it (slow body, huge headers, not
+ * HTTP) as `{message}` with an `x-request-id`, then closes the connection.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;

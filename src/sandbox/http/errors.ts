@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 
-// Fastify's own client errors, reworded to say what to do. Anything else below 500 passes on
-// with Fastify's message; nothing a client sends may become a 5xx.
+// Fastify's client errors, reworded to say what to do; nothing a client sends becomes a 5xx.
 const clientMessages: Readonly<Record<string, string>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than the 1 MiB limit.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE:
@@ -9,10 +8,7 @@ const clientMessages: Readonly<Record<string, string>> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length does not match the body.',
 };
 
-/**
- * Every error becomes a Laravel-style `{message}`. A status below 500 is the client's doing and
- * is answered as such; a 500 is a sandbox bug, logged, and answered without internals.
- */
+/** Every error becomes `{message}`; a 500 is a sandbox bug, logged, answered without internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode;

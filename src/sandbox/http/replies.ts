@@ -7,10 +7,7 @@ import {
 } from '../../schemas/error-body.js';
 import { oversizedStrings } from './string-limits.js';
 
-/**
- * Laravel-style error bodies (docs/api-contract.md § Errors): `{message}` for every error, plus
- * `errors` (dotted field → messages) on a 422, plus `code` where the status alone is ambiguous.
- */
+/** `{message}`, plus `code` where the status alone is ambiguous (docs/api-contract.md § Errors). */
 export function sendError(reply: FastifyReply, status: number, message: string, code?: string) {
   return reply.code(status).send(code === undefined ? { message } : { message, code });
 }
@@ -24,9 +21,8 @@ export function sendValidationError(reply: FastifyReply, errors: FieldErrors, co
 export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 
 /**
- * Parses a request body with its endpoint's schema. A missing body reads as `{}` so that the
- * caller learns which fields are required, rather than only that the body was empty. Strings
- * longer than their limit (string-limits.ts) are refused first, whatever the schema says.
+ * Parses a body with its endpoint's schema; a missing body reads as `{}` so the caller learns
+ * which fields are required. Over-long strings (string-limits.ts) are refused first.
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.output<S>> {
   const input = body === undefined ? {} : body;
