@@ -13,11 +13,7 @@ export interface HeldAirtimePurchase {
   readonly hold: Hold;
 }
 
-/**
- * Airtime purchase rules 4–7 of the spec, after the amount is held: a pending record with the
- * detected network, the vendor call, the debit (success) or release (failure), and the SMS.
- * One code path for `customer/payments` and every row of `customer/bulkpayment`.
- */
+/** Airtime purchase rules 4–7 once the amount is held; shared by single and bulk purchases. */
 export async function completeAirtimePurchase(
   context: SandboxContext,
   purchase: HeldAirtimePurchase,

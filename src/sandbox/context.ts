@@ -27,10 +27,7 @@ export interface StateSnapshot {
   deliveries: number;
 }
 
-/**
- * Everything the sandbox knows, in one container the routes share. State is in memory only;
- * `reset()` empties it and re-applies the seed.
- */
+/** Everything the sandbox knows, in memory, shared by the routes. */
 export class SandboxContext {
   readonly accounts: AccountBook;
   readonly tokens = new TokenRegistry();

@@ -1,10 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 
 /**
- * The references the sandbox hands out. The spec shows none of their formats; ours are chosen
- * so that a reader can tell them apart at a glance (docs/sandbox.md § References):
- * control numbers are 12 digits starting `99` (customers type them at a bank or USSD menu),
- * everything else carries a prefix naming what it is.
+ * The sandbox's references (docs/sandbox.md § References): control numbers are 12 digits
+ * starting `99`; everything else carries a prefix naming what it is.
  */
 
 /** Uniform decimal digits (`randomInt` draws without modulo bias). */

@@ -34,11 +34,8 @@ interface Window {
 }
 
 /**
- * Failed-login limits per account and per address, over fixed windows. The attempt is counted
- * in one synchronous step with the check, before the password is hashed: scrypt is
- * asynchronous, so a count taken after it would let any number of concurrent guesses through.
- * A login that then succeeds gives its count back, so a merchant's test suite may log in as often
- * as it likes. A refused login is answered before any hashing: guessing costs the sandbox nothing.
+ * Failed-login limits over fixed windows. Counted with the check in one synchronous step before
+ * scrypt runs, so concurrent guesses cannot slip through; a success gives its count back.
  */
 export class LoginLimits {
   readonly #windows = new Map<string, Window>();

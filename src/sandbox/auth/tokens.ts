@@ -26,11 +26,8 @@ const NO_DIGEST = digestOf('');
 export const TOKENS_KEPT = 10_000;
 
 /**
- * Personal access tokens in the Laravel Sanctum form `<id>|<secret>`. Only the SHA-256 of the
- * secret is kept; the id finds the row and the digests are compared in constant time. A token is
- * bound to the product that issued it, so an airtime token is unknown to the disbursement API.
- * Nothing is cached between requests: every request is checked against the live table, so a
- * revoked token fails on the very next request.
+ * Sanctum-style tokens `<id>|<secret>`: only the secret's SHA-256 is kept, compared in constant
+ * time; bound to the issuing product; checked live, so a revoked token fails at once.
  */
 export class TokenRegistry {
   readonly #tokens = new Map<string, StoredToken>();

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from '../../schemas/airtime-bulk.js';
 
-/**
- * Limits of `POST customer/bulkpayment` (the sandbox option `airtimeBulk`): `maxRows`, the most
- * data rows one upload may hold (one more is a 422 `too_many_rows`); `maxFileBytes`, the largest
- * file (larger is a 413, not read past the limit).
- */
+/** Limits of `customer/bulkpayment`: more rows is a 422 `too_many_rows`, a bigger file a 413. */
 export const airtimeBulkLimitsSchema = z
   .object({
     maxRows: z.number().int().min(1).max(100_000).default(AIRTIME_BULK_MAX_ROWS),

@@ -87,10 +87,8 @@ export function checkoutCspDirectives(apiBase: string): Record<string, string[]>
 }
 
 /**
- * The self-contained page behind `payment_url`. Every interpolated value is escaped and the
- * script's data is embedded as escaped JSON, so a hostile `description` or `callback_url` can
- * neither inject markup nor close the script element. Tests hook on the `data-testid`s and on
- * `<html data-ready="true">`, set once the script has checked whether the checkout is final.
+ * The self-contained page behind `payment_url`; every value is escaped, so hostile merchant input
+ * neither injects markup nor closes the script. Ready once `<html data-ready="true">`.
  */
 export function renderCheckoutPage(view: CheckoutView): string {
   const amount = escapeHtml(formatTzs(view.amount));

@@ -1,7 +1,4 @@
-/**
- * Test MSISDNs pick outcomes, as test cards do (docs/sandbox.md § Test numbers). Only the last
- * three digits matter, so every provider prefix has its own failing, silent and late numbers.
- */
+/** Test MSISDNs pick outcomes by their last three digits (docs/sandbox.md § Test numbers). */
 export type UpstreamOutcome = 'success' | 'failure';
 
 /** Ending `999`: the upstream (airtime vendor, disbursement gateway, collection engine) fails. */

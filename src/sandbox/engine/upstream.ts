@@ -19,11 +19,7 @@ const messages = {
   ],
 } as const;
 
-/**
- * The external airtime vendor (spec: airtime purchase rule 5) or the provider's disbursement
- * gateway (processing order 5); the test number decides. Asynchronous on purpose: the real ones
- * are network calls, and the sandbox must spend nothing twice while other requests run.
- */
+/** The airtime vendor or payout gateway (the test number decides); async like the real calls. */
 export async function callUpstream(
   product: keyof typeof messages,
   msisdn: string,

@@ -27,10 +27,7 @@ export function aboveMaxAmount(context: SandboxContext, amount: number, reply: F
   return true;
 }
 
-/**
- * Refuses a callback_url into the sandbox's own control API (422, nothing recorded); the
- * dispatcher refuses it again at delivery, and the control API refuses marked deliveries.
- */
+/** Refuses a callback_url into the control API (422, nothing recorded). */
 export function controlCallbackUrl(callbackUrl: string | undefined, reply: FastifyReply) {
   if (callbackUrl === undefined || !isControlUrl(callbackUrl)) return false;
   sendValidationError(reply, { callback_url: [CONTROL_URL_MESSAGE] });
@@ -46,11 +43,8 @@ type InitiationBody = {
 };
 
 /**
- * One initiation (mno, bank, pay_mobile), in the order every one of them follows: validation
- * with the endpoint's schema (422 per field), the sandbox's amount bound, no callback into the
- * control API, capacity, then the new pending record and, for a phone payment, its automatic
- * settlement (a bank payment waits for the customer to pay at a bank: only the control API
- * settles it). Answers the error itself and returns `undefined`, or returns the answer.
+ * One initiation (mno, bank, pay_mobile): validation, amount bound, callback_url, capacity, then
+ * the pending record and, for a phone, its automatic settlement. Sends any error itself.
  */
 export function acceptInitiation(
   context: SandboxContext,

@@ -66,8 +66,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
     if (atCapacity(context, reply, 'airtime payments', context.airtime.payments.length)) {
       return reply;
     }
-    // 2–3. Load the wallet; an amount above the balance is rejected, nothing recorded. The
-    // amount is held in the same step, so concurrent purchases cannot spend it twice.
+    // 2–3. The amount is held with the balance check, so concurrent purchases cannot spend it twice.
     const wallet = context.wallets.of('airtime', caller.account.id);
     const hold = wallet.reserve(toCents(amount));
     if (!hold) {

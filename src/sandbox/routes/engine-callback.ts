@@ -9,10 +9,8 @@ import { routePath } from '../http/route-path.js';
 import type { CollectionRecord } from '../state/collections.js';
 
 /**
- * The engine's settlement callback, GET or POST. The payload is validated in full; the
- * transaction it names moves from pending exactly once (a repeated paymentReference is answered
- * `duplicate: true` and changes nothing); then the merchant is notified at its callback_url.
- * Check and update are one synchronous step, so concurrent duplicates cannot both apply.
+ * The engine's settlement callback, GET or POST: the transaction moves from pending once, in one
+ * synchronous step (a repeat is `duplicate: true`), then the merchant is notified.
  */
 export function registerEngineCallback(app: FastifyInstance, context: SandboxContext): void {
   const path = routePath(endpoints.engineCallback);
@@ -51,11 +49,7 @@ export function registerEngineCallback(app: FastifyInstance, context: SandboxCon
   );
 }
 
-/**
- * The spec leaves the resulting state unshown; ours: `status: true` → success, `false` →
- * failed. The paid amount is recorded as reported: deciding whether it matches the order is the
- * merchant's job (spec rule 5), so a short payment is visible, not hidden.
- */
+/** Ours (the spec shows none): `true` → success, else failed; the paid amount kept as reported. */
 function applySettlement(
   context: SandboxContext,
   record: CollectionRecord,

@@ -14,12 +14,7 @@ import { newRefId, newTxnId, unique } from '../references.js';
 import { type DisbursementRecord, disbursementView } from '../state/disbursements.js';
 import { aboveMaxAmount } from './accept-initiation.js';
 
-/**
- * `POST disbursement/payment`: the spec's processing order 1–8, step by step. The wallet is
- * checked and the amount plus charge held in one synchronous step (3), so fifty concurrent
- * payouts cannot overdraw it; the hold is debited with the completion (6) or released on an
- * upstream failure, which leaves the wallet untouched.
- */
+/** `disbursement/payment`, the spec's processing order 1–8; step 3 holds amount and charge at once. */
 export function registerPayout(app: FastifyInstance, context: SandboxContext): void {
   app.post(routePath(endpoints.disbursementPay), async (request, reply) => {
     const caller = authenticate(context, 'disbursement', request, reply);

@@ -6,10 +6,8 @@ import { routePath } from '../http/route-path.js';
 import { toCents, WALLET_LIMIT_MESSAGE } from '../money.js';
 
 /**
- * The airtime recharge callback `{controlNumber, status}`. It carries no signature (spec), so
- * anyone can call it; what makes it safe is that a recharge moves from pending exactly once.
- * The check and the credit run in one synchronous step, so concurrent duplicates cannot both
- * see `pending`. `status: false` fails the recharge (the spec leaves that outcome unshown).
+ * The unsigned recharge callback `{controlNumber, status}`: safe because a recharge leaves pending
+ * once, checked and credited in one synchronous step. `status: false` fails it.
  */
 export function registerRechargeCallback(app: FastifyInstance, context: SandboxContext): void {
   app.post(routePath(endpoints.airtimeRechargeCallback), async (request, reply) => {

@@ -52,10 +52,7 @@ export async function createAccount(
   return account;
 }
 
-/**
- * Self-registration (airtime and disbursement): a taken email is a 422, a full sandbox a 429;
- * otherwise the account is created in its product's activation flow. `undefined` once answered.
- */
+/** Self-registration: a taken email is a 422, a full book a 429; else a new account. */
 export async function registerAccount(
   context: SandboxContext,
   fields: AccountFields & { product: 'airtime' | 'disbursement'; password: string },

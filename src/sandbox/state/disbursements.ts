@@ -39,10 +39,7 @@ export class DisbursementBook {
     return this.#references.has(value);
   }
 
-  /**
-   * One page of a user's payouts, latest first (spec: getPayments lists latest first):
-   * `count` records from the `skip`-th latest on, with how many the user has in all.
-   */
+  /** One page of a user's payouts, latest first (spec), with the user's total. */
   pageOfAccount(
     accountId: number,
     skip: number,
