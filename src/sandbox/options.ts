@@ -3,7 +3,6 @@ import { hostnameOf } from '../internal/host-guard.js';
 import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.js';
 import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
 import { disbursementUserStatusSchema } from '../schemas/disbursement.js';
-import { DEFAULT_LOGIN_LIMITS } from './auth/login-limits.js';
 import { airtimeBulkLimitsSchema } from './bulk/limits.js';
 import { faultSettingsSchema } from './delivery/faults.js';
 import { MAX_WALLET_BALANCE_TZS } from './money.js';
@@ -107,12 +106,12 @@ export const sandboxOptionsSchema = z.object({
     .union([
       z.literal(false),
       z.object({
-        perAccount: limit(1, 1_000_000).default(DEFAULT_LOGIN_LIMITS.perAccount),
-        perAddress: limit(1, 1_000_000).default(DEFAULT_LOGIN_LIMITS.perAddress),
-        windowMs: limit(1, 86_400_000).default(DEFAULT_LOGIN_LIMITS.windowMs),
+        perAccount: limit(1, 1_000_000).default(10),
+        perAddress: limit(1, 1_000_000).default(50),
+        windowMs: limit(1, 86_400_000).default(60_000),
       }),
     ])
-    .default(DEFAULT_LOGIN_LIMITS),
+    .default({ perAccount: 10, perAddress: 50, windowMs: 60_000 }),
 });
 
 /** Everything `createSandbox` accepts. Every field is optional. */

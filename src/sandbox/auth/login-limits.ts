@@ -1,32 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Product } from '../../core/endpoints.js';
+import type { ResolvedSandboxOptions } from '../options.js';
 
-/** How many failed logins are allowed per window, per account and per caller address. */
-export interface LoginLimitSettings {
-  /** Failed logins for one account (product + email) from one address. */
-  perAccount: number;
-  /** Failed logins from one address, all accounts together (an attacker cycling emails). */
-  perAddress: number;
-  /** The window, in ms, the counts cover. */
-  windowMs: number;
-}
-
-export const DEFAULT_LOGIN_LIMITS: LoginLimitSettings = {
-  perAccount: 10,
-  perAddress: 50,
-  windowMs: 60_000,
-};
-
-/** A login that may go ahead: its attempt is counted until it is known to have succeeded. */
-export interface LoginAttempt {
-  /** The password was right: the attempt no longer counts (only failures do). */
-  succeeded(): void;
-}
-
-/** A login refused for now, and how long to wait. */
-export interface LoginBlock {
-  retryAfterSeconds: number;
-}
+/** A login that may go ahead: it counts as failed until `succeeded()` gives the count back. */
+export type LoginAttempt = { succeeded(): void };
 
 interface Window {
   count: number;
@@ -41,12 +18,16 @@ export class LoginLimits {
   readonly #windows = new Map<string, Window>();
 
   constructor(
-    private readonly settings: LoginLimitSettings | false,
+    private readonly settings: ResolvedSandboxOptions['loginLimits'],
     private readonly now: () => number,
   ) {}
 
   /** Counts this login against its account and address, or says how long it must wait. */
-  attempt(request: FastifyRequest, product: Product, email: string): LoginAttempt | LoginBlock {
+  attempt(
+    request: FastifyRequest,
+    product: Product,
+    email: string,
+  ): LoginAttempt | { retryAfterSeconds: number } {
     if (this.settings === false) return { succeeded: () => undefined };
     const { perAccount, perAddress, windowMs } = this.settings;
     const now = this.now();

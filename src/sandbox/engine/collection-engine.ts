@@ -6,10 +6,8 @@ import type { CollectionRecord } from '../state/collections.js';
 import { settlementDelay, upstreamOutcome } from './test-numbers.js';
 import type { SandboxTimers } from './timers.js';
 
-/** How the outcome of a settlement is asked for. */
 export type SettlementOutcome = 'success' | 'failed';
 
-/** What the sandbox's callback route answered the engine. */
 export interface EngineDeliveryResult {
   readonly statusCode: number;
   readonly body: unknown;
@@ -29,7 +27,6 @@ export class CollectionEngine {
     private readonly now: () => Date,
   ) {}
 
-  /** The engine's settlement payload for a transaction. */
   payloadFor(record: CollectionRecord, outcome: SettlementOutcome, via?: 'card'): EngineCallback {
     const success = outcome === 'success';
     const card = via === 'card';

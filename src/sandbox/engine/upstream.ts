@@ -2,12 +2,6 @@ import type { Provider } from '../../schemas/provider.js';
 import { providerNames } from '../../schemas/provider.js';
 import { upstreamOutcome } from './test-numbers.js';
 
-/** What an upstream (airtime vendor or disbursement gateway) answered. */
-export interface UpstreamResult {
-  readonly ok: boolean;
-  readonly message: string;
-}
-
 const messages = {
   airtime: [
     (name: string) => `Airtime delivered by ${name}.`,
@@ -24,7 +18,7 @@ export async function callUpstream(
   product: keyof typeof messages,
   msisdn: string,
   provider: Provider,
-): Promise<UpstreamResult> {
+): Promise<{ ok: boolean; message: string }> {
   await new Promise((resolve) => setImmediate(resolve));
   const ok = upstreamOutcome(msisdn) === 'success';
   const [accepted, refused] = messages[product];

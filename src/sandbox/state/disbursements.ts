@@ -23,14 +23,12 @@ export class DisbursementBook {
   /** Every txnid and refid handed out: a payout checks its new references against a set. */
   readonly #references = new Set<string>();
 
-  /** Records a new payout (its references are taken from now on). */
   add(record: DisbursementRecord): void {
     this.#records.push(record);
     this.#references.add(record.txnid);
     this.#references.add(record.refid);
   }
 
-  /** Every payout, in creation order. */
   get records(): readonly DisbursementRecord[] {
     return this.#records;
   }
