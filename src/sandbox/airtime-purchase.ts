@@ -22,7 +22,8 @@ export async function completeAirtimePurchase(
   // 4. A pending record with the detected network.
   const now = context.nowIso();
   const record: AirtimePaymentRecord = {
-    id: context.airtime.nextPaymentId(),
+    // Payments are never removed until a reset, so ids follow their count.
+    id: context.airtime.payments.length + 1,
     accountId: purchase.accountId,
     reference: unique(newAirtimeReference, (value) =>
       context.airtime.payments.some((payment) => payment.reference === value),

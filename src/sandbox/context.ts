@@ -96,7 +96,6 @@ export class SandboxContext {
     this.faultBoard.reset();
   }
 
-  /** The faults in force now. */
   get faults(): FaultSettings {
     return this.faultBoard.settings;
   }

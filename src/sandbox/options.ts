@@ -114,7 +114,6 @@ export const sandboxOptionsSchema = z.object({
     .default({ perAccount: 10, perAddress: 50, windowMs: 60_000 }),
 });
 
-/** Everything `createSandbox` accepts. Every field is optional. */
 export type SandboxOptions = z.input<typeof sandboxOptionsSchema>;
 
 /** The options after defaults are applied. */

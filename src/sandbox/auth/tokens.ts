@@ -14,7 +14,6 @@ export type TokenLookup =
   | { ok: true; accountId: number; tokenId: string }
   | { ok: false; problem: TokenProblem };
 
-/** SHA-256 of a token's secret: the only trace of it that is kept. */
 function digestOf(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
@@ -60,12 +59,10 @@ export class TokenRegistry {
     return { ok: true, accountId: stored.accountId, tokenId: id };
   }
 
-  /** Revokes one token (logout). */
   revoke(tokenId: string): void {
     this.#tokens.delete(tokenId);
   }
 
-  /** How many live tokens there are, for state snapshots. */
   get size(): number {
     return this.#tokens.size;
   }

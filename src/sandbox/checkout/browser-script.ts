@@ -14,14 +14,14 @@ export const CHECKOUT_SCRIPT = String.raw`
   const api = String(data.apiBase).replace(/\/+$/, '');
   const tokenPath = '/checkout/' + encodeURIComponent(data.token);
   const payerKey = 'pesakit-checkout-payer:' + data.token;
+  const setBusy = (busy) => { $('payment-options').disabled = busy; };
   let sessionId = null;
 
   // The rules of normalizeMsisdn in src/schemas/msisdn.ts: customers type 0754 123 456.
   function normalizeMsisdn(input) {
     const digits = input.trim().replace(/[\s\-.()]/g, '').replace(/^\+/, '');
     if (/^255\d{9}$/.test(digits)) return digits;
-    if (/^0?\d{9}$/.test(digits)) return '255' + digits.slice(-9);
-    return null;
+    return /^0?\d{9}$/.test(digits) ? '255' + digits.slice(-9) : null;
   }
 
   function showError(field, input, text) {
@@ -30,33 +30,21 @@ export const CHECKOUT_SCRIPT = String.raw`
     if (input) $(input).setAttribute('aria-invalid', text ? 'true' : 'false');
   }
 
-  function setBusy(busy) {
-    $('payment-options').disabled = busy;
-  }
-
   // Throws {message, errors}: a 422 names its field in errors (Laravel shape).
   async function postJson(path, body) {
-    let response;
-    try {
-      response = await fetch(api + path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
-      });
-    } catch {
+    const headers = { 'content-type': 'application/json', accept: 'application/json' };
+    const response = await fetch(api + path, { method: 'POST', headers, body: JSON.stringify(body) }).catch(() => {
       throw { message: 'Could not reach the payment service. Check your connection and try again.' };
-    }
-    const payload = await response.json().catch(() => ({}));
+    });
+    const payload = (await response.json().catch(() => null)) || {};
     if (response.ok) return payload;
-    throw {
-      message: typeof payload.message === 'string' ? payload.message : 'The payment service answered ' + response.status + '.',
-      errors: payload.errors || {},
-    };
+    const message = typeof payload.message === 'string' ? payload.message : 'The payment service answered ' + response.status + '.';
+    throw { message: message, errors: payload.errors || {} };
   }
 
   function fieldMessage(error, fields) {
-    const list = fields.map((field) => error.errors && error.errors[field]);
-    const found = list.find((messages) => Array.isArray(messages) && typeof messages[0] === 'string');
+    const found = fields.map((field) => error.errors && error.errors[field])
+      .find((messages) => Array.isArray(messages) && typeof messages[0] === 'string');
     return found ? found[0] : error.message;
   }
 
@@ -67,19 +55,13 @@ export const CHECKOUT_SCRIPT = String.raw`
     $('status-retry').hidden = state !== 'timeout';
   }
 
-  function isPayer() {
+  // Storage may be refused (private mode): that tab then gets the link-free outcome.
+  function payerMark(set) {
     try {
+      if (set) sessionStorage.setItem(payerKey, '1');
       return sessionStorage.getItem(payerKey) === '1';
     } catch {
       return false;
-    }
-  }
-
-  function markPayer() {
-    try {
-      sessionStorage.setItem(payerKey, '1');
-    } catch {
-      // Storage refused (private mode): this tab gets the link-free outcome.
     }
   }
 
@@ -99,7 +81,7 @@ export const CHECKOUT_SCRIPT = String.raw`
   function finish(status) {
     const paid = status === 'success';
     const href = returnUrl(status);
-    if (!isPayer()) {
+    if (!payerMark(false)) {
       showStatus(paid ? 'This checkout has been paid. You can close this page.' : 'This checkout was not completed. You can close this page.', status);
     } else if (!href) {
       showStatus('The merchant gave no valid return address. You can close this page.', status);
@@ -123,8 +105,7 @@ export const CHECKOUT_SCRIPT = String.raw`
 
   async function awaitConfirmation(text) {
     showStatus(text, 'pending');
-    const deadline = Date.now() + 120000;
-    while (Date.now() < deadline) {
+    for (const deadline = Date.now() + 120000; Date.now() < deadline; ) {
       const status = await fetchStatus();
       if (status) return finish(status);
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -132,20 +113,18 @@ export const CHECKOUT_SCRIPT = String.raw`
     showStatus('No confirmation yet. If you approved the payment, the merchant will still be told.', 'timeout');
   }
 
-  // Validates, posts, and on success waits for the outcome; errors go next to the field.
-  function pay(form, input, errorId, read, send, fields, pending) {
-    $(form).addEventListener('submit', async (event) => {
+  // Validates the field (read returns the value to send or null), posts, then awaits the outcome.
+  function pay(name, invalid, read, send, fields, pending) {
+    const input = name + '-input', errorId = name + '-error';
+    $(name + '-form').addEventListener('submit', async (event) => {
       event.preventDefault();
       const value = read($(input).value);
-      if (!value.ok) {
-        showError(errorId, input, value.message);
-        return $(input).focus();
-      }
-      showError(errorId, input, '');
+      showError(errorId, input, value ? '' : invalid);
+      if (!value) return $(input).focus();
       setBusy(true);
       try {
-        await send(value.value);
-        markPayer();
+        await send(value);
+        payerMark(true);
         awaitConfirmation(pending);
       } catch (error) {
         setBusy(false);
@@ -155,15 +134,12 @@ export const CHECKOUT_SCRIPT = String.raw`
     });
   }
 
-  pay('phone-form', 'phone-input', 'phone-error', (text) => {
-    const msisdn = normalizeMsisdn(text);
-    return msisdn ? { ok: true, value: msisdn } : { ok: false, message: 'Enter a Tanzanian mobile number, for example 0754 123 456.' };
-  }, (msisdn) => postJson('/mno/', { token: data.token, msisdn: msisdn }), ['msisdn', 'token'],
+  pay('phone', 'Enter a Tanzanian mobile number, for example 0754 123 456.', normalizeMsisdn,
+    (msisdn) => postJson('/mno/', { token: data.token, msisdn: msisdn }), ['msisdn', 'token'],
     'Check your phone and approve the payment with your PIN…');
-
-  pay('card-form', 'card-input', 'card-error', (text) => {
+  pay('card', 'Enter the 12 to 19 digits of the card number.', (text) => {
     const digits = text.replace(/[\s-]/g, '');
-    return /^\d{12,19}$/.test(digits) ? { ok: true, value: digits } : { ok: false, message: 'Enter the 12 to 19 digits of the card number.' };
+    return /^\d{12,19}$/.test(digits) ? digits : null;
   }, (cardNumber) => postJson(tokenPath + '/card', { session_id: sessionId, card_number: cardNumber }),
     ['card_number', 'session_id', 'token'], 'Confirming your card payment…');
 

@@ -8,7 +8,6 @@ export type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record
 /** Delays before each retry, in ms: five attempts over about 2.6 minutes (the spec shows none). */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1000, 5000, 30_000, 120_000];
 
-/** @see CallbackDispatcher */
 export interface CallbackDispatcherOptions {
   /** Retry delays in ms; attempts = `schedule.length + 1`. @default DEFAULT_RETRY_SCHEDULE */
   schedule?: readonly number[];
@@ -73,36 +72,39 @@ export class CallbackDispatcher {
   /** Queues one callback. Returns at once; the outcome shows in {@link log}. */
   enqueue(delivery: CallbackDelivery): void {
     if (this.#closed) return;
-    const base = { id: randomUUID(), key: delivery.key, kind: delivery.kind, url: delivery.url };
-    const unsent = { ...base, payload: delivery.payload, attempt: 0 };
-    if (!isHttpUrl(delivery.url)) {
-      this.#record({ ...unsent, outcome: 'failed', error: 'Only http and https URLs are called.' });
-      return;
-    }
-    // Never into the sandbox's own control API, whatever a callback_url says (SSRF).
-    if (isControlUrl(delivery.url)) {
-      this.#record({ ...unsent, outcome: 'failed', error: CONTROL_URL_MESSAGE });
-      return;
-    }
-    let body: string;
+    const id = randomUUID();
+    const unsent = { id, ...delivery, attempt: 0 };
+    let body: string | undefined;
     try {
       body = JSON.stringify(delivery.payload) ?? 'null';
-    } catch {
-      this.#record({ ...unsent, outcome: 'failed', error: 'The payload is not serialisable.' });
-      return;
-    }
-    if (this.#options.faults.takeDrop()) {
-      this.#record({ ...unsent, outcome: 'dropped' });
+    } catch {}
+    // Never into the sandbox's own control API, whatever a callback_url says (SSRF).
+    const error = !isHttpUrl(delivery.url)
+      ? 'Only http and https URLs are called.'
+      : isControlUrl(delivery.url)
+        ? CONTROL_URL_MESSAGE
+        : body === undefined
+          ? 'The payload is not serialisable.'
+          : undefined;
+    if (error !== undefined || this.#options.faults.takeDrop()) {
+      this.#record(
+        error === undefined
+          ? { ...unsent, outcome: 'dropped' }
+          : { ...unsent, outcome: 'failed', error },
+      );
       return;
     }
     const faults = this.#options.faults.settings.callbacks ?? {};
     const copies = Array.from({ length: faults.duplicate ?? 1 }, (_, index) => ({
       ...delivery,
-      id: index === 0 ? base.id : randomUUID(),
-      body,
+      id: index === 0 ? id : randomUUID(),
+      body: body ?? 'null',
     }));
     this.#outstanding += copies.length;
     const generation = this.#generation;
+    const start = () => {
+      for (const job of copies) void this.#attempt(job, 1, generation);
+    };
     const delayMs = faults.delayMs ?? 0;
     if (faults.reorder === true) {
       const armed = this.#held.length > 0;
@@ -110,9 +112,9 @@ export class CallbackDispatcher {
       if (!armed)
         this.#later(delayMs || this.#options.reorderWindowMs, () => this.#release(generation));
     } else if (delayMs > 0) {
-      this.#later(delayMs, () => this.#startAll(copies, generation));
+      this.#later(delayMs, start);
     } else {
-      this.#startAll(copies, generation);
+      start();
     }
   }
 
@@ -147,10 +149,6 @@ export class CallbackDispatcher {
     this.#held = [];
     this.#outstanding = 0;
     this.#wakeIdleWaiters();
-  }
-
-  #startAll(jobs: readonly Job[], generation: number): void {
-    for (const job of jobs) void this.#attempt(job, 1, generation);
   }
 
   /** Sends the held batch newest-first, each first attempt finishing before the next starts. */

@@ -89,7 +89,6 @@ export class FaultBoard {
     return fault.retryAfterSeconds ?? 1;
   }
 
-  /** Back to the start-up faults. */
   reset(): void {
     this.#settings = this.initial;
   }

@@ -34,7 +34,6 @@ export function controlCallbackUrl(callbackUrl: string | undefined, reply: Fasti
   return true;
 }
 
-/** What an initiation body carries once its schema has accepted it. */
 type InitiationBody = {
   amount: number;
   msisdn?: string | undefined;

@@ -67,7 +67,6 @@ export async function registerAccount(
   return createAccount(context, fields, 'register');
 }
 
-/** Updates the given fields of an account; a new password is hashed. */
 export async function updateAccount(
   context: SandboxContext,
   account: Account,

@@ -80,7 +80,6 @@ export function disbursementUserView(account: Account) {
   return { ...view, status: account.status as DisbursementUserStatus };
 }
 
-/** The collection user as responses show it. */
 export function collectionUserView(account: Account) {
   return { id: account.id, name: account.name, email: account.email, phone: account.phone };
 }
