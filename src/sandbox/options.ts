@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { hostnameOf } from '../internal/host-guard.js';
 import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.js';
+import { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from '../schemas/airtime-bulk.js';
 import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
 import { disbursementUserStatusSchema } from '../schemas/disbursement.js';
-import { airtimeBulkLimitsSchema } from './bulk/limits.js';
 import { faultSettingsSchema } from './delivery/faults.js';
 import { MAX_WALLET_BALANCE_TZS } from './money.js';
 
@@ -40,6 +40,19 @@ export interface SandboxClock {
 }
 
 const limit = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/** Limits of `customer/bulkpayment`: more rows is a 422 `too_many_rows`, a bigger file a 413. */
+const airtimeBulkLimitsSchema = z
+  .object({
+    maxRows: z.number().int().min(1).max(100_000).default(AIRTIME_BULK_MAX_ROWS),
+    maxFileBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(100 * 1024 * 1024)
+      .default(AIRTIME_BULK_MAX_FILE_BYTES),
+  })
+  .default({ maxRows: AIRTIME_BULK_MAX_ROWS, maxFileBytes: AIRTIME_BULK_MAX_FILE_BYTES });
 
 /** Everything `createSandbox` accepts; every field is optional. */
 export const sandboxOptionsSchema = z.object({

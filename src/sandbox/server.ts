@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.js';
-import { clientErrorHandler } from './http/client-errors.js';
-import { registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler, registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { sandboxLogSerializers } from './http/log-serializers.js';
 import { registerRateLimitFault } from './http/rate-limit-fault.js';

@@ -5,6 +5,7 @@ import {
   fieldErrorsFrom,
   summarizeFieldErrors,
 } from '../../schemas/error-body.js';
+import type { SandboxContext } from '../context.js';
 import { oversizedStrings } from './string-limits.js';
 
 /** `{message}`, plus `code` where the status alone is ambiguous (docs/api-contract.md § Errors). */
@@ -31,4 +32,22 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Parsed
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, data: result.data };
   return { ok: false, errors: fieldErrorsFrom(result.error, input) };
+}
+
+/** Each in-memory list has a cap (`recordLimit`): one more is a 429 `sandbox_full`, until a reset. */
+export function atCapacity(
+  context: SandboxContext,
+  reply: FastifyReply,
+  what: string,
+  count: number,
+): boolean {
+  const limit = context.options.recordLimit;
+  if (count < limit) return false;
+  sendError(
+    reply,
+    429,
+    `The sandbox already holds its maximum of ${limit} ${what}; reset it (POST /api/sandbox/_control/reset) to start again.`,
+    'sandbox_full',
+  );
+  return true;
 }

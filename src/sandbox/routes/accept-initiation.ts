@@ -1,9 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { SandboxContext } from '../context.js';
-import { atCapacity } from '../http/capacity.js';
 import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
-import { parseBody, sendValidationError } from '../http/replies.js';
+import { atCapacity, parseBody, sendValidationError } from '../http/replies.js';
 import type { CollectionRecord } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
 

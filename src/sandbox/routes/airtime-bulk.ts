@@ -14,9 +14,8 @@ import { authenticate, type Caller } from '../auth/bearer.js';
 import { holdBatch, runAirtimeBatch } from '../bulk/run-batch.js';
 import { readBulkUpload } from '../bulk/upload.js';
 import type { SandboxContext } from '../context.js';
-import { atCapacity } from '../http/capacity.js';
 import { ClientError } from '../http/json-body.js';
-import { sendError, sendValidationError } from '../http/replies.js';
+import { atCapacity, sendError, sendValidationError } from '../http/replies.js';
 import { toCents, toShillings } from '../money.js';
 
 /** The platform's bulk import route ("customer/bulkpayment"; its sandbox shape is ours). */

@@ -1,14 +1,12 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { endpoints, sandboxPrefixes } from '../../core/endpoints.js';
 import { resolveProvider } from '../../schemas/provider.js';
 import { renderCheckoutPage } from '../checkout/page.js';
 import type { SandboxContext } from '../context.js';
 import { DECLINED_CARD_SUFFIX } from '../engine/test-numbers.js';
-import { atCapacity } from '../http/capacity.js';
-import { publicOrigin } from '../http/origin.js';
-import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { helmetOptions } from '../http/security-headers.js';
 import { newSessionId } from '../references.js';
@@ -171,4 +169,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     });
   });
+}
+
+/** The origin the caller reached the sandbox by (Host), for payment_url; else the listen address. */
+function publicOrigin(request: FastifyRequest, fallback: string | undefined): string {
+  try {
+    const url = new URL(`${request.protocol}://${request.host}`);
+    if (url.host !== '' && url.pathname === '/' && url.search === '') return url.origin;
+  } catch {
+    // fall through to the listening address
+  }
+  return fallback ?? 'http://127.0.0.1';
 }

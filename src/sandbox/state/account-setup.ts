@@ -2,8 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Product } from '../../core/endpoints.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SandboxContext } from '../context.js';
-import { atCapacity } from '../http/capacity.js';
-import { sendValidationError } from '../http/replies.js';
+import { atCapacity, sendValidationError } from '../http/replies.js';
 import { toCents } from '../money.js';
 import type { Account } from './accounts.js';
 
