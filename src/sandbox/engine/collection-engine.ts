@@ -13,7 +13,6 @@ export interface EngineDeliveryResult {
   readonly body: unknown;
 }
 
-/** Sends an engine payload to the sandbox's own `/api/sandbox/callback`, as the engine would. */
 export type EngineTransport = (payload: EngineCallback) => Promise<EngineDeliveryResult>;
 
 // Card payments carry no phone; the engine payload still needs a 255… payer, so it gets this.

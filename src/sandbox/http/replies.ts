@@ -19,13 +19,14 @@ export function sendValidationError(reply: FastifyReply, errors: FieldErrors, co
   return reply.code(422).send(code === undefined ? body : { ...body, code });
 }
 
-export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
-
 /**
  * Parses a body with its endpoint's schema; a missing body reads as `{}` so the caller learns
  * which fields are required. Over-long strings (string-limits.ts) are refused first.
  */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.output<S>> {
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+): { ok: true; data: z.output<S> } | { ok: false; errors: FieldErrors } {
   const input = body === undefined ? {} : body;
   const oversized = oversizedStrings(input);
   if (oversized) return { ok: false, errors: oversized };

@@ -18,16 +18,6 @@ export interface AccountFields {
   balance?: number | undefined;
 }
 
-/**
- * The status an account starts with when none is given. Self-registered accounts enter the
- * activation flow (airtime `pending`, disbursement `unverified`); accounts made by the control
- * API or the seed are meant to be used at once, so they start `active`.
- */
-export function initialStatus(product: Product, how: 'register' | 'control'): Account['status'] {
-  if (how === 'control') return 'active';
-  return product === 'disbursement' ? 'unverified' : product === 'airtime' ? 'pending' : 'active';
-}
-
 /** Creates an account (the password is hashed here and nowhere else keeps it). */
 export async function createAccount(
   context: SandboxContext,
@@ -44,7 +34,14 @@ export async function createAccount(
     name: fields.name ?? fields.email.split('@')[0] ?? fields.email,
     phone: fields.phone ?? '255700000000',
     passwordHash,
-    status: fields.status ?? initialStatus(fields.product, how),
+    // Self-registered accounts enter the activation flow; control and seed ones are for use at once.
+    status:
+      fields.status ??
+      (how === 'register' && fields.product !== 'collection'
+        ? fields.product === 'airtime'
+          ? 'pending'
+          : 'unverified'
+        : 'active'),
     role_id: fields.role_id ?? 2,
   });
   fund(context, account, fields.balance);
