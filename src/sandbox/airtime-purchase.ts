@@ -13,11 +13,7 @@ export interface HeldAirtimePurchase {
   readonly hold: Hold;
 }
 
-/**
- * Airtime purchase rules 4–7 of the spec, after the amount is held: a pending record with the
- * detected network, the vendor call, the debit (success) or release (failure), and the SMS.
- * One code path for `customer/payments` and every row of `customer/bulkpayment`.
- */
+/** Airtime purchase rules 4–7 once the amount is held; shared by single and bulk purchases. */
 export async function completeAirtimePurchase(
   context: SandboxContext,
   purchase: HeldAirtimePurchase,
@@ -26,7 +22,8 @@ export async function completeAirtimePurchase(
   // 4. A pending record with the detected network.
   const now = context.nowIso();
   const record: AirtimePaymentRecord = {
-    id: context.airtime.nextPaymentId(),
+    // Payments are never removed until a reset, so ids follow their count.
+    id: context.airtime.payments.length + 1,
     accountId: purchase.accountId,
     reference: unique(newAirtimeReference, (value) =>
       context.airtime.payments.some((payment) => payment.reference === value),

@@ -1,21 +1,11 @@
 import { type Cents, toCents } from './money.js';
 
-/**
- * How the disbursement charge is computed. The spec says only that the wallet must cover
- * "amount plus charge"; the formula is ours (docs/sandbox.md § Charge).
- */
+/** The disbursement charge; the spec names it only, the formula is ours (docs/sandbox.md § Charge). */
 export type ChargeRule =
   | ((amount: number) => number)
   | { percent?: number | undefined; minimum?: number | undefined };
 
-/** The default rule: 1% of the amount, rounded up to a whole shilling, at least 100 TZS. */
-export const defaultCharge = { percent: 1, minimum: 100 } as const;
-
-/**
- * The charge for a payout of `amount` shillings, in cents. A function rule may return any
- * non-negative finite number of shillings; it is rounded to cents. A percentage rule rounds up
- * to a whole shilling, so a merchant never sees fractions of a shilling in charges.
- */
+/** The charge in cents; a function's result is rounded to cents, a percentage up to a shilling. */
 export function chargeFor(rule: ChargeRule, amount: number): Cents {
   if (typeof rule === 'function') {
     const charge = rule(amount);
@@ -24,8 +14,8 @@ export function chargeFor(rule: ChargeRule, amount: number): Cents {
     }
     return toCents(charge);
   }
-  const percent = rule.percent ?? defaultCharge.percent;
-  const minimum = rule.minimum ?? defaultCharge.minimum;
+  const percent = rule.percent ?? 1;
+  const minimum = rule.minimum ?? 100;
   // Work in cents and trim float noise (1.1% of 10 000 is 110.00000000000001) before rounding up.
   const raw = (toCents(amount) * percent) / 100 / 100;
   const shillings = Math.ceil(Math.round(raw * 1e6) / 1e6);

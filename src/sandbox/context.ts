@@ -27,10 +27,7 @@ export interface StateSnapshot {
   deliveries: number;
 }
 
-/**
- * Everything the sandbox knows, in one container the routes share. State is in memory only;
- * `reset()` empties it and re-applies the seed.
- */
+/** Everything the sandbox knows, in memory, shared by the routes. */
 export class SandboxContext {
   readonly accounts: AccountBook;
   readonly tokens = new TokenRegistry();
@@ -99,7 +96,6 @@ export class SandboxContext {
     this.faultBoard.reset();
   }
 
-  /** The faults in force now. */
   get faults(): FaultSettings {
     return this.faultBoard.settings;
   }

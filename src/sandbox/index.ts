@@ -53,15 +53,10 @@ export interface SandboxInspector {
 }
 
 /**
- * Creates a sandbox of the whole platform: collection, airtime and disbursement, with state,
- * auth, wallets, an engine that settles and calls back, faults and a control API.
- *
+ * Creates a sandbox of the whole platform (collection, airtime, disbursement) with a control API.
  * @example
- * const sandbox = await createSandbox({ seed: { accounts: [{ product: 'disbursement',
- *   email: 'ops@shop.tz', password: 'secret-pass', balance: 50_000 }] } });
+ * const sandbox = await createSandbox({ seed: { accounts: [] } });
  * const url = await sandbox.listen({ port: 0 });
- * // … drive it over HTTP …
- * await sandbox.close();
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const resolved = resolveSandboxOptions(options);

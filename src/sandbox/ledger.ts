@@ -12,10 +12,8 @@ export interface LedgerEntry {
 }
 
 /**
- * Money set aside for a payment whose upstream call is still in flight. Handlers are async: a
- * check of the balance and a later debit would let fifty concurrent payouts each see the same
- * balance. Reserving in the same synchronous step as the check closes that gap; the reservation
- * is then either captured (debited, with its ledger entries) or released.
+ * Money set aside, in the same synchronous step as the balance check, while an upstream call is
+ * in flight (so concurrent payouts cannot share one balance); then captured or released.
  */
 export interface Hold {
   readonly amount: Cents;

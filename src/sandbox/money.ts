@@ -1,17 +1,9 @@
 import { amountToCents, centsToAmount, MAX_AMOUNT_TZS } from '../schemas/amount.js';
 
-/**
- * Shillings on the wire, cents inside. Wallets and the ledger count whole cents so that a
- * thousand payouts of 0.10 add up to exactly 100.00 and the ledger always sums to the balance.
- */
+/** Shillings on the wire, whole cents inside, so the ledger always sums to the balance. */
 export type Cents = number;
 
-/**
- * The most a wallet may hold: 1,000,000,000,000 TZS (a thousand of the largest single amount,
- * {@link MAX_AMOUNT_TZS}). In cents that is 1e14, far inside the range where a double counts
- * every cent exactly (2^53 ≈ 9e15), so no credit can ever be silently lost to rounding. A
- * credit that would take a balance above it is refused (422) and changes nothing.
- */
+/** The most a wallet may hold: 1e12 TZS, 1e14 cents, exact in a double; above it is a 422. */
 export const MAX_WALLET_BALANCE_TZS = 1000 * MAX_AMOUNT_TZS;
 export const MAX_WALLET_BALANCE_CENTS: Cents = MAX_WALLET_BALANCE_TZS * 100;
 

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { hostnameOf } from '../internal/host-guard.js';
 import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.js';
+import { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from '../schemas/airtime-bulk.js';
 import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
 import { disbursementUserStatusSchema } from '../schemas/disbursement.js';
-import { DEFAULT_LOGIN_LIMITS } from './auth/login-limits.js';
-import { airtimeBulkLimitsSchema } from './bulk/limits.js';
 import { faultSettingsSchema } from './delivery/faults.js';
 import { MAX_WALLET_BALANCE_TZS } from './money.js';
 
@@ -42,12 +41,22 @@ export interface SandboxClock {
 
 const limit = (min: number, max: number) => z.number().int().min(min).max(max);
 
+/** Limits of `customer/bulkpayment`: more rows is a 422 `too_many_rows`, a bigger file a 413. */
+const airtimeBulkLimitsSchema = z
+  .object({
+    maxRows: z.number().int().min(1).max(100_000).default(AIRTIME_BULK_MAX_ROWS),
+    maxFileBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(100 * 1024 * 1024)
+      .default(AIRTIME_BULK_MAX_FILE_BYTES),
+  })
+  .default({ maxRows: AIRTIME_BULK_MAX_ROWS, maxFileBytes: AIRTIME_BULK_MAX_FILE_BYTES });
+
 /** Everything `createSandbox` accepts; every field is optional. */
 export const sandboxOptionsSchema = z.object({
-  /**
-   * The disbursement charge: a function of the amount (TZS → TZS) or `{percent, minimum}`.
-   * @default { percent: 1, minimum: 100 } — 1% rounded up to a whole shilling, at least 100 TZS
-   */
+  /** The disbursement charge: `(amount) => charge` or `{percent, minimum}`. @default { percent: 1, minimum: 100 } */
   charge: z
     .union([
       z.custom<(amount: number) => number>((value) => typeof value === 'function', {
@@ -72,17 +81,9 @@ export const sandboxOptionsSchema = z.object({
     .default({ now: () => new Date() }),
   /** Accounts (with status and wallet balance) created at start and after every reset. @default { accounts: [] } */
   seed: seedSchema.default({ accounts: [] }),
-  /**
-   * When set, every control API call must carry it in `x-control-key`, from any address.
-   * When unset, the control API answers loopback callers only.
-   */
+  /** Required in `x-control-key` from every caller when set; unset, only loopback may call. */
   controlKey: z.string().min(1).optional(),
-  /**
-   * Host names besides loopback (`localhost`, `127.x.x.x`, `[::1]`) the control API answers
-   * to, in the Host and Origin headers: a container or LAN name the sandbox is reached by.
-   * Any other name is refused (403), so that a web page cannot reach the control API by
-   * pointing its own DNS name at 127.0.0.1. @default []
-   */
+  /** Host names besides loopback the control API answers to (Host and Origin); others get 403. @default [] */
   allowedHosts: z
     .array(
       z.string().refine((name) => hostnameOf(name) === name.trim().toLowerCase(), {
@@ -95,11 +96,7 @@ export const sandboxOptionsSchema = z.object({
   engineKey: z.string().min(1).optional(),
   /** pay_mobile's API key, checked when a caller sends `x-api-key` (absent is allowed). @default 'sandbox-pay-mobile-key' */
   apiKey: z.string().min(1).default('sandbox-pay-mobile-key'),
-  /**
-   * Automatic settlement of MNO, pay_mobile and checkout-phone collections after `delayMs`;
-   * `false` leaves every collection pending until `POST _control/collection/settle`.
-   * @default { delayMs: 1500 }
-   */
+  /** Settles phone collections after `delayMs`; `false` waits for `_control/collection/settle`. @default { delayMs: 1500 } */
   autoSettle: z
     .union([z.literal(false), z.object({ delayMs: limit(0, 3_600_000).default(1500) })])
     .default({ delayMs: 1500 }),
@@ -107,37 +104,29 @@ export const sandboxOptionsSchema = z.object({
   maxAmount: z.number().finite().positive().max(MAX_AMOUNT_TZS).default(10_000_000),
   /** Fastify's logger. Authorization headers and bodies are never logged. @default false */
   logger: z.boolean().default(false),
-  /**
-   * The most records of each kind the sandbox keeps (collections, airtime payments,
-   * recharges, payouts, registered accounts); one more is a 429 `sandbox_full` until a reset.
-   * @default 10_000
-   */
+  /** Records of each kind kept; one more is a 429 `sandbox_full` until a reset. @default 10_000 */
   recordLimit: limit(1, 1_000_000).default(10_000),
   /** How long a client may take to send a whole request; a slower one is answered 408 and closed. @default 30_000 */
   requestTimeoutMs: limit(100, 600_000).default(30_000),
   /** Limits of the bulk airtime upload: rows per file and file size. @default { maxRows: 5_000, maxFileBytes: 5_242_880 } */
   airtimeBulk: airtimeBulkLimitsSchema,
   /**
-   * Failed logins allowed per window before logins are answered 429 with `Retry-After`:
-   * `perAccount` (one product + email from one address), `perAddress` (all accounts from one
-   * address). Only failures count, but a login is counted from the moment it arrives until its
-   * password proves right, so at most that many logins are checked at once. `false` switches
-   * the limit off.
+   * Failed logins per window before a 429 with `Retry-After`, per account (product + email, one
+   * address) and per address; a login counts until its password proves right. `false` is off.
    * @default { perAccount: 10, perAddress: 50, windowMs: 60_000 }
    */
   loginLimits: z
     .union([
       z.literal(false),
       z.object({
-        perAccount: limit(1, 1_000_000).default(DEFAULT_LOGIN_LIMITS.perAccount),
-        perAddress: limit(1, 1_000_000).default(DEFAULT_LOGIN_LIMITS.perAddress),
-        windowMs: limit(1, 86_400_000).default(DEFAULT_LOGIN_LIMITS.windowMs),
+        perAccount: limit(1, 1_000_000).default(10),
+        perAddress: limit(1, 1_000_000).default(50),
+        windowMs: limit(1, 86_400_000).default(60_000),
       }),
     ])
-    .default(DEFAULT_LOGIN_LIMITS),
+    .default({ perAccount: 10, perAddress: 50, windowMs: 60_000 }),
 });
 
-/** Everything `createSandbox` accepts. Every field is optional. */
 export type SandboxOptions = z.input<typeof sandboxOptionsSchema>;
 
 /** The options after defaults are applied. */

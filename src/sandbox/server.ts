@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.js';
-import { clientErrorHandler } from './http/client-errors.js';
-import { registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler, registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { sandboxLogSerializers } from './http/log-serializers.js';
 import { registerRateLimitFault } from './http/rate-limit-fault.js';
@@ -15,10 +14,7 @@ import { registerControlRoutes } from './routes/control.js';
 import { registerDisbursementRoutes } from './routes/disbursement.js';
 import { registerEngineCallback } from './routes/engine-callback.js';
 
-/**
- * Builds the Fastify app: JSON-only bodies up to 1 MiB, Laravel-style errors, every route of
- * the three products, the hosted checkout and the control API. Nothing here listens.
- */
+/** Builds the Fastify app with every route; nothing here listens. */
 export function buildSandboxApp(
   context: SandboxContext,
   reset: () => Promise<void>,
@@ -40,14 +36,10 @@ export function buildSandboxApp(
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // A slow merchant callback must not hold `close()` hostage; the dispatcher cancels its own.
     forceCloseConnections: true,
-    // Every answer names its request (x-request-id, read by the SDK's errors as `requestId`).
-    // Generated here, never taken from the caller: a log line must not be forgeable.
+    // Request ids are generated here, never taken from the caller, so a log line cannot be forged.
     requestIdHeader: false,
-    // A request must arrive whole within requestTimeoutMs (a slow body is answered 408 and
-    // closed), and an idle connection is closed after two minutes — longer than the largest
-    // latency fault, so a delayed answer is never cut off. Node reads the request deadline only
-    // when the server is created (hence `http` too) and checks it every
-    // connectionsCheckingInterval, by default only every 30 s.
+    // Slow requests get a 408; idle connections close after two minutes (above the largest latency
+    // fault). Node reads the deadline only at creation, hence `http`, and checks it every interval.
     requestTimeout: context.options.requestTimeoutMs,
     connectionTimeout: 120_000,
     clientErrorHandler,
@@ -73,8 +65,7 @@ export function buildSandboxApp(
   registerDisbursementRoutes(app, context);
   registerControlRoutes(app, context, reset);
 
-  // The engine settles through the callback route itself, as the real engine's HTTP call would:
-  // the same validation, once-only update and merchant notification.
+  // The engine settles through the callback route itself, as the real engine's HTTP call would.
   context.connectEngine(async (payload) => {
     const response = await app.inject({
       method: 'POST',

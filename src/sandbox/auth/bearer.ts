@@ -17,10 +17,7 @@ export interface Caller {
   readonly tokenId: string;
 }
 
-/**
- * Why an account may not use its product now, with the status to answer; `undefined` when it
- * may. The same rules as at login, so a token issued before a status change stops working.
- */
+/** Why an account may not use its product now (the login rules), or `undefined`. */
 export function accountBlock(account: Account): { status: 401 | 403; message: string } | undefined {
   if (account.product === 'airtime' && account.role_id === 2 && account.status !== 'active') {
     return {
@@ -37,10 +34,7 @@ export function accountBlock(account: Account): { status: 401 | 403; message: st
   return undefined;
 }
 
-/**
- * Authenticates a bearer route of `product`. Sends the 401/403 itself and returns `undefined`
- * when the caller may not proceed.
- */
+/** Authenticates a bearer route; sends the 401/403 itself and returns `undefined` on refusal. */
 export function authenticate(
   context: SandboxContext,
   product: Product,

@@ -1,32 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Product } from '../../core/endpoints.js';
+import type { ResolvedSandboxOptions } from '../options.js';
 
-/** How many failed logins are allowed per window, per account and per caller address. */
-export interface LoginLimitSettings {
-  /** Failed logins for one account (product + email) from one address. */
-  perAccount: number;
-  /** Failed logins from one address, all accounts together (an attacker cycling emails). */
-  perAddress: number;
-  /** The window, in ms, the counts cover. */
-  windowMs: number;
-}
-
-export const DEFAULT_LOGIN_LIMITS: LoginLimitSettings = {
-  perAccount: 10,
-  perAddress: 50,
-  windowMs: 60_000,
-};
-
-/** A login that may go ahead: its attempt is counted until it is known to have succeeded. */
-export interface LoginAttempt {
-  /** The password was right: the attempt no longer counts (only failures do). */
-  succeeded(): void;
-}
-
-/** A login refused for now, and how long to wait. */
-export interface LoginBlock {
-  retryAfterSeconds: number;
-}
+/** A login that may go ahead: it counts as failed until `succeeded()` gives the count back. */
+export type LoginAttempt = { succeeded(): void };
 
 interface Window {
   count: number;
@@ -34,22 +11,23 @@ interface Window {
 }
 
 /**
- * Failed-login limits per account and per address, over fixed windows. The attempt is counted
- * in one synchronous step with the check, before the password is hashed: scrypt is
- * asynchronous, so a count taken after it would let any number of concurrent guesses through.
- * A login that then succeeds gives its count back, so a merchant's test suite may log in as often
- * as it likes. A refused login is answered before any hashing: guessing costs the sandbox nothing.
+ * Failed-login limits over fixed windows. Counted with the check in one synchronous step before
+ * scrypt runs, so concurrent guesses cannot slip through; a success gives its count back.
  */
 export class LoginLimits {
   readonly #windows = new Map<string, Window>();
 
   constructor(
-    private readonly settings: LoginLimitSettings | false,
+    private readonly settings: ResolvedSandboxOptions['loginLimits'],
     private readonly now: () => number,
   ) {}
 
   /** Counts this login against its account and address, or says how long it must wait. */
-  attempt(request: FastifyRequest, product: Product, email: string): LoginAttempt | LoginBlock {
+  attempt(
+    request: FastifyRequest,
+    product: Product,
+    email: string,
+  ): LoginAttempt | { retryAfterSeconds: number } {
     if (this.settings === false) return { succeeded: () => undefined };
     const { perAccount, perAddress, windowMs } = this.settings;
     const now = this.now();

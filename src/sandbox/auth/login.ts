@@ -8,10 +8,8 @@ import { accountBlock } from './bearer.js';
 import { verifyPassword } from './passwords.js';
 
 /**
- * The login steps every product shares: validate, count the attempt or refuse a caller
- * that used up its failed logins (429, before any hashing), check the password (in constant time, the same cost for an
- * unknown email), then the product's status rules. Sends the error itself and returns
- * `undefined` on failure; the caller issues the token.
+ * Every product's login: validate, count the attempt (429 before any hashing), check the password
+ * in constant time, then the status rules. Sends the error and returns `undefined` on failure.
  */
 export async function checkLogin(
   context: SandboxContext,

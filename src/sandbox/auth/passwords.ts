@@ -9,18 +9,14 @@ const scryptAsync = promisify(scrypt) as (
 
 const keyLength = 32;
 
-/**
- * A password hashed with scrypt (node:crypto defaults: N=16384, r=8, p=1) and a random salt,
- * written `scrypt$<salt>$<hash>` in base64url. Only this string is ever stored.
- */
+/** scrypt (node defaults) with a random salt, stored as `scrypt$<salt>$<hash>` in base64url. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(password, salt, keyLength);
   return `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}`;
 }
 
-// Hashed once so that an unknown email costs as much as a wrong password: login timing must
-// not reveal which emails have accounts.
+// An unknown email costs as much as a wrong password, so timing reveals no accounts.
 const decoy = hashPassword('pesakit-sandbox-decoy-password');
 
 /** Checks a password against a stored hash in constant time; `undefined` runs the decoy. */

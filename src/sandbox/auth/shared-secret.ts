@@ -1,9 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-/**
- * Compares a presented key (control key, engine key, pay_mobile API key) with the configured one
- * in constant time. Both are hashed first so that their lengths do not leak either.
- */
+/** Compares a presented key with the configured one in constant time (both hashed first). */
 export function sameSecret(presented: string | string[] | undefined, expected: string): boolean {
   if (typeof presented !== 'string') return false;
   const a = createHash('sha256').update(presented).digest();

@@ -14,7 +14,6 @@ export type TokenLookup =
   | { ok: true; accountId: number; tokenId: string }
   | { ok: false; problem: TokenProblem };
 
-/** SHA-256 of a token's secret: the only trace of it that is kept. */
 function digestOf(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
@@ -26,11 +25,8 @@ const NO_DIGEST = digestOf('');
 export const TOKENS_KEPT = 10_000;
 
 /**
- * Personal access tokens in the Laravel Sanctum form `<id>|<secret>`. Only the SHA-256 of the
- * secret is kept; the id finds the row and the digests are compared in constant time. A token is
- * bound to the product that issued it, so an airtime token is unknown to the disbursement API.
- * Nothing is cached between requests: every request is checked against the live table, so a
- * revoked token fails on the very next request.
+ * Sanctum-style tokens `<id>|<secret>`: only the secret's SHA-256 is kept, compared in constant
+ * time; bound to the issuing product; checked live, so a revoked token fails at once.
  */
 export class TokenRegistry {
   readonly #tokens = new Map<string, StoredToken>();
@@ -63,12 +59,10 @@ export class TokenRegistry {
     return { ok: true, accountId: stored.accountId, tokenId: id };
   }
 
-  /** Revokes one token (logout). */
   revoke(tokenId: string): void {
     this.#tokens.delete(tokenId);
   }
 
-  /** How many live tokens there are, for state snapshots. */
   get size(): number {
     return this.#tokens.size;
   }

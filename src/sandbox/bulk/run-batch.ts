@@ -7,11 +7,7 @@ import { airtimePaymentView } from '../state/airtime.js';
 
 export type BatchRow = AirtimeBulkRow & { row: number };
 
-/**
- * Holds every row's amount at once, or none: `undefined` when the wallet's available balance
- * does not cover the total. All holds are taken in one synchronous step, so a purchase
- * arriving while the batch runs cannot spend money a later row needs.
- */
+/** Holds every row's amount in one synchronous step, or none (`undefined`) when short. */
 export function holdBatch(wallet: Wallet, rows: readonly BatchRow[]): Hold[] | undefined {
   const total = rows.reduce((sum, row) => sum + toCents(row.amount), 0);
   if (total > wallet.available) return undefined;
@@ -19,10 +15,7 @@ export function holdBatch(wallet: Wallet, rows: readonly BatchRow[]): Hold[] | u
   return rows.map((row) => wallet.reserve(toCents(row.amount))!);
 }
 
-/**
- * Runs each held row through purchase rules 4–7, in row order, and builds the answer. A vendor
- * failure fails that row only (its hold is released); the others go on.
- */
+/** Runs each held row through purchase rules 4–7 in order; a vendor failure fails that row only. */
 export async function runAirtimeBatch(
   context: SandboxContext,
   batch: { accountId: number; batchId: string; rows: readonly BatchRow[]; holds: readonly Hold[] },

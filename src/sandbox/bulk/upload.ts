@@ -17,10 +17,8 @@ export type UploadProblem =
 export const FIELD_BYTES = 1024;
 
 /**
- * Reads the multipart body: the file in field `file` (buffered, at most `maxFileBytes`) and the
- * text field `batch_id`; other text fields are ignored. A file in another field, or a second
- * file, is a 422 naming `file`; a second `batch_id` a 422 naming `batch_id`; a file past the limit a 413 (the rest is not read); a body that
- * is not well-formed multipart a 400.
+ * Reads the multipart body: field `file` (at most `maxFileBytes`, else 413) and `batch_id`. A
+ * misplaced or second file is a 422 on `file`, a second `batch_id` one on `batch_id`, bad multipart a 400.
  */
 export async function readBulkUpload(
   request: FastifyRequest,

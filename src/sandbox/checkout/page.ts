@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import { CHECKOUT_SCRIPT } from './browser-script.js';
-import { escapeHtml, serializeJsonForScript } from './escape.js';
-import { CHECKOUT_STYLES } from './styles.js';
 
 /** What the hosted checkout page needs to know about one secure checkout. */
 export interface CheckoutView {
-  /** The payment token the page's own API calls carry (`mno/`, `portal-session`, card, status). */
+  /** The payment token the page's own API calls carry. */
   token: string;
   /** Amount in TZS. */
   amount: number;
-  /** The checkout's key reference (spec § Key references: secure checkout). */
   externalReference: string;
   /** The merchant's text for the customer; untrusted, shown escaped. */
   description?: string;
@@ -19,35 +16,65 @@ export interface CheckoutView {
   apiBase: string;
 }
 
+/** Inline and static: the page works offline and the hash goes into the CSP. */
+const CHECKOUT_STYLES = `
+body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1b1f24;background:#f4f6f8}
+main{max-width:28rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px}
+.amount{font-size:2rem;font-weight:700;margin:0}
+.muted{color:#57606a;font-size:.85rem;overflow-wrap:anywhere}
+fieldset{border:0;padding:0;margin:0}
+input[type=tel],input[type=text],button{width:100%;padding:.7rem;font:inherit;border-radius:8px;box-sizing:border-box}
+input[aria-invalid=true]{border-color:#b42318}
+button{margin-top:.75rem;font-weight:600;color:#fff;background:#0b6e4f;border:0}
+button:disabled{opacity:.6}
+.error{color:#b42318}
+#checkout-status{margin-top:1.25rem;padding:1rem;border-radius:8px;background:#f4f6f8}
+#checkout-status[data-state=success]{background:#e6f4ea}
+[hidden]{display:none!important}
+`;
+
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 const SCRIPT_HASH = sha256(CHECKOUT_SCRIPT);
 const STYLE_HASH = sha256(CHECKOUT_STYLES);
 
+const HTML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes untrusted text for an HTML text node or a quoted attribute value. */
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char] ?? char);
+
+/**
+ * JSON for a `<script type="application/json">` block: no value can close the element or open a
+ * comment, and U+2028/U+2029 are escaped because older parsers treat them as line breaks.
+ */
+const jsonForScript = (data: unknown) =>
+  JSON.stringify(data).replace(
+    /[<>&\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
 /** Formats shillings the way a Tanzanian receipt does: `TZS 12,500` or `TZS 12,500.50`. */
 export function formatTzs(amount: number): string {
-  const fractional = !Number.isInteger(amount);
-  const digits = new Intl.NumberFormat('en-US', {
-    minimumFractionDigits: fractional ? 2 : 0,
-    maximumFractionDigits: 2,
-  }).format(amount);
-  return `TZS ${digits}`;
+  const cents = Number.isInteger(amount) ? 0 : 2;
+  return `TZS ${amount.toLocaleString('en-US', { minimumFractionDigits: cents, maximumFractionDigits: 2 })}`;
 }
 
 /**
- * The Content-Security-Policy of the page, as directives: only its own script and style run,
- * and it may talk only to its own origin and the API's. Defence in depth behind the escaping:
- * even a value that slipped through could not load or run anything. The sandbox sends it as
- * an HTTP header (with `frame-ancestors 'none'`, which only a header can carry); the page
- * repeats it in a `<meta>` tag for wherever else it is served.
+ * The page's Content-Security-Policy: only its own script and style run, and it talks only to
+ * its own origin and the API's. The sandbox sends it as a header (adding `frame-ancestors`);
+ * the page repeats it in a `<meta>` tag for wherever else it is served.
  */
 export function checkoutCspDirectives(apiBase: string): Record<string, string[]> {
   const connect = ["'self'"];
-  try {
-    const url = new URL(apiBase);
-    if (url.protocol === 'http:' || url.protocol === 'https:') connect.push(url.origin);
-  } catch {
-    // A relative apiBase is same-origin, which 'self' already allows.
-  }
+  // A relative apiBase is same-origin, which 'self' already allows.
+  if (URL.canParse(apiBase) && /^https?:$/.test(new URL(apiBase).protocol))
+    connect.push(new URL(apiBase).origin);
   return {
     'default-src': ["'none'"],
     'script-src': [SCRIPT_HASH],
@@ -59,45 +86,27 @@ export function checkoutCspDirectives(apiBase: string): Record<string, string[]>
   };
 }
 
-function contentSecurityPolicy(apiBase: string): string {
-  return Object.entries(checkoutCspDirectives(apiBase))
-    .map(([name, values]) => `${name} ${values.join(' ')}`)
-    .join('; ');
-}
-
 /**
- * Renders the hosted secure-checkout page behind `payment_url`: a complete, self-contained HTML
- * document (inline CSS and JS, no external assets). Every interpolated value is escaped; the
- * data the script needs is embedded as JSON with `<`, `>` and `&` escaped, so a hostile
- * `description` or `callback_url` can neither inject markup nor close the script element.
- *
- * Stable hooks for tests: `data-testid` = `checkout-amount`, `checkout-description`,
- * `checkout-reference`, `method-phone`, `method-card`, `phone-input`, `phone-submit`,
- * `phone-error`, `card-start`, `card-input`, `card-submit`, `card-error`, `checkout-status`,
- * `return-link`; `<html data-ready="true">` once the script has wired the page and checked
- * whether the checkout is already final (never offered again: the tab that paid is sent back
- * to the merchant, any other visitor only sees the outcome).
+ * The self-contained page behind `payment_url`; every value is escaped, so hostile merchant input
+ * neither injects markup nor closes the script. Ready once `<html data-ready="true">`.
  */
 export function renderCheckoutPage(view: CheckoutView): string {
   const amount = escapeHtml(formatTzs(view.amount));
-  const data = serializeJsonForScript({
-    token: view.token,
-    amount: view.amount,
-    externalReference: view.externalReference,
-    callbackUrl: view.callbackUrl,
-    apiBase: view.apiBase,
-  });
-  const description =
-    view.description === undefined || view.description === ''
-      ? ''
-      : `<p class="description" data-testid="checkout-description">${escapeHtml(view.description)}</p>`;
+  const { token, externalReference, callbackUrl, apiBase } = view;
+  const data = jsonForScript({ token, externalReference, callbackUrl, apiBase });
+  const csp = Object.entries(checkoutCspDirectives(apiBase))
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ');
+  const description = view.description
+    ? `<p data-testid="checkout-description">${escapeHtml(view.description)}</p>`
+    : '';
 
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(view.apiBase))}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
 <link rel="icon" href="data:,">
@@ -105,44 +114,36 @@ export function renderCheckoutPage(view: CheckoutView): string {
 <style>${CHECKOUT_STYLES}</style>
 </head>
 <body>
-<main aria-labelledby="checkout-title">
-<p class="badge">Sandbox · no real money moves</p>
-<h1 id="checkout-title">Secure checkout</h1>
-<section class="summary" aria-label="Order summary">
+<main>
+<p class="muted">Sandbox · no real money moves</p>
+<h1>Secure checkout</h1>
 <p class="amount" data-testid="checkout-amount">${amount}</p>
 ${description}
-<p class="reference">Reference <span data-testid="checkout-reference">${escapeHtml(view.externalReference)}</span></p>
-</section>
+<p class="muted">Reference <span data-testid="checkout-reference">${escapeHtml(externalReference)}</span></p>
 <fieldset id="payment-options">
 <legend>How would you like to pay?</legend>
-<div class="methods">
-<label class="method"><input type="radio" name="method" value="phone" id="method-phone" data-testid="method-phone" checked> Pay by phone</label>
-<label class="method"><input type="radio" name="method" value="card" id="method-card" data-testid="method-card"> Pay by card</label>
-</div>
+<label><input type="radio" name="method" id="method-phone" data-testid="method-phone" checked> Pay by phone</label>
+<label><input type="radio" name="method" id="method-card" data-testid="method-card"> Pay by card</label>
 <form id="phone-form" novalidate>
-<label for="phone-input">Mobile money number</label>
-<p class="hint" id="phone-hint">M-Pesa, Airtel Money, Tigo Pesa, HaloPesa or T-Pesa, e.g. 0754 123 456.</p>
-<input id="phone-input" data-testid="phone-input" name="msisdn" type="tel" inputmode="tel" autocomplete="tel" aria-describedby="phone-hint phone-error" required>
+<label for="phone-input">Mobile money number (M-Pesa, Airtel Money, Tigo Pesa, HaloPesa or T-Pesa)</label>
+<input id="phone-input" data-testid="phone-input" type="tel" autocomplete="tel" aria-describedby="phone-error">
 <p class="error" id="phone-error" data-testid="phone-error" role="alert" hidden></p>
-<button id="phone-submit" data-testid="phone-submit" type="submit">Pay ${amount}</button>
+<button data-testid="phone-submit" type="submit">Pay ${amount}</button>
 </form>
 <div id="card-panel" hidden>
-<p class="hint">You will enter your card details on the next step.</p>
 <button id="card-start" data-testid="card-start" type="button">Continue to card payment</button>
 <form id="card-form" novalidate hidden>
-<label for="card-input">Card number</label>
-<p class="hint" id="card-hint">Sandbox cards: a number ending in 0002 is declined; any other is approved.</p>
-<input id="card-input" data-testid="card-input" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" aria-describedby="card-hint card-error" required>
-<button id="card-submit" data-testid="card-submit" type="submit">Pay ${amount}</button>
+<label for="card-input">Card number (sandbox: one ending in 0002 is declined)</label>
+<input id="card-input" data-testid="card-input" type="text" inputmode="numeric" autocomplete="cc-number" aria-describedby="card-error">
+<button data-testid="card-submit" type="submit">Pay ${amount}</button>
 </form>
 <p class="error" id="card-error" data-testid="card-error" role="alert" hidden></p>
 </div>
 </fieldset>
-<section class="status" id="checkout-status" data-testid="checkout-status" role="status" aria-live="polite" hidden>
-<span class="spinner" aria-hidden="true"></span>
+<section id="checkout-status" data-testid="checkout-status" role="status" aria-live="polite" hidden>
 <p id="status-text"></p>
 <a id="return-link" data-testid="return-link" hidden>Return to the merchant</a>
-<button id="status-retry" class="secondary" type="button" hidden>Check again</button>
+<button id="status-retry" type="button" hidden>Check again</button>
 </section>
 </main>
 <script type="application/json" id="checkout-data">${data}</script>

@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
+import { CONTROL_URL_MESSAGE, DELIVERY_MARK_HEADER, isControlUrl } from '../http/control-path.js';
 import type { FaultBoard } from './faults.js';
 import type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
-import { isHttpUrl, sendAttempt } from './send-attempt.js';
 
 export type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
 
-/**
- * Delays before each retry, in ms: five attempts over about 2.6 minutes. The spec leaves the
- * schedule unshown; this is short enough to watch in a demo, long enough for a restart.
- */
+/** Delays before each retry, in ms: five attempts over about 2.6 minutes (the spec shows none). */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1000, 5000, 30_000, 120_000];
 
-/** @see CallbackDispatcher */
 export interface CallbackDispatcherOptions {
   /** Retry delays in ms; attempts = `schedule.length + 1`. @default DEFAULT_RETRY_SCHEDULE */
   schedule?: readonly number[];
@@ -22,7 +17,7 @@ export interface CallbackDispatcherOptions {
   fetch?: typeof fetch;
   /** Per-attempt timeout; a timeout counts as a failed attempt. @default 10_000 */
   timeoutMs?: number;
-  /** Source of the log's timestamps. @default the system clock */
+  /** @default the system clock */
   clock?: { now(): Date };
   /** How long `reorder` holds a batch when no `delayMs` is set. @default 1000 */
   reorderWindowMs?: number;
@@ -35,19 +30,19 @@ interface Job extends CallbackDelivery {
   body: string;
 }
 
+const isHttpUrl = (value: string) =>
+  URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+
 /**
- * Pushes callbacks to merchants the way the platform does: at least once, with retries. POSTs
- * JSON with `user-agent: pesakit-sandbox`, `x-pesakit-delivery-id` (same across retries),
- * `x-pesakit-attempt` and `x-pesakit-sandbox-delivery: 1` (which the control API refuses). A URL
- * under the sandbox's control API is never called (logged `failed`, attempt 0). A 2xx is
- * delivered; a non-2xx (redirects are not followed), a connection error or a timeout is retried
- * on the schedule, then `failed`.
+ * Pushes callbacks to merchants at least once, with retries. POSTs JSON with
+ * `user-agent: pesakit-sandbox`, `x-pesakit-delivery-id` (same across retries),
+ * `x-pesakit-attempt` and `x-pesakit-sandbox-delivery: 1` (which the control API refuses); a URL
+ * under the control API is never called. A 2xx is delivered; a non-2xx (redirects are not
+ * followed), a connection error or a timeout is retried on the schedule, then `failed`.
  *
- * Faults (see faults.ts) apply at enqueue: `drop`, `duplicate` (independent copies with their
- * own ids, sent concurrently, to exercise the merchant's dedup on the business key), `delayMs`,
- * and `reorder` (held for `delayMs` or `reorderWindowMs`, then sent one by one newest-first).
- *
- * Nothing here throws into the caller or crashes the process; a closed dispatcher sends nothing.
+ * Faults apply at enqueue: `drop`, `duplicate` (independent copies with their own ids, sent
+ * concurrently), `delayMs`, and `reorder` (held for `delayMs` or `reorderWindowMs`, then sent
+ * one by one newest-first). Nothing throws into the caller; a closed dispatcher sends nothing.
  */
 export class CallbackDispatcher {
   readonly #options: Required<CallbackDispatcherOptions>;
@@ -77,36 +72,39 @@ export class CallbackDispatcher {
   /** Queues one callback. Returns at once; the outcome shows in {@link log}. */
   enqueue(delivery: CallbackDelivery): void {
     if (this.#closed) return;
-    const base = { id: randomUUID(), key: delivery.key, kind: delivery.kind, url: delivery.url };
-    const unsent = { ...base, payload: delivery.payload, attempt: 0 };
-    if (!isHttpUrl(delivery.url)) {
-      this.#record({ ...unsent, outcome: 'failed', error: 'Only http and https URLs are called.' });
-      return;
-    }
-    // Never into the sandbox's own control API, whatever a callback_url says (SSRF).
-    if (isControlUrl(delivery.url)) {
-      this.#record({ ...unsent, outcome: 'failed', error: CONTROL_URL_MESSAGE });
-      return;
-    }
-    let body: string;
+    const id = randomUUID();
+    const unsent = { id, ...delivery, attempt: 0 };
+    let body: string | undefined;
     try {
       body = JSON.stringify(delivery.payload) ?? 'null';
-    } catch {
-      this.#record({ ...unsent, outcome: 'failed', error: 'The payload is not serialisable.' });
-      return;
-    }
-    if (this.#options.faults.takeDrop()) {
-      this.#record({ ...unsent, outcome: 'dropped' });
+    } catch {}
+    // Never into the sandbox's own control API, whatever a callback_url says (SSRF).
+    const error = !isHttpUrl(delivery.url)
+      ? 'Only http and https URLs are called.'
+      : isControlUrl(delivery.url)
+        ? CONTROL_URL_MESSAGE
+        : body === undefined
+          ? 'The payload is not serialisable.'
+          : undefined;
+    if (error !== undefined || this.#options.faults.takeDrop()) {
+      this.#record(
+        error === undefined
+          ? { ...unsent, outcome: 'dropped' }
+          : { ...unsent, outcome: 'failed', error },
+      );
       return;
     }
     const faults = this.#options.faults.settings.callbacks ?? {};
     const copies = Array.from({ length: faults.duplicate ?? 1 }, (_, index) => ({
       ...delivery,
-      id: index === 0 ? base.id : randomUUID(),
-      body,
+      id: index === 0 ? id : randomUUID(),
+      body: body ?? 'null',
     }));
     this.#outstanding += copies.length;
     const generation = this.#generation;
+    const start = () => {
+      for (const job of copies) void this.#attempt(job, 1, generation);
+    };
     const delayMs = faults.delayMs ?? 0;
     if (faults.reorder === true) {
       const armed = this.#held.length > 0;
@@ -114,9 +112,9 @@ export class CallbackDispatcher {
       if (!armed)
         this.#later(delayMs || this.#options.reorderWindowMs, () => this.#release(generation));
     } else if (delayMs > 0) {
-      this.#later(delayMs, () => this.#startAll(copies, generation));
+      this.#later(delayMs, start);
     } else {
-      this.#startAll(copies, generation);
+      start();
     }
   }
 
@@ -153,10 +151,6 @@ export class CallbackDispatcher {
     this.#wakeIdleWaiters();
   }
 
-  #startAll(jobs: readonly Job[], generation: number): void {
-    for (const job of jobs) void this.#attempt(job, 1, generation);
-  }
-
   /** Sends the held batch newest-first, each first attempt finishing before the next starts. */
   async #release(generation: number): Promise<void> {
     const batch = this.#held.reverse();
@@ -166,17 +160,7 @@ export class CallbackDispatcher {
 
   async #attempt(job: Job, attempt: number, generation: number): Promise<void> {
     if (generation !== this.#generation) return;
-    const controller = new AbortController();
-    this.#inFlight.add(controller);
-    const request = { url: job.url, body: job.body, deliveryId: job.id, attempt };
-    const result = await sendAttempt(
-      this.#options.fetch,
-      request,
-      controller,
-      this.#options.timeoutMs,
-    );
-    this.#inFlight.delete(controller);
-    const { status, error, durationMs } = result;
+    const { status, error, durationMs } = await this.#send(job, attempt);
     const record = {
       ...{ id: job.id, key: job.key, kind: job.kind, url: job.url, payload: job.payload },
       ...{ attempt, durationMs, ...(status === undefined ? {} : { status }) },
@@ -198,6 +182,53 @@ export class CallbackDispatcher {
     }
     this.#record({ ...record, outcome: 'retrying', error, nextAttemptInMs });
     this.#later(nextAttemptInMs, () => this.#attempt(job, attempt + 1, generation));
+  }
+
+  /** POSTs once. Never throws: connection errors, timeouts and cancellation come back as `error`. */
+  async #send(
+    job: Job,
+    attempt: number,
+  ): Promise<{ status?: number; error?: string; durationMs: number }> {
+    const { timeoutMs } = this.#options;
+    const controller = new AbortController();
+    this.#inFlight.add(controller);
+    const timeout = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
+    const startedAt = performance.now();
+    const elapsed = () => Math.round(performance.now() - startedAt);
+    try {
+      const response = await this.#options.fetch(job.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'pesakit-sandbox',
+          'x-pesakit-delivery-id': job.id,
+          'x-pesakit-attempt': String(attempt),
+          [DELIVERY_MARK_HEADER]: '1',
+        },
+        body: job.body,
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+      const status = response.status;
+      await response.body?.cancel().catch(() => undefined);
+      if (status >= 200 && status <= 299) return { status, durationMs: elapsed() };
+      return { status, error: `The merchant answered HTTP ${status}.`, durationMs: elapsed() };
+    } catch (cause) {
+      // Undici says "fetch failed" and keeps the reason in `cause`.
+      const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause : cause;
+      const reason: unknown = controller.signal.reason;
+      const error = !controller.signal.aborted
+        ? inner instanceof Error
+          ? inner.message
+          : String(inner)
+        : reason instanceof Error && reason.message === 'timeout'
+          ? `No answer within ${timeoutMs} ms.`
+          : 'The delivery was cancelled.';
+      return { error, durationMs: elapsed() };
+    } finally {
+      clearTimeout(timeout);
+      this.#inFlight.delete(controller);
+    }
   }
 
   #later(ms: number, run: () => unknown): void {

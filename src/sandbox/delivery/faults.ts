@@ -1,11 +1,7 @@
 import { z } from 'zod';
 
-/**
- * Faults a merchant can switch on to prove its callback handling survives the real world:
- * the platform's callbacks are at-least-once (spec § Events: "Delivery may repeat"), so a
- * correct merchant must cope with lost, repeated, late and out-of-order deliveries. Upper
- * bounds keep one request from parking the sandbox for hours or flooding a merchant.
- */
+// Faults that prove a merchant copes with at-least-once callbacks (spec § Events: "Delivery may
+// repeat"): lost, repeated, late, out of order. Bounds keep one request from parking the sandbox.
 
 /** A whole number in `[min, max]`, with Laravel-style messages that name the field. */
 function boundedInteger(field: string, min: number, max: number) {
@@ -42,30 +38,21 @@ const rateLimitFaultSchema = z.strictObject(
 );
 
 /**
- * The body of `POST /api/sandbox/_control/faults` and the `faults` option of the sandbox.
- * A patch changes only the fields it names; a field's neutral value (`drop: 0`, `duplicate: 1`,
- * `delayMs: 0`, `reorder: false`, `latencyMs: 0`, `rateLimit.next: 0`) switches it off.
+ * The body of `POST _control/faults` and the sandbox's `faults` option. A patch changes only
+ * the fields it names; a neutral value (`drop: 0`, `duplicate: 1`, …) switches a fault off.
  */
 export const faultSettingsSchema = z.strictObject(
   {
     callbacks: callbackFaultsSchema.optional(),
     /** Added to every sandbox response except the control API's. */
     latencyMs: boundedInteger('latencyMs', 0, 30_000),
-    /**
-     * The platform's rate limit, on demand: the next `next` requests to its routes (never the
-     * control API) are answered 429 with `Retry-After`, counting down like `callbacks.drop`.
-     */
     rateLimit: rateLimitFaultSchema.optional(),
   },
   { error: 'The faults must be an object with only callbacks, latencyMs and rateLimit.' },
 );
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
 
-/**
- * The faults in force, with the two that count down (`callbacks.drop`, `rateLimit.next`):
- * each use lowers the count and `settings` shows what remains. A patch that does not name a
- * count leaves the remaining count alone (it never re-arms it).
- */
+/** The faults in force; `callbacks.drop` and `rateLimit.next` count down with each use. */
 export class FaultBoard {
   #settings: FaultSettings;
 
@@ -73,7 +60,6 @@ export class FaultBoard {
     this.#settings = initial;
   }
 
-  /** What is in force now (a fresh object each time a patch or a use changes it). */
   get settings(): FaultSettings {
     return this.#settings;
   }
@@ -103,7 +89,6 @@ export class FaultBoard {
     return fault.retryAfterSeconds ?? 1;
   }
 
-  /** Back to the start-up faults. */
   reset(): void {
     this.#settings = this.initial;
   }

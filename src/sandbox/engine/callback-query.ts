@@ -1,9 +1,6 @@
 /**
- * The engine may send its settlement callback as a GET (spec: "GET or POST"). A query string is
- * flat, so the nested `data.*` fields are written `data[amount]=…` (PHP/Laravel style) or
- * `data.amount=…`. Query values are strings: `status` becomes a boolean when it reads
- * true/false/1/0 and `data.amount` a number when it is numeric; anything else stays a string,
- * so that validation names the field.
+ * The engine's GET callback (spec: "GET or POST"): `data[amount]=…` or `data.amount=…`; `status`
+ * and `data.amount` are converted when they read as such, else left for validation to name.
  */
 export function engineCallbackFromQuery(rawUrl: string): Record<string, unknown> {
   const query = rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : '';

@@ -6,27 +6,19 @@ import type { CollectionRecord } from '../state/collections.js';
 import { settlementDelay, upstreamOutcome } from './test-numbers.js';
 import type { SandboxTimers } from './timers.js';
 
-/** How the outcome of a settlement is asked for. */
 export type SettlementOutcome = 'success' | 'failed';
 
-/** What the sandbox's callback route answered the engine. */
 export interface EngineDeliveryResult {
   readonly statusCode: number;
   readonly body: unknown;
 }
 
-/** Sends an engine payload to the sandbox's own `/api/sandbox/callback`, as the engine would. */
 export type EngineTransport = (payload: EngineCallback) => Promise<EngineDeliveryResult>;
 
 // Card payments carry no phone; the engine payload still needs a 255… payer, so it gets this.
 const CARD_PAYER = '255000000000';
 
-/**
- * The simulated collection engine. It does not touch state itself: it only builds the payload
- * the real engine would send and sends it to the callback route over HTTP, so that settlement
- * goes through exactly the path a real callback takes (validation, once-only update, merchant
- * notification).
- */
+/** The simulated engine: it sends the real engine's payload to the callback route over HTTP. */
 export class CollectionEngine {
   constructor(
     private readonly transport: EngineTransport,
@@ -34,7 +26,6 @@ export class CollectionEngine {
     private readonly now: () => Date,
   ) {}
 
-  /** The engine's settlement payload for a transaction. */
   payloadFor(record: CollectionRecord, outcome: SettlementOutcome, via?: 'card'): EngineCallback {
     const success = outcome === 'success';
     const card = via === 'card';
@@ -74,17 +65,13 @@ export class CollectionEngine {
     return this.transport(this.payloadFor(record, outcome, via));
   }
 
-  /**
-   * Schedules the automatic settlement of a phone payment, as a customer approving (or not)
-   * the USSD prompt would. The test number decides outcome and timing.
-   */
+  /** Settles a phone payment later, as a customer answering the USSD prompt; the number decides. */
   scheduleAutoSettle(record: CollectionRecord, msisdn: string, delayMs: number): void {
     const delay = settlementDelay(msisdn, delayMs);
     if (delay === 'never') return;
     const outcome: SettlementOutcome = upstreamOutcome(msisdn) === 'success' ? 'success' : 'failed';
     this.timers.schedule(delay, () => {
-      // A transaction settled meanwhile (control API, duplicate) is left alone by the callback
-      // route itself; a failure to reach it is not fatal: the control API can still settle.
+      // The callback route ignores one settled meanwhile; if unreachable, the control API can settle.
       this.settle(record, outcome).catch(() => undefined);
     });
   }

@@ -1,8 +1,4 @@
-/**
- * The sandbox's own timers (automatic settlements). Kept in one place so that `close()` and
- * `reset()` cancel every one: a settlement must never fire into a sandbox that was reset, and a
- * pending timer must never keep a test process alive.
- */
+/** The settlement timers, so `close()` and `reset()` cancel every one. */
 export class SandboxTimers {
   readonly #timers = new Set<NodeJS.Timeout>();
 

@@ -2,12 +2,6 @@ import type { Provider } from '../../schemas/provider.js';
 import { providerNames } from '../../schemas/provider.js';
 import { upstreamOutcome } from './test-numbers.js';
 
-/** What an upstream (airtime vendor or disbursement gateway) answered. */
-export interface UpstreamResult {
-  readonly ok: boolean;
-  readonly message: string;
-}
-
 const messages = {
   airtime: [
     (name: string) => `Airtime delivered by ${name}.`,
@@ -19,16 +13,12 @@ const messages = {
   ],
 } as const;
 
-/**
- * The external airtime vendor (spec: airtime purchase rule 5) or the provider's disbursement
- * gateway (processing order 5); the test number decides. Asynchronous on purpose: the real ones
- * are network calls, and the sandbox must spend nothing twice while other requests run.
- */
+/** The airtime vendor or payout gateway (the test number decides); async like the real calls. */
 export async function callUpstream(
   product: keyof typeof messages,
   msisdn: string,
   provider: Provider,
-): Promise<UpstreamResult> {
+): Promise<{ ok: boolean; message: string }> {
   await new Promise((resolve) => setImmediate(resolve));
   const ok = upstreamOutcome(msisdn) === 'success';
   const [accepted, refused] = messages[product];

@@ -1,18 +1,12 @@
 /** Where the control API lives. */
 export const CONTROL_PREFIX = '/api/sandbox/_control';
 
-/**
- * The header every merchant-callback delivery carries. The control API refuses any request
- * that has it: the sandbox's own deliveries come from loopback, and must never be mistaken for
- * a trusted loopback caller (an SSRF through `callback_url`).
- */
+/** Marks every callback delivery; the control API refuses it, so `callback_url` is no SSRF. */
 export const DELIVERY_MARK_HEADER = 'x-pesakit-sandbox-delivery';
 
 /**
- * True when a URL's path is under the control API, however it is spelled: percent-encoded,
- * doubled slashes, dot segments, any case. The host is deliberately not checked: the sandbox
- * cannot know every name it is reachable by (127.0.0.2, [::1], localhost, a LAN address, a DNS
- * name), and no merchant's callback lives under `/api/sandbox/_control`.
+ * True when a URL's path is under the control API, however spelled (encoded, doubled slashes,
+ * dot segments, any case). The host is not checked: the sandbox cannot know all its names.
  */
 export function isControlUrl(value: string): boolean {
   let path: string;
@@ -27,16 +21,13 @@ export function isControlUrl(value: string): boolean {
   return normalised.startsWith(CONTROL_PREFIX.toLowerCase());
 }
 
-/**
- * A URL path as a server reads it: percent-decoding repeated (a double-encoded `%255F` too) and
- * the dot segments decoding reveals resolved again. What is not valid encoding stays as it is.
- */
+/** A URL path as a server reads it: decoded repeatedly, dot segments resolved each time. */
 export function decodedPath(path: string): string {
   for (let round = 0; round < 3; round += 1) {
     try {
       const decoded = decodeURIComponent(path);
       if (decoded === path) break;
-      // Prefixed with the origin, so that a decoded `//name` stays a path and never a host.
+      // Prefixed with an origin, so a decoded `//name` stays a path.
       path = new URL(`http://x${decoded.startsWith('/') ? '' : '/'}${decoded}`).pathname;
     } catch {
       break;

@@ -3,12 +3,9 @@ import type { FastifyRequest } from 'fastify';
 const JSON_TYPE = /^application\/([\w.-]+\+)?json(\s*;.*)?$/i;
 
 /**
- * Why a state-changing control request is refused as a possible cross-site request forgery, or
- * `undefined` when it may go on. A web page can make a browser send a "simple" POST (form or
- * `no-cors` fetch, text/plain at most) to any address, loopback included; requiring JSON forces
- * a CORS preflight the sandbox never grants, and the browser's own `Sec-Fetch-Site` names pages
- * from elsewhere (the host guard checks `Origin`). Tools (curl, the SDK, Node's fetch) send
- * neither header.
+ * Why a state-changing control request is refused as a possible forgery, or `undefined`. A page
+ * can make a browser send a "simple" POST anywhere; requiring JSON forces a preflight the sandbox
+ * never grants, and `Sec-Fetch-Site` names pages from elsewhere. Tools send neither header.
  */
 export function forgeryRefusal(
   request: FastifyRequest,

@@ -19,11 +19,8 @@ export class ClientError extends Error {
 }
 
 /**
- * All bodies are JSON (spec § Endpoints). The sandbox parses JSON itself so that an empty body
- * is "no body" (bodyless POSTs such as logout and getPayments are common) and a malformed one is
- * a clear 400; every other content type is left without a parser, which Fastify answers 415.
- * Like Fastify's own parser, it refuses `__proto__` and `constructor.prototype` keys
- * (secure-json-parse), with a 400 that names them.
+ * All bodies are JSON (spec § Endpoints): an empty body is "no body", a malformed one a 400,
+ * `__proto__`/`constructor.prototype` keys a 400 (as Fastify's own parser); other types get 415.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -43,7 +40,6 @@ export function registerJsonBody(app: FastifyInstance): void {
         done(new ClientError(400, 'The request body is not valid JSON.'), undefined);
         return;
       }
-      // Fastify's own parser refuses these; a custom parser must not drop that protection.
       try {
         if (typeof value === 'object' && value !== null) {
           secureJson.scan(value, { protoAction: 'error', constructorAction: 'error' });

@@ -2,10 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { decodedPath } from './control-path.js';
 
 /**
- * A hosted checkout's payment token is in its URLs (`/checkout/<token>`, `…/card`,
- * `…/status`), and whoever holds it can open the customer's payment page: a log line must not
- * carry it, any more than a bearer token. The path is logged decoded, so that no spelling of
- * `checkout` (`%63heckout`, `CHECKOUT`, doubled slashes) hides the token from the redaction.
+ * A checkout's payment token is in its URLs and opens the payer's page: logs redact it, reading
+ * the path decoded so that no spelling of `checkout` hides it.
  */
 export function redactCheckoutToken(url: string): string {
   const query = url.indexOf('?');
@@ -14,10 +12,7 @@ export function redactCheckoutToken(url: string): string {
   return query === -1 ? redacted : redacted + url.slice(query);
 }
 
-/**
- * Fastify's own request serializer (`method`, `url`, `host`, `remoteAddress`, `remotePort`), with
- * the URL's checkout token redacted. Headers and bodies are still never logged.
- */
+/** Fastify's own request serializer, with the checkout token redacted. */
 export const sandboxLogSerializers = {
   req(request: FastifyRequest) {
     return {
@@ -25,7 +20,6 @@ export const sandboxLogSerializers = {
       url: redactCheckoutToken(request.url),
       host: request.host,
       remoteAddress: request.ip,
-      // undefined once the socket is gone; pino then leaves the field out, as Fastify's own does.
       remotePort: request.socket?.remotePort as number,
     };
   },

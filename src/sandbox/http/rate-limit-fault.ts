@@ -3,10 +3,8 @@ import { CONTROL_PREFIX } from './control-path.js';
 import { sendError } from './replies.js';
 
 /**
- * The `rateLimit` fault: the platform's rate limit on demand, answered before any route runs
- * (as a throttle in front of the platform would), so a refused request changed nothing. The
- * control API is never limited: a test must be able to switch the fault off. The message is
- * Laravel's throttle message (the platform is a Laravel app).
+ * The `rateLimit` fault: Laravel's throttle answer before any route runs, so a refused request
+ * changed nothing. The control API is never limited, so a test can switch the fault off.
  */
 export function registerRateLimitFault(app: FastifyInstance, take: () => number | undefined): void {
   app.addHook('onRequest', (request, reply, done) => {

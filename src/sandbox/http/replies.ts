@@ -5,12 +5,10 @@ import {
   fieldErrorsFrom,
   summarizeFieldErrors,
 } from '../../schemas/error-body.js';
+import type { SandboxContext } from '../context.js';
 import { oversizedStrings } from './string-limits.js';
 
-/**
- * Laravel-style error bodies (docs/api-contract.md § Errors): `{message}` for every error, plus
- * `errors` (dotted field → messages) on a 422, plus `code` where the status alone is ambiguous.
- */
+/** `{message}`, plus `code` where the status alone is ambiguous (docs/api-contract.md § Errors). */
 export function sendError(reply: FastifyReply, status: number, message: string, code?: string) {
   return reply.code(status).send(code === undefined ? { message } : { message, code });
 }
@@ -21,18 +19,36 @@ export function sendValidationError(reply: FastifyReply, errors: FieldErrors, co
   return reply.code(422).send(code === undefined ? body : { ...body, code });
 }
 
-export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
-
 /**
- * Parses a request body with its endpoint's schema. A missing body reads as `{}` so that the
- * caller learns which fields are required, rather than only that the body was empty. Strings
- * longer than their limit (string-limits.ts) are refused first, whatever the schema says.
+ * Parses a body with its endpoint's schema; a missing body reads as `{}` so the caller learns
+ * which fields are required. Over-long strings (string-limits.ts) are refused first.
  */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.output<S>> {
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+): { ok: true; data: z.output<S> } | { ok: false; errors: FieldErrors } {
   const input = body === undefined ? {} : body;
   const oversized = oversizedStrings(input);
   if (oversized) return { ok: false, errors: oversized };
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, data: result.data };
   return { ok: false, errors: fieldErrorsFrom(result.error, input) };
+}
+
+/** Each in-memory list has a cap (`recordLimit`): one more is a 429 `sandbox_full`, until a reset. */
+export function atCapacity(
+  context: SandboxContext,
+  reply: FastifyReply,
+  what: string,
+  count: number,
+): boolean {
+  const limit = context.options.recordLimit;
+  if (count < limit) return false;
+  sendError(
+    reply,
+    429,
+    `The sandbox already holds its maximum of ${limit} ${what}; reset it (POST /api/sandbox/_control/reset) to start again.`,
+    'sandbox_full',
+  );
+  return true;
 }

@@ -4,12 +4,8 @@ import { checkoutCspDirectives } from '../checkout/page.js';
 import { CONTROL_PREFIX } from './control-path.js';
 
 /**
- * Security headers for the hosted checkout page, set by @fastify/helmet in the page's own
- * scope. The page is an unauthenticated HTML page: its Content-Security-Policy (only its own
- * hashed script and style, talking only to its own origin) with `frame-ancestors 'none'` and
- * `X-Frame-Options: DENY` (no other site can frame it to trick a payer into clicking),
- * `nosniff`, and `Referrer-Policy: no-referrer` (its URL holds the payment token). HSTS is off:
- * the sandbox speaks plain HTTP, and an HSTS header on a shared hostname would outlive it.
+ * The checkout page's headers, by helmet in its own scope: its CSP with `frame-ancestors 'none'`,
+ * `X-Frame-Options: DENY`, `nosniff`, `no-referrer` (the URL holds the token). No HSTS: plain HTTP.
  */
 export function helmetOptions(apiBase: string): FastifyHelmetOptions {
   return {
@@ -25,12 +21,7 @@ export function helmetOptions(apiBase: string): FastifyHelmetOptions {
   };
 }
 
-/**
- * Security headers on every JSON answer: the set OWASP's REST Security cheat sheet asks of an
- * API. A JSON answer runs no script and loads nothing, so it needs no script or style policy;
- * `default-src 'none'` and `frame-ancestors 'none'` keep a browser from rendering or framing it
- * as a document, `nosniff` from reading it as anything but JSON.
- */
+/** OWASP's REST headers for every JSON answer: nothing renders, frames or sniffs it. */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
@@ -40,10 +31,8 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fre
 });
 
 /**
- * What every answer gets (404s and errors included): its request id (`x-request-id`, read by
- * the SDK's errors as `requestId`), the API security headers unless helmet set the page's own,
- * and the latency fault. The fault delays every non-control answer after its handler has run,
- * so that a client timeout leaves an outcome that really happened (an ambiguous one, for the SDK).
+ * Every answer gets `x-request-id` (the SDK's `requestId`), the API headers unless helmet set the
+ * page's, and the latency fault: after the handler ran, so a client timeout is truly ambiguous.
  */
 export function registerAnswerHook(app: FastifyInstance, latencyMs: () => number): void {
   app.addHook('onSend', (request, reply, payload, done) => {

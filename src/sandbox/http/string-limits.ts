@@ -1,11 +1,6 @@
 import type { FieldErrors } from '../../schemas/error-body.js';
 
-/**
- * The longest string the sandbox keeps for a field, by the field's own name; any other string
- * field may be at most {@link DEFAULT_STRING_LIMIT} characters. Every record lives in memory,
- * so without these one request could park megabytes in a `callback_url` (and every callback
- * and status answer would copy it again).
- */
+/** Per-field string caps: records live in memory, so no request may park megabytes in one. */
 export const STRING_LIMITS: Readonly<Record<string, number>> = {
   callback_url: 2048,
   email: 254,
@@ -17,14 +12,9 @@ export const STRING_LIMITS: Readonly<Record<string, number>> = {
 /** The limit for a string field the table does not name. */
 export const DEFAULT_STRING_LIMIT = 2048;
 
-/**
- * Field errors for every string in a parsed body that is longer than its limit (dotted paths,
- * as Laravel names them), or `undefined` when all fit. Walks without recursion, so a deeply
- * nested body costs no stack.
- */
+/** Field errors (dotted paths) for every over-long string, walked without recursion. */
 export function oversizedStrings(body: unknown): FieldErrors | undefined {
   const errors: FieldErrors = {};
-  // Paths are linked to their parent rather than copied: a deeply nested body stays linear.
   const pending: Step[] = [{ value: body, key: undefined, parent: undefined }];
   let found = 0;
   while (pending.length > 0 && found < 20) {

@@ -1,9 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { SandboxContext } from '../context.js';
-import { atCapacity } from '../http/capacity.js';
 import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
-import { parseBody, sendValidationError } from '../http/replies.js';
+import { atCapacity, parseBody, sendValidationError } from '../http/replies.js';
 import type { CollectionRecord } from '../state/collections.js';
 import { autoSettle, openCollection } from '../state/open-collection.js';
 
@@ -27,17 +26,13 @@ export function aboveMaxAmount(context: SandboxContext, amount: number, reply: F
   return true;
 }
 
-/**
- * Refuses a callback_url into the sandbox's own control API (422, nothing recorded); the
- * dispatcher refuses it again at delivery, and the control API refuses marked deliveries.
- */
+/** Refuses a callback_url into the control API (422, nothing recorded). */
 export function controlCallbackUrl(callbackUrl: string | undefined, reply: FastifyReply) {
   if (callbackUrl === undefined || !isControlUrl(callbackUrl)) return false;
   sendValidationError(reply, { callback_url: [CONTROL_URL_MESSAGE] });
   return true;
 }
 
-/** What an initiation body carries once its schema has accepted it. */
 type InitiationBody = {
   amount: number;
   msisdn?: string | undefined;
@@ -46,11 +41,8 @@ type InitiationBody = {
 };
 
 /**
- * One initiation (mno, bank, pay_mobile), in the order every one of them follows: validation
- * with the endpoint's schema (422 per field), the sandbox's amount bound, no callback into the
- * control API, capacity, then the new pending record and, for a phone payment, its automatic
- * settlement (a bank payment waits for the customer to pay at a bank: only the control API
- * settles it). Answers the error itself and returns `undefined`, or returns the answer.
+ * One initiation (mno, bank, pay_mobile): validation, amount bound, callback_url, capacity, then
+ * the pending record and, for a phone, its automatic settlement. Sends any error itself.
  */
 export function acceptInitiation(
   context: SandboxContext,

@@ -14,9 +14,8 @@ import { authenticate, type Caller } from '../auth/bearer.js';
 import { holdBatch, runAirtimeBatch } from '../bulk/run-batch.js';
 import { readBulkUpload } from '../bulk/upload.js';
 import type { SandboxContext } from '../context.js';
-import { atCapacity } from '../http/capacity.js';
 import { ClientError } from '../http/json-body.js';
-import { sendError, sendValidationError } from '../http/replies.js';
+import { atCapacity, sendError, sendValidationError } from '../http/replies.js';
 import { toCents, toShillings } from '../money.js';
 
 /** The platform's bulk import route ("customer/bulkpayment"; its sandbox shape is ours). */
@@ -29,12 +28,8 @@ const NOT_MULTIPART =
   'Unsupported Content-Type: upload the file as multipart/form-data, in a field named "file" (an .xlsx or .csv), with an optional "batch_id" field.';
 
 /**
- * `POST /api/sandbox/airtime/customer/bulkpayment`: a spreadsheet of purchases, all or nothing
- * up to the vendor. Every row is checked first (a bad row refuses the whole file, nothing
- * spent), then the total against the wallet, then each row runs purchase rules 4–7 — the same
- * code as `customer/payments` — and the answer lists every row's outcome.
- *
- * Multipart is registered in this route's own scope: every other route still takes JSON only.
+ * `customer/bulkpayment`: every row checked first (one bad row refuses the file), the total held,
+ * then each row runs purchase rules 4–7. Multipart is accepted in this route's scope only.
  */
 export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxContext): void {
   const limits = context.options.airtimeBulk;

@@ -4,16 +4,14 @@ import { completeAirtimePurchase } from '../airtime-purchase.js';
 import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
-import { atCapacity } from '../http/capacity.js';
-import { parseBody, sendValidationError } from '../http/replies.js';
+import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
-import { toCents, toShillings } from '../money.js';
+import { toCents, toShillings, WALLET_LIMIT_MESSAGE } from '../money.js';
 import { newControlNumber, unique } from '../references.js';
 import { registerAccount } from '../state/account-setup.js';
 import { airtimeUserView } from '../state/accounts.js';
 import { airtimePaymentView } from '../state/airtime.js';
 import { aboveMaxAmount } from './accept-initiation.js';
-import { registerRechargeCallback } from './recharge-callback.js';
 
 /** Airtime (prefix /api/sandbox/airtime): accounts, purchases from the wallet, recharges. */
 export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxContext): void {
@@ -66,8 +64,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
     if (atCapacity(context, reply, 'airtime payments', context.airtime.payments.length)) {
       return reply;
     }
-    // 2–3. Load the wallet; an amount above the balance is rejected, nothing recorded. The
-    // amount is held in the same step, so concurrent purchases cannot spend it twice.
+    // 2–3. The amount is held with the balance check, so concurrent purchases cannot spend it twice.
     const wallet = context.wallets.of('airtime', caller.account.id);
     const hold = wallet.reserve(toCents(amount));
     if (!hold) {
@@ -120,5 +117,34 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
     };
   });
 
-  registerRechargeCallback(app, context);
+  // The unsigned recharge callback: safe because a recharge leaves pending once, checked and
+  // credited in one synchronous step. `status: false` fails it.
+  app.post(routePath(endpoints.airtimeRechargeCallback), async (request, reply) => {
+    const parsed = parseBody(endpoints.airtimeRechargeCallback.request, request.body);
+    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
+    const { controlNumber, status } = parsed.data;
+    const recharge = context.airtime.recharges.get(controlNumber);
+    if (!recharge) return sendError(reply, 404, `No recharge has control number ${controlNumber}.`);
+    if (recharge.status !== 'pending') {
+      return {
+        message: `The recharge was already ${recharge.status === 'success' ? 'confirmed' : 'failed'}; nothing changed.`,
+        controlNumber,
+        status: recharge.status,
+      };
+    }
+    const wallet = context.wallets.of('airtime', recharge.accountId);
+    const cents = toCents(recharge.amount);
+    // Checked before anything changes: a refused confirmation leaves the recharge pending.
+    if (status && !wallet.canCredit(cents)) {
+      return sendValidationError(reply, { status: [WALLET_LIMIT_MESSAGE] }, 'wallet_limit');
+    }
+    recharge.status = status ? 'success' : 'failed';
+    recharge.updated_at = context.nowIso();
+    if (status) wallet.credit(cents, 'recharge', controlNumber);
+    return {
+      message: status ? 'Recharge confirmed; the wallet was credited.' : 'Recharge failed.',
+      controlNumber,
+      status: recharge.status,
+    };
+  });
 }

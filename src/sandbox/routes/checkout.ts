@@ -1,14 +1,12 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { endpoints, sandboxPrefixes } from '../../core/endpoints.js';
 import { resolveProvider } from '../../schemas/provider.js';
 import { renderCheckoutPage } from '../checkout/page.js';
 import type { SandboxContext } from '../context.js';
 import { DECLINED_CARD_SUFFIX } from '../engine/test-numbers.js';
-import { atCapacity } from '../http/capacity.js';
-import { publicOrigin } from '../http/origin.js';
-import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { helmetOptions } from '../http/security-headers.js';
 import { newSessionId } from '../references.js';
@@ -30,10 +28,7 @@ export const cardPaymentSchema = z.object({
     .regex(/^\d{12,19}$/, { error: 'The card_number must be 12 to 19 digits.' }),
 });
 
-/**
- * The hosted secure checkout: initiation (no auth), the page behind `payment_url`, and the
- * page's own calls, which carry the payment token in the body (`token`) or the path.
- */
+/** The hosted checkout: initiation, the page behind `payment_url`, and the page's own calls. */
 export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxContext): void {
   /** The checkout a payment token opens, if it is still payable; otherwise sends the error. */
   const payable = (token: string, reply: FastifyReply, unknownStatus: 401 | 404) => {
@@ -94,9 +89,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const record = payable(parsed.data.token, reply, 401);
     if (!record) return reply;
-    // Opening a session moves no money, so it is allowed while a phone payment waits; the card
-    // step itself is what is refused then.
-    // A checkout keeps its latest few sessions; a page that reopens the card step gets a new one.
+    // A session moves no money, so it may open while a phone payment waits; the latest few are kept.
     const sessions = record.sessions;
     if (sessions.size >= SESSIONS_KEPT) {
       const oldest = sessions.keys().next().value;
@@ -132,8 +125,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
         ],
       });
     }
-    // One payment at a time (docs/sandbox.md § Hosted secure checkout): a declined card must
-    // never fail a checkout whose phone payment may still succeed, nor a card pay it twice.
+    // One payment at a time: a declined card must not fail a checkout a phone payment may still pay.
     if (record.msisdn !== null) {
       const message =
         'A phone payment for this checkout is waiting for the customer; it decides the checkout, so a card cannot be used now.';
@@ -159,8 +151,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     return { status, external_reference, callback_url };
   });
 
-  // The page is the one HTML document the sandbox serves: helmet gives it a page's full set of
-  // security headers in place of the API's.
+  // The one HTML page: helmet gives it a page's security headers in place of the API's.
   app.register(async (scope) => {
     await scope.register(helmet, helmetOptions(apiBase));
     scope.get(checkoutPath, async (request, reply) => {
@@ -178,4 +169,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     });
   });
+}
+
+/** The origin the caller reached the sandbox by (Host), for payment_url; else the listen address. */
+function publicOrigin(request: FastifyRequest, fallback: string | undefined): string {
+  try {
+    const url = new URL(`${request.protocol}://${request.host}`);
+    if (url.host !== '' && url.pathname === '/' && url.search === '') return url.origin;
+  } catch {
+    // fall through to the listening address
+  }
+  return fallback ?? 'http://127.0.0.1';
 }

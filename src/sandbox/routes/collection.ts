@@ -31,19 +31,17 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
   });
 
   // These handlers are synchronous: one that has already answered (an error) returns nothing.
-  app.post(routePath(endpoints.initiateMno), (request, reply) => {
-    const caller = authenticate(context, 'collection', request, reply);
-    if (!caller) return;
-    const initiation = { body: request.body, ownerId: caller.account.id };
-    return acceptInitiation(context, 'mno', endpoints.initiateMno.request, initiation, reply);
-  });
-
-  app.post(routePath(endpoints.initiateBank), (request, reply) => {
-    const caller = authenticate(context, 'collection', request, reply);
-    if (!caller) return;
-    const initiation = { body: request.body, ownerId: caller.account.id };
-    return acceptInitiation(context, 'bank', endpoints.initiateBank.request, initiation, reply);
-  });
+  for (const [channel, endpoint] of [
+    ['mno', endpoints.initiateMno],
+    ['bank', endpoints.initiateBank],
+  ] as const) {
+    app.post(routePath(endpoint), (request, reply) => {
+      const caller = authenticate(context, 'collection', request, reply);
+      if (!caller) return;
+      const initiation = { body: request.body, ownerId: caller.account.id };
+      return acceptInitiation(context, channel, endpoint.request, initiation, reply);
+    });
+  }
 
   app.post(routePath(endpoints.payMobile), (request, reply) => {
     // The API key is optional (spec); when sent, in x-api-key, it must be the sandbox's.

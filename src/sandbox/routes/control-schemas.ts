@@ -54,7 +54,6 @@ export const controlAccountSchema = z
     }
   });
 
-/** `POST _control/wallets/credit`. */
 export const walletCreditSchema = z.object({
   product: z.enum(['airtime', 'disbursement'], {
     error: 'The product must be airtime or disbursement (collection accounts have no wallet).',
@@ -63,7 +62,6 @@ export const walletCreditSchema = z.object({
   amount: amountSchema,
 });
 
-/** `POST _control/collection/settle`. */
 export const settleSchema = collectionStatusRequestSchema.extend({
   outcome: z.enum(['success', 'failed'], { error: 'The outcome must be success or failed.' }),
 });

@@ -25,10 +25,8 @@ function isLoopback(address: string | undefined): boolean {
 }
 
 /**
- * Who may drive the sandbox. Whatever the key: a request naming a Host (or Origin) that is not
- * loopback or listed in `allowedHosts` (403). Without a control key: loopback callers only
- * (403 otherwise). With one: every caller, loopback included, must send it in `x-control-key`
- * (401 otherwise) — a key exists for when loopback means nothing (containers, port forwarding).
+ * Who may drive the sandbox: a Host or Origin neither loopback nor in `allowedHosts` is a 403;
+ * without a control key only loopback may (403), with one everyone must send `x-control-key` (401).
  */
 function controlRefusal(context: SandboxContext, guard: HostGuard, request: FastifyRequest) {
   // The sandbox's own callback deliveries are never a control caller, key or no key.
@@ -125,8 +123,7 @@ export function registerControlRoutes(
 
       control.get('/sms', async () => ({ messages: context.sms.list() }));
 
-      // The airtime payments made (single purchases and bulk rows alike), oldest first: tests
-      // ask "how many times was this number paid?", which the platform itself cannot answer.
+      // Every airtime payment, oldest first: tests ask how often a number was paid.
       control.get('/airtime/payments', async (request, reply) => {
         const parsed = parseBody(airtimePaymentsQuerySchema, request.query);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);

@@ -1,18 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints } from '../../core/endpoints.js';
-import type { EngineCallback, MerchantCallback } from '../../schemas/collection.js';
+import type { MerchantCallback } from '../../schemas/collection.js';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
 import { engineCallbackFromQuery } from '../engine/callback-query.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
-import type { CollectionRecord } from '../state/collections.js';
 
 /**
- * The engine's settlement callback, GET or POST. The payload is validated in full; the
- * transaction it names moves from pending exactly once (a repeated paymentReference is answered
- * `duplicate: true` and changes nothing); then the merchant is notified at its callback_url.
- * Check and update are one synchronous step, so concurrent duplicates cannot both apply.
+ * The engine's settlement callback, GET or POST: the transaction moves from pending once, in one
+ * synchronous step (a repeat is `duplicate: true`), then the merchant is notified.
  */
 export function registerEngineCallback(app: FastifyInstance, context: SandboxContext): void {
   const path = routePath(endpoints.engineCallback);
@@ -36,8 +33,29 @@ export function registerEngineCallback(app: FastifyInstance, context: SandboxCon
         duplicate: true,
       };
     }
-    applySettlement(context, record, callback);
-    notifyMerchant(context, record, callback);
+    // Ours (the spec shows none): `true` → success, else failed; the paid amount kept as reported.
+    record.status = callback.status ? 'success' : 'failed';
+    record.transactionID = callback.data.transactionID;
+    record.paid_amount = callback.data.amount;
+    // Card payers have no phone; the engine's placeholder payer is not worth keeping.
+    if (record.msisdn === null && callback.data.providerType !== 'CARD') {
+      record.msisdn = callback.data.payerMobile;
+    }
+    record.updated_at = context.nowIso();
+    if (record.callback_url !== null) {
+      const payload: MerchantCallback = {
+        ...callback,
+        controlNumber: record.controlNumber,
+        external_reference: record.external_reference,
+      };
+      const key = callback.data.paymentReference;
+      context.dispatcher.enqueue({
+        url: record.callback_url,
+        payload,
+        key,
+        kind: 'collection.settled',
+      });
+    }
     return {
       message: `Transaction ${record.status}.`,
       status: record.status,
@@ -49,43 +67,4 @@ export function registerEngineCallback(app: FastifyInstance, context: SandboxCon
   app.get(path, async (request, reply) =>
     handle(engineCallbackFromQuery(request.url), request, reply),
   );
-}
-
-/**
- * The spec leaves the resulting state unshown; ours: `status: true` → success, `false` →
- * failed. The paid amount is recorded as reported: deciding whether it matches the order is the
- * merchant's job (spec rule 5), so a short payment is visible, not hidden.
- */
-function applySettlement(
-  context: SandboxContext,
-  record: CollectionRecord,
-  callback: EngineCallback,
-) {
-  record.status = callback.status ? 'success' : 'failed';
-  record.transactionID = callback.data.transactionID;
-  record.paid_amount = callback.data.amount;
-  // Card payers have no phone; the engine's placeholder payer is not worth keeping.
-  if (record.msisdn === null && callback.data.providerType !== 'CARD') {
-    record.msisdn = callback.data.payerMobile;
-  }
-  record.updated_at = context.nowIso();
-}
-
-function notifyMerchant(
-  context: SandboxContext,
-  record: CollectionRecord,
-  callback: EngineCallback,
-) {
-  if (record.callback_url === null) return;
-  const payload: MerchantCallback = {
-    ...callback,
-    controlNumber: record.controlNumber,
-    external_reference: record.external_reference,
-  };
-  context.dispatcher.enqueue({
-    url: record.callback_url,
-    payload,
-    key: callback.data.paymentReference,
-    kind: 'collection.settled',
-  });
 }

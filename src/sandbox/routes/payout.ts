@@ -6,20 +6,14 @@ import { authenticate } from '../auth/bearer.js';
 import { chargeFor } from '../charge.js';
 import type { SandboxContext } from '../context.js';
 import { callUpstream } from '../engine/upstream.js';
-import { atCapacity } from '../http/capacity.js';
-import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toCents, toShillings } from '../money.js';
 import { newRefId, newTxnId, unique } from '../references.js';
 import { type DisbursementRecord, disbursementView } from '../state/disbursements.js';
 import { aboveMaxAmount } from './accept-initiation.js';
 
-/**
- * `POST disbursement/payment`: the spec's processing order 1–8, step by step. The wallet is
- * checked and the amount plus charge held in one synchronous step (3), so fifty concurrent
- * payouts cannot overdraw it; the hold is debited with the completion (6) or released on an
- * upstream failure, which leaves the wallet untouched.
- */
+/** `disbursement/payment`, the spec's processing order 1–8; step 3 holds amount and charge at once. */
 export function registerPayout(app: FastifyInstance, context: SandboxContext): void {
   app.post(routePath(endpoints.disbursementPay), async (request, reply) => {
     const caller = authenticate(context, 'disbursement', request, reply);

@@ -5,16 +5,10 @@ import { testProviderSchema } from '../../schemas/collection.js';
 import { sendError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 
-/**
- * The published key the sample tokens are signed with, so that a merchant's integration test can
- * verify one (docs/sandbox.md § Provider test tokens). It protects nothing.
- */
+/** The published key of the sample tokens (docs/sandbox.md § Provider test tokens); protects nothing. */
 export const PROVIDER_TEST_SECRET = 'pesakit-sandbox-provider-test';
 
-/**
- * `merchant/test-<provider>`: a sample signed token `base64url(payload).base64url(HMAC-SHA256)`
- * and `hash`, the SHA-256 hex of the whole token.
- */
+/** `merchant/test-<provider>`: a token `base64url(payload).base64url(HMAC)` and its SHA-256 `hash`. */
 export function registerProviderTest(app: FastifyInstance): void {
   app.post(routePath(endpoints.providerTest), async (request, reply) => {
     const { provider: name } = request.params as { provider: string };

@@ -2,8 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Product } from '../../core/endpoints.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SandboxContext } from '../context.js';
-import { atCapacity } from '../http/capacity.js';
-import { sendValidationError } from '../http/replies.js';
+import { atCapacity, sendValidationError } from '../http/replies.js';
 import { toCents } from '../money.js';
 import type { Account } from './accounts.js';
 
@@ -17,16 +16,6 @@ export interface AccountFields {
   status?: Account['status'] | undefined;
   role_id?: Account['role_id'] | undefined;
   balance?: number | undefined;
-}
-
-/**
- * The status an account starts with when none is given. Self-registered accounts enter the
- * activation flow (airtime `pending`, disbursement `unverified`); accounts made by the control
- * API or the seed are meant to be used at once, so they start `active`.
- */
-export function initialStatus(product: Product, how: 'register' | 'control'): Account['status'] {
-  if (how === 'control') return 'active';
-  return product === 'disbursement' ? 'unverified' : product === 'airtime' ? 'pending' : 'active';
 }
 
 /** Creates an account (the password is hashed here and nowhere else keeps it). */
@@ -45,17 +34,21 @@ export async function createAccount(
     name: fields.name ?? fields.email.split('@')[0] ?? fields.email,
     phone: fields.phone ?? '255700000000',
     passwordHash,
-    status: fields.status ?? initialStatus(fields.product, how),
+    // Self-registered accounts enter the activation flow; control and seed ones are for use at once.
+    status:
+      fields.status ??
+      (how === 'register' && fields.product !== 'collection'
+        ? fields.product === 'airtime'
+          ? 'pending'
+          : 'unverified'
+        : 'active'),
     role_id: fields.role_id ?? 2,
   });
   fund(context, account, fields.balance);
   return account;
 }
 
-/**
- * Self-registration (airtime and disbursement): a taken email is a 422, a full sandbox a 429;
- * otherwise the account is created in its product's activation flow. `undefined` once answered.
- */
+/** Self-registration: a taken email is a 422, a full book a 429; else a new account. */
 export async function registerAccount(
   context: SandboxContext,
   fields: AccountFields & { product: 'airtime' | 'disbursement'; password: string },
@@ -70,7 +63,6 @@ export async function registerAccount(
   return createAccount(context, fields, 'register');
 }
 
-/** Updates the given fields of an account; a new password is hashed. */
 export async function updateAccount(
   context: SandboxContext,
   account: Account,

@@ -20,11 +20,7 @@ export interface Account {
 
 export type NewAccount = Omit<Account, 'id' | 'created_at' | 'updated_at'>;
 
-/**
- * The accounts of all three products. Each product has its own id sequence and its own email
- * namespace, as the production backends do: one email may hold an airtime and a disbursement
- * account with different passwords.
- */
+/** Accounts of all three products; each has its own id sequence and email namespace. */
 export class AccountBook {
   readonly #byEmail = new Map<string, Account>();
   /** Every bearer request finds its account by id: a map, not a scan of all accounts. */
@@ -84,7 +80,6 @@ export function disbursementUserView(account: Account) {
   return { ...view, status: account.status as DisbursementUserStatus };
 }
 
-/** The collection user as responses show it. */
 export function collectionUserView(account: Account) {
   return { id: account.id, name: account.name, email: account.email, phone: account.phone };
 }

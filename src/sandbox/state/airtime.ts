@@ -26,15 +26,9 @@ export interface RechargeRecord {
   updated_at: string;
 }
 
-/** Airtime payments and recharges. */
 export class AirtimeBook {
   readonly payments: AirtimePaymentRecord[] = [];
   readonly recharges = new Map<string, RechargeRecord>();
-
-  /** Payments are never removed (until a reset), so the next id is one past their count. */
-  nextPaymentId(): number {
-    return this.payments.length + 1;
-  }
 
   clear(): void {
     this.payments.length = 0;

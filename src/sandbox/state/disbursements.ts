@@ -23,14 +23,12 @@ export class DisbursementBook {
   /** Every txnid and refid handed out: a payout checks its new references against a set. */
   readonly #references = new Set<string>();
 
-  /** Records a new payout (its references are taken from now on). */
   add(record: DisbursementRecord): void {
     this.#records.push(record);
     this.#references.add(record.txnid);
     this.#references.add(record.refid);
   }
 
-  /** Every payout, in creation order. */
   get records(): readonly DisbursementRecord[] {
     return this.#records;
   }
@@ -39,10 +37,7 @@ export class DisbursementBook {
     return this.#references.has(value);
   }
 
-  /**
-   * One page of a user's payouts, latest first (spec: getPayments lists latest first):
-   * `count` records from the `skip`-th latest on, with how many the user has in all.
-   */
+  /** One page of a user's payouts, latest first (spec), with the user's total. */
   pageOfAccount(
     accountId: number,
     skip: number,

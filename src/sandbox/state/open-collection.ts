@@ -19,11 +19,7 @@ export interface CollectionOpening {
   ownerId: number | null;
 }
 
-/**
- * Records a new pending collection with its control number and engine reference (and, for
- * the hosted checkout, its external reference and payment token). Every initiation — mno,
- * bank, pay_mobile, secure — starts here, so their records have one shape.
- */
+/** Records a new pending collection; every initiation channel starts here. */
 export function openCollection(
   context: SandboxContext,
   opening: CollectionOpening,
