@@ -16,17 +16,16 @@ export type SpreadsheetErrorCode =
   | 'too_many_rows'
   | 'empty_file';
 
-/**
- * A file pesakit cannot read as a spreadsheet (or an `.xlsx` it cannot write without exceljs).
- * Nothing was sent or stored; fix the file, or install exceljs.
- */
+/** A file pesakit cannot read as a spreadsheet (or an `.xlsx` it cannot write without exceljs). Nothing was sent or stored. */
 export class SpreadsheetError extends PesakitError {
   override name = 'SpreadsheetError' as string;
-  readonly code: SpreadsheetErrorCode;
 
-  constructor(code: SpreadsheetErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: SpreadsheetErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
-    this.code = code;
   }
 }
 

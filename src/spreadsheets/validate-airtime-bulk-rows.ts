@@ -1,12 +1,7 @@
 import { type AirtimeBulkRow, airtimeBulkRowSchema } from '../schemas/airtime-bulk.js';
 import { type FieldErrors, fieldErrorsFrom } from '../schemas/error-body.js';
 import { normalizeMsisdn } from '../schemas/msisdn.js';
-import {
-  amountFromCell,
-  amountTextProblem,
-  msisdnFromCell,
-  referenceFromCell,
-} from './airtime-bulk-cells.js';
+import { cellValue } from './cells.js';
 
 /** A row that breaks a rule: where it is, which field, and a message that names both. */
 export interface BulkRowProblem {
@@ -31,7 +26,8 @@ export interface UncheckedAirtimeBulkRow {
 /**
  * Judges every row with {@link airtimeBulkRowSchema} (the purchase's own field rules) and
  * returns the valid rows and every problem at once, so a merchant fixes a file in one pass. A
- * reference used by two rows is a problem too: it is meant to tell rows apart.
+ * reference used by two rows is a problem too: it is meant to tell rows apart. Values are taken
+ * as a file's cells are, so rows built in code and rows read from a file are judged alike.
  */
 export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulkRow>): {
   rows: Array<AirtimeBulkRow & { row: number }>;
@@ -51,9 +47,9 @@ export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulk
         message: `${where}: ${message}`,
       });
     const candidate = {
-      msisdn: msisdnFromCell(input.msisdn),
-      amount: amountFromCell(input.amount),
-      reference: referenceFromCell(input.reference),
+      msisdn: cellValue(input.msisdn, 'text'),
+      amount: cellValue(input.amount, 'number'),
+      reference: cellValue(input.reference, 'text'),
     };
     const before = problems.length;
     if (typeof candidate.amount === 'string') report('amount', amountTextProblem(candidate.amount));
@@ -65,19 +61,30 @@ export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulk
       }
     }
     const reference = parsed.success ? parsed.data.reference : undefined;
-    if (reference !== undefined) {
-      const first = referenceRows.get(reference);
-      if (first === undefined) referenceRows.set(reference, input.row);
-      else
-        report(
-          'reference',
-          `The reference "${reference}" is already used by row ${first}; each row's reference must be unique.`,
-        );
+    const first = reference === undefined ? undefined : referenceRows.get(reference);
+    if (reference !== undefined && first === undefined) referenceRows.set(reference, input.row);
+    if (first !== undefined) {
+      report(
+        'reference',
+        `The reference "${reference}" is already used by row ${first}; each row's reference must be unique.`,
+      );
     }
     if (parsed.success && problems.length === before)
       valid.push({ ...parsed.data, row: input.row });
   }
   return { rows: valid, problems };
+}
+
+/**
+ * Why an amount written as text is not a number. A comma is refused rather than dropped:
+ * `1,000` is a thousand to some readers and one to others (where the comma is the decimal
+ * mark), and money must not be guessed.
+ */
+function amountTextProblem(text: string): string {
+  if (/^[-+]?[\d.,\s]+$/.test(text) && /[,\s]/.test(text)) {
+    return `The amount "${text}" has a thousands separator or a decimal comma; write it as a plain number (1000 or 1000.50) — a comma could mean either, and money is not guessed.`;
+  }
+  return `The amount "${text}" is not a number; write it as a plain number such as 1000 or 1000.50 (no currency, no separators).`;
 }
 
 /** For a number written the local way (`0754123456`), say what to write instead. */

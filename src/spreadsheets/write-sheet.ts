@@ -1,6 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { csvField } from './csv.js';
-import { inertCell } from './inert-text.js';
 import type { SheetFormat } from './sheet-format.js';
 import { writeXlsx } from './xlsx.js';
 
@@ -9,7 +8,7 @@ export interface WriteSheetOptions {
   /**
    * Text that starts like a formula (`=`, `+`, `-`, `@`, or a tab or carriage return) is
    * written with a leading `'`, so that a person who opens the sheet sees the text instead of
-   * running it — the sheet's text often comes from others (what customers or staff typed, the
+   * running it (CSV injection: Excel, LibreOffice and Google Sheets all evaluate such a cell) — the sheet's text often comes from others (what customers or staff typed, the
    * platform's messages). `false` writes text exactly as given: only for a file that a program
    * reads, never one a person opens (pesakit's own bulk upload to the platform, which would
    * otherwise receive the `'` as part of the reference).
@@ -41,6 +40,9 @@ export async function writeSheet(
       'writeSheet: inertFormulas must be true (the default) or false.',
     );
   }
+  // A leading `'` is the spreadsheet's own "this is text" mark; numbers are never formulas.
+  const inertCell = <Cell>(cell: Cell) =>
+    typeof cell === 'string' && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
   const head = inert ? header.map(inertCell) : header;
   const body = inert ? rows.map((row) => row.map(inertCell)) : rows;
   if (format === 'xlsx') return writeXlsx(head, body);

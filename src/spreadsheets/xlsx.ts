@@ -1,12 +1,30 @@
-import type { CellValue, Workbook } from 'exceljs';
-import { loadExcelJs } from './exceljs-module.js';
-import type { SheetCell, SheetLine } from './sheet-table.js';
+import type ExcelJS from 'exceljs';
+import type { CellValue } from 'exceljs';
+import { isBlankRow, type SheetCell, type SheetLine } from './cells.js';
 import { SpreadsheetError } from './spreadsheet-error.js';
 import { checkInflatedSize } from './zip-inflate-budget.js';
 
-async function newWorkbook(): Promise<Workbook> {
-  const { Workbook } = await loadExcelJs();
-  return new Workbook();
+/**
+ * Loads exceljs, the optional peer dependency that reads and writes `.xlsx`, on first use: code
+ * that never touches a workbook never loads it, and CSV works without it. When it is not
+ * installed, a `SpreadsheetError` says which package to install. (exceljs is CommonJS: its
+ * exports arrive as `default`.)
+ */
+export async function loadExcelJs(
+  load: () => Promise<{ default: typeof ExcelJS }> = () => import('exceljs'),
+): Promise<typeof ExcelJS> {
+  try {
+    return (await load()).default;
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+    if (!missing || typeof message !== 'string' || !message.includes("'exceljs'")) throw error;
+    throw new SpreadsheetError(
+      'xlsx_support_missing',
+      '.xlsx files need the optional package exceljs, which is not installed: run `npm install exceljs` (CSV files need nothing more).',
+      { cause: error },
+    );
+  }
 }
 
 /**
@@ -21,7 +39,7 @@ export async function readXlsxLines(
 ): Promise<{ lines: SheetLine[]; truncated: boolean }> {
   // Before exceljs sees the file: it would inflate every entry in full, however large.
   checkInflatedSize(bytes, name);
-  const workbook = await newWorkbook();
+  const workbook = new (await loadExcelJs()).Workbook();
   try {
     await workbook.xlsx.load(
       Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as never,
@@ -41,26 +59,18 @@ export async function readXlsxLines(
     );
   }
   const lines: SheetLine[] = [];
-  let truncated = false;
   sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (truncated) return;
-    const values = row.values as CellValue[];
-    const cells: SheetCell[] = [];
     // exceljs numbers cells from 1; index 0 is always empty.
-    for (let column = 1; column < values.length; column++) cells.push(sheetCell(values[column]));
-    if (cells.every((cell) => cell === null || cell === '')) return;
-    lines.push({ line: rowNumber, cells });
-    if (lines.length > maxLines) truncated = true;
+    const cells = Array.from((row.values as CellValue[]).slice(1), sheetCell);
+    if (lines.length <= maxLines && !isBlankRow(cells)) lines.push({ line: rowNumber, cells });
   });
-  return { lines, truncated };
+  return { lines, truncated: lines.length > maxLines };
 }
 
 /** What a spreadsheet program shows in a cell, as text, number or boolean. */
 function sheetCell(value: CellValue | undefined): SheetCell {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-    return value;
-  }
+  if (typeof value !== 'object') return value;
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if ('richText' in value) return value.richText.map((run) => run.text).join('');
   if ('formula' in value || 'sharedFormula' in value) {
@@ -76,7 +86,7 @@ export async function writeXlsx(
   header: readonly string[],
   rows: ReadonlyArray<ReadonlyArray<string | number | null>>,
 ): Promise<Buffer> {
-  const workbook = await newWorkbook();
+  const workbook = new (await loadExcelJs()).Workbook();
   const sheet = workbook.addWorksheet('Sheet1');
   sheet.addRow([...header]).font = { bold: true };
   for (const row of rows) sheet.addRow([...row]);
