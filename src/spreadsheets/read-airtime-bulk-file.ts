@@ -1,13 +1,9 @@
-import { AIRTIME_BULK_MAX_ROWS } from '../schemas/airtime-bulk.js';
-import { type ReadSheetOptions, readSheetRows, type SheetColumns } from './read-sheet.js';
+import { AIRTIME_BULK_MAX_ROWS, type AirtimeBulkRow } from '../schemas/airtime-bulk.js';
+import { type ReadSheetOptions, readSheetRows } from './read-sheet.js';
 import type { SheetFormat } from './sheet-format.js';
 
 /** A bulk row given in code (an array source): the values a purchase takes, plus a label. */
-export interface AirtimeBulkRowInput {
-  msisdn: string;
-  amount: number;
-  reference?: string;
-}
+export type AirtimeBulkRowInput = AirtimeBulkRow;
 
 /**
  * A data row as read from a file, before its values are judged. `row` counts data rows from 1
@@ -30,12 +26,6 @@ export interface ParsedAirtimeBulkFile {
 /** `maxRows` defaults to AIRTIME_BULK_MAX_ROWS (5,000). */
 export type ReadAirtimeBulkFileOptions = ReadSheetOptions;
 
-const AIRTIME_BULK_COLUMNS: SheetColumns = {
-  msisdn: 'text',
-  amount: 'number',
-  reference: 'optional text',
-};
-
 /**
  * Reads a bulk airtime file (`.xlsx` or `.csv`): a header row naming the columns `msisdn`,
  * `amount` and optionally `reference` (any case, any order; other columns are ignored), then
@@ -46,10 +36,11 @@ const AIRTIME_BULK_COLUMNS: SheetColumns = {
  * const { rows } = await readAirtimeBulkFile(await readFile('staff.xlsx'));
  * const { problems } = validateAirtimeBulkRows(rows);
  */
-export async function readAirtimeBulkFile(
+export function readAirtimeBulkFile(
   bytes: Uint8Array,
   options: ReadAirtimeBulkFileOptions = {},
 ): Promise<ParsedAirtimeBulkFile> {
+  const columns = { msisdn: 'text', amount: 'number', reference: 'optional text' } as const;
   const maxRows = options.maxRows ?? AIRTIME_BULK_MAX_ROWS;
-  return readSheetRows<ParsedAirtimeBulkRow>(bytes, AIRTIME_BULK_COLUMNS, { ...options, maxRows });
+  return readSheetRows<ParsedAirtimeBulkRow>(bytes, columns, { ...options, maxRows });
 }

@@ -16,20 +16,13 @@ const startsWith = (bytes: Uint8Array, magic: readonly number[]) =>
  */
 export function detectSheetFormat(bytes: Uint8Array, fileName?: string): SheetFormat | undefined {
   if (bytes.length === 0) {
-    const extension = fileName?.toLowerCase().match(/\.([a-z]+)$/)?.[1];
-    return extension === 'xlsx'
-      ? 'xlsx'
-      : extension === 'csv' || extension === 'txt'
-        ? 'csv'
-        : undefined;
+    const extension = fileName?.toLowerCase().match(/\.(xlsx|csv|txt)$/)?.[1];
+    return extension === 'txt' ? 'csv' : (extension as SheetFormat | undefined);
   }
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return 'xlsx';
-  const control = bytes
-    .subarray(0, 8192)
-    .findIndex(
-      (byte) => (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) || byte === 0x7f,
-    );
-  return control === -1 ? 'csv' : undefined;
+  const control = (byte: number) =>
+    (byte < 0x20 && ![0x09, 0x0a, 0x0d].includes(byte)) || byte === 0x7f;
+  return bytes.subarray(0, 8192).some(control) ? undefined : 'csv';
 }
 
 /** Why a file that {@link detectSheetFormat} does not know is refused, and what to save instead. */

@@ -37,49 +37,39 @@ export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulk
   const problems: BulkRowProblem[] = [];
   const referenceRows = new Map<string, number>();
   for (const input of rows) {
-    const where =
-      input.line === undefined ? `Row ${input.row}` : `Row ${input.row} (line ${input.line})`;
-    const report = (field: string, message: string) =>
-      problems.push({
-        row: input.row,
-        ...(input.line === undefined ? {} : { line: input.line }),
-        field,
-        message: `${where}: ${message}`,
-      });
+    const { row, line } = input;
+    const found: Array<[field: string, message: string]> = [];
     const candidate = {
       msisdn: cellValue(input.msisdn, 'text'),
       amount: cellValue(input.amount, 'number'),
       reference: cellValue(input.reference, 'text'),
     };
-    const before = problems.length;
-    if (typeof candidate.amount === 'string') report('amount', amountTextProblem(candidate.amount));
+    const { msisdn, amount } = candidate;
+    if (typeof amount === 'string') found.push(['amount', amountTextProblem(amount)]);
     const parsed = airtimeBulkRowSchema.safeParse(candidate);
-    if (!parsed.success) {
-      for (const [field, messages] of Object.entries(fieldErrorsFrom(parsed.error, candidate))) {
-        if (field === 'amount' && typeof candidate.amount === 'string') continue;
-        for (const message of messages) report(field, withHint(field, message, candidate.msisdn));
-      }
+    const errors = parsed.success ? {} : fieldErrorsFrom(parsed.error, candidate);
+    for (const [field, messages] of Object.entries(errors)) {
+      if (field === 'amount' && typeof amount === 'string') continue;
+      for (const message of messages) found.push([field, withHint(field, message, msisdn)]);
     }
-    const reference = parsed.success ? parsed.data.reference : undefined;
+    const reference = parsed.data?.reference;
     const first = reference === undefined ? undefined : referenceRows.get(reference);
-    if (reference !== undefined && first === undefined) referenceRows.set(reference, input.row);
+    if (reference !== undefined && first === undefined) referenceRows.set(reference, row);
     if (first !== undefined) {
-      report(
-        'reference',
-        `The reference "${reference}" is already used by row ${first}; each row's reference must be unique.`,
-      );
+      const why = `is already used by row ${first}; each row's reference must be unique.`;
+      found.push(['reference', `The reference "${reference}" ${why}`]);
     }
-    if (parsed.success && problems.length === before)
-      valid.push({ ...parsed.data, row: input.row });
+    const at = line === undefined ? { row } : { row, line };
+    const where = line === undefined ? `Row ${row}` : `Row ${row} (line ${line})`;
+    problems.push(
+      ...found.map(([field, message]) => ({ ...at, field, message: `${where}: ${message}` })),
+    );
+    if (parsed.success && found.length === 0) valid.push({ ...parsed.data, row });
   }
   return { rows: valid, problems };
 }
 
-/**
- * Why an amount written as text is not a number. A comma is refused rather than dropped:
- * `1,000` is a thousand to some readers and one to others (where the comma is the decimal
- * mark), and money must not be guessed.
- */
+/** A comma is refused, not dropped: `1,000` is a thousand to some readers and one to others. */
 function amountTextProblem(text: string): string {
   if (/^[-+]?[\d.,\s]+$/.test(text) && /[,\s]/.test(text)) {
     return `The amount "${text}" has a thousands separator or a decimal comma; write it as a plain number (1000 or 1000.50) — a comma could mean either, and money is not guessed.`;
@@ -95,10 +85,7 @@ function withHint(field: string, message: string, msisdn: unknown): string {
   return `${message.replace(/\.$/, '')} (write ${normalized} for ${msisdn}).`;
 }
 
-/**
- * Problems as the platform's 422 field map: keys `rows.<row>.<field>` (e.g. `rows.3.msisdn`),
- * each message naming its row and line.
- */
+/** Problems as the platform's 422 field map, keyed `rows.<row>.<field>` (`rows.3.msisdn`). */
 export function bulkRowFieldErrors(problems: ReadonlyArray<BulkRowProblem>): FieldErrors {
   const errors: FieldErrors = {};
   for (const problem of problems) {

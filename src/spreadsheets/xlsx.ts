@@ -27,11 +27,7 @@ export async function loadExcelJs(
   }
 }
 
-/**
- * Reads the first worksheet of an `.xlsx` workbook: its non-blank rows with their sheet row
- * numbers. Stops as soon as it knows there are more than `maxLines` (`truncated`). `name`
- * names the file in errors.
- */
+/** The first worksheet's non-blank rows with their row numbers, up to one more than `maxLines`. */
 export async function readXlsxLines(
   bytes: Uint8Array,
   maxLines: number,
@@ -40,24 +36,17 @@ export async function readXlsxLines(
   // Before exceljs sees the file: it would inflate every entry in full, however large.
   checkInflatedSize(bytes, name);
   const workbook = new (await loadExcelJs()).Workbook();
-  try {
-    await workbook.xlsx.load(
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as never,
+  const corrupt = (why: string, cause?: unknown) =>
+    new SpreadsheetError('corrupt_file', `${name} ${why}`, { cause });
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  await workbook.xlsx.load(buffer as never).catch((error: unknown) => {
+    throw corrupt(
+      'is a zip archive but not a readable .xlsx workbook (damaged, or another kind of zip). Save it again from your spreadsheet program as .xlsx.',
+      error,
     );
-  } catch (error) {
-    throw new SpreadsheetError(
-      'corrupt_file',
-      'The file is a zip archive but not a readable .xlsx workbook (damaged, or another kind of zip). Save it again from your spreadsheet program as .xlsx.',
-      { cause: error },
-    );
-  }
+  });
   const sheet = workbook.worksheets[0];
-  if (!sheet) {
-    throw new SpreadsheetError(
-      'corrupt_file',
-      'The workbook has no worksheet. Put the rows on the first sheet.',
-    );
-  }
+  if (!sheet) throw corrupt('has no worksheet. Put the rows on the first sheet.');
   const lines: SheetLine[] = [];
   sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
     // exceljs numbers cells from 1; index 0 is always empty.
@@ -79,16 +68,4 @@ function sheetCell(value: CellValue | undefined): SheetCell {
   if ('hyperlink' in value) return value.text;
   if ('error' in value) return value.error;
   return null;
-}
-
-/** An `.xlsx` workbook of one sheet: a bold header row, then the rows as given. */
-export async function writeXlsx(
-  header: readonly string[],
-  rows: ReadonlyArray<ReadonlyArray<string | number | null>>,
-): Promise<Buffer> {
-  const workbook = new (await loadExcelJs()).Workbook();
-  const sheet = workbook.addWorksheet('Sheet1');
-  sheet.addRow([...header]).font = { bold: true };
-  for (const row of rows) sheet.addRow([...row]);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -31,7 +31,7 @@ export function checkInflatedSize(
     new SpreadsheetError(
       'corrupt_file',
       `${name} starts like an .xlsx workbook (a zip archive) but is damaged: ${why}. Save it again from your spreadsheet program.`,
-      cause === undefined ? undefined : { cause },
+      { cause },
     );
   const tooLarge = () =>
     new SpreadsheetError(
@@ -39,53 +39,44 @@ export function checkInflatedSize(
       `${name} inflates to more than ${limit} bytes (${limit / 1024 / 1024} MiB) when unzipped; an .xlsx of bulk rows is far smaller, so it is refused.`,
     );
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const end = findEndOfDirectory(view);
-  if (end === undefined) throw damaged('its table of contents (the end of the zip) is missing');
-  const entries = view.getUint16(end + 10, true);
-  let offset = view.getUint32(end + 16, true);
+  const u16 = (at: number) => view.getUint16(at, true);
+  const u32 = (at: number) => view.getUint32(at, true);
+  // The end-of-directory record: 22 bytes plus a comment of at most 65,535 bytes, at the end.
+  let end = view.byteLength - 22;
+  const earliest = Math.max(0, end - 0xffff);
+  while (end >= earliest && u32(end) !== END_OF_DIRECTORY) end--;
+  if (end < earliest) throw damaged('its table of contents (the end of the zip) is missing');
+  const entries = u16(end + 10);
+  let offset = u32(end + 16);
   if (entries === 0xffff || offset === 0xffffffff) {
     throw damaged('it is a ZIP64 archive, which a workbook of this size never needs');
   }
   let left = limit;
   for (let entry = 0; entry < entries; entry++) {
-    if (offset + 46 > end || view.getUint32(offset, true) !== DIRECTORY_ENTRY) {
+    if (offset + 46 > end || u32(offset) !== DIRECTORY_ENTRY) {
       throw damaged('its table of contents is cut short or does not match its entries');
     }
-    const method = view.getUint16(offset + 10, true);
-    const size = view.getUint32(offset + 20, true);
-    const header = view.getUint32(offset + 42, true);
-    if (header + 30 > view.byteLength || view.getUint32(header, true) !== LOCAL_HEADER) {
+    const [method, size, header] = [u16(offset + 10), u32(offset + 20), u32(offset + 42)];
+    if (header + 30 > view.byteLength || u32(header) !== LOCAL_HEADER) {
       throw damaged('an entry of its table of contents points outside the file');
     }
-    const data =
-      header + 30 + view.getUint16(header + 26, true) + view.getUint16(header + 28, true);
+    const data = header + 30 + u16(header + 26) + u16(header + 28);
     if (data + size > view.byteLength) throw damaged('an entry is cut short');
     if (method !== STORED && method !== DEFLATED) {
       throw damaged(`an entry uses compression method ${method}, which .xlsx never uses`);
     }
     if (size > 0 && (left === 0 || (method === STORED && size > left))) throw tooLarge();
-    if (method === STORED || size === 0) left -= size;
-    else {
-      try {
-        left -= inflateRawSync(bytes.subarray(data, data + size), {
-          maxOutputLength: left,
-        }).byteLength;
-      } catch (error) {
-        if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
-        throw damaged('an entry does not inflate', error);
-      }
+    const compressed = bytes.subarray(data, data + size);
+    try {
+      left -=
+        method === STORED || size === 0
+          ? size
+          : inflateRawSync(compressed, { maxOutputLength: left }).byteLength;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+      throw damaged('an entry does not inflate', error);
     }
     // Past the entry: 46 bytes, then its name, extra field and comment.
-    const at = offset;
-    offset += 46 + [28, 30, 32].reduce((sum, field) => sum + view.getUint16(at + field, true), 0);
+    offset += 46 + u16(offset + 28) + u16(offset + 30) + u16(offset + 32);
   }
-}
-
-/** The end-of-directory record: 22 bytes plus a comment of at most 65,535 bytes, at the end. */
-function findEndOfDirectory(view: DataView): number | undefined {
-  const last = view.byteLength - 22;
-  for (let offset = last; offset >= Math.max(0, last - 0xffff); offset--) {
-    if (view.getUint32(offset, true) === END_OF_DIRECTORY) return offset;
-  }
-  return undefined;
 }
