@@ -2,10 +2,7 @@
 export type SheetCell = string | number | boolean | null;
 
 /** One non-blank row of a sheet and the line (xlsx: row number; CSV: line) it starts on. */
-export interface SheetLine {
-  readonly line: number;
-  readonly cells: readonly SheetCell[];
-}
+export type SheetLine = { readonly line: number; readonly cells: readonly SheetCell[] };
 
 /** The values a column holds; an `optional text` column may be missing from the header. */
 export type ColumnKind = 'text' | 'number' | 'optional text';

@@ -13,7 +13,12 @@ export function readCsvLines(
   maxLines: number,
 ): { lines: SheetLine[]; truncated: boolean } {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const delimiter = sniffDelimiter(source);
+  const first = source.split(/[\r\n]/, 1)[0] ?? '';
+  const count = (candidate: string) => first.split(candidate).length - 1;
+  const delimiter = [';', '\t'].reduce(
+    (best, next) => (count(next) > count(best) ? next : best),
+    ',',
+  );
   const lines: SheetLine[] = [];
   let fields: string[] = [];
   let field = '';
@@ -77,12 +82,6 @@ export function readCsvLines(
   }
   if (started || fields.length > 0) endRecord();
   return { lines, truncated: lines.length > maxLines };
-}
-
-function sniffDelimiter(source: string): string {
-  const first = source.split(/[\r\n]/, 1)[0] ?? '';
-  const count = (delimiter: string) => first.split(delimiter).length - 1;
-  return [';', '\t'].reduce((best, next) => (count(next) > count(best) ? next : best), ',');
 }
 
 /** One CSV field: quoted when it holds the delimiter, a quote, a line break or edge spaces. */

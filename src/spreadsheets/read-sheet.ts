@@ -15,7 +15,7 @@ export interface ReadSheetOptions {
   format?: SheetFormat;
   /** Helps detection of an empty file, and error messages. */
   fileName?: string;
-  /** The most data rows accepted. */
+  /** The most data rows accepted (for a bulk airtime file, by default 5,000). */
   maxRows?: number;
 }
 

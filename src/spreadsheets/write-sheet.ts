@@ -6,25 +6,20 @@ import { loadExcelJs } from './xlsx.js';
 /** How `writeSheet` writes its cells. */
 export interface WriteSheetOptions {
   /**
-   * Text that starts like a formula (`=`, `+`, `-`, `@`, or a tab or carriage return) is
-   * written with a leading `'`, so that a person who opens the sheet sees the text instead of
-   * running it (CSV injection: Excel, LibreOffice and Google Sheets all run such a cell) — the
-   * sheet's text often comes from others (what customers or staff typed, the platform's
-   * messages). `false` writes text exactly as given: only for a file that a program reads,
-   * never one a person opens (pesakit's own bulk upload to the platform, which would otherwise
-   * receive the `'` as part of the reference).
+   * Text that starts like a formula (`=`, `+`, `-`, `@`, a tab or CR) gets a leading `'`, so a
+   * person who opens the sheet sees it instead of running it (CSV injection: spreadsheet
+   * programs run such a cell, and the text often comes from others). `false` writes text as
+   * given: only for a file a program reads, such as pesakit's own bulk upload to the platform.
    * @default true
    */
   inertFormulas?: boolean;
 }
 
 /**
- * A one-sheet spreadsheet: the header row (bold in an `.xlsx`), then the rows. CSV is UTF-8 with a byte-order mark
- * (so that Excel shows non-ASCII names correctly) and CRLF line ends, as RFC 4180 writes it.
- * MSISDNs given as text stay text in the `.xlsx` (a number cell would lose nothing here, but
- * Excel shows long numbers in scientific notation). Safe to open by default: text that starts
- * like a formula gets a leading `'` (`inertFormulas`).
- *
+ * A one-sheet spreadsheet: the header row (bold in an `.xlsx`), then the rows. CSV is UTF-8
+ * with a byte-order mark (so Excel shows non-ASCII names correctly) and CRLF line ends, as
+ * RFC 4180 writes it; MSISDNs given as text stay text in the `.xlsx` (Excel shows long numbers
+ * in scientific notation).
  * @example await writeFile('results.xlsx', await writeSheet('xlsx', ['msisdn', 'status'], rows));
  * @throws ConfigurationError (`option: 'inertFormulas'`) when the option is not a boolean.
  */

@@ -5,10 +5,8 @@ import { SpreadsheetError } from './spreadsheet-error.js';
 import { checkInflatedSize } from './zip-inflate-budget.js';
 
 /**
- * Loads exceljs, the optional peer dependency that reads and writes `.xlsx`, on first use: code
- * that never touches a workbook never loads it, and CSV works without it. When it is not
- * installed, a `SpreadsheetError` says which package to install. (exceljs is CommonJS: its
- * exports arrive as `default`.)
+ * Loads exceljs, the optional peer that reads and writes `.xlsx`, on first use, so CSV works
+ * without it; when it is missing, a `SpreadsheetError` names the package to install.
  */
 export async function loadExcelJs(
   load: () => Promise<{ default: typeof ExcelJS }> = () => import('exceljs'),

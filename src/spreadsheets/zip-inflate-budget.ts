@@ -2,9 +2,8 @@ import { inflateRawSync } from 'node:zlib';
 import { SpreadsheetError } from './spreadsheet-error.js';
 
 /**
- * How many bytes the entries of an `.xlsx` may inflate to, all together. A 5,000-row sheet
- * inflates to well under 1 MiB; 32 MiB leaves room for large workbooks and bounds what a zip
- * bomb (a small file whose entries inflate to gigabytes) can cost.
+ * What the entries of an `.xlsx` may inflate to, together: a 5,000-row sheet inflates to well
+ * under 1 MiB, and a zip bomb (a small file that inflates to gigabytes) is stopped here.
  */
 export const MAX_INFLATED_BYTES = 32 * 1024 * 1024;
 

@@ -1,7 +1,50 @@
-import { type AirtimeBulkRow, airtimeBulkRowSchema } from '../schemas/airtime-bulk.js';
+import {
+  AIRTIME_BULK_MAX_ROWS,
+  type AirtimeBulkRow,
+  airtimeBulkRowSchema,
+} from '../schemas/airtime-bulk.js';
 import { type FieldErrors, fieldErrorsFrom } from '../schemas/error-body.js';
 import { normalizeMsisdn } from '../schemas/msisdn.js';
 import { cellValue } from './cells.js';
+import { type ReadSheetOptions, readSheetRows } from './read-sheet.js';
+import type { SheetFormat } from './sheet-format.js';
+
+/** A bulk row given in code (an array source): the values a purchase takes, plus a label. */
+export type AirtimeBulkRowInput = AirtimeBulkRow;
+
+/**
+ * A data row as read from a file, before its values are judged. `row` counts data rows from 1
+ * (the first row under the header); `line` is where it is in the file (the sheet's row number,
+ * or the CSV line). `amount` is text when the cell held text that is not a plain number.
+ */
+export interface ParsedAirtimeBulkRow {
+  row: number;
+  line: number;
+  msisdn: string;
+  amount: number | string;
+  reference?: string;
+}
+
+export type ParsedAirtimeBulkFile = { format: SheetFormat; rows: ParsedAirtimeBulkRow[] };
+
+/**
+ * Reads a bulk airtime file (`.xlsx` or `.csv`): a header row naming the columns `msisdn`,
+ * `amount` and optionally `reference` (any case, any order; other columns are ignored), then
+ * one row per purchase. Blank rows are skipped. Throws a {@link SpreadsheetError} for a file it
+ * cannot read; does not judge the values — run {@link validateAirtimeBulkRows} on the rows.
+ *
+ * @example
+ * const { rows } = await readAirtimeBulkFile(await readFile('staff.xlsx'));
+ * const { problems } = validateAirtimeBulkRows(rows);
+ */
+export function readAirtimeBulkFile(
+  bytes: Uint8Array,
+  options: ReadSheetOptions = {},
+): Promise<ParsedAirtimeBulkFile> {
+  const columns = { msisdn: 'text', amount: 'number', reference: 'optional text' } as const;
+  const maxRows = options.maxRows ?? AIRTIME_BULK_MAX_ROWS;
+  return readSheetRows<ParsedAirtimeBulkRow>(bytes, columns, { ...options, maxRows });
+}
 
 /** A row that breaks a rule: where it is, which field, and a message that names both. */
 export interface BulkRowProblem {
