@@ -13,9 +13,8 @@ import type { SheetFormat } from './sheet-format.js';
 export type AirtimeBulkRowInput = AirtimeBulkRow;
 
 /**
- * A data row as read from a file, before its values are judged. `row` counts data rows from 1
- * (the first row under the header); `line` is where it is in the file (the sheet's row number,
- * or the CSV line). `amount` is text when the cell held text that is not a plain number.
+ * A row as read from a file, before it is judged: `row` counts from 1 under the header, `line`
+ * is where it is in the file; `amount` is text when the cell held text that is not a number.
  */
 export interface ParsedAirtimeBulkRow {
   row: number;
@@ -32,7 +31,6 @@ export type ParsedAirtimeBulkFile = { format: SheetFormat; rows: ParsedAirtimeBu
  * `amount` and optionally `reference` (any case, any order; other columns are ignored), then
  * one row per purchase. Blank rows are skipped. Throws a {@link SpreadsheetError} for a file it
  * cannot read; does not judge the values — run {@link validateAirtimeBulkRows} on the rows.
- *
  * @example
  * const { rows } = await readAirtimeBulkFile(await readFile('staff.xlsx'));
  * const { problems } = validateAirtimeBulkRows(rows);
@@ -131,9 +129,8 @@ function withHint(field: string, message: string, msisdn: unknown): string {
 /** Problems as the platform's 422 field map, keyed `rows.<row>.<field>` (`rows.3.msisdn`). */
 export function bulkRowFieldErrors(problems: ReadonlyArray<BulkRowProblem>): FieldErrors {
   const errors: FieldErrors = {};
-  for (const problem of problems) {
-    const key = `rows.${problem.row}.${problem.field}`;
-    errors[key] = [...(errors[key] ?? []), problem.message];
+  for (const { row, field, message } of problems) {
+    errors[`rows.${row}.${field}`] = [...(errors[`rows.${row}.${field}`] ?? []), message];
   }
   return errors;
 }

@@ -15,11 +15,10 @@ export function isBlankRow(cells: readonly SheetCell[]): boolean {
 const PLAIN_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 
 /**
- * A cell (from a file, or a value given in code) as its column's value, undoing what
- * spreadsheet programs do: text is trimmed and a blank is no value; a text column takes numbers
- * as their digits (`255712345678` typed in a cell becomes a number); a number column takes
- * plain decimal text (`" 2500.50 "`) as a number. Other text (`"1,000"`) stays text, and other
- * values stay as they are, for the row schema to refuse with a message that says why.
+ * A cell (read from a file, or given in code) as its column's value, undoing what spreadsheet
+ * programs do: text is trimmed, a blank is no value; a text column takes a number as its digits
+ * (a typed MSISDN becomes a number); a number column takes plain decimal text (`" 2500.50 "`).
+ * Anything else (`"1,000"`) is kept, for the row schema to refuse with a message saying why.
  */
 export function cellValue(cell: unknown, kind: ColumnKind): unknown {
   const value = typeof cell === 'string' ? cell.trim() : cell;

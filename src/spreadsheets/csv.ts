@@ -22,8 +22,7 @@ export function readCsvLines(
   const lines: SheetLine[] = [];
   let fields: string[] = [];
   let field = '';
-  // True once the current field has content or was quoted: a quote opens a quoted field only
-  // at the very start of a field.
+  // A quote opens a quoted field only at the very start of a field, before anything `started` it.
   let started = false;
   let line = 1;
   let recordLine = 1;

@@ -41,16 +41,12 @@ export async function readSheetRows<Row = SheetRow>(
   const { lines, truncated } =
     format === 'xlsx'
       ? await readXlsxLines(bytes, maxRows + 1, name)
-      : readCsvLines(decodeUtf8(bytes, refuse), maxRows + 1);
+      : readCsvLines(utf8(bytes, refuse), maxRows + 1);
   const [header, ...data] = lines;
   if (header === undefined) throw refuse('empty_file', `has no rows at all; ${needs}.`);
   const positions = columnPositions(header, columns);
-  const most = `${maxRows} rows`;
   if (truncated)
-    throw refuse(
-      'too_many_rows',
-      `has more than ${most}; split it into files of ${most} or fewer.`,
-    );
+    throw refuse('too_many_rows', `has more than ${maxRows} rows; split it into smaller files.`);
   if (data.length === 0) throw refuse('empty_file', 'has a header row but no rows under it.');
   const rows = data.map((line, index) => {
     const row: SheetRow = { row: index + 1, line: line.line };
@@ -65,14 +61,13 @@ export async function readSheetRows<Row = SheetRow>(
   return { format, rows: rows as Row[] };
 }
 
-function decodeUtf8(bytes: Uint8Array, refuse: (code: 'unsupported_format', why: string) => Error) {
+/** A text file is read only as UTF-8: another encoding would change names and references. */
+function utf8(bytes: Uint8Array, refuse: (code: 'unsupported_format', why: string) => Error) {
+  const why = 'is text but not UTF-8 (perhaps Windows-1252). Save it as "CSV UTF-8" or as .xlsx.';
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw refuse(
-      'unsupported_format',
-      'is text but not UTF-8 (perhaps Windows-1252). Save it as "CSV UTF-8" or as .xlsx.',
-    );
+    throw refuse('unsupported_format', why);
   }
 }
 

@@ -31,10 +31,7 @@ export async function writeSheet(
 ): Promise<Buffer> {
   const inert = options?.inertFormulas ?? true;
   if (typeof inert !== 'boolean') {
-    throw new ConfigurationError(
-      'inertFormulas',
-      'writeSheet: inertFormulas must be true (the default) or false.',
-    );
+    throw new ConfigurationError('inertFormulas', 'writeSheet: inertFormulas must be a boolean.');
   }
   // A leading `'` is the spreadsheet's own "this is text" mark; numbers are never formulas.
   const inertCell = <Cell>(cell: Cell) =>

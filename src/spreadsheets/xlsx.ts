@@ -60,9 +60,7 @@ function sheetCell(value: CellValue | undefined): SheetCell {
   if (typeof value !== 'object') return value;
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if ('richText' in value) return value.richText.map((run) => run.text).join('');
-  if ('formula' in value || 'sharedFormula' in value) {
-    return sheetCell((value as { result?: CellValue }).result);
-  }
+  if ('result' in value) return sheetCell(value.result as CellValue); // a formula: its result
   if ('hyperlink' in value) return value.text;
   if ('error' in value) return value.error;
   return null;
