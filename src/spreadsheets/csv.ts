@@ -47,8 +47,8 @@ export function readCsvLines(
         if (inner === undefined) {
           throw corrupt(opened, 'a quoted field is never closed; add the closing double quote.');
         }
-        if (inner === '"')
-          index++; // `""`: one quote
+        // `""` is one quote; a line break inside the field still counts as a line.
+        if (inner === '"') index++;
         else if (inner === '\n' || (inner === '\r' && source[index + 1] !== '\n')) line++;
         field += inner;
       }
