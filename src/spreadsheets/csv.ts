@@ -1,7 +1,5 @@
-import { isBlankRow, type SheetLine } from './sheet-table.js';
+import { isBlankRow, type SheetLine } from './cells.js';
 import { SpreadsheetError } from './spreadsheet-error.js';
-
-const DELIMITERS = [',', ';', '\t'] as const;
 
 /**
  * Reads CSV text as RFC 4180 does: fields in double quotes may hold the delimiter, line breaks
@@ -15,16 +13,21 @@ export function readCsvLines(
   maxLines: number,
 ): { lines: SheetLine[]; truncated: boolean } {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const delimiter = sniffDelimiter(source);
+  const first = source.split(/[\r\n]/, 1)[0] ?? '';
+  const count = (candidate: string) => first.split(candidate).length - 1;
+  const delimiter = [';', '\t'].reduce(
+    (best, next) => (count(next) > count(best) ? next : best),
+    ',',
+  );
   const lines: SheetLine[] = [];
   let fields: string[] = [];
   let field = '';
-  // True once the current field has content or was quoted: a quote opens a quoted field only
-  // at the very start of a field.
+  // A quote opens a quoted field only at the very start of a field, before anything `started` it.
   let started = false;
   let line = 1;
   let recordLine = 1;
-  let index = 0;
+  const corrupt = (at: number, why: string) =>
+    new SpreadsheetError('corrupt_file', `Line ${at}: ${why}`);
   const endField = () => {
     fields.push(field);
     field = '';
@@ -32,24 +35,29 @@ export function readCsvLines(
   };
   const endRecord = () => {
     endField();
-    if (!isBlankRow(fields)) {
-      lines.push({ line: recordLine, cells: fields });
-    }
+    if (!isBlankRow(fields)) lines.push({ line: recordLine, cells: fields });
     fields = [];
   };
-  while (index < source.length) {
+  for (let index = 0; index < source.length; ) {
     const char = source[index]!;
     if (char === '"' && !started) {
-      index = readQuoted(source, index + 1, (text, breaks) => {
-        field = text;
-        line += breaks;
-      });
+      const opened = line;
+      for (index++; source[index] !== '"' || source[index + 1] === '"'; index++) {
+        const inner = source[index];
+        if (inner === undefined) {
+          throw corrupt(opened, 'a quoted field is never closed; add the closing double quote.');
+        }
+        // `""` is one quote; a line break inside the field still counts as a line.
+        if (inner === '"') index++;
+        else if (inner === '\n' || (inner === '\r' && source[index + 1] !== '\n')) line++;
+        field += inner;
+      }
       started = true;
-      const next = source[index];
+      const next = source[++index];
       if (next !== undefined && next !== delimiter && next !== '\r' && next !== '\n') {
-        throw new SpreadsheetError(
-          'corrupt_file',
-          `Line ${line}: text follows a closing double quote; a quote inside a quoted field is written "".`,
+        throw corrupt(
+          line,
+          'text follows a closing double quote; a quote inside a quoted field is written "".',
         );
       }
     } else if (char === delimiter) {
@@ -59,12 +67,11 @@ export function readCsvLines(
       endRecord();
       if (lines.length > maxLines) return { lines, truncated: true };
       index += char === '\r' && source[index + 1] === '\n' ? 2 : 1;
-      line++;
-      recordLine = line;
+      recordLine = ++line;
     } else if (char === '"') {
-      throw new SpreadsheetError(
-        'corrupt_file',
-        `Line ${line}: a double quote inside an unquoted field; quote the whole field and write the quote as "".`,
+      throw corrupt(
+        line,
+        'a double quote inside an unquoted field; quote the whole field and write the quote as "".',
       );
     } else {
       field += char;
@@ -74,56 +81,6 @@ export function readCsvLines(
   }
   if (started || fields.length > 0) endRecord();
   return { lines, truncated: lines.length > maxLines };
-}
-
-/**
- * Reads a quoted field from just after its opening quote; hands over its text and the line
- * breaks inside it, and returns the index just after the closing quote.
- */
-function readQuoted(
-  source: string,
-  from: number,
-  done: (text: string, lineBreaks: number) => void,
-): number {
-  let text = '';
-  let breaks = 0;
-  let index = from;
-  for (;;) {
-    if (index >= source.length) {
-      const line = source.slice(0, from).split(/\r\n|\r|\n/).length;
-      throw new SpreadsheetError(
-        'corrupt_file',
-        `Line ${line}: a quoted field is never closed; add the closing double quote.`,
-      );
-    }
-    const char = source[index]!;
-    if (char === '"') {
-      if (source[index + 1] !== '"') break;
-      text += '"';
-      index += 2;
-      continue;
-    }
-    if (char === '\n' || (char === '\r' && source[index + 1] !== '\n')) breaks++;
-    text += char;
-    index++;
-  }
-  done(text, breaks);
-  return index + 1;
-}
-
-function sniffDelimiter(source: string): string {
-  const end = source.search(/[\r\n]/);
-  const first = end === -1 ? source : source.slice(0, end);
-  let best: string = ',';
-  let bestCount = 0;
-  for (const candidate of DELIMITERS) {
-    const count = first.split(candidate).length - 1;
-    if (count > bestCount) {
-      best = candidate;
-      bestCount = count;
-    }
-  }
-  return best;
 }
 
 /** One CSV field: quoted when it holds the delimiter, a quote, a line break or edge spaces. */

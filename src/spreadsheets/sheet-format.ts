@@ -1,51 +1,37 @@
+import { SpreadsheetError } from './spreadsheet-error.js';
+
 /** The spreadsheet formats pesakit reads and writes. */
 export type SheetFormat = 'xlsx' | 'csv';
 
-const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
-/** Excel 97–2003 `.xls` (an OLE2 compound file): recognised only to refuse it clearly. */
-const OLE2_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-
-function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
-  return magic.every((byte, index) => bytes[index] === byte);
-}
-
-/** True for the header of an Excel 97–2003 `.xls` file. */
-export function isLegacyXls(bytes: Uint8Array): boolean {
-  return startsWith(bytes, OLE2_MAGIC);
-}
-
-/**
- * True when the start of the file can be text: no NUL byte and no other control character
- * but tab, CR and LF. (UTF-16 text has NULs; it is refused as "save as UTF-8".)
- */
-function looksLikeText(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, 8192);
-  for (let index = 0; index < end; index++) {
-    const byte = bytes[index]!;
-    if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
-    if (byte === 0x7f) return false;
-  }
-  return true;
-}
+const startsWith = (bytes: Uint8Array, magic: readonly number[]) =>
+  magic.every((byte, index) => bytes[index] === byte);
 
 /**
  * The format of a file, by its content first: a zip archive (`PK\x03\x04`) is an `.xlsx`
- * workbook; text is CSV. A file name settles only what the content cannot (an empty file).
+ * workbook; text (no NUL byte or other control character but tab, CR and LF in its first
+ * 8 KiB) is CSV. A file name settles only what the content cannot (an empty file).
  * `undefined` when it is neither (an image, a PDF, a legacy `.xls`, UTF-16 text).
  *
  * @example detectSheetFormat(await readFile('staff.xlsx')) // 'xlsx'
  */
 export function detectSheetFormat(bytes: Uint8Array, fileName?: string): SheetFormat | undefined {
-  if (bytes.length === 0) return formatFromName(fileName);
-  if (startsWith(bytes, ZIP_MAGIC)) return 'xlsx';
-  if (looksLikeText(bytes)) return 'csv';
-  return undefined;
+  if (bytes.length === 0) {
+    const extension = fileName?.toLowerCase().match(/\.(xlsx|csv|txt)$/)?.[1];
+    return extension === 'txt' ? 'csv' : (extension as SheetFormat | undefined);
+  }
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return 'xlsx';
+  const control = (byte: number) =>
+    (byte < 0x20 && ![0x09, 0x0a, 0x0d].includes(byte)) || byte === 0x7f;
+  return bytes.subarray(0, 8192).some(control) ? undefined : 'csv';
 }
 
-/** The format a file name's extension claims, if it names one. */
-export function formatFromName(fileName: string | undefined): SheetFormat | undefined {
-  const extension = fileName?.toLowerCase().match(/\.([a-z]+)$/)?.[1];
-  if (extension === 'xlsx') return 'xlsx';
-  if (extension === 'csv' || extension === 'txt') return 'csv';
-  return undefined;
+/** Why a file that {@link detectSheetFormat} does not know is refused, and what to save instead. */
+export function unsupportedFormat(bytes: Uint8Array, name: string): SpreadsheetError {
+  // Excel 97–2003 `.xls` (an OLE2 compound file) and UTF-16 text are recognised to say so.
+  const why = startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])
+    ? 'is an Excel 97–2003 .xls workbook, which is not read; save it as .xlsx (Excel Workbook) or CSV UTF-8.'
+    : startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])
+      ? 'is UTF-16 text; save it as "CSV UTF-8" or as .xlsx.'
+      : 'is neither an .xlsx workbook nor CSV text (its content is binary, such as an image or a PDF); upload the spreadsheet as .xlsx or .csv.';
+  return new SpreadsheetError('unsupported_format', `${name} ${why}`);
 }

@@ -1,11 +1,6 @@
 import { hasName, PesakitError } from '../errors/pesakit-error.js';
 
-/**
- * Why a spreadsheet could not be read or written at all (as opposed to a row with a bad value,
- * which is a `BulkRowProblem`): not a spreadsheet, a damaged one, one that inflates past the
- * limit, no header, no rows, more rows than the limit, or `.xlsx` without the optional exceljs
- * package installed.
- */
+/** Why a file could not be read (or an `.xlsx` written) at all; a bad row is a `BulkRowProblem`. */
 export type SpreadsheetErrorCode =
   | 'corrupt_file'
   | 'too_large'
@@ -16,17 +11,16 @@ export type SpreadsheetErrorCode =
   | 'too_many_rows'
   | 'empty_file';
 
-/**
- * A file pesakit cannot read as a spreadsheet (or an `.xlsx` it cannot write without exceljs).
- * Nothing was sent or stored; fix the file, or install exceljs.
- */
+/** A file pesakit cannot read as a spreadsheet, or an `.xlsx` without exceljs. Nothing was sent. */
 export class SpreadsheetError extends PesakitError {
   override name = 'SpreadsheetError' as string;
-  override readonly code: SpreadsheetErrorCode;
 
-  constructor(code: SpreadsheetErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    override readonly code: SpreadsheetErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
-    this.code = code;
   }
 }
 

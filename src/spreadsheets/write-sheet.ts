@@ -1,30 +1,25 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { csvField } from './csv.js';
-import { inertCell } from './inert-text.js';
 import type { SheetFormat } from './sheet-format.js';
-import { writeXlsx } from './xlsx.js';
+import { loadExcelJs } from './xlsx.js';
 
 /** How `writeSheet` writes its cells. */
 export interface WriteSheetOptions {
   /**
-   * Text that starts like a formula (`=`, `+`, `-`, `@`, or a tab or carriage return) is
-   * written with a leading `'`, so that a person who opens the sheet sees the text instead of
-   * running it — the sheet's text often comes from others (what customers or staff typed, the
-   * platform's messages). `false` writes text exactly as given: only for a file that a program
-   * reads, never one a person opens (pesakit's own bulk upload to the platform, which would
-   * otherwise receive the `'` as part of the reference).
+   * Text that starts like a formula (`=`, `+`, `-`, `@`, a tab or CR) gets a leading `'`, so a
+   * person who opens the sheet sees it instead of running it (CSV injection: spreadsheet
+   * programs run such a cell, and the text often comes from others). `false` writes text as
+   * given: only for a file a program reads, such as pesakit's own bulk upload to the platform.
    * @default true
    */
   inertFormulas?: boolean;
 }
 
 /**
- * A one-sheet spreadsheet: the header row, then the rows. CSV is UTF-8 with a byte-order mark
- * (so that Excel shows non-ASCII names correctly) and CRLF line ends, as RFC 4180 writes it.
- * MSISDNs given as text stay text in the `.xlsx` (a number cell would lose nothing here, but
- * Excel shows long numbers in scientific notation). Safe to open by default: text that starts
- * like a formula gets a leading `'` (`inertFormulas`).
- *
+ * A one-sheet spreadsheet: the header row (bold in an `.xlsx`), then the rows. CSV is UTF-8
+ * with a byte-order mark (so Excel shows non-ASCII names correctly) and CRLF line ends, as
+ * RFC 4180 writes it; MSISDNs given as text stay text in the `.xlsx` (Excel shows long numbers
+ * in scientific notation).
  * @example await writeFile('results.xlsx', await writeSheet('xlsx', ['msisdn', 'status'], rows));
  * @throws ConfigurationError (`option: 'inertFormulas'`) when the option is not a boolean.
  */
@@ -36,14 +31,20 @@ export async function writeSheet(
 ): Promise<Buffer> {
   const inert = options?.inertFormulas ?? true;
   if (typeof inert !== 'boolean') {
-    throw new ConfigurationError(
-      'inertFormulas',
-      'writeSheet: inertFormulas must be true (the default) or false.',
-    );
+    throw new ConfigurationError('inertFormulas', 'writeSheet: inertFormulas must be a boolean.');
   }
+  // A leading `'` is the spreadsheet's own "this is text" mark; numbers are never formulas.
+  const inertCell = <Cell>(cell: Cell) =>
+    typeof cell === 'string' && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
   const head = inert ? header.map(inertCell) : header;
   const body = inert ? rows.map((row) => row.map(inertCell)) : rows;
-  if (format === 'xlsx') return writeXlsx(head, body);
+  if (format === 'xlsx') {
+    const workbook = new (await loadExcelJs()).Workbook();
+    const sheet = workbook.addWorksheet('Sheet1');
+    sheet.addRow([...head]).font = { bold: true };
+    for (const row of body) sheet.addRow([...row]);
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  }
   const lines = [head, ...body].map((row) => row.map(csvField).join(','));
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }

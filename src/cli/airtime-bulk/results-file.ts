@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { AirtimeBulkResult } from '../../resources/airtime-bulk/types.js';
-import { loadExcelJs } from '../../spreadsheets/exceljs-module.js';
 import { type SheetFormat, writeSheet } from '../../spreadsheets/index.js';
+import { loadExcelJs } from '../../spreadsheets/xlsx.js';
 import { UsageError } from '../reconcile/usage-error.js';
 
 export const resultsHeader = [
@@ -31,28 +31,21 @@ export async function checkResultsFile(path: string): Promise<void> {
   if (resultsFormat(path) === 'xlsx') await loadExcelJs();
 }
 
-/** Writes one line per row: what was asked, what happened, and the references to trace it. */
+/**
+ * Writes one line per row: what was asked, what happened, and the references to trace it. The
+ * message and reference are not ours (the platform's text, the input file's), so `writeSheet`
+ * keeps anything that starts like a formula as text.
+ */
 export async function writeResultsFile(path: string, result: AirtimeBulkResult): Promise<void> {
   const rows = result.rows.map((row) => [
     row.row,
     row.msisdn,
     row.amount,
-    row.reference === undefined ? null : inertText(row.reference),
+    row.reference ?? null,
     row.status,
     row.merchantReference,
     row.paymentReference ?? null,
-    row.message === undefined ? null : inertText(row.message),
+    row.message ?? null,
   ]);
   await writeFile(path, await writeSheet(resultsFormat(path), resultsHeader, rows));
-}
-
-/**
- * Text that is not ours, opened later in a spreadsheet program: the platform's (or the vendor's)
- * message, and the row's reference, copied from the input file (often built from what staff or
- * customers typed). Text starting with `=`, `+`, `-`, `@` or a control character would be run
- * there as a formula (CSV injection). A leading `'` keeps it text; the other columns are ours
- * (row, status, references) or checked digits and numbers (msisdn, amount).
- */
-export function inertText(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }

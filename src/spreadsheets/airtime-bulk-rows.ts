@@ -1,0 +1,136 @@
+import {
+  AIRTIME_BULK_MAX_ROWS,
+  type AirtimeBulkRow,
+  airtimeBulkRowSchema,
+} from '../schemas/airtime-bulk.js';
+import { type FieldErrors, fieldErrorsFrom } from '../schemas/error-body.js';
+import { normalizeMsisdn } from '../schemas/msisdn.js';
+import { cellValue } from './cells.js';
+import { type ReadSheetOptions, readSheetRows } from './read-sheet.js';
+import type { SheetFormat } from './sheet-format.js';
+
+/** A bulk row given in code (an array source): the values a purchase takes, plus a label. */
+export type AirtimeBulkRowInput = AirtimeBulkRow;
+
+/**
+ * A row as read from a file, before it is judged: `row` counts from 1 under the header, `line`
+ * is where it is in the file; `amount` is text when the cell held text that is not a number.
+ */
+export interface ParsedAirtimeBulkRow {
+  row: number;
+  line: number;
+  msisdn: string;
+  amount: number | string;
+  reference?: string;
+}
+
+export type ParsedAirtimeBulkFile = { format: SheetFormat; rows: ParsedAirtimeBulkRow[] };
+
+/**
+ * Reads a bulk airtime file (`.xlsx` or `.csv`): a header row naming the columns `msisdn`,
+ * `amount` and optionally `reference` (any case, any order; other columns are ignored), then
+ * one row per purchase. Blank rows are skipped. Throws a {@link SpreadsheetError} for a file it
+ * cannot read; does not judge the values — run {@link validateAirtimeBulkRows} on the rows.
+ * @example
+ * const { rows } = await readAirtimeBulkFile(await readFile('staff.xlsx'));
+ * const { problems } = validateAirtimeBulkRows(rows);
+ */
+export function readAirtimeBulkFile(
+  bytes: Uint8Array,
+  options: ReadSheetOptions = {},
+): Promise<ParsedAirtimeBulkFile> {
+  const columns = { msisdn: 'text', amount: 'number', reference: 'optional text' } as const;
+  const maxRows = options.maxRows ?? AIRTIME_BULK_MAX_ROWS;
+  return readSheetRows<ParsedAirtimeBulkRow>(bytes, columns, { ...options, maxRows });
+}
+
+/** A row that breaks a rule: where it is, which field, and a message that names both. */
+export interface BulkRowProblem {
+  /** 1-based data row (the first row under the header is row 1). */
+  row: number;
+  /** Where the row is in its file (sheet row number or CSV line), for rows read from a file. */
+  line?: number;
+  field: string;
+  /** e.g. `Row 3 (line 4): The msisdn must be 255 followed by nine digits.` */
+  message: string;
+}
+
+/** A row as given to {@link validateAirtimeBulkRows}: read from a file or built in code. */
+export interface UncheckedAirtimeBulkRow {
+  row: number;
+  line?: number;
+  msisdn: unknown;
+  amount: unknown;
+  reference?: unknown;
+}
+
+/**
+ * Judges every row with {@link airtimeBulkRowSchema} (the purchase's own field rules) and
+ * returns the valid rows and every problem at once, so a merchant fixes a file in one pass. A
+ * reference used by two rows is a problem too: it is meant to tell rows apart. Values are taken
+ * as a file's cells are, so rows built in code and rows read from a file are judged alike.
+ */
+export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulkRow>): {
+  rows: Array<AirtimeBulkRow & { row: number }>;
+  problems: BulkRowProblem[];
+} {
+  const valid: Array<AirtimeBulkRow & { row: number }> = [];
+  const problems: BulkRowProblem[] = [];
+  const referenceRows = new Map<string, number>();
+  for (const input of rows) {
+    const { row, line } = input;
+    const found: Array<[field: string, message: string]> = [];
+    const candidate = {
+      msisdn: cellValue(input.msisdn, 'text'),
+      amount: cellValue(input.amount, 'number'),
+      reference: cellValue(input.reference, 'text'),
+    };
+    const { msisdn, amount } = candidate;
+    if (typeof amount === 'string') found.push(['amount', amountTextProblem(amount)]);
+    const parsed = airtimeBulkRowSchema.safeParse(candidate);
+    const errors = parsed.success ? {} : fieldErrorsFrom(parsed.error, candidate);
+    for (const [field, messages] of Object.entries(errors)) {
+      if (field === 'amount' && typeof amount === 'string') continue;
+      for (const message of messages) found.push([field, withHint(field, message, msisdn)]);
+    }
+    const reference = parsed.data?.reference;
+    const first = reference === undefined ? undefined : referenceRows.get(reference);
+    if (reference !== undefined && first === undefined) referenceRows.set(reference, row);
+    if (first !== undefined) {
+      const why = `is already used by row ${first}; each row's reference must be unique.`;
+      found.push(['reference', `The reference "${reference}" ${why}`]);
+    }
+    const at = line === undefined ? { row } : { row, line };
+    const where = line === undefined ? `Row ${row}` : `Row ${row} (line ${line})`;
+    problems.push(
+      ...found.map(([field, message]) => ({ ...at, field, message: `${where}: ${message}` })),
+    );
+    if (parsed.success && found.length === 0) valid.push({ ...parsed.data, row });
+  }
+  return { rows: valid, problems };
+}
+
+/** A comma is refused, not dropped: `1,000` is a thousand to some readers and one to others. */
+function amountTextProblem(text: string): string {
+  if (/^[-+]?[\d.,\s]+$/.test(text) && /[,\s]/.test(text)) {
+    return `The amount "${text}" has a thousands separator or a decimal comma; write it as a plain number (1000 or 1000.50) — a comma could mean either, and money is not guessed.`;
+  }
+  return `The amount "${text}" is not a number; write it as a plain number such as 1000 or 1000.50 (no currency, no separators).`;
+}
+
+/** For a number written the local way (`0754123456`), say what to write instead. */
+function withHint(field: string, message: string, msisdn: unknown): string {
+  if (field !== 'msisdn' || typeof msisdn !== 'string') return message;
+  const normalized = normalizeMsisdn(msisdn);
+  if (normalized === undefined || normalized === msisdn) return message;
+  return `${message.replace(/\.$/, '')} (write ${normalized} for ${msisdn}).`;
+}
+
+/** Problems as the platform's 422 field map, keyed `rows.<row>.<field>` (`rows.3.msisdn`). */
+export function bulkRowFieldErrors(problems: ReadonlyArray<BulkRowProblem>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const { row, field, message } of problems) {
+    errors[`rows.${row}.${field}`] = [...(errors[`rows.${row}.${field}`] ?? []), message];
+  }
+  return errors;
+}
