@@ -1,4 +1,3 @@
-import type { ResolvedInboxRetention } from './inbox-retention.js';
 import type { ResolvedReceiverOptions, ReturnUrls } from './options.js';
 
 /**
@@ -17,20 +16,7 @@ export interface CallbackReceiverDescription {
   pulls: number;
   handlers: Array<'onPaid' | 'onFailed' | 'onReview'>;
   returnUrls: Array<keyof ReturnUrls>;
-  options: {
-    maxBodyBytes: number;
-    concurrency: number;
-    leaseMs: number;
-    pollIntervalMs: number;
-    maxAttempts: number;
-    retryDelaysMs: number[];
-    recheckDelaysMs: number[];
-    claimWindowMs: number;
-    pullsPerSecond: number;
-    pullConcurrency: number;
-    effectDrainIntervalMs: number;
-    inboxRetention: ResolvedInboxRetention | false;
-  };
+  options: Omit<ResolvedReceiverOptions, 'onPaid' | 'onFailed' | 'onReview' | 'returnUrls'>;
 }
 
 /** The description of a receiver with these options, in this state. */
@@ -38,11 +24,12 @@ export function describeReceiver(
   options: ResolvedReceiverOptions,
   state: { started: boolean; pulls: number },
 ): CallbackReceiverDescription {
+  const { onPaid, onFailed, onReview, returnUrls: urls, ...settings } = options;
   const handlers = (['onPaid', 'onFailed', 'onReview'] as const).filter(
     (name) => typeof options[name] === 'function',
   );
   const returnUrls = (['paid', 'pending', 'failed'] as const).filter(
-    (outcome) => options.returnUrls?.[outcome] !== undefined,
+    (outcome) => urls?.[outcome] !== undefined,
   );
   return {
     kind: 'callbackReceiver',
@@ -51,18 +38,10 @@ export function describeReceiver(
     handlers,
     returnUrls,
     options: {
-      maxBodyBytes: options.maxBodyBytes,
-      concurrency: options.concurrency,
-      leaseMs: options.leaseMs,
-      pollIntervalMs: options.pollIntervalMs,
-      maxAttempts: options.maxAttempts,
-      retryDelaysMs: [...options.retryDelaysMs],
-      recheckDelaysMs: [...options.recheckDelaysMs],
-      claimWindowMs: options.claimWindowMs,
-      pullsPerSecond: options.pullsPerSecond,
-      pullConcurrency: options.pullConcurrency,
-      effectDrainIntervalMs: options.effectDrainIntervalMs,
-      inboxRetention: options.inboxRetention === false ? false : { ...options.inboxRetention },
+      ...settings,
+      retryDelaysMs: [...settings.retryDelaysMs],
+      recheckDelaysMs: [...settings.recheckDelaysMs],
+      inboxRetention: settings.inboxRetention && { ...settings.inboxRetention },
     },
   };
 }
