@@ -5,7 +5,7 @@ import { PesakitError } from '../errors/pesakit-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
-import { EffectRunner } from '../settlement/effects.js';
+import { EffectRunner, type SettlementHandlers } from '../settlement/effects.js';
 import type { CheckContext, CheckOutcome } from './check-context.js';
 import { decide } from './decide.js';
 import type { DueRecord } from './due-records.js';
@@ -68,7 +68,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #transport: Transport;
   readonly #now: () => Date;
   /** The merchant's handlers (the EffectRunner runs them; toJSON says only which were given). */
-  readonly #given: Pick<ReconcilerOptions, 'onPaid' | 'onFailed' | 'onReview'>;
+  readonly #given: SettlementHandlers;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
   #closing = false;
