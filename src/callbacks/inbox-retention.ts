@@ -2,12 +2,8 @@ import { type CallbackInbox, inboxPruneBatchSize } from '../references/inbox/typ
 import type { ResolvedInboxRetention } from './options.js';
 
 /**
- * The receiver's pruning schedule: a first prune right after `start()`, then one `everyMs` after
- * the previous one ended — a chain of timeouts, so a slow prune never overlaps the next. Each
- * prune deletes batch after batch until one comes back short, yielding to the event loop in
- * between and stopping between batches when `close()` is called. Failures go to `onError` (the
- * receiver's `error` event) and the schedule goes on. Several receivers on one store may all
- * prune: a row is deleted once, and PostgreSQL batches skip rows another prune holds.
+ * Prunes finished inbox entries right after `start()`, then `everyMs` after each prune ended (no
+ * overlap), in batches until one comes back short; failures go to `onError`.
  */
 export class InboxRetention {
   readonly #inbox: CallbackInbox;

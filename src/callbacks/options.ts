@@ -44,11 +44,7 @@ const handler = <T extends (...args: never[]) => unknown>() =>
 
 const inboxRetention = z.object(
   {
-    /**
-     * How long an entry is kept after it finished (`done` or `dead`, by `processedAt`). Within
-     * it the same callback delivered again is a counted duplicate; after it, a new entry that is
-     * processed again — never credited twice. @default 604800000 (7 days)
-     */
+    /** How long a finished entry is kept (a redelivery within it is a counted duplicate). @default 7 days */
     keepMs: wholeMs(7 * 24 * 3_600_000, MAX_KEEP_MS),
     /** How often this receiver prunes, from `start()` until `close()`. @default 3600000 (1 hour) */
     everyMs: wholeMs(3_600_000, MAX_TIMER_MS),
@@ -64,11 +60,7 @@ const receiverOptions = z.object({
   onPaid: handler<(record: TransactionRecord, context: EffectContext) => unknown>(),
   /** The platform says the payment failed. Same contract as `onPaid`. */
   onFailed: handler<(record: TransactionRecord, context: EffectContext) => unknown>(),
-  /**
-   * A person must decide: the record is in `needs_review` (amount or reference mismatch, a claim
-   * the platform never confirmed), or — with `record` null — a callback matched no record
-   * (`verdict.reason === 'orphan'`, the callback in `verdict.evidence`).
-   */
+  /** A person must decide; `record` is null for a callback that matched no record (`orphan`). */
   onReview:
     handler<
       (record: TransactionRecord | null, verdict: ReviewVerdict, context: EffectContext) => unknown
@@ -103,11 +95,7 @@ const receiverOptions = z.object({
   pullConcurrency: positive(8, { whole: true }),
   /** How often due effects left by crashed processes are run. @default 5000 */
   effectDrainIntervalMs: positive(5000, { max: MAX_TIMER_MS }),
-  /**
-   * Finished inbox entries (`done`, `dead`) are deleted `keepMs` after they finished, by a prune
-   * this receiver runs every `everyMs` from `start()` to `close()`. `false`: never (you prune
-   * yourself with `store.inbox.prune()`). @default { keepMs: 7 days, everyMs: 1 hour }
-   */
+  /** Prune finished inbox entries `keepMs` after they finished, every `everyMs`; `false`: never. */
   inboxRetention: z.union([z.literal(false), inboxRetention]).prefault({}),
 });
 
@@ -119,11 +107,7 @@ export type ResolvedInboxRetention = z.output<typeof inboxRetention>;
 /** The options with their defaults applied. */
 export type ResolvedReceiverOptions = z.output<typeof receiverOptions>;
 
-/**
- * The options with their defaults. A bad value is a `ConfigurationError` naming the option
- * (everything pesakit throws is a PesakitError), thrown when the receiver is made — not found
- * later by a worker or a returning customer.
- */
+/** The options with their defaults; a bad value is a `ConfigurationError` naming the option. */
 export function resolveOptions(options: CallbackReceiverOptions): ResolvedReceiverOptions {
   checkReturnUrls(options.returnUrls);
   const parsed = receiverOptions.safeParse(options);

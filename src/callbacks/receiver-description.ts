@@ -1,12 +1,8 @@
 import type { ResolvedReceiverOptions, ReturnUrls } from './options.js';
 
 /**
- * What `JSON.stringify(receiver)` and `util.inspect(receiver)` show. Loggers print the objects
- * they are given; the receiver's own fields would not do: eventemitter3 keeps each listener
- * with a back-reference to the receiver (`_events.*.context`), so `JSON.stringify` throws
- * "circular" as soon as anyone listens, and `inspect` prints the listeners' functions. This is
- * the state and the settings only — which handlers are set, never their code, and which return
- * pages are set, never their URLs (a merchant's page may carry a token in its query).
+ * What `JSON.stringify`/`util.inspect` show of a receiver: state and settings only, never
+ * handlers' code nor return URLs (which may carry tokens), and no circular listener table.
  */
 export interface CallbackReceiverDescription {
   kind: 'callbackReceiver';

@@ -8,12 +8,8 @@ import {
 import { pullReferenceOf } from './find-record.js';
 
 /**
- * Verifies a secure-checkout browser return without a framework (spec rule 10): never trusts the
- * query string; finds the checkout by `external_reference`, pulls its status from the platform
- * (`collection.status`, which applies the shared `isPaid` rule to the store) and reports where
- * it stands. Handlers (`onPaid`...) are not run here: the transition leaves the effect due, and
- * your callback receiver runs it (`receiver.start()` drains due effects). When the status pull
- * fails (the platform unreachable), the outcome is `pending`: it does not throw for that.
+ * Verifies a secure-checkout return without a framework (spec rule 10): pulls the status, never
+ * trusts the query; handlers are left due for the receiver. An unreachable platform is `pending`.
  *
  * @example
  * const { outcome } = await verifyCheckoutReturn(pesakit, req.query);
