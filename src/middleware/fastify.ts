@@ -27,16 +27,11 @@ export interface PesakitFastifyOptions {
 }
 
 /**
- * The callback receiver as a Fastify 5 plugin.
+ * The callback receiver as a Fastify 5 plugin, in its own context: bodies read raw (up to
+ * `receiver.maxBodyBytes`), the app's parsers, hooks and error handler untouched.
  *
  * @example
  * await app.register(pesakitFastify, { receiver, prefix: '/pesakit', returnUrls });
- * // POST|GET /pesakit/callback  platform callbacks   GET /pesakit/return  checkout return
- *
- * The routes live in their own encapsulated context with their own body parsing: every
- * content type is read as raw bytes (up to `receiver.maxBodyBytes`, 413 beyond) and handed to
- * the receiver, which parses the JSON itself. Nothing leaks into the app: its own JSON parser,
- * error handler and hooks are untouched, and theirs do not touch these routes' bodies.
  */
 const plugin: FastifyPluginAsync<PesakitFastifyOptions> = async (app, options) => {
   // A bad return URL is a mistake of the app's setup: `register` (or `ready`) rejects with it.
@@ -84,11 +79,8 @@ async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptio
     };
     return send(reply, await receiver.receive(received, receiveOptions(options)));
   };
-  // Under its own prefix every path is pesakit's: an unknown one gets the receiver's 404, which
-  // names the paths it does answer (a misspelt callback URL is found at once). Without one
-  // (`prefix: '/'`, also inside an enclosing plugin's prefix) the paths are the app's: a
-  // catch-all would answer every path the app has no route for and shadow the app's own
-  // not-found handler — so only the receiver's own paths are routed.
+  // With a prefix every path is pesakit's (unknown ones 404 naming its paths); without one only
+  // its own paths are routed, so the app's not-found handler is not shadowed.
   const own = options.prefix;
   const paths = own === '' || own === '/' ? receiverPaths : ['/*'];
   for (const path of paths) app.all(path, { bodyLimit: limit }, handler);

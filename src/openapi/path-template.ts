@@ -3,11 +3,7 @@ import { testProviderSchema } from '../schemas/collection.js';
 import { toOpenApiSchema } from './schema-components.js';
 import type { OpenApiParameter } from './types.js';
 
-/**
- * An endpoint's path as an OpenAPI path template (`{provider}` kept, not filled): the sandbox
- * path under its product prefix, or the production path relative to the product's own host.
- * The same rule as `endpointPath` in src/core/paths.ts, which fills the parameters instead.
- */
+/** An endpoint's path as an OpenAPI template (`{provider}` kept); `endpointPath`'s rule. */
 export function pathTemplate(endpoint: Endpoint, environment: Environment): string {
   return environment === 'sandbox'
     ? sandboxPrefixes[endpoint.product] + endpoint.sandboxPath

@@ -8,12 +8,7 @@ import type { JsonSchema, OpenApiOperation, OpenApiParameter } from './types.js'
  */
 const takenAsQuery: ReadonlySet<string> = new Set<EndpointId>(['engineCallback']);
 
-/**
- * The `GET` twin of a `POST` operation whose body may come as a query string: the same
- * security and answers, one query parameter per top-level body field (an object field as a
- * `deepObject`, which is how `data[amount]=1000` is spelled), and no request body. Its
- * `operationId` is the endpoint id plus `Query`. `undefined` for every other endpoint.
- */
+/** The `GET` twin of a POST whose body may come as a query (`deepObject` fields), id + `Query`. */
 export function queryVariantOf(
   endpoint: Endpoint,
   post: OpenApiOperation,

@@ -42,18 +42,13 @@ export interface RunOnceOptions {
 }
 
 /**
- * The pull reconciler: brings every `pending`, `unknown` and stale `initiating` record to a
- * final state or to `needs_review`, by pulling the platform on a schedule (docs/reconciler.md).
- *
- * Records are leased from the store in keyset pages (memory stays flat); on PostgreSQL many
- * reconcilers share the work through `FOR UPDATE SKIP LOCKED` leases, and a final state is
- * written only by the lease holder. Every platform request goes through one gate (concurrency,
- * requests per second, a 429 pauses everyone). A final transition this reconciler wins runs
- * the merchant's handler through the shared EffectRunner, exactly as a callback would.
+ * The pull reconciler: brings every `pending`, `unknown` and stale `initiating` record to a final
+ * state or to `needs_review` by pulling the platform on a schedule (docs/reconciler.md). Records
+ * are leased in keyset pages (fenced: only the lease holder writes a final state); every request
+ * goes through one rate gate; a won transition runs the handler through the EffectRunner.
  *
  * @example
  * const reconciler = pesakit.createReconciler({ onPaid: (record) => fulfil(record) });
- * reconciler.on('review', (record, verdict) => alert(record.merchantReference, verdict.message));
  * const summary = await reconciler.runOnce();
  */
 export class Reconciler extends EventEmitter<ReconcilerEvents> {

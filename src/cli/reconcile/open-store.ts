@@ -12,12 +12,8 @@ export type StoreLocation =
 const postgresScheme = /^postgres(ql)?:\/\//i;
 
 /**
- * Reads `--store`. A `postgres://` or `postgresql://` URL is PostgreSQL; anything else is a
- * SQLite path, which must already exist: a typo would otherwise create an empty store, the
- * pass would find nothing to do, and cron would report success forever.
- *
- * `fromArgv` is false when the value came from `PESAKIT_STORE`: only then may the URL carry a
- * password, since argv is visible to every user of the machine.
+ * Reads `--store`: `postgres(ql)://` is PostgreSQL, anything else an existing SQLite path (a typo
+ * must not report success on an empty store). Only `PESAKIT_STORE` (not argv) may carry a password.
  */
 export function parseStoreLocation(
   value: string,
@@ -87,12 +83,7 @@ export async function openStore(location: StoreLocation): Promise<ReferenceStore
   });
 }
 
-/**
- * Opening a PostgreSQL store migrates it, so a schema that holds no store (the application's is
- * in another one, `PostgresReferenceStore.open(url, { schema })`) would get an empty store, every
- * run would find nothing to do and report success — as a mistyped SQLite path would. The CLI
- * reconciles an application's store; it never creates one.
- */
+/** A schema that holds no store would be created empty and report success: the CLI never creates one. */
 async function requireExistingSchema(location: { url: string; schema: string }): Promise<void> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: location.url });

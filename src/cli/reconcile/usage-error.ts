@@ -9,11 +9,7 @@ export class UsageError extends Error {
   override name = 'UsageError' as const;
 }
 
-/**
- * Commander exits 1 on a parse error (unknown option or command, bad choice, missing value, no
- * command at all); our scheduled jobs reserve 1 for "the run failed", so these exit 2 like every
- * other usage error. `--help` and `--version` still exit 0.
- */
+/** Parse errors exit 2 like every usage error (1 means "the run failed"); help and version exit 0. */
 export function exitTwoOnParseErrors(command: Command): Command {
   return command.exitOverride((error) => {
     process.exit(error.exitCode === 0 ? 0 : exitCodes.usage);
