@@ -53,10 +53,7 @@ const inboxRetention = z.object(
 );
 
 const receiverOptions = z.object({
-  /**
-   * The platform confirmed the payment (pulled, references and amount matched). Runs once per
-   * completed effect — at least once: make its writes idempotent with `context.effectKey`.
-   */
+  /** The platform confirmed the payment. Runs at least once: be idempotent on `context.effectKey`. */
   onPaid: handler<(record: TransactionRecord, context: EffectContext) => unknown>(),
   /** The platform says the payment failed. Same contract as `onPaid`. */
   onFailed: handler<(record: TransactionRecord, context: EffectContext) => unknown>(),
@@ -79,15 +76,9 @@ const receiverOptions = z.object({
   maxAttempts: positive(8, { whole: true }),
   /** Backoff between failed attempts (inbox entries and handlers). @default [1000, 5000, 30000, 120000, 600000] */
   retryDelaysMs: delays([1000, 5000, 30_000, 120_000, 600_000]),
-  /**
-   * When the platform is still pending although a callback claimed an outcome, pull again after
-   * these delays (the last repeats). @default [5000, 15000, 60000, 300000]
-   */
+  /** Re-pull delays (the last repeats) while a claimed outcome is still pending. @default [5000, 15000, 60000, 300000] */
   recheckDelaysMs: delays([5000, 15_000, 60_000, 300_000]),
-  /**
-   * How long a success claim may stay unconfirmed before the record goes to `needs_review`
-   * (`claim_not_confirmed`). @default 1800000 (30 minutes)
-   */
+  /** How long a success claim may stay unconfirmed before `needs_review`. @default 1800000 (30 min) */
   claimWindowMs: positive(30 * 60_000),
   /** The global rate limit of status pulls, per second. @default 20 */
   pullsPerSecond: positive(20),

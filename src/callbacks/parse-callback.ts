@@ -98,10 +98,7 @@ export function dedupKeyOf(claim: CallbackClaim, body: unknown): string {
   return hash('sha256', `${claim.paymentReference}\n${claim.status}\n${canonicalJson(body)}`);
 }
 
-/**
- * JSON with object keys sorted at every level: equal values give equal text (holes in arrays
- * stay empty, as `Array.prototype.join` leaves them).
- */
+/** JSON with keys sorted at every level (array holes stay empty, as `join` leaves them). */
 export function canonicalJson(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) {

@@ -192,9 +192,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       );
     }
     if (path === '/return') {
-      // HEAD is GET without the body (RFC 9110 § 9.3.2), as Express and Fastify answer it on
-      // their own GET routes: the same status and headers, and the body kept in the answer so
-      // the adapters' Content-Length is the GET's — Node's HTTP server never sends a HEAD body.
+      // HEAD is GET without the body (RFC 9110 § 9.3.2): the body stays so Content-Length matches.
       if (method === 'GET' || method === 'HEAD')
         return answerCheckoutReturn(this.#context, url, options.returnUrls);
       // A checkout has one callback_url: the browser comes back to it with GET, and the

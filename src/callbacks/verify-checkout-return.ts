@@ -28,9 +28,7 @@ export async function verifyCheckoutReturn(
   try {
     await pesakit.collection.status(pullReferenceOf(record) ?? externalReference);
   } catch {
-    // The platform did not answer (down, timeout, reset): nothing is proven either way, so the
-    // checkout stays pending — as the receiver's own return answers — instead of an error page
-    // for a customer who may have paid. A callback or the reconciler settles it later.
+    // No answer proves nothing: the checkout stays pending, for a callback or the reconciler to settle.
     return { outcome: 'pending', record, changed: false };
   }
   const after = (await pesakit.store.get(record.merchantReference)) ?? record;

@@ -14,15 +14,9 @@ import { bodyTooLargeResponse } from './node-response.js';
 
 export interface PesakitFastifyOptions {
   receiver: MountableReceiver;
-  /**
-   * Where the receiver's routes live: `<prefix>/callback`, `<prefix>/return`.
-   * @default '/pesakit'
-   */
+  /** Where the routes live: `<prefix>/callback`, `<prefix>/return`. @default '/pesakit' */
   prefix?: string;
-  /**
-   * Where the browser goes after a secure-checkout return, by the verified outcome. Wins over
-   * the receiver's own `returnUrls`. Without either, `GET <prefix>/return` answers JSON.
-   */
+  /** Return pages by verified outcome; win over the receiver's. Without either: JSON. */
   returnUrls?: ReturnUrls;
 }
 
@@ -36,9 +30,7 @@ export interface PesakitFastifyOptions {
 const plugin: FastifyPluginAsync<PesakitFastifyOptions> = async (app, options) => {
   // A bad return URL is a mistake of the app's setup: `register` (or `ready`) rejects with it.
   checkReturnUrls(options.returnUrls);
-  // fastify-plugin runs this in the app's own context, where `prefix` would be ignored;
-  // the routes get their own child context, which both takes the prefix and keeps the body
-  // parsers in.
+  // The routes get their own child context: it takes the prefix and keeps the body parsers in.
   await app.register(receiverRoutes, {
     receiver: options.receiver,
     prefix: options.prefix ?? '/pesakit',

@@ -8,10 +8,7 @@ import { securitySchemes } from './security.js';
 import { serversFor } from './servers.js';
 import type { OpenApiDocument, OpenApiOptions, OpenApiPathItem } from './types.js';
 
-/**
- * Every route of the platform the SDK calls: the JSON endpoint table, and the routes that take
- * a file upload instead of JSON and so live outside it (`customer/bulkpayment`).
- */
+/** Every route the SDK calls: the JSON endpoint table plus the file-upload routes. */
 const allEndpoints: readonly Endpoint[] = [
   ...(Object.values(endpoints) as readonly Endpoint[]),
   airtimeBulkPaymentEndpoint,

@@ -9,10 +9,7 @@ type Descriptions = Readonly<
 
 const unknownPaymentToken = 'The payment token is unknown.';
 
-/**
- * The errors particular to one endpoint, as its sandbox route answers them
- * (docs/api-contract.md). A description here replaces the common one for the same status.
- */
+/** Errors particular to one endpoint; a description here replaces the common one. */
 const endpointErrors: Readonly<Partial<Record<EndpointId | 'airtimeBulkPayment', Descriptions>>> = {
   collectionLogin: { 401: 'These credentials do not match our records.' },
   airtimeLogin: {

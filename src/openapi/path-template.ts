@@ -20,10 +20,7 @@ const pathParameters: Readonly<Record<string, Omit<OpenApiParameter, 'name' | 'i
     },
   };
 
-/**
- * The path parameters of a template. A name the table above does not describe throws, so a new
- * `{name}` in the endpoint table cannot reach the document undescribed.
- */
+/** A template's path parameters; an undescribed `{name}` throws so none reaches the document. */
 export function pathParametersOf(template: string): OpenApiParameter[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => {
     const parameter = pathParameters[name];

@@ -3,10 +3,7 @@ import * as schemas from '../schemas/index.js';
 import { schemaAnnotations } from './schema-annotations.js';
 import type { JsonSchema, OpenApiReference } from './types.js';
 
-/**
- * Which side of a schema to describe. Requests are what a client may send (`input`: before
- * `.trim()` or `.toLowerCase()` run); responses are what a client receives (`output`).
- */
+/** Requests are described as input (before transforms), responses as output. */
 export type SchemaSide = 'input' | 'output';
 
 /**
@@ -49,10 +46,7 @@ export function componentName(schema: z.ZodType, fallback: string): string {
 export class SchemaComponents {
   readonly #schemas = new Map<string, JsonSchema>();
 
-  /**
-   * A `$ref` to `schema` as seen from `side`, adding it under its component name on first use.
-   * Two different JSON Schemas under one name would make a reference lie, so that throws.
-   */
+  /** A `$ref` to `schema`, registered on first use; two schemas under one name throw. */
   ref(schema: z.ZodType, side: SchemaSide, fallbackName: string): OpenApiReference {
     const name = componentName(schema, fallbackName);
     const jsonSchema = toOpenApiSchema(schema, side);

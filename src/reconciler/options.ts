@@ -86,10 +86,7 @@ const optionsSchema = z.object({
    * platform lists late. @default 15 min
    */
   settleWindowMs: duration('settleWindowMs').default(15 * minute),
-  /**
-   * Collection `unknown` with no platform reference: how long to wait for its callback before
-   * handing it to a person (needs_review `no_platform_reference`). @default 30 min
-   */
+  /** Collection `unknown` with no platform reference: wait this long for a callback, then review. @default 30 min */
   noReferenceWindowMs: duration('noReferenceWindowMs').default(30 * minute),
   /** An `initiating` record older than this (a crash between write-ahead and send) is treated as unknown. @default 60 s */
   initiatingGraceMs: duration('initiatingGraceMs').default(minute),

@@ -98,10 +98,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#effects.on('dead', (event) => this.emit('error', event.error));
   }
 
-  /**
-   * One pass over everything due (`force`: every open record), each record once. Resolves
-   * with the counts. A pass already running is joined, not doubled.
-   */
+  /** One pass over everything due (`force`: every open record); a running pass is joined. */
   runOnce(options: RunOnceOptions = {}): Promise<ReconcileSummary> {
     if (this.#closing) {
       return Promise.reject(
@@ -144,10 +141,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     await this.#gate.close();
   }
 
-  /**
-   * Its state and options for `JSON.stringify`, never the client's secrets (and not the listener
-   * table, which points back at the reconciler: "circular structure").
-   */
+  /** State and options for `JSON.stringify`, without the client or the circular listener table. */
   toJSON(): ReconcilerSnapshot {
     return reconcilerSnapshot({
       running: this.#running,

@@ -25,10 +25,7 @@ export function attemptTime(record: TransactionRecord): Date {
   return record.attemptedAt ?? record.createdAt;
 }
 
-/**
- * A record never checked is first due one early-burst delay after its attempt (a just-sent
- * payment is not worth a pull yet); `undefined` when that time has come.
- */
+/** A never-checked record is first due one early delay after its attempt; `undefined` once due. */
 export function firstDueAt(
   record: TransactionRecord,
   options: ResolvedOptions,

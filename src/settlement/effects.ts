@@ -5,19 +5,13 @@ import type { ReviewVerdict } from '../references/review.js';
 
 /** What a handler is told besides the record. */
 export interface EffectContext {
-  /**
-   * Stable for the record (its merchant reference): make your own writes idempotent on it —
-   * e.g. a unique key in your orders table — because a handler runs at least once.
-   */
+  /** Stable for the record: key your own writes on it, since a handler runs at least once. */
   effectKey: string;
   /** 1 for the first run, 2 for the first retry, … */
   attempt: number;
 }
 
-/**
- * The merchant's code that runs when a transaction settles — whichever path settled it: a
- * callback, the checkout return, the reconciler, or a person's `store.resolve()`.
- */
+/** The merchant's code run when a transaction settles, whichever path settled it. */
 export interface SettlementHandlers {
   /** The payment is proven (spec rule 5): credit the order. */
   onPaid?: (record: TransactionRecord, context: EffectContext) => unknown;

@@ -44,10 +44,7 @@ export function parseStoreLocation(
   return { kind: 'sqlite', path: value };
 }
 
-/**
- * libpq and `pg` take a password from the query string as well as from `user:password@`
- * (`?password=…`, and `?sslpassword=…` for the client key), so both count.
- */
+/** libpq and `pg` also take `?password=` and `?sslpassword=`: both count as a password. */
 const passwordParameters = ['password', 'sslpassword'];
 
 function carriesPassword(url: URL): boolean {
@@ -66,10 +63,7 @@ export function describeStore(location: StoreLocation): string {
   return location.kind === 'sqlite' ? location.path : redactStoreUrl(location.url);
 }
 
-/**
- * Opens the store. The PostgreSQL store (and its `pg` peer) is loaded only when asked for, so a
- * SQLite-only install never needs `pg`.
- */
+/** Opens the store; `pg` is loaded only for PostgreSQL. */
 export async function openStore(location: StoreLocation): Promise<ReferenceStore> {
   if (location.kind === 'sqlite') {
     const { SqliteReferenceStore } = await import('../../references/sqlite-store.js');
@@ -116,10 +110,7 @@ export interface StoreFlags {
   storeFromArgv: boolean;
 }
 
-/**
- * Runs a store command: `check` and the store location first (a wrong command line changes
- * nothing), then `work` on the open store, which is closed whatever happens.
- */
+/** Checks first (a wrong command line changes nothing), then `work` on the store, always closed. */
 export async function withStore(
   command: string,
   flags: StoreFlags,

@@ -8,10 +8,7 @@ export type PassCounts = ReconcileProgress;
 export interface RunOutcome {
   counts: PassCounts;
   durationMs: number;
-  /**
-   * Records in `needs_review` in the whole store after the run, not only from this pass;
-   * `null` when they could not be counted (the store failed).
-   */
+  /** Records in `needs_review` in the whole store after the run; `null` when the count failed. */
   needsReview: number | null;
   exitCode: number;
 }

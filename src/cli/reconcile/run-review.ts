@@ -67,9 +67,7 @@ export function runReviewResolve(
         '--note is required: say what you checked and why (it is kept on the record).',
       );
     }
-    // The store's own rules for a decision (a note of at most 1000 characters, a name of at
-    // most 200), checked before the store is opened: a person's typing is a usage error (exit
-    // 2), not a failed run found only once the store refused it.
+    // The store's rules for a decision, checked before it opens: a typo is a usage error (exit 2).
     try {
       parseResolve(decision, { note, ...(flags.by !== undefined ? { by: flags.by } : {}) });
     } catch (error) {

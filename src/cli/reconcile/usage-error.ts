@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 
-/**
- * A command line or environment the CLI refuses before it touches anything. The message says
- * what to change; the process exits with code 2.
- */
+/** A command line or environment refused before anything is touched: exit 2. */
 export class UsageError extends Error {
   override name = 'UsageError' as const;
 }
@@ -16,10 +13,7 @@ export function exitTwoOnParseErrors(command: Command): Command {
   });
 }
 
-/**
- * Flags people reach for that would put a secret into argv (visible in `ps`, shell history and
- * cron logs). They are declared hidden so the refusal can say where the secret goes instead.
- */
+/** Hidden flags that would put a secret in argv, so the refusal can say where it goes instead. */
 export const secretFlags = [
   'password',
   'collection-password',
