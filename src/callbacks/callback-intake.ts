@@ -12,11 +12,7 @@ import { parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { payloadFromQuery } from './query-payload.js';
 
-/**
- * A POSTed callback: the content type and size checked, the body parsed, the raw callback
- * stored in the durable inbox, and 200. Nothing slow (no platform call, no handler) runs
- * before the answer, so the platform never times out and resends.
- */
+/** A POSTed callback: checked, parsed, stored raw in the inbox, 200 — nothing slow runs first. */
 export async function receivePost(
   context: ProcessContext,
   request: ReceivedRequest,

@@ -4,11 +4,7 @@ import type { ReturnUrls } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { redirectLocation } from './return-urls.js';
 
-/**
- * `GET <mount>/return`: the browser back from a secure checkout. The payment is settled by
- * pulling its status (never from the query string), then the browser is sent to the return URL
- * for the outcome (303), or told the outcome as JSON when there is none.
- */
+/** `GET <mount>/return`: settles by pulling (never from the query), then 303 or JSON. */
 export async function answerCheckoutReturn(
   context: ProcessContext,
   url: URL,

@@ -37,9 +37,8 @@ export function externalReferenceOf(query: CheckoutReturnQuery): string | undefi
 }
 
 /**
- * Spec rule 10: the browser's return proves nothing. Find the checkout by `external_reference`,
- * PULL its status, and let the shared settlement rule (`isPaid`: references and amount) decide
- * and write — exactly as a callback would. `?status=success` in the query is ignored.
+ * Spec rule 10: the browser's return proves nothing. Finds the checkout by `external_reference`
+ * and PULLS its status; the shared `isPaid` rule decides. `?status=success` is ignored.
  */
 export async function settleCheckoutReturn(
   store: ReferenceStore,

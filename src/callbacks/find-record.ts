@@ -5,11 +5,8 @@ import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 export type MatchedBy = 'reference' | 'hint';
 
 /**
- * Finds the record a callback is about: by the platform references it carries (`controlNumber`,
- * `data.paymentReference`, `external_reference`), each looked up under its own kind; then by the
- * `pesakit_ref` hint — but only a record that has no platform reference yet (an initiation whose
- * answer was lost). A hinted record that already has references, none of which the callback
- * carries, is someone else's payment: the callback is an orphan, not a match.
+ * The record a callback is about: by its platform references, then by the `pesakit_ref` hint —
+ * only for a record with no platform reference yet (an initiation whose answer was lost).
  */
 export async function findRecord(
   store: ReferenceStore,

@@ -1,7 +1,4 @@
-/**
- * What the receiver takes from the shared settlement foundation (src/settlement,
- * src/references/review.ts), in one place.
- */
+/** What the receiver takes from the shared settlement foundation, in one place. */
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
@@ -17,10 +14,7 @@ export {
   type CollectionSettlement as SettlementResult,
 } from '../settlement/settle-collection.js';
 
-/**
- * Moves a record to `needs_review` with the verdict. `changed: true` for exactly one caller;
- * a record another caller settled meanwhile stays as they left it (`changed: false`).
- */
+/** Moves a record to `needs_review`; `changed: true` for exactly one caller. */
 export async function markForReview(
   store: ReferenceStore,
   merchantReference: string,

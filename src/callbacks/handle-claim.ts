@@ -2,12 +2,7 @@ import type { InboxClaim } from '../references/inbox/types.js';
 import { delayFor } from './options.js';
 import { asError, type ProcessContext, processEntry } from './process-entry.js';
 
-/**
- * One claimed inbox entry, worked and answered to the inbox under the claim's fencing token:
- * completed, rescheduled (a claim the platform does not confirm yet), or — when processing
- * threw (the platform or the store unreachable) — retried with backoff, and dead-lettered after
- * `maxAttempts`.
- */
+/** Works one claimed entry and answers the inbox under the claim's fencing token. */
 export async function handleClaim(
   context: ProcessContext,
   { entry, token }: InboxClaim,

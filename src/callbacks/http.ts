@@ -9,10 +9,7 @@ export interface ReceivedRequest {
   /** The path UNDER the mount point, with its query: `/callback?pesakit_ref=x`. */
   url: string;
   headers: Record<string, string | string[] | undefined>;
-  /**
-   * The raw body as received (Buffer or string) — preferred; or a value a framework already
-   * parsed (an object) when the raw bytes are gone; `undefined` for GET.
-   */
+  /** The raw body (Buffer or string), else a framework's parsed value; `undefined` for GET. */
   body?: unknown;
 }
 
@@ -56,10 +53,7 @@ export function headerValue(headers: ReceivedRequest['headers'], name: string): 
   return undefined;
 }
 
-/**
- * The headers as stored in the inbox and shown in events: flat strings, lower-case names,
- * credentials replaced (DESIGN.md decision 10).
- */
+/** Headers as stored and shown: flat strings, lower-case names, credentials replaced. */
 export function redactedHeaders(headers: ReceivedRequest['headers']): Record<string, string> {
   const plain: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {

@@ -2,12 +2,8 @@ import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbo
 import type { ParsedCallback } from './parse-callback.js';
 
 /**
- * What the inbox keeps, checked before it is asked to keep it. The store's own rules
- * (`src/references/inbox/input-rules.ts`, which owns these limits) refuse anything longer with a
- * `StoreInputError`, and the receiver answers a store that cannot write with 503 — "try again
- * later". For these the answer would never change, so the platform would resend a callback
- * forever that is refused forever. They are client input: a 4xx, naming what is wrong, before
- * anything is stored.
+ * What the inbox keeps, checked before storing: the store would refuse these with a 503 the
+ * platform retries forever, so they are a 4xx naming the field, and nothing is stored.
  */
 export { maxInboxUrlLength };
 

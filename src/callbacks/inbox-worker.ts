@@ -11,11 +11,7 @@ export interface InboxWorkerOptions {
   onError(error: unknown): void;
 }
 
-/**
- * Claims due inbox entries and hands them to a bounded p-queue. Claims only as many as there
- * are free slots, so entries are never held (leased) while waiting in this process.
- * `nudge()` wakes it at once (a callback was just stored); otherwise it polls.
- */
+/** Claims only as many due entries as it has free slots, so no lease waits in this process. */
 export class InboxWorker {
   readonly #options: InboxWorkerOptions;
   readonly #queue: PQueue;

@@ -19,10 +19,8 @@ export type ParseResult =
   | { ok: false; errors: Record<string, string[]> };
 
 /**
- * Turns a received body into a claim. Accepts the merchant callback (the engine payload plus
- * `controlNumber` and `external_reference`) and the bare engine payload; which schema applies
- * is decided by whether the body carries a merchant field, so errors are about one shape.
- * JSON is parsed with secure-json-parse: `__proto__` / `constructor.prototype` are refused.
+ * A received body as a claim: the merchant callback or the bare engine payload (chosen by the
+ * presence of a merchant field). JSON goes through secure-json-parse (no `__proto__`).
  */
 export function parseCallback(body: unknown, merchantReferenceHint: string | null): ParseResult {
   let text: string;
@@ -93,19 +91,14 @@ function claimBySchemas(
 }
 
 /**
- * hash(reference + claimed status + normalised body). The platform sends no delivery id, so a
- * redelivery is recognised by its content: the same body (keys in any order, any whitespace)
- * for the same reference and claim is one callback. Keys are stored: the text hashed must stay
- * byte for byte what earlier versions hashed (test/callbacks/dedup-key.test.ts pins it).
+ * hash(reference + claimed status + normalised body): the platform sends no delivery id. Must
+ * hash byte for byte what earlier versions hashed (test/callbacks/dedup-key.test.ts pins it).
  */
 export function dedupKeyOf(claim: CallbackClaim, body: unknown): string {
   return hash('sha256', `${claim.paymentReference}\n${claim.status}\n${canonicalJson(body)}`);
 }
 
-/**
- * JSON with object keys sorted at every level: equal values give equal text (holes in arrays
- * stay empty, as `Array.prototype.join` leaves them).
- */
+/** JSON with keys sorted at every level (array holes stay empty, as `join` leaves them). */
 export function canonicalJson(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) {

@@ -31,11 +31,7 @@ export interface ProcessContext {
   nudge(): void;
 }
 
-/**
- * One inbox entry, processed: the callback is only a hint, so the record's status is PULLED
- * from the platform and the shared settlement rule decides (DESIGN.md decisions 4 and 5).
- * Throws on a failure worth retrying (the platform or the store unreachable).
- */
+/** Processes one entry: the callback is a hint, so the status is PULLED; throws to retry. */
 export async function processEntry(
   context: ProcessContext,
   entry: InboxEntry,
@@ -166,11 +162,7 @@ function notConfirmed(
   });
 }
 
-/**
- * A record found only by the `pesakit_ref` hint (its initiation answer was lost): it takes the
- * references the PLATFORM reports for the transaction the callback named — if that transaction
- * is plausibly this record's (same amount; same payer when known). Otherwise: not a match.
- */
+/** A record found by hint takes the platform's references if the transaction is plausibly its own. */
 async function adopt(
   store: ReferenceStore,
   record: TransactionRecord,

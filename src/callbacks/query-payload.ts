@@ -1,12 +1,6 @@
 /**
- * A callback sent as GET carries its payload in the query string, one of two ways:
- * - `payload=<URL-encoded JSON>` — the whole body, exactly;
- * - flat fields, as the engine sends them (spec: "GET or POST"): `status=true&data[amount]=…`
- *   (PHP/Laravel style) or `data.amount=…`. Values are strings: `status` becomes a boolean when it
- *   reads true/false/1/0 and `data.amount` a number when numeric; anything else stays a string,
- *   so validation names the field. (The sandbox decodes its engine's GET the same way; the SDK
- *   does not import the sandbox.)
- * `pesakit_ref` is the lookup hint, never part of the payload.
+ * A GET callback's payload: `payload=<JSON>`, or flat fields (`data[amount]=…`, `data.amount=…`)
+ * with `status` and `data.amount` coerced when they read as such. `pesakit_ref` is only a hint.
  */
 export function payloadFromQuery(
   params: URLSearchParams,

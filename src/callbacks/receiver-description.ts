@@ -1,13 +1,8 @@
-import type { ResolvedInboxRetention } from './inbox-retention.js';
 import type { ResolvedReceiverOptions, ReturnUrls } from './options.js';
 
 /**
- * What `JSON.stringify(receiver)` and `util.inspect(receiver)` show. Loggers print the objects
- * they are given; the receiver's own fields would not do: eventemitter3 keeps each listener
- * with a back-reference to the receiver (`_events.*.context`), so `JSON.stringify` throws
- * "circular" as soon as anyone listens, and `inspect` prints the listeners' functions. This is
- * the state and the settings only — which handlers are set, never their code, and which return
- * pages are set, never their URLs (a merchant's page may carry a token in its query).
+ * What `JSON.stringify`/`util.inspect` show of a receiver: state and settings only, never
+ * handlers' code nor return URLs (which may carry tokens), and no circular listener table.
  */
 export interface CallbackReceiverDescription {
   kind: 'callbackReceiver';
@@ -17,20 +12,7 @@ export interface CallbackReceiverDescription {
   pulls: number;
   handlers: Array<'onPaid' | 'onFailed' | 'onReview'>;
   returnUrls: Array<keyof ReturnUrls>;
-  options: {
-    maxBodyBytes: number;
-    concurrency: number;
-    leaseMs: number;
-    pollIntervalMs: number;
-    maxAttempts: number;
-    retryDelaysMs: number[];
-    recheckDelaysMs: number[];
-    claimWindowMs: number;
-    pullsPerSecond: number;
-    pullConcurrency: number;
-    effectDrainIntervalMs: number;
-    inboxRetention: ResolvedInboxRetention | false;
-  };
+  options: Omit<ResolvedReceiverOptions, 'onPaid' | 'onFailed' | 'onReview' | 'returnUrls'>;
 }
 
 /** The description of a receiver with these options, in this state. */
@@ -38,11 +20,12 @@ export function describeReceiver(
   options: ResolvedReceiverOptions,
   state: { started: boolean; pulls: number },
 ): CallbackReceiverDescription {
+  const { onPaid, onFailed, onReview, returnUrls: urls, ...settings } = options;
   const handlers = (['onPaid', 'onFailed', 'onReview'] as const).filter(
     (name) => typeof options[name] === 'function',
   );
   const returnUrls = (['paid', 'pending', 'failed'] as const).filter(
-    (outcome) => options.returnUrls?.[outcome] !== undefined,
+    (outcome) => urls?.[outcome] !== undefined,
   );
   return {
     kind: 'callbackReceiver',
@@ -51,18 +34,10 @@ export function describeReceiver(
     handlers,
     returnUrls,
     options: {
-      maxBodyBytes: options.maxBodyBytes,
-      concurrency: options.concurrency,
-      leaseMs: options.leaseMs,
-      pollIntervalMs: options.pollIntervalMs,
-      maxAttempts: options.maxAttempts,
-      retryDelaysMs: [...options.retryDelaysMs],
-      recheckDelaysMs: [...options.recheckDelaysMs],
-      claimWindowMs: options.claimWindowMs,
-      pullsPerSecond: options.pullsPerSecond,
-      pullConcurrency: options.pullConcurrency,
-      effectDrainIntervalMs: options.effectDrainIntervalMs,
-      inboxRetention: options.inboxRetention === false ? false : { ...options.inboxRetention },
+      ...settings,
+      retryDelaysMs: [...settings.retryDelaysMs],
+      recheckDelaysMs: [...settings.recheckDelaysMs],
+      inboxRetention: settings.inboxRetention && { ...settings.inboxRetention },
     },
   };
 }

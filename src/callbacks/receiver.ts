@@ -32,11 +32,7 @@ export interface ReceiverDependencies {
   pull: PullStatus;
   /** @default () => new Date() */
   now?: () => Date;
-  /**
-   * Whether `pull` can authenticate now (the client has collection credentials or a collection
-   * token). When it says no, `start()` refuses: every callback would fail its pull, be retried
-   * for ~13 minutes and be dead-lettered. @default always yes (a `pull` of your own)
-   */
+  /** Whether `pull` can authenticate now; when not, `start()` refuses. @default always yes */
   canPull?: () => boolean;
 }
 
@@ -50,15 +46,9 @@ const noCollectionCredentials =
   'payouts and airtime with `pesakit.createReconciler()`.)';
 
 /**
- * Receives the platform's callbacks and the checkout return, and closes payments.
- * Create it with `pesakit.createCallbackReceiver()`; mount it with `pesakit/express`,
- * `pesakit/fastify`, or call `receive()` from any HTTP server.
- *
- * A callback is a HINT (the platform does not sign them): `receive()` validates it, stores it
- * raw in the durable inbox and answers 200 — nothing slow runs first. `start()` runs the worker
- * that pulls each claimed transaction's real status and settles it; handlers run through the
- * effect outbox: the transition happens exactly once, the handler at least once until it
- * completes (docs/callbacks.md).
+ * Receives the platform's callbacks (hints: validated, stored raw, 200) and the checkout return;
+ * `start()` pulls each claim's real status and settles it. Transitions happen exactly once,
+ * handlers at least once until they complete (docs/callbacks.md).
  */
 export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   /** Bodies larger than this answer 413; adapters may stop reading early. */
@@ -151,10 +141,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   }
 
   /**
-   * Answers one HTTP request under the mount point: `POST|GET /callback`, `GET /return` (and
-   * `POST /return`: a checkout's settlement callback, sent to the same `callback_url`).
-   * Never throws and never answers 5xx for client input; a store failure is 503 (the platform
-   * retries). `options.returnUrls` (a middleware's own) win over the receiver's.
+   * Answers `POST|GET /callback`, `GET|HEAD|POST /return`. Never throws, never 5xx for client
+   * input; a store failure is 503. `options.returnUrls` win over the receiver's.
    */
   async receive(request: ReceivedRequest, options: ReceiveOptions = {}): Promise<ReceiverResponse> {
     // A hand-written adapter (docs/callbacks.md, "Without a framework") may leave out what it
@@ -204,9 +192,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       );
     }
     if (path === '/return') {
-      // HEAD is GET without the body (RFC 9110 § 9.3.2), as Express and Fastify answer it on
-      // their own GET routes: the same status and headers, and the body kept in the answer so
-      // the adapters' Content-Length is the GET's — Node's HTTP server never sends a HEAD body.
+      // HEAD is GET without the body (RFC 9110 § 9.3.2): the body stays so Content-Length matches.
       if (method === 'GET' || method === 'HEAD')
         return answerCheckoutReturn(this.#context, url, options.returnUrls);
       // A checkout has one callback_url: the browser comes back to it with GET, and the
@@ -224,13 +210,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   }
 
   /**
-   * Starts processing the inbox, running effects left due by crashed processes, and pruning
-   * finished inbox entries (`inboxRetention`).
-   *
-   * @throws ConfigurationError (`option: 'credentials.collection'`) when the client has neither
-   * collection credentials nor a collection token: nothing is started. A receiver that only
-   * receives (never started; another process works the inbox) needs none, but its checkout
-   * return cannot verify a payment and answers `pending`.
+   * Starts the inbox worker, the effect drain and the inbox prune.
+   * @throws ConfigurationError (`credentials.collection`) when the client cannot pull statuses.
    */
   start(): this {
     if (this.#started) return this;
@@ -258,18 +239,9 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   }
 
   /**
-   * Resolves when there is nothing left to do now — like p-queue's `onIdle()`, but for the inbox
-   * in the store. At the moment it resolves, all of these held at once:
-   * - this receiver has no `receive()` call unanswered, no inbox claim or entry in progress,
-   *   no status pull and no effect drain in flight;
-   * - the store's inbox has no entry `processing` (in any process, lease expired or not) and
-   *   none `pending` and due (`dueAt <= now`);
-   * - the store has no effect `running`, and none `due` now.
-   * Work scheduled for later (a re-check of an unconfirmed claim, a retry after a failure, an
-   * effect's backoff) does not count: it is not due. Other processes' work on the same store
-   * counts through the store only, checked every `pollIntervalMs` (at most 100 ms).
-   * On a receiver that was never started, it waits for another process to do the work. It
-   * rejects when the store cannot be read (closed, unreachable).
+   * Resolves when nothing is due: nothing in flight here, no inbox entry processing or due, no
+   * effect running or due in the store (other processes' work counts through the store). Work
+   * scheduled for later does not count. Rejects when the store cannot be read.
    */
   async onIdle(): Promise<void> {
     const pollMs = Math.min(this.#options.pollIntervalMs, 100);

@@ -4,12 +4,7 @@ import type { ReturnUrls } from './options.js';
 /** Relative return URLs ('/thanks') are resolved against this placeholder, then kept relative. */
 const placeholder = 'http://relative.invalid';
 
-/**
- * Checks return URLs where they are configured (the receiver, an adapter's options): each must
- * be a path of the shop ('/thanks') or an http(s) URL. Found at start-up, a mistake is a
- * `ConfigurationError` naming it — not a 500 the first time a customer comes back from a
- * checkout, nor a `Location: javascript:…` that sends the browser nowhere.
- */
+/** Each return URL must be a path of the shop or an http(s) URL: a `ConfigurationError` at start-up. */
 export function checkReturnUrls(urls: ReturnUrls | undefined, option = 'returnUrls'): void {
   if (urls === undefined) return;
   if (typeof urls !== 'object' || urls === null) {
@@ -27,11 +22,7 @@ export function checkReturnUrls(urls: ReturnUrls | undefined, option = 'returnUr
   }
 }
 
-/**
- * Where to send the browser: the target with `merchant_reference` added, relative targets kept
- * relative; `undefined` for a target that is not a path or an http(s) URL (the caller then
- * answers JSON rather than throwing: `receive()` never throws).
- */
+/** The target with `merchant_reference` added; `undefined` when it is not a path or http(s) URL. */
 export function redirectLocation(target: string, merchantReference: string): string | undefined {
   const location = resolved(target);
   if (location === undefined) return undefined;

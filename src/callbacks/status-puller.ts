@@ -4,11 +4,7 @@ import type { CollectionTransaction } from '../schemas/collection.js';
 /** Asks the platform for one collection's status (`collection.status`), by any reference. */
 export type PullStatus = (reference: string) => Promise<CollectionTransaction>;
 
-/**
- * The amplification guard: forged or repeated callbacks must not become a flood of status calls.
- * At most one pull per reference is in flight (callers asking meanwhile share its answer), and
- * all pulls go through one queue with a global rate limit.
- */
+/** The amplification guard: one pull per reference in flight (shared), all under one rate limit. */
 export class StatusPuller {
   readonly #pull: PullStatus;
   readonly #queue: PQueue;

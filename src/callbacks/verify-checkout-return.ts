@@ -8,12 +8,8 @@ import {
 import { pullReferenceOf } from './find-record.js';
 
 /**
- * Verifies a secure-checkout browser return without a framework (spec rule 10): never trusts the
- * query string; finds the checkout by `external_reference`, pulls its status from the platform
- * (`collection.status`, which applies the shared `isPaid` rule to the store) and reports where
- * it stands. Handlers (`onPaid`...) are not run here: the transition leaves the effect due, and
- * your callback receiver runs it (`receiver.start()` drains due effects). When the status pull
- * fails (the platform unreachable), the outcome is `pending`: it does not throw for that.
+ * Verifies a secure-checkout return without a framework (spec rule 10): pulls the status, never
+ * trusts the query; handlers are left due for the receiver. An unreachable platform is `pending`.
  *
  * @example
  * const { outcome } = await verifyCheckoutReturn(pesakit, req.query);
@@ -32,9 +28,7 @@ export async function verifyCheckoutReturn(
   try {
     await pesakit.collection.status(pullReferenceOf(record) ?? externalReference);
   } catch {
-    // The platform did not answer (down, timeout, reset): nothing is proven either way, so the
-    // checkout stays pending — as the receiver's own return answers — instead of an error page
-    // for a customer who may have paid. A callback or the reconciler settles it later.
+    // No answer proves nothing: the checkout stays pending, for a callback or the reconciler to settle.
     return { outcome: 'pending', record, changed: false };
   }
   const after = (await pesakit.store.get(record.merchantReference)) ?? record;

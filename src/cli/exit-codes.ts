@@ -1,7 +1,4 @@
-/**
- * The exit codes of `pesakit reconcile` and `pesakit review`, so a scheduler can tell "all
- * settled" from "a person must look" from "the job itself is broken".
- */
+/** Exit codes a scheduler can tell apart: settled, a person must look, the job is broken. */
 export const exitCodes = {
   /** The pass ran and nothing in the store waits for a person. */
   ok: 0,

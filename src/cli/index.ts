@@ -9,10 +9,7 @@ import { registerSandboxCommand } from './commands/sandbox.js';
 import { exitTwoOnParseErrors } from './reconcile/usage-error.js';
 import { packageVersion } from './version.js';
 
-/**
- * The `pesakit` bin. Each command lives in its own file under `commands/` and registers itself
- * here, so `reconcile`, `openapi` and `demo` join as one file and one line each.
- */
+/** The `pesakit` bin: each command registers itself from its own file. */
 tolerateClosedOutput(process.stdout);
 tolerateClosedOutput(process.stderr);
 

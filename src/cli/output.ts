@@ -8,11 +8,7 @@ export interface ReporterStreams {
   err: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-/**
- * Text from outside (a file name, a spreadsheet cell, a platform message) with its terminal
- * control characters escaped (`\u001b`): printed raw, they could move the cursor, clear the
- * screen or retitle the terminal of the person reading.
- */
+/** Outside text with terminal control characters escaped, so it cannot drive the reader's terminal. */
 export function printable(text: string): string {
   return text.replace(
     // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped

@@ -8,29 +8,16 @@ import { bodyTooLargeResponse, declaresTooLarge, sendReceiverResponse } from './
 import { readBody } from './read-body.js';
 
 export interface PesakitExpressOptions {
-  /**
-   * Where the browser goes after a secure-checkout return, by the verified outcome. Wins over
-   * the receiver's own `returnUrls`. Without either, `GET <mount>/return` answers JSON. A path
-   * (`/thanks`) is the host's, as with `res.redirect`: a sub-app writes its mount path into it.
-   */
+  /** Return pages by outcome; win over the receiver's. A path is the host's, as with `res.redirect`. */
   returnUrls?: ReturnUrls;
 }
 
 /**
- * The callback receiver as Express 5 middleware. Mount it on its own path:
+ * The callback receiver as Express 5 middleware; reads the raw body itself (up to
+ * `receiver.maxBodyBytes`), or takes `req.rawBody`/`req.body` when a parser came first.
  *
  * @example
  * app.use('/pesakit', pesakitExpress(receiver, { returnUrls: { paid, pending, failed } }));
- * // POST|GET /pesakit/callback  platform callbacks   GET /pesakit/return  checkout return
- *
- * Everything under the mount point is answered by the receiver (unknown paths 404, wrong
- * methods 405). As a route handler (`app.post('/pesakit/callback', …)`) the path's last segment
- * names the receiver's route; at the root (`app.use(…)`) only `/callback` and `/return` are
- * pesakit's and other requests go on to the app. It reads the raw body itself, up to
- * `receiver.maxBodyBytes` (413 beyond), so
- * it works with or without `express.json()` in front of it; when a body parser already
- * consumed the stream, `req.rawBody` (when the app kept it) or the parsed `req.body` is passed
- * on instead.
  */
 export function pesakitExpress(
   receiver: MountableReceiver,

@@ -14,36 +14,23 @@ import { bodyTooLargeResponse } from './node-response.js';
 
 export interface PesakitFastifyOptions {
   receiver: MountableReceiver;
-  /**
-   * Where the receiver's routes live: `<prefix>/callback`, `<prefix>/return`.
-   * @default '/pesakit'
-   */
+  /** Where the routes live: `<prefix>/callback`, `<prefix>/return`. @default '/pesakit' */
   prefix?: string;
-  /**
-   * Where the browser goes after a secure-checkout return, by the verified outcome. Wins over
-   * the receiver's own `returnUrls`. Without either, `GET <prefix>/return` answers JSON.
-   */
+  /** Return pages by verified outcome; win over the receiver's. Without either: JSON. */
   returnUrls?: ReturnUrls;
 }
 
 /**
- * The callback receiver as a Fastify 5 plugin.
+ * The callback receiver as a Fastify 5 plugin, in its own context: bodies read raw (up to
+ * `receiver.maxBodyBytes`), the app's parsers, hooks and error handler untouched.
  *
  * @example
  * await app.register(pesakitFastify, { receiver, prefix: '/pesakit', returnUrls });
- * // POST|GET /pesakit/callback  platform callbacks   GET /pesakit/return  checkout return
- *
- * The routes live in their own encapsulated context with their own body parsing: every
- * content type is read as raw bytes (up to `receiver.maxBodyBytes`, 413 beyond) and handed to
- * the receiver, which parses the JSON itself. Nothing leaks into the app: its own JSON parser,
- * error handler and hooks are untouched, and theirs do not touch these routes' bodies.
  */
 const plugin: FastifyPluginAsync<PesakitFastifyOptions> = async (app, options) => {
   // A bad return URL is a mistake of the app's setup: `register` (or `ready`) rejects with it.
   checkReturnUrls(options.returnUrls);
-  // fastify-plugin runs this in the app's own context, where `prefix` would be ignored;
-  // the routes get their own child context, which both takes the prefix and keeps the body
-  // parsers in.
+  // The routes get their own child context: it takes the prefix and keeps the body parsers in.
   await app.register(receiverRoutes, {
     receiver: options.receiver,
     prefix: options.prefix ?? '/pesakit',
@@ -84,11 +71,8 @@ async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptio
     };
     return send(reply, await receiver.receive(received, receiveOptions(options)));
   };
-  // Under its own prefix every path is pesakit's: an unknown one gets the receiver's 404, which
-  // names the paths it does answer (a misspelt callback URL is found at once). Without one
-  // (`prefix: '/'`, also inside an enclosing plugin's prefix) the paths are the app's: a
-  // catch-all would answer every path the app has no route for and shadow the app's own
-  // not-found handler — so only the receiver's own paths are routed.
+  // With a prefix every path is pesakit's (unknown ones 404 naming its paths); without one only
+  // its own paths are routed, so the app's not-found handler is not shadowed.
   const own = options.prefix;
   const paths = own === '' || own === '/' ? receiverPaths : ['/*'];
   for (const path of paths) app.all(path, { bodyLimit: limit }, handler);

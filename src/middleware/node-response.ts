@@ -10,10 +10,7 @@ export function sendReceiverResponse(response: ServerResponse, answer: ReceiverR
   response.end(answer.body);
 }
 
-/**
- * The 413 an adapter sends itself when it stops reading a body at the limit (the receiver
- * never saw it). `connection: close` because the unread rest of the body is still on the wire.
- */
+/** The adapter's own 413; `connection: close`, the unread rest of the body is on the wire. */
 export function bodyTooLargeResponse(limit: number): ReceiverResponse {
   return {
     status: 413,

@@ -5,12 +5,7 @@ export type BodyReading =
   | { ok: true; body: Buffer }
   | { ok: false; reason: 'too_large' | 'aborted' };
 
-/**
- * Reads a request body, stopping as soon as it passes `limit` bytes: a declared
- * `content-length` over the limit is refused before a byte is read, and an undeclared
- * (chunked) body is refused the moment it crosses the limit. The rest is never buffered, so a
- * large or endless body cannot grow the heap.
- */
+/** Reads a body, refusing it as soon as it passes `limit` bytes, so no body can grow the heap. */
 export function readBody(request: IncomingMessage, limit: number): Promise<BodyReading> {
   if (declaresTooLarge(request.headers, limit)) {
     return Promise.resolve({ ok: false, reason: 'too_large' });

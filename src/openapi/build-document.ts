@@ -8,10 +8,7 @@ import { securitySchemes } from './security.js';
 import { serversFor } from './servers.js';
 import type { OpenApiDocument, OpenApiOptions, OpenApiPathItem } from './types.js';
 
-/**
- * Every route of the platform the SDK calls: the JSON endpoint table, and the routes that take
- * a file upload instead of JSON and so live outside it (`customer/bulkpayment`).
- */
+/** Every route the SDK calls: the JSON endpoint table plus the file-upload routes. */
 const allEndpoints: readonly Endpoint[] = [
   ...(Object.values(endpoints) as readonly Endpoint[]),
   airtimeBulkPaymentEndpoint,
@@ -26,15 +23,11 @@ const productDescriptions: Readonly<Record<Product, string>> = {
 };
 
 /**
- * The OpenAPI 3.1 document of the platform, generated from the endpoint table
- * (src/core/endpoints.ts) and the zod wire schemas, so it cannot disagree with what the SDK
- * sends and the sandbox answers. One operation per endpoint; its `operationId` is the
- * endpoint id and its tag the product.
- *
- * @throws when two endpoints would share a method and path (see {@link OpenApiOptions}).
+ * The OpenAPI 3.1 document, generated from the endpoint table and the zod wire schemas so it
+ * cannot disagree with the SDK and the sandbox.
+ * @throws when two endpoints would share a method and path.
  * @example
  * const document = buildOpenApiDocument({ environment: 'sandbox', version: '0.1.0' });
- * JSON.stringify(document, null, 2);
  */
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const components = new SchemaComponents();

@@ -9,10 +9,7 @@ type Descriptions = Readonly<
 
 const unknownPaymentToken = 'The payment token is unknown.';
 
-/**
- * The errors particular to one endpoint, as its sandbox route answers them
- * (docs/api-contract.md). A description here replaces the common one for the same status.
- */
+/** Errors particular to one endpoint; a description here replaces the common one. */
 const endpointErrors: Readonly<Partial<Record<EndpointId | 'airtimeBulkPayment', Descriptions>>> = {
   collectionLogin: { 401: 'These credentials do not match our records.' },
   airtimeLogin: {
@@ -66,12 +63,7 @@ const endpointErrors: Readonly<Partial<Record<EndpointId | 'airtimeBulkPayment',
   },
 };
 
-/**
- * The error responses of an operation: the ones every route of its kind shares (a body can be
- * malformed or break a rule; a bearer token can be missing; an airtime user can be inactive)
- * plus its own. Only statuses the sandbox really answers are listed; 413, 415, 429 and 5xx are
- * possible on any route and documented once in docs/api-contract.md rather than on each.
- */
+/** An operation's error responses: its kind's shared ones plus its own, only those the sandbox answers. */
 export function errorResponses(
   endpoint: Endpoint,
   components: SchemaComponents,

@@ -26,10 +26,7 @@ const moneyNote =
 
 const pascalCase = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
-/**
- * The OpenAPI operation of one endpoint, its request and response schemas added to
- * `components` and referred to by `$ref`.
- */
+/** One endpoint's operation, its schemas added to `components` and referred to by `$ref`. */
 export function buildOperation(
   endpoint: Endpoint,
   template: string,

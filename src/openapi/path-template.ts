@@ -3,11 +3,7 @@ import { testProviderSchema } from '../schemas/collection.js';
 import { toOpenApiSchema } from './schema-components.js';
 import type { OpenApiParameter } from './types.js';
 
-/**
- * An endpoint's path as an OpenAPI path template (`{provider}` kept, not filled): the sandbox
- * path under its product prefix, or the production path relative to the product's own host.
- * The same rule as `endpointPath` in src/core/paths.ts, which fills the parameters instead.
- */
+/** An endpoint's path as an OpenAPI template (`{provider}` kept); `endpointPath`'s rule. */
 export function pathTemplate(endpoint: Endpoint, environment: Environment): string {
   return environment === 'sandbox'
     ? sandboxPrefixes[endpoint.product] + endpoint.sandboxPath
@@ -24,10 +20,7 @@ const pathParameters: Readonly<Record<string, Omit<OpenApiParameter, 'name' | 'i
     },
   };
 
-/**
- * The path parameters of a template. A name the table above does not describe throws, so a new
- * `{name}` in the endpoint table cannot reach the document undescribed.
- */
+/** A template's path parameters; an undescribed `{name}` throws so none reaches the document. */
 export function pathParametersOf(template: string): OpenApiParameter[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => {
     const parameter = pathParameters[name];

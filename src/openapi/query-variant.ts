@@ -2,18 +2,10 @@ import type { Endpoint, EndpointId } from '../core/endpoints.js';
 import { toOpenApiSchema } from './schema-components.js';
 import type { JsonSchema, OpenApiOperation, OpenApiParameter } from './types.js';
 
-/**
- * Endpoints the platform also takes as `GET`, the JSON body's fields moved to the query string
- * (spec: "GET or POST /api/sandbox/callback"; nested fields as `data[amount]=…`).
- */
+/** Endpoints the platform also takes as `GET`, body fields in the query (`data[amount]=…`). */
 const takenAsQuery: ReadonlySet<string> = new Set<EndpointId>(['engineCallback']);
 
-/**
- * The `GET` twin of a `POST` operation whose body may come as a query string: the same
- * security and answers, one query parameter per top-level body field (an object field as a
- * `deepObject`, which is how `data[amount]=1000` is spelled), and no request body. Its
- * `operationId` is the endpoint id plus `Query`. `undefined` for every other endpoint.
- */
+/** The `GET` twin of a POST whose body may come as a query (`deepObject` fields), id + `Query`. */
 export function queryVariantOf(
   endpoint: Endpoint,
   post: OpenApiOperation,

@@ -6,12 +6,7 @@ import { msisdnSchema } from '../schemas/msisdn.js';
 import { payableMsisdnSchema } from '../schemas/provider.js';
 import type { JsonSchema } from './types.js';
 
-/**
- * What JSON Schema cannot learn from a zod schema by itself. These shared schemas carry their
- * rules in `.refine` checks, which `z.toJSONSchema` drops, so without this note the document
- * would say only "number" or "string" where the platform has a rule a client must follow.
- * Keyed by the schema object itself: every wire shape reuses these instances.
- */
+/** The rules `.refine` checks carry, which `z.toJSONSchema` drops, keyed by the shared schema. */
 export const schemaAnnotations: ReadonlyMap<z.core.$ZodType, JsonSchema> = new Map<
   z.core.$ZodType,
   JsonSchema

@@ -3,22 +3,12 @@ import * as schemas from '../schemas/index.js';
 import { schemaAnnotations } from './schema-annotations.js';
 import type { JsonSchema, OpenApiReference } from './types.js';
 
-/**
- * Which side of a schema to describe. Requests are what a client may send (`input`: before
- * `.trim()` or `.toLowerCase()` run); responses are what a client receives (`output`).
- */
+/** Requests are described as input (before transforms), responses as output. */
 export type SchemaSide = 'input' | 'output';
 
 /**
- * Converts a wire schema to the JSON Schema of an OpenAPI 3.1 document with zod's own
- * `z.toJSONSchema`.
- *
- * - `unrepresentable: 'any'`: a `.refine` check (an amount's decimals, a provider prefix) has no
- *   JSON Schema form; it is left out rather than failing the build, and the shared schemas that
- *   rely on one get a human description instead ({@link schemaAnnotations}).
- * - `reused: 'inline'` and `cycles: 'throw'`: zod would otherwise move shared parts to `$defs`,
- *   whose `#/$defs/...` references would point at the OpenAPI document's root once embedded.
- * - The `$schema` keyword is dropped: `jsonSchemaDialect` states the dialect once for the document.
+ * A wire schema as OpenAPI 3.1 JSON Schema: refinements left out (annotated instead), shared
+ * parts inlined (no `$defs`, whose refs would break once embedded), no `$schema`.
  */
 export function toOpenApiSchema(schema: z.ZodType, side: SchemaSide): JsonSchema {
   const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, {
@@ -35,12 +25,7 @@ export function toOpenApiSchema(schema: z.ZodType, side: SchemaSide): JsonSchema
   return jsonSchema;
 }
 
-/**
- * The component name of each exported wire schema: its export name without `Schema`, in
- * PascalCase (`loginRequestSchema` → `LoginRequest`), the same name as the SDK's inferred type.
- * A schema exported under two names (`payMobileRequestSchema` is `mnoCollectionRequestSchema`)
- * takes the first in alphabetical order, so the document does not change between runs.
- */
+/** Component names: the export name without `Schema`, PascalCase; aliases take the first alphabetically. */
 const exportedNames: ReadonlyMap<z.ZodType, string> = (() => {
   const names = new Map<z.ZodType, string>();
   const entries = Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -57,18 +42,11 @@ export function componentName(schema: z.ZodType, fallback: string): string {
   return exportedNames.get(schema) ?? fallback;
 }
 
-/**
- * Collects the document's `components.schemas`: each wire schema is converted once and every
- * operation that uses it refers to it by `$ref`, so a generated client gets one named type per
- * shape (three logins share `LoginRequest`).
- */
+/** The document's `components.schemas`: each wire schema converted once, referred to by `$ref`. */
 export class SchemaComponents {
   readonly #schemas = new Map<string, JsonSchema>();
 
-  /**
-   * A `$ref` to `schema` as seen from `side`, adding it under its component name on first use.
-   * Two different JSON Schemas under one name would make a reference lie, so that throws.
-   */
+  /** A `$ref` to `schema`, registered on first use; two schemas under one name throw. */
   ref(schema: z.ZodType, side: SchemaSide, fallbackName: string): OpenApiReference {
     const name = componentName(schema, fallbackName);
     const jsonSchema = toOpenApiSchema(schema, side);

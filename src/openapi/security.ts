@@ -32,11 +32,7 @@ const required = (name: SchemeName): OpenApiSecurityRequirement[] => [{ [name]: 
 // An empty requirement object is how OpenAPI says "or no credentials at all".
 const optional = (name: SchemeName): OpenApiSecurityRequirement[] => [{}, { [name]: [] }];
 
-/**
- * How an operation is secured, by its endpoint's auth scheme. The payment token is not a header:
- * it travels in the JSON body as `token`, which the request schema already requires, so the
- * operation says so in its description instead; `none` and `payment-token` have no requirement.
- */
+/** An operation's security; the payment token travels in the body, so it has no requirement. */
 export function securityFor(auth: AuthScheme): OpenApiSecurityRequirement[] | undefined {
   switch (auth) {
     case 'bearer':

@@ -3,11 +3,7 @@ import type { OpenApiOptions, OpenApiServer } from './types.js';
 /** Where `npx pesakit sandbox` listens by default; every product shares it under its prefix. */
 export const SANDBOX_URL = 'http://127.0.0.1:4010';
 
-/**
- * The servers of a document. The sandbox is one host. In production each product has its own
- * host, which the spec does not publish, so it is a variable (the SDK's `baseUrls[product]`)
- * whose default is a reserved `.invalid` name that can never be called by mistake.
- */
+/** The sandbox host, or a per-product production host variable defaulting to a `.invalid` name. */
 export function serversFor(options: OpenApiOptions): OpenApiServer[] {
   if (options.environment === 'sandbox') {
     return [

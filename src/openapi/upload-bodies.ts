@@ -2,11 +2,7 @@ import { airtimeBulkBatchIdSchema } from '../schemas/airtime-bulk.js';
 import type { SchemaComponents } from './schema-components.js';
 import type { OpenApiRequestBody } from './types.js';
 
-/**
- * The request body of a route that takes a file rather than JSON (it has no zod request schema
- * in the endpoint table): its `multipart/form-data` fields, as the sandbox reads them
- * (docs/api-contract.md § Bulk airtime). `undefined` for every other route.
- */
+/** The `multipart/form-data` body of a file-upload route (docs/api-contract.md § Bulk airtime). */
 export function uploadBodyOf(
   endpointId: string,
   components: SchemaComponents,

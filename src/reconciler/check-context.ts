@@ -11,10 +11,7 @@ import type { Platform } from './platform.js';
 /** What one pass shares between its checks: each shared pull happens once per pass. */
 export interface PassState {
   payouts: PayoutHistory;
-  /**
-   * The airtime account (wallet balance), pulled once per pass, for a check whose lease margin
-   * runs out at `usableUntil` (past it: LeaseMarginSpent, as for the payout history).
-   */
+  /** The airtime wallet, pulled once per pass; past `usableUntil`, LeaseMarginSpent. */
   airtimeUser(usableUntil: number): Promise<unknown>;
 }
 
@@ -48,10 +45,7 @@ export interface CheckContext {
   leased: LeasedRecord;
   record: TransactionRecord;
   now: Date;
-  /**
-   * From its instant (`margin.until`, reconciler clock, ms) no request may be sent for this
-   * record: its lease may be another worker's soon after (due-records.ts, leaseMarginMs).
-   */
+  /** From `margin.until` no request may be sent for this record: its lease may be another's. */
   margin: LeaseMargin;
   options: ResolvedOptions;
   platform: Platform;
@@ -116,10 +110,7 @@ export async function review(ctx: CheckContext, verdict: ReviewVerdict): Promise
   return { kind: 'review', record: moved.record, changed: true, verdict, answer: verdict.evidence };
 }
 
-/**
- * Another path (a callback, a person) settled the record between our lease and our write: the
- * store refused the move, and theirs stands.
- */
+/** Another path settled the record between our lease and our write: theirs stands. */
 async function lostRace(ctx: CheckContext, error: unknown): Promise<CheckOutcome> {
   if (!isInvalidTransitionError(error)) throw error;
   const current = (await ctx.store.get(ctx.record.merchantReference)) ?? ctx.record;

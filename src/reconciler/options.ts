@@ -38,48 +38,6 @@ export const defaultSchedules = {
  */
 export const minimumSettleWindowMs = minute;
 
-/** Options of `pesakit.createReconciler()`. */
-export interface ReconcilerOptions {
-  /** Pulls in flight at once. @default 8 */
-  concurrency?: number;
-  /** Platform requests per second, all products together. @default 20 */
-  ratePerSecond?: number;
-  /** Milliseconds between checks, by tier, for `pending` and for `unknown` records. */
-  schedules?: { pending?: readonly number[]; unknown?: readonly number[] };
-  /** Each delay is moved by up to this fraction either way, so records spread out. @default 0.1 */
-  jitter?: number;
-  /** A record older than this (since it was sent) goes to needs_review `max_attempts`. @default 3 days */
-  maxAgeMs?: number;
-  /** A record checked this many times goes to needs_review `max_attempts`. @default 40 */
-  maxAttempts?: number;
-  /** An unpaid secure checkout older than this is failed with reason `expired`. @default 24 h */
-  checkoutExpiryMs?: number;
-  /**
-   * Disbursement without a refid: how long after the attempt the payout history must show
-   * nothing before the payout is failed as "never reached the platform". Below 1 min the
-   * reconciler warns (`PESAKIT_SHORT_SETTLE_WINDOW`): too short a window fails payouts the
-   * platform lists late. @default 15 min
-   */
-  settleWindowMs?: number;
-  /**
-   * Collection `unknown` with no platform reference: how long to wait for its callback before
-   * handing it to a person (needs_review `no_platform_reference`). @default 30 min
-   */
-  noReferenceWindowMs?: number;
-  /** An `initiating` record older than this (a crash between write-ahead and send) is treated as unknown. @default 60 s */
-  initiatingGraceMs?: number;
-  /** How long a leased record stays this worker's. @default 60 000 */
-  leaseMs?: number;
-  /** Records per keyset page read from the store. @default 200 */
-  batchSize?: number;
-  /** `start()`: how often to look for due work. @default 5 000 */
-  pollIntervalMs?: number;
-  /** Same handlers as the callback receiver; run once per final transition, whoever wins it. */
-  onPaid?: (record: TransactionRecord, ctx: EffectContext) => unknown;
-  onFailed?: (record: TransactionRecord, ctx: EffectContext) => unknown;
-  onReview?: (record: TransactionRecord, verdict: ReviewVerdict, ctx: EffectContext) => unknown;
-}
-
 const positiveInt = (field: string) =>
   z
     .number({ error: `${field} must be a number` })
@@ -90,47 +48,71 @@ const duration = (field: string) =>
     .number({ error: `${field} must be a number of milliseconds` })
     .int({ error: `${field} must be a whole number of milliseconds` })
     .min(0, { error: `${field} must not be negative` });
-const tiers = (field: string) =>
+const tiers = (field: string, fallback: readonly number[]) =>
   z
     .array(duration(`${field}[]`).min(1, { error: `${field} delays must be at least 1 ms` }))
-    .min(1, { error: `${field} must list at least one delay` });
-const handler = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
-  error: 'must be a function',
-});
+    .min(1, { error: `${field} must list at least one delay` })
+    .readonly()
+    .default(fallback);
+const handler = <T extends (...args: never[]) => unknown>() =>
+  z.custom<T>((value) => typeof value === 'function', { error: 'must be a function' }).optional();
 
 const optionsSchema = z.object({
+  /** Pulls in flight at once. @default 8 */
   concurrency: positiveInt('concurrency')
     .max(256, { error: 'concurrency must be at most 256' })
-    .optional(),
-  ratePerSecond: z.number().positive({ error: 'ratePerSecond must be above 0' }).optional(),
+    .default(8),
+  /** Platform requests per second, all products together. @default 20 */
+  ratePerSecond: z.number().positive({ error: 'ratePerSecond must be above 0' }).default(20),
+  /** Milliseconds between checks, by tier, for `pending` and for `unknown` records. */
   schedules: z
     .object({
-      pending: tiers('schedules.pending').optional(),
-      unknown: tiers('schedules.unknown').optional(),
+      pending: tiers('schedules.pending', defaultSchedules.pending),
+      unknown: tiers('schedules.unknown', defaultSchedules.unknown),
     })
-    .optional(),
-  jitter: z.number().min(0).max(0.5, { error: 'jitter must be between 0 and 0.5' }).optional(),
-  maxAgeMs: duration('maxAgeMs').optional(),
-  maxAttempts: positiveInt('maxAttempts').optional(),
-  checkoutExpiryMs: duration('checkoutExpiryMs').optional(),
-  settleWindowMs: duration('settleWindowMs').optional(),
-  noReferenceWindowMs: duration('noReferenceWindowMs').optional(),
-  initiatingGraceMs: duration('initiatingGraceMs').optional(),
-  leaseMs: positiveInt('leaseMs').optional(),
-  batchSize: positiveInt('batchSize').max(10_000).optional(),
+    .prefault({}),
+  /** Each delay is moved by up to this fraction either way, so records spread out. @default 0.1 */
+  jitter: z.number().min(0).max(0.5, { error: 'jitter must be between 0 and 0.5' }).default(0.1),
+  /** A record older than this (since it was sent) goes to needs_review `max_attempts`. @default 3 days */
+  maxAgeMs: duration('maxAgeMs').default(3 * day),
+  /** A record checked this many times goes to needs_review `max_attempts`. @default 40 */
+  maxAttempts: positiveInt('maxAttempts').default(40),
+  /** An unpaid secure checkout older than this is failed with reason `expired`. @default 24 h */
+  checkoutExpiryMs: duration('checkoutExpiryMs').default(day),
+  /**
+   * Disbursement without a refid: how long after the attempt the payout history must show
+   * nothing before the payout is failed as "never reached the platform". Below 1 min the
+   * reconciler warns (`PESAKIT_SHORT_SETTLE_WINDOW`): too short a window fails payouts the
+   * platform lists late. @default 15 min
+   */
+  settleWindowMs: duration('settleWindowMs').default(15 * minute),
+  /** Collection `unknown` with no platform reference: wait this long for a callback, then review. @default 30 min */
+  noReferenceWindowMs: duration('noReferenceWindowMs').default(30 * minute),
+  /** An `initiating` record older than this (a crash between write-ahead and send) is treated as unknown. @default 60 s */
+  initiatingGraceMs: duration('initiatingGraceMs').default(minute),
+  /** How long a leased record stays this worker's. @default 60 000 */
+  leaseMs: positiveInt('leaseMs').default(minute),
+  /** Records per keyset page read from the store. @default 200 */
+  batchSize: positiveInt('batchSize').max(10_000).default(200),
+  /** `start()`: how often to look for due work. @default 5 000 */
   // A Node timer waits at most 2^31-1 ms; a longer one fires after 1 ms, passes back to back.
   pollIntervalMs: positiveInt('pollIntervalMs')
     .max(2 ** 31 - 1, { error: 'pollIntervalMs must be at most 2147483647 (about 24.8 days)' })
-    .optional(),
-  onPaid: handler.optional(),
-  onFailed: handler.optional(),
-  onReview: handler.optional(),
+    .default(5 * second),
+  /** Same handlers as the callback receiver; run once per final transition, whoever wins it. */
+  onPaid: handler<(record: TransactionRecord, ctx: EffectContext) => unknown>(),
+  onFailed: handler<(record: TransactionRecord, ctx: EffectContext) => unknown>(),
+  onReview:
+    handler<(record: TransactionRecord, verdict: ReviewVerdict, ctx: EffectContext) => unknown>(),
 });
 
+/** Options of `pesakit.createReconciler()`. */
+export type ReconcilerOptions = z.input<typeof optionsSchema>;
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<
-  Omit<ReconcilerOptions, 'onPaid' | 'onFailed' | 'onReview' | 'schedules'>
-> & { schedules: { pending: readonly number[]; unknown: readonly number[] } };
+export type ResolvedOptions = Omit<
+  z.output<typeof optionsSchema>,
+  'onPaid' | 'onFailed' | 'onReview'
+>;
 
 /**
  * Validates the options and fills defaults. A bad one is a `ConfigurationError` (as for
@@ -157,25 +139,8 @@ export function resolveOptions(options: ReconcilerOptions = {}): ResolvedOptions
       `createReconciler: ${rules.join('; ')}. Nothing was started.`,
     );
   }
-  const o = parsed.data;
-  return {
-    concurrency: o.concurrency ?? 8,
-    ratePerSecond: o.ratePerSecond ?? 20,
-    schedules: {
-      pending: o.schedules?.pending ?? defaultSchedules.pending,
-      unknown: o.schedules?.unknown ?? defaultSchedules.unknown,
-    },
-    jitter: o.jitter ?? 0.1,
-    maxAgeMs: o.maxAgeMs ?? 3 * day,
-    maxAttempts: o.maxAttempts ?? 40,
-    checkoutExpiryMs: o.checkoutExpiryMs ?? day,
-    settleWindowMs: o.settleWindowMs ?? 15 * minute,
-    noReferenceWindowMs: o.noReferenceWindowMs ?? 30 * minute,
-    initiatingGraceMs: o.initiatingGraceMs ?? minute,
-    leaseMs: o.leaseMs ?? minute,
-    batchSize: o.batchSize ?? 200,
-    pollIntervalMs: o.pollIntervalMs ?? 5 * second,
-  };
+  const { onPaid, onFailed, onReview, ...resolved } = parsed.data;
+  return resolved;
 }
 
 /**

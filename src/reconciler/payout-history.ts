@@ -43,10 +43,7 @@ export class PayoutHistory {
     this.#now = now;
   }
 
-  /**
-   * The history back to `since` (fetching the pages still missing), for a check whose lease
-   * margin runs out at `usableUntil` (reconciler clock, ms): past it, LeaseMarginSpent.
-   */
+  /** The history back to `since`, fetching missing pages; past `usableUntil`, LeaseMarginSpent. */
   covering(since: Date, usableUntil: number = Number.POSITIVE_INFINITY): Promise<HistoryView> {
     return awaitShared(this.#waiters, usableUntil, this.#nowMs, () => {
       const walk = this.#walking.then(() => this.#extend(since.getTime()));

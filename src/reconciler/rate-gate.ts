@@ -80,10 +80,7 @@ export class RateGate {
     return () => events.off('retry', onRetry);
   }
 
-  /**
-   * Stops starting requests for `ms` (a longer pause wins). A request out whose margin ends
-   * before the pause does is aborted: a pull wasted, never a pull late.
-   */
+  /** Pauses for `ms` (longer wins); a request whose margin ends first is aborted, never late. */
   pause(ms: number): void {
     const endsAt = this.#now() + ms;
     for (const margin of this.#started.keys()) {

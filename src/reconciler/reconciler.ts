@@ -5,7 +5,7 @@ import { PesakitError } from '../errors/pesakit-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
-import { EffectRunner } from '../settlement/effects.js';
+import { EffectRunner, type SettlementHandlers } from '../settlement/effects.js';
 import type { CheckContext, CheckOutcome } from './check-context.js';
 import { decide } from './decide.js';
 import type { DueRecord } from './due-records.js';
@@ -42,18 +42,13 @@ export interface RunOnceOptions {
 }
 
 /**
- * The pull reconciler: brings every `pending`, `unknown` and stale `initiating` record to a
- * final state or to `needs_review`, by pulling the platform on a schedule (docs/reconciler.md).
- *
- * Records are leased from the store in keyset pages (memory stays flat); on PostgreSQL many
- * reconcilers share the work through `FOR UPDATE SKIP LOCKED` leases, and a final state is
- * written only by the lease holder. Every platform request goes through one gate (concurrency,
- * requests per second, a 429 pauses everyone). A final transition this reconciler wins runs
- * the merchant's handler through the shared EffectRunner, exactly as a callback would.
+ * The pull reconciler: brings every `pending`, `unknown` and stale `initiating` record to a final
+ * state or to `needs_review` by pulling the platform on a schedule (docs/reconciler.md). Records
+ * are leased in keyset pages (fenced: only the lease holder writes a final state); every request
+ * goes through one rate gate; a won transition runs the handler through the EffectRunner.
  *
  * @example
  * const reconciler = pesakit.createReconciler({ onPaid: (record) => fulfil(record) });
- * reconciler.on('review', (record, verdict) => alert(record.merchantReference, verdict.message));
  * const summary = await reconciler.runOnce();
  */
 export class Reconciler extends EventEmitter<ReconcilerEvents> {
@@ -68,7 +63,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #transport: Transport;
   readonly #now: () => Date;
   /** The merchant's handlers (the EffectRunner runs them; toJSON says only which were given). */
-  readonly #given: Pick<ReconcilerOptions, 'onPaid' | 'onFailed' | 'onReview'>;
+  readonly #given: SettlementHandlers;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
   #closing = false;
@@ -103,10 +98,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#effects.on('dead', (event) => this.emit('error', event.error));
   }
 
-  /**
-   * One pass over everything due (`force`: every open record), each record once. Resolves
-   * with the counts. A pass already running is joined, not doubled.
-   */
+  /** One pass over everything due (`force`: every open record); a running pass is joined. */
   runOnce(options: RunOnceOptions = {}): Promise<ReconcileSummary> {
     if (this.#closing) {
       return Promise.reject(
@@ -149,10 +141,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     await this.#gate.close();
   }
 
-  /**
-   * Its state and options for `JSON.stringify`, never the client's secrets (and not the listener
-   * table, which points back at the reconciler: "circular structure").
-   */
+  /** State and options for `JSON.stringify`, without the client or the circular listener table. */
   toJSON(): ReconcilerSnapshot {
     return reconcilerSnapshot({
       running: this.#running,

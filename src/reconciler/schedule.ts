@@ -6,12 +6,7 @@ export function scheduleOf(record: TransactionRecord): 'pending' | 'unknown' {
   return record.status === 'pending' ? 'pending' : 'unknown';
 }
 
-/**
- * When the record is next due after its `checks`-th check. The n-th delay (from 0) is the wait
- * before check n+1: the first is the wait after the attempt, the second the wait after the
- * first check, and so on; past the end the last repeats. Jittered so that records created
- * together do not stay in lockstep.
- */
+/** When the record is next due after its `checks`-th check (the last tier repeats), jittered. */
 export function nextCheckAt(
   record: TransactionRecord,
   checks: number,
@@ -30,10 +25,7 @@ export function attemptTime(record: TransactionRecord): Date {
   return record.attemptedAt ?? record.createdAt;
 }
 
-/**
- * A record never checked is first due one early-burst delay after its attempt (a just-sent
- * payment is not worth a pull yet); `undefined` when that time has come.
- */
+/** A never-checked record is first due one early delay after its attempt; `undefined` once due. */
 export function firstDueAt(
   record: TransactionRecord,
   options: ResolvedOptions,

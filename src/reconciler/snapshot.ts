@@ -1,10 +1,6 @@
 import type { ReconcilerOptions, ResolvedOptions } from './options.js';
 
-/**
- * What a reconciler shows of itself to a logger (`JSON.stringify`, `util.inspect`): its state and
- * its options, never the client it runs on. Shaped like the callback receiver's
- * (`{ kind: 'callbackReceiver', … }`) so that both read alike in a log.
- */
+/** What a reconciler shows a logger: state and options, never the client; shaped like the receiver's. */
 export interface ReconcilerSnapshot {
   kind: 'reconciler';
   /** `start()` was called and `close()` not yet. */

@@ -5,19 +5,13 @@ import type { ReviewVerdict } from '../references/review.js';
 
 /** What a handler is told besides the record. */
 export interface EffectContext {
-  /**
-   * Stable for the record (its merchant reference): make your own writes idempotent on it —
-   * e.g. a unique key in your orders table — because a handler runs at least once.
-   */
+  /** Stable for the record: key your own writes on it, since a handler runs at least once. */
   effectKey: string;
   /** 1 for the first run, 2 for the first retry, … */
   attempt: number;
 }
 
-/**
- * The merchant's code that runs when a transaction settles — whichever path settled it: a
- * callback, the checkout return, the reconciler, or a person's `store.resolve()`.
- */
+/** The merchant's code run when a transaction settles, whichever path settled it. */
 export interface SettlementHandlers {
   /** The payment is proven (spec rule 5): credit the order. */
   onPaid?: (record: TransactionRecord, context: EffectContext) => unknown;
@@ -30,11 +24,7 @@ export interface SettlementHandlers {
 export type EffectKind = 'paid' | 'failed' | 'review';
 
 export interface EffectRunnerOptions {
-  /**
-   * How long a run is exclusive. A handler still running past it may be started again by
-   * another process: keep handlers shorter than this.
-   * @default 60_000
-   */
+  /** How long a run is exclusive: keep handlers shorter. @default 60_000 */
   leaseMs?: number;
   /** Delays before each retry of a failed handler, in ms; the last repeats. @default 1 s, 5 s, 30 s, 2 min, 10 min */
   retryDelaysMs?: readonly number[];
@@ -60,11 +50,9 @@ export const DEFAULT_EFFECT_RETRY_DELAYS: readonly number[] = [
 ];
 
 /**
- * Runs the merchant's handlers for settled transactions, through the store's effect outbox.
- * The transition that settles a record makes its effect due in the same write, so:
- * **the transition happens exactly once; the handler runs at least once, until it completes.**
- * A handler that throws is retried with backoff; a process that dies mid-handler leaves a lease
- * that expires, and `drain()` anywhere picks the effect up again.
+ * Runs the merchant's handlers through the store's effect outbox: the settling transition makes
+ * the effect due in the same write, so **the transition happens exactly once; the handler runs
+ * at least once, until it completes** (retried with backoff; an expired lease is taken over).
  */
 export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   readonly #store: EffectOutbox;
@@ -90,11 +78,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     this.#now = options.now ?? (() => new Date());
   }
 
-  /**
-   * Runs the effect of one record if it is due — call it right after winning the record's
-   * transition. Resolves `false` when there was nothing to run (already done, or another
-   * worker holds it).
-   */
+  /** Runs one record's due effect right after its transition; `false` when nothing was run. */
   async runFor(merchantReference: string): Promise<boolean> {
     const claims = await this.#store.claimEffects({ leaseMs: this.#leaseMs, merchantReference });
     for (const claim of claims) await this.#run(claim.record, claim.token);
@@ -178,11 +162,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   }
 }
 
-/**
- * Which handler a settled record calls. Only a settling transition makes an effect due, so a
- * claimed effect on an open record means the store broke that rule: say so loudly rather than
- * run a handler for a payment that has not settled.
- */
+/** The handler a settled record calls; an effect on an open record is a broken store: throw. */
 function kindOf(record: TransactionRecord): EffectKind {
   if (record.status === 'success') return 'paid';
   if (record.status === 'failed') return 'failed';

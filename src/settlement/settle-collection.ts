@@ -12,20 +12,11 @@ export type CollectionSettlement =
   | { outcome: 'already_final'; record: TransactionRecord; changed: false };
 
 /**
- * Applies the platform's own word on a collection — the `data` of a status pull — to the stored
- * record, deciding with the one rule of "paid" (`isPaid`, spec rule 5). Callbacks, the checkout
- * return, `collection.status()` and the reconciler all come through here, so they can never
- * disagree:
- *
- * - success, references and amount equal → `success`;
- * - success for another amount, or a differing reference → `needs_review` with the verdict
- *   (an underpaid collection must not silently stay pending, nor be credited);
- * - failed, about this record (a common reference, none differing) → `failed`;
- * - still pending → no change (an `unknown` record becomes `pending`: the platform has it).
- *
- * The caller attaches the platform's references first when the record was found another way
- * (an `unknown` record matched by its merchant reference). Exactly one caller gets
- * `changed: true` for a final move, across processes: that caller owns the effect.
+ * Applies a status pull's `data` to the record with the one rule of "paid" (`isPaid`, spec rule
+ * 5), so callbacks, the return, `collection.status()` and the reconciler never disagree:
+ * success with matching references and amount → `success`; a differing amount or reference →
+ * `needs_review`; failed → `failed`; pending → no change. Exactly one caller across processes
+ * gets `changed: true` for a final move, and owns the effect.
  */
 export async function applyCollectionObservation(
   store: ReferenceStore,

@@ -4,11 +4,7 @@ import { UsageError } from '../reconcile/usage-error.js';
 
 const postgresScheme = /^postgres(ql)?:\/\//i;
 
-/**
- * Where the batch's records go. A new batch may create its SQLite file. A resumed one
- * (`--batch-id`) must find it: a mistyped path would open an empty store, every row would look
- * never attempted, and everyone already paid would be paid again.
- */
+/** A resumed batch (`--batch-id`) must find its file: an empty store would pay everyone again. */
 export function bulkStoreLocation(
   value: string,
   fromArgv: boolean,

@@ -74,10 +74,7 @@ export function bulkSummaryTable(
   return `${table}\nbatch ${result.batchId}. ${next}${out !== undefined ? ` Results: ${out}.` : ''}\n`;
 }
 
-/**
- * For people: a live bar on stderr when it is a terminal (rows that did not succeed logged
- * above it), plain lines otherwise; the summary table on stdout at the end.
- */
+/** For people: a live bar at a terminal, plain lines otherwise; the summary table at the end. */
 class TextBulkReporter implements BulkReporter {
   readonly #streams: ReporterStreams;
   readonly #bar: LiveBar | undefined;

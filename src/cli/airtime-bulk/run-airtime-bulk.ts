@@ -38,11 +38,7 @@ export interface AirtimeBulkIo extends ReporterStreams {
   stopRequested: Promise<void>;
 }
 
-/**
- * `pesakit airtime bulk <file>`: checks the command line, the environment and the file, sends
- * the batch, writes the results file, prints the summary, and returns an exit code
- * (exit-codes.ts). Usage problems are found before the store is opened.
- */
+/** `pesakit airtime bulk <file>`: usage checked before the store opens; returns an exit code. */
 export async function runAirtimeBulk(
   file: string,
   flags: AirtimeBulkFlags,

@@ -11,10 +11,7 @@ import {
   wholeNumber,
 } from './options.js';
 
-/**
- * `pesakit airtime bulk <file>`: airtime for every row of an .xlsx/.csv file, resumable after a
- * crash with the same --batch-id. Credentials from the environment, as for `pesakit reconcile`.
- */
+/** `pesakit airtime bulk <file>`: airtime for every row, resumable with the same --batch-id. */
 export function registerAirtimeCommand(program: Command): void {
   const airtime = program.command('airtime').description('Airtime jobs.');
   const bulk = airtime

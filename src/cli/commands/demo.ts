@@ -4,11 +4,7 @@ import type { Command } from 'commander';
 import { isConfigurationError } from '../../errors/configuration-error.js';
 import { runDemo } from '../demo/run-demo.js';
 
-/**
- * The SQLite store, imported only when the demo runs: better-sqlite3 and kysely are optional
- * peer dependencies, and a static import would stop every other command (`pesakit sandbox` in
- * a fresh project) with ERR_MODULE_NOT_FOUND.
- */
+/** Imported on demand: better-sqlite3 and kysely are optional peers other commands must not need. */
 async function loadSqliteStore() {
   try {
     return (await import('../../references/sqlite-store.js')).SqliteReferenceStore;
@@ -25,11 +21,7 @@ async function loadSqliteStore() {
 
 const demoStore = '.pesakit/demo.sqlite';
 
-/**
- * `pesakit demo`: the main job on embedded defaults — the in-memory sandbox and a SQLite
- * store — running every product's flow through the SDK. Exits 0 when every flow ended as
- * expected, 1 otherwise.
- */
+/** `pesakit demo`: every product's flow on the in-memory sandbox and SQLite; exit 0 when all end as expected. */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')

@@ -12,11 +12,7 @@ interface OpenApiCommandOptions {
   out?: string;
 }
 
-/**
- * `pesakit openapi`: prints the OpenAPI 3.1 document generated from the wire schemas, or writes
- * it to `--out`. Production products share paths on separate hosts, so a production document
- * covers one `--product`.
- */
+/** `pesakit openapi`: the generated document to stdout or `--out`; production covers one `--product`. */
 export function registerOpenApiCommand(program: Command): void {
   program
     .command('openapi')

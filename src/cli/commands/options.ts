@@ -15,10 +15,7 @@ export const environmentOption = (what: string) =>
     .choices(['sandbox', 'production'])
     .makeOptionMandatory();
 
-/**
- * A whole-number flag within bounds, checked by commander: a value out of range is a usage
- * error (exit 2) before anything runs, not a failed run.
- */
+/** A whole-number flag within bounds: out of range is a usage error (exit 2). */
 export function wholeNumber(flag: string, max = Number.POSITIVE_INFINITY) {
   return (value: string): number => {
     const parsed = Number(value);

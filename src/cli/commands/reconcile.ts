@@ -12,10 +12,7 @@ import {
   wholeNumber,
 } from './options.js';
 
-/**
- * `pesakit reconcile`: pulls the platform's state for every open record that is due and moves
- * it to its final state (or to needs_review), for cron (`--once`) or as a worker (`--watch`).
- */
+/** `pesakit reconcile`: settles every due open record, once (cron) or as a worker (`--watch`). */
 export function registerReconcileCommand(program: Command): void {
   const command = program
     .command('reconcile')

@@ -12,10 +12,7 @@ import {
 
 const io = () => ({ out: process.stdout, err: process.stderr });
 
-/**
- * `pesakit review list | resolve`: what automation could not decide (an amount mismatch, an
- * unknown outcome with no reference, ambiguous evidence), and a person's decision on it.
- */
+/** `pesakit review list | resolve`: what automation could not decide, and a person's decision. */
 export function registerReviewCommand(program: Command): void {
   const review = exitTwoOnParseErrors(
     program

@@ -11,11 +11,7 @@ const accounts = {
   disbursement: { email: 'payouts@demo.pesakit.tz', password: 'demo-payouts-pass' },
 };
 
-/**
- * The main job on embedded defaults: an in-memory sandbox of the whole platform, and the SDK
- * against it with the given store. Every product's flow runs once — initiate, settle, pull —
- * and the store is shown to hold every transaction under every reference.
- */
+/** Every product's flow once (initiate, settle, pull) against an in-memory sandbox, with the given store. */
 export async function runDemo(
   store: ReferenceStore,
   print: DemoOutput,

@@ -4,10 +4,7 @@ import type { Credentials } from '../../core/transport-options.js';
 import { isConfigurationError } from '../../errors/index.js';
 import { UsageError } from './usage-error.js';
 
-/**
- * Environment variables the CLI reads. Credentials come from here only, never from argv.
- * Documented in docs/reconciler.md § The CLI.
- */
+/** Environment variables the CLI reads; credentials come only from here, never argv. */
 export const credentialVariables = {
   collection: { email: 'PESAKIT_COLLECTION_EMAIL', password: 'PESAKIT_COLLECTION_PASSWORD' },
   airtime: { email: 'PESAKIT_AIRTIME_EMAIL', password: 'PESAKIT_AIRTIME_PASSWORD' },
@@ -42,10 +39,7 @@ function read(env: Env, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/**
- * Reads every product's credentials from the environment. A product may be left out (its
- * records then fail their checks and are retried); half a pair is a mistake and refused.
- */
+/** Each product's credentials from the environment; a product may be absent, half a pair is refused. */
 export function clientOptionsFromEnv(
   env: Env,
   flags: { environment: Environment; baseUrl?: string },
@@ -108,10 +102,7 @@ export function clientOptionsFromEnv(
   };
 }
 
-/**
- * The client options, tried once before any store is opened: a URL that is not one, a product
- * without a host is a usage error (exit 2) and changes nothing.
- */
+/** The client options, tried before any store opens: a bad URL is a usage error (exit 2). */
 export function checkedClientOptions(
   env: Env,
   flags: { environment: Environment; baseUrl?: string },

@@ -1,9 +1,6 @@
 import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
 
-/**
- * Every record waiting in `needs_review` across the whole store, paged through `listReview`
- * (keyset). The queue is what people could not yet decide: people-sized, not a table scan.
- */
+/** Every record in `needs_review`, paged by keyset (the queue is people-sized). */
 export async function reviewQueue(
   store: ReferenceStore,
   pageSize = 500,

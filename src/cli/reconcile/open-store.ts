@@ -12,12 +12,8 @@ export type StoreLocation =
 const postgresScheme = /^postgres(ql)?:\/\//i;
 
 /**
- * Reads `--store`. A `postgres://` or `postgresql://` URL is PostgreSQL; anything else is a
- * SQLite path, which must already exist: a typo would otherwise create an empty store, the
- * pass would find nothing to do, and cron would report success forever.
- *
- * `fromArgv` is false when the value came from `PESAKIT_STORE`: only then may the URL carry a
- * password, since argv is visible to every user of the machine.
+ * Reads `--store`: `postgres(ql)://` is PostgreSQL, anything else an existing SQLite path (a typo
+ * must not report success on an empty store). Only `PESAKIT_STORE` (not argv) may carry a password.
  */
 export function parseStoreLocation(
   value: string,
@@ -48,10 +44,7 @@ export function parseStoreLocation(
   return { kind: 'sqlite', path: value };
 }
 
-/**
- * libpq and `pg` take a password from the query string as well as from `user:password@`
- * (`?password=…`, and `?sslpassword=…` for the client key), so both count.
- */
+/** libpq and `pg` also take `?password=` and `?sslpassword=`: both count as a password. */
 const passwordParameters = ['password', 'sslpassword'];
 
 function carriesPassword(url: URL): boolean {
@@ -70,10 +63,7 @@ export function describeStore(location: StoreLocation): string {
   return location.kind === 'sqlite' ? location.path : redactStoreUrl(location.url);
 }
 
-/**
- * Opens the store. The PostgreSQL store (and its `pg` peer) is loaded only when asked for, so a
- * SQLite-only install never needs `pg`.
- */
+/** Opens the store; `pg` is loaded only for PostgreSQL. */
 export async function openStore(location: StoreLocation): Promise<ReferenceStore> {
   if (location.kind === 'sqlite') {
     const { SqliteReferenceStore } = await import('../../references/sqlite-store.js');
@@ -87,12 +77,7 @@ export async function openStore(location: StoreLocation): Promise<ReferenceStore
   });
 }
 
-/**
- * Opening a PostgreSQL store migrates it, so a schema that holds no store (the application's is
- * in another one, `PostgresReferenceStore.open(url, { schema })`) would get an empty store, every
- * run would find nothing to do and report success — as a mistyped SQLite path would. The CLI
- * reconciles an application's store; it never creates one.
- */
+/** A schema that holds no store would be created empty and report success: the CLI never creates one. */
 async function requireExistingSchema(location: { url: string; schema: string }): Promise<void> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: location.url });
@@ -125,10 +110,7 @@ export interface StoreFlags {
   storeFromArgv: boolean;
 }
 
-/**
- * Runs a store command: `check` and the store location first (a wrong command line changes
- * nothing), then `work` on the open store, which is closed whatever happens.
- */
+/** Checks first (a wrong command line changes nothing), then `work` on the store, always closed. */
 export async function withStore(
   command: string,
   flags: StoreFlags,

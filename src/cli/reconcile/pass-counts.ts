@@ -8,10 +8,7 @@ export type PassCounts = ReconcileProgress;
 export interface RunOutcome {
   counts: PassCounts;
   durationMs: number;
-  /**
-   * Records in `needs_review` in the whole store after the run, not only from this pass;
-   * `null` when they could not be counted (the store failed).
-   */
+  /** Records in `needs_review` in the whole store after the run; `null` when the count failed. */
   needsReview: number | null;
   exitCode: number;
 }
@@ -25,10 +22,8 @@ export interface VerdictView {
 export const zeroCounts = emptyProgress;
 
 /**
- * Totals across the passes of a run from the `progress` events. `--watch` runs many passes and
- * each pass's counts restart from zero; within a pass every event adds one check or one record
- * handed back unchecked (`leaseExpired`), so an event that does not move that sum forward is the
- * first of a new pass and counts in full, and any other adds its difference from the last.
+ * Totals across `--watch` passes from `progress` events: each pass restarts from zero, so an
+ * event that does not move checked + leaseExpired forward starts a new pass.
  */
 export class PassTotals {
   readonly totals: PassCounts = zeroCounts();

@@ -31,11 +31,7 @@ export interface ReconcileReporter {
   finished(outcome: RunOutcome): void;
 }
 
-/**
- * `--json`: JSON lines on stdout for log pipelines. Otherwise a progress bar when stderr is a
- * terminal (a person watching), plain lines when it is not (cron mail, a log file); both end
- * with the summary table on stdout.
- */
+/** `--json`: JSON lines; otherwise a bar at a terminal or plain lines, then the summary table. */
 export function createReporter(json: boolean, streams: ReporterStreams): ReconcileReporter {
   return json ? new JsonReporter(streams.out) : new TextReporter(streams);
 }
@@ -73,11 +69,7 @@ export function summaryTable(outcome: RunOutcome): string {
   return `${table}\n${seconds} s. ${review}\n`;
 }
 
-/**
- * For people. At a terminal: a live bar on stderr with the running counts, records that need
- * attention logged above it. Otherwise (cron mail, log files): one line per record that moved or
- * could not be checked, and a progress line every few seconds. The summary table at the end.
- */
+/** For people: a live bar at a terminal, else a line per moved record and periodic progress. */
 class TextReporter implements ReconcileReporter {
   readonly #out: NodeJS.WritableStream;
   readonly #bar: LiveBar | undefined;

@@ -26,10 +26,7 @@ export interface ReconcileIo extends ReporterStreams {
   stopRequested: Promise<void>;
 }
 
-/**
- * `pesakit reconcile`: one pass (`--once`, the default) or passes until a signal (`--watch`),
- * then the summary, then an exit code (exit-codes.ts).
- */
+/** `pesakit reconcile`: one pass or passes until a signal, the summary, an exit code. */
 export function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Promise<number> {
   let clientOptions: CliClientOptions | undefined;
   const check = () => {

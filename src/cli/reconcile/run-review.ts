@@ -12,12 +12,7 @@ import { type StoreFlags, withStore } from './open-store.js';
 import { reviewJsonLine, reviewTable } from './review-output.js';
 import { UsageError } from './usage-error.js';
 
-/**
- * `pesakit review list`: every record in needs_review, oldest first, as a table or JSON lines
- * (with the evidence). Exits 3 when there is any (as `reconcile` does), 0 when there is none.
- * Ordered by when each record entered review (`updatedAt`: nothing else writes a record in
- * needs_review); `--limit` keeps the oldest, the longest-waiting first.
- */
+/** `pesakit review list`: needs_review records, longest-waiting first; exits 3 when any, else 0. */
 export function runReviewList(
   flags: StoreFlags & { json?: boolean; limit?: number },
   io: ReporterStreams,
@@ -46,10 +41,8 @@ export function runReviewList(
 }
 
 /**
- * `pesakit review resolve <merchantReference> success|failed --note …`: a person's decision.
- * Only a record in needs_review can be resolved; anything else is refused and nothing changes.
- * The merchant's onPaid/onFailed effect becomes due; the application's effect runner (or a
- * reconciler built with handlers) runs it — this command runs no merchant code itself.
+ * `pesakit review resolve <ref> success|failed --note …`: only a needs_review record; its effect
+ * becomes due for the application's runner — this command runs no merchant code.
  */
 export function runReviewResolve(
   flags: StoreFlags & {
@@ -74,9 +67,7 @@ export function runReviewResolve(
         '--note is required: say what you checked and why (it is kept on the record).',
       );
     }
-    // The store's own rules for a decision (a note of at most 1000 characters, a name of at
-    // most 200), checked before the store is opened: a person's typing is a usage error (exit
-    // 2), not a failed run found only once the store refused it.
+    // The store's rules for a decision, checked before it opens: a typo is a usage error (exit 2).
     try {
       parseResolve(decision, { note, ...(flags.by !== undefined ? { by: flags.by } : {}) });
     } catch (error) {

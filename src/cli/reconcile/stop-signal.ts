@@ -1,8 +1,4 @@
-/**
- * Resolves on the first SIGINT or SIGTERM. The handlers are installed at once: until a listener
- * exists a signal gets the OS default and kills the process in the middle of a write. A second
- * signal while closing forces the exit (someone means it).
- */
+/** Resolves on the first SIGINT/SIGTERM (handlers installed at once); a second forces the exit. */
 export function stopSignal(): Promise<void> {
   return new Promise((resolve) => {
     let received = false;

@@ -1,29 +1,19 @@
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 
-/**
- * A command line or environment the CLI refuses before it touches anything. The message says
- * what to change; the process exits with code 2.
- */
+/** A command line or environment refused before anything is touched: exit 2. */
 export class UsageError extends Error {
   override name = 'UsageError' as const;
 }
 
-/**
- * Commander exits 1 on a parse error (unknown option or command, bad choice, missing value, no
- * command at all); our scheduled jobs reserve 1 for "the run failed", so these exit 2 like every
- * other usage error. `--help` and `--version` still exit 0.
- */
+/** Parse errors exit 2 like every usage error (1 means "the run failed"); help and version exit 0. */
 export function exitTwoOnParseErrors(command: Command): Command {
   return command.exitOverride((error) => {
     process.exit(error.exitCode === 0 ? 0 : exitCodes.usage);
   });
 }
 
-/**
- * Flags people reach for that would put a secret into argv (visible in `ps`, shell history and
- * cron logs). They are declared hidden so the refusal can say where the secret goes instead.
- */
+/** Hidden flags that would put a secret in argv, so the refusal can say where it goes instead. */
 export const secretFlags = [
   'password',
   'collection-password',

@@ -9,11 +9,8 @@ import {
 import { attemptTime } from '../schedule.js';
 
 /**
- * Airtime purchase without a final answer. The platform has no purchase status or list route,
- * and the SMS to the customer exists only in the sandbox. The one thing a merchant can pull is
- * its wallet (`airtime.user()`), and a balance cannot say which sale moved it (other sales,
- * recharges and the vendor's own timing change it too). So the evidence is attached and a
- * person decides — never a guess either way.
+ * Airtime purchase without a final answer: the platform has no purchase status, and a wallet
+ * balance cannot say which sale moved it. The evidence is attached and a person decides.
  */
 export async function checkAirtimePurchase(ctx: CheckContext): Promise<CheckOutcome> {
   const { record, now } = ctx;
@@ -35,11 +32,8 @@ export async function checkAirtimePurchase(ctx: CheckContext): Promise<CheckOutc
 }
 
 /**
- * Airtime recharge (a wallet top-up paid against a control number). Its outcome arrives by the
- * recharge callback (`airtime.confirmRecharge`). The reconciler pulls what it can: the control
- * number's collection status when collection credentials are configured (a recharge is paid
- * like a collection), and the wallet balance as evidence. A recharge is a credit, so leaving
- * it pending costs nothing; past the maximum age a person gets every balance seen.
+ * Airtime recharge: settled by its callback; pulled by control number when collection
+ * credentials exist, wallet balance as evidence. Left pending (a credit) until max age.
  */
 export async function checkAirtimeRecharge(ctx: CheckContext): Promise<CheckOutcome> {
   const { record, now } = ctx;

@@ -9,11 +9,7 @@ import {
 } from '../check-context.js';
 import { attemptTime } from '../schedule.js';
 
-/**
- * Collections (mno, bank, pay_mobile, checkout phone, secure checkout): pulled by control
- * number (or engine reference), decided by the shared `applyCollectionObservation` — the same
- * code `collection.status()` and the callback receiver use, so every path decides alike.
- */
+/** Collections: pulled by control number (or engine reference), decided by `applyCollectionObservation`. */
 export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> {
   const { record, now, options } = ctx;
   const refId = record.controlNumber ?? record.paymentReference;
@@ -45,12 +41,7 @@ export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> 
   return { kind: 'pending', pulled: true, answer, record: result.record };
 }
 
-/**
- * No control number and no engine reference: the initiation's answer was lost, so there is
- * nothing to pull by. Its callback still finds it (the merchant reference travels in the
- * callback URL); past the window with no callback a person decides — never `failed`, since
- * the customer may have paid.
- */
+/** Nothing to pull by: wait for the callback, then a person decides — never `failed` (it may be paid). */
 async function withoutReference(ctx: CheckContext): Promise<CheckOutcome> {
   const { record, now, options } = ctx;
   const deadline = attemptTime(record).getTime() + options.noReferenceWindowMs;

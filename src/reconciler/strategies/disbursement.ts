@@ -14,11 +14,7 @@ import { attemptTime } from '../schedule.js';
 /** Clocks differ: how far around our own times a platform row may fall and still match. */
 const clockSkewMs = 2 * 60_000;
 
-/**
- * Payouts have no status route: their state is in the history (`getPayments`), which the pass
- * pulls once for every due payout (PayoutHistory). With a refid/txnid the row is found by it;
- * without one (an unknown payout), by recipient and amount within a time window.
- */
+/** Payouts: found in the payout history by refid/txnid, or (unknown) by recipient, amount and time. */
 export async function checkDisbursement(ctx: CheckContext): Promise<CheckOutcome> {
   const { record } = ctx;
   const since = new Date(record.createdAt.getTime() - clockSkewMs);
@@ -64,11 +60,9 @@ async function decide(ctx: CheckContext, row: DisbursementPayment): Promise<Chec
 }
 
 /**
- * An unknown payout (no refid came back). It matches a history row with the same MSISDN and
- * amount (and name, when the record carries `metadata.name`) created between our write-ahead
- * and the end of the settle window. The refid is claimed through the store's uniqueness, so
- * one row never settles two records. Several candidates → a person decides. No candidate is
- * proof only once the settle window has passed and the pages fetched cover the whole window.
+ * An unknown payout matches a history row with its MSISDN, amount (and name) within the settle
+ * window; the refid is claimed through the store's uniqueness, so a row settles one record.
+ * Several candidates: a person. None is proof only after the window, with every page fetched.
  */
 async function matchWithoutReference(
   ctx: CheckContext,
