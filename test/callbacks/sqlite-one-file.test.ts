@@ -8,8 +8,9 @@ import { runNode } from '../helpers/run-node.js';
 import { temporarySqliteFiles } from '../helpers/sqlite-file-store.js';
 import { confirmedPayment, seededCallback, seedPendingCollections } from './collections.js';
 
-// Two callback receivers on one SQLite file in one process failed with "database is locked"
-// (stop 18). better-sqlite3 waits for the write lock synchronously, blocking the event loop,
+// Two callback receivers on one SQLite file in one process would fail with "database is locked"
+// if each waited on its own: better-sqlite3 waits for the write lock synchronously, blocking the
+// event loop,
 // while the other store of the same process holds the lock across an await in its
 // transaction: it can never commit, and the wait runs out. Stores of one process on one file
 // now share a lock in the event loop (src/references/sqlite-open-files.ts). Separate processes

@@ -3,7 +3,7 @@ import { MAX_AMOUNT_TZS } from '../../src/schemas/amount.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// Issue #9 item 3: money stays exact end to end. `1e21` once came back from SQLite as
+// Money stays exact end to end. `1e21` once came back from SQLite as
 // 999999999999999900000; the bound keeps every amount an exact number of cents.
 
 let harness: Harness;

@@ -4,7 +4,7 @@ import { merchantReferenceParam } from '../../src/resources/callback-url.js';
 import { json, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// Issue #7 § Orphans: a callback whose platform references match nothing yet (its initiation
+// Orphans (docs/callbacks.md): a callback whose platform references match nothing yet (its initiation
 // timed out) still names its record, because pesakit put the merchant reference on the
 // callback_url as `pesakit_ref`.
 

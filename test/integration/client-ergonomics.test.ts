@@ -3,7 +3,7 @@ import { Pesakit } from '../../src/client.js';
 import { AuthenticationError, RequestAbortedError, TimeoutError } from '../../src/errors/index.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// Issue #9 items 7–8, compared with stripe-node and openai-node: per-call options on reads,
+// What stripe-node and openai-node users expect: per-call options on reads,
 // setToken on the client, the raw response of a success, and a list that is a real promise.
 
 let harness: Harness;

@@ -11,7 +11,7 @@ import {
 import { MemoryReferenceStore } from '../../src/references/index.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
-// Issue #9 items 1–2: an error before a byte is sent leaves no record — a record says
+// An error before a byte is sent leaves no record — a record says
 // "money may have moved", and nothing could have. Configuration fails when the client is built.
 
 let harness: Harness;

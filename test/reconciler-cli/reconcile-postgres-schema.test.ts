@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { captureIo, runCli } from '../reconciler-cli/harness.js';
 
-// An outside tester's pass over `pesakit reconcile --store postgres://…` for an application
+// `pesakit reconcile --store postgres://…` for an application
 // that keeps its store in its own schema, as docs/reference-store.md shows
 // (`PostgresReferenceStore.open(url, { schema: 'pesakit' })`). The CLI had no way to name the
 // schema: it opened `public`, created an empty store there (migrations run on open), found

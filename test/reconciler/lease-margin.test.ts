@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LeaseMargin } from '../../src/reconciler/lease-margin.js';
 
 describe('a page’s lease margin', () => {
-  // Found by bench/reconciler-memory.mjs (concurrency 32): every request of a page in flight
+  // At concurrency 32 every request of a page in flight
   // listens to the page's one signal, and Node printed MaxListenersExceededWarning past 10.
   it('takes as many abort listeners as requests in flight without a leak warning', async () => {
     const warnings: Error[] = [];

@@ -7,7 +7,7 @@ import { eventually } from '../../callbacks/receiver-server.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { accounts, type Harness, startHarness } from '../../helpers/sandbox-harness.js';
 
-// An outside tester's pass over issue #8 with real processes: a merchant instance sends a payout
+// The reconciler with real processes: a merchant instance sends a payout
 // and is killed with SIGKILL while the request is out — the platform took the money, the answer
 // never came back, the record is left `initiating` with no refid. Two other instances (callback
 // receiver and reconciler each, from the built package) share the PostgreSQL store. What must

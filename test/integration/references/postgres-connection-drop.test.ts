@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresReferenceStore } from '../../../src/postgres.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 
-// An outside tester's pass, as a merchant whose database restarts or fails over: a connection
+// A merchant whose database restarts or fails over: a connection
 // the server drops while pesakit has it checked out (inside a store call) emitted 'error' on
 // a pg client nobody listened to — Node's rule for an unhandled 'error' event is to crash the
 // process, so a database failover took the merchant's application server down with it. The

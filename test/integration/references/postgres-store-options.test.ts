@@ -4,7 +4,7 @@ import { isConfigurationError } from '../../../src/index.js';
 import { PostgresReferenceStore } from '../../../src/postgres.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 
-// An outside tester's pass over `PostgresReferenceStore.open(connection, { schema,
+// `PostgresReferenceStore.open(connection, { schema,
 // maxConnections })` (docs/reference-store.md). Bad options were not refused as options:
 // - `maxConnections: 0` opened a pool that can never hand out a connection: `open()` resolved
 //   and the first store call waited forever (an application that hangs, no error anywhere);

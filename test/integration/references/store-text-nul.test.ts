@@ -9,7 +9,7 @@ import { PostgresReferenceStore } from '../../../src/postgres.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 
-// An outside tester's pass over the store's public methods with text PostgreSQL cannot hold: a
+// The store's public methods with text PostgreSQL cannot hold: a
 // NUL character in a reason, a review message or a resolution note reached PostgreSQL and came
 // back as pg's raw "invalid byte sequence for encoding UTF8: 0x00" (not a PesakitError, no
 // field named), while the memory and SQLite stores kept it — the same call behaved differently
