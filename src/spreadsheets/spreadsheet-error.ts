@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from '../errors/pesakit-error.js';
+import { guardFor, PesakitError } from '../errors/pesakit-error.js';
 
 /**
  * Why a spreadsheet could not be read or written at all (as opposed to a row with a bad value,
@@ -30,6 +30,4 @@ export class SpreadsheetError extends PesakitError {
   }
 }
 
-export function isSpreadsheetError(error: unknown): error is SpreadsheetError {
-  return error instanceof SpreadsheetError || hasName(error, 'SpreadsheetError');
-}
+export const isSpreadsheetError = guardFor(SpreadsheetError, 'SpreadsheetError');

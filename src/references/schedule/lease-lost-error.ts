@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from '../../errors/pesakit-error.js';
+import { guardFor, PesakitError } from '../../errors/pesakit-error.js';
 
 /**
  * A fenced write was refused: the worker's lease on the record expired and another worker
@@ -17,6 +17,4 @@ export class LeaseLostError extends PesakitError {
   }
 }
 
-export function isLeaseLostError(error: unknown): error is LeaseLostError {
-  return error instanceof LeaseLostError || hasName(error, 'LeaseLostError');
-}
+export const isLeaseLostError = guardFor(LeaseLostError, 'LeaseLostError');
