@@ -29,11 +29,18 @@ export function withLastResponse<T extends object>(
   return value as WithLastResponse<T>;
 }
 
-/** What a response that just arrived says about itself, `secrets` and credentials redacted. */
-export function lastResponseOf(response: Response, secrets: readonly string[]): LastResponse {
+/**
+ * What a response that just arrived says about itself. Its headers are copied and redacted
+ * (credentials, and the values `secrets` returns) only when read: most callers never look.
+ */
+export function lastResponseOf(response: Response, secrets: () => readonly string[]): LastResponse {
+  let headers: Record<string, string> | undefined;
   return {
     status: response.status,
     requestId: response.headers.get('x-request-id') ?? undefined,
-    headers: redactHeaders(response.headers, secrets),
+    get headers() {
+      headers ??= redactHeaders(response.headers, secrets());
+      return headers;
+    },
   };
 }

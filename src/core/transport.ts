@@ -298,7 +298,7 @@ export class Transport {
       },
       (response) => {
         call.status = response.status;
-        call.lastResponse = lastResponseOf(response, this.#secrets(call));
+        call.lastResponse = lastResponseOf(response, () => this.#secrets(call));
         const durationMs = performance.now() - call.startedAt;
         this.#emit('response', () => ({
           ...describeCall(call, this.#options),

@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
 /**
@@ -48,6 +48,4 @@ export class AmbiguousOutcomeError extends PesakitError {
   }
 }
 
-export function isAmbiguousOutcomeError(error: unknown): error is AmbiguousOutcomeError {
-  return error instanceof AmbiguousOutcomeError || hasName(error, 'AmbiguousOutcomeError');
-}
+export const isAmbiguousOutcomeError = guardFor(AmbiguousOutcomeError, 'AmbiguousOutcomeError');

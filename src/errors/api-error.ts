@@ -1,6 +1,6 @@
 import { redactBody, redactedHeaders } from '../internal/redaction.js';
 import type { FieldErrors } from '../schemas/error-body.js';
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
 /** The `code` of ApiError and each of its subclasses. */
@@ -78,22 +78,12 @@ export class ApiError extends PesakitError {
   }
 }
 
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError || hasName(error, 'ApiError', ...subclassNames);
-}
-
-const subclassNames = [
-  'BadRequestError',
-  'AuthenticationError',
-  'PermissionError',
-  'NotFoundError',
-  'ConflictError',
-  'ValidationError',
-  'RequestValidationError',
-  'InsufficientFundsError',
-  'RateLimitError',
-  'ServerError',
-];
+export const isApiError = guardFor(
+  ApiError,
+  ...['ApiError', 'BadRequestError', 'AuthenticationError', 'PermissionError', 'NotFoundError'],
+  ...['ConflictError', 'ValidationError', 'RequestValidationError', 'InsufficientFundsError'],
+  ...['RateLimitError', 'ServerError'],
+);
 
 function isFieldErrors(value: unknown): value is FieldErrors {
   return (

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error.js';
-import { hasName } from './pesakit-error.js';
+import { guardFor } from './pesakit-error.js';
 
 /** 400: the platform refused the request — an invalid MSISDN, an unsupported provider, or an initiation the upstream refused. Fix the input; sending it again unchanged will fail again. */
 export class BadRequestError extends ApiError {
@@ -7,6 +7,4 @@ export class BadRequestError extends ApiError {
   override readonly code = 'bad_request' as const;
 }
 
-export function isBadRequestError(error: unknown): error is BadRequestError {
-  return error instanceof BadRequestError || hasName(error, 'BadRequestError');
-}
+export const isBadRequestError = guardFor(BadRequestError, 'BadRequestError');

@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
  * An option given to `new Pesakit()` (or `new Transport()`) cannot work: an empty password, no
@@ -17,6 +17,4 @@ export class ConfigurationError extends PesakitError {
   }
 }
 
-export function isConfigurationError(error: unknown): error is ConfigurationError {
-  return error instanceof ConfigurationError || hasName(error, 'ConfigurationError');
-}
+export const isConfigurationError = guardFor(ConfigurationError, 'ConfigurationError');

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error.js';
-import { hasName } from './pesakit-error.js';
+import { guardFor } from './pesakit-error.js';
 
 /**
  * 409: the request conflicts with the platform's state — the same thing was already done, or
@@ -10,6 +10,4 @@ export class ConflictError extends ApiError {
   override readonly code = 'conflict' as const;
 }
 
-export function isConflictError(error: unknown): error is ConflictError {
-  return error instanceof ConflictError || hasName(error, 'ConflictError');
-}
+export const isConflictError = guardFor(ConflictError, 'ConflictError');

@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
 /**
@@ -18,6 +18,4 @@ export class ConnectionError extends PesakitError {
   }
 }
 
-export function isConnectionError(error: unknown): error is ConnectionError {
-  return error instanceof ConnectionError || hasName(error, 'ConnectionError', 'TimeoutError');
-}
+export const isConnectionError = guardFor(ConnectionError, 'ConnectionError', 'TimeoutError');

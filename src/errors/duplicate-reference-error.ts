@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
  * An intent was stored under a merchant reference that the store already holds. Each
@@ -20,6 +20,7 @@ export class DuplicateReferenceError extends PesakitError {
   }
 }
 
-export function isDuplicateReferenceError(error: unknown): error is DuplicateReferenceError {
-  return error instanceof DuplicateReferenceError || hasName(error, 'DuplicateReferenceError');
-}
+export const isDuplicateReferenceError = guardFor(
+  DuplicateReferenceError,
+  'DuplicateReferenceError',
+);

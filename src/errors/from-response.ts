@@ -54,18 +54,18 @@ function redirectAdvice(details: ApiErrorDetails): string | undefined {
   );
 }
 
-function classFor(details: ApiErrorDetails): typeof ApiError {
-  const { status } = details;
-  if (status === 400) return BadRequestError;
-  if (status === 401) return AuthenticationError;
-  if (status === 403) return PermissionError;
-  if (status === 404) return NotFoundError;
-  if (status === 409) return ConflictError;
-  if (status === 422)
-    return isInsufficientFunds(details.body) ? InsufficientFundsError : ValidationError;
-  if (status === 429) return RateLimitError;
-  if (status >= 500) return ServerError;
-  return ApiError;
+const classByStatus: Readonly<Record<number, typeof ApiError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionError,
+  404: NotFoundError,
+  409: ConflictError,
+  429: RateLimitError,
+};
+
+function classFor({ status, body }: ApiErrorDetails): typeof ApiError {
+  if (status === 422) return isInsufficientFunds(body) ? InsufficientFundsError : ValidationError;
+  return classByStatus[status] ?? (status >= 500 ? ServerError : ApiError);
 }
 
 function isInsufficientFunds(body: unknown): boolean {

@@ -1,4 +1,4 @@
-import { hasName } from './pesakit-error.js';
+import { guardFor } from './pesakit-error.js';
 import { ValidationError } from './validation-error.js';
 
 /**
@@ -10,6 +10,4 @@ export class InsufficientFundsError extends ValidationError {
   override readonly code = 'insufficient_funds' as const;
 }
 
-export function isInsufficientFundsError(error: unknown): error is InsufficientFundsError {
-  return error instanceof InsufficientFundsError || hasName(error, 'InsufficientFundsError');
-}
+export const isInsufficientFundsError = guardFor(InsufficientFundsError, 'InsufficientFundsError');

@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
  * A status change that would move a transaction backwards, or out of a final state. Usually a
@@ -39,6 +39,4 @@ export class InvalidTransitionError extends PesakitError {
   }
 }
 
-export function isInvalidTransitionError(error: unknown): error is InvalidTransitionError {
-  return error instanceof InvalidTransitionError || hasName(error, 'InvalidTransitionError');
-}
+export const isInvalidTransitionError = guardFor(InvalidTransitionError, 'InvalidTransitionError');

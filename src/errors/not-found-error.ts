@@ -1,5 +1,5 @@
 import { ApiError } from './api-error.js';
-import { hasName } from './pesakit-error.js';
+import { guardFor } from './pesakit-error.js';
 
 /** 404: no such route, transaction, control number or provider. */
 export class NotFoundError extends ApiError {
@@ -7,6 +7,4 @@ export class NotFoundError extends ApiError {
   override readonly code = 'not_found' as const;
 }
 
-export function isNotFoundError(error: unknown): error is NotFoundError {
-  return error instanceof NotFoundError || hasName(error, 'NotFoundError');
-}
+export const isNotFoundError = guardFor(NotFoundError, 'NotFoundError');

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error.js';
-import { hasName } from './pesakit-error.js';
+import { guardFor } from './pesakit-error.js';
 
 /** 403: authenticated, but not allowed — for airtime, an account that is not yet `active`. */
 export class PermissionError extends ApiError {
@@ -7,6 +7,4 @@ export class PermissionError extends ApiError {
   override readonly code = 'permission_denied' as const;
 }
 
-export function isPermissionError(error: unknown): error is PermissionError {
-  return error instanceof PermissionError || hasName(error, 'PermissionError');
-}
+export const isPermissionError = guardFor(PermissionError, 'PermissionError');

@@ -13,11 +13,16 @@ export class PesakitError extends Error {
   }
 }
 
-export function isPesakitError(error: unknown): error is PesakitError {
-  return error instanceof PesakitError || hasName(error, 'PesakitError');
-}
+export const isPesakitError = guardFor(PesakitError, 'PesakitError');
 
-/** True when `error` is an Error whose `name` is one of `names` (a guard across realms). */
-export function hasName(error: unknown, ...names: string[]): boolean {
-  return error instanceof Error && names.includes(error.name);
+/**
+ * The `isXxxError` guard of an error class: an instance of it, or an Error whose `name` is one
+ * of `names` (the class's and its subclasses'), so a guard works across copies of the package.
+ */
+export function guardFor<T extends Error>(
+  type: abstract new (...args: never[]) => T,
+  ...names: string[]
+): (error: unknown) => error is T {
+  return (error): error is T =>
+    error instanceof type || (error instanceof Error && names.includes(error.name));
 }

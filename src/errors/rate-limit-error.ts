@@ -1,5 +1,5 @@
 import { ApiError } from './api-error.js';
-import { hasName } from './pesakit-error.js';
+import { guardFor } from './pesakit-error.js';
 
 /** 429: too many requests. `retryAfterMs` is what the platform asked us to wait, if it said. */
 export class RateLimitError extends ApiError {
@@ -11,9 +11,7 @@ export class RateLimitError extends ApiError {
   }
 }
 
-export function isRateLimitError(error: unknown): error is RateLimitError {
-  return error instanceof RateLimitError || hasName(error, 'RateLimitError');
-}
+export const isRateLimitError = guardFor(RateLimitError, 'RateLimitError');
 
 /**
  * Reads `retry-after-ms` (milliseconds) or `Retry-After` (seconds, or an HTTP date), as

@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
  * A reference was about to be attached to a record that already holds a different value for
@@ -34,6 +34,4 @@ export class ReferenceConflictError extends PesakitError {
   }
 }
 
-export function isReferenceConflictError(error: unknown): error is ReferenceConflictError {
-  return error instanceof ReferenceConflictError || hasName(error, 'ReferenceConflictError');
-}
+export const isReferenceConflictError = guardFor(ReferenceConflictError, 'ReferenceConflictError');

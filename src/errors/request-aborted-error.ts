@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
 /**
@@ -26,9 +26,7 @@ export class RequestAbortedError extends PesakitError {
   }
 }
 
-export function isRequestAbortedError(error: unknown): error is RequestAbortedError {
-  return error instanceof RequestAbortedError || hasName(error, 'RequestAbortedError');
-}
+export const isRequestAbortedError = guardFor(RequestAbortedError, 'RequestAbortedError');
 
 function describe(reason: unknown): string {
   return reason instanceof Error ? reason.message : String(reason);

@@ -1,5 +1,5 @@
 import { type FieldErrors, summarizeFieldErrors } from '../schemas/error-body.js';
-import { hasName } from './pesakit-error.js';
+import { guardFor } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 import { ValidationError } from './validation-error.js';
 
@@ -31,6 +31,4 @@ export class RequestValidationError extends ValidationError {
   }
 }
 
-export function isRequestValidationError(error: unknown): error is RequestValidationError {
-  return error instanceof RequestValidationError || hasName(error, 'RequestValidationError');
-}
+export const isRequestValidationError = guardFor(RequestValidationError, 'RequestValidationError');

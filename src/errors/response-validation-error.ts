@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
 /**
@@ -39,6 +39,7 @@ export class ResponseValidationError extends PesakitError {
   }
 }
 
-export function isResponseValidationError(error: unknown): error is ResponseValidationError {
-  return error instanceof ResponseValidationError || hasName(error, 'ResponseValidationError');
-}
+export const isResponseValidationError = guardFor(
+  ResponseValidationError,
+  'ResponseValidationError',
+);

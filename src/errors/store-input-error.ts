@@ -1,5 +1,5 @@
 import { type FieldErrors, summarizeFieldErrors } from '../schemas/error-body.js';
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
  * A reference store refused an operation because an argument broke a rule (an empty merchant
@@ -19,6 +19,4 @@ export class StoreInputError extends PesakitError {
   }
 }
 
-export function isStoreInputError(error: unknown): error is StoreInputError {
-  return error instanceof StoreInputError || hasName(error, 'StoreInputError');
-}
+export const isStoreInputError = guardFor(StoreInputError, 'StoreInputError');

@@ -1,5 +1,5 @@
 import { ConnectionError } from './connection-error.js';
-import { hasName } from './pesakit-error.js';
+import { guardFor } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
 /**
@@ -22,6 +22,4 @@ export class TimeoutError extends ConnectionError {
   }
 }
 
-export function isTimeoutError(error: unknown): error is TimeoutError {
-  return error instanceof TimeoutError || hasName(error, 'TimeoutError');
-}
+export const isTimeoutError = guardFor(TimeoutError, 'TimeoutError');

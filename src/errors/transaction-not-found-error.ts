@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from './pesakit-error.js';
+import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
  * A store operation named a merchant reference the store does not hold. Lookups (`get`,
@@ -18,6 +18,7 @@ export class TransactionNotFoundError extends PesakitError {
   }
 }
 
-export function isTransactionNotFoundError(error: unknown): error is TransactionNotFoundError {
-  return error instanceof TransactionNotFoundError || hasName(error, 'TransactionNotFoundError');
-}
+export const isTransactionNotFoundError = guardFor(
+  TransactionNotFoundError,
+  'TransactionNotFoundError',
+);

@@ -1,5 +1,5 @@
 import { ApiError, type ValidationErrorCode } from './api-error.js';
-import { hasName } from './pesakit-error.js';
+import { guardFor } from './pesakit-error.js';
 
 /**
  * Fields were rejected. `errors` maps each field's dotted path (`data.amount`) to its messages,
@@ -18,9 +18,9 @@ export class ValidationError extends ApiError {
   }
 }
 
-export function isValidationError(error: unknown): error is ValidationError {
-  return (
-    error instanceof ValidationError ||
-    hasName(error, 'ValidationError', 'InsufficientFundsError', 'RequestValidationError')
-  );
-}
+export const isValidationError = guardFor(
+  ValidationError,
+  'ValidationError',
+  'InsufficientFundsError',
+  'RequestValidationError',
+);

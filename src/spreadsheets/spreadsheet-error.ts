@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from '../errors/pesakit-error.js';
+import { guardFor, PesakitError } from '../errors/pesakit-error.js';
 
 /** Why a file could not be read (or an `.xlsx` written) at all; a bad row is a `BulkRowProblem`. */
 export type SpreadsheetErrorCode =
@@ -24,6 +24,4 @@ export class SpreadsheetError extends PesakitError {
   }
 }
 
-export function isSpreadsheetError(error: unknown): error is SpreadsheetError {
-  return error instanceof SpreadsheetError || hasName(error, 'SpreadsheetError');
-}
+export const isSpreadsheetError = guardFor(SpreadsheetError, 'SpreadsheetError');

@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from '../../errors/pesakit-error.js';
+import { guardFor, PesakitError } from '../../errors/pesakit-error.js';
 
 /** A fenced write was refused: the lease expired and another worker took it. Nothing written. */
 export class LeaseLostError extends PesakitError {
@@ -14,6 +14,4 @@ export class LeaseLostError extends PesakitError {
   }
 }
 
-export function isLeaseLostError(error: unknown): error is LeaseLostError {
-  return error instanceof LeaseLostError || hasName(error, 'LeaseLostError');
-}
+export const isLeaseLostError = guardFor(LeaseLostError, 'LeaseLostError');

@@ -1,4 +1,4 @@
-import { hasName, PesakitError } from '../../errors/pesakit-error.js';
+import { guardFor, PesakitError } from '../../errors/pesakit-error.js';
 
 /** A stored row whose intent differs from the row now given under the same merchant reference. */
 export interface BatchRowMismatch {
@@ -36,6 +36,4 @@ export class BatchMismatchError extends PesakitError {
   }
 }
 
-export function isBatchMismatchError(error: unknown): error is BatchMismatchError {
-  return error instanceof BatchMismatchError || hasName(error, 'BatchMismatchError');
-}
+export const isBatchMismatchError = guardFor(BatchMismatchError, 'BatchMismatchError');

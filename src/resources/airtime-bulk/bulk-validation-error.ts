@@ -1,4 +1,4 @@
-import { hasName } from '../../errors/pesakit-error.js';
+import { guardFor } from '../../errors/pesakit-error.js';
 import { RequestValidationError } from '../../errors/request-validation-error.js';
 import { type BulkRowProblem, bulkRowFieldErrors } from '../../spreadsheets/index.js';
 
@@ -27,6 +27,4 @@ export class BulkValidationError extends RequestValidationError {
   }
 }
 
-export function isBulkValidationError(error: unknown): error is BulkValidationError {
-  return error instanceof BulkValidationError || hasName(error, 'BulkValidationError');
-}
+export const isBulkValidationError = guardFor(BulkValidationError, 'BulkValidationError');
