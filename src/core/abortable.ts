@@ -1,10 +1,7 @@
 import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import type { RequestInfo } from '../errors/request-info.js';
 
-/**
- * `work`, or a RequestAbortedError as soon as `signal` aborts — without cancelling `work`,
- * which others may share (one login serves every call waiting for a token).
- */
+/** `work`, or a RequestAbortedError once `signal` aborts, without cancelling shared `work`. */
 export function untilAborted<T>(
   work: Promise<T>,
   signal: AbortSignal | undefined,

@@ -28,18 +28,9 @@ export interface Attempt {
 }
 
 /**
- * Sends one attempt through ky and returns the body parsed by the endpoint's response schema.
- *
- * ky runs the exchange: its `timeout`, the caller's signal, `HTTPError` for a status that is
- * not 2xx (mapped to our classes by `errorFromResponse`). Its own retries are off (`retry: 0`):
- * the platform's reads are POSTs, which ky never retries, so the transport retries with
- * p-retry. Redirects are never followed (`redirect: 'manual'`): a money call sent again to
- * another address could pay twice, and a 3xx answer to a POST may come from a server that
- * processed it. The body is read inside the fetch ky times, so the deadline covers it too.
- *
- * Failures: a money-moving request that may have been sent (a reset, a timeout, an abort
- * after it left, a redirect) is an AmbiguousOutcomeError; otherwise a ConnectionError,
- * TimeoutError or RequestAbortedError.
+ * Sends one attempt through ky (its retries off: p-retry retries) and returns the body parsed by
+ * the response schema. Redirects are never followed: a money call re-sent elsewhere could pay
+ * twice. A money request that may have been sent fails as an AmbiguousOutcomeError.
  */
 export async function sendAttempt(
   attempt: Attempt,
@@ -51,10 +42,7 @@ export async function sendAttempt(
   // Set as the request is handed to fetch: a failure before that (ky building it) sent nothing.
   let dispatched = false;
   let text = '';
-  // ky merges the signal it is given with its own (AbortSignal.any). Merged with a caller's
-  // long-lived signal, each call would leave a dependent on it until the GC clears it; merged
-  // with this attempt's own controller, which the caller's abort is forwarded into, it leaves
-  // nothing behind.
+  // ky merges signals with AbortSignal.any: an own controller leaves no dependent on the caller's.
   const aborter = caller ? new AbortController() : undefined;
   const forwardAbort = () => aborter?.abort(caller?.reason);
   caller?.addEventListener('abort', forwardAbort, { once: true });

@@ -8,11 +8,7 @@ import { USER_AGENT } from './user-agent.js';
 
 type HeaderOptions = Pick<ResolvedTransportOptions, 'headers' | 'apiKey'>;
 
-/**
- * The headers of the call's latest attempt. Names in lower case, so that a later header
- * replaces an earlier one whatever its case: the transport's, then the call's, then the ones
- * pesakit owns (accept, content type, credentials).
- */
+/** The attempt's headers, lower-cased so later win: transport's, call's, then pesakit's. */
 export function callHeaders(call: Call, options: HeaderOptions): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...options.headers };
   if (call.options.headers !== undefined) {

@@ -8,10 +8,7 @@ import { describeFailure } from './call-description.js';
 import type { TransportEvents } from './transport-events.js';
 import type { ResolvedTransportOptions } from './transport-options.js';
 
-/**
- * The longest `Retry-After` we wait for. A platform asking for more is treated as having said
- * nothing (the backoff applies), as openai-node does, so a call never hangs for minutes.
- */
+/** The longest `Retry-After` we wait for; a longer one is ignored (the backoff applies). */
 const maxRetryAfterMs = 60_000;
 
 /** What the retry layer needs from its transport. */
@@ -22,12 +19,8 @@ export interface RetryContext {
 }
 
 /**
- * Sends a call, retrying a safe one (`endpoint.retry === 'safe'`) on a transient failure; a
- * money-moving call goes out once (DESIGN decision 3). p-retry waits: its backoff (`minMs`
- * doubling to `maxMs`, each delay stretched by up to as much again at random), or, when the
- * platform said how long with `retry-after-ms` / `Retry-After`, exactly that instead — the
- * wait happens in `onFailedAttempt` and such a retry consumes none of p-retry's backoff, while
- * `shouldRetry` still counts every attempt against `maxRetries`.
+ * Sends a call, retrying a `safe` one on a transient failure with p-retry's backoff, or exactly
+ * the platform's `Retry-After` (waited in `onFailedAttempt`); a money call goes out once.
  */
 export function withRetries(
   context: RetryContext,
@@ -58,11 +51,7 @@ export function withRetries(
   });
 }
 
-/**
- * Whether a failed attempt of a safe operation is worth repeating: the connection failed or
- * timed out, or the platform said "later" (408, 429) or failed (5xx). Other 4xx answers will
- * not change on a second try.
- */
+/** A connection failure, a timeout, 408, 429 or 5xx is worth repeating; other 4xx are not. */
 function isTransient(error: unknown): boolean {
   if (error instanceof ConnectionError) return true;
   if (error instanceof ApiError) {

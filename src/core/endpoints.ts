@@ -4,18 +4,10 @@ import * as s from '../schemas/index.js';
 export type Product = 'collection' | 'airtime' | 'disbursement';
 export type Environment = 'sandbox' | 'production';
 
-/**
- * How a route is authenticated. `bearer` is the product's login token; `payment-token` is the
- * hosted checkout's token (sent in the body); `api-key` is pay_mobile's optional `x-api-key`;
- * `engine` is the collection engine's own call.
- */
+/** `bearer`: login token; `payment-token`: checkout token in the body; `api-key`: `x-api-key`. */
 export type AuthScheme = 'none' | 'bearer' | 'payment-token' | 'api-key' | 'engine';
 
-/**
- * What a retry could do. `safe` reads (and login) are retried on transient failures;
- * `money` moves money and is never retried — the platform has no idempotency key, so an
- * unknown outcome is reported as ambiguous instead; `once` is everything else, sent once.
- */
+/** `safe`: retried on transient failures; `money`: never (no idempotency key); `once`: once. */
 export type RetryClass = 'safe' | 'money' | 'once';
 
 export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
@@ -33,10 +25,7 @@ export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodTy
   readonly summary: string;
 }
 
-/**
- * One row of the table. The production path is the sandbox path under `/api` unless the spec's
- * Versioning table says otherwise (`productionPath`).
- */
+/** One row of the table; `productionPath` defaults to the sandbox path under `/api`. */
 function endpoint<Req extends z.ZodType | undefined, Res extends z.ZodType>(
   id: string,
   product: Product,
@@ -59,11 +48,7 @@ export const sandboxPrefixes: Readonly<Record<Product, string>> = {
   disbursement: '/api/sandbox/disbursement',
 };
 
-/**
- * Every endpoint of the platform. Production paths come from the spec's Versioning table;
- * where the table is silent (airtime register/login/user, collection routes it does not list)
- * the rule "replace the prefix" gives `/api/...` — see docs/api-contract.md § Environments.
- */
+/** Every endpoint; production paths from the spec's Versioning table, else `/api/...`. */
 export const endpoints = {
   collectionLogin: endpoint('collectionLogin', 'collection', 'POST', '/login', {
     auth: 'none',
@@ -231,10 +216,7 @@ export const endpoints = {
 } as const;
 
 export type EndpointId = keyof typeof endpoints;
-/**
- * The ids of the routes outside the JSON table that `Transport.upload` sends as multipart
- * (the airtime `customer/bulkpayment` import). Events of an upload carry one of these.
- */
+/** The ids of the multipart routes `Transport.upload` sends (outside the JSON table). */
 export type UploadEndpointId = 'airtimeBulkPayment';
 export type EndpointOf<K extends EndpointId> = (typeof endpoints)[K];
 export type RequestOf<K extends EndpointId> = EndpointOf<K>['request'] extends z.ZodType

@@ -1,9 +1,6 @@
 import { redactHeaders } from '../internal/redaction.js';
 
-/**
- * The HTTP side of a call that succeeded (stripe-node's `lastResponse`): the status, the
- * platform's `x-request-id` to quote to its support, and the headers, secrets redacted.
- */
+/** A successful call's status, `x-request-id` (for support) and redacted headers. */
 export interface LastResponse {
   readonly status: number;
   readonly requestId: string | undefined;
@@ -13,10 +10,7 @@ export interface LastResponse {
 /** A result with its `lastResponse`. */
 export type WithLastResponse<T> = T & { readonly lastResponse: LastResponse };
 
-/**
- * Attaches `lastResponse` to a result as a non-enumerable property, so that it is there to read
- * but does not show up in `JSON.stringify`, spreads, or deep equality of the result.
- */
+/** Attaches `lastResponse` non-enumerably: kept out of JSON, spreads and deep equality. */
 export function withLastResponse<T extends object>(
   value: T,
   lastResponse: LastResponse,
@@ -29,10 +23,7 @@ export function withLastResponse<T extends object>(
   return value as WithLastResponse<T>;
 }
 
-/**
- * What a response that just arrived says about itself. Its headers are copied and redacted
- * (credentials, and the values `secrets` returns) only when read: most callers never look.
- */
+/** A response's `lastResponse`; headers are copied and redacted only when read. */
 export function lastResponseOf(response: Response, secrets: () => readonly string[]): LastResponse {
   let headers: Record<string, string> | undefined;
   return {

@@ -1,12 +1,7 @@
 import { AuthenticationError } from '../errors/authentication-error.js';
 import type { Endpoint, Product } from './endpoints.js';
 
-/**
- * The error for a bearer call made with neither a token nor credentials, thrown before
- * sending: the platform could only answer 401, and a request that cannot succeed is better not
- * sent at all. It is an AuthenticationError (status 401, `code: 'missing_credentials'`, no
- * headers) so that one `isAuthenticationError` check covers every "not logged in" case.
- */
+/** A bearer call with no token nor credentials, refused unsent as a 401 AuthenticationError. */
 export function missingCredentials(
   product: Product,
   endpoint: Endpoint,

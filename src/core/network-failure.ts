@@ -1,14 +1,7 @@
 /**
- * Did a failed fetch send anything? The answer decides whether a money-moving request failed
- * cleanly (nothing reached the platform: safe to send again) or ambiguously (it may have been
- * processed: reconcile, never resend). Undici reports transport failures as
- * `TypeError('fetch failed')` with the system error in `cause` (`cause.code`); some harnesses
- * (nock) reject with the coded error itself, so both places are read.
- *
- * Only failures that happen before the request is written are listed here. Everything else —
- * `UND_ERR_SOCKET` ("other side closed"), `ECONNRESET` on read, an abort, an unknown error
- * from an injected fetch — is treated as "may have been sent", because guessing wrong the other
- * way could pay twice.
+ * The fetch failures that certainly happened before the request was written (a money call that
+ * failed so failed cleanly). Anything else may have been sent: guessing wrong could pay twice.
+ * The code is read from the error and from its `cause` (undici's `TypeError('fetch failed')`).
  */
 const beforeSendCodes = new Set([
   // The connection was never made.

@@ -2,12 +2,8 @@ import { RequestValidationError } from '../errors/request-validation-error.js';
 import { type Endpoint, type Environment, sandboxPrefixes } from './endpoints.js';
 
 /**
- * The full path of an endpoint in an environment, with its `{name}` parameters filled in and
- * encoded. Sandbox paths carry the product prefix (`/api/sandbox/airtime/...`); production paths
- * are the spec's Versioning table, relative to the product's own host. A missing parameter, or
- * one that would leave its path segment (`.`, `..`, empty — as openai-node's path tag refuses:
- * a provider name must never become `../logout`), is a RequestValidationError naming
- * `params.<name>`.
+ * An endpoint's path in an environment, `{name}` parameters filled in and encoded. A missing
+ * parameter, or one leaving its segment (`.`, `..`, empty), is a RequestValidationError.
  */
 export function endpointPath(
   endpoint: Pick<Endpoint, 'id' | 'method' | 'product' | 'sandboxPath' | 'productionPath'>,

@@ -12,10 +12,7 @@ export interface RequestOptions<K extends EndpointId = EndpointId> {
   readonly signal?: AbortSignal;
   /** Overrides `TransportOptions.timeoutMs` for each attempt of this call. */
   readonly timeoutMs?: number;
-  /**
-   * The merchant reference a money-moving call's intent is stored under: an
-   * AmbiguousOutcomeError carries it, so the caller can reconcile.
-   */
+  /** The money call's merchant reference, carried by an AmbiguousOutcomeError. */
   readonly merchantReference?: string;
 }
 

@@ -13,11 +13,7 @@ import {
 import type { RequestOptions } from './request-options.js';
 import type { ResolvedTransportOptions } from './transport-options.js';
 
-/**
- * A call to `path`, after every check of its options that can fail before a byte is sent: its
- * own timeout, the body against the endpoint's schema (a FormData upload is sent as it is),
- * the headers, the product's host.
- */
+/** A call to `path`, after every check that can fail before a byte is sent. */
 export function checkedCall(
   id: EndpointId | UploadEndpointId,
   endpoint: Endpoint,
@@ -26,8 +22,7 @@ export function checkedCall(
   options: RequestOptions,
   transportOptions: ResolvedTransportOptions,
 ): Call {
-  // -1, 0 or NaN would fire at once: for a money call after it was sent, an `unknown` for a
-  // payment the platform took.
+  // -1, 0 or NaN would fire at once: for a money call, an `unknown` after it was sent.
   const { timeoutMs } = options;
   if (
     timeoutMs !== undefined &&
@@ -41,18 +36,13 @@ export function checkedCall(
     body instanceof FormData
       ? body
       : validatedBody(id, endpoint, transportOptions.environment, body);
-  // A malformed header is refused here, by the check a Headers makes, before anything is
-  // stored or sent.
+  // A malformed header is refused here, before anything is stored or sent.
   if (options.headers !== undefined) new Headers(options.headers);
   const url = productOrigin(endpoint.product, transportOptions) + path;
   return { id, endpoint, url, path, body: checkedBody, options, attempt: 0, startedAt: 0 };
 }
 
-/**
- * The body to send: the caller's body checked (and normalised) by the endpoint's request
- * schema, so that a request the platform would refuse is refused here, before anything is
- * sent or stored. Endpoints without a request schema take no body.
- */
+/** The body checked and normalised by the request schema, before anything is sent or stored. */
 export function validatedBody(
   operation: string,
   endpoint: Endpoint,
@@ -76,10 +66,7 @@ export function validatedBody(
   return parsed.data;
 }
 
-/**
- * The origin (possibly with a path prefix) that serves `product`. Production has one host per
- * product (collection and disbursement both have `/api/login`), so there only `baseUrls` counts.
- */
+/** The origin serving `product`; production has one host per product, so only `baseUrls`. */
 export function productOrigin(product: Product, options: ResolvedTransportOptions): string {
   const origin =
     options.baseUrls[product] ?? (options.environment === 'sandbox' ? options.baseUrl : undefined);

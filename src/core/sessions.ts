@@ -1,16 +1,12 @@
 import type { Product } from './endpoints.js';
 
-/**
- * The bearer token of each product, and the one login in flight for it. Concurrent calls that
- * need a token share a single login: ten payments started at once must not log in ten times
- * (and revoke each other's tokens, on platforms that keep one token per user).
- */
+/** Each product's token and its one login in flight, shared by concurrent calls. */
 export class Sessions {
   readonly #tokens = new Map<Product, string>();
   readonly #logins = new Map<Product, Promise<string>>();
   readonly #login: (product: Product) => Promise<string>;
 
-  /** `login` performs one login and returns the new token; it is never called concurrently per product. */
+  /** `login` returns a new token; never called concurrently per product. */
   constructor(login: (product: Product) => Promise<string>) {
     this.#login = login;
   }
@@ -30,10 +26,7 @@ export class Sessions {
     return token !== undefined ? Promise.resolve(token) : this.login(product);
   }
 
-  /**
-   * A token to replace `rejected`, which the platform just refused. If another call already
-   * replaced it, that token is used; otherwise one fresh login is shared by every caller.
-   */
+  /** A token to replace the refused `rejected`: another call's replacement, or one shared login. */
   renew(product: Product, rejected: string): Promise<string> {
     const token = this.#tokens.get(product);
     if (token !== undefined && token !== rejected) return Promise.resolve(token);

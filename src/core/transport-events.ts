@@ -1,10 +1,6 @@
 import type { EndpointId, UploadEndpointId } from './endpoints.js';
 
-/**
- * What every transport event says about one attempt. Secrets never appear: `headers` has
- * `Authorization`, `x-api-key` and cookies replaced by `[redacted]`, and no event carries a
- * request or response body (login bodies hold passwords and tokens).
- */
+/** What every event says about one attempt: headers redacted, never a body. */
 export interface TransportEventBase {
   /** The endpoint id from the endpoint table, e.g. `initiateMno`, or of an upload. */
   readonly endpoint: EndpointId | UploadEndpointId;
@@ -41,10 +37,7 @@ export interface ErrorEvent extends TransportEventBase {
 
 /** An attempt of a safe operation failed and will be retried after at least `delayMs`. */
 export interface RetryEvent extends ErrorEvent {
-  /**
-   * The wait before the next attempt: the `Retry-After` the platform asked for, exactly; else
-   * the backoff's floor, which p-retry stretches at random by up to as much again.
-   */
+  /** The platform's `Retry-After`, exactly; else the backoff's floor (before jitter). */
   readonly delayMs: number;
 }
 

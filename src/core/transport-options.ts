@@ -10,10 +10,8 @@ export interface Credentials {
 /** How long to wait between retries of a safe operation. */
 export interface RetryDelay {
   /**
-   * The first delay; each further retry doubles it, up to `maxMs`. Every delay is stretched by
-   * up to as much again at random (jitter, still at most `maxMs`), so many clients do not retry
-   * in step. A `Retry-After` of up to 60 s from the platform replaces the delay.
-   * @default 500
+   * The first delay, doubled per retry up to `maxMs`, with random jitter; a `Retry-After` of up
+   * to 60 s replaces it. @default 500
    */
   readonly minMs?: number;
   /** @default 8000 */
@@ -22,58 +20,27 @@ export interface RetryDelay {
 
 /** Options of the HTTP transport that every product resource sends through. */
 export interface TransportOptions {
-  /**
-   * Selects the path table (spec § Versioning): `sandbox` puts every route under its product's
-   * `/api/sandbox...` prefix; `production` uses the production paths on each product's host.
-   * @default 'sandbox'
-   */
+  /** `sandbox`: routes under `/api/sandbox...`; `production`: each product's host. */
   readonly environment?: Environment;
-  /**
-   * One origin for all three products — what the sandbox serves. May carry a path prefix
-   * (a proxy's, say). Not used in production, where each product has its own host.
-   * @example 'http://127.0.0.1:4010'
-   */
+  /** One origin (may carry a path prefix) for all products; sandbox only. */
   readonly baseUrl?: string;
-  /**
-   * The origin of each product. Required in production; in the sandbox it takes precedence
-   * over `baseUrl` for the products it names.
-   * @example { airtime: 'https://airtime.example.co.tz' }
-   */
+  /** Each product's origin: required in production, overrides `baseUrl` in the sandbox. */
   readonly baseUrls?: Readonly<Partial<Record<Product, string>>>;
-  /**
-   * The accounts the transport logs in with, lazily, on the first bearer call of each product.
-   * Without them, set a token with `setToken` before calling bearer routes.
-   */
+  /** The accounts logged in with lazily; without them, call `setToken` before bearer routes. */
   readonly credentials?: Readonly<Partial<Record<Product, Credentials>>>;
   /** Sent as `x-api-key` on routes that take one (collection `pay_mobile`). */
   readonly apiKey?: string;
-  /**
-   * How long one attempt may take, from sending to the end of the response body.
-   * @default 30000
-   */
+  /** How long one attempt may take, up to the end of the response body. @default 30000 */
   readonly timeoutMs?: number;
-  /**
-   * How many times a safe operation (status, list, user, login) is retried after a transient
-   * failure. Money-moving calls are never retried. `0` disables retries.
-   * @default 2
-   */
+  /** Retries of a safe operation after a transient failure; money never retries. @default 2 */
   readonly maxRetries?: number;
   /** The backoff between retries. */
   readonly retryDelay?: RetryDelay;
-  /**
-   * The fetch every call goes through (ky runs on it): route through your own agent, proxy or
-   * test harness. It receives one `Request` per attempt.
-   * @default globalThis.fetch, looked up at call time
-   */
+  /** The fetch every attempt goes through. @default globalThis.fetch, looked up at call time */
   readonly fetch?: typeof globalThis.fetch;
   /** Headers added to every request. Authentication headers set by the transport win. */
   readonly headers?: Readonly<Record<string, string>>;
-  /**
-   * In production, allow `http://` base URLs to a loopback address (`127.0.0.1`, `::1`,
-   * `localhost`): a TLS-terminating proxy on the same host. Without it, production refuses
-   * `http://`, which would send the password and tokens in clear. Other hosts stay refused.
-   * @default false
-   */
+  /** In production, allow `http://` to a loopback address (a local TLS proxy). @default false */
   readonly allowInsecureHttp?: boolean;
 }
 
@@ -92,10 +59,7 @@ export interface ResolvedTransportOptions {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/**
- * Fills in defaults and rejects options that cannot work, naming the option and the rule, so a
- * misconfiguration fails at construction rather than on the first payment.
- */
+/** Fills in defaults and rejects, at construction, options that cannot work. */
 export function resolveTransportOptions(options: TransportOptions): ResolvedTransportOptions {
   const environment = options.environment ?? 'sandbox';
   if (environment !== 'sandbox' && environment !== 'production') {
@@ -157,8 +121,7 @@ function checkUrl(option: string, value: string): URL {
       `\`${option}\` must be an absolute http(s) URL, got "${value}".`,
     );
   }
-  // fetch refuses to build a request to such a URL (a TypeError quoting it, password and all),
-  // and only when a call is made — for a money call, after its intent was stored.
+  // fetch would refuse it only at call time, quoting the password.
   if (url.username !== '' || url.password !== '') {
     throw new ConfigurationError(
       option,
@@ -171,8 +134,7 @@ function checkUrl(option: string, value: string): URL {
       `\`${option}\` must be an http or https URL, got "${value}".`,
     );
   }
-  // Request paths are appended to the base URL as text: after a query or a fragment they would
-  // land inside it (`http://host/?x=1/api/sandbox/login`), not on the endpoint.
+  // Paths are appended as text: after a query or fragment they would land inside it.
   if (/[?#]/.test(value)) {
     throw new ConfigurationError(
       option,
@@ -186,11 +148,7 @@ function checkUrl(option: string, value: string): URL {
 /** Host names that never leave the machine: the only `http://` production may use. */
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/**
- * Production over `http://` sends the password and every bearer token in clear, so it is
- * refused unless the merchant opts in with `allowInsecureHttp`, and then only to a loopback
- * address (a TLS-terminating proxy on the same host).
- */
+/** Production `http://` sends secrets in clear: only to a loopback host with `allowInsecureHttp`. */
 function checkTransportSecurity(option: string, url: URL, options: TransportOptions): void {
   if (url.protocol === 'https:') return;
   const loopback = loopbackHosts.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
@@ -213,11 +171,7 @@ function checkNumber(option: string, value: number, min: number, max = Infinity)
   }
 }
 
-/**
- * The configured headers, names in lower case, each checked as fetch would check it: a
- * malformed one fails here, at construction, not on a call (where, for a payment, it could
- * only be found after the intent was stored).
- */
+/** The headers, names lower-cased, each checked as fetch would, at construction. */
 function checkedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -235,11 +189,7 @@ function checkedHeaders(headers: Readonly<Record<string, string>>): Record<strin
   return checked;
 }
 
-/**
- * Refuses a client that cannot work, naming the option: malformed credentials or API key, no
- * host at all, or credentials for a product without a host — at construction, not on its first
- * payment, and never by leaving a record behind.
- */
+/** Refuses malformed credentials or API key, no host at all, or credentials with no host. */
 function checkAccounts(options: TransportOptions): void {
   const environment = options.environment ?? 'sandbox';
   const credentials = Object.entries(options.credentials ?? {}) as [Product, unknown][];

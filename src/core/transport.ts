@@ -46,11 +46,9 @@ const logoutEndpoints = {
 } as const satisfies Partial<Record<Product, EndpointId>>;
 
 /**
- * Moves requests to the platform and back through ky over fetch (the `fetch` option, or the
- * global one): resolves each endpoint's URL for the environment, authenticates (logging in
- * lazily and once more after a 401), times out, retries safe operations, never retries
- * money-moving ones, validates every body, and reports each attempt as an event with secrets
- * redacted.
+ * Moves requests to the platform through ky over fetch: per-environment URLs, lazy login (and
+ * once more after a 401), timeouts, retries of safe operations only, validated bodies, and an
+ * event per attempt with secrets redacted.
  *
  * @example
  * const transport = new Transport({ baseUrl: 'http://127.0.0.1:4010', credentials: { airtime } });
@@ -92,10 +90,8 @@ export class Transport {
   }
 
   /**
-   * A token for `product`: the one held, or one from a login with the configured credentials
-   * (joining a login in flight). Money-moving calls get it before writing their intent, so a
-   * wrong password is an AuthenticationError with nothing stored. `signal` stops the wait (a
-   * RequestAbortedError), not the login, which other calls may share.
+   * A token for `product`: the one held, or one from a (shared) login. Money-moving calls get it
+   * before writing their intent; `signal` stops the wait, not the login other calls may share.
    */
   authenticate(product: Product, signal?: AbortSignal): Promise<string> {
     const request = { method: 'POST', path: this.#loginPath(product) };
@@ -103,10 +99,8 @@ export class Transport {
   }
 
   /**
-   * Makes every check `request` makes before sending — the body and path parameters against
-   * the endpoint's schemas, the product's host, a token or credentials for a bearer route, the
-   * signal — and throws what `request` would; nothing is sent. The money path checks this way
-   * before writing its intent, then sends the returned request with `sendChecked`.
+   * Makes every check `request` makes before sending and throws what it would; nothing is sent.
+   * The money path checks this way before writing its intent, then calls `sendChecked`.
    */
   prepare<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): CheckedRequest<K> {
     const call = this.#call(id, options, undefined);
@@ -131,21 +125,15 @@ export class Transport {
     return this.#send(call, undefined) as Promise<WithLastResponse<ResponseOf<K>>>;
   }
 
-  /**
-   * Reports, as an `error` event, a failure that came after a checked request was answered:
-   * the money path's store write failing once the platform had answered.
-   */
+  /** Emits `error` for a failure after a checked request was answered (a store write). */
   reportFailure(checked: CheckedRequest, error: Error): void {
     const call = this.#checked.get(checked);
     if (call) this.#emit('error', () => describeFailure(call, this.#options, error));
   }
 
   /**
-   * Sends one operation of the endpoint table and returns its validated response, with the
-   * response's status, request id and redacted headers as a non-enumerable `lastResponse`.
-   * @throws RequestValidationError before sending when the body or path parameters are invalid.
-   * @throws RequestAbortedError when `signal` aborts a call that moves no money, or one that
-   * moves money before it was sent (after: AmbiguousOutcomeError).
+   * Sends one endpoint-table operation; returns its validated response with a non-enumerable
+   * `lastResponse`. An abort after a money call was sent is an AmbiguousOutcomeError.
    */
   async request<K extends EndpointId>(
     id: K,
@@ -157,11 +145,8 @@ export class Transport {
   }
 
   /**
-   * Sends a `multipart/form-data` upload to a bearer route that is not in the JSON endpoint
-   * table (airtime `customer/bulkpayment`, which takes a spreadsheet): the same route, origin,
-   * lazy login, timeout, error classes and events as `request`. `endpoint.retry` decides
-   * retries as for a table endpoint — `money` is never retried, and a lost answer is an
-   * AmbiguousOutcomeError. The answer is checked against `endpoint.response`.
+   * Sends a `multipart/form-data` upload (airtime `customer/bulkpayment`) as `request` would;
+   * `endpoint.retry` decides retries (`money`: never) and `endpoint.response` checks the answer.
    */
   upload<R extends Endpoint & { readonly id: UploadEndpointId }>(
     endpoint: R,
@@ -174,11 +159,7 @@ export class Transport {
     return this.#send(call, undefined) as Promise<WithLastResponse<z.output<R['response']>>>;
   }
 
-  /**
-   * Revokes the product's token on the platform (collection, disbursement) and forgets it —
-   * even when the revoke fails, since the caller has asked to stop using it. A 401 means the
-   * token was already dead, which is what logout wanted. Never logs in to log out.
-   */
+  /** Revokes the product's token (a 401 means already dead) and forgets it even if that fails. */
   async logout(product: Product): Promise<void> {
     const token = this.#sessions.token(product);
     if (token === undefined) return;
@@ -216,11 +197,7 @@ export class Transport {
     }
   }
 
-  /**
-   * Sends a call (a table endpoint or an upload) — `token` given: exactly that one, never
-   * logging in (logout). Resolves with the answer and its `lastResponse`, or emits `error` and
-   * rejects with the error the caller should see.
-   */
+  /** Sends a call; with `token` given, exactly that one, never logging in (logout). */
   async #send(call: Call, token: string | undefined): Promise<unknown> {
     try {
       const data = await this.#authenticated(call, token);
@@ -241,15 +218,13 @@ export class Transport {
     const { product, method } = call.endpoint;
     const { signal } = call.options;
     const request = { method, path: call.path };
-    // A held token is used as it is: no promise to wait on (the usual case, every call).
     const current =
       this.#sessions.token(product) ??
       (await untilAborted(this.#sessions.current(product), signal, request));
     try {
       return await this.#withRetries(call, current);
     } catch (error) {
-      // A 401 means the platform refused the token before doing anything, so repeating the
-      // request once with a fresh token is safe even for money-moving calls.
+      // A 401 was refused before anything happened: one retry with a fresh token is safe.
       const canLogIn = this.#options.credentials[product] !== undefined;
       if (!(error instanceof AuthenticationError) || !canLogIn) throw error;
       const renewed = this.#sessions.renew(product, current);
@@ -257,10 +232,7 @@ export class Transport {
     }
   }
 
-  /**
-   * A caller's abort that surfaced raw (during a backoff, from p-retry, before an attempt) as
-   * the RequestAbortedError everything pesakit throws is; pesakit's own errors pass unchanged.
-   */
+  /** A caller's abort that surfaced raw becomes a RequestAbortedError; pesakit errors pass. */
   #abortedOr(call: Call, error: unknown): unknown {
     const { signal } = call.options;
     if (!signal?.aborted || error instanceof PesakitError) return error;
@@ -326,10 +298,7 @@ export class Transport {
     return secrets;
   }
 
-  /**
-   * Emits the payload `payload` builds — only when someone listens. A listener that throws
-   * must not turn a settled payment into an apparent failure.
-   */
+  /** Emits only when someone listens; a throwing listener must not fail a settled payment. */
   #emit<E extends keyof TransportEvents>(event: E, payload: () => TransportEvents[E][0]): void {
     if (this.events.listenerCount(event) === 0) return;
     try {
