@@ -15,10 +15,7 @@ import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
 import { reasonFromPlatform } from './stored-reason.js';
 
-/**
- * Airtime: sell airtime from a prepaid merchant wallet, and top the wallet up (a recharge,
- * keyed by `controlNumber`).
- */
+/** Airtime: sell airtime from a prepaid wallet, and top the wallet up (a recharge). */
 export class Airtime {
   readonly #context: ClientContext;
 
@@ -27,9 +24,7 @@ export class Airtime {
   }
 
   /**
-   * Creates an airtime merchant account. It starts `pending`: an administrator (in the
-   * sandbox, the control API) activates it before it can log in.
-   *
+   * Creates an airtime merchant account, `pending` until an administrator activates it.
    * @example await pesakit.airtime.register({ name: 'Duka', email, phone: '255754000001', password });
    */
   register(
@@ -43,28 +38,21 @@ export class Airtime {
   }
 
   /**
-   * Logs in and keeps the token (calls also log in lazily with the configured credentials).
-   *
+   * Logs in and keeps the token (calls also log in lazily).
    * @example const { user } = await pesakit.airtime.login(); user.wallet.balance;
    */
   login(credentials?: LoginRequest, options?: CallOptions): Promise<ResponseOf<'airtimeLogin'>> {
     return logIn(this.#context, 'airtime', credentials, options);
   }
 
-  /**
-   * Forgets the token. The airtime API has no logout route, so nothing is sent.
-   *
-   * @example await pesakit.airtime.logout();
-   */
+  /** Forgets the token. The airtime API has no logout route, so nothing is sent. */
   async logout(): Promise<void> {
     await this.#context.transport.logout('airtime');
   }
 
   /**
-   * Sends airtime to a subscriber from the wallet. The answer is final: `status: "success"`
-   * (wallet debited) or `"failed"` (the vendor refused; nothing debited). An amount above the
-   * balance is an `InsufficientFundsError`.
-   *
+   * Sends airtime from the wallet; the answer is final (`success` or `failed`). An amount above
+   * the balance is an `InsufficientFundsError`.
    * @example
    * const sale = await pesakit.airtime.purchase({ msisdn: '255754123456', amount: 1000 });
    * if (sale.status === 'success') …
@@ -93,14 +81,9 @@ export class Airtime {
   }
 
   /**
-   * Sends airtime to every row of a batch — an array of rows, a file path, or the bytes of an
-   * .xlsx/.csv file with a `msisdn, amount[, reference]` header — each row as its own purchase
-   * stored under `<batchId>:<row>`. Every row is checked first (a `BulkValidationError` lists
-   * them all; nothing stored or sent), and the wallet must cover the batch. Run the same
-   * `batchId` again after a crash: rows already stored are reported, never resent; rows never
-   * attempted are sent. Emits `row` and `progress`; resolves with every row's outcome and the
-   * totals. See docs/airtime-bulk.md.
-   *
+   * Sends airtime to every row of a batch (rows, or an .xlsx/.csv path or bytes), each stored
+   * under `<batchId>:<row>`, all checked first. Rerun the `batchId` after a crash: stored rows
+   * are reported, never resent. Emits `row` and `progress`. See docs/airtime-bulk.md.
    * @example
    * const batch = pesakit.airtime.bulkPurchase('./staff-airtime.xlsx', { batchId: 'payroll-2026-11' });
    * batch.on('progress', (t) => console.log(`${t.done}/${t.rows}`));
@@ -119,9 +102,7 @@ export class Airtime {
   }
 
   /**
-   * Starts a wallet top-up. Pay the returned `controlNumber`; the wallet is credited when the
-   * recharge callback confirms it.
-   *
+   * Starts a wallet top-up, credited once the recharge callback confirms the `controlNumber`.
    * @example const { controlNumber } = await pesakit.airtime.recharge({ amount: 50000 });
    */
   recharge(
@@ -143,9 +124,7 @@ export class Airtime {
   }
 
   /**
-   * Confirms (`status: true`) or fails a recharge by `controlNumber` — the call the payment
-   * side makes to `callbackUrl`. In the sandbox this is how a test completes a top-up.
-   *
+   * Confirms (`status: true`) or fails a recharge by `controlNumber`, as the payment side does.
    * @example await pesakit.airtime.confirmRecharge({ controlNumber, status: true });
    */
   async confirmRecharge(
@@ -169,7 +148,6 @@ export class Airtime {
 
   /**
    * The authenticated user with the wallet balance.
-   *
    * @example const { user } = await pesakit.airtime.user(); user.wallet.balance;
    */
   user(options?: CallOptions): Promise<WithLastResponse<ResponseOf<'airtimeUser'>>> {

@@ -8,10 +8,7 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/**
- * The transport options for `options`, leaving out what was not given. `null` from a JavaScript
- * caller means no options, as `undefined` does.
- */
+/** The transport options given in `options` (`null` from JavaScript means none). */
 export function transportOptions(
   given?: CallOptions | null,
 ): Pick<RequestOptions, 'signal' | 'timeoutMs'> {

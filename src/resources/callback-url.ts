@@ -1,16 +1,7 @@
-/**
- * The query parameter pesakit adds to a money-moving call's `callback_url`: the merchant
- * reference, so that a callback whose platform references match nothing yet (its initiation
- * timed out, say) still names the record it belongs to. A receiver uses it as a lookup hint
- * only — like every callback claim, it is verified by pulling the platform's status.
- */
+/** The merchant reference on a `callback_url`: a lookup hint for callbacks, verified by a pull. */
 export const merchantReferenceParam = 'pesakit_ref';
 
-/**
- * `body` with `merchantReference` set as `pesakit_ref` on its `callback_url`, keeping the URL's
- * other query parameters (and replacing a `pesakit_ref` already there). A body without a
- * parseable `callback_url` is returned as is, for the request schema to judge.
- */
+/** `body` with `pesakit_ref` set on its `callback_url` (a non-URL is left to the schema). */
 export function withMerchantReferenceInCallbackUrl<T>(body: T, merchantReference: string): T {
   if (typeof body !== 'object' || body === null) return body;
   const callbackUrl: unknown = (body as { callback_url?: unknown }).callback_url;
@@ -21,11 +12,8 @@ export function withMerchantReferenceInCallbackUrl<T>(body: T, merchantReference
 
 /** What `new URL(url)` with `pesakit_ref` set serialises to, or undefined if `url` is no URL. */
 export function taggedUrl(url: string, merchantReference: string): string | undefined {
-  // A merchant mostly uses one callback URL for every payment, so once a URL comes twice in a
-  // row its serialisation is kept with a placeholder where the reference goes: parsing and
-  // serialising the URL (with its query) cost a money call ~4 µs, now a string concatenation.
-  // A URL that changes with every payment (an order id in it) is parsed as before. The
-  // placeholder's place does not depend on the value: each query pair is encoded on its own.
+  // A URL seen twice in a row is kept as a template with a placeholder for the reference, so
+  // the usual single callback URL costs a concatenation, not a parse.
   const form = formEncoded(merchantReference);
   if (form === undefined) return slowTaggedUrl(url, merchantReference);
   if (url !== lastUrl) {
@@ -56,10 +44,7 @@ function template(url: string): readonly [string, string] | null | undefined {
   return [serialised.slice(0, at), serialised.slice(at + placeholder.length)];
 }
 
-/**
- * `value` as URLSearchParams serialises it, for the characters a merchant reference is made
- * of (letters, digits, `_ - . :`; `:` is the only one escaped); undefined for anything else.
- */
+/** `value` as URLSearchParams encodes it, for merchant-reference characters only. */
 function formEncoded(value: string): string | undefined {
   if (!/^[A-Za-z0-9_\-.:]+$/.test(value)) return undefined;
   return value.includes(':') ? value.replaceAll(':', '%3A') : value;

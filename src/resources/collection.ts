@@ -20,11 +20,8 @@ import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from
 const pending = () => ({ status: 'pending' as const });
 
 /**
- * Collection: take money from a customer — by mobile push (MNO), at a bank against a control
- * number, through the hosted secure checkout, or the engine's pay_mobile.
- *
- * Every initiation is recorded in the reference store before it is sent, and answers with the
- * platform's `controlNumber` and engine `reference` (the engine's paymentReference).
+ * Collection: take money from a customer by mobile push, at a bank, through the hosted checkout,
+ * or pay_mobile. Each initiation is stored before it is sent.
  */
 export class Collection {
   readonly #context: ClientContext;
@@ -34,27 +31,20 @@ export class Collection {
   }
 
   /**
-   * Logs in and keeps the token. You rarely need this: calls log in lazily with the
-   * configured credentials.
-   *
+   * Logs in and keeps the token (calls also log in lazily).
    * @example await pesakit.collection.login({ email: 'shop@example.co.tz', password: '…' });
    */
   login(credentials?: LoginRequest, options?: CallOptions): Promise<ResponseOf<'collectionLogin'>> {
     return logIn(this.#context, 'collection', credentials, options);
   }
 
-  /**
-   * Revokes the token on the platform and forgets it. The next call logs in again.
-   *
-   * @example await pesakit.collection.logout();
-   */
+  /** Revokes the token on the platform and forgets it. The next call logs in again. */
   async logout(): Promise<void> {
     await this.#context.transport.logout('collection');
   }
 
   /**
    * Asks the customer's phone to approve a payment (USSD push).
-   *
    * @example
    * const payment = await pesakit.collection.initiateMno({ amount: 15000, msisdn: '255754123456' });
    * payment.controlNumber; payment.reference; payment.merchantReference;
@@ -80,7 +70,6 @@ export class Collection {
 
   /**
    * Creates a bank collection: the customer pays at the bank against the `controlNumber`.
-   *
    * @example const bill = await pesakit.collection.initiateBank({ amount: 250000 });
    */
   initiateBank(
@@ -103,11 +92,8 @@ export class Collection {
   }
 
   /**
-   * Creates a hosted secure checkout. Send the customer to `payment_url`; the result is
-   * identified by `external_reference`. When the browser comes back to your `callback_url`,
-   * verify amount and `external_reference` on your server (spec rule 10) — `verifyCheckoutReturn`
-   * does exactly that.
-   *
+   * Creates a hosted checkout: send the customer to `payment_url`; on return, check it with
+   * `verifyCheckoutReturn`.
    * @example
    * const checkout = await pesakit.collection.createCheckout({
    *   amount: 30000, callback_url: 'https://shop.example.co.tz/paid',
@@ -138,9 +124,7 @@ export class Collection {
   }
 
   /**
-   * Engine-compatible pay_mobile. The API key, when configured (`apiKey`), is sent as
-   * `x-api-key`.
-   *
+   * Engine-compatible pay_mobile; a configured `apiKey` is sent as `x-api-key`.
    * @example await pesakit.collection.payMobile({ amount: 5000, msisdn: '255713000111' });
    */
   payMobile(
@@ -163,10 +147,8 @@ export class Collection {
   }
 
   /**
-   * Hosted checkout, phone option: what the checkout page calls with its payment token. Use it
-   * to build your own checkout UI. When the store knows the checkout (by `external_reference`),
-   * the references the answer carries are attached to it.
-   *
+   * Hosted checkout, phone option, for your own checkout UI; a stored checkout gets the answer's
+   * references.
    * @example
    * const checkout = await pesakit.collection.createCheckout({ amount: 30000, callback_url });
    * await pesakit.collection.checkoutMno({ token: checkout.payment_token, msisdn: '255754123456' });
@@ -188,7 +170,6 @@ export class Collection {
 
   /**
    * Hosted checkout, card option: opens a card session with the payment token.
-   *
    * @example
    * const { session_id } = await pesakit.collection.portalSession({ token: checkout.payment_token });
    */
@@ -203,11 +184,8 @@ export class Collection {
   }
 
   /**
-   * Pulls the latest state of a transaction by control number or engine reference (the pull
-   * half of spec rule 4). When the store knows the transaction, the observation is applied to
-   * it: `success` only if references and amount match (spec rule 5), `needs_review` when the
-   * platform says success for another amount or reference, `failed` when the platform says so.
-   *
+   * Pulls a transaction's state by control number or engine reference, and applies it to a
+   * stored record (`success` only when references and amount match, else `needs_review`).
    * @example const { data } = await pesakit.collection.status('991234567890');
    */
   async status(
@@ -224,7 +202,6 @@ export class Collection {
 
   /**
    * A sample signed token and its hash for integration tests of a payment provider.
-   *
    * @example const { token, hash } = await pesakit.collection.testProvider('vodacom');
    */
   testProvider(

@@ -16,11 +16,7 @@ import { reasonFromPlatform } from './stored-reason.js';
 
 const payoutMsisdnSchema = z.object({ msisdn: payableMsisdnSchema });
 
-/**
- * Disbursement: pay out from the merchant wallet to a mobile number. The wallet is debited
- * amount plus charge. There is no push callback for payouts; `payments()` is how they are
- * reconciled (keys `txnid` and `refid`).
- */
+/** Disbursement: payouts from the wallet (amount plus charge), reconciled by `payments()`. */
 export class Disbursement {
   readonly #context: ClientContext;
 
@@ -30,7 +26,6 @@ export class Disbursement {
 
   /**
    * Creates a disbursement account. It starts `unverified` and cannot log in until verified.
-   *
    * @example await pesakit.disbursement.register({ name: 'Duka', email, phone: '255754000001', password });
    */
   register(
@@ -44,8 +39,7 @@ export class Disbursement {
   }
 
   /**
-   * Logs in and keeps the token (calls also log in lazily with the configured credentials).
-   *
+   * Logs in and keeps the token (calls also log in lazily).
    * @example const { wallet } = await pesakit.disbursement.login(); wallet.balance;
    */
   login(
@@ -55,20 +49,14 @@ export class Disbursement {
     return logIn(this.#context, 'disbursement', credentials, options);
   }
 
-  /**
-   * Revokes the token on the platform and forgets it. The next call logs in again.
-   *
-   * @example await pesakit.disbursement.logout();
-   */
+  /** Revokes the token on the platform and forgets it. The next call logs in again. */
   async logout(): Promise<void> {
     await this.#context.transport.logout('disbursement');
   }
 
   /**
-   * Sends a payout. The MSISDN must be `255` + nine digits of a supported provider; the SDK
-   * checks both before anything is stored or sent. An amount plus charge above the balance is
-   * an `InsufficientFundsError`; an upstream refusal is a `BadRequestError` (nothing debited).
-   *
+   * Sends a payout to a `255` + nine-digit MSISDN of a supported provider (checked first). Too
+   * little balance is an `InsufficientFundsError`; an upstream refusal a `BadRequestError`.
    * @example
    * const payout = await pesakit.disbursement.pay({ msisdn: '255754123456', amount: 20000, name: 'Asha' });
    * payout.response.reference; // the refid
@@ -77,8 +65,7 @@ export class Disbursement {
     request: DisbursementRequest,
     options?: MoneyMovementOptions,
   ): Promise<WithMerchantReference<ResponseOf<'disbursementPay'>>> {
-    // The wire schema takes any string (the platform answers 400, not 422, for a bad number);
-    // the SDK refuses it before a record is written.
+    // The wire schema takes any string: the SDK refuses a bad number before storing anything.
     const checked = payoutMsisdnSchema.safeParse({ msisdn: request?.msisdn });
     if (!checked.success) {
       const errors = fieldErrorsFrom(checked.error, { msisdn: request?.msisdn });
@@ -105,17 +92,14 @@ export class Disbursement {
   }
 
   /**
-   * The payouts of the authenticated user, newest first. Await it for one page; iterate it
-   * with `for await` for every payout on every page.
-   *
+   * The user's payouts, newest first: await it for one page, `for await` it for all.
    * @example
    * for await (const payout of pesakit.disbursement.payments({ per_page: 100 })) {
    *   console.log(payout.refid, payout.status);
    * }
    */
   payments(request: PageRequest = {}, options?: CallOptions): PagePromise<DisbursementPayment> {
-    // A JavaScript caller's `null`: refused when awaited, like any other bad request (reading
-    // `request.page` below would throw a TypeError at the call instead).
+    // A JavaScript caller's `null` is refused when awaited, like any other bad request.
     if (typeof request !== 'object' || request === null) {
       const refused = new RequestValidationError('disbursementPayments', {
         request: ['The request must be an object { page?, per_page? }, or left out.'],
@@ -142,7 +126,6 @@ export class Disbursement {
 
   /**
    * The authenticated user and the wallet balance.
-   *
    * @example const { wallet } = await pesakit.disbursement.user(); wallet.balance;
    */
   user(options?: CallOptions): Promise<WithLastResponse<ResponseOf<'disbursementUser'>>> {

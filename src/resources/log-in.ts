@@ -6,11 +6,7 @@ import type { ClientContext } from './client-context.js';
 
 type LoginResponse<P extends Product> = ResponseOf<(typeof loginEndpoints)[P]>;
 
-/**
- * Logs in to one product with the given credentials, or the configured ones, and keeps the
- * token for the following calls. Returns the platform's whole answer (user, wallet …), which
- * the transport's lazy login does not surface.
- */
+/** Logs in with the given or configured credentials, keeps the token, returns the answer. */
 export async function logIn<P extends Product>(
   context: ClientContext,
   product: P,

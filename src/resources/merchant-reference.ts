@@ -1,12 +1,7 @@
 import { getRandomValues } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
-/**
- * Random bytes for the ULID's 80 random bits, drawn from the system CSPRNG in batches. ulid's
- * own generator calls `crypto.getRandomValues` once per character, 16 times per reference:
- * about 100 µs of every money-moving call. A byte / 256 is what ulid's generator returns too,
- * so each character is still 5 uniformly random bits from the CSPRNG; only the calls are fewer.
- */
+/** CSPRNG bytes for the ULID's random part, drawn in batches rather than one call a character. */
 const pool = new Uint8Array(4096);
 let next = pool.length;
 
@@ -26,10 +21,7 @@ function pooledRandom(): number {
 const nextUlid = monotonicFactory(pooledRandom);
 
 /**
- * A new merchant reference: a ULID (48-bit millisecond time + 80 random bits, 26 characters of
- * Crockford's base32, which has no I, L, O, U, so a reference read aloud over the phone
- * survives). References sort by creation time, so a list of them reads in order.
- *
+ * A new merchant reference: a ULID (26 characters of Crockford's base32), sorting by creation.
  * @example newMerchantReference() // '01JD3Q4Z8W5K2T9XG7M1RVB6NC'
  */
 export function newMerchantReference(now: number = Date.now()): string {

@@ -30,18 +30,11 @@ import { reasonFromPlatform } from './stored-reason.js';
 
 /** Options every money-moving call accepts. */
 export interface MoneyMovementOptions {
-  /**
-   * Your own reference for this payment, kept apart from the platform's. Generated (a
-   * sortable ULID) when omitted. Must be unique in the store.
-   */
+  /** Your own reference for this payment, unique in the store; a ULID when omitted. */
   merchantReference?: string;
   /** Small key/values stored with the record (order id, customer id …). */
   metadata?: Record<string, string>;
-  /**
-   * Abort the request. Aborted before it is sent: a RequestAbortedError, nothing stored (or,
-   * between storing and sending, the record `failed`, "not sent"). Aborted after: the outcome
-   * is ambiguous, like a timeout.
-   */
+  /** Aborts the request: before sending, a RequestAbortedError; after, an ambiguous outcome. */
   signal?: AbortSignal;
   /** Overrides the client's `timeoutMs` for this call. */
   timeoutMs?: number;
@@ -60,10 +53,7 @@ interface Movement<K extends EndpointId> {
   endpoint: K;
   body: RequestOf<K>;
   flow: Flow;
-  /**
-   * What the intent stores from the body. Read only once the body has been checked, so a
-   * caller's `null` request is a RequestValidationError, not a TypeError.
-   */
+  /** What the intent stores from the body; read only once the body has been checked. */
   intent: (body: RequestOf<K>) => { amount: number; msisdn?: string | undefined };
   /** The body has a `callback_url` that gets the merchant reference as `pesakit_ref`. */
   tagsCallbackUrl?: boolean;
@@ -74,12 +64,9 @@ interface Movement<K extends EndpointId> {
 }
 
 /**
- * The one path by which money moves (DESIGN decision 3): check everything that can be checked
- * without sending (body, host, credentials, the signal) and get a token, then write the intent,
- * send once, and attach what came back. A failure before the intent is written stores nothing,
- * so the merchant reference stays free. The intent is stored *before* sending so that a crash
- * or a lost answer leaves a record the reconciler can find; an unknown outcome stays `unknown`,
- * never `failed`.
+ * The one path by which money moves: check all that can be checked unsent and get a token, then
+ * store the intent (so a crash or lost answer leaves a record to reconcile), send once, and
+ * record what came back. A failure before the intent stores nothing.
  */
 export async function moveMoney<K extends EndpointId>(
   context: ClientContext,
@@ -106,13 +93,10 @@ export async function moveMoney<K extends EndpointId>(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   } as RequestOptions<K>;
-  // Checked once, here: what is sent below is this checked request, not checked again.
   const checked = transport.prepare(movement.endpoint, request);
-  // A wrong password is found out here, before the intent exists: nothing stored, and the
-  // merchant reference can be used again once the credentials are fixed.
+  // A wrong password is found out here, before the intent exists.
   if (endpoint.auth === 'bearer') {
     await transport.authenticate(endpoint.product, options.signal);
-    // The signal may have aborted while logging in (the body was checked above).
     if (options.signal?.aborted) {
       throw new RequestAbortedError(
         { method: checked.method, path: checked.path },
@@ -138,9 +122,8 @@ export async function moveMoney<K extends EndpointId>(
     try {
       await recordFailure(context, merchantReference, error);
     } catch (storeError) {
-      // The send's outcome matters more than the bookkeeping: a caller who got a store error
-      // instead of AmbiguousOutcomeError might resend and pay twice. The record stays
-      // `initiating`, an open status the reconciler pulls like any other.
+      // A store error in place of the send's error could invite a resend that pays twice; the
+      // record stays `initiating`, which the reconciler pulls.
       process.emitWarning(
         `pesakit: could not record the outcome of ${merchantReference}: ${String(storeError)}`,
         { code: 'PESAKIT_STORE_WRITE_FAILED' },
@@ -159,9 +142,8 @@ export async function moveMoney<K extends EndpointId>(
       response,
     );
   } catch (storeError) {
-    // The platform answered, so money may have moved; only recording it failed. A raw store
-    // error here would read as "nothing happened" and invite a resend that pays twice. The
-    // record stays `initiating`, which the reconciler pulls like `unknown` once it is stale.
+    // Money may have moved: a raw store error would invite a resend. The record stays
+    // `initiating`, which the reconciler pulls once it is stale.
     const ambiguous = new AmbiguousOutcomeError(checked, merchantReference, {
       cause: storeError,
       answer: response,
@@ -174,12 +156,8 @@ export async function moveMoney<K extends EndpointId>(
 }
 
 /**
- * Attaches the answer's references and moves the record to what the answer says, in one store
- * write (one commit where the store has transactions). The settlement may have overtaken the
- * answer — a callback (found by `pesakit_ref`) or the reconciler settled the record while this
- * call was still reading its response — and then the record is further along than `pending`:
- * that is not an error for the caller, whose payment went through; the record as it stands
- * (references attached) is returned.
+ * Attaches the answer's references and moves the record, in one store write. When a callback or
+ * the reconciler settled it first, the record as it stands is returned: not an error.
  */
 async function recordAnswer(
   context: ClientContext,
@@ -205,14 +183,9 @@ async function recordAnswer(
   }
 }
 
-/** The call options no request body has: in the body, they are a caller's slip. */
 const optionNames = ['merchantReference', 'metadata', 'timeoutMs', 'signal'] as const;
 
-/**
- * Refuses a call option given in the request object (`pay({ ..., merchantReference })`), which
- * JavaScript callers can do and the body's schema would silently drop: a merchant reference
- * lost that way means every retry gets a fresh one and is paid again.
- */
+/** Refuses a call option in the request body, which the schema would drop (a lost reference). */
 function misplacedOptions(endpoint: EndpointId, body: unknown): void {
   if (typeof body !== 'object' || body === null) return;
   const errors: Record<string, string[]> = {};
@@ -226,12 +199,7 @@ function misplacedOptions(endpoint: EndpointId, body: unknown): void {
   if (Object.keys(errors).length > 0) throw new RequestValidationError(endpoint, errors);
 }
 
-/**
- * Classifies a failed send. Only a definite answer is `failed`: a 4xx the platform gave, a
- * connection that never opened, an abort before sending. Anything that may have reached the
- * platform — a lost answer, a 5xx mid-processing, a 2xx we could not read, a redirect — is
- * `unknown`, for the reconciler.
- */
+/** Records a failed send: `failed` only for a definite answer, else `unknown` to reconcile. */
 async function recordFailure(context: ClientContext, merchantReference: string, error: unknown) {
   const [to, reason] = failureOutcome(error);
   const payload = isApiError(error) || isResponseValidationError(error) ? error.body : undefined;
@@ -264,12 +232,8 @@ function failureOutcome(error: unknown): [status: 'unknown' | 'failed', reason: 
 }
 
 /**
- * A 429 is a definite answer, like every other 4xx: the platform declined the request, so the
- * record is `failed`. It is not retried here — DESIGN decision 3 retries no money call (the
- * platform has no idempotency key, and the spec's rate limits are "not shown"); a new attempt
- * is the merchant's, with a new merchant reference. But "failed" read alone tells a customer
- * "your payment failed" when a new attempt in a few seconds would go through: the reason starts
- * with `rate_limited`, for an `onFailed` handler to switch on, and says when (docs/errors.md).
+ * A 429 is a definite refusal (`failed`, never retried); the reason starts with `rate_limited`
+ * so an `onFailed` handler can tell it from a declined payment, and says when to try again.
  */
 function rateLimitedReason(retryAfterMs: number | undefined): string {
   const wait =

@@ -43,12 +43,8 @@ export async function fetchPage<Item>(
 }
 
 /**
- * Await it for the first page; `for await` it for every item across pages; `.pages()` for
- * every page. It is a real promise to everything that expects one (`then`, `catch`,
- * `finally`, `Promise.all`, a `Promise<Page<Item>>` parameter), but lazy: nothing is fetched
- * until it is awaited or iterated. The list is newest first, so payouts created while you
- * iterate can shift items between pages — for reconciliation, match by `txnid`/`refid`, never
- * by position.
+ * Await it for the first page, `for await` it for every item, `.pages()` for every page; lazy.
+ * Items can shift between pages while you iterate: match by `txnid`/`refid`, not position.
  */
 export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Item> {
   readonly [Symbol.toStringTag] = 'Promise';

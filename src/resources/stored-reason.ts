@@ -1,16 +1,9 @@
-/**
- * The longest `statusReason` a store keeps (input-rules: `shortText`). Longer text is refused
- * with a `StoreInputError`.
- */
+/** The longest `statusReason` a store keeps (input-rules: `shortText`). */
 const maxReasonLength = 1000;
 
 /**
- * The platform's own text (an upstream message, an error's message) as a record's reason. The
- * platform gives it no bound, and it is stored with the answer's write — which must not fail
- * after money moved: a refused write would leave the record `initiating` without the
- * platform's references and hand the caller a StoreInputError for a payment that went
- * through. So it is cut to what every store keeps, and a NUL (which PostgreSQL text cannot
- * hold) becomes U+FFFD. The whole answer is kept in `lastPayload`.
+ * The platform's text as a record's reason, cut to what every store keeps and NUL replaced, so
+ * the answer's write cannot fail after money moved. The whole answer stays in `lastPayload`.
  */
 export function reasonFromPlatform(text: string): string {
   const storable = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;

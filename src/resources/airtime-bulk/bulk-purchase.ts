@@ -24,12 +24,7 @@ export interface AirtimeForBulk {
 const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 64;
 
-/**
- * A batch in progress: an event emitter (`row`, `progress`) that is also the promise of its
- * result, so `await pesakit.airtime.bulkPurchase(file)` is all most callers write, and a
- * progress bar subscribes before awaiting. Listeners added in the same tick as the call see
- * every event: nothing is emitted before the rows are read.
- */
+/** A batch in progress: an emitter (`row`, `progress`) that is also the promise of its result. */
 export class AirtimeBulkPurchase
   extends EventEmitter<AirtimeBulkEvents>
   implements PromiseLike<AirtimeBulkResult>
@@ -64,12 +59,7 @@ export class AirtimeBulkPurchase
   }
 }
 
-/**
- * `airtime.bulkPurchase`: read and check every row; read what an earlier run of the batch
- * stored (refusing a different file under the same id); check the wallet covers what is left;
- * then send what was never attempted. Everything that can refuse the batch does so before the
- * first intent is written.
- */
+/** Checks rows, an earlier run and the wallet before the first intent, then sends the rest. */
 export function startBulkPurchase(
   context: ClientContext,
   airtime: AirtimeForBulk,
@@ -144,10 +134,7 @@ function concurrencyOf(value: number | undefined): number {
   return value;
 }
 
-/**
- * The wallet must cover every row still to send. The platform would refuse the row that
- * overdraws it anyway; checking first keeps a batch from stopping halfway through the file.
- */
+/** The wallet must cover every row still to send, so a batch does not stop halfway. */
 async function checkBalance(airtime: AirtimeForBulk, rows: readonly NumberedRow[]): Promise<void> {
   const required = rows.reduce((sum, row) => sum + cents(row.amount), 0);
   const { user } = await airtime.user();

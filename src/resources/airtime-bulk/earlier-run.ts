@@ -8,10 +8,8 @@ import type { AirtimeBulkRowOutcome } from './types.js';
 export type EarlierRows = Map<number, TransactionRecord>;
 
 /**
- * Reads the batch's rows from the store. Every row is looked up before anything is sent, and a
- * stored row must be the same intent as the row given now (MSISDN, amount, reference): a
- * different file under a reused batch id is refused whole, or resuming it would pay people who
- * are not in the file. A stored row past the file's end means the same thing.
+ * Reads the batch's stored rows before anything is sent; a stored row that differs from (or is
+ * past the end of) the file given now refuses the batch: a reused id must not pay strangers.
  */
 export async function readEarlierRun(
   store: ReferenceStore,
@@ -62,11 +60,7 @@ function sameIntent(record: TransactionRecord, row: NumberedRow): boolean {
   );
 }
 
-/**
- * How a row an earlier run wrote is reported. Final records as they are; anything open
- * (`initiating`: the run died between writing and hearing back; `unknown`; `pending`;
- * `needs_review`) is `unknown` and is never resent — it may have been paid.
- */
+/** An earlier run's row: final records as they are; anything open is `unknown`, never resent. */
 export function earlierRowResult(
   row: NumberedRow,
   record: TransactionRecord,

@@ -32,10 +32,8 @@ export function answeredRow(
 }
 
 /**
- * A purchase that threw. The record, not the error, says what happened to the money: no record
- * means nothing was stored or sent (a login refused, the batch aborted) and the row stays free
- * for a rerun; `failed` is a definite no; `initiating`/`unknown` may have been paid. `null`: the
- * store could not be read either, so nothing is known and the row is `unknown`.
+ * A purchase that threw, judged by its record: none means nothing was sent (free for a rerun);
+ * `failed` is a definite no; anything else, or an unreadable store (`null`), is `unknown`.
  */
 export function thrownRow(
   row: NumberedRow,

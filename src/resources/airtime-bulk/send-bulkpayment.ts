@@ -24,15 +24,8 @@ export interface SendBulkPaymentInput {
 type AnswerRow = AirtimeBulkResponse['rows'][number];
 
 /**
- * Sends the rows still to send in one upload to the platform's bulkpayment route. Every row's
- * intent is written first, as for single purchases; then one request; then each row is
- * recorded from its line of the answer. The upload is a CSV made from the checked rows (the
- * same rows whether the batch came from a file, an array, or a rerun that sends only what is
- * left), and the answer's rows are matched to ours by position in that upload.
- *
- * An answer that never came (timeout, reset, 5xx, an unreadable 2xx) leaves every row `unknown`:
- * the platform may have run all, some or none of them. A 4xx refused the whole file before
- * anything was spent: every row `failed`.
+ * Sends the rows left in one CSV upload to the bulkpayment route, after writing every intent;
+ * answer rows match ours by position. No answer leaves every row `unknown`; a 4xx, `failed`.
  */
 export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void> {
   const { context, batchId, rows } = input;

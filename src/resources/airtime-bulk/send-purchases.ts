@@ -24,17 +24,9 @@ export interface SendPurchasesInput {
 }
 
 /**
- * Sends each row as its own purchase, `concurrency` at a time, started in row order.
- *
- * One client holds one airtime token, so every row spends from the same wallet. The platform
- * holds each amount atomically, so concurrent sales cannot overspend it; what ordering buys is a
- * batch that stops cleanly. The first purchase that does not come back with an answer of its
- * own — insufficient funds, a refused login, a lost connection, no answer at all — stops the
- * batch: no further row starts, rows in flight finish as they do, and every row not started is
- * `skipped`, free for a rerun of the same batch id. Rows were started in order, so what was sent
- * is the top of the file (give or take the rows in flight). An outage therefore costs at most
- * `concurrency` rows, never the rest of the file marked failed or unknown. A vendor refusal is a
- * row's own answer (`failed`) and the batch goes on.
+ * Sends each row as its own purchase, `concurrency` at a time, in row order. The first purchase
+ * without an answer of its own (no funds, a refused login, no answer) stops the batch: rows not
+ * started are `skipped`, free for a rerun. A vendor refusal is that row's `failed`; it goes on.
  */
 export async function sendPurchases(input: SendPurchasesInput): Promise<void> {
   const queue = new PQueue({ concurrency: input.concurrency });

@@ -1,14 +1,8 @@
 export type { AirtimeBulkRowInput } from '../../spreadsheets/index.js';
 
 /**
- * Where a row stands after a run.
- * - `success` — the airtime was delivered and the wallet debited (now or in an earlier run).
- * - `failed` — the platform gave a definite no (vendor refused, 4xx); nothing was debited.
- * - `unknown` — the request may have reached the platform but no answer was recorded (a lost
- *   answer, or a run that crashed mid-send). Never resent: `pesakit reconcile` or a person
- *   decides.
- * - `skipped` — never attempted (the batch stopped first, e.g. the wallet ran out): a rerun of
- *   the same batch id sends it.
+ * A row after a run: `success` (debited), `failed` (a definite no, nothing debited), `unknown`
+ * (may have been sent; never resent, reconcile it), `skipped` (never attempted; a rerun sends it).
  */
 export type AirtimeBulkOutcomeStatus = 'success' | 'failed' | 'unknown' | 'skipped';
 
@@ -46,7 +40,7 @@ export interface AirtimeBulkTotals {
   failed: number;
   unknown: number;
   skipped: number;
-  /** Rows sent to the platform by this run (the others were settled by an earlier run or skipped). */
+  /** Rows this run sent to the platform. */
   sent: number;
 }
 
@@ -61,29 +55,16 @@ export interface AirtimeBulkResult {
 
 /** Options of `pesakit.airtime.bulkPurchase`. */
 export interface AirtimeBulkOptions {
-  /**
-   * The batch's id: each row is stored under `<batchId>:<row>`. Give the same id again to resume
-   * a batch after a crash; omitted, one is generated (a ULID) and returned in the result.
-   * 1–58 letters, digits or `_ - .` (no `:`).
-   */
+  /** Rows are stored as `<batchId>:<row>`; reuse to resume. 1–58 letters, digits, `_ - .`. */
   batchId?: string;
-  /**
-   * Purchases in flight at once.
-   * @default 4
-   */
+  /** Purchases in flight at once. @default 4 */
   concurrency?: number;
   /**
-   * `'purchase'` (the default) sends each row as its own purchase: resumable row by row.
-   * `'bulkpayment'` uploads the whole batch to the platform's `customer/bulkpayment` route in one
-   * request and records each row from its answer; a lost answer leaves every row `unknown`.
-   * @default 'purchase'
+   * `'purchase'`: one resumable purchase per row; `'bulkpayment'`: one upload of the batch (a lost
+   * answer leaves every row `unknown`). @default 'purchase'
    */
   via?: 'purchase' | 'bulkpayment';
-  /**
-   * Check the wallet (`airtime.user()`) before sending and refuse the batch, nothing stored,
-   * when the balance does not cover the rows still to send.
-   * @default true
-   */
+  /** Refuse the batch, nothing stored, when the wallet does not cover it. @default true */
   checkBalance?: boolean;
   /** Spreadsheet format of a Buffer/file source, when its content and name do not tell. */
   format?: 'xlsx' | 'csv';
