@@ -26,13 +26,8 @@ export interface ApiErrorDetails extends RequestInfo {
 }
 
 /**
- * The platform answered with an HTTP error. Subclasses name the meaning; `status`, `code`,
- * `body`, `headers` and `requestId` are always there for the cases no subclass covers.
- *
- * Secrets never travel inside it: `Set-Cookie`, `Authorization` and API-key headers, and the
- * string values of secret body keys (`token`, `password`, `access_token` …) read `[redacted]`.
- * A server answering an error with a session cookie or an echoed password (seen on a 500)
- * would otherwise put them in every log line that prints the error.
+ * The platform answered with an HTTP error; subclasses name the meaning. Check `status`, `code`
+ * and `body` (secret headers and body values read `[redacted]`).
  */
 export class ApiError extends PesakitError {
   override name = 'ApiError' as string;
@@ -62,10 +57,7 @@ export class ApiError extends PesakitError {
     return typeof body?.message === 'string' ? body.message : undefined;
   }
 
-  /**
-   * The platform's own machine-readable reason, when its body carried one (`insufficient_funds`,
-   * `upstream_failed`; pesakit's `missing_credentials`): switch on it rather than on the message.
-   */
+  /** The body's machine-readable `code` (`insufficient_funds` …): switch on it, not the text. */
   get platformCode(): string | undefined {
     const code = (this.body as { code?: unknown } | null)?.code;
     return typeof code === 'string' ? code : undefined;

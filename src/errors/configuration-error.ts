@@ -1,10 +1,6 @@
 import { guardFor, PesakitError } from './pesakit-error.js';
 
-/**
- * An option given to `new Pesakit()` (or `new Transport()`) cannot work: an empty password, no
- * base URL, a production client without the host of a product it has credentials for. Thrown
- * at construction, so a misconfiguration never reaches a payment. `option` names the option.
- */
+/** A `new Pesakit()` option cannot work; thrown at construction. Fix the option `option` names. */
 export class ConfigurationError extends PesakitError {
   override name = 'ConfigurationError' as string;
   override readonly code = 'configuration_error' as const;

@@ -1,10 +1,7 @@
 import { guardFor, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
-/**
- * The request never reached the platform (connection refused, DNS failure, TLS failure before
- * any byte was sent). Nothing happened on the platform's side, so sending again is safe.
- */
+/** The request never reached the platform (refused, DNS, TLS): sending again is safe. */
 export class ConnectionError extends PesakitError {
   override name = 'ConnectionError' as string;
   override readonly code: 'connection_error' | 'timeout' = 'connection_error';

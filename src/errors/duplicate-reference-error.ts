@@ -1,10 +1,6 @@
 import { guardFor, PesakitError } from './pesakit-error.js';
 
-/**
- * An intent was stored under a merchant reference that the store already holds. Each
- * transaction needs its own merchant reference; reusing one would mix two payments up, so the
- * new intent was not stored and nothing was sent.
- */
+/** The store already holds this merchant reference: nothing stored or sent. Use a new one. */
 export class DuplicateReferenceError extends PesakitError {
   override name = 'DuplicateReferenceError' as string;
   override readonly code = 'duplicate_reference' as const;

@@ -22,11 +22,7 @@ const advice = new Map<typeof ApiError, string>([
   [ServerError, 'The platform failed; for money-moving calls, reconcile before resending.'],
 ]);
 
-/**
- * Maps an HTTP error response to its class (openai-node's `APIError.generate`). The 422 for an
- * insufficient wallet is told apart from other 422s by `code: "insufficient_funds"`, or by the
- * platform's message when the code is absent (production does not promise it).
- */
+/** Maps an HTTP error response to its class; an insufficient-funds 422 by code or message. */
 export function errorFromResponse(details: ApiErrorDetails): ApiError {
   const Class = classFor(details);
   const body = details.body as { message?: unknown } | null | undefined;
@@ -38,11 +34,7 @@ export function errorFromResponse(details: ApiErrorDetails): ApiError {
   return new Class(message, details);
 }
 
-/**
- * pesakit follows no redirect: a money call sent again to another address could be paid twice,
- * and a redirect from the platform's own host means the base URL is not the one it serves from.
- * The Location goes in the message without its query (it may hold a token).
- */
+/** Advice for a redirect, which pesakit never follows; the Location without its query. */
 function redirectAdvice(details: ApiErrorDetails): string | undefined {
   if (details.status < 300 || details.status >= 400) return undefined;
   const location = details.headers.get('location')?.split('?')[0];

@@ -1,10 +1,6 @@
 import { guardFor, PesakitError } from './pesakit-error.js';
 
-/**
- * A status change that would move a transaction backwards, or out of a final state. Usually a
- * late or duplicated signal (an old callback after a pull already settled it): the stored
- * status is kept, and this error says which move was refused.
- */
+/** A status change backwards or out of a final state was refused; the stored status is kept. */
 export class InvalidTransitionError extends PesakitError {
   override name = 'InvalidTransitionError' as string;
   override readonly code = 'invalid_transition' as const;
@@ -12,10 +8,7 @@ export class InvalidTransitionError extends PesakitError {
   readonly from: string;
   readonly to: string;
 
-  /**
-   * `details.resolving`: the refused move was `store.resolve()`, which only leaves
-   * `needs_review` — say that rather than a generic "cannot become".
-   */
+  /** `details.resolving`: the refused move was `store.resolve()`. */
   constructor(details: {
     merchantReference: string;
     from: string;

@@ -1,7 +1,6 @@
 /**
- * The root of every error pesakit throws. Catch this to catch them all; tell them apart by
- * `code` (one stable string per class, listed in docs/errors.md) or with the `isXxxError`
- * guards (which also check `name`, so they work across copies of the package).
+ * The root of every error pesakit throws; tell them apart by `code` (docs/errors.md) or the
+ * `isXxxError` guards, which work across copies of the package.
  */
 export class PesakitError extends Error {
   override name = 'PesakitError' as string;
@@ -15,10 +14,7 @@ export class PesakitError extends Error {
 
 export const isPesakitError = guardFor(PesakitError, 'PesakitError');
 
-/**
- * The `isXxxError` guard of an error class: an instance of it, or an Error whose `name` is one
- * of `names` (the class's and its subclasses'), so a guard works across copies of the package.
- */
+/** An error class's guard: an instance, or an Error whose `name` is one of `names`. */
 export function guardFor<T extends Error>(
   type: abstract new (...args: never[]) => T,
   ...names: string[]

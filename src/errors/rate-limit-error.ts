@@ -13,10 +13,7 @@ export class RateLimitError extends ApiError {
 
 export const isRateLimitError = guardFor(RateLimitError, 'RateLimitError');
 
-/**
- * Reads `retry-after-ms` (milliseconds) or `Retry-After` (seconds, or an HTTP date), as
- * openai-node does. Returns undefined for anything unreadable or negative.
- */
+/** `retry-after-ms`, or `Retry-After` (seconds or an HTTP date); undefined if unreadable. */
 export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) {

@@ -1,9 +1,8 @@
 import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
- * A reference was about to be attached to a record that already holds a different value for
- * it, or that belongs to another record. A known reference is never overwritten: this usually
- * means two payments were mixed up, and a person should look before money is credited.
+ * A reference would overwrite a different known value or another record's: two payments may be
+ * mixed up, so a person should look before money is credited.
  */
 export class ReferenceConflictError extends PesakitError {
   override name = 'ReferenceConflictError' as string;

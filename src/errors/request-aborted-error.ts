@@ -2,11 +2,8 @@ import { guardFor, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
 /**
- * The caller's `signal` aborted the call. `reason` (also the `cause`) is the signal's reason.
- *
- * A money-moving call aborted *before* it was sent is this error, and nothing was stored or
- * sent. One aborted after it left is never this: it is an `AmbiguousOutcomeError` (the money
- * may have moved), with this error as its `cause`.
+ * The caller's `signal` aborted the call. A money call aborted this way was not sent; one aborted
+ * after it was sent is an `AmbiguousOutcomeError` instead.
  */
 export class RequestAbortedError extends PesakitError {
   override name = 'RequestAbortedError' as string;
@@ -17,9 +14,12 @@ export class RequestAbortedError extends PesakitError {
   readonly reason: unknown;
 
   constructor(request: RequestInfo, reason: unknown) {
-    super(`${request.method} ${request.path} was aborted by its signal (${describe(reason)}).`, {
-      cause: reason,
-    });
+    super(
+      `${request.method} ${request.path} was aborted by its signal (${reason instanceof Error ? reason.message : String(reason)}).`,
+      {
+        cause: reason,
+      },
+    );
     this.method = request.method;
     this.path = request.path;
     this.reason = reason;
@@ -27,7 +27,3 @@ export class RequestAbortedError extends PesakitError {
 }
 
 export const isRequestAbortedError = guardFor(RequestAbortedError, 'RequestAbortedError');
-
-function describe(reason: unknown): string {
-  return reason instanceof Error ? reason.message : String(reason);
-}

@@ -4,11 +4,8 @@ import type { RequestInfo } from './request-info.js';
 import { ValidationError } from './validation-error.js';
 
 /**
- * pesakit refused to send a request whose fields the platform would reject. Nothing was sent
- * and nothing was stored. It is a `ValidationError` (`source: 'client'`, `code:
- * 'request_validation'`) with the same `errors` map, dotted field path → messages, so one
- * `isValidationError` check handles the platform's 422 and this alike. `status` is 422, what
- * the platform would have answered; `headers` is empty and `requestId` undefined.
+ * pesakit refused a request whose fields the platform would reject; nothing was sent or stored.
+ * Fix the fields in `errors` (a `ValidationError` with `source: 'client'`).
  */
 export class RequestValidationError extends ValidationError {
   override name = 'RequestValidationError' as string;

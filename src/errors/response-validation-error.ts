@@ -3,9 +3,8 @@ import { guardFor, PesakitError } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
 /**
- * The platform answered 2xx with a body we did not expect. Kept apart from HTTP errors: the
- * request *succeeded* on the platform, so for a money-moving call the outcome is known to the
- * platform even though we could not read it — reconcile before acting on it.
+ * The platform answered 2xx with a body we did not expect: for a money call the outcome is
+ * unread, not failed — reconcile before acting on it.
  */
 export class ResponseValidationError extends PesakitError {
   override name = 'ResponseValidationError' as string;

@@ -1,11 +1,7 @@
 import { type FieldErrors, summarizeFieldErrors } from '../schemas/error-body.js';
 import { guardFor, PesakitError } from './pesakit-error.js';
 
-/**
- * A reference store refused an operation because an argument broke a rule (an empty merchant
- * reference, a negative amount, an unknown status...). Nothing was changed. `errors` maps each
- * field to its messages, in the same shape as the platform's own validation errors.
- */
+/** A store refused an argument that broke a rule; nothing changed. Fix the fields in `errors`. */
 export class StoreInputError extends PesakitError {
   override name = 'StoreInputError' as string;
   override readonly code = 'store_input' as const;

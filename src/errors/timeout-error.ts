@@ -2,10 +2,7 @@ import { ConnectionError } from './connection-error.js';
 import { guardFor } from './pesakit-error.js';
 import type { RequestInfo } from './request-info.js';
 
-/**
- * A safe request (a read or a login) got no answer within `timeoutMs`, on every attempt. A
- * money-moving request that times out is never this: it is an `AmbiguousOutcomeError`.
- */
+/** A safe request got no answer within `timeoutMs` on every attempt (a money call: ambiguous). */
 export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError' as string;
   override readonly code = 'timeout' as const;

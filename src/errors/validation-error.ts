@@ -2,10 +2,8 @@ import { ApiError, type ValidationErrorCode } from './api-error.js';
 import { guardFor } from './pesakit-error.js';
 
 /**
- * Fields were rejected. `errors` maps each field's dotted path (`data.amount`) to its messages,
- * as Laravel reports them. `source` tells who refused: `'platform'` (it answered 422) or
- * `'client'` (pesakit refused before sending: a `RequestValidationError`, nothing sent or
- * stored). One `isValidationError` check covers both.
+ * Fields were rejected, by the platform (422) or by pesakit before sending (`source`): fix the
+ * fields `errors` lists by dotted path.
  */
 export class ValidationError extends ApiError {
   override name = 'ValidationError' as string;
