@@ -38,18 +38,15 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly inbox: CallbackInbox;
   readonly #schedule = new MemorySchedule();
   protected readonly effects: MemoryEffects;
-
   constructor(options: MemoryReferenceStoreOptions = {}) {
     super();
     this.#clock = options.now ?? (() => new Date());
     this.inbox = new MemoryCallbackInbox(this.#clock);
     this.effects = new MemoryEffects(this.#records, this.#clock);
   }
-
   protected now(): Date {
     return this.#clock();
   }
-
   protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
     if (this.#records.has(parsed.merchantReference)) {
       throw new DuplicateReferenceError(parsed.merchantReference);
@@ -82,13 +79,11 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     this.#records.set(record.merchantReference, record);
     return copyRecord(record);
   }
-
   protected async attach(reference: string, refs: References): Promise<TransactionRecord> {
     const record = this.#require(reference);
     this.#attach(record, refs);
     return copyRecord(record);
   }
-
   protected async move(
     reference: string,
     transition: ParsedTransition,
@@ -96,7 +91,6 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
     return this.#move(this.#require(reference), transition, leaseToken);
   }
-
   protected async writeAnswer(
     answer: ParsedAnswerWrite,
   ): Promise<{ record: TransactionRecord; changed: boolean }> {
@@ -105,7 +99,6 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     this.#attach(record, answer.refs);
     return this.#move(record, answer.transition, undefined);
   }
-
   #attach(record: TransactionRecord, parsed: References): void {
     const reference = record.merchantReference;
     const fresh = newReferences(record, parsed);
@@ -127,13 +120,11 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     }
     if (changed) record.updatedAt = this.now();
   }
-
   #assertLease(reference: string, leaseToken: string | undefined): void {
     if (leaseToken !== undefined && !this.#schedule.holds(reference, leaseToken)) {
       throw new LeaseLostError(reference);
     }
   }
-
   #move(
     record: TransactionRecord,
     parsed: ParsedTransition,
@@ -147,18 +138,15 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     this.effects.forget(reference);
     return { record: copyRecord(record), changed: true };
   }
-
   protected lookup(field: ReferenceField, value: string): TransactionRecord | undefined {
     const owner = field === 'merchantReference' ? value : this.#owners.get(value);
     const record = owner === undefined ? undefined : this.#records.get(owner);
     return record && record[field] === value ? copyRecord(record) : undefined;
   }
-
   protected lookupAny(value: string): TransactionRecord | undefined {
     const record = this.#records.get(value) ?? this.#records.get(this.#owners.get(value) ?? '');
     return record && copyRecord(record);
   }
-
   protected listOpenRecords(filter: ParsedListOpen): TransactionRecord[] {
     const { statuses, product, checkedBefore, limit } = filter;
     return [...this.#records.values()]
@@ -174,7 +162,6 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       .slice(0, limit)
       .map(copyRecord);
   }
-
   protected countCheck(reference: string, at: Date): TransactionRecord {
     const record = this.#require(reference);
     record.lastCheckedAt = at;
@@ -182,17 +169,14 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     record.updatedAt = this.now();
     return copyRecord(record);
   }
-
   protected lease(options: ParsedLeaseDue): LeasedRecord[] {
     return this.#schedule
       .lease(this.#records.values(), options, this.now())
       .map((leased) => ({ ...leased, record: copyRecord(leased.record) }));
   }
-
   protected release(reference: string, options: ParsedRelease): boolean {
     return this.#schedule.release(this.#require(reference), options.token, options, this.now());
   }
-
   protected releaseAll(releases: ParsedLeaseRelease[]): boolean[] {
     const records = releases.map((release) => this.#require(release.merchantReference));
     const now = this.now();
@@ -200,19 +184,16 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       this.#schedule.release(records[i] as TransactionRecord, release.token, release, now),
     );
   }
-
   protected observationsOf(reference: string): unknown[] {
     this.#require(reference);
     return this.#schedule.observations(reference);
   }
-
   protected writeResolution(reference: string, decision: ParsedResolve): TransactionRecord {
     const record = this.#require(reference);
     Object.assign(record, resolution(record, decision, this.now()));
     this.effects.forget(reference);
     return copyRecord(record);
   }
-
   protected reviewPage(limit: number, after: string | undefined): TransactionRecord[] {
     return [...this.#records.values()]
       .filter(
@@ -224,9 +205,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       .slice(0, limit)
       .map(copyRecord);
   }
-
   async close(): Promise<void> {}
-
   #require(merchantReference: string): TransactionRecord {
     const record = this.#records.get(merchantReference);
     if (!record) throw new TransactionNotFoundError(merchantReference);

@@ -187,7 +187,6 @@ export async function releaseLeaseRows(
     }
   });
   return releases.map((release) => released.has(release.merchantReference));
-
   async function writeReleased(
     trx: Kysely<StoreDatabase>,
     chunk: ParsedLeaseRelease[],

@@ -26,7 +26,6 @@ import { uniqueViolationColumn } from './unique-violation.js';
  */
 export abstract class SqlRecordWrites extends CheckedReferenceStore {
   protected abstract readonly sql: SqlStoreContext;
-
   protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
     const now = this.sql.instant(this.sql.now());
     try {
@@ -60,7 +59,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
       throw error;
     }
   }
-
   protected async attach(reference: string, parsed: References): Promise<TransactionRecord> {
     try {
       return await this.sql
@@ -71,7 +69,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
       throw await explainConflict(this.sql.database, error, reference, parsed);
     }
   }
-
   protected async move(
     reference: string,
     parsed: ParsedTransition,
@@ -85,7 +82,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
         return this.#moveLocked(trx, record, parsed, leaseToken);
       });
   }
-
   /** A refused move is decided in code, so the references commit and the refusal follows. */
   protected async writeAnswer(
     answer: ParsedAnswerWrite,
@@ -124,7 +120,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
     if (refused !== undefined) throw refused;
     return result;
   }
-
   protected async writeResolution(
     reference: string,
     decision: ParsedResolve,
@@ -145,7 +140,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
         });
       });
   }
-
   protected async countCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {
     // The engine increments the count, so concurrent checks all count.
     const row = await this.sql
@@ -162,7 +156,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
     if (!row) throw new TransactionNotFoundError(reference);
     return toRecord(row);
   }
-
   async #attach(trx: Db, reference: string, parsed: References): Promise<TransactionRecord> {
     const record = await lockRecord(trx, this.sql.dialect, reference);
     const columns = await claimReferences(trx, this.sql.dialect, record, parsed);
@@ -172,7 +165,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
       updated_at: this.sql.instant(this.sql.now()),
     });
   }
-
   async #moveLocked(
     trx: Db,
     record: TransactionRecord,
@@ -189,7 +181,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
     });
     return { record: updated, changed: true };
   }
-
   async #update(
     trx: Db,
     reference: string,

@@ -33,7 +33,6 @@ export class SqlReferenceStore extends SqlRecordWrites {
   readonly #release: () => Promise<void>;
   readonly inbox: CallbackInbox;
   protected readonly effects: SqlEffectOutbox;
-
   protected constructor(
     db: Kysely<StoreDatabase>,
     dialect: SqlDialectName,
@@ -47,11 +46,9 @@ export class SqlReferenceStore extends SqlRecordWrites {
     this.inbox = new SqlCallbackInbox(() => store.open(), dialect, store.now);
     this.effects = new SqlEffectOutbox(store);
   }
-
   protected now(): Date {
     return this.sql.now();
   }
-
   protected async lookup(
     field: ReferenceField,
     value: string,
@@ -60,7 +57,6 @@ export class SqlReferenceStore extends SqlRecordWrites {
     const row = await this.#select().where(column, '=', value).executeTakeFirst();
     return row && toRecord(row);
   }
-
   protected async lookupAny(value: string): Promise<TransactionRecord | undefined> {
     const own = await this.lookup('merchantReference', value);
     if (own) return own;
@@ -71,7 +67,6 @@ export class SqlReferenceStore extends SqlRecordWrites {
       .executeTakeFirst();
     return row && toRecord(row);
   }
-
   protected async listOpenRecords(filter: ParsedListOpen): Promise<TransactionRecord[]> {
     const { statuses, product, checkedBefore, limit } = filter;
     const rows = await this.#select()
@@ -93,24 +88,19 @@ export class SqlReferenceStore extends SqlRecordWrites {
       .execute();
     return rows.map(toRecord);
   }
-
   protected lease(options: ParsedLeaseDue): Promise<LeasedRecord[]> {
     return leaseDueRows(this.sql.open(), this.sql.dialect, options, this.sql.now());
   }
-
   protected release(reference: string, options: ParsedRelease): Promise<boolean> {
     const { dialect } = this.sql;
     return releaseLeaseRow(this.sql.open(), dialect, reference, options, this.sql.now());
   }
-
   protected releaseAll(releases: ParsedLeaseRelease[]): Promise<boolean[]> {
     return releaseLeaseRows(this.sql.open(), this.sql.dialect, releases, this.sql.now());
   }
-
   protected observationsOf(reference: string): Promise<unknown[]> {
     return readObservationRows(this.sql.open(), reference);
   }
-
   protected async reviewPage(
     limit: number,
     after: string | undefined,
@@ -123,11 +113,9 @@ export class SqlReferenceStore extends SqlRecordWrites {
       .execute();
     return rows.map(toRecord);
   }
-
   #select() {
     return this.sql.open().selectFrom(transactionsTable).selectAll();
   }
-
   async close(): Promise<void> {
     if (this.sql.closed) return;
     this.sql.close();
