@@ -50,7 +50,7 @@ import type {
 } from './types.js';
 
 type Maybe<T> = T | Promise<T>;
-type Moved = { record: TransactionRecord; changed: boolean };
+export type Moved = { record: TransactionRecord; changed: boolean };
 type ListedEffect = Exclude<EffectStatus, 'none' | 'done'>;
 export type ParsedListOpen = ReturnType<typeof parseListOpen>;
 export type ParsedResolve = ReturnType<typeof parseResolve>;

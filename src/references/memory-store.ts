@@ -1,6 +1,11 @@
 import { DuplicateReferenceError } from '../errors/duplicate-reference-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
-import { CheckedReferenceStore, type ParsedListOpen, type ParsedResolve } from './checked-store.js';
+import {
+  CheckedReferenceStore,
+  type Moved,
+  type ParsedListOpen,
+  type ParsedResolve,
+} from './checked-store.js';
 import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedAnswerWrite, ParsedTransition } from './input-rules.js';
@@ -88,12 +93,10 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     reference: string,
     transition: ParsedTransition,
     leaseToken: string | undefined,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+  ): Promise<Moved> {
     return this.#move(this.#require(reference), transition, leaseToken);
   }
-  protected async writeAnswer(
-    answer: ParsedAnswerWrite,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+  protected async writeAnswer(answer: ParsedAnswerWrite): Promise<Moved> {
     const record = this.#require(answer.merchantReference);
     this.#assertLease(answer.merchantReference, answer.leaseToken);
     this.#attach(record, answer.refs);
@@ -129,7 +132,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     record: TransactionRecord,
     parsed: ParsedTransition,
     leaseToken: string | undefined,
-  ): { record: TransactionRecord; changed: boolean } {
+  ): Moved {
     const reference = record.merchantReference;
     this.#assertLease(reference, leaseToken);
     const change = statusChange(record, parsed, this.now());

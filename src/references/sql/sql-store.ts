@@ -6,12 +6,7 @@ import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../sched
 import type { LeasedRecord } from '../schedule/types.js';
 import type { ReferenceField, TransactionRecord } from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
-import {
-  leaseDueRows,
-  readObservationRows,
-  releaseLeaseRow,
-  releaseLeaseRows,
-} from './schedule.js';
+import { leaseDueRows, readObservationRows, releaseLeaseRows } from './schedule.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlStoreContext } from './sql-store-context.js';
 import {
@@ -91,9 +86,9 @@ export class SqlReferenceStore extends SqlRecordWrites {
   protected lease(options: ParsedLeaseDue): Promise<LeasedRecord[]> {
     return leaseDueRows(this.sql.open(), this.sql.dialect, options, this.sql.now());
   }
-  protected release(reference: string, options: ParsedRelease): Promise<boolean> {
-    const { dialect } = this.sql;
-    return releaseLeaseRow(this.sql.open(), dialect, reference, options, this.sql.now());
+  protected async release(reference: string, options: ParsedRelease): Promise<boolean> {
+    const [released] = await this.releaseAll([{ merchantReference: reference, ...options }]);
+    return released === true;
   }
   protected releaseAll(releases: ParsedLeaseRelease[]): Promise<boolean[]> {
     return releaseLeaseRows(this.sql.open(), this.sql.dialect, releases, this.sql.now());
