@@ -50,7 +50,7 @@ import type {
 } from './types.js';
 
 type Maybe<T> = T | Promise<T>;
-type Moved = { record: TransactionRecord; changed: boolean };
+export type Moved = { record: TransactionRecord; changed: boolean };
 type ListedEffect = Exclude<EffectStatus, 'none' | 'done'>;
 export type ParsedListOpen = ReturnType<typeof parseListOpen>;
 export type ParsedResolve = ReturnType<typeof parseResolve>;
@@ -99,16 +99,13 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     after: string | undefined,
   ): Maybe<TransactionRecord[]>;
   abstract close(): Promise<void>;
-
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
     return this.writeIntent(parseIntent(intent));
   }
-
   async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
     const reference = parseMerchantReference('attachReferences', merchantReference);
     return this.attach(reference, parseReferences(refs));
   }
-
   async transition(
     merchantReference: string,
     to: TransactionStatus,
@@ -117,7 +114,6 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const reference = parseMerchantReference('transition', merchantReference);
     return this.move(reference, parseTransition(to, details), details?.leaseToken);
   }
-
   async attachAndTransition(
     merchantReference: string,
     refs: References,
@@ -126,33 +122,26 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   ): Promise<Moved> {
     return this.writeAnswer(parseAnswerWrite(merchantReference, refs, to, details));
   }
-
   async get(merchantReference: string): Promise<TransactionRecord | undefined> {
     return this.find({ field: 'merchantReference', value: merchantReference });
   }
-
   async findByReference(reference: string): Promise<TransactionRecord | undefined> {
     return isLookupable(reference) ? this.lookupAny(reference) : undefined;
   }
-
   async find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined> {
     const { field, value } = parseFindBy(by);
     return isLookupable(value) ? this.lookup(field, value) : undefined;
   }
-
   async listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]> {
     return this.listOpenRecords(parseListOpen(options));
   }
-
   async recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord> {
     const reference = parseMerchantReference('recordCheck', merchantReference);
     return this.countCheck(reference, parseCheckTime(at) ?? this.now());
   }
-
   async leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]> {
     return this.lease(parseLeaseDue(options));
   }
-
   async releaseLease(
     merchantReference: string,
     token: string,
@@ -161,15 +150,12 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const reference = parseMerchantReference('releaseLease', merchantReference);
     return this.release(reference, parseRelease(token, options));
   }
-
   async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
     return this.releaseAll(parseReleases(releases));
   }
-
   async readObservations(merchantReference: string): Promise<unknown[]> {
     return this.observationsOf(parseMerchantReference('readObservations', merchantReference));
   }
-
   async resolve(
     merchantReference: string,
     outcome: 'success' | 'failed',
@@ -178,23 +164,19 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const reference = parseMerchantReference('resolve', merchantReference);
     return this.writeResolution(reference, parseResolve(outcome, options));
   }
-
   async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
     const { limit, after } = parseListPage('listReview', options);
     return this.reviewPage(limit, after);
   }
-
   async claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]> {
     return this.effects.claim(parseClaimEffects(options));
   }
-
   async completeEffect(merchantReference: string, token: string): Promise<boolean> {
     return this.effects.complete(
       parseMerchantReference('completeEffect', merchantReference),
       token,
     );
   }
-
   async failEffect(
     merchantReference: string,
     token: string,
@@ -203,7 +185,6 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const reference = parseMerchantReference('failEffect', merchantReference);
     return this.effects.fail(reference, token, parseFailEffect(options));
   }
-
   async listEffects(
     status: ListedEffect,
     options?: { limit?: number },

@@ -9,12 +9,10 @@ export class MemoryEffects {
   readonly #records: ReadonlyMap<string, TransactionRecord>;
   readonly #leases = new Map<string, { token: string; until: number }>();
   readonly #now: () => Date;
-
   constructor(records: ReadonlyMap<string, TransactionRecord>, now: () => Date) {
     this.#records = records;
     this.#now = now;
   }
-
   claim(options: {
     leaseMs: number;
     limit: number;
@@ -37,7 +35,6 @@ export class MemoryEffects {
       return { record: copyRecord(record), token };
     });
   }
-
   complete(merchantReference: string, token: string): boolean {
     const record = this.#holding(merchantReference, token);
     if (!record) return false;
@@ -51,7 +48,6 @@ export class MemoryEffects {
     this.#leases.delete(merchantReference);
     return true;
   }
-
   fail(merchantReference: string, token: string, failure: { error: string; retryAt: Date | null }) {
     const record = this.#holding(merchantReference, token);
     if (!record) return false;
@@ -64,7 +60,6 @@ export class MemoryEffects {
     this.#leases.delete(merchantReference);
     return true;
   }
-
   list(status: Exclude<EffectStatus, 'none' | 'done'>, limit: number): TransactionRecord[] {
     return [...this.#records.values()]
       .filter((record) => record.effect.status === status)
@@ -72,12 +67,10 @@ export class MemoryEffects {
       .slice(0, limit)
       .map(copyRecord);
   }
-
   /** The record's status moved: a new effect replaced the leased one. */
   forget(merchantReference: string): void {
     this.#leases.delete(merchantReference);
   }
-
   #isClaimable(record: TransactionRecord, now: number): boolean {
     const { status, dueAt } = record.effect;
     if (status === 'due') return dueAt === null || dueAt.getTime() <= now;
@@ -85,7 +78,6 @@ export class MemoryEffects {
     const lease = this.#leases.get(record.merchantReference);
     return lease === undefined || lease.until <= now;
   }
-
   #holding(merchantReference: string, token: string): TransactionRecord | undefined {
     const lease = this.#leases.get(merchantReference);
     const record = this.#records.get(merchantReference);

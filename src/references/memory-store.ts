@@ -1,6 +1,11 @@
 import { DuplicateReferenceError } from '../errors/duplicate-reference-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
-import { CheckedReferenceStore, type ParsedListOpen, type ParsedResolve } from './checked-store.js';
+import {
+  CheckedReferenceStore,
+  type Moved,
+  type ParsedListOpen,
+  type ParsedResolve,
+} from './checked-store.js';
 import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedAnswerWrite, ParsedTransition } from './input-rules.js';
@@ -38,18 +43,15 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly inbox: CallbackInbox;
   readonly #schedule = new MemorySchedule();
   protected readonly effects: MemoryEffects;
-
   constructor(options: MemoryReferenceStoreOptions = {}) {
     super();
     this.#clock = options.now ?? (() => new Date());
     this.inbox = new MemoryCallbackInbox(this.#clock);
     this.effects = new MemoryEffects(this.#records, this.#clock);
   }
-
   protected now(): Date {
     return this.#clock();
   }
-
   protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
     if (this.#records.has(parsed.merchantReference)) {
       throw new DuplicateReferenceError(parsed.merchantReference);
@@ -82,30 +84,24 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     this.#records.set(record.merchantReference, record);
     return copyRecord(record);
   }
-
   protected async attach(reference: string, refs: References): Promise<TransactionRecord> {
     const record = this.#require(reference);
     this.#attach(record, refs);
     return copyRecord(record);
   }
-
   protected async move(
     reference: string,
     transition: ParsedTransition,
     leaseToken: string | undefined,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+  ): Promise<Moved> {
     return this.#move(this.#require(reference), transition, leaseToken);
   }
-
-  protected async writeAnswer(
-    answer: ParsedAnswerWrite,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+  protected async writeAnswer(answer: ParsedAnswerWrite): Promise<Moved> {
     const record = this.#require(answer.merchantReference);
     this.#assertLease(answer.merchantReference, answer.leaseToken);
     this.#attach(record, answer.refs);
     return this.#move(record, answer.transition, undefined);
   }
-
   #attach(record: TransactionRecord, parsed: References): void {
     const reference = record.merchantReference;
     const fresh = newReferences(record, parsed);
@@ -127,18 +123,16 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     }
     if (changed) record.updatedAt = this.now();
   }
-
   #assertLease(reference: string, leaseToken: string | undefined): void {
     if (leaseToken !== undefined && !this.#schedule.holds(reference, leaseToken)) {
       throw new LeaseLostError(reference);
     }
   }
-
   #move(
     record: TransactionRecord,
     parsed: ParsedTransition,
     leaseToken: string | undefined,
-  ): { record: TransactionRecord; changed: boolean } {
+  ): Moved {
     const reference = record.merchantReference;
     this.#assertLease(reference, leaseToken);
     const change = statusChange(record, parsed, this.now());
@@ -147,18 +141,15 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     this.effects.forget(reference);
     return { record: copyRecord(record), changed: true };
   }
-
   protected lookup(field: ReferenceField, value: string): TransactionRecord | undefined {
     const owner = field === 'merchantReference' ? value : this.#owners.get(value);
     const record = owner === undefined ? undefined : this.#records.get(owner);
     return record && record[field] === value ? copyRecord(record) : undefined;
   }
-
   protected lookupAny(value: string): TransactionRecord | undefined {
     const record = this.#records.get(value) ?? this.#records.get(this.#owners.get(value) ?? '');
     return record && copyRecord(record);
   }
-
   protected listOpenRecords(filter: ParsedListOpen): TransactionRecord[] {
     const { statuses, product, checkedBefore, limit } = filter;
     return [...this.#records.values()]
@@ -174,7 +165,6 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       .slice(0, limit)
       .map(copyRecord);
   }
-
   protected countCheck(reference: string, at: Date): TransactionRecord {
     const record = this.#require(reference);
     record.lastCheckedAt = at;
@@ -182,17 +172,14 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     record.updatedAt = this.now();
     return copyRecord(record);
   }
-
   protected lease(options: ParsedLeaseDue): LeasedRecord[] {
     return this.#schedule
       .lease(this.#records.values(), options, this.now())
       .map((leased) => ({ ...leased, record: copyRecord(leased.record) }));
   }
-
   protected release(reference: string, options: ParsedRelease): boolean {
     return this.#schedule.release(this.#require(reference), options.token, options, this.now());
   }
-
   protected releaseAll(releases: ParsedLeaseRelease[]): boolean[] {
     const records = releases.map((release) => this.#require(release.merchantReference));
     const now = this.now();
@@ -200,19 +187,16 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       this.#schedule.release(records[i] as TransactionRecord, release.token, release, now),
     );
   }
-
   protected observationsOf(reference: string): unknown[] {
     this.#require(reference);
     return this.#schedule.observations(reference);
   }
-
   protected writeResolution(reference: string, decision: ParsedResolve): TransactionRecord {
     const record = this.#require(reference);
     Object.assign(record, resolution(record, decision, this.now()));
     this.effects.forget(reference);
     return copyRecord(record);
   }
-
   protected reviewPage(limit: number, after: string | undefined): TransactionRecord[] {
     return [...this.#records.values()]
       .filter(
@@ -224,9 +208,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       .slice(0, limit)
       .map(copyRecord);
   }
-
   async close(): Promise<void> {}
-
   #require(merchantReference: string): TransactionRecord {
     const record = this.#records.get(merchantReference);
     if (!record) throw new TransactionNotFoundError(merchantReference);

@@ -28,7 +28,6 @@ export class PostgresReferenceStore extends SqlReferenceStore {
   ) {
     super(db, 'postgres', release, options);
   }
-
   /** A connection string (pesakit's pool, ended on `close()`) or your `pg.Pool` (left open). */
   static async open(
     connection: string | pg.Pool,

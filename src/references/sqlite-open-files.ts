@@ -8,7 +8,6 @@ import type Database from 'better-sqlite3';
 export class SqliteFileLock {
   #held = false;
   readonly #waiting: Array<() => void> = [];
-
   async take(): Promise<void> {
     if (!this.#held) {
       this.#held = true;
@@ -16,7 +15,6 @@ export class SqliteFileLock {
     }
     await new Promise<void>((resume) => this.#waiting.push(resume));
   }
-
   release(): void {
     const next = this.#waiting.shift();
     if (next) next();

@@ -28,7 +28,6 @@ export class SqliteReferenceStore extends SqlReferenceStore {
   ) {
     super(db, 'sqlite', release, options);
   }
-
   /** A path, `':memory:'` or your own `Database` (left open on `close()`); durable per commit. */
   static async open(
     file: string | Database.Database,

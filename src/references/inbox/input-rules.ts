@@ -33,12 +33,10 @@ const instant = z
   .date({ error: 'must be a valid Date' })
   .refine((value) => !Number.isNaN(value.getTime()), { error: 'must be a valid Date' });
 
-const whole = (min: number, max: number) =>
-  z
-    .number({ error: `must be a whole number from ${min} to ${max}` })
-    .int({ error: `must be a whole number from ${min} to ${max}` })
-    .min(min, { error: `must be a whole number from ${min} to ${max}` })
-    .max(max, { error: `must be a whole number from ${min} to ${max}` });
+const whole = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
 
 const object = <T extends z.ZodRawShape>(shape: T, what: string) =>
   z.object(shape, { error: `must be an object ${what}` });

@@ -30,11 +30,9 @@ export class MemoryCallbackInbox implements CallbackInbox {
   readonly #byKey = new Map<string, string>();
   readonly #tokens = new Map<string, string>();
   readonly #now: () => Date;
-
   constructor(now: () => Date = () => new Date()) {
     this.#now = now;
   }
-
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
     const parsed = parseAppend(input);
     const existing = this.#byKey.get(parsed.dedupKey);
@@ -66,7 +64,6 @@ export class MemoryCallbackInbox implements CallbackInbox {
     this.#byKey.set(entry.dedupKey, entry.id);
     return { entry: copy(entry), duplicate: false };
   }
-
   async claim(options: InboxClaimOptions): Promise<InboxClaim[]> {
     const { leaseMs, limit } = parseClaimOptions(options);
     const now = this.#now();
@@ -87,7 +84,6 @@ export class MemoryCallbackInbox implements CallbackInbox {
       return { entry: copy(entry), token };
     });
   }
-
   async complete(id: string, token: string, outcome: string): Promise<boolean> {
     parseHeld('inbox.complete', id, token);
     parseOutcome(outcome);
@@ -101,7 +97,6 @@ export class MemoryCallbackInbox implements CallbackInbox {
     } satisfies Partial<InboxEntry>);
     return this.#tokens.delete(id);
   }
-
   async reschedule(
     id: string,
     token: string,
@@ -117,7 +112,6 @@ export class MemoryCallbackInbox implements CallbackInbox {
     entry.lastError = error ?? entry.lastError;
     return this.#tokens.delete(id);
   }
-
   async deadLetter(id: string, token: string, error: string): Promise<boolean> {
     parseHeld('inbox.deadLetter', id, token);
     const lastError = storedError('inbox.deadLetter', error);
@@ -132,13 +126,11 @@ export class MemoryCallbackInbox implements CallbackInbox {
     } satisfies Partial<InboxEntry>);
     return this.#tokens.delete(id);
   }
-
   async get(id: string): Promise<InboxEntry | undefined> {
     parseEntryId('inbox.get', id);
     const entry = this.#entries.get(id);
     return entry && copy(entry);
   }
-
   async backlog(): Promise<InboxBacklog> {
     const now = this.#now();
     const backlog: InboxBacklog = { due: 0, processing: 0, scheduled: 0 };
@@ -151,7 +143,6 @@ export class MemoryCallbackInbox implements CallbackInbox {
     }
     return backlog;
   }
-
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {
     const { status, outcome, limit } = parseListOptions(options);
     return [...this.#entries.values()]
@@ -164,7 +155,6 @@ export class MemoryCallbackInbox implements CallbackInbox {
       .slice(0, limit)
       .map(copy);
   }
-
   async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {
     const { olderThan, limit } = parsePruneOptions(options, this.#now());
     const finished = [...this.#entries.values()]
@@ -184,7 +174,6 @@ export class MemoryCallbackInbox implements CallbackInbox {
     }
     return { deleted: finished.length };
   }
-
   #held(id: string, token: string): InboxEntry | undefined {
     const entry = this.#entries.get(id);
     if (entry?.status !== 'processing' || this.#tokens.get(id) !== token) return undefined;

@@ -33,14 +33,12 @@ export class SqlCallbackInbox implements CallbackInbox {
   readonly #db: () => Kysely<StoreDatabase>;
   readonly #dialect: SqlDialectName;
   readonly #now: () => Date;
-
   /** `db` is asked on every call, so a closed store's inbox refuses work too. */
   constructor(db: () => Kysely<StoreDatabase>, dialect: SqlDialectName, now: () => Date) {
     this.#db = db;
     this.#dialect = dialect;
     this.#now = now;
   }
-
   /** One INSERT, one commit: durable when it resolves; a concurrent duplicate waits, then counts. */
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
     const parsed = parseAppend(input);
@@ -75,7 +73,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       .executeTakeFirstOrThrow();
     return { entry: toInboxEntry(counted), duplicate: true };
   }
-
   async claim(options: InboxClaimOptions): Promise<InboxClaim[]> {
     const { leaseMs, limit } = parseClaimOptions(options);
     const now = this.#now();
@@ -112,7 +109,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.id.localeCompare(b.id))
       .map((entry) => ({ entry, token }));
   }
-
   async complete(id: string, token: string, outcome: string): Promise<boolean> {
     parseHeld('inbox.complete', id, token);
     parseOutcome(outcome);
@@ -122,7 +118,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       processed_at: this.#instant(this.#now()),
     });
   }
-
   async reschedule(
     id: string,
     token: string,
@@ -136,7 +131,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       ...(error === undefined ? {} : { last_error: error }),
     });
   }
-
   async deadLetter(id: string, token: string, error: string): Promise<boolean> {
     parseHeld('inbox.deadLetter', id, token);
     const lastError = storedError('inbox.deadLetter', error);
@@ -147,7 +141,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       processed_at: this.#instant(this.#now()),
     });
   }
-
   async get(id: string): Promise<InboxEntry | undefined> {
     parseEntryId('inbox.get', id);
     const row = await this.#db()
@@ -157,7 +150,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       .executeTakeFirst();
     return row && toInboxEntry(row);
   }
-
   async backlog(): Promise<InboxBacklog> {
     const now = this.#instant(this.#now());
     // One statement, one snapshot.
@@ -178,7 +170,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       scheduled: Number(row.scheduled),
     };
   }
-
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {
     const { status, outcome, limit } = parseListOptions(options);
     const rows = await this.#db()
@@ -191,7 +182,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       .execute();
     return rows.map(toInboxEntry);
   }
-
   async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {
     const { olderThan, limit } = parsePruneOptions(options, this.#now());
     const cutoff = this.#instant(olderThan);
@@ -216,7 +206,6 @@ export class SqlCallbackInbox implements CallbackInbox {
     }
     return { deleted };
   }
-
   async #fenced(id: string, token: string, values: Updateable<InboxTable>): Promise<boolean> {
     const result = await this.#db()
       .updateTable(inboxTable)
@@ -228,7 +217,6 @@ export class SqlCallbackInbox implements CallbackInbox {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
-
   #instant(value: Date): Date | string {
     return toInstant(this.#dialect, value);
   }

@@ -15,11 +15,10 @@ export const referenceSchema = z
     error: 'must not contain control characters',
   });
 
+const statusError = `must be one of ${transactionStatuses.join(', ')}`;
 export const statusSchema = z.enum(
   transactionStatuses as [TransactionStatus, ...TransactionStatus[]],
-  {
-    error: `must be one of ${transactionStatuses.join(', ')}`,
-  },
+  { error: statusError },
 );
 
 export const dateSchema = z

@@ -4,7 +4,6 @@ import { guardFor, PesakitError } from '../../errors/pesakit-error.js';
 export class LeaseLostError extends PesakitError {
   override name = 'LeaseLostError' as string;
   readonly merchantReference: string;
-
   constructor(merchantReference: string) {
     super(
       `The lease on ${merchantReference} is no longer held by this worker (it expired and another ` +

@@ -23,7 +23,6 @@ const unscheduled: Readonly<Slot> = Object.freeze({
 /** Next due time and lease per record, beside the records; decides as the SQL query does. */
 export class MemorySchedule {
   readonly #slots = new Map<string, Slot>();
-
   lease(records: Iterable<TransactionRecord>, options: ParsedLeaseDue, now: Date): LeasedRecord[] {
     // Every record is looked at on every page: compare numbers, make no slot for a mere look.
     const started = (options.passStartedAt ?? now).getTime();
@@ -63,7 +62,6 @@ export class MemorySchedule {
       return leased;
     });
   }
-
   release(record: TransactionRecord, token: string, options: ParsedRelease, now: Date): boolean {
     if (!this.holds(record.merchantReference, token)) return false;
     const slot = this.#slot(record.merchantReference);
@@ -81,16 +79,13 @@ export class MemorySchedule {
     }
     return true;
   }
-
   observations(merchantReference: string): unknown[] {
     return structuredClone(this.#slots.get(merchantReference)?.observations ?? []);
   }
-
   /** True while `token` is the record's current lease (expired but not taken still counts). */
   holds(merchantReference: string, token: string): boolean {
     return this.#slots.get(merchantReference)?.token === token;
   }
-
   #slot(merchantReference: string): Slot {
     let slot = this.#slots.get(merchantReference);
     if (!slot) {

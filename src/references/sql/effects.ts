@@ -28,11 +28,9 @@ export function effectColumns(dialect: SqlDialectName, effect: EffectState) {
 /** The SQL store's effect outbox; its input is checked already. */
 export class SqlEffectOutbox {
   readonly #store: SqlStoreContext;
-
   constructor(store: SqlStoreContext) {
     this.#store = store;
   }
-
   async claim(options: {
     leaseMs: number;
     limit: number;
@@ -76,7 +74,6 @@ export class SqlEffectOutbox {
       .map((row) => ({ record: toRecord(row), token }))
       .sort((a, b) => byEffectDue(a.record, b.record));
   }
-
   async complete(reference: string, token: string): Promise<boolean> {
     return this.#fenced(reference, token, {
       effect_status: 'done',
@@ -85,7 +82,6 @@ export class SqlEffectOutbox {
       effect_completed_at: this.#store.instant(this.#store.now()),
     });
   }
-
   async fail(
     reference: string,
     token: string,
@@ -98,7 +94,6 @@ export class SqlEffectOutbox {
       effect_last_error: error,
     });
   }
-
   async list(
     status: Exclude<EffectStatus, 'none' | 'done'>,
     limit: number,
@@ -114,7 +109,6 @@ export class SqlEffectOutbox {
       .execute();
     return rows.map(toRecord);
   }
-
   /** One statement: a worker whose lease expired writes nothing. */
   async #fenced(
     reference: string,

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import { byDueTime } from '../reconciliation-order.js';
-import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
+import type { ParsedLeaseDue, ParsedLeaseRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { TransactionStatus } from '../types.js';
@@ -30,10 +30,9 @@ export async function leaseDueRows(
     dialect === 'postgres'
       ? sql<string>`gen_random_uuid()::text`
       : sql<string>`lower(hex(randomblob(16)))`;
-  const s = db;
   const initiatingBefore = options.initiatingBefore;
   const dueIn = (statuses: readonly TransactionStatus[]) =>
-    s
+    db
       .selectFrom(transactionsTable)
       .select(['merchant_reference', 'next_check_at'])
       .where('status', 'in', [...statuses])
@@ -63,10 +62,10 @@ export async function leaseDueRows(
           .clearSelect()
           .select('merchant_reference')
           .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
-      : s
+      : db
           .selectFrom(
             options.statuses
-              .map((status, i) => s.selectFrom(dueIn([status]).as(`s${i}`)).selectAll())
+              .map((status, i) => db.selectFrom(dueIn([status]).as(`s${i}`)).selectAll())
               .reduce((all, next) => all.unionAll(next))
               .as('due'),
           )
@@ -75,7 +74,7 @@ export async function leaseDueRows(
           .orderBy('due.merchant_reference', 'asc')
           .limit(options.limit);
   // The check log (up to 20 full answers per record) is read only when asked for.
-  const { rows, logs } = await s.transaction().execute(async (trx) => {
+  const { rows, logs } = await db.transaction().execute(async (trx) => {
     const leasedRows = await trx
       .updateTable(transactionsTable)
       .set({ lease_token: token, lease_expires_at: at(leaseExpiresAt) })
@@ -120,18 +119,6 @@ async function readLogs(s: Db, references: readonly string[]): Promise<Map<strin
     }
   }
   return logs;
-}
-
-/** {@link releaseLeaseRows} for one release. */
-export async function releaseLeaseRow(
-  db: Db,
-  dialect: SqlDialectName,
-  merchantReference: string,
-  options: ParsedRelease,
-  now: Date,
-): Promise<boolean> {
-  const [released] = await releaseLeaseRows(db, dialect, [{ merchantReference, ...options }], now);
-  return released === true;
 }
 
 /** Bounds one statement's size. */
@@ -187,7 +174,6 @@ export async function releaseLeaseRows(
     }
   });
   return releases.map((release) => released.has(release.merchantReference));
-
   async function writeReleased(
     trx: Kysely<StoreDatabase>,
     chunk: ParsedLeaseRelease[],

@@ -2,7 +2,7 @@ import type { UpdateObject } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
-import { CheckedReferenceStore, type ParsedResolve } from '../checked-store.js';
+import { CheckedReferenceStore, type Moved, type ParsedResolve } from '../checked-store.js';
 import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
 import { resolution, type StatusChange, statusChange } from '../record-changes.js';
 import type { References, TransactionIntent, TransactionRecord } from '../types.js';
@@ -26,7 +26,6 @@ import { uniqueViolationColumn } from './unique-violation.js';
  */
 export abstract class SqlRecordWrites extends CheckedReferenceStore {
   protected abstract readonly sql: SqlStoreContext;
-
   protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
     const now = this.sql.instant(this.sql.now());
     try {
@@ -60,40 +59,49 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
       throw error;
     }
   }
-
   protected async attach(reference: string, parsed: References): Promise<TransactionRecord> {
     try {
       return await this.sql
         .open()
         .transaction()
-        .execute((trx) => this.#attach(trx, reference, parsed));
+        .execute(async (trx) => {
+          const record = await lockRecord(trx, this.sql.dialect, reference);
+          const columns = await claimReferences(trx, this.sql.dialect, record, parsed);
+          if (columns === undefined) return record;
+          const updatedAt = this.sql.instant(this.sql.now());
+          return this.#update(trx, reference, { ...columns, updated_at: updatedAt });
+        });
     } catch (error) {
       throw await explainConflict(this.sql.database, error, reference, parsed);
     }
   }
-
   protected async move(
     reference: string,
     parsed: ParsedTransition,
     leaseToken: string | undefined,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+  ): Promise<Moved> {
+    const { dialect } = this.sql;
     return this.sql
       .open()
       .transaction()
       .execute(async (trx) => {
-        const record = await lockRecord(trx, this.sql.dialect, reference);
-        return this.#moveLocked(trx, record, parsed, leaseToken);
+        const record = await lockRecord(trx, dialect, reference);
+        if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
+        const change = statusChange(record, parsed, this.sql.now());
+        if (change === undefined) return { record, changed: false };
+        const updated = await this.#update(trx, reference, {
+          updated_at: this.sql.instant(change.updatedAt),
+          ...statusColumns(dialect, change, parsed),
+        });
+        return { record: updated, changed: true };
       });
   }
-
   /** A refused move is decided in code, so the references commit and the refusal follows. */
-  protected async writeAnswer(
-    answer: ParsedAnswerWrite,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
+  protected async writeAnswer(answer: ParsedAnswerWrite): Promise<Moved> {
     const { dialect } = this.sql;
     const { merchantReference: reference, refs, transition, leaseToken } = answer;
     let refused: unknown;
-    let result: { record: TransactionRecord; changed: boolean };
+    let result: Moved;
     try {
       result = await this.sql
         .open()
@@ -124,7 +132,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
     if (refused !== undefined) throw refused;
     return result;
   }
-
   protected async writeResolution(
     reference: string,
     decision: ParsedResolve,
@@ -145,7 +152,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
         });
       });
   }
-
   protected async countCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {
     // The engine increments the count, so concurrent checks all count.
     const row = await this.sql
@@ -162,34 +168,6 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
     if (!row) throw new TransactionNotFoundError(reference);
     return toRecord(row);
   }
-
-  async #attach(trx: Db, reference: string, parsed: References): Promise<TransactionRecord> {
-    const record = await lockRecord(trx, this.sql.dialect, reference);
-    const columns = await claimReferences(trx, this.sql.dialect, record, parsed);
-    if (columns === undefined) return record;
-    return this.#update(trx, reference, {
-      ...columns,
-      updated_at: this.sql.instant(this.sql.now()),
-    });
-  }
-
-  async #moveLocked(
-    trx: Db,
-    record: TransactionRecord,
-    parsed: ParsedTransition,
-    leaseToken: string | undefined,
-  ): Promise<{ record: TransactionRecord; changed: boolean }> {
-    const reference = record.merchantReference;
-    if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
-    const change = statusChange(record, parsed, this.sql.now());
-    if (change === undefined) return { record, changed: false };
-    const updated = await this.#update(trx, reference, {
-      updated_at: this.sql.instant(change.updatedAt),
-      ...statusColumns(this.sql.dialect, change, parsed),
-    });
-    return { record: updated, changed: true };
-  }
-
   async #update(
     trx: Db,
     reference: string,

@@ -9,28 +9,23 @@ export class SqlStoreContext {
   readonly dialect: SqlDialectName;
   readonly now: () => Date;
   #closed = false;
-
   constructor(database: Kysely<StoreDatabase>, dialect: SqlDialectName, now: () => Date) {
     this.database = database;
     this.dialect = dialect;
     this.now = now;
   }
-
   get closed(): boolean {
     return this.#closed;
   }
-
   close(): void {
     this.#closed = true;
   }
-
   open(): Kysely<StoreDatabase> {
     if (this.#closed) {
       throw new PesakitError('This reference store is closed; open a new one to keep using it.');
     }
     return this.database;
   }
-
   instant(value: Date): Date | string {
     return toInstant(this.dialect, value);
   }

@@ -6,12 +6,7 @@ import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../sched
 import type { LeasedRecord } from '../schedule/types.js';
 import type { ReferenceField, TransactionRecord } from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
-import {
-  leaseDueRows,
-  readObservationRows,
-  releaseLeaseRow,
-  releaseLeaseRows,
-} from './schedule.js';
+import { leaseDueRows, readObservationRows, releaseLeaseRows } from './schedule.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlStoreContext } from './sql-store-context.js';
 import {
@@ -33,7 +28,6 @@ export class SqlReferenceStore extends SqlRecordWrites {
   readonly #release: () => Promise<void>;
   readonly inbox: CallbackInbox;
   protected readonly effects: SqlEffectOutbox;
-
   protected constructor(
     db: Kysely<StoreDatabase>,
     dialect: SqlDialectName,
@@ -47,11 +41,9 @@ export class SqlReferenceStore extends SqlRecordWrites {
     this.inbox = new SqlCallbackInbox(() => store.open(), dialect, store.now);
     this.effects = new SqlEffectOutbox(store);
   }
-
   protected now(): Date {
     return this.sql.now();
   }
-
   protected async lookup(
     field: ReferenceField,
     value: string,
@@ -60,7 +52,6 @@ export class SqlReferenceStore extends SqlRecordWrites {
     const row = await this.#select().where(column, '=', value).executeTakeFirst();
     return row && toRecord(row);
   }
-
   protected async lookupAny(value: string): Promise<TransactionRecord | undefined> {
     const own = await this.lookup('merchantReference', value);
     if (own) return own;
@@ -71,7 +62,6 @@ export class SqlReferenceStore extends SqlRecordWrites {
       .executeTakeFirst();
     return row && toRecord(row);
   }
-
   protected async listOpenRecords(filter: ParsedListOpen): Promise<TransactionRecord[]> {
     const { statuses, product, checkedBefore, limit } = filter;
     const rows = await this.#select()
@@ -93,24 +83,19 @@ export class SqlReferenceStore extends SqlRecordWrites {
       .execute();
     return rows.map(toRecord);
   }
-
   protected lease(options: ParsedLeaseDue): Promise<LeasedRecord[]> {
     return leaseDueRows(this.sql.open(), this.sql.dialect, options, this.sql.now());
   }
-
-  protected release(reference: string, options: ParsedRelease): Promise<boolean> {
-    const { dialect } = this.sql;
-    return releaseLeaseRow(this.sql.open(), dialect, reference, options, this.sql.now());
+  protected async release(reference: string, options: ParsedRelease): Promise<boolean> {
+    const [released] = await this.releaseAll([{ merchantReference: reference, ...options }]);
+    return released === true;
   }
-
   protected releaseAll(releases: ParsedLeaseRelease[]): Promise<boolean[]> {
     return releaseLeaseRows(this.sql.open(), this.sql.dialect, releases, this.sql.now());
   }
-
   protected observationsOf(reference: string): Promise<unknown[]> {
     return readObservationRows(this.sql.open(), reference);
   }
-
   protected async reviewPage(
     limit: number,
     after: string | undefined,
@@ -123,11 +108,9 @@ export class SqlReferenceStore extends SqlRecordWrites {
       .execute();
     return rows.map(toRecord);
   }
-
   #select() {
     return this.sql.open().selectFrom(transactionsTable).selectAll();
   }
-
   async close(): Promise<void> {
     if (this.sql.closed) return;
     this.sql.close();
