@@ -35,7 +35,7 @@ export class SqliteReferenceStore extends SqlReferenceStore {
   ): Promise<SqliteReferenceStore> {
     const { busyTimeoutMs = 5000 } = checkOptions(options);
     const owned = typeof file === 'string';
-    const database = owned ? new Database(file) : file;
+    const database = owned ? openFile(file) : file;
     try {
       makeDurable(database, busyTimeoutMs);
     } catch (error) {
@@ -69,6 +69,19 @@ const optionsSchema = z.strictObject({
   now: z.function().optional(),
   busyTimeoutMs: z.number().int().min(0).optional(),
 });
+
+/** better-sqlite3's own error for a missing folder is a TypeError that does not name the path. */
+function openFile(file: string): Database.Database {
+  try {
+    return new Database(file);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigurationError(
+      'file',
+      `SqliteReferenceStore.open: cannot open ${JSON.stringify(file)}: ${reason}. Create its folder, or pass another path.`,
+    );
+  }
+}
 
 function checkOptions(options: unknown): { busyTimeoutMs?: number | undefined } {
   const parsed = optionsSchema.safeParse(options ?? {});

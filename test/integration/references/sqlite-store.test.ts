@@ -31,6 +31,15 @@ describeReferenceStore('SQLite :memory:', {
 });
 
 describe('SQLite store files', () => {
+  it('a path in a folder that does not exist is a ConfigurationError naming the path', async () => {
+    const file = join(dir, 'no-such-folder', 'payments.sqlite');
+    const error = await failure(SqliteReferenceStore.open(file));
+    expect(isConfigurationError(error)).toBe(true);
+    expect((error as ConfigurationError).code).toBe('configuration_error');
+    expect((error as ConfigurationError).message).toContain(file);
+    expect(existsSync(join(dir, 'no-such-folder'))).toBe(false);
+  });
+
   it('applies its migrations once: reopening a file keeps the schema and the data', async () => {
     const file = join(dir, 'migrations.sqlite');
     const first = await SqliteReferenceStore.open(file);
