@@ -2,7 +2,7 @@ import type { Endpoint, EndpointId } from '../core/endpoints.js';
 import { errorResponses } from './error-responses.js';
 import { pathParametersOf } from './path-template.js';
 import type { SchemaComponents } from './schema-components.js';
-import { authNotes, securityFor } from './security.js';
+import { authNotes, securityByAuth } from './security.js';
 import type { OpenApiOperation, OpenApiRequestBody, OpenApiResponse } from './types.js';
 import { uploadBodyOf } from './upload-bodies.js';
 
@@ -36,7 +36,7 @@ export function buildOperation(
     .filter(Boolean)
     .join(' ');
   const parameters = pathParametersOf(template);
-  const security = securityFor(endpoint.auth);
+  const security = securityByAuth[endpoint.auth];
   const status = createdBy.has(endpoint.id) ? '201' : '200';
   const requestBody = jsonBodyOf(endpoint, components) ?? uploadBodyOf(endpoint.id, components);
   const success: OpenApiResponse = {

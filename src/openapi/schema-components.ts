@@ -6,10 +6,7 @@ import type { JsonSchema, OpenApiReference } from './types.js';
 /** Requests are described as input (before transforms), responses as output. */
 export type SchemaSide = 'input' | 'output';
 
-/**
- * A wire schema as OpenAPI 3.1 JSON Schema: refinements left out (annotated instead), shared
- * parts inlined (no `$defs`, whose refs would break once embedded), no `$schema`.
- */
+/** A wire schema as OpenAPI 3.1 JSON Schema: refinements annotated, `$defs` inlined, no `$schema`. */
 export function toOpenApiSchema(schema: z.ZodType, side: SchemaSide): JsonSchema {
   const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
