@@ -11,10 +11,7 @@ export interface LedgerEntry {
   readonly at: string;
 }
 
-/**
- * Money set aside, in the same synchronous step as the balance check, while an upstream call is
- * in flight (so concurrent payouts cannot share one balance); then captured or released.
- */
+/** Money held with the balance check while an upstream call runs; then captured or released. */
 export interface Hold {
   readonly amount: Cents;
   /** Debits the held amount as the given entries (their amounts must sum to the hold). */

@@ -37,10 +37,7 @@ const rateLimitFaultSchema = z.strictObject(
   { error: 'The rateLimit must be an object with only next and retryAfterSeconds.' },
 );
 
-/**
- * The body of `POST _control/faults` and the sandbox's `faults` option. A patch changes only
- * the fields it names; a neutral value (`drop: 0`, `duplicate: 1`, …) switches a fault off.
- */
+/** `POST _control/faults` and the `faults` option; a patch changes only the fields it names. */
 export const faultSettingsSchema = z.strictObject(
   {
     callbacks: callbackFaultsSchema.optional(),

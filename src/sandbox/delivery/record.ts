@@ -1,8 +1,4 @@
-/**
- * How one attempt ended: `delivered` (2xx), `retrying` (another follows after
- * `nextAttemptInMs`), `failed` (the last attempt failed, or nothing could be sent: attempt 0),
- * `dropped` (the `drop` fault swallowed it) or `cancelled` (closed while in flight).
- */
+/** How one attempt ended; `failed` with attempt 0 means nothing could be sent. */
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'dropped' | 'cancelled';
 
 /** What the sandbox asks to deliver. */

@@ -30,10 +30,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
-/**
- * Answers what Node's HTTP parser refuses before Fastify sees it (slow body, huge headers, not
- * HTTP) as `{message}` with an `x-request-id`, then closes the connection.
- */
+/** Answers what Node's HTTP parser refuses as `{message}` with an `x-request-id`, then closes. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] =

@@ -27,10 +27,7 @@ const FRAMING_BYTES = 64 * 1024;
 const NOT_MULTIPART =
   'Unsupported Content-Type: upload the file as multipart/form-data, in a field named "file" (an .xlsx or .csv), with an optional "batch_id" field.';
 
-/**
- * `customer/bulkpayment`: every row checked first (one bad row refuses the file), the total held,
- * then each row runs purchase rules 4–7. Multipart is accepted in this route's scope only.
- */
+/** `customer/bulkpayment`: every row checked, the total held, then purchase rules 4–7 per row. */
 export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxContext): void {
   const limits = context.options.airtimeBulk;
   const callers = new WeakMap<FastifyRequest, Caller>();

@@ -24,10 +24,7 @@ function isLoopback(address: string | undefined): boolean {
   return address === '::1' || /^(::ffff:)?127\./.test(address);
 }
 
-/**
- * Who may drive the sandbox: a Host or Origin neither loopback nor in `allowedHosts` is a 403;
- * without a control key only loopback may (403), with one everyone must send `x-control-key` (401).
- */
+/** Who may drive the sandbox: loopback or `allowedHosts`, and the control key when one is set. */
 function controlRefusal(context: SandboxContext, guard: HostGuard, request: FastifyRequest) {
   // The sandbox's own callback deliveries are never a control caller, key or no key.
   if (request.headers[DELIVERY_MARK_HEADER] !== undefined) {
