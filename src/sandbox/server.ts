@@ -56,7 +56,6 @@ export function buildSandboxApp(
   registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
   registerJsonBody(app);
   registerErrorHandling(app);
-
   registerCollectionRoutes(app, context);
   registerCheckoutRoutes(app, context);
   registerEngineCallback(app, context);
@@ -64,7 +63,6 @@ export function buildSandboxApp(
   registerAirtimeBulkRoute(app, context);
   registerDisbursementRoutes(app, context);
   registerControlRoutes(app, context, reset);
-
   // The engine settles through the callback route itself, as the real engine's HTTP call would.
   context.connectEngine(async (payload) => {
     const response = await app.inject({

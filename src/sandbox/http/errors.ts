@@ -23,7 +23,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'sandbox bug');
     return reply.code(500).send({ message: 'The sandbox failed unexpectedly; this is a bug.' });
   });
-
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]?.slice(0, 200) ?? '';
     return reply.code(404).send({ message: `No route for ${request.method} ${path}.` });

@@ -67,7 +67,6 @@ export function registerControlRoutes(
           if (forgery) return sendError(reply, forgery.status, forgery.message);
         }
       });
-
       control.post('/accounts', async (request, reply) => {
         const parsed = parseBody(controlAccountSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -91,7 +90,6 @@ export function registerControlRoutes(
         );
         return reply.code(201).send({ message: 'Account created.', account: accountView(account) });
       });
-
       control.post('/wallets/credit', async (request, reply) => {
         const parsed = parseBody(walletCreditSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -106,7 +104,6 @@ export function registerControlRoutes(
         wallet.credit(cents, 'credit', 'control');
         return { balance: toShillings(wallet.balance) };
       });
-
       control.post('/collection/settle', async (request, reply) => {
         const parsed = parseBody(settleSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -117,9 +114,7 @@ export function registerControlRoutes(
         const result = await context.engine.settle(record, parsed.data.outcome);
         return reply.code(result.statusCode).send(result.body);
       });
-
       control.get('/sms', async () => ({ messages: context.sms.list() }));
-
       // Every airtime payment, oldest first: tests ask how often a number was paid.
       control.get('/airtime/payments', async (request, reply) => {
         const parsed = parseBody(airtimePaymentsQuerySchema, request.query);
@@ -135,17 +130,13 @@ export function registerControlRoutes(
           .map(airtimePaymentView);
         return { count: payments.length, payments };
       });
-
       control.get('/deliveries', async () => ({ deliveries: context.dispatcher.log() }));
-
       control.get('/faults', async () => ({ faults: context.faults }));
-
       control.post('/faults', async (request, reply) => {
         const parsed = parseBody(faultSettingsSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
         return { faults: context.faultBoard.patch(parsed.data) };
       });
-
       control.post('/reset', async () => {
         await reset();
         return { message: 'The sandbox was reset to its seed.' };

@@ -29,7 +29,6 @@ export interface RechargeRecord {
 export class AirtimeBook {
   readonly payments: AirtimePaymentRecord[] = [];
   readonly recharges = new Map<string, RechargeRecord>();
-
   clear(): void {
     this.payments.length = 0;
     this.recharges.clear();

@@ -22,7 +22,6 @@ export class DisbursementBook {
   readonly #records: DisbursementRecord[] = [];
   /** Every txnid and refid handed out: a payout checks its new references against a set. */
   readonly #references = new Set<string>();
-
   add(record: DisbursementRecord): void {
     this.#records.push(record);
     this.#references.add(record.txnid);
