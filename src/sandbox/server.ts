@@ -38,8 +38,7 @@ export function buildSandboxApp(
     forceCloseConnections: true,
     // Request ids are generated here, never taken from the caller, so a log line cannot be forged.
     requestIdHeader: false,
-    // Slow requests get a 408; idle connections close after two minutes (above the largest latency
-    // fault). Node reads the deadline only at creation, hence `http`, and checks it every interval.
+    // Slow requests get a 408 (Node reads the deadline only at creation, hence `http`).
     requestTimeout: context.options.requestTimeoutMs,
     connectionTimeout: 120_000,
     clientErrorHandler,

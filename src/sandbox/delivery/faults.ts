@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-// Faults that prove a merchant copes with at-least-once callbacks (spec § Events: "Delivery may
-// repeat"): lost, repeated, late, out of order. Bounds keep one request from parking the sandbox.
+// Callbacks lost, repeated, late or out of order (spec: "Delivery may repeat"); bounded values.
 
 /** A whole number in `[min, max]`, with Laravel-style messages that name the field. */
 function boundedInteger(field: string, min: number, max: number) {

@@ -113,7 +113,6 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
           'insufficient_funds',
         );
       }
-      // 4–7 for each row, in order.
       return runAirtimeBatch(context, {
         accountId: caller.account.id,
         batchId: batchId.data,

@@ -52,7 +52,6 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
   app.post(routePath(endpoints.airtimePurchase), async (request, reply) => {
     const caller = authenticate(context, 'airtime', request, reply);
     if (!caller) return reply;
-    // 1. Validate the payload (msisdn with a known provider, positive amount).
     const parsed = parseBody(endpoints.airtimePurchase.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const { msisdn, amount } = parsed.data;
@@ -70,7 +69,6 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
         'insufficient_funds',
       );
     }
-    // 4–7. Record, vendor, debit or release, SMS: shared with the bulk route.
     const record = await completeAirtimePurchase(context, {
       accountId: caller.account.id,
       msisdn,
@@ -111,8 +109,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       amount: parsed.data.amount,
     };
   });
-  // The unsigned recharge callback: safe because a recharge leaves pending once, checked and
-  // credited in one synchronous step. `status: false` fails it.
+  // Unsigned, yet safe: a recharge leaves pending once, checked and credited in one step.
   app.post(routePath(endpoints.airtimeRechargeCallback), async (request, reply) => {
     const parsed = parseBody(endpoints.airtimeRechargeCallback.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);

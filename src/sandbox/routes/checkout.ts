@@ -170,8 +170,6 @@ function publicOrigin(request: FastifyRequest, fallback: string | undefined): st
   try {
     const url = new URL(`${request.protocol}://${request.host}`);
     if (url.host !== '' && url.pathname === '/' && url.search === '') return url.origin;
-  } catch {
-    // fall through to the listening address
-  }
+  } catch {}
   return fallback ?? 'http://127.0.0.1';
 }

@@ -71,7 +71,6 @@ export function registerControlRoutes(
         const parsed = parseBody(controlAccountSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
         const { status, ...fields } = parsed.data;
-        // The schema checked the status against the product's own list.
         const input = { ...fields, status: status as Account['status'] | undefined };
         const existing = context.accounts.find(fields.product, fields.email);
         if (existing) {
