@@ -46,6 +46,7 @@ export class SandboxContext {
   /** `http://host:port` once listening; links fall back to it. */
   selfUrl: string | undefined;
   #engineTransport: ((payload: EngineCallback) => Promise<EngineDeliveryResult>) | undefined;
+
   constructor(readonly options: ResolvedSandboxOptions) {
     const nowIso = () => this.nowIso();
     this.accounts = new AccountBook(nowIso);

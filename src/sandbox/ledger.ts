@@ -26,6 +26,7 @@ export class Wallet {
   #balance: Cents = 0;
   #held: Cents = 0;
   readonly #entries: LedgerEntry[] = [];
+
   constructor(
     private readonly now: () => string,
     private readonly nextEntryId: () => number,
@@ -101,6 +102,7 @@ export class Wallet {
 export class WalletBook {
   readonly #wallets = new Map<string, Wallet>();
   #nextEntryId = 1;
+
   constructor(private readonly now: () => string) {}
   of(product: Product, accountId: number): Wallet {
     const key = `${product}:${accountId}`;

@@ -13,6 +13,7 @@ interface Window {
 /** Failed-login limits per window, counted before scrypt runs so concurrent guesses cannot slip. */
 export class LoginLimits {
   readonly #windows = new Map<string, Window>();
+
   constructor(
     private readonly settings: ResolvedSandboxOptions['loginLimits'],
     private readonly now: () => number,

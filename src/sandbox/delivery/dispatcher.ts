@@ -51,6 +51,7 @@ export class CallbackDispatcher {
   // Bumped by reset(): work started before it must not touch the new state.
   #generation = 0;
   #closed = false;
+
   constructor(options: CallbackDispatcherOptions) {
     this.#options = {
       schedule: DEFAULT_RETRY_SCHEDULE,

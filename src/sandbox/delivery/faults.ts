@@ -51,6 +51,7 @@ export type FaultSettings = z.infer<typeof faultSettingsSchema>;
 /** The faults in force; `callbacks.drop` and `rateLimit.next` count down with each use. */
 export class FaultBoard {
   #settings: FaultSettings;
+
   constructor(private readonly initial: FaultSettings = {}) {
     this.#settings = initial;
   }

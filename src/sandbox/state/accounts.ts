@@ -26,6 +26,7 @@ export class AccountBook {
   /** Every bearer request finds its account by id: a map, not a scan of all accounts. */
   readonly #byId = new Map<string, Account>();
   readonly #nextId = new Map<Product, number>();
+
   constructor(private readonly now: () => string) {}
   find(product: Product, email: string): Account | undefined {
     return this.#byEmail.get(`${product}|${email.trim().toLowerCase()}`);

@@ -15,6 +15,7 @@ export const SMS_KEPT = 1000;
 /** The SMS outbox: airtime confirmations and failure notices, payout notices to recipients. */
 export class SmsOutbox {
   readonly #messages: SmsMessage[] = [];
+
   constructor(private readonly now: () => string) {}
   send(message: Omit<SmsMessage, 'at'>): void {
     this.#messages.push({ ...message, at: this.now() });
