@@ -1,4 +1,3 @@
-/** Where the control API lives. */
 export const CONTROL_PREFIX = '/api/sandbox/_control';
 
 /** Marks every callback delivery; the control API refuses it, so `callback_url` is no SSRF. */

@@ -9,7 +9,6 @@ export function redactCheckoutToken(url: string): string {
   return query === -1 ? redacted : redacted + url.slice(query);
 }
 
-/** Fastify's own request serializer, with the checkout token redacted. */
 export const sandboxLogSerializers = {
   req(request: FastifyRequest) {
     return {

@@ -67,13 +67,11 @@ export class AccountBook {
   }
 }
 
-/** The airtime user as responses show it: no password, no hash. */
 export function airtimeUserView(account: Account) {
   const { product, passwordHash, updated_at, ...view } = account;
   return { ...view, status: account.status as AirtimeUserStatus };
 }
 
-/** The disbursement user as responses show it: no password, no hash. */
 export function disbursementUserView(account: Account) {
   const { product, passwordHash, role_id, updated_at, ...view } = account;
   return { ...view, status: account.status as DisbursementUserStatus };

@@ -35,7 +35,6 @@ export class AirtimeBook {
   }
 }
 
-/** The purchase record as the purchase answer shows it. */
 export function airtimePaymentView(record: AirtimePaymentRecord) {
   const { accountId, updated_at, ...view } = record;
   return view;

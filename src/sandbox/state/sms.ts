@@ -9,7 +9,6 @@ export interface SmsMessage {
   readonly at: string;
 }
 
-/** Messages the outbox keeps; older ones go first. */
 export const SMS_KEPT = 1000;
 
 /** The SMS outbox: airtime confirmations and failure notices, payout notices to recipients. */
