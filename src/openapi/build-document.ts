@@ -1,12 +1,18 @@
-import { type Endpoint, endpoints, type Product } from '../core/endpoints.js';
+import { type Endpoint, type EndpointId, endpoints, type Product } from '../core/endpoints.js';
 import { airtimeBulkPaymentEndpoint } from '../resources/airtime-bulk/bulkpayment-endpoint.js';
 import { buildOperation } from './operation.js';
 import { pathTemplate } from './path-template.js';
-import { queryVariantOf } from './query-variant.js';
-import { SchemaComponents } from './schema-components.js';
+import { SchemaComponents, toOpenApiSchema } from './schema-components.js';
 import { securitySchemes } from './security.js';
-import { serversFor } from './servers.js';
-import type { OpenApiDocument, OpenApiOptions, OpenApiPathItem } from './types.js';
+import type {
+  JsonSchema,
+  OpenApiDocument,
+  OpenApiOperation,
+  OpenApiOptions,
+  OpenApiParameter,
+  OpenApiPathItem,
+  OpenApiServer,
+} from './types.js';
 
 /** Every route the SDK calls: the JSON endpoint table plus the file-upload routes. */
 const allEndpoints: readonly Endpoint[] = [
@@ -23,11 +29,8 @@ const productDescriptions: Readonly<Record<Product, string>> = {
 };
 
 /**
- * The OpenAPI 3.1 document, generated from the endpoint table and the zod wire schemas so it
- * cannot disagree with the SDK and the sandbox.
- * @throws when two endpoints would share a method and path.
- * @example
- * const document = buildOpenApiDocument({ environment: 'sandbox', version: '0.1.0' });
+ * The OpenAPI 3.1 document, from the endpoint table and the zod wire schemas so it cannot disagree
+ * with the SDK and the sandbox. Throws when two endpoints would share a method and path.
  */
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const components = new SchemaComponents();
@@ -75,5 +78,69 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     tags: [...products].map((name) => ({ name, description: productDescriptions[name] })),
     paths,
     components: { schemas: components.toJSON(), securitySchemes },
+  };
+}
+
+/** Where `npx pesakit sandbox` listens by default; every product shares it under its prefix. */
+const SANDBOX_URL = 'http://127.0.0.1:4010';
+
+/** The sandbox host, or a per-product production host variable defaulting to a `.invalid` name. */
+function serversFor(options: OpenApiOptions): OpenApiServer[] {
+  if (options.environment === 'sandbox') {
+    return [
+      {
+        url: SANDBOX_URL,
+        description: 'The local sandbox (`npx pesakit sandbox`): each product under its prefix.',
+      },
+    ];
+  }
+  const { product } = options;
+  return [
+    {
+      url: '{baseUrl}',
+      description: `The production host of the ${product} product.`,
+      variables: {
+        baseUrl: {
+          default: `https://${product}.invalid`,
+          description: `Your production base URL for ${product} (the SDK's \`baseUrls.${product}\`).`,
+        },
+      },
+    },
+  ];
+}
+
+/** Endpoints the platform also takes as `GET`, body fields in the query (`data[amount]=…`). */
+const takenAsQuery: ReadonlySet<string> = new Set<EndpointId>(['engineCallback']);
+
+/** The `GET` twin of a POST whose body may come as a query (`deepObject` fields), id + `Query`. */
+function queryVariantOf(endpoint: Endpoint, post: OpenApiOperation): OpenApiOperation | undefined {
+  if (!takenAsQuery.has(endpoint.id) || endpoint.request === undefined) return undefined;
+  const body = toOpenApiSchema(endpoint.request, 'input') as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
+  };
+  const required = new Set(body.required ?? []);
+  const parameters: OpenApiParameter[] = Object.entries(body.properties ?? {}).map(
+    ([name, schema]) => ({
+      name,
+      in: 'query',
+      required: required.has(name),
+      description:
+        schema.type === 'object'
+          ? `The body's \`${name}\` object, one parameter per field: \`${name}[field]=value\`.`
+          : `The body's \`${name}\` field${schema.type === 'boolean' ? ' (`true`/`false`, or `1`/`0`)' : ''}.`,
+      schema,
+      ...(schema.type === 'object' ? { style: 'deepObject', explode: true } : {}),
+    }),
+  );
+  // A query string is never malformed JSON: the 400 of the JSON body does not apply.
+  const { 400: _malformedJson, ...responses } = post.responses;
+  const { requestBody: _body, ...rest } = post;
+  return {
+    ...rest,
+    operationId: `${endpoint.id}Query`,
+    summary: `${endpoint.summary.replace(/ \(also accepted as GET[^)]*\)/, '')} Sent as GET, its fields in the query string.`,
+    parameters: [...(post.parameters ?? []), ...parameters],
+    responses,
   };
 }

@@ -41,7 +41,6 @@ const endpointErrors: Readonly<Partial<Record<EndpointId | 'airtimeBulkPayment',
       'A field broke a rule, or the amount is above the wallet balance ' +
       '(`code: "insufficient_funds"`); nothing is recorded.',
   },
-  // The upload's own refusals (docs/api-contract.md § Bulk airtime); in each, nothing is spent.
   airtimeBulkPayment: {
     400: 'The multipart/form-data body cannot be read (no boundary, cut short).',
     413: 'The upload is larger than the file limit (5 MiB).',
@@ -75,8 +74,7 @@ export function errorResponses(
   }
   if (endpoint.auth === 'bearer') {
     common[401] = 'The bearer token is missing, malformed, unknown, revoked or of another product.';
-    // The account rules of login apply on every call, so a token issued before a status
-    // change stops working.
+    // Login's account rules apply on every call: a status change stops an issued token.
     if (endpoint.product === 'airtime') {
       common[403] = 'The airtime user (role 2) is not active.';
     } else if (endpoint.product === 'disbursement') {

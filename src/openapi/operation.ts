@@ -1,10 +1,10 @@
 import type { Endpoint, EndpointId } from '../core/endpoints.js';
+import { airtimeBulkBatchIdSchema } from '../schemas/airtime-bulk.js';
 import { errorResponses } from './error-responses.js';
 import { pathParametersOf } from './path-template.js';
 import type { SchemaComponents } from './schema-components.js';
-import { authNotes, securityFor } from './security.js';
+import { authNotes, securityByAuth } from './security.js';
 import type { OpenApiOperation, OpenApiRequestBody, OpenApiResponse } from './types.js';
-import { uploadBodyOf } from './upload-bodies.js';
 
 /** Registration creates an account: the sandbox answers 201 there, 200 everywhere else. */
 const createdBy: ReadonlySet<string> = new Set<EndpointId>([
@@ -36,7 +36,7 @@ export function buildOperation(
     .filter(Boolean)
     .join(' ');
   const parameters = pathParametersOf(template);
-  const security = securityFor(endpoint.auth);
+  const security = securityByAuth[endpoint.auth];
   const status = createdBy.has(endpoint.id) ? '201' : '200';
   const requestBody = jsonBodyOf(endpoint, components) ?? uploadBodyOf(endpoint.id, components);
   const success: OpenApiResponse = {
@@ -76,6 +76,41 @@ function jsonBodyOf(
     content: {
       'application/json': {
         schema: components.ref(endpoint.request, 'input', `${pascalCase(endpoint.id)}Request`),
+      },
+    },
+  };
+}
+
+/** The `multipart/form-data` body of a file-upload route (docs/api-contract.md § Bulk airtime). */
+function uploadBodyOf(
+  endpointId: string,
+  components: SchemaComponents,
+): OpenApiRequestBody | undefined {
+  if (endpointId !== 'airtimeBulkPayment') return undefined;
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file'],
+          properties: {
+            file: {
+              type: 'string',
+              contentMediaType: 'application/octet-stream',
+              description:
+                'The rows: an .xlsx workbook (first sheet) or a UTF-8 CSV, at most 5 MiB and ' +
+                '5 000 rows; a header row `msisdn`, `amount`, optional `reference` (any case, any ' +
+                'order, other columns ignored). The format is read from the content, then the ' +
+                'file name.',
+            },
+            batch_id: {
+              ...components.ref(airtimeBulkBatchIdSchema, 'input', 'AirtimeBulkBatchId'),
+              description:
+                'Names the batch; row merchant references are `<batch_id>:<row>`. Generated when left out.',
+            },
+          },
+        },
       },
     },
   };

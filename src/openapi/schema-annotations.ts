@@ -7,10 +7,7 @@ import { payableMsisdnSchema } from '../schemas/provider.js';
 import type { JsonSchema } from './types.js';
 
 /** The rules `.refine` checks carry, which `z.toJSONSchema` drops, keyed by the shared schema. */
-export const schemaAnnotations: ReadonlyMap<z.core.$ZodType, JsonSchema> = new Map<
-  z.core.$ZodType,
-  JsonSchema
->([
+export const schemaAnnotations = new Map<z.core.$ZodType, JsonSchema>([
   [
     amountSchema,
     {
@@ -21,8 +18,7 @@ export const schemaAnnotations: ReadonlyMap<z.core.$ZodType, JsonSchema> = new M
     },
   ],
   [
-    // A request's email is trimmed and lower-cased before it is checked, so `format: email`
-    // would wrongly reject the untrimmed input the platform accepts.
+    // No `format: email`: the platform accepts the untrimmed input it lower-cases and trims.
     emailSchema,
     { description: 'An email address; surrounding spaces and case do not matter.' },
   ],

@@ -6,10 +6,7 @@ import type { JsonSchema, OpenApiReference } from './types.js';
 /** Requests are described as input (before transforms), responses as output. */
 export type SchemaSide = 'input' | 'output';
 
-/**
- * A wire schema as OpenAPI 3.1 JSON Schema: refinements left out (annotated instead), shared
- * parts inlined (no `$defs`, whose refs would break once embedded), no `$schema`.
- */
+/** A wire schema as OpenAPI 3.1 JSON Schema: refinements annotated, `$defs` inlined, no `$schema`. */
 export function toOpenApiSchema(schema: z.ZodType, side: SchemaSide): JsonSchema {
   const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
@@ -25,10 +22,12 @@ export function toOpenApiSchema(schema: z.ZodType, side: SchemaSide): JsonSchema
   return jsonSchema;
 }
 
-/** Component names: the export name without `Schema`, PascalCase; aliases take the first alphabetically. */
+const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Component names: the export name without `Schema`, PascalCase; aliases take the first by name. */
 const exportedNames: ReadonlyMap<z.ZodType, string> = (() => {
   const names = new Map<z.ZodType, string>();
-  const entries = Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(schemas).sort(byName);
   for (const [name, value] of entries) {
     if (!(value instanceof z.ZodType) || !name.endsWith('Schema') || names.has(value)) continue;
     const base = name.slice(0, -'Schema'.length);
@@ -37,18 +36,13 @@ const exportedNames: ReadonlyMap<z.ZodType, string> = (() => {
   return names;
 })();
 
-/** The component name of `schema`, or `fallback` for a schema `src/schemas` does not export. */
-export function componentName(schema: z.ZodType, fallback: string): string {
-  return exportedNames.get(schema) ?? fallback;
-}
-
 /** The document's `components.schemas`: each wire schema converted once, referred to by `$ref`. */
 export class SchemaComponents {
   readonly #schemas = new Map<string, JsonSchema>();
 
   /** A `$ref` to `schema`, registered on first use; two schemas under one name throw. */
   ref(schema: z.ZodType, side: SchemaSide, fallbackName: string): OpenApiReference {
-    const name = componentName(schema, fallbackName);
+    const name = exportedNames.get(schema) ?? fallbackName;
     const jsonSchema = toOpenApiSchema(schema, side);
     const known = this.#schemas.get(name);
     if (known === undefined) {
@@ -65,6 +59,6 @@ export class SchemaComponents {
 
   /** The collected schemas, sorted by name so the printed document is stable. */
   toJSON(): Record<string, JsonSchema> {
-    return Object.fromEntries([...this.#schemas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return Object.fromEntries([...this.#schemas].sort(byName));
   }
 }

@@ -26,26 +26,16 @@ export const securitySchemes = {
   },
 } as const satisfies Record<string, OpenApiSecurityScheme>;
 
-type SchemeName = keyof typeof securitySchemes;
-
-const required = (name: SchemeName): OpenApiSecurityRequirement[] => [{ [name]: [] }];
-// An empty requirement object is how OpenAPI says "or no credentials at all".
-const optional = (name: SchemeName): OpenApiSecurityRequirement[] => [{}, { [name]: [] }];
-
-/** An operation's security; the payment token travels in the body, so it has no requirement. */
-export function securityFor(auth: AuthScheme): OpenApiSecurityRequirement[] | undefined {
-  switch (auth) {
-    case 'bearer':
-      return required('bearerAuth');
-    case 'api-key':
-      return optional('apiKey');
-    case 'engine':
-      return optional('engineKey');
-    case 'payment-token':
-    case 'none':
-      return undefined;
-  }
-}
+/** Each scheme's requirement; `{}` first means "or no credentials", the payment token is in the body. */
+export const securityByAuth: Readonly<
+  Record<AuthScheme, OpenApiSecurityRequirement[] | undefined>
+> = {
+  bearer: [{ bearerAuth: [] }],
+  'api-key': [{}, { apiKey: [] }],
+  engine: [{}, { engineKey: [] }],
+  'payment-token': undefined,
+  none: undefined,
+};
 
 /** What a reader must know about an auth scheme that `security` cannot say. */
 export const authNotes: Readonly<Partial<Record<AuthScheme, string>>> = {

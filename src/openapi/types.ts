@@ -3,30 +3,18 @@ import type { Product } from '../core/endpoints.js';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as zod emits it. */
 export type JsonSchema = z.core.JSONSchema.BaseSchema;
-
-/** A reference to another part of the same document (`#/components/...`). */
-export interface OpenApiReference {
-  readonly $ref: string;
-}
-
-export interface OpenApiMediaType {
-  readonly schema: JsonSchema | OpenApiReference;
-}
-
+export type OpenApiReference = { readonly $ref: string };
+export type OpenApiMediaType = { readonly schema: JsonSchema | OpenApiReference };
 export interface OpenApiResponse {
   readonly description: string;
   readonly content?: Readonly<Record<'application/json', OpenApiMediaType>>;
 }
-
-/** JSON for every route but the bulk upload, which takes a file (`multipart/form-data`). */
 export type OpenApiRequestMediaType = 'application/json' | 'multipart/form-data';
-
 export interface OpenApiRequestBody {
   readonly description?: string;
   readonly required: boolean;
   readonly content: Readonly<Partial<Record<OpenApiRequestMediaType, OpenApiMediaType>>>;
 }
-
 export interface OpenApiParameter {
   readonly name: string;
   readonly in: 'path' | 'header' | 'query';
@@ -37,10 +25,8 @@ export interface OpenApiParameter {
   readonly style?: 'deepObject';
   readonly explode?: boolean;
 }
-
 /** Each entry names one way to authenticate; an empty entry means "no credentials" is allowed. */
 export type OpenApiSecurityRequirement = Readonly<Record<string, readonly string[]>>;
-
 export interface OpenApiOperation {
   readonly operationId: string;
   readonly tags: readonly Product[];
@@ -51,38 +37,29 @@ export interface OpenApiOperation {
   readonly responses: Readonly<Record<string, OpenApiResponse>>;
   readonly security?: readonly OpenApiSecurityRequirement[];
 }
-
 export type OpenApiPathItem = Partial<Record<'get' | 'post', OpenApiOperation>>;
-
-export type OpenApiSecurityScheme =
-  | { readonly type: 'http'; readonly scheme: 'bearer'; readonly description: string }
-  | {
-      readonly type: 'apiKey';
-      readonly in: 'header';
-      readonly name: string;
-      readonly description: string;
-    };
-
-export interface OpenApiServer {
+type Described = { readonly description: string };
+export type OpenApiSecurityScheme = Described &
+  (
+    | { readonly type: 'http'; readonly scheme: 'bearer' }
+    | { readonly type: 'apiKey'; readonly in: 'header'; readonly name: string }
+  );
+export interface OpenApiServer extends Described {
   readonly url: string;
-  readonly description: string;
-  readonly variables?: Readonly<
-    Record<string, { readonly default: string; readonly description: string }>
-  >;
+  readonly variables?: Readonly<Record<string, Described & { readonly default: string }>>;
 }
 
 /** The OpenAPI 3.1 document {@link buildOpenApiDocument} returns: plain JSON, ready to print. */
 export interface OpenApiDocument {
   readonly openapi: '3.1.0';
   readonly jsonSchemaDialect: string;
-  readonly info: {
+  readonly info: Described & {
     readonly title: string;
     readonly version: string;
-    readonly description: string;
     readonly license: { readonly name: string; readonly identifier: string };
   };
   readonly servers: readonly OpenApiServer[];
-  readonly tags: readonly { readonly name: Product; readonly description: string }[];
+  readonly tags: readonly (Described & { readonly name: Product })[];
   readonly paths: Readonly<Record<string, OpenApiPathItem>>;
   readonly components: {
     readonly schemas: Readonly<Record<string, JsonSchema>>;
@@ -90,22 +67,11 @@ export interface OpenApiDocument {
   };
 }
 
-/**
- * What {@link buildOpenApiDocument} describes. Production products share paths on separate
- * hosts, so a production document covers one `product`; the sandbox covers all three.
- */
+/** A production document covers one product (products share paths); the sandbox covers all. */
 export type OpenApiOptions = {
   /** The document's `info.version`: pesakit's package version, which versions these shapes. */
   readonly version: string;
 } & (
-  | {
-      readonly environment: 'sandbox';
-      /** Only this product's operations. @default all three */
-      readonly product?: Product;
-    }
-  | {
-      readonly environment: 'production';
-      /** The product whose host the document describes. */
-      readonly product: Product;
-    }
+  | { readonly environment: 'sandbox'; readonly product?: Product }
+  | { readonly environment: 'production'; readonly product: Product }
 );

@@ -19,7 +19,6 @@ export async function completeAirtimePurchase(
   purchase: HeldAirtimePurchase,
 ): Promise<AirtimePaymentRecord> {
   const { msisdn, amount, hold } = purchase;
-  // 4. A pending record with the detected network.
   const now = context.nowIso();
   const record: AirtimePaymentRecord = {
     // Payments are never removed until a reset, so ids follow their count.
@@ -37,16 +36,14 @@ export async function completeAirtimePurchase(
     updated_at: now,
   };
   context.airtime.payments.push(record);
-  // 5. The vendor call.
   const result = await callUpstream('airtime', msisdn, record.provider);
-  // 6. Success debits and marks success; failure marks failed and leaves the wallet alone.
+  // Success debits and marks success; failure marks failed and leaves the wallet alone.
   record.status = result.ok ? 'success' : 'failed';
   record.message = result.message;
   record.updated_at = context.nowIso();
   if (result.ok)
     hold.capture([{ kind: 'airtime', amount: hold.amount, reference: record.reference }]);
   else hold.release();
-  // 7. SMS confirmation or failure notice.
   context.sms.send({
     to: msisdn,
     product: 'airtime',

@@ -73,7 +73,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const app = buildSandboxApp(context, reset);
   await seed();
   await app.ready();
-
   return {
     app,
     async listen({ port = 4010, host = '127.0.0.1' } = {}) {

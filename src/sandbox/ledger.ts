@@ -11,10 +11,7 @@ export interface LedgerEntry {
   readonly at: string;
 }
 
-/**
- * Money set aside, in the same synchronous step as the balance check, while an upstream call is
- * in flight (so concurrent payouts cannot share one balance); then captured or released.
- */
+/** Money held with the balance check while an upstream call runs; then captured or released. */
 export interface Hold {
   readonly amount: Cents;
   /** Debits the held amount as the given entries (their amounts must sum to the hold). */
@@ -107,7 +104,6 @@ export class WalletBook {
   #nextEntryId = 1;
 
   constructor(private readonly now: () => string) {}
-
   of(product: Product, accountId: number): Wallet {
     const key = `${product}:${accountId}`;
     let wallet = this.#wallets.get(key);

@@ -111,9 +111,8 @@ export const sandboxOptionsSchema = z.object({
   /** Limits of the bulk airtime upload: rows per file and file size. @default { maxRows: 5_000, maxFileBytes: 5_242_880 } */
   airtimeBulk: airtimeBulkLimitsSchema,
   /**
-   * Failed logins per window before a 429 with `Retry-After`, per account (product + email, one
-   * address) and per address; a login counts until its password proves right. `false` is off.
-   * @default { perAccount: 10, perAddress: 50, windowMs: 60_000 }
+   * Failed logins per window before a 429, per account and per address; a login counts until its
+   * password proves right. `false` is off. @default { perAccount: 10, perAddress: 50, windowMs: 60_000 }
    */
   loginLimits: z
     .union([

@@ -1,9 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 
-/**
- * The sandbox's references (docs/sandbox.md § References): control numbers are 12 digits
- * starting `99`; everything else carries a prefix naming what it is.
- */
+/** Control numbers are 12 digits starting `99`; other references carry a prefix naming them. */
 
 /** Uniform decimal digits (`randomInt` draws without modulo bias). */
 function digits(count: number): string {

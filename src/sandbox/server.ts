@@ -38,8 +38,7 @@ export function buildSandboxApp(
     forceCloseConnections: true,
     // Request ids are generated here, never taken from the caller, so a log line cannot be forged.
     requestIdHeader: false,
-    // Slow requests get a 408; idle connections close after two minutes (above the largest latency
-    // fault). Node reads the deadline only at creation, hence `http`, and checks it every interval.
+    // Slow requests get a 408 (Node reads the deadline only at creation, hence `http`).
     requestTimeout: context.options.requestTimeoutMs,
     connectionTimeout: 120_000,
     clientErrorHandler,
@@ -56,7 +55,6 @@ export function buildSandboxApp(
   registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
   registerJsonBody(app);
   registerErrorHandling(app);
-
   registerCollectionRoutes(app, context);
   registerCheckoutRoutes(app, context);
   registerEngineCallback(app, context);
@@ -64,7 +62,6 @@ export function buildSandboxApp(
   registerAirtimeBulkRoute(app, context);
   registerDisbursementRoutes(app, context);
   registerControlRoutes(app, context, reset);
-
   // The engine settles through the callback route itself, as the real engine's HTTP call would.
   context.connectEngine(async (payload) => {
     const response = await app.inject({

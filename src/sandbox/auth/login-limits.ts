@@ -10,10 +10,7 @@ interface Window {
   endsAt: number;
 }
 
-/**
- * Failed-login limits over fixed windows. Counted with the check in one synchronous step before
- * scrypt runs, so concurrent guesses cannot slip through; a success gives its count back.
- */
+/** Failed-login limits per window, counted before scrypt runs so concurrent guesses cannot slip. */
 export class LoginLimits {
   readonly #windows = new Map<string, Window>();
 

@@ -7,10 +7,7 @@ import type { Account } from '../state/accounts.js';
 import { accountBlock } from './bearer.js';
 import { verifyPassword } from './passwords.js';
 
-/**
- * Every product's login: validate, count the attempt (429 before any hashing), check the password
- * in constant time, then the status rules. Sends the error and returns `undefined` on failure.
- */
+/** Every product's login; sends the error and returns `undefined` on failure. */
 export async function checkLogin(
   context: SandboxContext,
   product: Product,

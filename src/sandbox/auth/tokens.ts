@@ -24,10 +24,7 @@ const NO_DIGEST = digestOf('');
 /** Live tokens kept; logging in past it revokes the oldest. */
 export const TOKENS_KEPT = 10_000;
 
-/**
- * Sanctum-style tokens `<id>|<secret>`: only the secret's SHA-256 is kept, compared in constant
- * time; bound to the issuing product; checked live, so a revoked token fails at once.
- */
+/** Sanctum-style `<id>|<secret>` tokens: only the secret's SHA-256 kept, checked live per product. */
 export class TokenRegistry {
   readonly #tokens = new Map<string, StoredToken>();
   #nextId = 1;

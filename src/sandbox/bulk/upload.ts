@@ -16,10 +16,7 @@ export type UploadProblem =
 /** The longest text field read (`batch_id` is at most 64 characters). */
 export const FIELD_BYTES = 1024;
 
-/**
- * Reads the multipart body: field `file` (at most `maxFileBytes`, else 413) and `batch_id`. A
- * misplaced or second file is a 422 on `file`, a second `batch_id` one on `batch_id`, bad multipart a 400.
- */
+/** Reads `file` (at most `maxFileBytes`, else 413) and `batch_id`; bad multipart is a 400. */
 export async function readBulkUpload(
   request: FastifyRequest,
   maxFileBytes: number,

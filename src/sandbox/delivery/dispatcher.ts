@@ -34,15 +34,10 @@ const isHttpUrl = (value: string) =>
   URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 
 /**
- * Pushes callbacks to merchants at least once, with retries. POSTs JSON with
- * `user-agent: pesakit-sandbox`, `x-pesakit-delivery-id` (same across retries),
- * `x-pesakit-attempt` and `x-pesakit-sandbox-delivery: 1` (which the control API refuses); a URL
- * under the control API is never called. A 2xx is delivered; a non-2xx (redirects are not
- * followed), a connection error or a timeout is retried on the schedule, then `failed`.
- *
- * Faults apply at enqueue: `drop`, `duplicate` (independent copies with their own ids, sent
- * concurrently), `delayMs`, and `reorder` (held for `delayMs` or `reorderWindowMs`, then sent
- * one by one newest-first). Nothing throws into the caller; a closed dispatcher sends nothing.
+ * Pushes callbacks at least once: a 2xx is delivered; a non-2xx (no redirects), a connection
+ * error or a timeout is retried on the schedule, then `failed`. Headers carry the delivery id
+ * (same across retries) and attempt; a URL under the control API is never called. Faults apply
+ * at enqueue. Nothing throws into the caller; a closed dispatcher sends nothing.
  */
 export class CallbackDispatcher {
   readonly #options: Required<CallbackDispatcherOptions>;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-// Faults that prove a merchant copes with at-least-once callbacks (spec § Events: "Delivery may
-// repeat"): lost, repeated, late, out of order. Bounds keep one request from parking the sandbox.
+// Callbacks lost, repeated, late or out of order (spec: "Delivery may repeat"); bounded values.
 
 /** A whole number in `[min, max]`, with Laravel-style messages that name the field. */
 function boundedInteger(field: string, min: number, max: number) {
@@ -37,10 +36,7 @@ const rateLimitFaultSchema = z.strictObject(
   { error: 'The rateLimit must be an object with only next and retryAfterSeconds.' },
 );
 
-/**
- * The body of `POST _control/faults` and the sandbox's `faults` option. A patch changes only
- * the fields it names; a neutral value (`drop: 0`, `duplicate: 1`, …) switches a fault off.
- */
+/** `POST _control/faults` and the `faults` option; a patch changes only the fields it names. */
 export const faultSettingsSchema = z.strictObject(
   {
     callbacks: callbackFaultsSchema.optional(),

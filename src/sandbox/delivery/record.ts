@@ -1,18 +1,12 @@
-/**
- * How one attempt ended: `delivered` (2xx), `retrying` (another follows after
- * `nextAttemptInMs`), `failed` (the last attempt failed, or nothing could be sent: attempt 0),
- * `dropped` (the `drop` fault swallowed it) or `cancelled` (closed while in flight).
- */
+/** How one attempt ended; `failed` with attempt 0 means nothing could be sent. */
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'dropped' | 'cancelled';
 
-/** What the sandbox asks to deliver. */
 export interface CallbackDelivery {
   /** The merchant's callback URL; only http and https are sent to. */
   url: string;
   payload: unknown;
   /** The business key the merchant dedups on (controlNumber, …); logged, not sent as a header. */
   key: string;
-  /** E.g. `collection.settled`. */
   kind: string;
 }
 
@@ -23,7 +17,6 @@ export interface DeliveryRecord extends CallbackDelivery {
   /** 1 for the first send, 2 for the first retry, …; 0 when nothing was sent. */
   attempt: number;
   outcome: DeliveryOutcome;
-  /** The merchant's HTTP status, when it answered. */
   status?: number;
   error?: string;
   /** ISO 8601, from the injected clock. */

@@ -1,7 +1,4 @@
-/**
- * The engine's GET callback (spec: "GET or POST"): `data[amount]=…` or `data.amount=…`; `status`
- * and `data.amount` are converted when they read as such, else left for validation to name.
- */
+/** The engine's GET callback: `data[amount]=…` or `data.amount=…`, converted when they parse. */
 export function engineCallbackFromQuery(rawUrl: string): Record<string, unknown> {
   const query = rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : '';
   const payload: { data?: Record<string, unknown>; [field: string]: unknown } = {};

@@ -25,7 +25,6 @@ export class CollectionEngine {
     private readonly timers: SandboxTimers,
     private readonly now: () => Date,
   ) {}
-
   payloadFor(record: CollectionRecord, outcome: SettlementOutcome, via?: 'card'): EngineCallback {
     const success = outcome === 'success';
     const card = via === 'card';

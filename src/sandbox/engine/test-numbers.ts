@@ -1,8 +1,4 @@
-/**
- * Test MSISDNs pick outcomes by their last three digits (docs/sandbox.md § Test numbers): `999`
- * fails upstream (vendor, gateway, engine), `998` never settles by itself (only the control API
- * settles it), `997` settles ten times later than the auto-settle delay.
- */
+/** Test MSISDNs: `999` fails upstream, `998` never settles by itself, `997` settles 10× later. */
 export function upstreamOutcome(msisdn: string): 'success' | 'failure' {
   return msisdn.endsWith('999') ? 'failure' : 'success';
 }

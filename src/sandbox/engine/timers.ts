@@ -1,7 +1,6 @@
 /** The settlement timers, so `close()` and `reset()` cancel every one. */
 export class SandboxTimers {
   readonly #timers = new Set<NodeJS.Timeout>();
-
   schedule(delayMs: number, task: () => void): void {
     const timer = setTimeout(() => {
       this.#timers.delete(timer);

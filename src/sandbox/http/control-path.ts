@@ -1,13 +1,9 @@
-/** Where the control API lives. */
 export const CONTROL_PREFIX = '/api/sandbox/_control';
 
 /** Marks every callback delivery; the control API refuses it, so `callback_url` is no SSRF. */
 export const DELIVERY_MARK_HEADER = 'x-pesakit-sandbox-delivery';
 
-/**
- * True when a URL's path is under the control API, however spelled (encoded, doubled slashes,
- * dot segments, any case). The host is not checked: the sandbox cannot know all its names.
- */
+/** True when a URL's path is under the control API, however spelled; the host is not checked. */
 export function isControlUrl(value: string): boolean {
   let path: string;
   try {

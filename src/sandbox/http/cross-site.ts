@@ -2,11 +2,7 @@ import type { FastifyRequest } from 'fastify';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json(\s*;.*)?$/i;
 
-/**
- * Why a state-changing control request is refused as a possible forgery, or `undefined`. A page
- * can make a browser send a "simple" POST anywhere; requiring JSON forces a preflight the sandbox
- * never grants, and `Sec-Fetch-Site` names pages from elsewhere. Tools send neither header.
- */
+/** Why a state-changing control request looks forged (not JSON, or `Sec-Fetch-Site` foreign). */
 export function forgeryRefusal(
   request: FastifyRequest,
 ): { status: 403 | 415; message: string } | undefined {

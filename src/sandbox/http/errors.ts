@@ -23,17 +23,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'sandbox bug');
     return reply.code(500).send({ message: 'The sandbox failed unexpectedly; this is a bug.' });
   });
-
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]?.slice(0, 200) ?? '';
     return reply.code(404).send({ message: `No route for ${request.method} ${path}.` });
   });
 }
 
-/**
- * Answers what Node's HTTP parser refuses before Fastify sees it (slow body, huge headers, not
- * HTTP) as `{message}` with an `x-request-id`, then closes the connection.
- */
+/** Answers what Node's HTTP parser refuses as `{message}` with an `x-request-id`, then closes. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] =

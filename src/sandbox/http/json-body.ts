@@ -18,10 +18,7 @@ export class ClientError extends Error {
   }
 }
 
-/**
- * All bodies are JSON (spec § Endpoints): an empty body is "no body", a malformed one a 400,
- * `__proto__`/`constructor.prototype` keys a 400 (as Fastify's own parser); other types get 415.
- */
+/** JSON bodies: empty is none, malformed or `__proto__` keys a 400, other content types a 415. */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(

@@ -1,10 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { decodedPath } from './control-path.js';
 
-/**
- * A checkout's payment token is in its URLs and opens the payer's page: logs redact it, reading
- * the path decoded so that no spelling of `checkout` hides it.
- */
+/** Logs redact the checkout's payment token from URLs, however `checkout` is spelled. */
 export function redactCheckoutToken(url: string): string {
   const query = url.indexOf('?');
   const path = decodedPath(query === -1 ? url : url.slice(0, query));
@@ -12,7 +9,6 @@ export function redactCheckoutToken(url: string): string {
   return query === -1 ? redacted : redacted + url.slice(query);
 }
 
-/** Fastify's own request serializer, with the checkout token redacted. */
 export const sandboxLogSerializers = {
   req(request: FastifyRequest) {
     return {

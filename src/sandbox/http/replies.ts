@@ -19,10 +19,7 @@ export function sendValidationError(reply: FastifyReply, errors: FieldErrors, co
   return reply.code(422).send(code === undefined ? body : { ...body, code });
 }
 
-/**
- * Parses a body with its endpoint's schema; a missing body reads as `{}` so the caller learns
- * which fields are required. Over-long strings (string-limits.ts) are refused first.
- */
+/** Parses a body with its schema (missing reads as `{}`); over-long strings are refused first. */
 export function parseBody<S extends z.ZodType>(
   schema: S,
   body: unknown,

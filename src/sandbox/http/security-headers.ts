@@ -3,10 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { checkoutCspDirectives } from '../checkout/page.js';
 import { CONTROL_PREFIX } from './control-path.js';
 
-/**
- * The checkout page's headers, by helmet in its own scope: its CSP with `frame-ancestors 'none'`,
- * `X-Frame-Options: DENY`, `nosniff`, `no-referrer` (the URL holds the token). No HSTS: plain HTTP.
- */
+/** The checkout page's headers by helmet: its CSP, `DENY` framing, `no-referrer`; no HSTS. */
 export function helmetOptions(apiBase: string): FastifyHelmetOptions {
   return {
     global: true,
@@ -30,10 +27,7 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fre
   'cross-origin-resource-policy': 'same-origin',
 });
 
-/**
- * Every answer gets `x-request-id` (the SDK's `requestId`), the API headers unless helmet set the
- * page's, and the latency fault: after the handler ran, so a client timeout is truly ambiguous.
- */
+/** `x-request-id`, API headers and the latency fault, applied after the handler ran. */
 export function registerAnswerHook(app: FastifyInstance, latencyMs: () => number): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);

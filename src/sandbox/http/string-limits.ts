@@ -9,7 +9,6 @@ export const STRING_LIMITS: Readonly<Record<string, number>> = {
   password: 128,
 };
 
-/** The limit for a string field the table does not name. */
 export const DEFAULT_STRING_LIMIT = 2048;
 
 /** Field errors (dotted paths) for every over-long string, walked without recursion. */

@@ -40,10 +40,7 @@ type InitiationBody = {
   description?: string | undefined;
 };
 
-/**
- * One initiation (mno, bank, pay_mobile): validation, amount bound, callback_url, capacity, then
- * the pending record and, for a phone, its automatic settlement. Sends any error itself.
- */
+/** One initiation (mno, bank, pay_mobile); sends any error itself. */
 export function acceptInitiation(
   context: SandboxContext,
   channel: 'mno' | 'bank' | 'pay_mobile',

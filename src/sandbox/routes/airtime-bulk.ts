@@ -27,14 +27,10 @@ const FRAMING_BYTES = 64 * 1024;
 const NOT_MULTIPART =
   'Unsupported Content-Type: upload the file as multipart/form-data, in a field named "file" (an .xlsx or .csv), with an optional "batch_id" field.';
 
-/**
- * `customer/bulkpayment`: every row checked first (one bad row refuses the file), the total held,
- * then each row runs purchase rules 4–7. Multipart is accepted in this route's scope only.
- */
+/** `customer/bulkpayment`: every row checked, the total held, then purchase rules 4–7 per row. */
 export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxContext): void {
   const limits = context.options.airtimeBulk;
   const callers = new WeakMap<FastifyRequest, Caller>();
-
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     await scope.register(multipart, {
@@ -44,7 +40,6 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
     scope.addContentTypeParser('*', (_request, _payload, done) => {
       done(new ClientError(415, NOT_MULTIPART), undefined);
     });
-
     // Before the body is read: an unauthenticated or oversized upload is not read at all.
     scope.addHook('onRequest', async (request, reply) => {
       const caller = authenticate(context, 'airtime', request, reply);
@@ -59,7 +54,6 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
       }
       callers.set(request, caller);
     });
-
     scope.post(AIRTIME_BULK_PATH, async (request, reply) => {
       const caller = callers.get(request)!;
       if (!request.isMultipart()) return sendError(reply, 415, NOT_MULTIPART);
@@ -75,7 +69,6 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
       if (!batchId.success) {
         return sendValidationError(reply, { batch_id: batchId.error.issues.map((i) => i.message) });
       }
-
       let parsed: Awaited<ReturnType<typeof readAirtimeBulkFile>>;
       try {
         parsed = await readAirtimeBulkFile(file!.bytes, {
@@ -86,7 +79,6 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
         if (!isSpreadsheetError(error)) throw error;
         return sendValidationError(reply, { file: [error.message] }, error.code);
       }
-
       // 1. Every row, before anything happens: the purchase's own field rules and limit.
       const { rows, problems } = validateAirtimeBulkRows(parsed.rows);
       const lines = new Map(parsed.rows.map((row) => [row.row, row.line]));
@@ -106,7 +98,6 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
       // Room for every row's record, or none is made.
       const lastCount = context.airtime.payments.length + rows.length - 1;
       if (atCapacity(context, reply, 'airtime payments', lastCount)) return reply;
-
       // 2–3. The wallet must cover the whole file; every row's amount is held at once.
       const wallet = context.wallets.of('airtime', caller.account.id);
       const holds = holdBatch(wallet, rows);
@@ -122,8 +113,6 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
           'insufficient_funds',
         );
       }
-
-      // 4–7 for each row, in order.
       return runAirtimeBatch(context, {
         accountId: caller.account.id,
         batchId: batchId.data,

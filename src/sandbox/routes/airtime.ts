@@ -23,7 +23,6 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       wallet: { balance: toShillings(balance), currency: 'TZS' },
     };
   };
-
   app.post(routePath(endpoints.airtimeRegister), async (request, reply) => {
     const parsed = parseBody(endpoints.airtimeRegister.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -35,7 +34,6 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       user: airtimeUserView(account),
     });
   });
-
   app.post(routePath(endpoints.airtimeLogin), async (request, reply) => {
     const account = await checkLogin(context, 'airtime', request, reply);
     if (!account) return reply;
@@ -45,18 +43,15 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       user: userWithWallet(account.id),
     };
   });
-
   app.get(routePath(endpoints.airtimeUser), async (request, reply) => {
     const caller = authenticate(context, 'airtime', request, reply);
     if (!caller) return reply;
     return { user: userWithWallet(caller.account.id) };
   });
-
   // Purchase rules 1–7 of the spec, in order.
   app.post(routePath(endpoints.airtimePurchase), async (request, reply) => {
     const caller = authenticate(context, 'airtime', request, reply);
     if (!caller) return reply;
-    // 1. Validate the payload (msisdn with a known provider, positive amount).
     const parsed = parseBody(endpoints.airtimePurchase.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const { msisdn, amount } = parsed.data;
@@ -74,7 +69,6 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
         'insufficient_funds',
       );
     }
-    // 4–7. Record, vendor, debit or release, SMS: shared with the bulk route.
     const record = await completeAirtimePurchase(context, {
       accountId: caller.account.id,
       msisdn,
@@ -87,7 +81,6 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       payment: airtimePaymentView(record),
     };
   });
-
   app.post(routePath(endpoints.airtimeRecharge), async (request, reply) => {
     const caller = authenticate(context, 'airtime', request, reply);
     if (!caller) return reply;
@@ -116,9 +109,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       amount: parsed.data.amount,
     };
   });
-
-  // The unsigned recharge callback: safe because a recharge leaves pending once, checked and
-  // credited in one synchronous step. `status: false` fails it.
+  // Unsigned, yet safe: a recharge leaves pending once, checked and credited in one step.
   app.post(routePath(endpoints.airtimeRechargeCallback), async (request, reply) => {
     const parsed = parseBody(endpoints.airtimeRechargeCallback.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);

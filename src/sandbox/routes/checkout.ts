@@ -43,7 +43,6 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     }
     return record;
   };
-
   app.post(routePath(endpoints.initiateSecure), async (request, reply) => {
     const parsed = parseBody(endpoints.initiateSecure.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -62,7 +61,6 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
       amount: record.amount,
     };
   });
-
   app.post(routePath(endpoints.checkoutMno), async (request, reply) => {
     const parsed = parseBody(endpoints.checkoutMno.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -83,7 +81,6 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
       reference: record.reference,
     };
   });
-
   app.post(routePath(endpoints.portalSession), async (request, reply) => {
     const parsed = parseBody(endpoints.portalSession.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -105,7 +102,6 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
       expires_at: new Date(expiresAt).toISOString(),
     };
   });
-
   app.post(`${checkoutPath}/card`, async (request, reply) => {
     const { token } = request.params as { token: string };
     const record = payable(token, reply, 404);
@@ -142,7 +138,6 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
       external_reference: record.external_reference,
     };
   });
-
   app.get(`${checkoutPath}/status`, async (request, reply) => {
     const { token } = request.params as { token: string };
     const record = context.collections.findByToken(token);
@@ -150,7 +145,6 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     const { status, external_reference, callback_url } = record;
     return { status, external_reference, callback_url };
   });
-
   // The one HTML page: helmet gives it a page's security headers in place of the API's.
   app.register(async (scope) => {
     await scope.register(helmet, helmetOptions(apiBase));
@@ -176,8 +170,6 @@ function publicOrigin(request: FastifyRequest, fallback: string | undefined): st
   try {
     const url = new URL(`${request.protocol}://${request.host}`);
     if (url.host !== '' && url.pathname === '/' && url.search === '') return url.origin;
-  } catch {
-    // fall through to the listening address
-  }
+  } catch {}
   return fallback ?? 'http://127.0.0.1';
 }

@@ -22,14 +22,12 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
       user: collectionUserView(account),
     };
   });
-
   app.post(routePath(endpoints.collectionLogout), async (request, reply) => {
     const caller = authenticate(context, 'collection', request, reply);
     if (!caller) return reply;
     context.tokens.revoke(caller.tokenId);
     return { message: 'Logged out; the token is revoked.' };
   });
-
   // These handlers are synchronous: one that has already answered (an error) returns nothing.
   for (const [channel, endpoint] of [
     ['mno', endpoints.initiateMno],
@@ -53,7 +51,6 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     const initiation = { body: request.body, ownerId: null };
     return acceptInitiation(context, 'pay_mobile', endpoints.payMobile.request, initiation, reply);
   });
-
   app.post(routePath(endpoints.collectionStatus), (request, reply) => {
     const caller = authenticate(context, 'collection', request, reply);
     if (!caller) return;
@@ -70,6 +67,5 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     }
     return { message: `The transaction is ${record.status}.`, data: collectionView(record) };
   });
-
   registerProviderTest(app);
 }

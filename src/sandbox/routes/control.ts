@@ -24,10 +24,7 @@ function isLoopback(address: string | undefined): boolean {
   return address === '::1' || /^(::ffff:)?127\./.test(address);
 }
 
-/**
- * Who may drive the sandbox: a Host or Origin neither loopback nor in `allowedHosts` is a 403;
- * without a control key only loopback may (403), with one everyone must send `x-control-key` (401).
- */
+/** Who may drive the sandbox: loopback or `allowedHosts`, and the control key when one is set. */
 function controlRefusal(context: SandboxContext, guard: HostGuard, request: FastifyRequest) {
   // The sandbox's own callback deliveries are never a control caller, key or no key.
   if (request.headers[DELIVERY_MARK_HEADER] !== undefined) {
@@ -70,12 +67,10 @@ export function registerControlRoutes(
           if (forgery) return sendError(reply, forgery.status, forgery.message);
         }
       });
-
       control.post('/accounts', async (request, reply) => {
         const parsed = parseBody(controlAccountSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
         const { status, ...fields } = parsed.data;
-        // The schema checked the status against the product's own list.
         const input = { ...fields, status: status as Account['status'] | undefined };
         const existing = context.accounts.find(fields.product, fields.email);
         if (existing) {
@@ -94,7 +89,6 @@ export function registerControlRoutes(
         );
         return reply.code(201).send({ message: 'Account created.', account: accountView(account) });
       });
-
       control.post('/wallets/credit', async (request, reply) => {
         const parsed = parseBody(walletCreditSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -109,7 +103,6 @@ export function registerControlRoutes(
         wallet.credit(cents, 'credit', 'control');
         return { balance: toShillings(wallet.balance) };
       });
-
       control.post('/collection/settle', async (request, reply) => {
         const parsed = parseBody(settleSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -120,9 +113,7 @@ export function registerControlRoutes(
         const result = await context.engine.settle(record, parsed.data.outcome);
         return reply.code(result.statusCode).send(result.body);
       });
-
       control.get('/sms', async () => ({ messages: context.sms.list() }));
-
       // Every airtime payment, oldest first: tests ask how often a number was paid.
       control.get('/airtime/payments', async (request, reply) => {
         const parsed = parseBody(airtimePaymentsQuerySchema, request.query);
@@ -138,17 +129,13 @@ export function registerControlRoutes(
           .map(airtimePaymentView);
         return { count: payments.length, payments };
       });
-
       control.get('/deliveries', async () => ({ deliveries: context.dispatcher.log() }));
-
       control.get('/faults', async () => ({ faults: context.faults }));
-
       control.post('/faults', async (request, reply) => {
         const parsed = parseBody(faultSettingsSchema, request.body);
         if (!parsed.ok) return sendValidationError(reply, parsed.errors);
         return { faults: context.faultBoard.patch(parsed.data) };
       });
-
       control.post('/reset', async () => {
         await reset();
         return { message: 'The sandbox was reset to its seed.' };

@@ -17,7 +17,6 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
     balance: toShillings(context.wallets.of('disbursement', accountId).balance),
     currency: 'TZS' as const,
   });
-
   app.post(routePath(endpoints.disbursementRegister), async (request, reply) => {
     const parsed = parseBody(endpoints.disbursementRegister.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
@@ -31,7 +30,6 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
       token: context.tokens.issue('disbursement', account.id),
     });
   });
-
   app.post(routePath(endpoints.disbursementLogin), async (request, reply) => {
     const account = await checkLogin(context, 'disbursement', request, reply);
     if (!account) return reply;
@@ -41,20 +39,17 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
       token: context.tokens.issue('disbursement', account.id),
     };
   });
-
   app.post(routePath(endpoints.disbursementLogout), async (request, reply) => {
     const caller = authenticate(context, 'disbursement', request, reply);
     if (!caller) return reply;
     context.tokens.revoke(caller.tokenId);
     return { message: 'Logged out; the token is revoked.' };
   });
-
   app.get(routePath(endpoints.disbursementUser), async (request, reply) => {
     const caller = authenticate(context, 'disbursement', request, reply);
     if (!caller) return reply;
     return { user: disbursementUserView(caller.account), wallet: walletOf(caller.account.id) };
   });
-
   app.post(routePath(endpoints.disbursementPayments), async (request, reply) => {
     const caller = authenticate(context, 'disbursement', request, reply);
     if (!caller) return reply;
@@ -80,6 +75,5 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
       },
     };
   });
-
   registerPayout(app, context);
 }

@@ -7,10 +7,7 @@ import { engineCallbackFromQuery } from '../engine/callback-query.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 
-/**
- * The engine's settlement callback, GET or POST: the transaction moves from pending once, in one
- * synchronous step (a repeat is `duplicate: true`), then the merchant is notified.
- */
+/** The engine's callback, GET or POST: a transaction leaves pending once, then the merchant hears. */
 export function registerEngineCallback(app: FastifyInstance, context: SandboxContext): void {
   const path = routePath(endpoints.engineCallback);
   const handle = (payload: unknown, request: FastifyRequest, reply: FastifyReply) => {

@@ -18,14 +18,11 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
   app.post(routePath(endpoints.disbursementPay), async (request, reply) => {
     const caller = authenticate(context, 'disbursement', request, reply);
     if (!caller) return reply;
-
-    // 1. Validate the payload.
     const parsed = parseBody(endpoints.disbursementPay.request, request.body);
     if (!parsed.ok) return sendValidationError(reply, parsed.errors);
     const { msisdn, amount, name } = parsed.data;
     if (aboveMaxAmount(context, amount, reply)) return reply;
-
-    // 2. MSISDN format, then the provider: each its own 400.
+    // MSISDN format, then the provider: each its own 400.
     if (!msisdnSchema.safeParse(msisdn).success) {
       return sendError(reply, 400, 'Invalid MSISDN: it must be 255 followed by nine digits.');
     }
@@ -37,10 +34,8 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
         `Unsupported provider: no mobile network uses prefix ${msisdn.slice(3, 5)}.`,
       );
     }
-
     if (atCapacity(context, reply, 'payouts', context.disbursements.records.length)) return reply;
-
-    // 3. Charge and wallet check, held at once.
+    // Charge and wallet check, held at once.
     const charge = chargeFor(context.options.charge, amount);
     const wallet = context.wallets.of('disbursement', caller.account.id);
     const hold = wallet.reserve(toCents(amount) + charge);
@@ -55,8 +50,6 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
         'insufficient_funds',
       );
     }
-
-    // 4. Pending record with a generated reference.
     const now = context.nowIso();
     const record: DisbursementRecord = {
       txnid: unique(newTxnId, (value) => context.disbursements.isTaken(value)),
@@ -73,8 +66,6 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
       updated_at: now,
     };
     context.disbursements.add(record);
-
-    // 5. The upstream gateway.
     const result = await callUpstream('disbursement', msisdn, provider);
     record.updated_at = context.nowIso();
     record.message = result.message;
@@ -89,23 +80,18 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
         'upstream_failed',
       );
     }
-
-    // 6. Debit and completion as one unit (no await between them).
+    // Debit and completion as one unit (no await between them).
     hold.capture([
       { kind: 'payout', amount: toCents(amount), reference: record.refid },
       { kind: 'charge', amount: charge, reference: record.refid },
     ]);
     record.status = 'completed';
-
-    // 7. Recipient SMS with reference and amount.
     context.sms.send({
       to: msisdn,
       product: 'disbursement',
       reference: record.refid,
       text: `You have received TZS ${amount} from ${caller.account.name}. Ref ${record.refid}.`,
     });
-
-    // 8. Success payload with the upstream metadata.
     return {
       message: 'Disbursement completed.',
       response: { status: true, reference: record.refid, message: result.message },

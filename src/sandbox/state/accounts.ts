@@ -28,7 +28,6 @@ export class AccountBook {
   readonly #nextId = new Map<Product, number>();
 
   constructor(private readonly now: () => string) {}
-
   find(product: Product, email: string): Account | undefined {
     return this.#byEmail.get(`${product}|${email.trim().toLowerCase()}`);
   }
@@ -68,13 +67,11 @@ export class AccountBook {
   }
 }
 
-/** The airtime user as responses show it: no password, no hash. */
 export function airtimeUserView(account: Account) {
   const { product, passwordHash, updated_at, ...view } = account;
   return { ...view, status: account.status as AirtimeUserStatus };
 }
 
-/** The disbursement user as responses show it: no password, no hash. */
 export function disbursementUserView(account: Account) {
   const { product, passwordHash, role_id, updated_at, ...view } = account;
   return { ...view, status: account.status as DisbursementUserStatus };

@@ -29,14 +29,12 @@ export interface RechargeRecord {
 export class AirtimeBook {
   readonly payments: AirtimePaymentRecord[] = [];
   readonly recharges = new Map<string, RechargeRecord>();
-
   clear(): void {
     this.payments.length = 0;
     this.recharges.clear();
   }
 }
 
-/** The purchase record as the purchase answer shows it. */
 export function airtimePaymentView(record: AirtimePaymentRecord) {
   const { accountId, updated_at, ...view } = record;
   return view;

@@ -31,7 +31,6 @@ export class CollectionBook {
   readonly #byControlNumber = new Map<string, CollectionRecord>();
   readonly #byReference = new Map<string, CollectionRecord>();
   readonly #byToken = new Map<string, CollectionRecord>();
-
   add(record: CollectionRecord): void {
     this.#byControlNumber.set(record.controlNumber, record);
     this.#byReference.set(record.reference, record);

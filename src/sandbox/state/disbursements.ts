@@ -17,12 +17,10 @@ export interface DisbursementRecord {
   updated_at: string;
 }
 
-/** Every payout, in creation order. */
 export class DisbursementBook {
   readonly #records: DisbursementRecord[] = [];
   /** Every txnid and refid handed out: a payout checks its new references against a set. */
   readonly #references = new Set<string>();
-
   add(record: DisbursementRecord): void {
     this.#records.push(record);
     this.#references.add(record.txnid);
@@ -53,7 +51,6 @@ export class DisbursementBook {
   }
 }
 
-/** The payout as getPayments and the payment answer show it. */
 export function disbursementView(record: DisbursementRecord) {
   const { accountId, updated_at, ...view } = record;
   return view;

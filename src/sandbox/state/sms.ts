@@ -9,7 +9,6 @@ export interface SmsMessage {
   readonly at: string;
 }
 
-/** Messages the outbox keeps; older ones go first. */
 export const SMS_KEPT = 1000;
 
 /** The SMS outbox: airtime confirmations and failure notices, payout notices to recipients. */
@@ -17,7 +16,6 @@ export class SmsOutbox {
   readonly #messages: SmsMessage[] = [];
 
   constructor(private readonly now: () => string) {}
-
   send(message: Omit<SmsMessage, 'at'>): void {
     this.#messages.push({ ...message, at: this.now() });
     if (this.#messages.length > SMS_KEPT) this.#messages.shift();
