@@ -101,8 +101,7 @@ async function stillPending(
   const { claim } = entry;
   const age = context.now().getTime() - entry.receivedAt.getTime();
   if (claim.status === 'failed') {
-    // A failure claim the platform does not confirm yet: look again, then leave it to the
-    // reconciler. Nothing is marked failed on a callback's word (unknown is never failed).
+    // Unconfirmed failure claim: look again, then leave it to the reconciler, never failed.
     if (age >= context.options.claimWindowMs) return { kind: 'complete', outcome: 'pending' };
     return recheck(context, entry, 'The platform still reports the collection as pending.');
   }
