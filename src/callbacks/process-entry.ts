@@ -14,12 +14,10 @@ import {
 import { delayFor, type ResolvedReceiverOptions } from './options.js';
 import type { StatusPuller } from './status-puller.js';
 
-/** What to do with an inbox entry after one processing attempt. */
 export type Disposition =
   | { kind: 'complete'; outcome: string }
   | { kind: 'reschedule'; dueAt: Date; note: string };
 
-/** What a receiver's request handling and inbox processing share. */
 export interface ProcessContext {
   store: ReferenceStore;
   puller: StatusPuller;
@@ -40,7 +38,11 @@ export async function processEntry(
   const match = await findRecord(context.store, claim);
   if (!match) return orphan(context, entry);
   let record = match.record;
-  if (record.status === 'success' || record.status === 'failed' || isInReview(record)) {
+  if (
+    record.status === 'success' ||
+    record.status === 'failed' ||
+    record.status === 'needs_review'
+  ) {
     return { kind: 'complete', outcome: 'already_final' };
   }
   const reference =
@@ -212,10 +214,6 @@ async function runEffect(context: ProcessContext, merchantReference: string, ent
     // The transition is won and recorded; the effect stays due for the drain to retry.
     context.emit('error', { stage: 'effect', error: asError(error), entryId });
   }
-}
-
-function isInReview(record: TransactionRecord): boolean {
-  return record.status === 'needs_review';
 }
 
 export function asError(error: unknown): Error {
