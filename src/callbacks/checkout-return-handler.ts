@@ -54,8 +54,7 @@ export async function answerCheckoutReturn(
   }
   const urls = { ...context.options.returnUrls, ...returnUrls };
   const target = urls[outcome === 'review' ? 'pending' : outcome];
-  // Return URLs may be relative to the shop ('/thanks'); one that is no URL at all (only a
-  // caller of receive() that skipped the checks can pass one) gets the JSON answer instead.
+  // A return URL that is no URL at all (unchecked, through receive()) gets the JSON answer.
   const href = target && record ? redirectLocation(target, record.merchantReference) : undefined;
   if (href !== undefined) return { status: 303, headers: { location: href }, body: '' };
   return jsonResponse(200, {

@@ -8,9 +8,7 @@ export type CheckoutOutcome = 'paid' | 'pending' | 'failed' | 'review' | 'not_fo
 
 export interface CheckoutReturnResult {
   outcome: CheckoutOutcome;
-  /** The stored checkout, when `external_reference` names one. */
   record?: TransactionRecord;
-  /** True when this call moved the record (it won the transition). */
   changed: boolean;
 }
 
@@ -27,7 +25,6 @@ export function outcomeOf(record: TransactionRecord): Exclude<CheckoutOutcome, '
   return 'pending';
 }
 
-/** The `external_reference` of the query, or undefined when missing or malformed. */
 export function externalReferenceOf(query: CheckoutReturnQuery): string | undefined {
   const raw = query.external_reference;
   const value = Array.isArray(raw) ? raw[0] : raw;
@@ -36,10 +33,7 @@ export function externalReferenceOf(query: CheckoutReturnQuery): string | undefi
   return trimmed.length > 0 && trimmed.length <= 255 ? trimmed : undefined;
 }
 
-/**
- * Spec rule 10: the browser's return proves nothing. Finds the checkout by `external_reference`
- * and PULLS its status; the shared `isPaid` rule decides. `?status=success` is ignored.
- */
+/** Spec rule 10: the return proves nothing; the checkout's status is PULLED and `isPaid` decides. */
 export async function settleCheckoutReturn(
   store: ReferenceStore,
   pull: (reference: string) => Promise<CollectionTransaction>,

@@ -4,9 +4,7 @@ import type { ReviewVerdict } from './foundation.js';
 
 /** The receiver's events; none carries a credential (stored headers are redacted). */
 export interface CallbackReceiverEvents {
-  /** A new callback was stored in the inbox (before the 200). */
   received: [{ entryId: string; claim: CallbackClaim }];
-  /** The same callback again: counted, not stored or processed again. */
   duplicate: [{ entryId: string; claim: CallbackClaim; duplicates: number }];
   /** This receiver moved the record to `success` (verified by pull). */
   paid: [{ record: TransactionRecord; entryId?: string }];

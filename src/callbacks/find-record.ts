@@ -1,13 +1,9 @@
 import type { CallbackClaim } from '../references/inbox/types.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 
-/** How a callback was matched to a record. */
 export type MatchedBy = 'reference' | 'hint';
 
-/**
- * The record a callback is about: by its platform references, then by the `pesakit_ref` hint —
- * only for a record with no platform reference yet (an initiation whose answer was lost).
- */
+/** By platform references, then by the `pesakit_ref` hint for a record with none yet. */
 export async function findRecord(
   store: ReferenceStore,
   claim: CallbackClaim,

@@ -2,9 +2,7 @@ import { isSecretHeader, REDACTED } from '../internal/redaction.js';
 
 /** The framework-free request/response shapes of `receiver.receive()` (docs/callbacks.md). */
 
-/** One HTTP request as a framework (or a plain `node:http` server) received it. */
 export interface ReceivedRequest {
-  /** `'GET'`, `'POST'`, ... — others answer 405. */
   method: string;
   /** The path UNDER the mount point, with its query: `/callback?pesakit_ref=x`. */
   url: string;
@@ -41,7 +39,6 @@ export function validationResponse(errors: Record<string, string[]>): ReceiverRe
   return jsonResponse(422, { message, errors });
 }
 
-/** The first value of a header, whatever shape the framework gave it. */
 export function headerValue(headers: ReceivedRequest['headers'], name: string): string | undefined {
   // Node's frameworks give lower-case names: one lookup, no walk over every header.
   const direct = headers[name];

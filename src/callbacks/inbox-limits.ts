@@ -1,10 +1,7 @@
 import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbox/input-rules.js';
 import type { ParsedCallback } from './parse-callback.js';
 
-/**
- * What the inbox keeps, checked before storing: the store would refuse these with a 503 the
- * platform retries forever, so they are a 4xx naming the field, and nothing is stored.
- */
+/** Checked before storing: the store's refusal would be a 503 retried forever, so a 4xx. */
 export { maxInboxUrlLength };
 
 /** The 422 field errors for a parsed callback the inbox cannot keep; `undefined` when it fits. */

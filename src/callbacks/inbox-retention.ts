@@ -1,10 +1,7 @@
 import { type CallbackInbox, inboxPruneBatchSize } from '../references/inbox/types.js';
 import type { ResolvedInboxRetention } from './options.js';
 
-/**
- * Prunes finished inbox entries right after `start()`, then `everyMs` after each prune ended (no
- * overlap), in batches until one comes back short; failures go to `onError`.
- */
+/** Prunes finished entries at `start()`, then `everyMs` after each prune ended, in batches. */
 export class InboxRetention {
   readonly #inbox: CallbackInbox;
   readonly #now: () => Date;

@@ -37,7 +37,6 @@ export class InboxWorker {
     this.#wake?.();
   }
 
-  /** How many entries this worker has claimed so far (any change means work happened). */
   get claimed(): number {
     return this.#claimed;
   }
@@ -55,7 +54,6 @@ export class InboxWorker {
     }
   }
 
-  /** Stops claiming, then waits for the entries already claimed to finish. */
   async close(): Promise<void> {
     this.#running = false;
     this.nudge();

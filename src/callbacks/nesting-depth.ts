@@ -1,7 +1,4 @@
-/**
- * The deepest nesting a callback body may have (the platform's are two levels deep). Deeper
- * bodies would overflow the stack of anything that walks them recursively: they answer 422.
- */
+/** The deepest nesting a callback body may have (the platform's have two); deeper is a 422. */
 export const MAX_CALLBACK_NESTING = 32;
 
 /** True past `max` levels; iterative, so a hostile body cannot overflow the stack here. A cycle is too deep. */

@@ -90,12 +90,10 @@ const receiverOptions = z.object({
   inboxRetention: z.union([z.literal(false), inboxRetention]).prefault({}),
 });
 
-/** Options of `pesakit.createCallbackReceiver()`. */
 export type CallbackReceiverOptions = z.input<typeof receiverOptions>;
 /** How long the receiver keeps finished inbox entries, and how often it prunes older ones. */
 export type InboxRetentionOptions = z.input<typeof inboxRetention>;
 export type ResolvedInboxRetention = z.output<typeof inboxRetention>;
-/** The options with their defaults applied. */
 export type ResolvedReceiverOptions = z.output<typeof receiverOptions>;
 
 /** The options with their defaults; a bad value is a `ConfigurationError` naming the option. */

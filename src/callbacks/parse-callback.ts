@@ -8,7 +8,6 @@ import { MAX_CALLBACK_NESTING, nestedDeeperThan } from './nesting-depth.js';
 
 /** A callback body that passed the shared schemas, with what it claims. */
 export interface ParsedCallback {
-  /** The body text as stored in the inbox. */
   text: string;
   claim: CallbackClaim;
   dedupKey: string;
@@ -18,10 +17,7 @@ export type ParseResult =
   | { ok: true; callback: ParsedCallback }
   | { ok: false; errors: Record<string, string[]> };
 
-/**
- * A received body as a claim: the merchant callback or the bare engine payload (chosen by the
- * presence of a merchant field). JSON goes through secure-json-parse (no `__proto__`).
- */
+/** A body as a claim: merchant callback or bare engine payload; JSON via secure-json-parse. */
 export function parseCallback(body: unknown, merchantReferenceHint: string | null): ParseResult {
   let text: string;
   let value: unknown;
@@ -90,10 +86,7 @@ function claimBySchemas(
   };
 }
 
-/**
- * hash(reference + claimed status + normalised body): the platform sends no delivery id. Must
- * hash byte for byte what earlier versions hashed (test/callbacks/dedup-key.test.ts pins it).
- */
+/** hash(reference + claimed status + normalised body), byte-stable: no delivery id is sent. */
 export function dedupKeyOf(claim: CallbackClaim, body: unknown): string {
   return hash('sha256', `${claim.paymentReference}\n${claim.status}\n${canonicalJson(body)}`);
 }

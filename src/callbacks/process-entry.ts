@@ -14,12 +14,10 @@ import {
 import { delayFor, type ResolvedReceiverOptions } from './options.js';
 import type { StatusPuller } from './status-puller.js';
 
-/** What to do with an inbox entry after one processing attempt. */
 export type Disposition =
   | { kind: 'complete'; outcome: string }
   | { kind: 'reschedule'; dueAt: Date; note: string };
 
-/** What a receiver's request handling and inbox processing share. */
 export interface ProcessContext {
   store: ReferenceStore;
   puller: StatusPuller;
@@ -40,7 +38,11 @@ export async function processEntry(
   const match = await findRecord(context.store, claim);
   if (!match) return orphan(context, entry);
   let record = match.record;
-  if (record.status === 'success' || record.status === 'failed' || isInReview(record)) {
+  if (
+    record.status === 'success' ||
+    record.status === 'failed' ||
+    record.status === 'needs_review'
+  ) {
     return { kind: 'complete', outcome: 'already_final' };
   }
   const reference =
@@ -101,8 +103,7 @@ async function stillPending(
   const { claim } = entry;
   const age = context.now().getTime() - entry.receivedAt.getTime();
   if (claim.status === 'failed') {
-    // A failure claim the platform does not confirm yet: look again, then leave it to the
-    // reconciler. Nothing is marked failed on a callback's word (unknown is never failed).
+    // Unconfirmed failure claim: look again, then leave it to the reconciler, never failed.
     if (age >= context.options.claimWindowMs) return { kind: 'complete', outcome: 'pending' };
     return recheck(context, entry, 'The platform still reports the collection as pending.');
   }
@@ -213,10 +214,6 @@ async function runEffect(context: ProcessContext, merchantReference: string, ent
     // The transition is won and recorded; the effect stays due for the drain to retry.
     context.emit('error', { stage: 'effect', error: asError(error), entryId });
   }
-}
-
-function isInReview(record: TransactionRecord): boolean {
-  return record.status === 'needs_review';
 }
 
 export function asError(error: unknown): Error {

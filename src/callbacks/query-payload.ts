@@ -1,7 +1,4 @@
-/**
- * A GET callback's payload: `payload=<JSON>`, or flat fields (`data[amount]=…`, `data.amount=…`)
- * with `status` and `data.amount` coerced when they read as such. `pesakit_ref` is only a hint.
- */
+/** A GET callback's payload: `payload=<JSON>`, or flat fields (`data[amount]=…`, `data.amount=…`). */
 export function payloadFromQuery(
   params: URLSearchParams,
 ): string | Record<string, unknown> | undefined {

@@ -1,12 +1,8 @@
 import type { ResolvedReceiverOptions, ReturnUrls } from './options.js';
 
-/**
- * What `JSON.stringify`/`util.inspect` show of a receiver: state and settings only, never
- * handlers' code nor return URLs (which may carry tokens), and no circular listener table.
- */
+/** What logs show of a receiver: never handlers' code nor return URLs (they may carry tokens). */
 export interface CallbackReceiverDescription {
   kind: 'callbackReceiver';
-  /** Between `start()` and `close()`. */
   started: boolean;
   /** Status calls sent so far (after coalescing and rate limiting). */
   pulls: number;
@@ -15,7 +11,6 @@ export interface CallbackReceiverDescription {
   options: Omit<ResolvedReceiverOptions, 'onPaid' | 'onFailed' | 'onReview' | 'returnUrls'>;
 }
 
-/** The description of a receiver with these options, in this state. */
 export function describeReceiver(
   options: ResolvedReceiverOptions,
   state: { started: boolean; pulls: number },

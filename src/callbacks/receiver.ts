@@ -20,23 +20,19 @@ import { asError, type ProcessContext } from './process-entry.js';
 import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
 import { type PullStatus, StatusPuller } from './status-puller.js';
 
-/** Per-call options of `receive()`, for framework adapters. */
+/** Per-call options of `receive()`: return redirects that win over the receiver's own. */
 export interface ReceiveOptions {
-  /** Checkout return redirects; each one given wins over the receiver's own. */
   returnUrls?: ReturnUrls;
 }
 
-/** What a receiver needs from the client: its store and the status call. */
 export interface ReceiverDependencies {
   store: ReferenceStore;
   pull: PullStatus;
-  /** @default () => new Date() */
   now?: () => Date;
   /** Whether `pull` can authenticate now; when not, `start()` refuses. @default always yes */
   canPull?: () => boolean;
 }
 
-/** What `start()` says when the status pull has nothing to authenticate with. */
 const noCollectionCredentials =
   'receiver.start(): processing a callback pulls the payment status from the platform ' +
   "(collection.status), which needs the collection product's credentials, and this client has " +
@@ -45,11 +41,7 @@ const noCollectionCredentials =
   'callbacks to the merchant: without collections there is nothing to receive; reconcile ' +
   'payouts and airtime with `pesakit.createReconciler()`.)';
 
-/**
- * Receives the platform's callbacks (hints: validated, stored raw, 200) and the checkout return;
- * `start()` pulls each claim's real status and settles it. Transitions happen exactly once,
- * handlers at least once until they complete (docs/callbacks.md).
- */
+/** Receives callbacks (stored raw, 200) and checkout returns; `start()` pulls and settles them. */
 export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   /** Bodies larger than this answer 413; adapters may stop reading early. */
   readonly maxBodyBytes: number;
@@ -63,9 +55,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   #drainTimer: NodeJS.Timeout | undefined;
   #draining: Promise<unknown> | undefined;
   #started = false;
-  /** The `receive()` calls not yet answered. */
   readonly #receiving = new Set<Promise<unknown>>();
-  /** Counts every `receive()` and effect drain started: a change means work happened. */
+  // Counts every `receive()` and effect drain started: a change means work happened.
   #activity = 0;
   readonly #retention: InboxRetention | undefined;
   readonly #context: ProcessContext;
@@ -84,11 +75,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     const { onPaid, onFailed, onReview } = this.#options;
     this.#effects = new EffectRunner(
       this.#store,
-      {
-        ...(onPaid ? { onPaid } : {}),
-        ...(onFailed ? { onFailed } : {}),
-        ...(onReview ? { onReview } : {}),
-      },
+      { ...(onPaid && { onPaid }), ...(onFailed && { onFailed }), ...(onReview && { onReview }) },
       {
         leaseMs: this.#options.leaseMs,
         retryDelaysMs: this.#options.retryDelaysMs,
@@ -130,23 +117,18 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
           });
   }
 
-  /** How many status calls this receiver actually sent (after coalescing and rate limiting). */
+  /** Status calls actually sent (after coalescing and rate limiting). */
   get pulls(): number {
     return this.#puller.pulls;
   }
 
-  /** State and settings for logs, never handlers' code (receiver-description.ts). */
   toJSON(): CallbackReceiverDescription {
     return describeReceiver(this.#options, { started: this.#started, pulls: this.pulls });
   }
 
-  /**
-   * Answers `POST|GET /callback`, `GET|HEAD|POST /return`. Never throws, never 5xx for client
-   * input; a store failure is 503. `options.returnUrls` win over the receiver's.
-   */
+  /** Answers `POST|GET /callback`, `GET|HEAD|POST /return`; never throws; a store failure is 503. */
   async receive(request: ReceivedRequest, options: ReceiveOptions = {}): Promise<ReceiverResponse> {
-    // A hand-written adapter (docs/callbacks.md, "Without a framework") may leave out what it
-    // did not read: no headers is no headers; no method or url cannot be routed.
+    // A hand-written adapter may leave out headers; no method or url cannot be routed.
     if (
       typeof request !== 'object' ||
       request === null ||
@@ -195,8 +177,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       // HEAD is GET without the body (RFC 9110 § 9.3.2): the body stays so Content-Length matches.
       if (method === 'GET' || method === 'HEAD')
         return answerCheckoutReturn(this.#context, url, options.returnUrls);
-      // A checkout has one callback_url: the browser comes back to it with GET, and the
-      // platform POSTs its settlement callback to the same URL. That POST is a callback.
+      // A checkout's one callback_url also gets the platform's settlement callback POST.
       if (method === 'POST') return receivePost(this.#context, request, url);
       return jsonResponse(
         405,
@@ -209,10 +190,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     });
   }
 
-  /**
-   * Starts the inbox worker, the effect drain and the inbox prune.
-   * @throws ConfigurationError (`credentials.collection`) when the client cannot pull statuses.
-   */
+  /** Starts the inbox worker, effect drain and prune; without status credentials, ConfigurationError. */
   start(): this {
     if (this.#started) return this;
     if (!this.#canPull()) {
@@ -238,11 +216,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     await this.#puller.onIdle();
   }
 
-  /**
-   * Resolves when nothing is due: nothing in flight here, no inbox entry processing or due, no
-   * effect running or due in the store (other processes' work counts through the store). Work
-   * scheduled for later does not count. Rejects when the store cannot be read.
-   */
+  /** Resolves when nothing is due here or in the store (later work does not count). */
   async onIdle(): Promise<void> {
     const pollMs = Math.min(this.#options.pollIntervalMs, 100);
     const activity = () => this.#activity + this.#worker.claimed;
@@ -274,7 +248,6 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     );
   }
 
-  /** What the store still holds to do now, if anything. */
   async #storeBusy(): Promise<'inbox' | 'effects' | false> {
     const running = await this.#store.listEffects('running', { limit: 1 });
     if (running.length > 0) return 'effects';

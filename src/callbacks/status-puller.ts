@@ -20,7 +20,6 @@ export class StatusPuller {
     });
   }
 
-  /** How many status calls actually went to the platform. */
   get pulls(): number {
     return this.#pulls;
   }
@@ -38,12 +37,10 @@ export class StatusPuller {
     return pending;
   }
 
-  /** True while no pull is queued or in flight. */
   get idle(): boolean {
     return this.#queue.size === 0 && this.#queue.pending === 0;
   }
 
-  /** Waits for the pulls already asked for. */
   onIdle(): Promise<void> {
     return this.#queue.onIdle();
   }

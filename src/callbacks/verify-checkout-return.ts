@@ -8,12 +8,8 @@ import {
 import { pullReferenceOf } from './find-record.js';
 
 /**
- * Verifies a secure-checkout return without a framework (spec rule 10): pulls the status, never
- * trusts the query; handlers are left due for the receiver. An unreachable platform is `pending`.
- *
- * @example
- * const { outcome } = await verifyCheckoutReturn(pesakit, req.query);
- * res.redirect(303, outcome === 'paid' ? '/thanks' : '/order-status');
+ * Verifies a checkout return without a framework (spec rule 10): pulls the status, never trusts
+ * the query; handlers stay due for the receiver. An unreachable platform is `pending`.
  */
 export async function verifyCheckoutReturn(
   pesakit: Pesakit,

@@ -1,6 +1,5 @@
 /** Exit codes a scheduler can tell apart: settled, a person must look, the job is broken. */
 export const exitCodes = {
-  /** The pass ran and nothing in the store waits for a person. */
   ok: 0,
   /** The pass could not run (store unreachable, every check failed, a store write threw). */
   runError: 1,

@@ -8,7 +8,7 @@ import type { ResolvedOptions } from './options.js';
 import type { PayoutHistory } from './payout-history.js';
 import type { Platform } from './platform.js';
 
-/** What one pass shares between its checks: each shared pull happens once per pass. */
+/** The pulls one pass's checks share, each once per pass. */
 export interface PassState {
   payouts: PayoutHistory;
   /** The airtime wallet, pulled once per pass; past `usableUntil`, LeaseMarginSpent. */
@@ -20,27 +20,21 @@ export type CheckOutcome =
   | {
       kind: 'settled' | 'failed' | 'review';
       record: TransactionRecord;
-      /** True when this check made the change (it won the claim). */
       changed: boolean;
       verdict?: ReviewVerdict;
-      /** What the platform answered (kept as evidence). */
       answer?: unknown;
     }
   | {
       kind: 'pending';
-      /** True when the platform was asked (the check counts as an attempt). */
       pulled: boolean;
       answer?: unknown;
       /** Overrides the schedule: the record is not worth a look before this. */
       dueAt?: Date;
-      /** The record as it stands after this check (e.g. moved unknown → pending). */
       record?: TransactionRecord;
     }
   | { kind: 'already_final'; record: TransactionRecord };
 
-/** What a strategy gets for one leased record. */
 export interface CheckContext {
-  /** The store, fenced by this check's lease. */
   store: ReferenceStore;
   leased: LeasedRecord;
   record: TransactionRecord;
@@ -52,7 +46,7 @@ export interface CheckContext {
   pass: PassState;
 }
 
-/** How a check ended that the shared collection settlement decided; pending when still open. */
+/** The collection settlement's outcome as a check's; undefined while still open. */
 export function collectionOutcome(
   result: CollectionSettlement,
   answer: unknown,
@@ -87,12 +81,8 @@ export async function settle(
   }
   const { record, changed } = moved;
   if (!changed) return { kind: 'already_final', record };
-  return {
-    kind: to === 'success' ? 'settled' : 'failed',
-    record,
-    changed,
-    answer: details.payload,
-  };
+  const kind = to === 'success' ? 'settled' : 'failed';
+  return { kind, record, changed, answer: details.payload };
 }
 
 /** Hands the record to a person (fenced) with the verdict and its evidence. */

@@ -5,17 +5,11 @@ import { checkAirtimePurchase, checkAirtimeRecharge } from './strategies/airtime
 import { checkCollection } from './strategies/collection.js';
 import { checkDisbursement } from './strategies/disbursement.js';
 
-/**
- * Decides one leased record: a stale `initiating` record becomes `unknown` first, then the
- * strategy for its product and flow pulls and decides, and a record still open after that and
- * tried long enough goes to a person (`max_attempts`). Everything it writes goes through the
- * check's fenced store.
- */
+/** Decides one leased record (stale initiating → unknown first); tried too long, `max_attempts`. */
 export async function decide(ctx: CheckContext): Promise<CheckOutcome> {
   let { record } = ctx;
   if (record.status === 'initiating') {
-    // Still initiating past the grace: the process died between write-ahead and the answer.
-    // The request may have been sent, so it is unknown — never failed.
+    // Past the grace the process died after the write-ahead: maybe sent, so unknown, never failed.
     ({ record } = await ctx.store.transition(record.merchantReference, 'unknown', {
       reason: `No outcome was recorded within ${ctx.options.initiatingGraceMs} ms of the write-ahead; treated as unknown.`,
     }));
@@ -49,7 +43,6 @@ export async function decide(ctx: CheckContext): Promise<CheckOutcome> {
   });
 }
 
-/** The strategy for the record's product and flow. */
 function strategyFor(ctx: CheckContext): Promise<CheckOutcome> {
   switch (ctx.record.flow) {
     case 'disbursement':

@@ -5,21 +5,14 @@ import type { ReviewVerdict } from '../references/review.js';
 export interface ReconcileSummary {
   /** Records checked this pass (the platform asked, or the record decided). */
   checked: number;
-  /** → success */
   settled: number;
-  /** → failed */
   failed: number;
-  /** → needs_review */
   review: number;
   /** Checked, still open (next check scheduled). */
   pending: number;
   /** Checks that threw (network, 5xx, missing credentials): retried on the schedule. */
   errors: number;
-  /**
-   * Records not checked because their lease had (nearly) run out before a check could take
-   * them (a pass far slower than its rate): not pulled, handed back as due, so whoever leases
-   * them next checks them. Not in `checked`.
-   */
+  /** Records handed back unchecked, their lease (nearly) run out first. Not in `checked`. */
   leaseExpired: number;
   durationMs: number;
 }

@@ -1,10 +1,6 @@
 import { setMaxListeners } from 'node:events';
 
-/**
- * A check's lease margin ran out before its request could leave the rate gate (it waited behind
- * a 429's pause): nothing was sent, and the reconciler hands the record back. Never reaches the
- * merchant.
- */
+/** The margin ran out before the request left the rate gate: nothing sent, record handed back. */
 export class LeaseMarginSpent extends Error {
   override name = 'LeaseMarginSpent';
 
@@ -13,15 +9,9 @@ export class LeaseMarginSpent extends Error {
   }
 }
 
-export function isLeaseMarginSpent(error: unknown): error is LeaseMarginSpent {
-  return error instanceof LeaseMarginSpent;
-}
-
 /**
- * The instant (reconciler clock, ms) from which nothing may be sent for a set of checks: one
- * leased page, or the checks sharing one pull. `signal` lets the rate gate abort a request that
- * a 429's pause would otherwise repeat past it. One per page, made lazily: an AbortController
- * per request costs more than the reconciler's own work on a record.
+ * The instant (ms) from which nothing may be sent for a page's or a shared pull's checks; its
+ * lazily made `signal` lets the rate gate abort a request a 429's pause would repeat past it.
  */
 export class LeaseMargin {
   readonly #until: () => number;
@@ -59,7 +49,6 @@ export class LeaseMargin {
 export class MarginWaiters {
   readonly #until: number[] = [];
 
-  /** Registers one waiter; returns the function that removes it (once). */
   add(usableUntil: number): () => void {
     this.#until.push(usableUntil);
     let left = false;
@@ -76,11 +65,7 @@ export class MarginWaiters {
   }
 }
 
-/**
- * Waits for a pull shared by many checks: the pull leaves the gate while some waiter is inside
- * its margin, and a waiter whose own margin ran out meanwhile gets {@link LeaseMarginSpent}
- * instead of the answer, so its record is handed back rather than decided under another's lease.
- */
+/** Waits for a shared pull; a waiter whose margin ran out meanwhile gets LeaseMarginSpent. */
 export async function awaitShared<T>(
   waiters: MarginWaiters,
   usableUntil: number,

@@ -9,12 +9,7 @@ const minute = 60 * second;
 const hour = 60 * minute;
 const day = 24 * hour;
 
-/**
- * Delays between checks, by tier: the first entry is the wait between the attempt and the
- * first check, the second the wait after the first check, and so on; past the last entry the
- * last repeats. An early burst (the answer usually comes within seconds —
- * Antom polls at 3–5 s), then widening tiers (Kill Bill's janitor: unknown 5m, 1h, 1d).
- */
+/** Delays between checks by tier (the last repeats): an early burst, then widening tiers. */
 export const defaultSchedules = {
   pending: [
     5 * second,
@@ -30,12 +25,7 @@ export const defaultSchedules = {
   unknown: [5 * second, 15 * second, minute, 5 * minute, 30 * minute, hour, 6 * hour, day],
 } as const;
 
-/**
- * The shortest settle window that is not warned about. An unknown payout absent from the payout
- * history is failed ("never reached the platform") once its window is over; a window shorter
- * than the time the platform may take to list a payout it accepted fails a payout that went
- * through, and a failed payout may be sent again — money moved twice.
- */
+/** The shortest settle window not warned about: a shorter one may fail a payout listed late. */
 export const minimumSettleWindowMs = minute;
 
 const positiveInt = (field: string) =>
@@ -79,12 +69,7 @@ const optionsSchema = z.object({
   maxAttempts: positiveInt('maxAttempts').default(40),
   /** An unpaid secure checkout older than this is failed with reason `expired`. @default 24 h */
   checkoutExpiryMs: duration('checkoutExpiryMs').default(day),
-  /**
-   * Disbursement without a refid: how long after the attempt the payout history must show
-   * nothing before the payout is failed as "never reached the platform". Below 1 min the
-   * reconciler warns (`PESAKIT_SHORT_SETTLE_WINDOW`): too short a window fails payouts the
-   * platform lists late. @default 15 min
-   */
+  /** Payout without a refid: absent from the history this long after the attempt, failed. @default 15 min */
   settleWindowMs: duration('settleWindowMs').default(15 * minute),
   /** Collection `unknown` with no platform reference: wait this long for a callback, then review. @default 30 min */
   noReferenceWindowMs: duration('noReferenceWindowMs').default(30 * minute),
@@ -114,11 +99,7 @@ export type ResolvedOptions = Omit<
   'onPaid' | 'onFailed' | 'onReview'
 >;
 
-/**
- * Validates the options and fills defaults. A bad one is a `ConfigurationError` (as for
- * `new Pesakit()` and `createCallbackReceiver()`): `option` names the first bad option, the
- * message every one of them with its rule. Nothing is started.
- */
+/** Validates the options and fills defaults; a bad one is a `ConfigurationError` naming each rule. */
 export function resolveOptions(options: ReconcilerOptions = {}): ResolvedOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ConfigurationError(
@@ -128,8 +109,7 @@ export function resolveOptions(options: ReconcilerOptions = {}): ResolvedOptions
   }
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
-    // Each rule names its option: the schema's messages mostly do; zod's own (a wrong type,
-    // `null`) do not, so those get the option's path in front.
+    // zod's own messages (a wrong type, `null`) do not name the option: prefix its path.
     const rules = parsed.error.issues.map((issue) => {
       const option = issue.path.map(String).join('.');
       return issue.message.startsWith(option) ? issue.message : `${option}: ${issue.message}`;
@@ -143,11 +123,7 @@ export function resolveOptions(options: ReconcilerOptions = {}): ResolvedOptions
   return resolved;
 }
 
-/**
- * A settle window under a minute is allowed (tests against the sandbox, which lists a payout
- * as soon as it answers, need short ones) but never silent: in production it fails payouts the
- * platform lists late, and a failed payout may be paid again.
- */
+/** A settle window under a minute is allowed (sandbox tests need one) but never silent. */
 export function warnIfShortSettleWindow(options: ResolvedOptions): void {
   if (options.settleWindowMs >= minimumSettleWindowMs) return;
   process.emitWarning(

@@ -8,41 +8,34 @@ import type { ResolvedOptions } from './options.js';
 import { PayoutHistory } from './payout-history.js';
 import type { Platform } from './platform.js';
 
-/** What one pass hands each of its checks. */
 export interface PassRun {
   pass: PassState;
   progress: ReconcileProgress;
   force: boolean;
   stopped: () => boolean;
-  /** Ends a check's lease: records the check and its next due time. */
   release: (release: LeaseRelease) => Promise<void>;
   /** Hands back, uncounted, a record whose lease margin ran out before its pull could leave. */
   expired: (leased: LeasedRecord) => Promise<void>;
 }
 
-/** What a pass is set up from: the reconciler's parts, and how the pass reports. */
 export interface PassSetUp {
   store: ReferenceStore;
   options: ResolvedOptions;
   platform: Platform;
   now: () => Date;
-  /** Every check of the pass is forced (`runOnce({ force })`, the CLI's `--all`). */
   force: boolean;
-  /** The reconciler is closing or the caller's signal aborted: lease nothing more. */
   stopped: () => boolean;
   /** A lease could not be released (it expires by itself; the record is only checked late). */
   onError: (error: unknown) => void;
-  /** The counts changed. */
   onProgress: (progress: ReconcileProgress) => void;
 }
 
-/** Everything one pass builds before its first check, once per pass rather than per record. */
+/** Everything one pass builds before its first check. */
 export function startPass(setUp: PassSetUp): { run: PassRun; due: DueRecords } {
   const { store, options, now, force, stopped } = setUp;
   const passStartedAt = now();
   const progress = emptyProgress();
-  // A page must be checked well within its lease: at most a quarter of a lease's worth of
-  // requests at `ratePerSecond`, so only a pass far slower than its rate meets the margin.
+  // A page is at most a quarter of a lease's worth of requests at `ratePerSecond`.
   const limit = Math.max(
     1,
     Math.min(options.batchSize, Math.floor((options.ratePerSecond * options.leaseMs) / 4000)),
@@ -54,8 +47,7 @@ export function startPass(setUp: PassSetUp): { run: PassRun; due: DueRecords } {
       setUp.onError(error);
     }
   };
-  // Not pulled (another worker may hold it by now): handed back as due no later than the
-  // pass's start, so that this pass's next page may take it again.
+  // Handed back unpulled, due by the pass's start so that its next page may take it again.
   const expired = async (leased: LeasedRecord) => {
     progress.leaseExpired += 1;
     setUp.onProgress(progress);
@@ -83,11 +75,9 @@ export function startPass(setUp: PassSetUp): { run: PassRun; due: DueRecords } {
   return { run: { pass, progress, force, stopped, release, expired }, due };
 }
 
-/** The pulls a pass's checks share: each is sent at most once per pass (while it succeeds). */
 function passState(platform: Platform, now: () => Date): PassState {
   let airtimeUser: Promise<unknown> | undefined;
-  // One wallet pull for every airtime check of the pass, sent while one of them is inside its
-  // lease margin (lease-margin.ts).
+  // One wallet pull for every airtime check, sent while one of them is inside its margin.
   const waiters = new MarginWaiters();
   const nowMs = () => now().getTime();
   return {

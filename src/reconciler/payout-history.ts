@@ -5,24 +5,18 @@ import type { Platform } from './platform.js';
 /** The largest page `getPayments` serves. */
 const perPage = 100;
 
-/** What the history fetched so far shows. */
+/** The history fetched so far: `covers` when it reaches back to the instant asked, or the end. */
 export interface HistoryView {
-  /** Every row fetched, deduplicated by txnid. */
   rows: readonly DisbursementPayment[];
-  /** True when the pages fetched reach back to (or past) the requested instant, or to the end. */
   covers: boolean;
   /** When the first page was fetched: rows created after it may be missing. */
   fetchedAt: Date;
-  /** Pages fetched this pass. */
   pages: number;
 }
 
 /**
- * The payout history, walked once per pass for every due payout: pages from the newest until
- * older than the oldest instant any due record asked for; no page is fetched twice in a pass.
- * Payouts made meanwhile push rows to later pages, so rows are deduplicated by txnid, never
- * matched by position. A page is pulled for every check waiting on the walk, under the latest
- * of their lease margins (awaitShared).
+ * The payout history, walked once per pass from the newest page back to the oldest instant asked.
+ * New payouts shift rows to later pages, so rows are deduplicated by txnid.
  */
 export class PayoutHistory {
   readonly #platform: Platform;
@@ -33,9 +27,8 @@ export class PayoutHistory {
   #lastPage = Number.POSITIVE_INFINITY;
   #oldest = Number.POSITIVE_INFINITY;
   #pages = 0;
-  /** One walk at a time: concurrent checks wait for the same pages instead of refetching. */
+  // One walk at a time: concurrent checks wait for the same pages.
   #walking: Promise<unknown> = Promise.resolve();
-  /** The checks waiting for the walk, by when their lease margin runs out. */
   readonly #waiters = new MarginWaiters();
 
   constructor(platform: Platform, now: () => Date) {

@@ -13,17 +13,11 @@ export interface PayoutPage {
   lastPage: number;
 }
 
-/**
- * The platform calls the reconciler makes, each through the shared rate gate. With a `margin`
- * (the lease margin of the check it is for, or of the checks sharing it), a call whose margin
- * is over before it can be sent rejects with LeaseMarginSpent and sends nothing (rate-gate.ts).
- */
+/** The reconciler's platform calls, through the rate gate; past `margin`, LeaseMarginSpent. */
 export interface Platform {
   /** The collection status answer's `data`, by control number or engine reference. */
   collectionStatus(refId: string, margin?: LeaseMargin): Promise<CollectionTransaction>;
-  /** One page of `getPayments`. */
   payouts(page: number, perPage: number, margin?: LeaseMargin): Promise<PayoutPage>;
-  /** The airtime account with its wallet. */
   airtimeUser(margin?: LeaseMargin): Promise<AirtimeUserResponse>;
   /** True when `product`'s calls can authenticate (credentials or a token). */
   canUse(product: Product): boolean;
@@ -34,7 +28,6 @@ export function transportPlatform(
   gate: RateGate,
   credentials: Readonly<Partial<Record<Product, unknown>>>,
 ): Platform {
-  // Through the gate, with the margin's signal when there is one.
   const send = <T>(
     margin: LeaseMargin | undefined,
     call: (options: { signal?: AbortSignal }) => Promise<T>,

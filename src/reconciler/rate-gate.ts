@@ -5,37 +5,27 @@ import { isRateLimitError } from '../errors/rate-limit-error.js';
 import { type LeaseMargin, LeaseMarginSpent } from './lease-margin.js';
 
 /**
- * Every platform request of the reconciler goes through one p-queue: bounded concurrency and a
- * requests-per-second cap. A 429 pauses the whole queue for the platform's Retry-After (the
- * platform asked all of us to slow down) and the request is tried again. A request leaves only
- * before its lease margin's instant; a pause that outlasts the margin of a request already out
- * aborts it, so the transport's own 429 retry does not repeat it under another worker's lease.
+ * One p-queue for every reconciler request: bounded concurrency, a per-second cap; a 429 pauses
+ * all of it. A request leaves only before its lease margin; a longer pause aborts it.
  */
 export class RateGate {
   readonly #queue: PQueue;
   #pausedUntil = 0;
   #timer: NodeJS.Timeout | undefined;
-  /** Called when a 429 pauses the gate (for the reconciler's events). */
   onPause: ((ms: number) => void) | undefined;
-  /** The reconciler's clock (the one leases are timed by), in milliseconds. */
   readonly #now: () => number;
-  /** The margins of the requests out (a page's records share one), with how many use each. */
+  // The margins of the requests out, with how many use each.
   readonly #started = new Map<LeaseMargin, number>();
 
   constructor(options: { concurrency: number; ratePerSecond: number; now?: () => number }) {
     this.#now = options.now ?? Date.now;
     // A fractional rate (0.5/s) becomes one request per 2 s.
-    const perSecond = options.ratePerSecond;
-    const intervalCap = Math.max(1, Math.floor(perSecond));
-    const interval = Math.round((1000 * intervalCap) / perSecond);
+    const intervalCap = Math.max(1, Math.floor(options.ratePerSecond));
+    const interval = Math.round((1000 * intervalCap) / options.ratePerSecond);
     this.#queue = new PQueue({ concurrency: options.concurrency, intervalCap, interval });
   }
 
-  /**
-   * Runs `request` under the limits; a 429 pauses everyone and retries (at most 5 times).
-   * With a `margin`, the request is not sent at or after its instant: it rejects with
-   * {@link LeaseMarginSpent} instead (also when a pause aborted it, through `signal`).
-   */
+  /** Runs `request` under the limits (a 429 retries, 5 times at most); past `margin`, LeaseMarginSpent. */
   async run<T>(request: (signal?: AbortSignal) => Promise<T>, margin?: LeaseMargin): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -67,11 +57,7 @@ export class RateGate {
     }
   }
 
-  /**
-   * Pauses the gate at the platform's first 429 that the transport retries, made by any call of
-   * the client (the limit is the merchant's), not only once a call has used up its retries.
-   * Returns the function that stops listening.
-   */
+  /** Pauses at any client call's first retried 429 (the limit is the merchant's); returns the unsubscribe. */
   watchRetries(events: EventEmitter<TransportEvents>): () => void {
     const onRetry = (event: TransportEvents['retry'][0]) => {
       if (event.status === 429) this.pause(event.delayMs);

@@ -11,7 +11,7 @@ import { decide } from './decide.js';
 import type { DueRecord } from './due-records.js';
 import type { ReconcileProgress, ReconcilerEvents, ReconcileSummary } from './events.js';
 import { fencedStore } from './fenced-store.js';
-import { isLeaseMarginSpent } from './lease-margin.js';
+import { LeaseMarginSpent } from './lease-margin.js';
 import {
   type ReconcilerOptions,
   type ResolvedOptions,
@@ -42,14 +42,8 @@ export interface RunOnceOptions {
 }
 
 /**
- * The pull reconciler: brings every `pending`, `unknown` and stale `initiating` record to a final
- * state or to `needs_review` by pulling the platform on a schedule (docs/reconciler.md). Records
- * are leased in keyset pages (fenced: only the lease holder writes a final state); every request
- * goes through one rate gate; a won transition runs the handler through the EffectRunner.
- *
- * @example
- * const reconciler = pesakit.createReconciler({ onPaid: (record) => fulfil(record) });
- * const summary = await reconciler.runOnce();
+ * The pull reconciler: brings every open record to a final state or `needs_review` by pulling the
+ * platform on a schedule, leased and fenced, every request through one rate gate.
  */
 export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #store: ReferenceStore;
@@ -62,7 +56,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #runsEffects: boolean;
   readonly #transport: Transport;
   readonly #now: () => Date;
-  /** The merchant's handlers (the EffectRunner runs them; toJSON says only which were given). */
   readonly #given: SettlementHandlers;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
@@ -79,11 +72,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#now = dependencies.now ?? (() => new Date());
     this.#gate = new RateGate({ ...this.#options, now: () => this.#now().getTime() });
     this.#gate.onPause = (ms) => this.emit('paused', { ms });
-    this.#platform = transportPlatform(
-      dependencies.transport,
-      this.#gate,
-      dependencies.credentials,
-    );
+    this.#platform = transportPlatform(this.#transport, this.#gate, dependencies.credentials);
     this.#runsEffects = Boolean(options.onPaid || options.onFailed || options.onReview);
     const { onPaid, onFailed, onReview } = options;
     this.#given = {
@@ -91,9 +80,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       ...(onFailed && { onFailed }),
       ...(onReview && { onReview }),
     };
-    // One lease for the record and its handler: past it, the runner stops waiting.
     this.#effects = new EffectRunner(this.#store, this.#given, { leaseMs: this.#options.leaseMs });
-    // A handler that throws is retried by the runner with backoff; the merchant hears of it.
     this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
     this.#effects.on('dead', (event) => this.emit('error', event.error));
   }
@@ -164,7 +151,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       onError: (error) => this.emit('error', error),
       onProgress: (progress) => this.#emitProgress(progress),
     });
-    // `concurrency` checks, each taking the next record as it finishes one; close() stops them.
     const worker = async () => {
       for (let leased = await due.take(); leased; leased = await due.take()) {
         await this.#check(leased, run);
@@ -200,8 +186,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       });
       return;
     }
-    // Even a forced pass leaves alone an initiating record within its grace: most likely in
-    // flight, not crashed (the lease leaves those out too; this catches a clock moved back).
+    // Even a forced pass leaves an initiating record within its grace alone (a clock moved back).
     const inFlight =
       leased.record.status === 'initiating' &&
       now.getTime() - leased.record.createdAt.getTime() < this.#options.initiatingGraceMs;
@@ -226,7 +211,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     } catch (error) {
       if (isLeaseLostError(error)) return; // Another worker holds the record now.
       // Its pull was held back (a 429's pause) past its lease margin: not sent, handed back.
-      if (isLeaseMarginSpent(error)) {
+      if (error instanceof LeaseMarginSpent) {
         await run.expired(leased);
         return;
       }
@@ -248,7 +233,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#emitProgress(progress);
   }
 
-  /** `progress` after every check: a copy of the counts, made only when someone listens. */
   #emitProgress(progress: ReconcileProgress): void {
     if (this.listenerCount('progress') > 0) this.emit('progress', { ...progress });
   }
@@ -303,7 +287,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
 // `util.inspect` (console.log) shows toJSON()'s snapshot, not the listener table.
 inspectAs(Reconciler, 'Reconciler');
 
-/** An error as evidence: its name and message (messages are already redacted). */
+/** An error as evidence (messages are already redacted). */
 function errorSummary(error: unknown): { name: string; message: string } {
   return error instanceof Error
     ? { name: error.name, message: error.message }

@@ -33,8 +33,7 @@ export function firstDueAt(
 ): Date | undefined {
   if (record.checkCount > 0) return undefined;
   if (record.status === 'initiating') {
-    // Most likely the send is in flight and the record is about to become pending: look again
-    // after the first pending delay (or at the end of the grace, whichever comes first).
+    // Most likely in flight: look again after the first pending delay or at the grace's end.
     const graceEnds = record.createdAt.getTime() + options.initiatingGraceMs;
     if (graceEnds <= now.getTime()) return undefined;
     const soon = now.getTime() + (options.schedules.pending[0] ?? 0);

@@ -3,15 +3,12 @@ import type { ReconcilerOptions, ResolvedOptions } from './options.js';
 /** What a reconciler shows a logger: state and options, never the client; shaped like the receiver's. */
 export interface ReconcilerSnapshot {
   kind: 'reconciler';
-  /** `start()` was called and `close()` not yet. */
   running: boolean;
-  /** `close()` was called: no pass will start again. */
   closed: boolean;
-  /** A pass (`runOnce()`, or one of `start()`'s) is under way. */
   passInProgress: boolean;
-  /** The options in force, defaults filled in: durations, limits, schedules — no secrets. */
+  /** The options in force, defaults filled in: no secrets. */
   options: ResolvedOptions;
-  /** Which of the merchant's handlers were given (not the functions themselves). */
+  /** Which of the merchant's handlers were given. */
   handlers: { onPaid: boolean; onFailed: boolean; onReview: boolean };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLeaseMarginSpent } from '../../src/reconciler/lease-margin.js';
+import { LeaseMarginSpent } from '../../src/reconciler/lease-margin.js';
 import { PayoutHistory } from '../../src/reconciler/payout-history.js';
 import type { PayoutPage, Platform } from '../../src/reconciler/platform.js';
 import { RateGate } from '../../src/reconciler/rate-gate.js';
@@ -51,11 +51,11 @@ describe('the payout history and the lease margins of the checks waiting for it'
     const h = historyWithClock();
     const early = h.history.covering(since, 2_000).then(
       () => 'rows',
-      (error: unknown) => (isLeaseMarginSpent(error) ? 'handed back' : error),
+      (error: unknown) => (error instanceof LeaseMarginSpent ? 'handed back' : error),
     );
     const late = h.history.covering(since, 5_000).then(
       () => 'rows',
-      (error: unknown) => (isLeaseMarginSpent(error) ? 'handed back' : error),
+      (error: unknown) => (error instanceof LeaseMarginSpent ? 'handed back' : error),
     );
     await tick();
     expect(h.sent).toEqual([1]); // one page for both
@@ -73,8 +73,8 @@ describe('the payout history and the lease margins of the checks waiting for it'
     const second = h.history.covering(since, 2_500).catch((error: unknown) => error);
     await tick();
     h.setNow(2_500); // both margins are over before the pause ends
-    expect(isLeaseMarginSpent(await first)).toBe(true);
-    expect(isLeaseMarginSpent(await second)).toBe(true);
+    expect(await first).toBeInstanceOf(LeaseMarginSpent);
+    expect(await second).toBeInstanceOf(LeaseMarginSpent);
     expect(h.sent).toEqual([]);
     await h.gate.close();
   });
@@ -89,7 +89,7 @@ describe('the payout history and the lease margins of the checks waiting for it'
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(h.sent).toEqual([1]);
     h.answer();
-    expect(isLeaseMarginSpent(await out)).toBe(true);
+    expect(await out).toBeInstanceOf(LeaseMarginSpent);
     expect(await inside).toMatchObject({ pages: 1, covers: true });
     await h.gate.close();
   });

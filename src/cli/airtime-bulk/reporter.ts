@@ -124,23 +124,22 @@ class JsonBulkReporter implements BulkReporter {
     this.#out = streams.out;
   }
 
-  #line(event: string, fields: Record<string, unknown>): void {
-    writeJsonLine(this.#out, event, fields);
-  }
-
   started(info: BulkStartInfo): void {
-    this.#line('start', { ...info });
+    writeJsonLine(this.#out, 'start', { ...info });
   }
 
   row(result: AirtimeBulkRowOutcome): void {
     const { error, ...fields } = result;
-    this.#line('row', { ...fields, ...(error ? { error: errorMessage(error) } : {}) });
+    writeJsonLine(this.#out, 'row', {
+      ...fields,
+      ...(error ? { error: errorMessage(error) } : {}),
+    });
   }
 
   progress(_totals: AirtimeBulkTotals): void {}
 
   finished(result: AirtimeBulkResult, exitCode: number, out: string | undefined): void {
-    this.#line('summary', {
+    writeJsonLine(this.#out, 'summary', {
       batchId: result.batchId,
       ...result.totals,
       ...(out !== undefined ? { out } : {}),
@@ -149,6 +148,6 @@ class JsonBulkReporter implements BulkReporter {
   }
 
   stopped(message: string, exitCode: number, lines: readonly string[]): void {
-    this.#line('stopped', { error: message, problems: lines, exitCode });
+    writeJsonLine(this.#out, 'stopped', { error: message, problems: lines, exitCode });
   }
 }

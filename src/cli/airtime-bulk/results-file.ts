@@ -23,19 +23,12 @@ export function resultsFormat(path: string): SheetFormat {
   throw new UsageError(`--out ${path}: name a .xlsx or .csv file.`);
 }
 
-/**
- * Refuses, before the batch runs, a results file that could not be written afterwards: a name
- * that is neither `.xlsx` nor `.csv`, or `.xlsx` without the optional exceljs package.
- */
+/** Refuses up front a results file that could not be written (no exceljs for `.xlsx`). */
 export async function checkResultsFile(path: string): Promise<void> {
   if (resultsFormat(path) === 'xlsx') await loadExcelJs();
 }
 
-/**
- * Writes one line per row: what was asked, what happened, and the references to trace it. The
- * message and reference are not ours (the platform's text, the input file's), so `writeSheet`
- * keeps anything that starts like a formula as text.
- */
+/** One line per row; `writeSheet` keeps outside text that starts like a formula as text. */
 export async function writeResultsFile(path: string, result: AirtimeBulkResult): Promise<void> {
   const rows = result.rows.map((row) => [
     row.row,

@@ -19,7 +19,6 @@ import { bulkStoreLocation } from './open-bulk-store.js';
 import { createBulkReporter } from './reporter.js';
 import { checkResultsFile, writeResultsFile } from './results-file.js';
 
-/** The flags of `pesakit airtime bulk`, as commander parses them. */
 export interface AirtimeBulkFlags {
   batchId?: string;
   concurrency?: number;

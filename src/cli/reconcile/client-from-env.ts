@@ -23,7 +23,6 @@ export const productUrlVariables = {
 
 const products = ['collection', 'airtime', 'disbursement'] as const;
 
-/** The client options the CLI builds from the environment and the flags. */
 export interface CliClientOptions {
   environment: Environment;
   baseUrl?: string;
@@ -45,7 +44,12 @@ export function clientOptionsFromEnv(
   flags: { environment: Environment; baseUrl?: string },
 ): CliClientOptions {
   const credentials: Partial<Record<Product, Credentials>> = {};
+  const baseUrls: Partial<Record<Product, string>> = {};
+  // Production puts each product on its own host: one with credentials needs its URL.
+  const hostless: string[] = [];
   for (const product of products) {
+    const url = read(env, productUrlVariables[product]);
+    if (url !== undefined) baseUrls[product] = url;
     const names = credentialVariables[product];
     const email = read(env, names.email);
     const password = read(env, names.password);
@@ -56,7 +60,9 @@ export function clientOptionsFromEnv(
           `set both to reconcile ${product}, or neither to skip it.`,
       );
     }
-    if (email !== undefined && password !== undefined) credentials[product] = { email, password };
+    if (email === undefined || password === undefined) continue;
+    credentials[product] = { email, password };
+    if (url === undefined) hostless.push(productUrlVariables[product]);
   }
   if (Object.keys(credentials).length === 0) {
     throw new UsageError(
@@ -64,11 +70,6 @@ export function clientOptionsFromEnv(
         'PESAKIT_COLLECTION_PASSWORD, PESAKIT_AIRTIME_EMAIL/PESAKIT_AIRTIME_PASSWORD, ' +
         'PESAKIT_DISBURSEMENT_EMAIL/PESAKIT_DISBURSEMENT_PASSWORD.',
     );
-  }
-  const baseUrls: Partial<Record<Product, string>> = {};
-  for (const product of products) {
-    const url = read(env, productUrlVariables[product]);
-    if (url !== undefined) baseUrls[product] = url;
   }
   const baseUrl = flags.baseUrl ?? read(env, 'PESAKIT_BASE_URL');
   if (
@@ -80,17 +81,10 @@ export function clientOptionsFromEnv(
       'The sandbox needs an address: pass --base-url http://127.0.0.1:4010 or set PESAKIT_BASE_URL.',
     );
   }
-  if (flags.environment === 'production') {
-    const missing = products.filter(
-      (product) => credentials[product] !== undefined && baseUrls[product] === undefined,
+  if (flags.environment === 'production' && hostless.length > 0) {
+    throw new UsageError(
+      `Production puts each product on its own host: set ${hostless.join(', ')}.`,
     );
-    if (missing.length > 0) {
-      throw new UsageError(
-        `Production puts each product on its own host: set ${missing
-          .map((product) => productUrlVariables[product])
-          .join(', ')}.`,
-      );
-    }
   }
   const apiKey = read(env, 'PESAKIT_API_KEY');
   return {
@@ -107,10 +101,7 @@ export function checkedClientOptions(
   env: Env,
   flags: { environment: Environment; baseUrl?: string },
 ): CliClientOptions {
-  const options = clientOptionsFromEnv(env, {
-    environment: flags.environment,
-    ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
-  });
+  const options = clientOptionsFromEnv(env, flags);
   try {
     new Pesakit(options);
   } catch (error) {

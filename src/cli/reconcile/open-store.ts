@@ -11,10 +11,7 @@ export type StoreLocation =
 
 const postgresScheme = /^postgres(ql)?:\/\//i;
 
-/**
- * Reads `--store`: `postgres(ql)://` is PostgreSQL, anything else an existing SQLite path (a typo
- * must not report success on an empty store). Only `PESAKIT_STORE` (not argv) may carry a password.
- */
+/** `postgres(ql)://` is PostgreSQL, else an existing SQLite path; only the env may carry a password. */
 export function parseStoreLocation(
   value: string,
   fromArgv: boolean,
@@ -58,7 +55,6 @@ export function redactStoreUrl(value: string): string {
     .replace(/([?&](?:ssl)?password=)[^&#]*/gi, '$1***');
 }
 
-/** Describes the location for output lines, without secrets. */
 export function describeStore(location: StoreLocation): string {
   return location.kind === 'sqlite' ? location.path : redactStoreUrl(location.url);
 }
@@ -102,7 +98,6 @@ async function requireExistingSchema(location: { url: string; schema: string }):
   }
 }
 
-/** Where the review commands find the store. */
 export interface StoreFlags {
   store?: string;
   /** A PostgreSQL store's schema (`--schema`, `PESAKIT_STORE_SCHEMA`). @default 'public' */
@@ -120,7 +115,6 @@ export async function withStore(
 ): Promise<number> {
   let store: ReferenceStore | undefined;
   try {
-    // Usage is checked before the store is opened: a wrong command line changes nothing.
     check();
     if (flags.store === undefined) {
       throw new UsageError(

@@ -21,10 +21,7 @@ export interface VerdictView {
 
 export const zeroCounts = emptyProgress;
 
-/**
- * Totals across `--watch` passes from `progress` events: each pass restarts from zero, so an
- * event that does not move checked + leaseExpired forward starts a new pass.
- */
+/** Totals across `--watch` passes: an event not moving checked + leaseExpired forward is a new pass. */
 export class PassTotals {
   readonly totals: PassCounts = zeroCounts();
   #previous: PassCounts = zeroCounts();

@@ -8,7 +8,6 @@ import { type PassCounts, PassTotals } from './pass-counts.js';
 import { createReporter, type ReporterStreams } from './reporter.js';
 import { checkNoSecretFlags, UsageError } from './usage-error.js';
 
-/** The flags of `pesakit reconcile`, as commander parses them. */
 export interface ReconcileFlags extends StoreFlags {
   once?: boolean;
   watch?: boolean;
@@ -81,11 +80,9 @@ export function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Promise<nu
       await reconciler.close();
     }
     counts = { ...counts };
-    // A pass in which every check threw (platform unreachable, credentials refused) did no
-    // work at all: that is a broken job, not a quiet night.
+    // Every check threw (platform unreachable, credentials refused): a broken job.
     if (counts.checked > 0 && counts.errors >= counts.checked) runFailed = true;
-    // The exit code reflects every record in review, not only this pass's: cron keeps alerting
-    // until a person has decided.
+    // Every record in review counts, not only this pass's: cron alerts until a person decides.
     let needsReview: number | null = null;
     try {
       needsReview = (await reviewQueue(store)).length;

@@ -40,10 +40,7 @@ export function runReviewList(
   );
 }
 
-/**
- * `pesakit review resolve <ref> success|failed --note …`: only a needs_review record; its effect
- * becomes due for the application's runner — this command runs no merchant code.
- */
+/** `pesakit review resolve`: its effect becomes due for the application; runs no merchant code. */
 export function runReviewResolve(
   flags: StoreFlags & {
     merchantReference: string;

@@ -8,10 +8,7 @@ import {
 } from '../check-context.js';
 import { attemptTime } from '../schedule.js';
 
-/**
- * Airtime purchase without a final answer: the platform has no purchase status, and a wallet
- * balance cannot say which sale moved it. The evidence is attached and a person decides.
- */
+/** Airtime purchase: no status route, and a balance cannot name the sale: a person decides. */
 export async function checkAirtimePurchase(ctx: CheckContext): Promise<CheckOutcome> {
   const { record, now } = ctx;
   const user = await ctx.pass.airtimeUser(ctx.margin.until);
@@ -31,10 +28,7 @@ export async function checkAirtimePurchase(ctx: CheckContext): Promise<CheckOutc
   });
 }
 
-/**
- * Airtime recharge: settled by its callback; pulled by control number when collection
- * credentials exist, wallet balance as evidence. Left pending (a credit) until max age.
- */
+/** Airtime recharge: pulled by control number when it can be, else pending until max age. */
 export async function checkAirtimeRecharge(ctx: CheckContext): Promise<CheckOutcome> {
   const { record, now } = ctx;
   if (record.controlNumber === null) {
@@ -68,6 +62,5 @@ export async function checkAirtimeRecharge(ctx: CheckContext): Promise<CheckOutc
 }
 
 function walletOf(user: unknown): unknown {
-  const wallet = (user as { user?: { wallet?: unknown } } | undefined)?.user?.wallet;
-  return wallet ?? null;
+  return (user as { user?: { wallet?: unknown } } | undefined)?.user?.wallet ?? null;
 }

@@ -29,8 +29,7 @@ export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> 
   const result = await applyCollectionObservation(ctx.store, record, transaction);
   const decided = collectionOutcome(result, answer);
   if (decided) return decided;
-  // A secure checkout nobody paid: the customer walked away. Past the expiry it is failed
-  // (nothing was taken; the platform keeps it pending forever).
+  // An unpaid secure checkout stays pending at the platform forever: failed past the expiry.
   if (
     record.flow === 'secure' &&
     now.getTime() - record.createdAt.getTime() >= options.checkoutExpiryMs

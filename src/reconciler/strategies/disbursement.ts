@@ -37,7 +37,6 @@ export async function checkDisbursement(ctx: CheckContext): Promise<CheckOutcome
   return matchWithoutReference(ctx, history.rows, history.covers, history.fetchedAt);
 }
 
-/** Decides a payout from its history row. */
 async function decide(ctx: CheckContext, row: DisbursementPayment): Promise<CheckOutcome> {
   const { record } = ctx;
   if (row.status === 'completed') {
@@ -59,11 +58,7 @@ async function decide(ctx: CheckContext, row: DisbursementPayment): Promise<Chec
   return { kind: 'pending', pulled: true, answer: { row }, record: moved };
 }
 
-/**
- * An unknown payout matches a history row with its MSISDN, amount (and name) within the settle
- * window; the refid is claimed through the store's uniqueness, so a row settles one record.
- * Several candidates: a person. None is proof only after the window, with every page fetched.
- */
+/** Unknown payout: matched by MSISDN, amount (and name) in the window; the refid claim is unique. */
 async function matchWithoutReference(
   ctx: CheckContext,
   rows: readonly DisbursementPayment[],
