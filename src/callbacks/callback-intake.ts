@@ -32,7 +32,6 @@ export async function receivePost(
   return accept(context, request, url, request.body);
 }
 
-/** GET callbacks carry the payload in the query string (see query-payload.ts). */
 export async function receiveGet(
   context: ProcessContext,
   request: ReceivedRequest,

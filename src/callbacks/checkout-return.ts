@@ -3,7 +3,6 @@ import type { CollectionTransaction } from '../schemas/collection.js';
 import { pullReferenceOf } from './find-record.js';
 import { applyCollectionObservation, type SettlementResult } from './foundation.js';
 
-/** Where a returning checkout stands, after the platform was asked. */
 export type CheckoutOutcome = 'paid' | 'pending' | 'failed' | 'review' | 'not_found';
 
 export interface CheckoutReturnResult {

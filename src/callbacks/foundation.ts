@@ -1,4 +1,3 @@
-/** What the receiver takes from the shared settlement foundation, in one place. */
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';

@@ -3,7 +3,6 @@ import type { CallbackInbox, InboxClaim } from '../references/inbox/types.js';
 
 export interface InboxWorkerOptions {
   inbox: CallbackInbox;
-  /** Processes one claimed entry and settles it in the inbox (complete / reschedule / dead). */
   handle(claim: InboxClaim): Promise<void>;
   concurrency: number;
   leaseMs: number;

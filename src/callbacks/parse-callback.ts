@@ -6,7 +6,6 @@ import { engineCallbackSchema, merchantCallbackSchema } from '../schemas/collect
 import { fieldErrorsFrom } from '../schemas/error-body.js';
 import { MAX_CALLBACK_NESTING, nestedDeeperThan } from './nesting-depth.js';
 
-/** A callback body that passed the shared schemas, with what it claims. */
 export interface ParsedCallback {
   text: string;
   claim: CallbackClaim;
@@ -57,7 +56,6 @@ function tooDeep(): ParseResult {
   };
 }
 
-/** The claim by the shared zod schemas, or the 422's per-field errors. */
 function claimBySchemas(
   value: unknown,
   merchantReferenceHint: string | null,

@@ -93,7 +93,6 @@ export async function processEntry(
   }
 }
 
-/** The platform has not decided; the callback claimed it had. */
 async function stillPending(
   context: ProcessContext,
   entry: InboxEntry,

@@ -4,7 +4,6 @@ import type { ResolvedReceiverOptions, ReturnUrls } from './options.js';
 export interface CallbackReceiverDescription {
   kind: 'callbackReceiver';
   started: boolean;
-  /** Status calls sent so far (after coalescing and rate limiting). */
   pulls: number;
   handlers: Array<'onPaid' | 'onFailed' | 'onReview'>;
   returnUrls: Array<keyof ReturnUrls>;

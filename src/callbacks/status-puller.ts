@@ -1,7 +1,6 @@
 import PQueue from 'p-queue';
 import type { CollectionTransaction } from '../schemas/collection.js';
 
-/** Asks the platform for one collection's status (`collection.status`), by any reference. */
 export type PullStatus = (reference: string) => Promise<CollectionTransaction>;
 
 /** The amplification guard: one pull per reference in flight (shared), all under one rate limit. */

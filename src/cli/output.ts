@@ -53,7 +53,6 @@ const asciiBorders = {
   middle: '|',
 };
 
-/** A table with plain ASCII borders. */
 export function asciiTable(
   head: string[],
   rows: Array<Array<string | number>>,
@@ -69,7 +68,6 @@ export function asciiTable(
   return table.toString();
 }
 
-/** A live progress bar on a terminal's stderr, with lines logged above it. */
 export class LiveBar {
   readonly #err: NodeJS.WritableStream;
   readonly #bar: cliProgress.SingleBar;

@@ -1,6 +1,5 @@
 import type { Request } from 'express';
 
-/** The receiver's own paths, relative to its mount point. */
 const receiverPaths: ReadonlySet<string> = new Set(['/callback', '/return']);
 
 /**

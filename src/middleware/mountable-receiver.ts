@@ -1,7 +1,6 @@
 import type { ReturnUrls } from '../callbacks/options.js';
 import type { CallbackReceiver, ReceiveOptions } from '../callbacks/receiver.js';
 
-/** What the framework adapters use of a callback receiver. */
 export type MountableReceiver = Pick<CallbackReceiver, 'receive' | 'maxBodyBytes'>;
 
 /** The per-call options an adapter passes on: its own `returnUrls` win over the receiver's. */

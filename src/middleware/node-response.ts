@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ReceiverResponse } from '../callbacks/http.js';
 
-/** Writes the receiver's answer as is: status, headers and body, nothing added. */
 export function sendReceiverResponse(response: ServerResponse, answer: ReceiverResponse): void {
   response.writeHead(answer.status, {
     ...answer.headers,

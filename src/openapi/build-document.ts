@@ -14,7 +14,6 @@ import type {
   OpenApiServer,
 } from './types.js';
 
-/** Every route the SDK calls: the JSON endpoint table plus the file-upload routes. */
 const allEndpoints: readonly Endpoint[] = [
   ...(Object.values(endpoints) as readonly Endpoint[]),
   airtimeBulkPaymentEndpoint,

@@ -64,7 +64,6 @@ export function buildOperation(
   };
 }
 
-/** The JSON request body of an endpoint with a zod request schema. */
 function jsonBodyOf(
   endpoint: Endpoint,
   components: SchemaComponents,

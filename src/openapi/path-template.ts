@@ -10,7 +10,6 @@ export function pathTemplate(endpoint: Endpoint, environment: Environment): stri
     : endpoint.productionPath;
 }
 
-/** What each `{name}` in the endpoint table means. */
 const pathParameters: Readonly<Record<string, Omit<OpenApiParameter, 'name' | 'in' | 'required'>>> =
   {
     provider: {

@@ -1,7 +1,6 @@
 import type { AuthScheme } from '../core/endpoints.js';
 import type { OpenApiSecurityRequirement, OpenApiSecurityScheme } from './types.js';
 
-/** The security schemes of `components.securitySchemes`, one per header-borne credential. */
 export const securitySchemes = {
   bearerAuth: {
     type: 'http',

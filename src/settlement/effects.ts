@@ -3,7 +3,6 @@ import type { EffectOutbox } from '../references/effects.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 
-/** What a handler is told besides the record. */
 export interface EffectContext {
   /** Stable for the record: key your own writes on it, since a handler runs at least once. */
   effectKey: string;
@@ -35,7 +34,6 @@ export interface EffectRunnerOptions {
 }
 
 export interface EffectRunnerEvents {
-  /** A handler completed. */
   effect: [{ merchantReference: string; kind: EffectKind; attempt: number }];
   /** A handler threw; it runs again at `retryAt`. */
   effect_failed: [

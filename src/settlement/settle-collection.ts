@@ -4,7 +4,6 @@ import { isFinalStatus, type ReferenceStore, type TransactionRecord } from '../r
 import type { ReviewVerdict } from '../references/review.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 
-/** What a collection status answer did to a stored record. */
 export type CollectionSettlement =
   | { outcome: 'paid' | 'failed' | 'pending'; record: TransactionRecord; changed: boolean }
   | { outcome: 'review'; record: TransactionRecord; changed: boolean; verdict: ReviewVerdict }

@@ -21,7 +21,6 @@ export interface BulkStartInfo {
   resumed: boolean;
 }
 
-/** Where `pesakit airtime bulk` tells what happens: a bar, plain lines, or JSON lines. */
 export interface BulkReporter {
   started(info: BulkStartInfo): void;
   row(result: AirtimeBulkRowOutcome): void;
@@ -31,7 +30,6 @@ export interface BulkReporter {
   stopped(message: string, exitCode: number, lines: readonly string[]): void;
 }
 
-/** `--json` → JSON lines; a terminal on stderr → a progress bar; otherwise plain lines. */
 export function createBulkReporter(json: boolean, streams: ReporterStreams): BulkReporter {
   if (json) return new JsonBulkReporter(streams);
   return new TextBulkReporter(streams, streams.err.isTTY === true);
@@ -52,7 +50,6 @@ function startLine(info: BulkStartInfo): string {
   );
 }
 
-/** The table printed when a batch ends, and what to do next. */
 export function bulkSummaryTable(
   result: AirtimeBulkResult,
   exitCode: number,
@@ -74,7 +71,6 @@ export function bulkSummaryTable(
   return `${table}\nbatch ${result.batchId}. ${next}${out !== undefined ? ` Results: ${out}.` : ''}\n`;
 }
 
-/** For people: a live bar at a terminal, plain lines otherwise; the summary table at the end. */
 class TextBulkReporter implements BulkReporter {
   readonly #streams: ReporterStreams;
   readonly #bar: LiveBar | undefined;
@@ -116,7 +112,6 @@ class TextBulkReporter implements BulkReporter {
   }
 }
 
-/** One JSON object per line (`event`, `at`); the last is always `summary` or `stopped`. */
 class JsonBulkReporter implements BulkReporter {
   readonly #out: NodeJS.WritableStream;
 

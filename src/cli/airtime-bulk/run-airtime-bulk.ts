@@ -24,7 +24,6 @@ export interface AirtimeBulkFlags {
   concurrency?: number;
   out?: string;
   store?: string;
-  /** False when `store` came from `PESAKIT_STORE` rather than argv. */
   storeFromArgv: boolean;
   environment: Environment;
   baseUrl?: string;
@@ -113,7 +112,6 @@ export async function runAirtimeBulk(
     }
     const refusal = refusalLines(error);
     if (refusal) {
-      // Bad rows are listed once, one per line, under a headline that does not repeat them.
       const headline = isBulkValidationError(error)
         ? `${refusal.length} row${refusal.length === 1 ? '' : 's'} refused, nothing was stored or sent. Fix them and run the batch again:`
         : errorMessage(error);

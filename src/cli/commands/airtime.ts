@@ -11,7 +11,6 @@ import {
   wholeNumber,
 } from './options.js';
 
-/** `pesakit airtime bulk <file>`: airtime for every row, resumable with the same --batch-id. */
 export function registerAirtimeCommand(program: Command): void {
   const airtime = program.command('airtime').description('Airtime jobs.');
   const bulk = airtime

@@ -12,7 +12,6 @@ interface OpenApiCommandOptions {
   out?: string;
 }
 
-/** `pesakit openapi`: the generated document to stdout or `--out`; production covers one `--product`. */
 export function registerOpenApiCommand(program: Command): void {
   program
     .command('openapi')

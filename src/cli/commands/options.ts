@@ -39,7 +39,6 @@ export function finish(code: number): void {
   setTimeout(() => process.exit(code), 2000).unref();
 }
 
-/** What `--help` says a command reads from the environment, one variable a line. */
 export function environmentHelp(variables: ReadonlyArray<readonly [string, string]>): string {
   const width = Math.max(...variables.map(([name]) => name.length)) + 2;
   const lines = variables.map(([name, meaning]) => `  ${name.padEnd(width)}${meaning}`);
@@ -51,10 +50,8 @@ const store = [
   ['PESAKIT_STORE_SCHEMA', "a PostgreSQL store's schema, when --schema is not given"],
 ] as const;
 
-/** The environment of the store commands (`review`). */
 export const storeEnvironment = environmentHelp(store);
 
-/** The environment of the commands that call the platform (`reconcile`). */
 export const platformEnvironment = environmentHelp([
   ...store,
   ['PESAKIT_BASE_URL', 'the sandbox origin, when --base-url is not given'],
@@ -69,7 +66,6 @@ export const platformEnvironment = environmentHelp([
   ['PESAKIT_API_KEY', 'the x-api-key of pay_mobile collections'],
 ]);
 
-/** The environment of `airtime bulk`. */
 export const airtimeEnvironment = environmentHelp([
   ['PESAKIT_STORE', 'the store, when --store is not given'],
   ['PESAKIT_BASE_URL', 'the sandbox origin, when --base-url is not given'],

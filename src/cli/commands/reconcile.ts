@@ -12,7 +12,6 @@ import {
   wholeNumber,
 } from './options.js';
 
-/** `pesakit reconcile`: settles every due open record, once (cron) or as a worker (`--watch`). */
 export function registerReconcileCommand(program: Command): void {
   const command = program
     .command('reconcile')

@@ -12,7 +12,6 @@ import {
 
 const io = () => ({ out: process.stdout, err: process.stderr });
 
-/** `pesakit review list | resolve`: what automation could not decide, and a person's decision. */
 export function registerReviewCommand(program: Command): void {
   const review = exitTwoOnParseErrors(
     program

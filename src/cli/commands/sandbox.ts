@@ -25,7 +25,6 @@ function fail(code: number, message: string): void {
   process.exit(code);
 }
 
-/** Collects a repeatable flag's values. */
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }

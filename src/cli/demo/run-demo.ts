@@ -2,7 +2,6 @@ import { Pesakit } from '../../client.js';
 import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
 import { createSandbox } from '../../sandbox/index.js';
 
-/** Where the demo writes what it does, one line at a time. */
 export type DemoOutput = (line: string) => void;
 
 const accounts = {

@@ -14,7 +14,6 @@ export const credentialVariables = {
   },
 } as const satisfies Record<Product, { email: string; password: string }>;
 
-/** Production puts each product on its own host; these name them (sandbox: `--base-url`). */
 export const productUrlVariables = {
   collection: 'PESAKIT_COLLECTION_BASE_URL',
   airtime: 'PESAKIT_AIRTIME_BASE_URL',

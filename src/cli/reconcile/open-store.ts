@@ -4,7 +4,6 @@ import { exitCodes } from '../exit-codes.js';
 import { errorMessage, type ReporterStreams } from '../output.js';
 import { UsageError } from './usage-error.js';
 
-/** What `--store` names: a SQLite file, or a PostgreSQL server by URL. */
 export type StoreLocation =
   | { kind: 'sqlite'; path: string }
   | { kind: 'postgres'; url: string; schema: string };

@@ -1,10 +1,8 @@
 import { emptyProgress, type ReconcileProgress } from '../../reconciler/events.js';
 import type { TransactionRecord } from '../../references/index.js';
 
-/** The counts the reconciler reports (its `progress` event and `runOnce()` summary). */
 export type PassCounts = ReconcileProgress;
 
-/** What the CLI prints when a pass (or a `--watch` run) ends. */
 export interface RunOutcome {
   counts: PassCounts;
   durationMs: number;
@@ -13,7 +11,6 @@ export interface RunOutcome {
   exitCode: number;
 }
 
-/** A reconciler's review verdict, by shape. */
 export interface VerdictView {
   reason: string;
   message: string;

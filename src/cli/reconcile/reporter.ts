@@ -20,7 +20,6 @@ interface StartInfo {
   all: boolean;
 }
 
-/** Where `pesakit reconcile` tells what happens. */
 export interface ReconcileReporter {
   started(info: StartInfo): void;
   progress(counts: PassCounts): void;
@@ -31,7 +30,6 @@ export interface ReconcileReporter {
   finished(outcome: RunOutcome): void;
 }
 
-/** `--json`: JSON lines; otherwise a bar at a terminal or plain lines, then the summary table. */
 export function createReporter(json: boolean, streams: ReporterStreams): ReconcileReporter {
   return json ? new JsonReporter(streams.out) : new TextReporter(streams);
 }
@@ -41,7 +39,6 @@ export function describe(record: TransactionRecord): string {
   return `${record.merchantReference} ${record.product}/${record.flow} ${record.amount} TZS`;
 }
 
-/** The table printed when a run ends: what moved, what is still open, what needs a person. */
 export function summaryTable(outcome: RunOutcome): string {
   const { counts } = outcome;
   // Rare (a pass far slower than its rate, or a long 429 pause): a column only when it happened.
@@ -69,7 +66,6 @@ export function summaryTable(outcome: RunOutcome): string {
   return `${table}\n${seconds} s. ${review}\n`;
 }
 
-/** For people: a live bar at a terminal, else a line per moved record and periodic progress. */
 class TextReporter implements ReconcileReporter {
   readonly #out: NodeJS.WritableStream;
   readonly #bar: LiveBar | undefined;
@@ -142,7 +138,6 @@ class TextReporter implements ReconcileReporter {
   }
 }
 
-/** JSON lines; the last is always `{"event":"summary", …, "exitCode": n}`. */
 class JsonReporter implements ReconcileReporter {
   readonly #out: NodeJS.WritableStream;
   // A pass may emit progress per record; a log pipeline wants a heartbeat, not a flood.

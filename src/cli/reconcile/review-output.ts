@@ -2,7 +2,6 @@ import type { TransactionRecord } from '../../references/index.js';
 import { asciiTable } from '../output.js';
 import { recordFields } from './pass-counts.js';
 
-/** One JSON line per record waiting for review: what it is, why, and the evidence. */
 export function reviewJsonLine(record: TransactionRecord): string {
   return `${JSON.stringify({
     ...recordFields(record),

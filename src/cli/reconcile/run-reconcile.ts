@@ -18,10 +18,8 @@ export interface ReconcileFlags extends StoreFlags {
   json?: boolean;
 }
 
-/** What the command needs from the process, so tests can run it in-process. */
 export interface ReconcileIo extends ReporterStreams {
   env: Readonly<Record<string, string | undefined>>;
-  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   stopRequested: Promise<void>;
 }
 

@@ -32,7 +32,6 @@ export function refuseSecretFlags(command: Command): Command {
   return command;
 }
 
-/** Throws when a secret flag was given; names the environment variable to use instead. */
 export function checkNoSecretFlags(options: Record<string, unknown>): void {
   for (const flag of secretFlags) {
     const key = flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
