@@ -2,11 +2,8 @@ import type { Request } from 'express';
 
 const receiverPaths: ReadonlySet<string> = new Set(['/callback', '/return']);
 
-/**
- * The receiver's URL for this request, or `undefined` when it is the app's: under a mount path
- * everything is the receiver's; as a route the last segment names its path; at the root only
- * `/callback` and `/return` are.
- */
+/** The receiver's URL for this request, or `undefined` when it is the app's (at the root, only
+ * `/callback` and `/return` are the receiver's). */
 export function receiverUrlOf(req: Request): string | undefined {
   const url = req.url;
   const queryAt = url.indexOf('?');

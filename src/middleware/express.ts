@@ -12,13 +12,8 @@ export interface PesakitExpressOptions {
   returnUrls?: ReturnUrls;
 }
 
-/**
- * The callback receiver as Express 5 middleware; reads the raw body itself (up to
- * `receiver.maxBodyBytes`), or takes `req.rawBody`/`req.body` when a parser came first.
- *
- * @example
- * app.use('/pesakit', pesakitExpress(receiver, { returnUrls: { paid, pending, failed } }));
- */
+/** The callback receiver as Express 5 middleware; reads the raw body itself (up to
+ * `receiver.maxBodyBytes`), or takes `req.rawBody`/`req.body` when a parser came first. */
 export function pesakitExpress(
   receiver: MountableReceiver,
   options: PesakitExpressOptions = {},

@@ -20,13 +20,8 @@ export interface PesakitFastifyOptions {
   returnUrls?: ReturnUrls;
 }
 
-/**
- * The callback receiver as a Fastify 5 plugin, in its own context: bodies read raw (up to
- * `receiver.maxBodyBytes`), the app's parsers, hooks and error handler untouched.
- *
- * @example
- * await app.register(pesakitFastify, { receiver, prefix: '/pesakit', returnUrls });
- */
+/** The callback receiver as a Fastify 5 plugin in its own context: bodies read raw (up to
+ * `receiver.maxBodyBytes`), the app's parsers, hooks and error handler untouched. */
 const plugin: FastifyPluginAsync<PesakitFastifyOptions> = async (app, options) => {
   // A bad return URL is a mistake of the app's setup: `register` (or `ready`) rejects with it.
   checkReturnUrls(options.returnUrls);

@@ -27,10 +27,7 @@ const productDescriptions: Readonly<Record<Product, string>> = {
   disbursement: 'Pay out to mobile wallets from a prepaid wallet, with a charge per payout.',
 };
 
-/**
- * The OpenAPI 3.1 document, from the endpoint table and the zod wire schemas so it cannot disagree
- * with the SDK and the sandbox. Throws when two endpoints would share a method and path.
- */
+/** Built from the endpoint table and zod wire schemas, so it cannot disagree with the SDK. */
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const components = new SchemaComponents();
   const paths: Record<string, OpenApiPathItem> = {};

@@ -47,11 +47,8 @@ export const DEFAULT_EFFECT_RETRY_DELAYS: readonly number[] = [
   1000, 5000, 30_000, 120_000, 600_000,
 ];
 
-/**
- * Runs the merchant's handlers through the store's effect outbox: the settling transition makes
- * the effect due in the same write, so **the transition happens exactly once; the handler runs
- * at least once, until it completes** (retried with backoff; an expired lease is taken over).
- */
+/** The settling transition makes the effect due in the same write: **the transition happens
+ * exactly once; the handler runs at least once, until it completes** (an expired lease is taken over). */
 export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   readonly #store: EffectOutbox;
   readonly #handlers: SettlementHandlers;
@@ -106,10 +103,8 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
           : kind === 'failed'
             ? this.#handlers.onFailed?.(record, context)
             : record.review && this.#handlers.onReview?.(record, record.review, context);
-      // A handler that never settles (a call without a timeout) must not hold its caller — a
-      // reconciler's check slot, close(), the inbox worker — for ever. Past its lease another
-      // process may run it again anyway: record this run as failed, to be retried — while the
-      // lease still holds (a tenth of it is left for that write; after it, the write is fenced).
+      // A hung handler must not hold its caller for ever; past its lease another process may run
+      // it anyway, so it is recorded failed while the lease still holds (after it, fenced).
       if (!(await settlesWithin(handled, Math.max(1, Math.floor(this.#leaseMs * 0.9))))) {
         throw new Error(
           `The ${kind} handler of ${record.merchantReference} did not finish within its lease ` +

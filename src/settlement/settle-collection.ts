@@ -10,13 +10,8 @@ export type CollectionSettlement =
   /** The record was already success, failed or needs_review: an answer never reopens it. */
   | { outcome: 'already_final'; record: TransactionRecord; changed: false };
 
-/**
- * Applies a status pull's `data` to the record with the one rule of "paid" (`isPaid`, spec rule
- * 5), so callbacks, the return, `collection.status()` and the reconciler never disagree:
- * success with matching references and amount → `success`; a differing amount or reference →
- * `needs_review`; failed → `failed`; pending → no change. Exactly one caller across processes
- * gets `changed: true` for a final move, and owns the effect.
- */
+/** The one rule of "paid" (`isPaid`, spec rule 5) for every path; a differing amount or reference
+ * is `needs_review`. Exactly one caller across processes gets `changed: true` and owns the effect. */
 export async function applyCollectionObservation(
   store: ReferenceStore,
   record: TransactionRecord,

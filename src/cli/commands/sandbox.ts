@@ -38,11 +38,7 @@ interface SandboxCommandOptions {
   seed?: string;
 }
 
-/**
- * `pesakit sandbox`: starts the whole platform locally. Prints exactly one line to stdout when
- * ready (`… listening on http://host:port`), which scripts wait for; SIGINT and SIGTERM close it
- * cleanly and exit 0.
- */
+/** Prints one ready line (`… listening on http://host:port`); SIGINT/SIGTERM close and exit 0. */
 export function registerSandboxCommand(program: Command): void {
   const command = program.command('sandbox');
   // A mistyped flag is a usage error (2), as in every pesakit command: 1 means a busy port.
@@ -70,8 +66,7 @@ export function registerSandboxCommand(program: Command): void {
           ...(options.seed !== undefined ? { seed: await readSeed(options.seed) } : {}),
         });
       } catch (error) {
-        // A seed file that is missing, not JSON, or refused by the sandbox's options: a usage
-        // mistake, said in one line (the messages name the file or field, never a value).
+        // A bad seed file is a usage mistake; the message names the file or field, never a value.
         return fail(2, (error as Error).message);
       }
       let closing = false;
@@ -86,8 +81,7 @@ export function registerSandboxCommand(program: Command): void {
           },
         );
       };
-      // Before the ready line, never after: until a listener exists, a signal gets the OS
-      // default and kills the process mid-flight — and scripts signal as soon as they read it.
+      // Before the ready line: scripts signal once they read it, and no listener means the OS kills.
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
 
