@@ -4,7 +4,6 @@ import type { ParsedCallback } from './parse-callback.js';
 /** Checked before storing: the store's refusal would be a 503 retried forever, so a 4xx. */
 export { maxInboxUrlLength };
 
-/** The 422 field errors for a parsed callback the inbox cannot keep; `undefined` when it fits. */
 export function claimTooLong(callback: ParsedCallback): Record<string, string[]> | undefined {
   const reference = callback.claim.paymentReference;
   // PostgreSQL text cannot hold a NUL: refused forever, so a 422 rather than a 503.

@@ -40,7 +40,6 @@ export class InboxWorker {
     return this.#claimed;
   }
 
-  /** True while no claim is being made and no claimed entry is waiting or being processed. */
   get idle(): boolean {
     return this.#claiming === undefined && this.#queue.size === 0 && this.#queue.pending === 0;
   }

@@ -91,7 +91,6 @@ const receiverOptions = z.object({
 });
 
 export type CallbackReceiverOptions = z.input<typeof receiverOptions>;
-/** How long the receiver keeps finished inbox entries, and how often it prunes older ones. */
 export type InboxRetentionOptions = z.input<typeof inboxRetention>;
 export type ResolvedInboxRetention = z.output<typeof inboxRetention>;
 export type ResolvedReceiverOptions = z.output<typeof receiverOptions>;
@@ -109,7 +108,6 @@ export function resolveOptions(options: CallbackReceiverOptions): ResolvedReceiv
     path = [...path, ...(inner?.path ?? [])];
     issue = inner ?? issue;
   }
-  // A bad delay names its list.
   path = path.filter((key) => typeof key === 'string');
   const name = path.join('.');
   const value = path.reduce<unknown>(

@@ -7,10 +7,8 @@ import {
 } from './checkout-return.js';
 import { pullReferenceOf } from './find-record.js';
 
-/**
- * Verifies a checkout return without a framework (spec rule 10): pulls the status, never trusts
- * the query; handlers stay due for the receiver. An unreachable platform is `pending`.
- */
+/** Verifies a checkout return without a framework (spec rule 10): pulls the status, never trusts
+ * the query; handlers stay due for the receiver. */
 export async function verifyCheckoutReturn(
   pesakit: Pesakit,
   query: CheckoutReturnQuery,

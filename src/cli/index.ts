@@ -9,7 +9,6 @@ import { registerSandboxCommand } from './commands/sandbox.js';
 import { exitTwoOnParseErrors } from './reconcile/usage-error.js';
 import { packageVersion } from './version.js';
 
-/** The `pesakit` bin: each command registers itself from its own file. */
 tolerateClosedOutput(process.stdout);
 tolerateClosedOutput(process.stderr);
 

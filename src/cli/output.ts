@@ -25,7 +25,6 @@ export function errorMessage(error: unknown): string {
   return printable(withoutPhoneNumbers(text));
 }
 
-/** One JSON object per line, each with `event` and `at`, for log pipelines (jq, Loki, Datadog). */
 export function writeJsonLine(
   out: NodeJS.WritableStream,
   event: string,

@@ -44,8 +44,7 @@ async function handle(
   }
   let body: unknown;
   if (alreadyRead) {
-    // Raw bytes beat a parsed object (they are what gets stored); apps that keep them with
-    // `express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })` get them used.
+    // Raw bytes beat a parsed object: they are what gets stored (`req.rawBody` via `verify`).
     const { rawBody } = req as Request & { rawBody?: unknown };
     body = Buffer.isBuffer(rawBody) ? rawBody : req.body;
   } else {

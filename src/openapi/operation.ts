@@ -26,7 +26,6 @@ const moneyNote =
 
 const pascalCase = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
-/** One endpoint's operation, its schemas added to `components` and referred to by `$ref`. */
 export function buildOperation(
   endpoint: Endpoint,
   template: string,

@@ -36,7 +36,6 @@ const exportedNames: ReadonlyMap<z.ZodType, string> = (() => {
   return names;
 })();
 
-/** The document's `components.schemas`: each wire schema converted once, referred to by `$ref`. */
 export class SchemaComponents {
   readonly #schemas = new Map<string, JsonSchema>();
 

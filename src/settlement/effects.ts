@@ -48,7 +48,7 @@ export const DEFAULT_EFFECT_RETRY_DELAYS: readonly number[] = [
 ];
 
 /** The settling transition makes the effect due in the same write: **the transition happens
- * exactly once; the handler runs at least once, until it completes** (an expired lease is taken over). */
+ * exactly once; the handler runs at least once, until it completes** (expired leases are taken). */
 export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   readonly #store: EffectOutbox;
   readonly #handlers: SettlementHandlers;
@@ -167,7 +167,6 @@ function kindOf(record: TransactionRecord): EffectKind {
   );
 }
 
-/** Waits for `value` (a handler's result) at most `ms`: true when it settled, false when not. */
 async function settlesWithin(value: unknown, ms: number): Promise<boolean> {
   if (!(value instanceof Promise)) {
     await value;

@@ -11,7 +11,7 @@ export type CollectionSettlement =
   | { outcome: 'already_final'; record: TransactionRecord; changed: false };
 
 /** The one rule of "paid" (`isPaid`, spec rule 5) for every path; a differing amount or reference
- * is `needs_review`. Exactly one caller across processes gets `changed: true` and owns the effect. */
+ * is `needs_review`. Exactly one caller across processes gets `changed: true`, owning the effect. */
 export async function applyCollectionObservation(
   store: ReferenceStore,
   record: TransactionRecord,
@@ -33,8 +33,7 @@ export async function applyCollectionObservation(
       ? sameTransaction
       : undefined;
 
-  // A pending answer moves no money either way; only a final one about another transaction
-  // needs a person.
+  // A pending answer moves no money; only a final one about another transaction needs a person.
   if (aboutAnother && transaction.status !== 'pending') {
     const verdict: ReviewVerdict = {
       reason: 'reference_mismatch',

@@ -26,7 +26,6 @@ export interface BulkReporter {
   row(result: AirtimeBulkRowOutcome): void;
   progress(totals: AirtimeBulkTotals): void;
   finished(result: AirtimeBulkResult, exitCode: number, out: string | undefined): void;
-  /** The batch was refused or the run broke: why, then what to fix, one per line. */
   stopped(message: string, exitCode: number, lines: readonly string[]): void;
 }
 

@@ -125,7 +125,6 @@ export async function runAirtimeBulk(
   }
 }
 
-/** For an error that refused the batch before anything was sent: what to fix, line by line. */
 function refusalLines(error: unknown): string[] | undefined {
   if (isBulkValidationError(error)) return error.problems.map((problem) => problem.message);
   if (isSpreadsheetError(error) || isBatchMismatchError(error)) return [];

@@ -21,7 +21,6 @@ async function loadSqliteStore() {
 
 const demoStore = '.pesakit/demo.sqlite';
 
-/** `pesakit demo`: every product's flow on the in-memory sandbox and SQLite; exit 0 when all end as expected. */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')

@@ -52,7 +52,6 @@ export function registerOpenApiCommand(program: Command): void {
       try {
         await writeFile(options.out, json);
       } catch (error) {
-        // A directory that does not exist, no permission: one line, not a stack trace.
         process.stderr.write(
           `pesakit openapi: cannot write ${options.out}: ${(error as Error).message}\n`,
         );

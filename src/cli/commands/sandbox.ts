@@ -19,7 +19,6 @@ async function readSeed(path: string): Promise<Seed> {
   }
 }
 
-/** One line on stderr and the exit code: the CLI's way of refusing (no stack trace). */
 function fail(code: number, message: string): void {
   process.stderr.write(`pesakit sandbox: ${message}\n`);
   process.exit(code);
@@ -81,7 +80,7 @@ export function registerSandboxCommand(program: Command): void {
           },
         );
       };
-      // Before the ready line: scripts signal once they read it, and no listener means the OS kills.
+      // Before the ready line: scripts signal once they read it; with no listener the OS kills.
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
 

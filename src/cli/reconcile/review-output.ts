@@ -19,7 +19,6 @@ export function reviewJsonLine(record: TransactionRecord): string {
   })}\n`;
 }
 
-/** The records waiting for review, as a table for a person. Evidence is in `--json`. */
 export function reviewTable(records: readonly TransactionRecord[]): string {
   const rows = records.map((record) => [
     record.merchantReference,

@@ -23,7 +23,6 @@ export interface ReconcileIo extends ReporterStreams {
   stopRequested: Promise<void>;
 }
 
-/** `pesakit reconcile`: one pass or passes until a signal, the summary, an exit code. */
 export function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Promise<number> {
   let clientOptions: CliClientOptions | undefined;
   const check = () => {
