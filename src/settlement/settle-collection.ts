@@ -11,7 +11,7 @@ export type CollectionSettlement =
   | { outcome: 'already_final'; record: TransactionRecord; changed: false };
 
 /** The one rule of "paid" (`isPaid`, spec rule 5) for every path; a differing amount or reference
- * is `needs_review`. Exactly one caller across processes gets `changed: true`, owning the effect. */
+ * is `needs_review`. Exactly one caller across processes gets `changed: true` and the effect. */
 export async function applyCollectionObservation(
   store: ReferenceStore,
   record: TransactionRecord,
