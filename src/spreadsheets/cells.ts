@@ -15,10 +15,8 @@ export function isBlankRow(cells: readonly SheetCell[]): boolean {
 const PLAIN_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 
 /**
- * A cell (read from a file, or given in code) as its column's value, undoing what spreadsheet
- * programs do: text is trimmed, a blank is no value; a text column takes a number as its digits
- * (a typed MSISDN becomes a number); a number column takes plain decimal text (`" 2500.50 "`).
- * Anything else (`"1,000"`) is kept, for the row schema to refuse with a message saying why.
+ * A cell as its column's value, undoing what spreadsheet programs do (a typed MSISDN becomes a
+ * number); anything else (`"1,000"`) is kept for the row schema to refuse with a reason.
  */
 export function cellValue(cell: unknown, kind: ColumnKind): unknown {
   const value = typeof cell === 'string' ? cell.trim() : cell;
