@@ -34,10 +34,8 @@ const isHttpUrl = (value: string) =>
   URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 
 /**
- * Pushes callbacks at least once: a 2xx is delivered; a non-2xx (no redirects), a connection
- * error or a timeout is retried on the schedule, then `failed`. Headers carry the delivery id
- * (same across retries) and attempt; a URL under the control API is never called. Faults apply
- * at enqueue. Nothing throws into the caller; a closed dispatcher sends nothing.
+ * Pushes callbacks at least once: anything but a 2xx is retried on the schedule, then `failed`;
+ * the delivery id is the same across retries; the control API is never called.
  */
 export class CallbackDispatcher {
   readonly #options: Required<CallbackDispatcherOptions>;
@@ -64,7 +62,7 @@ export class CallbackDispatcher {
     };
   }
 
-  /** Queues one callback. Returns at once; the outcome shows in {@link log}. */
+  /** Queues one callback; the outcome shows in {@link log}. */
   enqueue(delivery: CallbackDelivery): void {
     if (this.#closed) return;
     const id = randomUUID();
