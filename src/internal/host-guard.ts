@@ -1,7 +1,4 @@
-/**
- * DNS-rebinding defence: only Host and Origin reveal a rebound page, so a local server answers
- * only loopback names and the names its operator lists.
- */
+/** DNS-rebinding defence: a local server answers only loopback and listed Host/Origin names. */
 export interface HostGuard {
   /** Why a request with these headers is refused, or `undefined` when it may go on. */
   refusal(host: string | undefined, origin: string | undefined): string | undefined;

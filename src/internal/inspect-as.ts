@@ -4,10 +4,7 @@ const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
 /** The `inspect` function Node hands a custom inspector (the one `util.inspect` itself uses). */
 type Inspect = (value: unknown, options: object) => string;
 
-/**
- * Makes `util.inspect` show `Name {…toJSON()…}` instead of an emitter's listener table (the
- * merchant's handlers); non-enumerable on the prototype.
- */
+/** Makes `util.inspect` show `Name {…toJSON()…}`, not an emitter's listener table (handlers). */
 export function inspectAs(
   target: abstract new (...args: never[]) => { toJSON(): unknown },
   name: string,

@@ -35,10 +35,7 @@ export type PaidVerdict =
 
 const successfulStatuses: ReadonlyArray<string | boolean> = ['success', 'completed', true];
 
-/**
- * THE rule of "paid", asked by callbacks, checkout return and reconciler alike: every shared
- * reference equal and at least one shared, the amount equal to the cent, the status successful.
- */
+/** THE rule of "paid" (one shared reference, none differing; same cents; successful status). */
 export function isPaid(record: PaidRecord, observation: PaymentObservation): PaidVerdict {
   let common = 0;
   for (const field of referenceFields) {

@@ -23,10 +23,7 @@ export interface ParsedAirtimeBulkRow {
 
 export type ParsedAirtimeBulkFile = { format: SheetFormat; rows: ParsedAirtimeBulkRow[] };
 
-/**
- * Reads a bulk airtime `.xlsx`/`.csv` (header `msisdn`, `amount`, optional `reference`); throws
- * {@link SpreadsheetError} for an unreadable file; judge rows with {@link validateAirtimeBulkRows}.
- */
+/** Reads a bulk airtime `.xlsx`/`.csv` (`msisdn`, `amount`, `reference?`); does not judge rows. */
 export function readAirtimeBulkFile(
   bytes: Uint8Array,
   options: ReadSheetOptions = {},
@@ -56,10 +53,7 @@ export interface UncheckedAirtimeBulkRow {
   reference?: unknown;
 }
 
-/**
- * Judges every row with {@link airtimeBulkRowSchema} and returns all problems at once, so a file
- * is fixed in one pass; a reference used twice is a problem too.
- */
+/** Judges every row and returns all problems at once, so a file is fixed in one pass. */
 export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulkRow>): {
   rows: Array<AirtimeBulkRow & { row: number }>;
   problems: BulkRowProblem[];

@@ -14,10 +14,7 @@ export function isBlankRow(cells: readonly SheetCell[]): boolean {
 
 const PLAIN_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 
-/**
- * A cell as its column's value, undoing what spreadsheet programs do (a typed MSISDN becomes a
- * number); anything else (`"1,000"`) is kept for the row schema to refuse with a reason.
- */
+/** A cell as its column's value, undoing spreadsheet programs; `"1,000"` is kept to be refused. */
 export function cellValue(cell: unknown, kind: ColumnKind): unknown {
   const value = typeof cell === 'string' ? cell.trim() : cell;
   if (value === '' || value === null || value === undefined) return undefined;

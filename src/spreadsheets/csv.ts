@@ -1,10 +1,7 @@
 import { isBlankRow, type SheetLine } from './cells.js';
 import { SpreadsheetError } from './spreadsheet-error.js';
 
-/**
- * Reads CSV as RFC 4180 does; `;` or tab delimits when the first line has more of them (Excel
- * where the comma is the decimal mark). Stops past `maxLines` so a huge file is not read whole.
- */
+/** RFC 4180 CSV, `;`/tab delimited when the first line says so; stops past `maxLines`. */
 export function readCsvLines(
   text: string,
   maxLines: number,

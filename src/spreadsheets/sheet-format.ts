@@ -6,10 +6,7 @@ export type SheetFormat = 'xlsx' | 'csv';
 const startsWith = (bytes: Uint8Array, magic: readonly number[]) =>
   magic.every((byte, index) => bytes[index] === byte);
 
-/**
- * A file's format by content (zip → `xlsx`, control-free text → `csv`), by name only when the
- * content cannot say; `undefined` for anything else.
- */
+/** A file's format by content (zip → `xlsx`, text → `csv`), by name only when that cannot say. */
 export function detectSheetFormat(bytes: Uint8Array, fileName?: string): SheetFormat | undefined {
   if (bytes.length === 0) {
     const extension = fileName?.toLowerCase().match(/\.(xlsx|csv|txt)$/)?.[1];

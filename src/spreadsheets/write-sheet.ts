@@ -5,10 +5,7 @@ import { loadExcelJs } from './xlsx.js';
 
 /** How `writeSheet` writes its cells. */
 export interface WriteSheetOptions {
-  /**
-   * Prefixes formula-like text with `'` against CSV injection; `false` only for a file a program
-   * reads. @default true
-   */
+  /** Prefixes formula-like text with `'` against CSV injection. @default true */
   inertFormulas?: boolean;
 }
 

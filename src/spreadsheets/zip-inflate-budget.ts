@@ -10,10 +10,7 @@ const LOCAL_HEADER = 0x04034b50;
 const STORED = 0;
 const DEFLATED = 8;
 
-/**
- * Inflates every entry against one budget of `limit` actual bytes (declared sizes can be forged)
- * and refuses the archive when it runs out, so memory stays bounded.
- */
+/** Inflates every entry against one `limit` of actual bytes: declared sizes can be forged. */
 export function checkInflatedSize(
   bytes: Uint8Array,
   name: string,

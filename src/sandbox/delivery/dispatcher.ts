@@ -11,7 +11,6 @@ export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1000, 5000, 30_000, 12
 export interface CallbackDispatcherOptions {
   /** Retry delays in ms; attempts = `schedule.length + 1`. @default DEFAULT_RETRY_SCHEDULE */
   schedule?: readonly number[];
-  /** The faults in force, read at every enqueue. */
   faults: FaultBoard;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
@@ -33,10 +32,7 @@ interface Job extends CallbackDelivery {
 const isHttpUrl = (value: string) =>
   URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 
-/**
- * Pushes callbacks at least once: anything but a 2xx is retried on the schedule, then `failed`;
- * the delivery id is the same across retries; the control API is never called.
- */
+/** Pushes callbacks at least once: non-2xx retried, then `failed`; never to the control API. */
 export class CallbackDispatcher {
   readonly #options: Required<CallbackDispatcherOptions>;
 
@@ -128,7 +124,6 @@ export class CallbackDispatcher {
     this.#log = [];
   }
 
-  /** Cancels every timer and in-flight request; nothing is sent afterwards. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#cancelAll();
