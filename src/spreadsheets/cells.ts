@@ -7,7 +7,6 @@ export type SheetLine = { readonly line: number; readonly cells: readonly SheetC
 /** The values a column holds; an `optional text` column may be missing from the header. */
 export type ColumnKind = 'text' | 'number' | 'optional text';
 
-/** True when every cell of a row is empty: such rows are skipped, not counted. */
 export function isBlankRow(cells: readonly SheetCell[]): boolean {
   return cells.every((cell) => cell === null || (typeof cell === 'string' && cell.trim() === ''));
 }

@@ -7,7 +7,6 @@ import { readXlsxLines } from './xlsx.js';
 /** The columns a header names, in lower case (the file may use any case and order). */
 export type SheetColumns = Readonly<Record<string, ColumnKind>>;
 
-/** A data row: `row` counts from 1 under the header, `line` is where it is in the file. */
 export type SheetRow = { row: number; line: number } & Record<string, string | number>;
 
 export interface ReadSheetOptions {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CHECKOUT_SCRIPT } from './browser-script.js';
 
-/** What the hosted checkout page needs to know about one secure checkout. */
 export interface CheckoutView {
   token: string;
   amount: number;
@@ -43,7 +42,6 @@ const HTML_ENTITIES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** Escapes untrusted text for an HTML text node or a quoted attribute value. */
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char] ?? char);
 

@@ -118,7 +118,6 @@ export class CallbackDispatcher {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  /** Forgets everything: cancels held and in-flight deliveries, clears the log. */
   reset(): void {
     this.#cancelAll();
     this.#log = [];
