@@ -1,19 +1,10 @@
-/**
- * A local server's defence against DNS rebinding. A web page at `evil.example` can make its own
- * name resolve to 127.0.0.1 and then talk to a server on the developer's machine as "same
- * origin": the browser sends `Host: evil.example:<port>` (and that `Origin`). Only the Host and
- * Origin headers tell such a request apart, so a server that drives local state answers only
- * loopback names (`localhost`, `127.x.x.x`, `[::1]`) and the names its operator lists.
- */
+/** DNS-rebinding defence: a local server answers only loopback and listed Host/Origin names. */
 export interface HostGuard {
   /** Why a request with these headers is refused, or `undefined` when it may go on. */
   refusal(host: string | undefined, origin: string | undefined): string | undefined;
 }
 
-/**
- * A guard allowing loopback names and `allowedHosts` (host names, any case, without a port).
- * `howToAllow` ends the refusal message: the option or flag that lists another name.
- */
+/** Allows loopback and `allowedHosts`; `howToAllow` names the option that lists another host. */
 export function createHostGuard(allowedHosts: readonly string[], howToAllow: string): HostGuard {
   const allowed = new Set(allowedHosts.map((name) => hostnameOf(name)));
   const permitted = (hostname: string | undefined) =>

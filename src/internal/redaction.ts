@@ -1,17 +1,9 @@
-/**
- * Keeps secrets out of events, logs and errors (DESIGN.md decision 10). Two kinds of secret
- * travel with a request: credentials in headers (the bearer token, pay_mobile's API key) and
- * credentials or tokens in JSON bodies (the login password, the token a login answers with).
- */
+/** Keeps secrets (header credentials, body passwords and tokens) out of events, logs and errors. */
 
 /** What a redacted value is replaced with: visibly redacted, never a partial secret. */
 export const REDACTED = '[redacted]';
 
-/**
- * Headers whose values are credentials. `x-engine-key` and `x-control-key` are the sandbox's
- * (its engine callback's and its control API's keys): a callback forwarded with one must not
- * store it in the inbox or show it in an event.
- */
+/** Headers whose values are credentials, the sandbox's engine and control keys included. */
 const secretHeaders: ReadonlySet<string> = new Set([
   'authorization',
   'proxy-authorization',
@@ -22,15 +14,11 @@ const secretHeaders: ReadonlySet<string> = new Set([
   'set-cookie',
 ]);
 
-/** Whether a header (by its lower-case name) carries a credential, to redact it. */
 export function isSecretHeader(lowerCaseName: string): boolean {
   return secretHeaders.has(lowerCaseName);
 }
 
-/**
- * JSON keys whose string values are secrets. Only string values are replaced, so a Laravel
- * 422 body `{ errors: { password: ["The password field is required."] } }` keeps its messages.
- */
+/** JSON keys whose string values are secrets; non-strings stay, so a 422's messages survive. */
 const secretKeys = new Set([
   'password',
   'password_confirmation',
@@ -43,10 +31,7 @@ const secretKeys = new Set([
   'secret',
 ]);
 
-/**
- * A plain object of the headers with every credential-bearing value replaced, and every
- * `secrets` value scrubbed from the rest (a `WWW-Authenticate` quoting the token).
- */
+/** Credential headers replaced, and `secrets` scrubbed from the rest (a `WWW-Authenticate`). */
 export function redactHeaders(
   headers: Headers,
   secrets: readonly string[] = [],
@@ -79,17 +64,10 @@ export function redactBody(body: unknown): unknown {
   return copy;
 }
 
-/**
- * Secrets shorter than this are not scrubbed by value: so short a string is likely to be
- * ordinary text too (real passwords, tokens and keys are longer).
- */
+/** Shorter secrets are not scrubbed by value: they are likely ordinary text too. */
 const minimumSecretLength = 6;
 
-/**
- * `text` with every occurrence of each secret replaced. A platform or a proxy may echo a
- * credential in any field (a 401 quoting the token, a 500 page echoing the login body), so the
- * values themselves are looked for, not only the keys that usually hold them.
- */
+/** Replaces each secret's value anywhere: a platform or proxy may echo it in any field. */
 export function scrubText(text: string, secrets: readonly string[]): string {
   let scrubbed = text;
   for (const secret of secrets) {
@@ -98,7 +76,6 @@ export function scrubText(text: string, secrets: readonly string[]): string {
   return scrubbed;
 }
 
-/** A deep copy of a parsed body with every secret value scrubbed from its strings. */
 function scrubValue(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return scrubText(value, secrets);
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets));
@@ -108,12 +85,7 @@ function scrubValue(value: unknown, secrets: readonly string[]): unknown {
   return copy;
 }
 
-/**
- * Scrubs every secret value from an error before it leaves pesakit — its message and stack,
- * the `body` and `headers` an ApiError or ResponseValidationError carries, and the same for
- * each error in its `cause` chain — so that neither a log line, `util.inspect`, nor an event
- * shows one. The error is changed in place and returned.
- */
+/** Scrubs secrets in place from an error's message, stack, body, headers and `cause` chain. */
 export function scrubError<E>(error: E, secrets: readonly string[]): E {
   const present = secrets.filter((secret) => secret.length >= minimumSecretLength);
   if (present.length === 0) return error;

@@ -16,11 +16,7 @@ export type PaidRecord = { amount: number } & {
   [K in ReferenceFieldName]?: string | null | undefined;
 };
 
-/**
- * What the platform says happened, from a callback, a status pull or a checkout return:
- * its references, the amount and its status. `status` is successful when it is `'success'`
- * (collection, airtime), `'completed'` (a disbursement) or `true` (the engine callback's flag).
- */
+/** What the platform reports; `'success'`, `'completed'` or `true` is successful. */
 export type PaymentObservation = {
   amount: number;
   status: string | boolean;
@@ -39,21 +35,7 @@ export type PaidVerdict =
 
 const successfulStatuses: ReadonlyArray<string | boolean> = ['success', 'completed', true];
 
-/**
- * THE rule of "paid" (spec general rule 5: an order is paid only when references match and
- * amount and status are consistent). Callbacks, the checkout return and the reconciler all ask
- * this one function, so they can never disagree:
- *
- * 1. every reference both sides know is equal (`reference_mismatch`, naming the `field`),
- *    and at least one is known to both (`no_common_reference`) — otherwise the observation may
- *    be about another payment;
- * 2. the amount is equal to the cent (`amount_mismatch`) — a partial payment is not payment;
- * 3. the observed status is successful (`not_successful`).
- *
- * @example
- * const verdict = isPaid(record, { controlNumber: '991234', amount: 5000, status: 'success' });
- * if (!verdict.paid) logger.warn({ reason: verdict.reason }, 'not crediting the order');
- */
+/** THE rule of "paid" (one shared reference, none differing; same cents; successful status). */
 export function isPaid(record: PaidRecord, observation: PaymentObservation): PaidVerdict {
   let common = 0;
   for (const field of referenceFields) {

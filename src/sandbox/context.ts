@@ -27,7 +27,6 @@ export interface StateSnapshot {
   deliveries: number;
 }
 
-/** Everything the sandbox knows, in memory, shared by the routes. */
 export class SandboxContext {
   readonly accounts: AccountBook;
   readonly tokens = new TokenRegistry();

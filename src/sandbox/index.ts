@@ -52,12 +52,7 @@ export interface SandboxInspector {
   pendingSettlements(): number;
 }
 
-/**
- * Creates a sandbox of the whole platform (collection, airtime, disbursement) with a control API.
- * @example
- * const sandbox = await createSandbox({ seed: { accounts: [] } });
- * const url = await sandbox.listen({ port: 0 });
- */
+/** Creates a sandbox of the whole platform (collection, airtime, disbursement) with a control API. */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const resolved = resolveSandboxOptions(options);
   const context = new SandboxContext(resolved);

@@ -98,7 +98,6 @@ export class Wallet {
   }
 }
 
-/** One wallet per airtime or disbursement account. */
 export class WalletBook {
   readonly #wallets = new Map<string, Wallet>();
   #nextEntryId = 1;

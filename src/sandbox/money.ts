@@ -10,5 +10,4 @@ export const MAX_WALLET_BALANCE_CENTS: Cents = MAX_WALLET_BALANCE_TZS * 100;
 /** Shillings (at most two decimals, as the amount schema guarantees) to whole cents, and back. */
 export { amountToCents as toCents, centsToAmount as toShillings };
 
-/** The 422 field message for a credit the wallet cannot take. */
 export const WALLET_LIMIT_MESSAGE = `The credit would take the wallet balance above its maximum of ${MAX_WALLET_BALANCE_TZS} TZS.`;

@@ -110,10 +110,7 @@ export const sandboxOptionsSchema = z.object({
   requestTimeoutMs: limit(100, 600_000).default(30_000),
   /** Limits of the bulk airtime upload: rows per file and file size. @default { maxRows: 5_000, maxFileBytes: 5_242_880 } */
   airtimeBulk: airtimeBulkLimitsSchema,
-  /**
-   * Failed logins per window before a 429, per account and per address; a login counts until its
-   * password proves right. `false` is off. @default { perAccount: 10, perAddress: 50, windowMs: 60_000 }
-   */
+  /** Failed logins per window before a 429. @default { perAccount: 10, perAddress: 50, windowMs: 60_000 } */
   loginLimits: z
     .union([
       z.literal(false),

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 
-/**
- * The spec shows no upper bound; ours is far above any collection limit and keeps whole cents
- * (1e11 at most) an exact integer in a double and in every store.
- */
+/** Ours (the spec has none): keeps whole cents an exact integer in a double and every store. */
 export const MAX_AMOUNT_TZS = 1_000_000_000;
 
 /** TZS: positive, finite, at most two decimals; never rounded, so such a value is refused. */

@@ -2,11 +2,7 @@ import { z } from 'zod';
 
 const pattern = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
-/**
- * The engine's `YYYY-MM-DD HH:MM:SS` timestamp (spec § Collection engine callback payload). It
- * carries no zone; the platform runs on East Africa Time (UTC+3), see docs/api-contract.md.
- * A string of the right shape that names no real instant (`2024-02-30 25:00:00`) is rejected.
- */
+/** The engine's zone-less `YYYY-MM-DD HH:MM:SS` in East Africa Time; impossible dates refused. */
 export const engineDateSchema = z
   .string({ error: 'The date must be a string.' })
   .refine(isEngineDate, { error: 'The date must be a real date written YYYY-MM-DD HH:MM:SS.' });

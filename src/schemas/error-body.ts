@@ -1,9 +1,6 @@
 import { z } from 'zod';
 
-/**
- * Laravel's error bodies (the spec shows none): `message`, a 422 adds `errors` by dotted path;
- * `code` is ours where the status alone cannot say (`insufficient_funds` is a 422 too).
- */
+/** Laravel's error body; `code` is ours where the status cannot say (`insufficient_funds`). */
 export const errorBodySchema = z.looseObject({
   message: z.string(),
   code: z.string().optional(),

@@ -13,12 +13,7 @@ export const msisdnSchema = z
 
 export type Msisdn = z.infer<typeof msisdnSchema>;
 
-/**
- * `255…`, `+255…`, `0…` or nine bare digits, spaces, dashes, dots or parentheses between; else
- * `undefined`.
- *
- * @example normalizeMsisdn('0754 123 456') // '255754123456'
- */
+/** `255…`, `+255…`, `0…` or nine digits, separators allowed, as the wire format; else `undefined`. */
 export function normalizeMsisdn(input: string): Msisdn | undefined {
   const digits = input.trim().replace(/[\s\-.()]/g, '');
   const bare = digits.startsWith('+') ? digits.slice(1) : digits;

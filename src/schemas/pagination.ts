@@ -16,7 +16,6 @@ export const pageRequestSchema = z.object({
 });
 export type PageRequest = z.infer<typeof pageRequestSchema>;
 
-/** Laravel's length-aware paginator around `data`. */
 export function paginatorSchema<T extends z.ZodType>(item: T) {
   return z.looseObject({
     data: z.array(item),

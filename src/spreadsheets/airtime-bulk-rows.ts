@@ -12,10 +12,7 @@ import type { SheetFormat } from './sheet-format.js';
 /** A bulk row given in code (an array source): the values a purchase takes, plus a label. */
 export type AirtimeBulkRowInput = AirtimeBulkRow;
 
-/**
- * A row as read from a file, before it is judged: `row` counts from 1 under the header, `line`
- * is where it is in the file; `amount` is text when the cell held text that is not a number.
- */
+/** A row as read from a file, unjudged; `amount` is text when the cell held a non-number. */
 export interface ParsedAirtimeBulkRow {
   row: number;
   line: number;
@@ -26,15 +23,7 @@ export interface ParsedAirtimeBulkRow {
 
 export type ParsedAirtimeBulkFile = { format: SheetFormat; rows: ParsedAirtimeBulkRow[] };
 
-/**
- * Reads a bulk airtime file (`.xlsx` or `.csv`): a header row naming the columns `msisdn`,
- * `amount` and optionally `reference` (any case, any order; other columns are ignored), then
- * one row per purchase. Blank rows are skipped. Throws a {@link SpreadsheetError} for a file it
- * cannot read; does not judge the values — run {@link validateAirtimeBulkRows} on the rows.
- * @example
- * const { rows } = await readAirtimeBulkFile(await readFile('staff.xlsx'));
- * const { problems } = validateAirtimeBulkRows(rows);
- */
+/** Reads a bulk airtime `.xlsx`/`.csv` (`msisdn`, `amount`, `reference?`); does not judge rows. */
 export function readAirtimeBulkFile(
   bytes: Uint8Array,
   options: ReadSheetOptions = {},
@@ -64,12 +53,7 @@ export interface UncheckedAirtimeBulkRow {
   reference?: unknown;
 }
 
-/**
- * Judges every row with {@link airtimeBulkRowSchema} (the purchase's own field rules) and
- * returns the valid rows and every problem at once, so a merchant fixes a file in one pass. A
- * reference used by two rows is a problem too: it is meant to tell rows apart. Values are taken
- * as a file's cells are, so rows built in code and rows read from a file are judged alike.
- */
+/** Judges every row and returns all problems at once, so a file is fixed in one pass. */
 export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulkRow>): {
   rows: Array<AirtimeBulkRow & { row: number }>;
   problems: BulkRowProblem[];

@@ -7,19 +7,13 @@ export type SheetLine = { readonly line: number; readonly cells: readonly SheetC
 /** The values a column holds; an `optional text` column may be missing from the header. */
 export type ColumnKind = 'text' | 'number' | 'optional text';
 
-/** True when every cell of a row is empty: such rows are skipped, not counted. */
 export function isBlankRow(cells: readonly SheetCell[]): boolean {
   return cells.every((cell) => cell === null || (typeof cell === 'string' && cell.trim() === ''));
 }
 
 const PLAIN_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 
-/**
- * A cell (read from a file, or given in code) as its column's value, undoing what spreadsheet
- * programs do: text is trimmed, a blank is no value; a text column takes a number as its digits
- * (a typed MSISDN becomes a number); a number column takes plain decimal text (`" 2500.50 "`).
- * Anything else (`"1,000"`) is kept, for the row schema to refuse with a message saying why.
- */
+/** A cell as its column's value, undoing spreadsheet programs; `"1,000"` is kept to be refused. */
 export function cellValue(cell: unknown, kind: ColumnKind): unknown {
   const value = typeof cell === 'string' ? cell.trim() : cell;
   if (value === '' || value === null || value === undefined) return undefined;

@@ -1,13 +1,7 @@
 import { isBlankRow, type SheetLine } from './cells.js';
 import { SpreadsheetError } from './spreadsheet-error.js';
 
-/**
- * Reads CSV text as RFC 4180 does: fields in double quotes may hold the delimiter, line breaks
- * and `""` for a quote; lines end in CRLF, LF or CR; a UTF-8 byte-order mark is dropped. The
- * delimiter is `,` unless the first line has more `;` or tabs (Excel writes `;` where the
- * comma is the decimal mark). Blank lines are skipped. Stops as soon as more than `maxLines`
- * non-blank lines were read (`truncated`), so a huge file is not read whole.
- */
+/** RFC 4180 CSV, `;`/tab delimited when the first line says so; stops past `maxLines`. */
 export function readCsvLines(
   text: string,
   maxLines: number,

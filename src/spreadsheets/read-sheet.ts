@@ -7,7 +7,6 @@ import { readXlsxLines } from './xlsx.js';
 /** The columns a header names, in lower case (the file may use any case and order). */
 export type SheetColumns = Readonly<Record<string, ColumnKind>>;
 
-/** A data row: `row` counts from 1 under the header, `line` is where it is in the file. */
 export type SheetRow = { row: number; line: number } & Record<string, string | number>;
 
 export interface ReadSheetOptions {
@@ -19,12 +18,7 @@ export interface ReadSheetOptions {
   maxRows?: number;
 }
 
-/**
- * Reads an `.xlsx` or `.csv` file: a header row naming `columns` (others are ignored), then
- * one row per item; blank rows are skipped. Each row holds every column's {@link cellValue}:
- * `''` for a blank required cell, nothing for a blank optional one. Throws a
- * {@link SpreadsheetError} for a file it cannot read; does not judge the values.
- */
+/** Reads the `columns` of an `.xlsx`/`.csv` as {@link cellValue}s; does not judge the values. */
 export async function readSheetRows<Row = SheetRow>(
   bytes: Uint8Array,
   columns: SheetColumns,
@@ -37,7 +31,6 @@ export async function readSheetRows<Row = SheetRow>(
   if (bytes.length === 0) throw refuse('empty_file', `is empty; ${needs}.`);
   const format = given ?? detectSheetFormat(bytes, fileName);
   if (format === undefined) throw unsupportedFormat(bytes, name);
-  // One line more than the rows: the header.
   const { lines, truncated } =
     format === 'xlsx'
       ? await readXlsxLines(bytes, maxRows + 1, name)

@@ -6,14 +6,7 @@ export type SheetFormat = 'xlsx' | 'csv';
 const startsWith = (bytes: Uint8Array, magic: readonly number[]) =>
   magic.every((byte, index) => bytes[index] === byte);
 
-/**
- * The format of a file, by its content first: a zip archive (`PK\x03\x04`) is an `.xlsx`
- * workbook; text (no NUL byte or other control character but tab, CR and LF in its first
- * 8 KiB) is CSV. A file name settles only what the content cannot (an empty file).
- * `undefined` when it is neither (an image, a PDF, a legacy `.xls`, UTF-16 text).
- *
- * @example detectSheetFormat(await readFile('staff.xlsx')) // 'xlsx'
- */
+/** A file's format by content (zip → `xlsx`, text → `csv`), by name only when that cannot say. */
 export function detectSheetFormat(bytes: Uint8Array, fileName?: string): SheetFormat | undefined {
   if (bytes.length === 0) {
     const extension = fileName?.toLowerCase().match(/\.(xlsx|csv|txt)$/)?.[1];

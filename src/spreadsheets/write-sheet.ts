@@ -5,22 +5,12 @@ import { loadExcelJs } from './xlsx.js';
 
 /** How `writeSheet` writes its cells. */
 export interface WriteSheetOptions {
-  /**
-   * Text that starts like a formula (`=`, `+`, `-`, `@`, a tab or CR) gets a leading `'`, so a
-   * person who opens the sheet sees it instead of running it (CSV injection: spreadsheet
-   * programs run such a cell, and the text often comes from others). `false` writes text as
-   * given: only for a file a program reads, such as pesakit's own bulk upload to the platform.
-   * @default true
-   */
+  /** Prefixes formula-like text with `'` against CSV injection. @default true */
   inertFormulas?: boolean;
 }
 
 /**
- * A one-sheet spreadsheet: the header row (bold in an `.xlsx`), then the rows. CSV is UTF-8
- * with a byte-order mark (so Excel shows non-ASCII names correctly) and CRLF line ends, as
- * RFC 4180 writes it; MSISDNs given as text stay text in the `.xlsx` (Excel shows long numbers
- * in scientific notation).
- * @example await writeFile('results.xlsx', await writeSheet('xlsx', ['msisdn', 'status'], rows));
+ * A one-sheet spreadsheet; CSV gets a byte-order mark so Excel shows non-ASCII names.
  * @throws ConfigurationError (`option: 'inertFormulas'`) when the option is not a boolean.
  */
 export async function writeSheet(

@@ -4,10 +4,7 @@ import { isBlankRow, type SheetCell, type SheetLine } from './cells.js';
 import { SpreadsheetError } from './spreadsheet-error.js';
 import { checkInflatedSize } from './zip-inflate-budget.js';
 
-/**
- * Loads exceljs, the optional peer that reads and writes `.xlsx`, on first use, so CSV works
- * without it; when it is missing, a `SpreadsheetError` names the package to install.
- */
+/** Loads the optional peer exceljs on first use, so CSV works without it. */
 export async function loadExcelJs(
   load: () => Promise<{ default: typeof ExcelJS }> = () => import('exceljs'),
 ): Promise<typeof ExcelJS> {

@@ -1,10 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import { SpreadsheetError } from './spreadsheet-error.js';
 
-/**
- * What the entries of an `.xlsx` may inflate to, together: a 5,000-row sheet inflates to well
- * under 1 MiB, and a zip bomb (a small file that inflates to gigabytes) is stopped here.
- */
+/** What an `.xlsx` may inflate to in all: far above 5,000 rows (under 1 MiB), stops a zip bomb. */
 export const MAX_INFLATED_BYTES = 32 * 1024 * 1024;
 
 const END_OF_DIRECTORY = 0x06054b50;
@@ -13,14 +10,7 @@ const LOCAL_HEADER = 0x04034b50;
 const STORED = 0;
 const DEFLATED = 8;
 
-/**
- * Inflates every entry of the zip in `bytes`, counting the bytes it actually produces against
- * one budget of `limit`, and refuses the archive as soon as the budget runs out: the sizes a
- * zip declares are not trusted, since a forged archive declares whatever it likes. Each entry's
- * inflation stops at what is left of the budget (`maxOutputLength`), so memory stays bounded
- * by `limit` whatever the archive holds. Runs before the workbook library sees the file; the
- * inflated bytes are dropped.
- */
+/** Inflates every entry against one `limit` of actual bytes: declared sizes can be forged. */
 export function checkInflatedSize(
   bytes: Uint8Array,
   name: string,

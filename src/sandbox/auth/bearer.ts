@@ -11,7 +11,6 @@ const problems: Readonly<Record<TokenProblem, string>> = {
   unknown: 'Unauthenticated: the token is unknown, revoked, or was issued by another product.',
 };
 
-/** Whom a bearer route is serving, and which token to revoke on logout. */
 export interface Caller {
   readonly account: Account;
   readonly tokenId: string;

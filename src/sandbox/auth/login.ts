@@ -7,7 +7,6 @@ import type { Account } from '../state/accounts.js';
 import { accountBlock } from './bearer.js';
 import { verifyPassword } from './passwords.js';
 
-/** Every product's login; sends the error and returns `undefined` on failure. */
 export async function checkLogin(
   context: SandboxContext,
   product: Product,

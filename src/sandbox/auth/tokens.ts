@@ -7,7 +7,6 @@ interface StoredToken {
   readonly digest: Buffer;
 }
 
-/** Why a bearer token was refused; the message tells the caller what to fix. */
 export type TokenProblem = 'missing' | 'malformed' | 'unknown';
 
 export type TokenLookup =

@@ -1,10 +1,6 @@
 /**
- * The checkout page's only script, static so its hash can go into the page's CSP; the
- * per-checkout data travels in a JSON block. Pays by phone (`mno/`) or card (`portal-session`,
- * then `checkout/{token}/card`), polls the status every 500 ms for two minutes, then sends the
- * tab that paid back to `callback_url` with `external_reference` and `status` (spec rule 10).
- * Any other visitor of a final checkout sees only the outcome, so payment_url is no open redirect.
- * No template literals: it lives inside `String.raw`.
+ * The checkout page's only script, static so its hash can go into the CSP; only the tab that
+ * paid is sent back to `callback_url` (no open redirect). No template literals: it is `String.raw`.
  */
 export const CHECKOUT_SCRIPT = String.raw`
 'use strict';

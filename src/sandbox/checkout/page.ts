@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CHECKOUT_SCRIPT } from './browser-script.js';
 
-/** What the hosted checkout page needs to know about one secure checkout. */
 export interface CheckoutView {
-  /** The payment token the page's own API calls carry. */
   token: string;
-  /** Amount in TZS. */
   amount: number;
   externalReference: string;
   /** The merchant's text for the customer; untrusted, shown escaped. */
@@ -45,14 +42,10 @@ const HTML_ENTITIES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** Escapes untrusted text for an HTML text node or a quoted attribute value. */
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char] ?? char);
 
-/**
- * JSON for a `<script type="application/json">` block: no value can close the element or open a
- * comment, and U+2028/U+2029 are escaped because older parsers treat them as line breaks.
- */
+/** JSON no value of which can close a `<script>` block or open a comment; U+2028/9 escaped too. */
 const jsonForScript = (data: unknown) =>
   JSON.stringify(data).replace(
     /[<>&\u2028\u2029]/g,
@@ -65,11 +58,7 @@ export function formatTzs(amount: number): string {
   return `TZS ${amount.toLocaleString('en-US', { minimumFractionDigits: cents, maximumFractionDigits: 2 })}`;
 }
 
-/**
- * The page's Content-Security-Policy: only its own script and style run, and it talks only to
- * its own origin and the API's. The sandbox sends it as a header (adding `frame-ancestors`);
- * the page repeats it in a `<meta>` tag for wherever else it is served.
- */
+/** The page's CSP: only its own script and style, talking only to its origin and the API's. */
 export function checkoutCspDirectives(apiBase: string): Record<string, string[]> {
   const connect = ["'self'"];
   // A relative apiBase is same-origin, which 'self' already allows.
@@ -86,10 +75,7 @@ export function checkoutCspDirectives(apiBase: string): Record<string, string[]>
   };
 }
 
-/**
- * The self-contained page behind `payment_url`; every value is escaped, so hostile merchant input
- * neither injects markup nor closes the script. Ready once `<html data-ready="true">`.
- */
+/** The page behind `payment_url`; every value is escaped. Ready once `<html data-ready="true">`. */
 export function renderCheckoutPage(view: CheckoutView): string {
   const amount = escapeHtml(formatTzs(view.amount));
   const { token, externalReference, callbackUrl, apiBase } = view;

@@ -11,7 +11,6 @@ export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1000, 5000, 30_000, 12
 export interface CallbackDispatcherOptions {
   /** Retry delays in ms; attempts = `schedule.length + 1`. @default DEFAULT_RETRY_SCHEDULE */
   schedule?: readonly number[];
-  /** The faults in force, read at every enqueue. */
   faults: FaultBoard;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
@@ -33,12 +32,7 @@ interface Job extends CallbackDelivery {
 const isHttpUrl = (value: string) =>
   URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 
-/**
- * Pushes callbacks at least once: a 2xx is delivered; a non-2xx (no redirects), a connection
- * error or a timeout is retried on the schedule, then `failed`. Headers carry the delivery id
- * (same across retries) and attempt; a URL under the control API is never called. Faults apply
- * at enqueue. Nothing throws into the caller; a closed dispatcher sends nothing.
- */
+/** Pushes callbacks at least once: non-2xx retried, then `failed`; never to the control API. */
 export class CallbackDispatcher {
   readonly #options: Required<CallbackDispatcherOptions>;
 
@@ -64,7 +58,7 @@ export class CallbackDispatcher {
     };
   }
 
-  /** Queues one callback. Returns at once; the outcome shows in {@link log}. */
+  /** Queues one callback; the outcome shows in {@link log}. */
   enqueue(delivery: CallbackDelivery): void {
     if (this.#closed) return;
     const id = randomUUID();
@@ -124,13 +118,11 @@ export class CallbackDispatcher {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  /** Forgets everything: cancels held and in-flight deliveries, clears the log. */
   reset(): void {
     this.#cancelAll();
     this.#log = [];
   }
 
-  /** Cancels every timer and in-flight request; nothing is sent afterwards. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#cancelAll();

@@ -55,7 +55,6 @@ export class CollectionEngine {
     };
   }
 
-  /** Settles now: sends the engine callback and returns what the callback route answered. */
   settle(
     record: CollectionRecord,
     outcome: SettlementOutcome,

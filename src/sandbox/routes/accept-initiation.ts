@@ -40,7 +40,6 @@ type InitiationBody = {
   description?: string | undefined;
 };
 
-/** One initiation (mno, bank, pay_mobile); sends any error itself. */
 export function acceptInitiation(
   context: SandboxContext,
   channel: 'mno' | 'bank' | 'pay_mobile',

@@ -13,7 +13,6 @@ import { airtimeUserView } from '../state/accounts.js';
 import { airtimePaymentView } from '../state/airtime.js';
 import { aboveMaxAmount } from './accept-initiation.js';
 
-/** Airtime (prefix /api/sandbox/airtime): accounts, purchases from the wallet, recharges. */
 export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxContext): void {
   const userWithWallet = (accountId: number) => {
     const account = context.accounts.findById('airtime', accountId)!;

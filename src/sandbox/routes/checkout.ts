@@ -28,7 +28,6 @@ export const cardPaymentSchema = z.object({
     .regex(/^\d{12,19}$/, { error: 'The card_number must be 12 to 19 digits.' }),
 });
 
-/** The hosted checkout: initiation, the page behind `payment_url`, and the page's own calls. */
 export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxContext): void {
   /** The checkout a payment token opens, if it is still payable; otherwise sends the error. */
   const payable = (token: string, reply: FastifyReply, unknownStatus: 401 | 404) => {

@@ -11,7 +11,6 @@ import { collectionView } from '../state/collections.js';
 import { acceptInitiation } from './accept-initiation.js';
 import { registerProviderTest } from './provider-test.js';
 
-/** Collection (prefix /api/sandbox): login, initiations, status, pay_mobile, provider test. */
 export function registerCollectionRoutes(app: FastifyInstance, context: SandboxContext): void {
   app.post(routePath(endpoints.collectionLogin), async (request, reply) => {
     const account = await checkLogin(context, 'collection', request, reply);

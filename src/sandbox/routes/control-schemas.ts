@@ -66,7 +66,6 @@ export const settleSchema = collectionStatusRequestSchema.extend({
   outcome: z.enum(['success', 'failed'], { error: 'The outcome must be success or failed.' }),
 });
 
-/** `GET _control/airtime/payments?msisdn=&reference=&status=`. */
 export const airtimePaymentsQuerySchema = z.object({
   msisdn: z.string().max(32).optional(),
   reference: z.string().max(64).optional(),

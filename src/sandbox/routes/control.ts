@@ -47,7 +47,6 @@ function controlRefusal(context: SandboxContext, guard: HostGuard, request: Fast
     : { status: 403, message: 'The control API answers loopback callers only.' };
 }
 
-/** The control API under /api/sandbox/_control: accounts, wallets, settlement, outbox, faults. */
 export function registerControlRoutes(
   app: FastifyInstance,
   context: SandboxContext,

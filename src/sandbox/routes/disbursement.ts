@@ -11,7 +11,6 @@ import { disbursementUserView } from '../state/accounts.js';
 import { disbursementView } from '../state/disbursements.js';
 import { registerPayout } from './payout.js';
 
-/** Disbursement (prefix /api/sandbox/disbursement): accounts, payouts, history. */
 export function registerDisbursementRoutes(app: FastifyInstance, context: SandboxContext): void {
   const walletOf = (accountId: number) => ({
     balance: toShillings(context.wallets.of('disbursement', accountId).balance),

@@ -6,7 +6,6 @@ import { atCapacity, sendValidationError } from '../http/replies.js';
 import { toCents } from '../money.js';
 import type { Account } from './accounts.js';
 
-/** The fields an account may be created or updated with (register, control API, seed). */
 export interface AccountFields {
   product: Product;
   email: string;

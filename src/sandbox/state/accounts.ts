@@ -10,9 +10,7 @@ export interface Account {
   email: string;
   phone: string;
   passwordHash: string;
-  /** Airtime: pending/active/inactive; disbursement: unverified/active/rejected; collection: active. */
   status: AirtimeUserStatus | DisbursementUserStatus;
-  /** Airtime only: 1 admin, 2 user, 3 finance. */
   role_id: 1 | 2 | 3;
   readonly created_at: string;
   updated_at: string;
@@ -20,7 +18,6 @@ export interface Account {
 
 export type NewAccount = Omit<Account, 'id' | 'created_at' | 'updated_at'>;
 
-/** Accounts of all three products; each has its own id sequence and email namespace. */
 export class AccountBook {
   readonly #byEmail = new Map<string, Account>();
   /** Every bearer request finds its account by id: a map, not a scan of all accounts. */

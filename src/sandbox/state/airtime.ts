@@ -1,7 +1,6 @@
 import type { AirtimePaymentStatus, RechargeStatus } from '../../schemas/airtime.js';
 import type { Provider } from '../../schemas/provider.js';
 
-/** An airtime purchase: provider, status and the processing message (spec § entities). */
 export interface AirtimePaymentRecord {
   readonly id: number;
   readonly accountId: number;
@@ -15,7 +14,6 @@ export interface AirtimePaymentRecord {
   updated_at: string;
 }
 
-/** A wallet top-up, keyed by its control number; its status changes by callback. */
 export interface RechargeRecord {
   readonly controlNumber: string;
   readonly accountId: number;

@@ -1,7 +1,6 @@
 import type { CollectionChannel, CollectionStatus } from '../../schemas/collection.js';
 import type { Provider } from '../../schemas/provider.js';
 
-/** A collection transaction, with each of its references kept in its own field. */
 export interface CollectionRecord {
   readonly controlNumber: string;
   /** The engine reference; the engine callback's `data.paymentReference`. */
@@ -26,7 +25,6 @@ export interface CollectionRecord {
   updated_at: string;
 }
 
-/** Collection transactions, findable by control number, engine reference or payment token. */
 export class CollectionBook {
   readonly #byControlNumber = new Map<string, CollectionRecord>();
   readonly #byReference = new Map<string, CollectionRecord>();

@@ -11,7 +11,6 @@ export interface SmsMessage {
 
 export const SMS_KEPT = 1000;
 
-/** The SMS outbox: airtime confirmations and failure notices, payout notices to recipients. */
 export class SmsOutbox {
   readonly #messages: SmsMessage[] = [];
 
