@@ -49,10 +49,6 @@ const logoutEndpoints = {
  * Moves requests to the platform through ky over fetch: per-environment URLs, lazy login (and
  * once more after a 401), timeouts, retries of safe operations only, validated bodies, and an
  * event per attempt with secrets redacted.
- *
- * @example
- * const transport = new Transport({ baseUrl: 'http://127.0.0.1:4010', credentials: { airtime } });
- * const user = await transport.request('airtimeUser');
  */
 export class Transport {
   /** `request`, `response`, `retry` and `error` events; see TransportEvents. */

@@ -53,9 +53,6 @@ export class Airtime {
   /**
    * Sends airtime from the wallet; the answer is final (`success` or `failed`). An amount above
    * the balance is an `InsufficientFundsError`.
-   * @example
-   * const sale = await pesakit.airtime.purchase({ msisdn: '255754123456', amount: 1000 });
-   * if (sale.status === 'success') …
    */
   purchase(
     request: AirtimePurchaseRequest,
@@ -84,10 +81,6 @@ export class Airtime {
    * Sends airtime to every row of a batch (rows, or an .xlsx/.csv path or bytes), each stored
    * under `<batchId>:<row>`, all checked first. Rerun the `batchId` after a crash: stored rows
    * are reported, never resent. Emits `row` and `progress`. See docs/airtime-bulk.md.
-   * @example
-   * const batch = pesakit.airtime.bulkPurchase('./staff-airtime.xlsx', { batchId: 'payroll-2026-11' });
-   * batch.on('progress', (t) => console.log(`${t.done}/${t.rows}`));
-   * const { totals, rows } = await batch;
    */
   bulkPurchase(source: AirtimeBulkSource, options?: AirtimeBulkOptions): AirtimeBulkPurchase {
     return startBulkPurchase(

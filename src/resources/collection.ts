@@ -43,12 +43,7 @@ export class Collection {
     await this.#context.transport.logout('collection');
   }
 
-  /**
-   * Asks the customer's phone to approve a payment (USSD push).
-   * @example
-   * const payment = await pesakit.collection.initiateMno({ amount: 15000, msisdn: '255754123456' });
-   * payment.controlNumber; payment.reference; payment.merchantReference;
-   */
+  /** Asks the customer's phone to approve a payment (USSD push). */
   initiateMno(
     request: MnoCollectionRequest,
     options?: MoneyMovementOptions,
@@ -94,11 +89,6 @@ export class Collection {
   /**
    * Creates a hosted checkout: send the customer to `payment_url`; on return, check it with
    * `verifyCheckoutReturn`.
-   * @example
-   * const checkout = await pesakit.collection.createCheckout({
-   *   amount: 30000, callback_url: 'https://shop.example.co.tz/paid',
-   * });
-   * res.redirect(checkout.payment_url);
    */
   createCheckout(
     request: SecureCheckoutRequest,
@@ -149,9 +139,6 @@ export class Collection {
   /**
    * Hosted checkout, phone option, for your own checkout UI; a stored checkout gets the answer's
    * references.
-   * @example
-   * const checkout = await pesakit.collection.createCheckout({ amount: 30000, callback_url });
-   * await pesakit.collection.checkoutMno({ token: checkout.payment_token, msisdn: '255754123456' });
    */
   async checkoutMno(
     request: CheckoutMnoRequest,
@@ -168,11 +155,7 @@ export class Collection {
     return response;
   }
 
-  /**
-   * Hosted checkout, card option: opens a card session with the payment token.
-   * @example
-   * const { session_id } = await pesakit.collection.portalSession({ token: checkout.payment_token });
-   */
+  /** Hosted checkout, card option: opens a card session with the payment token. */
   portalSession(
     request: PortalSessionRequest,
     options?: CallOptions,
@@ -186,7 +169,6 @@ export class Collection {
   /**
    * Pulls a transaction's state by control number or engine reference, and applies it to a
    * stored record (`success` only when references and amount match, else `needs_review`).
-   * @example const { data } = await pesakit.collection.status('991234567890');
    */
   async status(
     refId: string,

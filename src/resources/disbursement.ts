@@ -57,9 +57,6 @@ export class Disbursement {
   /**
    * Sends a payout to a `255` + nine-digit MSISDN of a supported provider (checked first). Too
    * little balance is an `InsufficientFundsError`; an upstream refusal a `BadRequestError`.
-   * @example
-   * const payout = await pesakit.disbursement.pay({ msisdn: '255754123456', amount: 20000, name: 'Asha' });
-   * payout.response.reference; // the refid
    */
   pay(
     request: DisbursementRequest,
@@ -91,13 +88,7 @@ export class Disbursement {
     );
   }
 
-  /**
-   * The user's payouts, newest first: await it for one page, `for await` it for all.
-   * @example
-   * for await (const payout of pesakit.disbursement.payments({ per_page: 100 })) {
-   *   console.log(payout.refid, payout.status);
-   * }
-   */
+  /** The user's payouts, newest first: await it for one page, `for await` it for all. */
   payments(request: PageRequest = {}, options?: CallOptions): PagePromise<DisbursementPayment> {
     // A JavaScript caller's `null` is refused when awaited, like any other bad request.
     if (typeof request !== 'object' || request === null) {
