@@ -23,10 +23,7 @@ export class Airtime {
     this.#context = context;
   }
 
-  /**
-   * Creates an airtime merchant account, `pending` until an administrator activates it.
-   * @example await pesakit.airtime.register({ name: 'Duka', email, phone: '255754000001', password });
-   */
+  /** Creates an airtime merchant account, `pending` until an administrator activates it. */
   register(
     request: RegisterRequest,
     options?: CallOptions,
@@ -37,10 +34,7 @@ export class Airtime {
     });
   }
 
-  /**
-   * Logs in and keeps the token (calls also log in lazily).
-   * @example const { user } = await pesakit.airtime.login(); user.wallet.balance;
-   */
+  /** Logs in and keeps the token (calls also log in lazily). */
   login(credentials?: LoginRequest, options?: CallOptions): Promise<ResponseOf<'airtimeLogin'>> {
     return logIn(this.#context, 'airtime', credentials, options);
   }
@@ -94,10 +88,7 @@ export class Airtime {
     );
   }
 
-  /**
-   * Starts a wallet top-up, credited once the recharge callback confirms the `controlNumber`.
-   * @example const { controlNumber } = await pesakit.airtime.recharge({ amount: 50000 });
-   */
+  /** Starts a wallet top-up, credited once the recharge callback confirms the `controlNumber`. */
   recharge(
     request: RechargeRequest,
     options?: MoneyMovementOptions,
@@ -116,10 +107,7 @@ export class Airtime {
     );
   }
 
-  /**
-   * Confirms (`status: true`) or fails a recharge by `controlNumber`, as the payment side does.
-   * @example await pesakit.airtime.confirmRecharge({ controlNumber, status: true });
-   */
+  /** Confirms (`status: true`) or fails a recharge by `controlNumber`, as the payment side does. */
   async confirmRecharge(
     request: RechargeCallback,
     options?: CallOptions,
@@ -139,10 +127,7 @@ export class Airtime {
     return response;
   }
 
-  /**
-   * The authenticated user with the wallet balance.
-   * @example const { user } = await pesakit.airtime.user(); user.wallet.balance;
-   */
+  /** The authenticated user with the wallet balance. */
   user(options?: CallOptions): Promise<WithLastResponse<ResponseOf<'airtimeUser'>>> {
     return this.#context.transport.request('airtimeUser', transportOptions(options));
   }

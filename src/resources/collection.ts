@@ -30,10 +30,7 @@ export class Collection {
     this.#context = context;
   }
 
-  /**
-   * Logs in and keeps the token (calls also log in lazily).
-   * @example await pesakit.collection.login({ email: 'shop@example.co.tz', password: '…' });
-   */
+  /** Logs in and keeps the token (calls also log in lazily). */
   login(credentials?: LoginRequest, options?: CallOptions): Promise<ResponseOf<'collectionLogin'>> {
     return logIn(this.#context, 'collection', credentials, options);
   }
@@ -63,10 +60,7 @@ export class Collection {
     );
   }
 
-  /**
-   * Creates a bank collection: the customer pays at the bank against the `controlNumber`.
-   * @example const bill = await pesakit.collection.initiateBank({ amount: 250000 });
-   */
+  /** Creates a bank collection: the customer pays at the bank against the `controlNumber`. */
   initiateBank(
     request: BankCollectionRequest,
     options?: MoneyMovementOptions,
@@ -113,10 +107,7 @@ export class Collection {
     );
   }
 
-  /**
-   * Engine-compatible pay_mobile; a configured `apiKey` is sent as `x-api-key`.
-   * @example await pesakit.collection.payMobile({ amount: 5000, msisdn: '255713000111' });
-   */
+  /** Engine-compatible pay_mobile; a configured `apiKey` is sent as `x-api-key`. */
   payMobile(
     request: PayMobileRequest,
     options?: MoneyMovementOptions,
@@ -182,10 +173,7 @@ export class Collection {
     return record ? withLastResponse({ ...response, record }, response.lastResponse) : response;
   }
 
-  /**
-   * A sample signed token and its hash for integration tests of a payment provider.
-   * @example const { token, hash } = await pesakit.collection.testProvider('vodacom');
-   */
+  /** A sample signed token and its hash for integration tests of a payment provider. */
   testProvider(
     provider: TestProvider,
     options?: CallOptions,

@@ -24,10 +24,7 @@ export class Disbursement {
     this.#context = context;
   }
 
-  /**
-   * Creates a disbursement account. It starts `unverified` and cannot log in until verified.
-   * @example await pesakit.disbursement.register({ name: 'Duka', email, phone: '255754000001', password });
-   */
+  /** Creates a disbursement account. It starts `unverified` and cannot log in until verified. */
   register(
     request: RegisterRequest,
     options?: CallOptions,
@@ -38,10 +35,7 @@ export class Disbursement {
     });
   }
 
-  /**
-   * Logs in and keeps the token (calls also log in lazily).
-   * @example const { wallet } = await pesakit.disbursement.login(); wallet.balance;
-   */
+  /** Logs in and keeps the token (calls also log in lazily). */
   login(
     credentials?: LoginRequest,
     options?: CallOptions,
@@ -115,10 +109,7 @@ export class Disbursement {
     }, request.page ?? 1);
   }
 
-  /**
-   * The authenticated user and the wallet balance.
-   * @example const { wallet } = await pesakit.disbursement.user(); wallet.balance;
-   */
+  /** The authenticated user and the wallet balance. */
   user(options?: CallOptions): Promise<WithLastResponse<ResponseOf<'disbursementUser'>>> {
     return this.#context.transport.request('disbursementUser', transportOptions(options));
   }
