@@ -44,10 +44,7 @@ export class Airtime {
     await this.#context.transport.logout('airtime');
   }
 
-  /**
-   * Sends airtime from the wallet; the answer is final (`success` or `failed`). An amount above
-   * the balance is an `InsufficientFundsError`.
-   */
+  /** Sends airtime; the answer is final. Too little balance: `InsufficientFundsError`. */
   purchase(
     request: AirtimePurchaseRequest,
     options?: MoneyMovementOptions,

@@ -80,10 +80,7 @@ export class Collection {
     );
   }
 
-  /**
-   * Creates a hosted checkout: send the customer to `payment_url`; on return, check it with
-   * `verifyCheckoutReturn`.
-   */
+  /** Creates a hosted checkout: send the customer to `payment_url`, then `verifyCheckoutReturn`. */
   createCheckout(
     request: SecureCheckoutRequest,
     options?: MoneyMovementOptions,
@@ -127,10 +124,7 @@ export class Collection {
     );
   }
 
-  /**
-   * Hosted checkout, phone option, for your own checkout UI; a stored checkout gets the answer's
-   * references.
-   */
+  /** Hosted checkout, phone option, for your own checkout UI. */
   async checkoutMno(
     request: CheckoutMnoRequest,
     options?: CallOptions,
