@@ -13,9 +13,8 @@ import { newMerchantReference } from './resources/merchant-reference.js';
 
 export interface PesakitOptions extends TransportOptions {
   /**
-   * Where every transaction the client starts is remembered, under all its references.
-   * Use `SqliteReferenceStore` (`pesakit/sqlite`) on one machine, `PostgresReferenceStore`
-   * (`pesakit/postgres`) across many.
+   * Where every transaction is remembered: `SqliteReferenceStore` on one machine,
+   * `PostgresReferenceStore` across many.
    * @default new MemoryReferenceStore() — lost when the process exits; for tests only.
    */
   store?: ReferenceStore;
@@ -26,17 +25,7 @@ export interface PesakitOptions extends TransportOptions {
   newMerchantReference?: () => string;
 }
 
-/**
- * The pesakit client: one typed method per endpoint of the three products.
- *
- * @example
- * const pesakit = new Pesakit({
- *   environment: 'sandbox',
- *   baseUrl: 'http://127.0.0.1:4010',
- *   credentials: { collection: { email, password } },
- * });
- * const payment = await pesakit.collection.initiateMno({ amount: 15000, msisdn: '255754123456' });
- */
+/** The pesakit client: one typed method per endpoint of the three products. */
 export class Pesakit {
   readonly collection: Collection;
   readonly airtime: Airtime;
@@ -67,15 +56,8 @@ export class Pesakit {
   }
 
   /**
-   * A receiver for the platform's collection callbacks and the checkout return, on this
-   * client's store. Mount it with `pesakit/express` or `pesakit/fastify` (or call
-   * `receiver.receive()`), then `receiver.start()`. See docs/callbacks.md.
-   *
-   * @example
-   * const receiver = pesakit.createCallbackReceiver({
-   *   onPaid: async (record, { effectKey }) => orders.markPaid(record.merchantReference, effectKey),
-   * });
-   * receiver.start();
+   * A receiver for collection callbacks and the checkout return, on this client's store.
+   * Mount it with `pesakit/express` or `pesakit/fastify`, then `receiver.start()`.
    */
   createCallbackReceiver(options: CallbackReceiverOptions = {}): CallbackReceiver {
     return new CallbackReceiver(
@@ -92,14 +74,8 @@ export class Pesakit {
   }
 
   /**
-   * The pull reconciler over this client's store and credentials: brings every pending,
-   * unknown and stale initiating transaction to a final state or to `needs_review`
-   * (docs/reconciler.md). Pass the same `onPaid` / `onFailed` / `onReview` handlers as the
-   * callback receiver: whichever path settles a record first runs them.
-   *
-   * @example
-   * const reconciler = pesakit.createReconciler({ concurrency: 8, onPaid: fulfil });
-   * const summary = await reconciler.runOnce();   // or reconciler.start(); … await reconciler.close();
+   * The pull reconciler: brings pending, unknown and stale initiating transactions to a final
+   * state or `needs_review`. Whichever of it and the receiver settles a record first runs the handlers.
    */
   createReconciler(options?: ReconcilerOptions): Reconciler {
     return new Reconciler(
@@ -109,23 +85,15 @@ export class Pesakit {
   }
 
   /**
-   * Uses `token` for `product`'s bearer calls from now on (`undefined` forgets it): a token
-   * obtained elsewhere, or one kept across restarts. Without credentials for the product,
-   * this is how its calls authenticate; with them, a rejected token is replaced by a login.
-   *
-   * @example pesakit.setToken('airtime', process.env.AIRTIME_TOKEN);
+   * Uses `token` for `product`'s bearer calls (`undefined` forgets it). With credentials for
+   * the product, a rejected token is replaced by a login.
    */
   setToken(product: Product, token: string | undefined): this {
     this.#transport.setToken(product, token);
     return this;
   }
 
-  /**
-   * Listens to the transport: `request`, `response`, `retry`, `error`. Secrets are redacted
-   * from every event.
-   *
-   * @example pesakit.on('retry', (e) => log.warn({ path: e.path, attempt: e.attempt }));
-   */
+  /** Listens to the transport: `request`, `response`, `retry`, `error`. Secrets are redacted. */
   on<E extends keyof TransportEvents>(
     event: E,
     listener: (...args: TransportEvents[E]) => void,

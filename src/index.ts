@@ -1,8 +1,5 @@
-// The public surface of `pesakit`: the client, the callback receiver, the reconciler, the stores'
-// shared vocabulary, the bulk airtime helpers and the errors. Every runtime export is listed by
-// name: what is not here is not API. The zod schemas are in `pesakit/schemas`; the transport,
-// the endpoint table and the other internals are not exported. Values and types are exported
-// apart so that type-only imports stay erasable.
+// The public surface of `pesakit`: what is not listed here by name is not API. Values and types
+// are exported apart so that type-only imports stay erasable.
 
 // Callbacks: receiver, inbox, checkout return.
 export type {
@@ -202,8 +199,7 @@ export type { Disbursement } from './resources/disbursement.js';
 export { newMerchantReference } from './resources/merchant-reference.js';
 export type { MoneyMovementOptions, WithMerchantReference } from './resources/move-money.js';
 export type { Page, PagePromise } from './resources/pagination.js';
-// Bulk airtime: the limits and the spreadsheets (.xlsx through the optional peer exceljs,
-// loaded only when a workbook is read or written; CSV).
+// Bulk airtime: the limits and the spreadsheets (.xlsx through the optional peer exceljs; CSV).
 export type {
   AirtimeBulkResponse,
   AirtimeBulkRow,
@@ -211,8 +207,7 @@ export type {
   AirtimeBulkRowStatus,
 } from './schemas/airtime-bulk.js';
 export { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from './schemas/airtime-bulk.js';
-// The helpers a merchant calls on amounts, MSISDNs and providers, and the platform's request and
-// answer types (their zod schemas are in `pesakit/schemas`).
+// Helpers for amounts, MSISDNs and providers; the platform's request and answer types.
 export { amountToCents, centsToAmount, MAX_AMOUNT_TZS, sameAmount } from './schemas/amount.js';
 export type * from './schemas/index.js';
 export { normalizeMsisdn } from './schemas/msisdn.js';

@@ -28,9 +28,8 @@ export interface Attempt {
 }
 
 /**
- * Sends one attempt through ky (its retries off: p-retry retries) and returns the body parsed by
- * the response schema. Redirects are never followed: a money call re-sent elsewhere could pay
- * twice. A money request that may have been sent fails as an AmbiguousOutcomeError.
+ * Sends one attempt through ky (p-retry retries). Redirects are never followed: a money call
+ * re-sent elsewhere could pay twice. A maybe-sent money request is an AmbiguousOutcomeError.
  */
 export async function sendAttempt(
   attempt: Attempt,

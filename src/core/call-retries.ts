@@ -18,10 +18,7 @@ export interface RetryContext {
   emitRetry(payload: () => TransportEvents['retry'][0]): void;
 }
 
-/**
- * Sends a call, retrying a `safe` one on a transient failure with p-retry's backoff, or exactly
- * the platform's `Retry-After` (waited in `onFailedAttempt`); a money call goes out once.
- */
+/** Sends a call: a `safe` one retried on transient failures, a money call once. */
 export function withRetries(
   context: RetryContext,
   call: Call,

@@ -1,7 +1,6 @@
 /**
- * The fetch failures that certainly happened before the request was written (a money call that
- * failed so failed cleanly). Anything else may have been sent: guessing wrong could pay twice.
- * The code is read from the error and from its `cause` (undici's `TypeError('fetch failed')`).
+ * Fetch failures that certainly happened before the request was written (code read from the error
+ * and its `cause`). Anything else may have been sent: guessing wrong could pay twice.
  */
 const beforeSendCodes = new Set([
   // The connection was never made.

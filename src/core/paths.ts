@@ -1,10 +1,7 @@
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { type Endpoint, type Environment, sandboxPrefixes } from './endpoints.js';
 
-/**
- * An endpoint's path in an environment, `{name}` parameters filled in and encoded. A missing
- * parameter, or one leaving its segment (`.`, `..`, empty), is a RequestValidationError.
- */
+/** An endpoint's path, `{name}` encoded; a missing or segment-leaving one is refused. */
 export function endpointPath(
   endpoint: Pick<Endpoint, 'id' | 'method' | 'product' | 'sandboxPath' | 'productionPath'>,
   environment: Environment,

@@ -45,15 +45,7 @@ const logoutEndpoints = {
   disbursement: 'disbursementLogout',
 } as const satisfies Partial<Record<Product, EndpointId>>;
 
-/**
- * Moves requests to the platform through ky over fetch: per-environment URLs, lazy login (and
- * once more after a 401), timeouts, retries of safe operations only, validated bodies, and an
- * event per attempt with secrets redacted.
- *
- * @example
- * const transport = new Transport({ baseUrl: 'http://127.0.0.1:4010', credentials: { airtime } });
- * const user = await transport.request('airtimeUser');
- */
+/** Moves requests to the platform: lazy login, timeouts, retries of safe operations only. */
 export class Transport {
   /** `request`, `response`, `retry` and `error` events; see TransportEvents. */
   readonly events = new EventEmitter<TransportEvents>();
@@ -89,19 +81,13 @@ export class Transport {
     this.#sessions.setToken(product, token);
   }
 
-  /**
-   * A token for `product`: the one held, or one from a (shared) login. Money-moving calls get it
-   * before writing their intent; `signal` stops the wait, not the login other calls may share.
-   */
+  /** A token for `product`, held or from a shared login; `signal` stops the wait, not the login. */
   authenticate(product: Product, signal?: AbortSignal): Promise<string> {
     const request = { method: 'POST', path: this.#loginPath(product) };
     return untilAborted(this.#sessions.current(product), signal, request);
   }
 
-  /**
-   * Makes every check `request` makes before sending and throws what it would; nothing is sent.
-   * The money path checks this way before writing its intent, then calls `sendChecked`.
-   */
+  /** Makes every check `request` makes before sending, and throws what it would; sends nothing. */
   prepare<K extends EndpointId>(id: K, options: RequestOptions<K> = {}): CheckedRequest<K> {
     const call = this.#call(id, options, undefined);
     const { signal } = options;
@@ -131,10 +117,7 @@ export class Transport {
     if (call) this.#emit('error', () => describeFailure(call, this.#options, error));
   }
 
-  /**
-   * Sends one endpoint-table operation; returns its validated response with a non-enumerable
-   * `lastResponse`. An abort after a money call was sent is an AmbiguousOutcomeError.
-   */
+  /** Sends one endpoint-table operation. An abort after a money call was sent is ambiguous. */
   async request<K extends EndpointId>(
     id: K,
     options: RequestOptions<K> = {},
@@ -144,10 +127,7 @@ export class Transport {
     >;
   }
 
-  /**
-   * Sends a `multipart/form-data` upload (airtime `customer/bulkpayment`) as `request` would;
-   * `endpoint.retry` decides retries (`money`: never) and `endpoint.response` checks the answer.
-   */
+  /** Sends a `multipart/form-data` upload as `request` would; `endpoint.retry` decides retries. */
   upload<R extends Endpoint & { readonly id: UploadEndpointId }>(
     endpoint: R,
     form: FormData,

@@ -1,10 +1,8 @@
 import type { ReferenceStore } from '../references/index.js';
 
 /**
- * The store as seen by the holder of one lease: every `transition` carries the fencing token,
- * so a worker whose lease expired (and was taken over) cannot write a final state. Everything
- * else goes to the store unchanged. Lets shared settlement code (applyCollectionObservation)
- * write fenced without knowing about leases.
+ * The store as seen by one lease's holder: every `transition` carries the fencing token, so a
+ * worker whose lease was taken over cannot write a final state.
  */
 export function fencedStore(store: ReferenceStore, leaseToken: string): ReferenceStore {
   return new Proxy(store, {

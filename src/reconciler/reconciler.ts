@@ -33,7 +33,6 @@ export interface ReconcilerDependencies {
   now?: () => Date;
 }
 
-/** What `runOnce` takes. */
 export interface RunOnceOptions {
   /** Check every open record now, due or not (once each): the CLI's `--all`. */
   force?: boolean;
@@ -41,10 +40,7 @@ export interface RunOnceOptions {
   signal?: AbortSignal;
 }
 
-/**
- * The pull reconciler: brings every open record to a final state or `needs_review` by pulling the
- * platform on a schedule, leased and fenced, every request through one rate gate.
- */
+/** Pulls every open record to a final state or `needs_review`: scheduled, leased and fenced. */
 export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #store: ReferenceStore;
   readonly #options: ResolvedOptions;

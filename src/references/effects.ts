@@ -1,9 +1,8 @@
 import type { TransactionRecord } from './types.js';
 
 /**
- * The merchant handler's run for a final transition, an outbox entry on the record. The winning
- * transition makes it `due` in the same write, so a process dying before the run leaves it for
- * another. `running` is leased (expired: claimable again); `dead` waits for a person.
+ * The handler's run for a final transition, an outbox entry made `due` in the same write, so a
+ * process dying before the run leaves it for another. `dead` waits for a person.
  */
 export type EffectStatus = 'none' | 'due' | 'running' | 'done' | 'dead';
 

@@ -1,9 +1,8 @@
 import type pg from 'pg';
 
 /**
- * pg leaves a checked-out client without an 'error' listener, so a connection dropped inside a
- * store call would crash the process; the query fails on its own, the event only needs a
- * listener. One `acquire` listener per pool, however many stores share it.
+ * pg leaves a checked-out client without an 'error' listener: a connection dropped inside a store
+ * call would crash the process. One `acquire` listener per pool, however many stores share it.
  */
 const storesByPool = new WeakMap<pg.Pool, number>();
 

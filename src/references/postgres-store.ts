@@ -13,13 +13,7 @@ export interface PostgresReferenceStoreOptions extends SqlReferenceStoreOptions 
   schema?: string;
 }
 
-/**
- * The store in PostgreSQL, for many processes: every change locks its row.
- *
- * @example
- * import { PostgresReferenceStore } from 'pesakit/postgres';
- * const store = await PostgresReferenceStore.open(process.env.DATABASE_URL);
- */
+/** The store in PostgreSQL, for many processes: every change locks its row. */
 export class PostgresReferenceStore extends SqlReferenceStore {
   private constructor(
     db: Kysely<StoreDatabase>,

@@ -13,13 +13,7 @@ export interface SqliteReferenceStoreOptions extends SqlReferenceStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/**
- * The store in a SQLite file, for one process.
- *
- * @example
- * import { SqliteReferenceStore } from 'pesakit/sqlite';
- * const store = await SqliteReferenceStore.open('./pesakit.sqlite');
- */
+/** The store in a SQLite file, for one process. */
 export class SqliteReferenceStore extends SqlReferenceStore {
   private constructor(
     db: Kysely<StoreDatabase>,

@@ -117,11 +117,7 @@ export interface TransactionRecords {
     to: TransactionStatus,
     details?: TransitionDetails,
   ): Promise<{ record: TransactionRecord; changed: boolean }>;
-  /**
-   * `attachReferences` then `transition` in one commit. Bad input, a conflict or a lost lease
-   * write nothing; a refused move throws `InvalidTransitionError` with the references attached,
-   * as the two calls in turn would.
-   */
+  /** `attachReferences` then `transition` in one commit, failing as the two calls in turn would. */
   attachAndTransition(
     merchantReference: string,
     refs: References,
@@ -134,15 +130,12 @@ export interface TransactionRecords {
   find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined>;
   /** Never-checked first, then the oldest check, then the oldest created. */
   listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]>;
-  /** Sets `lastCheckedAt` and counts the check. */
   recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord>;
 }
 
 /**
- * Every transaction pesakit starts, moved forward to a final state; made of parts so code asks
- * only for what it uses. Memory, SQLite and PostgreSQL share one conformance suite. Bad input
- * → `StoreInputError`, nothing stored; an unknown merchant reference → `TransactionNotFoundError`
- * (lookups return `undefined`).
+ * Every transaction pesakit starts, moved forward to a final state. Bad input → `StoreInputError`,
+ * nothing stored; an unknown merchant reference → `TransactionNotFoundError`.
  */
 export interface ReferenceStore
   extends TransactionRecords,

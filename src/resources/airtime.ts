@@ -23,10 +23,7 @@ export class Airtime {
     this.#context = context;
   }
 
-  /**
-   * Creates an airtime merchant account, `pending` until an administrator activates it.
-   * @example await pesakit.airtime.register({ name: 'Duka', email, phone: '255754000001', password });
-   */
+  /** Creates an airtime merchant account, `pending` until an administrator activates it. */
   register(
     request: RegisterRequest,
     options?: CallOptions,
@@ -37,10 +34,7 @@ export class Airtime {
     });
   }
 
-  /**
-   * Logs in and keeps the token (calls also log in lazily).
-   * @example const { user } = await pesakit.airtime.login(); user.wallet.balance;
-   */
+  /** Logs in and keeps the token (calls also log in lazily). */
   login(credentials?: LoginRequest, options?: CallOptions): Promise<ResponseOf<'airtimeLogin'>> {
     return logIn(this.#context, 'airtime', credentials, options);
   }
@@ -50,13 +44,7 @@ export class Airtime {
     await this.#context.transport.logout('airtime');
   }
 
-  /**
-   * Sends airtime from the wallet; the answer is final (`success` or `failed`). An amount above
-   * the balance is an `InsufficientFundsError`.
-   * @example
-   * const sale = await pesakit.airtime.purchase({ msisdn: '255754123456', amount: 1000 });
-   * if (sale.status === 'success') …
-   */
+  /** Sends airtime; the answer is final. Too little balance: `InsufficientFundsError`. */
   purchase(
     request: AirtimePurchaseRequest,
     options?: MoneyMovementOptions,
@@ -84,10 +72,6 @@ export class Airtime {
    * Sends airtime to every row of a batch (rows, or an .xlsx/.csv path or bytes), each stored
    * under `<batchId>:<row>`, all checked first. Rerun the `batchId` after a crash: stored rows
    * are reported, never resent. Emits `row` and `progress`. See docs/airtime-bulk.md.
-   * @example
-   * const batch = pesakit.airtime.bulkPurchase('./staff-airtime.xlsx', { batchId: 'payroll-2026-11' });
-   * batch.on('progress', (t) => console.log(`${t.done}/${t.rows}`));
-   * const { totals, rows } = await batch;
    */
   bulkPurchase(source: AirtimeBulkSource, options?: AirtimeBulkOptions): AirtimeBulkPurchase {
     return startBulkPurchase(
@@ -101,10 +85,7 @@ export class Airtime {
     );
   }
 
-  /**
-   * Starts a wallet top-up, credited once the recharge callback confirms the `controlNumber`.
-   * @example const { controlNumber } = await pesakit.airtime.recharge({ amount: 50000 });
-   */
+  /** Starts a wallet top-up, credited once the recharge callback confirms the `controlNumber`. */
   recharge(
     request: RechargeRequest,
     options?: MoneyMovementOptions,
@@ -123,10 +104,7 @@ export class Airtime {
     );
   }
 
-  /**
-   * Confirms (`status: true`) or fails a recharge by `controlNumber`, as the payment side does.
-   * @example await pesakit.airtime.confirmRecharge({ controlNumber, status: true });
-   */
+  /** Confirms (`status: true`) or fails a recharge by `controlNumber`, as the payment side does. */
   async confirmRecharge(
     request: RechargeCallback,
     options?: CallOptions,
@@ -146,10 +124,7 @@ export class Airtime {
     return response;
   }
 
-  /**
-   * The authenticated user with the wallet balance.
-   * @example const { user } = await pesakit.airtime.user(); user.wallet.balance;
-   */
+  /** The authenticated user with the wallet balance. */
   user(options?: CallOptions): Promise<WithLastResponse<ResponseOf<'airtimeUser'>>> {
     return this.#context.transport.request('airtimeUser', transportOptions(options));
   }

@@ -30,10 +30,7 @@ export class Collection {
     this.#context = context;
   }
 
-  /**
-   * Logs in and keeps the token (calls also log in lazily).
-   * @example await pesakit.collection.login({ email: 'shop@example.co.tz', password: '…' });
-   */
+  /** Logs in and keeps the token (calls also log in lazily). */
   login(credentials?: LoginRequest, options?: CallOptions): Promise<ResponseOf<'collectionLogin'>> {
     return logIn(this.#context, 'collection', credentials, options);
   }
@@ -43,12 +40,7 @@ export class Collection {
     await this.#context.transport.logout('collection');
   }
 
-  /**
-   * Asks the customer's phone to approve a payment (USSD push).
-   * @example
-   * const payment = await pesakit.collection.initiateMno({ amount: 15000, msisdn: '255754123456' });
-   * payment.controlNumber; payment.reference; payment.merchantReference;
-   */
+  /** Asks the customer's phone to approve a payment (USSD push). */
   initiateMno(
     request: MnoCollectionRequest,
     options?: MoneyMovementOptions,
@@ -68,10 +60,7 @@ export class Collection {
     );
   }
 
-  /**
-   * Creates a bank collection: the customer pays at the bank against the `controlNumber`.
-   * @example const bill = await pesakit.collection.initiateBank({ amount: 250000 });
-   */
+  /** Creates a bank collection: the customer pays at the bank against the `controlNumber`. */
   initiateBank(
     request: BankCollectionRequest,
     options?: MoneyMovementOptions,
@@ -91,15 +80,7 @@ export class Collection {
     );
   }
 
-  /**
-   * Creates a hosted checkout: send the customer to `payment_url`; on return, check it with
-   * `verifyCheckoutReturn`.
-   * @example
-   * const checkout = await pesakit.collection.createCheckout({
-   *   amount: 30000, callback_url: 'https://shop.example.co.tz/paid',
-   * });
-   * res.redirect(checkout.payment_url);
-   */
+  /** Creates a hosted checkout: send the customer to `payment_url`, then `verifyCheckoutReturn`. */
   createCheckout(
     request: SecureCheckoutRequest,
     options?: MoneyMovementOptions,
@@ -123,10 +104,7 @@ export class Collection {
     );
   }
 
-  /**
-   * Engine-compatible pay_mobile; a configured `apiKey` is sent as `x-api-key`.
-   * @example await pesakit.collection.payMobile({ amount: 5000, msisdn: '255713000111' });
-   */
+  /** Engine-compatible pay_mobile; a configured `apiKey` is sent as `x-api-key`. */
   payMobile(
     request: PayMobileRequest,
     options?: MoneyMovementOptions,
@@ -146,13 +124,7 @@ export class Collection {
     );
   }
 
-  /**
-   * Hosted checkout, phone option, for your own checkout UI; a stored checkout gets the answer's
-   * references.
-   * @example
-   * const checkout = await pesakit.collection.createCheckout({ amount: 30000, callback_url });
-   * await pesakit.collection.checkoutMno({ token: checkout.payment_token, msisdn: '255754123456' });
-   */
+  /** Hosted checkout, phone option, for your own checkout UI. */
   async checkoutMno(
     request: CheckoutMnoRequest,
     options?: CallOptions,
@@ -168,11 +140,7 @@ export class Collection {
     return response;
   }
 
-  /**
-   * Hosted checkout, card option: opens a card session with the payment token.
-   * @example
-   * const { session_id } = await pesakit.collection.portalSession({ token: checkout.payment_token });
-   */
+  /** Hosted checkout, card option: opens a card session with the payment token. */
   portalSession(
     request: PortalSessionRequest,
     options?: CallOptions,
@@ -186,7 +154,6 @@ export class Collection {
   /**
    * Pulls a transaction's state by control number or engine reference, and applies it to a
    * stored record (`success` only when references and amount match, else `needs_review`).
-   * @example const { data } = await pesakit.collection.status('991234567890');
    */
   async status(
     refId: string,
@@ -200,10 +167,7 @@ export class Collection {
     return record ? withLastResponse({ ...response, record }, response.lastResponse) : response;
   }
 
-  /**
-   * A sample signed token and its hash for integration tests of a payment provider.
-   * @example const { token, hash } = await pesakit.collection.testProvider('vodacom');
-   */
+  /** A sample signed token and its hash for integration tests of a payment provider. */
   testProvider(
     provider: TestProvider,
     options?: CallOptions,

@@ -24,10 +24,7 @@ export class Disbursement {
     this.#context = context;
   }
 
-  /**
-   * Creates a disbursement account. It starts `unverified` and cannot log in until verified.
-   * @example await pesakit.disbursement.register({ name: 'Duka', email, phone: '255754000001', password });
-   */
+  /** Creates a disbursement account. It starts `unverified` and cannot log in until verified. */
   register(
     request: RegisterRequest,
     options?: CallOptions,
@@ -38,10 +35,7 @@ export class Disbursement {
     });
   }
 
-  /**
-   * Logs in and keeps the token (calls also log in lazily).
-   * @example const { wallet } = await pesakit.disbursement.login(); wallet.balance;
-   */
+  /** Logs in and keeps the token (calls also log in lazily). */
   login(
     credentials?: LoginRequest,
     options?: CallOptions,
@@ -57,9 +51,6 @@ export class Disbursement {
   /**
    * Sends a payout to a `255` + nine-digit MSISDN of a supported provider (checked first). Too
    * little balance is an `InsufficientFundsError`; an upstream refusal a `BadRequestError`.
-   * @example
-   * const payout = await pesakit.disbursement.pay({ msisdn: '255754123456', amount: 20000, name: 'Asha' });
-   * payout.response.reference; // the refid
    */
   pay(
     request: DisbursementRequest,
@@ -91,13 +82,7 @@ export class Disbursement {
     );
   }
 
-  /**
-   * The user's payouts, newest first: await it for one page, `for await` it for all.
-   * @example
-   * for await (const payout of pesakit.disbursement.payments({ per_page: 100 })) {
-   *   console.log(payout.refid, payout.status);
-   * }
-   */
+  /** The user's payouts, newest first: await it for one page, `for await` it for all. */
   payments(request: PageRequest = {}, options?: CallOptions): PagePromise<DisbursementPayment> {
     // A JavaScript caller's `null` is refused when awaited, like any other bad request.
     if (typeof request !== 'object' || request === null) {
@@ -124,10 +109,7 @@ export class Disbursement {
     }, request.page ?? 1);
   }
 
-  /**
-   * The authenticated user and the wallet balance.
-   * @example const { wallet } = await pesakit.disbursement.user(); wallet.balance;
-   */
+  /** The authenticated user and the wallet balance. */
   user(options?: CallOptions): Promise<WithLastResponse<ResponseOf<'disbursementUser'>>> {
     return this.#context.transport.request('disbursementUser', transportOptions(options));
   }

@@ -20,10 +20,7 @@ function pooledRandom(): number {
 // drawing a new one, so references made in a burst still sort in creation order.
 const nextUlid = monotonicFactory(pooledRandom);
 
-/**
- * A new merchant reference: a ULID (26 characters of Crockford's base32), sorting by creation.
- * @example newMerchantReference() // '01JD3Q4Z8W5K2T9XG7M1RVB6NC'
- */
+/** A new merchant reference: a ULID (26 characters of Crockford's base32), sorting by creation. */
 export function newMerchantReference(now: number = Date.now()): string {
   return nextUlid(now);
 }

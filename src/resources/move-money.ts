@@ -155,10 +155,7 @@ export async function moveMoney<K extends EndpointId>(
   return withLastResponse({ ...response, merchantReference, record }, response.lastResponse);
 }
 
-/**
- * Attaches the answer's references and moves the record, in one store write. When a callback or
- * the reconciler settled it first, the record as it stands is returned: not an error.
- */
+/** Records the answer in one write; a record a callback or the reconciler settled first is kept. */
 async function recordAnswer(
   context: ClientContext,
   merchantReference: string,
@@ -231,10 +228,7 @@ function failureOutcome(error: unknown): [status: 'unknown' | 'failed', reason: 
   return ['unknown', 'unclassified failure'];
 }
 
-/**
- * A 429 is a definite refusal (`failed`, never retried); the reason starts with `rate_limited`
- * so an `onFailed` handler can tell it from a declined payment, and says when to try again.
- */
+/** A 429 is a definite refusal; `rate_limited` lets `onFailed` tell it from a declined payment. */
 function rateLimitedReason(retryAfterMs: number | undefined): string {
   const wait =
     retryAfterMs === undefined ? 'after a pause' : `after ${Math.ceil(retryAfterMs / 1000)} s`;

@@ -92,9 +92,8 @@ export interface InboxListOptions {
 }
 
 /**
- * Every callback is written here, raw, before the receiver answers 200 (spec rule 8), so a crash
- * after the answer loses nothing; workers claim entries under a lease. Writes after a claim are
- * fenced by its token: false, nothing written, for a stale one.
+ * Every callback is written here before the receiver answers 200, so a crash after the answer
+ * loses nothing. Writes after a claim are fenced by its token: false, nothing written, if stale.
  */
 export interface CallbackInbox {
   /** An existing `dedupKey` counts a duplicate and appends nothing (atomic across processes). */
@@ -105,7 +104,6 @@ export interface CallbackInbox {
   reschedule(id: string, token: string, options: { dueAt: Date; error?: string }): Promise<boolean>;
   deadLetter(id: string, token: string, error: string): Promise<boolean>;
   get(id: string): Promise<InboxEntry | undefined>;
-  /** One consistent read. */
   backlog(): Promise<InboxBacklog>;
   /** Oldest received first. */
   list(options?: InboxListOptions): Promise<InboxEntry[]>;

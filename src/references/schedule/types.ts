@@ -53,10 +53,7 @@ export interface SchedulingStore {
     token: string,
     options: ReleaseLeaseOptions,
   ): Promise<boolean>;
-  /**
-   * `releaseLease` for each, in one commit; one boolean per release. Invalid input (a reference
-   * named twice included) rejects the whole call and changes nothing.
-   */
+  /** `releaseLease` for each, in one commit; invalid input rejects the whole call. */
   releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]>;
   /** The last {@link maxObservations} observations released, oldest first: a person's evidence. */
   readObservations(merchantReference: string): Promise<unknown[]>;

@@ -124,10 +124,7 @@ async function readLogs(s: Db, references: readonly string[]): Promise<Map<strin
 /** Bounds one statement's size. */
 const releaseChunk = 500;
 
-/**
- * One transaction; per chunk one INSERT appends the observations and one UPDATE … FROM writes
- * the records, each only while `token` is still the record's lease.
- */
+/** One transaction; per chunk one INSERT and one UPDATE … FROM, each fenced by the lease token. */
 export async function releaseLeaseRows(
   db: Db,
   dialect: SqlDialectName,
@@ -227,10 +224,7 @@ export async function releaseLeaseRows(
   }
 }
 
-/**
- * Rows `[reference, token, nextCheckAt, counted, checkedAt, hasObservation, observation]`; the
- * observation is already JSON text, spliced in as it is.
- */
+/** Rows `[reference, token, nextCheckAt, counted, checkedAt, hasObservation, observation]`. */
 function releaseRowsJson(releases: readonly ParsedLeaseRelease[], now: Date): string {
   const rows = releases.map((release) => {
     const fields = JSON.stringify([

@@ -20,9 +20,8 @@ import { type StoreDatabase, toCents, toRecord, transactionsTable } from './tabl
 import { uniqueViolationColumn } from './unique-violation.js';
 
 /**
- * The SQL store's record writes: each one transaction that locks the record, decides with the
- * memory store's rules (record-changes.ts), then writes; the unique constraints have the last
- * word on who owns a reference. Its input is checked already.
+ * Record writes: each one transaction that locks the record, decides with the memory store's
+ * rules, then writes; the unique constraints have the last word on who owns a reference.
  */
 export abstract class SqlRecordWrites extends CheckedReferenceStore {
   protected abstract readonly sql: SqlStoreContext;

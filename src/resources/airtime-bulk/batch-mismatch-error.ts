@@ -9,10 +9,8 @@ export interface BatchRowMismatch {
 }
 
 /**
- * A batch id was run again with different rows: a stored row has another MSISDN, amount or
- * reference than the row given now, or the store holds more rows than the file has. Resuming
- * would pay people who are not in the file (or skip people who are), so nothing was sent. Use a
- * new batch id for a new file; resume a batch with the very file it started with.
+ * A batch id was run again with different rows: resuming would pay people not in the file, so
+ * nothing was sent. Use a new batch id for a new file; resume with the very file it started with.
  */
 export class BatchMismatchError extends PesakitError {
   override name = 'BatchMismatchError' as string;

@@ -1,9 +1,8 @@
 import { InsufficientFundsError } from '../../errors/insufficient-funds-error.js';
 
 /**
- * The wallet does not cover the rows still to send, checked (`airtime.user()`) before anything
- * was stored or sent. An `InsufficientFundsError` (`code: 'insufficient_funds'`) raised by
- * pesakit itself (`source: 'client'`). Recharge the wallet, or send a smaller batch.
+ * The wallet does not cover the rows still to send, checked before anything was stored or sent.
+ * Recharge the wallet, or send a smaller batch.
  */
 export class BulkInsufficientFundsError extends InsufficientFundsError {
   override readonly source = 'client' as const;

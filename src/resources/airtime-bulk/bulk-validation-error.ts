@@ -5,10 +5,8 @@ import { type BulkRowProblem, bulkRowFieldErrors } from '../../spreadsheets/inde
 export type { BulkRowProblem };
 
 /**
- * Rows of a bulk batch were refused before anything was stored or sent: every bad row is
- * listed at once in `problems` (and in `errors` under `rows.<row>.<field>`, the key the
- * platform's bulkpayment 422 uses), so a spreadsheet is fixed in one pass. It is a
- * `RequestValidationError` (`source: 'client'`), so `isValidationError` covers it.
+ * Batch rows refused before anything was stored or sent: every bad row at once in `problems`
+ * (and `errors` under `rows.<row>.<field>`), so a spreadsheet is fixed in one pass.
  */
 export class BulkValidationError extends RequestValidationError {
   override name = 'BulkValidationError' as string;

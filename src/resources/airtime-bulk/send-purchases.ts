@@ -24,9 +24,8 @@ export interface SendPurchasesInput {
 }
 
 /**
- * Sends each row as its own purchase, `concurrency` at a time, in row order. The first purchase
- * without an answer of its own (no funds, a refused login, no answer) stops the batch: rows not
- * started are `skipped`, free for a rerun. A vendor refusal is that row's `failed`; it goes on.
+ * Sends each row as its own purchase, in row order. A purchase without an answer of its own stops
+ * the batch (rows not started are `skipped`); a vendor refusal is that row's `failed`.
  */
 export async function sendPurchases(input: SendPurchasesInput): Promise<void> {
   const queue = new PQueue({ concurrency: input.concurrency });
