@@ -1,7 +1,4 @@
-/**
- * `pesakit/postgres`: the reference store in PostgreSQL. Needs the optional peers `pg` and
- * `kysely`.
- */
+/** `pesakit/postgres`: the store in PostgreSQL (optional peers `pg`, `kysely`). */
 export {
   PostgresReferenceStore,
   type PostgresReferenceStoreOptions,

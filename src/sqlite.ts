@@ -1,7 +1,4 @@
-/**
- * `pesakit/sqlite`: the reference store in a SQLite file. Needs the optional peers
- * `better-sqlite3` and `kysely`.
- */
+/** `pesakit/sqlite`: the store in a SQLite file (optional peers `better-sqlite3`, `kysely`). */
 export {
   SqliteReferenceStore,
   type SqliteReferenceStoreOptions,
