@@ -380,6 +380,15 @@ describe('checkout return: never trusts the query string', () => {
     expect(missing.status).toBe(422);
   });
 
+  it('verifyCheckoutReturn: many browser returns share one status pull with the receiver', async () => {
+    const shop = await openShop({ pullWindowMs: 60_000 });
+    const created = await checkout(shop, 'cart-hits');
+    const query = { external_reference: created.external_reference };
+    await Promise.all(Array.from({ length: 20 }, () => verifyCheckoutReturn(shop.pesakit, query)));
+    for (let hit = 0; hit < 5; hit += 1) await verifyCheckoutReturn(shop.pesakit, query);
+    expect(shop.receiver.pulls).toBe(1);
+  });
+
   it('verifyCheckoutReturn(pesakit, query) works without a framework', async () => {
     const shop = await openShop();
     const created = await checkout(shop, 'cart-verify');
