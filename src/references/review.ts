@@ -6,8 +6,6 @@ export const reviewReasons = [
   'amount_mismatch',
   /** The platform says success, but one of the references differs from the stored one. */
   'reference_mismatch',
-  /** A callback claimed success; the platform's own status does not confirm it. */
-  'claim_not_confirmed',
   /** A callback that matches no stored transaction. */
   'orphan',
   /** The outcome is unknown and there is no platform reference to pull it by. */
