@@ -63,6 +63,11 @@ export class Airtime {
             : r.status === 'failed'
               ? { status: 'failed', reason: reasonFromPlatform(r.message) }
               : { status: 'pending' },
+        echoes: (body, r) => ({
+          amount: [body.amount, r.payment?.amount],
+          msisdn: [body.msisdn, r.payment?.msisdn],
+          status: [r.status, r.payment?.status === 'pending' ? undefined : r.payment?.status],
+        }),
       },
       options,
     );

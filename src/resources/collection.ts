@@ -18,6 +18,9 @@ import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
 
 const pending = () => ({ status: 'pending' as const });
+const echoesAmount = (body: { amount: number }, r: { amount: number }) => ({
+  amount: [body.amount, r.amount] as [unknown, unknown],
+});
 
 /**
  * Collection: take money from a customer by mobile push, at a bank, through the hosted checkout,
@@ -55,6 +58,7 @@ export class Collection {
         intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
         outcome: pending,
+        echoes: echoesAmount,
       },
       options,
     );
@@ -75,6 +79,7 @@ export class Collection {
         intent: (body) => ({ amount: body.amount }),
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
         outcome: pending,
+        echoes: echoesAmount,
       },
       options,
     );
@@ -99,6 +104,7 @@ export class Collection {
           paymentReference: r.reference,
         }),
         outcome: pending,
+        echoes: echoesAmount,
       },
       options,
     );
@@ -119,6 +125,7 @@ export class Collection {
         intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
         outcome: pending,
+        echoes: echoesAmount,
       },
       options,
     );

@@ -77,6 +77,16 @@ export class Disbursement {
           r.response.status && r.payment?.status !== 'pending'
             ? { status: 'success' }
             : { status: 'pending', reason: reasonFromPlatform(r.response.message) },
+        // The spec's answer has only `response`; `payment`, when given, must agree with both.
+        echoes: (body, r) => ({
+          amount: [body.amount, r.payment?.amount],
+          msisdn: [body.msisdn, r.payment?.msisdn],
+          refid: [r.response.reference, r.payment?.refid],
+          status: [
+            r.response.status ? 'completed' : 'failed',
+            r.payment?.status === 'pending' ? undefined : r.payment?.status,
+          ],
+        }),
       },
       options,
     );
