@@ -2,6 +2,11 @@ import { z } from 'zod';
 import type { ResponseOf } from '../core/endpoints.js';
 import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
+import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
+import { resolveOptions } from '../reconciler/options.js';
+import { PayoutHistory } from '../reconciler/payout-history.js';
+import { checkDisbursement } from '../reconciler/strategies/disbursement.js';
+import type { TransactionRecord } from '../references/index.js';
 import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
 import type { DisbursementPayment, DisbursementRequest } from '../schemas/disbursement.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
@@ -117,6 +122,34 @@ export class Disbursement {
       };
       return withLastResponse(raw, lastResponse);
     }, request.page ?? 1);
+  }
+
+  /**
+   * One payout's stored record; while `pending` or `unknown`, first refreshed from the payout
+   * history (the platform has no status route per payout) by the reconciler's own rules.
+   */
+  async status(merchantReference: string, options?: CallOptions): Promise<TransactionRecord> {
+    const { store } = this.#context;
+    const record = await store.get(merchantReference);
+    if (record?.product !== 'disbursement') {
+      throw new TransactionNotFoundError(
+        merchantReference,
+        'disbursement.status() knows the payouts sent through this store (disbursement.pay).',
+      );
+    }
+    if (record.status !== 'pending' && record.status !== 'unknown') return record;
+    const platform = {
+      payouts: (page: number, perPage: number) =>
+        this.payments({ page, per_page: perPage }, options),
+    };
+    await checkDisbursement({
+      store,
+      record,
+      margin: { until: Number.POSITIVE_INFINITY },
+      pass: { payouts: new PayoutHistory(platform, () => new Date()) },
+      options: resolveOptions({}),
+    });
+    return (await store.get(merchantReference)) ?? record;
   }
 
   /** The authenticated user and the wallet balance. */

@@ -1,21 +1,31 @@
 import { isReferenceConflictError } from '../../errors/reference-conflict-error.js';
 import type { TransactionRecord } from '../../references/index.js';
+import { contradictions } from '../../references/review.js';
 import { sameAmount } from '../../schemas/amount.js';
 import type { DisbursementPayment } from '../../schemas/disbursement.js';
 import {
   backToPending,
-  type CheckContext,
   type CheckOutcome,
+  type PassState,
+  type RecordCheck,
   review,
   settle,
 } from '../check-context.js';
+import type { ResolvedOptions } from '../options.js';
 import { attemptTime } from '../schedule.js';
 
 /** Clocks differ: how far around our own times a platform row may fall and still match. */
 const clockSkewMs = 2 * 60_000;
 
+/** What a payout check reads: a reconciler's pass, or one `disbursement.status()` call. */
+export type PayoutCheck = RecordCheck & {
+  margin: { until: number };
+  pass: Pick<PassState, 'payouts'>;
+  options: Pick<ResolvedOptions, 'settleWindowMs'>;
+};
+
 /** Payouts: found in the payout history by refid/txnid, or (unknown) by recipient, amount and time. */
-export async function checkDisbursement(ctx: CheckContext): Promise<CheckOutcome> {
+export async function checkDisbursement(ctx: PayoutCheck): Promise<CheckOutcome> {
   const { record } = ctx;
   const since = new Date(record.createdAt.getTime() - clockSkewMs);
   const history = await ctx.pass.payouts.covering(since, ctx.margin.until);
@@ -37,7 +47,7 @@ export async function checkDisbursement(ctx: CheckContext): Promise<CheckOutcome
   return matchWithoutReference(ctx, history.rows, history.covers, history.fetchedAt);
 }
 
-async function decide(ctx: CheckContext, row: DisbursementPayment): Promise<CheckOutcome> {
+async function decide(ctx: PayoutCheck, row: DisbursementPayment): Promise<CheckOutcome> {
   const { record } = ctx;
   if (row.status === 'completed') {
     if (!sameAmount(record.amount, row.amount)) {
@@ -47,6 +57,21 @@ async function decide(ctx: CheckContext, row: DisbursementPayment): Promise<Chec
           `Payout ${record.merchantReference} completed for ${row.amount} TZS, but ${record.amount} ` +
           'TZS was asked for. Check the payout history before paying the difference or recovering it.',
         evidence: { row },
+      });
+    }
+    // The row must be the payout asked for: the same recipient (and name, when stored).
+    const name = record.metadata['name']?.trim().toLowerCase();
+    const contradicted = contradictions({
+      msisdn: [record.msisdn ?? row.msisdn, row.msisdn],
+      name: [name, name === undefined ? undefined : row.name.trim().toLowerCase()],
+    });
+    if (contradicted.length > 0) {
+      return review(ctx, {
+        reason: 'answer_contradicts_request',
+        message:
+          `Payout ${record.merchantReference} completed, but the history shows another ` +
+          `${contradicted.map((c) => c.field).join(' and ')} than was asked. Check it before resolving.`,
+        evidence: { contradictions: contradicted, row },
       });
     }
     return settle(ctx, 'success', { payload: row });
@@ -60,7 +85,7 @@ async function decide(ctx: CheckContext, row: DisbursementPayment): Promise<Chec
 
 /** Unknown payout: matched by MSISDN, amount (and name) in the window; the refid claim is unique. */
 async function matchWithoutReference(
-  ctx: CheckContext,
+  ctx: PayoutCheck,
   rows: readonly DisbursementPayment[],
   covers: boolean,
   fetchedAt: Date,
