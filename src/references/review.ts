@@ -26,11 +26,7 @@ export const reviewReasons = [
 export type ReviewReason = (typeof reviewReasons)[number];
 
 /** A field where the platform's answer says other than the request: review evidence. */
-export interface Contradiction {
-  field: string;
-  asked: unknown;
-  answered: unknown;
-}
+export type Contradiction = { field: string; asked: unknown; answered: unknown };
 
 /** The fields whose answered value (when the answer carries one) is not the asked one. */
 export function contradictions(

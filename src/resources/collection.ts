@@ -18,9 +18,6 @@ import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
 
 const pending = () => ({ status: 'pending' as const });
-const echoesAmount = (body: { amount: number }, r: { amount: number }) => ({
-  amount: [body.amount, r.amount] as [unknown, unknown],
-});
 
 /**
  * Collection: take money from a customer by mobile push, at a bank, through the hosted checkout,
@@ -58,7 +55,7 @@ export class Collection {
         intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
         outcome: pending,
-        echoes: echoesAmount,
+        echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
     );
@@ -79,7 +76,7 @@ export class Collection {
         intent: (body) => ({ amount: body.amount }),
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
         outcome: pending,
-        echoes: echoesAmount,
+        echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
     );
@@ -104,7 +101,7 @@ export class Collection {
           paymentReference: r.reference,
         }),
         outcome: pending,
-        echoes: echoesAmount,
+        echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
     );
@@ -125,7 +122,7 @@ export class Collection {
         intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
         outcome: pending,
-        echoes: echoesAmount,
+        echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
     );

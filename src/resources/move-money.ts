@@ -161,7 +161,7 @@ export async function moveMoney<K extends EndpointId>(
   }
   if (contradicted.length > 0) {
     // Neither paid nor lost: thrown, as `unknown` is, so that no caller takes it for paid.
-    const error = new AnswerContradictsRequestError(record, contradicted, response);
+    const error = new AnswerContradictsRequestError(record, contradicted);
     transport.reportFailure(checked, error);
     throw error;
   }
@@ -173,7 +173,7 @@ async function recordAnswer(
   context: ClientContext,
   merchantReference: string,
   references: References,
-  { status, reason, review }: Outcome,
+  { status, ...details }: Outcome,
   response: unknown,
 ): Promise<TransactionRecord> {
   try {
@@ -181,11 +181,7 @@ async function recordAnswer(
       merchantReference,
       references,
       status,
-      {
-        payload: response,
-        ...(reason === undefined ? {} : { reason }),
-        ...(review === undefined ? {} : { review }),
-      },
+      { payload: response, ...details },
     );
     return record;
   } catch (error) {
@@ -199,18 +195,11 @@ async function recordAnswer(
 
 /** An answer that contradicts the request: `needs_review`, the evidence field by field. */
 function inReview(contradicted: Contradiction[]): Outcome {
-  const message =
-    `The platform answered ${contradicted.map((c) => c.field).join(', ')} other than asked: ` +
-    "not paid. Check the platform's records before resolving it.";
-  return {
-    status: 'needs_review',
-    reason: message,
-    review: {
-      reason: 'answer_contradicts_request',
-      message,
-      evidence: { contradictions: contradicted },
-    },
-  };
+  const fields = contradicted.map((c) => c.field).join(', ');
+  const message = `The answer says another ${fields} than asked: check before resolving.`;
+  const evidence = { contradictions: contradicted };
+  const review = { reason: 'answer_contradicts_request', message, evidence } as const;
+  return { status: 'needs_review', reason: message, review };
 }
 
 const optionNames = ['merchantReference', 'metadata', 'timeoutMs', 'signal'] as const;

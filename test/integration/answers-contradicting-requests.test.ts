@@ -135,10 +135,10 @@ describe('an airtime answer that contradicts the request', () => {
 
   it('a bulk row answered with another amount is not counted as a success', async () => {
     await harness.control('faults', { contradict: { next: 1, field: 'amount' } });
-    const result = await pesakit.airtime.bulkPurchase(
-      [{ msisdn: '255754123456', amount: 1_000 }],
-      { batchId: 'lies', concurrency: 1 },
-    );
+    const result = await pesakit.airtime.bulkPurchase([{ msisdn: '255754123456', amount: 1_000 }], {
+      batchId: 'lies',
+      concurrency: 1,
+    });
     expect(result.rows[0]?.status).not.toBe('success');
     expect((await store.get('lies:1'))?.status).toBe('needs_review');
   });

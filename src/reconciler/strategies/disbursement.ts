@@ -1,7 +1,6 @@
 import { isReferenceConflictError } from '../../errors/reference-conflict-error.js';
 import type { TransactionRecord } from '../../references/index.js';
-import { contradictions } from '../../references/review.js';
-import { sameAmount } from '../../schemas/amount.js';
+import { type Contradiction, contradictions } from '../../references/review.js';
 import type { DisbursementPayment } from '../../schemas/disbursement.js';
 import {
   backToPending,
@@ -50,31 +49,16 @@ export async function checkDisbursement(ctx: PayoutCheck): Promise<CheckOutcome>
 async function decide(ctx: PayoutCheck, row: DisbursementPayment): Promise<CheckOutcome> {
   const { record } = ctx;
   if (row.status === 'completed') {
-    if (!sameAmount(record.amount, row.amount)) {
-      return review(ctx, {
-        reason: 'amount_mismatch',
-        message:
-          `Payout ${record.merchantReference} completed for ${row.amount} TZS, but ${record.amount} ` +
-          'TZS was asked for. Check the payout history before paying the difference or recovering it.',
-        evidence: { row },
-      });
-    }
-    // The row must be the payout asked for: the same recipient (and name, when stored).
-    const name = record.metadata['name']?.trim().toLowerCase();
-    const contradicted = contradictions({
-      msisdn: [record.msisdn ?? row.msisdn, row.msisdn],
-      name: [name, name === undefined ? undefined : row.name.trim().toLowerCase()],
+    const contradicted = rowContradictions(record, row);
+    if (contradicted.length === 0) return settle(ctx, 'success', { payload: row });
+    const fields = contradicted.map((c) => c.field).join(' and ');
+    return review(ctx, {
+      reason: fields === 'amount' ? 'amount_mismatch' : 'answer_contradicts_request',
+      message:
+        `Payout ${record.merchantReference} completed with another ${fields} than asked. Check ` +
+        'the payout history before paying a difference, recovering it or resolving it.',
+      evidence: { contradictions: contradicted, row },
     });
-    if (contradicted.length > 0) {
-      return review(ctx, {
-        reason: 'answer_contradicts_request',
-        message:
-          `Payout ${record.merchantReference} completed, but the history shows another ` +
-          `${contradicted.map((c) => c.field).join(' and ')} than was asked. Check it before resolving.`,
-        evidence: { contradictions: contradicted, row },
-      });
-    }
-    return settle(ctx, 'success', { payload: row });
   }
   if (row.status === 'failed') {
     return settle(ctx, 'failed', { payload: row, reason: 'The payout failed at the gateway.' });
@@ -151,11 +135,17 @@ function isCandidate(
   from: number,
   until: number,
 ): boolean {
-  if (row.msisdn !== record.msisdn || !sameAmount(row.amount, record.amount)) return false;
-  const name = record.metadata['name'];
-  if (name !== undefined && row.name.trim().toLowerCase() !== name.trim().toLowerCase()) {
-    return false;
-  }
   const created = Date.parse(row.created_at);
-  return Number.isFinite(created) && created >= from && created <= until;
+  const inWindow = Number.isFinite(created) && created >= from && created <= until;
+  return inWindow && rowContradictions(record, row).length === 0;
+}
+
+/** Where a history row is not the payout asked for: amount, recipient, name (when stored). */
+function rowContradictions(record: TransactionRecord, row: DisbursementPayment): Contradiction[] {
+  const name = record.metadata['name']?.trim().toLowerCase();
+  return contradictions({
+    amount: [record.amount, row.amount],
+    msisdn: [record.msisdn, row.msisdn],
+    name: [name, name && row.name.trim().toLowerCase()],
+  });
 }

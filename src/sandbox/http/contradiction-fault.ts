@@ -1,35 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { endpoints } from '../../core/endpoints.js';
-import { routePath } from './route-path.js';
+import { CONTROL_PREFIX } from './control-path.js';
 
-const moneyRoutes = new Set(
-  (
-    [
-      'initiateMno',
-      'initiateBank',
-      'initiateSecure',
-      'payMobile',
-      'airtimePurchase',
-      'disbursementPay',
-    ] as const
-  ).map((id) => routePath(endpoints[id])),
-);
-
-/** The `contradict` fault: a money call's 2xx answer says another amount, MSISDN or inner status. */
+/** The `contradict` fault: the next money answers say another amount, MSISDN or inner status. */
 export function registerContradictionFault(
   app: FastifyInstance,
   take: () => 'amount' | 'msisdn' | 'status' | undefined,
 ): void {
   app.addHook('preSerialization', async (request, reply, payload: Record<string, unknown>) => {
-    if (reply.statusCode >= 300 || !moneyRoutes.has(request.routeOptions.url ?? '')) return payload;
-    const field = take();
-    if (field === undefined) return payload;
     // The payout and airtime answers echo the request in `payment`; a collection's at the top.
     const echo = { ...((payload['payment'] ?? payload) as Record<string, unknown>) };
+    const money = typeof echo['amount'] === 'number' && reply.statusCode < 300;
+    const field = money && !request.url.startsWith(CONTROL_PREFIX) ? take() : undefined;
+    if (field === undefined) return payload;
     if (field === 'amount') echo['amount'] = Number(echo['amount']) * 10;
-    if (field === 'msisdn')
-      echo['msisdn'] = String(echo['msisdn']).replace(/\d$/, (d) => String((Number(d) + 1) % 10));
     if (field === 'status') echo['status'] = 'failed';
+    if (field === 'msisdn')
+      echo['msisdn'] = String(echo['msisdn']).replace(/.$/, (d) =>
+        d === '9' ? '0' : String(Number(d) + 1),
+      );
     return payload['payment'] ? { ...payload, payment: echo } : echo;
   });
 }
