@@ -119,12 +119,11 @@ export class Airtime {
       ...transportOptions(options),
     });
     const record = await this.#context.store.findByReference(request.controlNumber);
-    if (record && (record.status === 'pending' || record.status === 'unknown')) {
-      if (response.status === 'success' || response.status === 'failed') {
-        await this.#context.store.transition(record.merchantReference, response.status, {
-          payload: response,
-        });
-      }
+    const open = record?.status === 'pending' || record?.status === 'unknown';
+    if (open && (response.status === 'success' || response.status === 'failed')) {
+      await this.#context.store.transition(record.merchantReference, response.status, {
+        payload: response,
+      });
     }
     return response;
   }

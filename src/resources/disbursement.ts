@@ -138,17 +138,11 @@ export class Disbursement {
       );
     }
     if (record.status !== 'pending' && record.status !== 'unknown') return record;
-    const platform = {
-      payouts: (page: number, perPage: number) =>
-        this.payments({ page, per_page: perPage }, options),
-    };
-    await checkDisbursement({
-      store,
-      record,
-      margin: { until: Number.POSITIVE_INFINITY },
-      pass: { payouts: new PayoutHistory(platform, () => new Date()) },
-      options: resolveOptions({}),
-    });
+    const payouts = (page: number, per_page: number) => this.payments({ page, per_page }, options);
+    const history = new PayoutHistory({ payouts }, () => new Date());
+    const margin = { until: Number.POSITIVE_INFINITY };
+    const check = { store, record, margin, pass: { payouts: history } };
+    await checkDisbursement({ ...check, options: resolveOptions({}) });
     return (await store.get(merchantReference)) ?? record;
   }
 
