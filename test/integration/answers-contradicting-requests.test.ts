@@ -154,3 +154,21 @@ describe('a collection initiation answered for another amount', () => {
     expect((await store.get('bank-10x'))?.status).toBe('needs_review');
   });
 });
+
+describe('the contradict fault', () => {
+  it('counts down per lying answer; a field it does not know is a 422 naming it, and nothing changes', async () => {
+    await harness.control('faults', { contradict: { next: 2, field: 'msisdn' } });
+    await contradicted(() => pesakit.disbursement.pay(payout));
+    expect(await harness.control('faults')).toEqual({
+      faults: { contradict: { next: 1, field: 'msisdn' } },
+    });
+    const refused = await harness
+      .control('faults', { contradict: { next: 1, field: 'name' } })
+      .catch((error: unknown) => String(error));
+    expect(refused).toContain('422');
+    expect(refused).toContain('contradict.field');
+    expect(await harness.control('faults')).toEqual({
+      faults: { contradict: { next: 1, field: 'msisdn' } },
+    });
+  });
+});
