@@ -16,10 +16,10 @@ export class AnswerContradictsRequestError extends PesakitError {
     readonly record: TransactionRecord,
     readonly contradictions: readonly Contradiction[],
   ) {
-    const fields = contradictions.map((c) => `${c.field} ${c.answered} for ${c.asked}`);
     super(
-      `The platform's answer to ${record.merchantReference} contradicts the request ` +
-        `(${fields.join(', ')}): do not treat it as paid, nor resend it. It is in needs_review.`,
+      `The platform's answer to ${record.merchantReference} says another ` +
+        `${contradictions.map((c) => c.field).join(', ')} than asked (see \`contradictions\`): ` +
+        'do not treat it as paid, nor resend it. It is in needs_review.',
     );
     this.merchantReference = record.merchantReference;
   }

@@ -57,9 +57,12 @@ const payout = { msisdn: '255754123456', amount: 5_000, name: 'Asha' };
 describe('a payout answer that contradicts the request', () => {
   it('another amount (10×): needs_review with the field, what was asked and what was answered', async () => {
     await harness.control('faults', { contradict: { next: 1, field: 'amount' } });
+    const events: unknown[] = [];
+    pesakit.on('error', (event) => events.push(event.error));
     const error = await contradicted(() =>
       pesakit.disbursement.pay(payout, { merchantReference: 'payout-10x' }),
     );
+    expect(events).toEqual([error]);
     expect(error.code).toBe('answer_contradicts_request');
     expect(error.merchantReference).toBe('payout-10x');
     expect(error.contradictions).toEqual([{ field: 'amount', asked: 5_000, answered: 50_000 }]);

@@ -42,16 +42,8 @@ export function thrownRow(
   record: TransactionRecord | undefined | null,
 ): AirtimeBulkRowOutcome {
   const asError = error instanceof Error ? error : new Error(String(error));
-  const status: AirtimeBulkOutcomeStatus =
-    record === null
-      ? 'unknown'
-      : record === undefined
-        ? 'skipped'
-        : record.status === 'failed'
-          ? 'failed'
-          : record.status === 'success'
-            ? 'success'
-            : 'unknown';
+  const final = record?.status === 'failed' || record?.status === 'success' ? record.status : null;
+  const status: AirtimeBulkOutcomeStatus = record === undefined ? 'skipped' : (final ?? 'unknown');
   const message =
     status === 'skipped'
       ? `Not sent: ${asError.message}`
