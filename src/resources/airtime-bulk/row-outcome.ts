@@ -15,6 +15,12 @@ export function rowFields(row: NumberedRow, merchantReference: string) {
   };
 }
 
+/** What a row's record keeps besides the purchase: its batch, row and the file's reference. */
+export function rowMetadata(batchId: string, row: NumberedRow): Record<string, string> {
+  const reference = row.reference !== undefined ? { reference: row.reference } : {};
+  return { batchId, row: String(row.row), ...reference };
+}
+
 /** The platform's answer to one purchase: `success` and `failed` are final, anything else open. */
 export function answeredRow(
   row: NumberedRow,

@@ -9,7 +9,7 @@ import { reasonFromPlatform } from '../stored-reason.js';
 import { rowReference } from './batch-id.js';
 import { airtimeBulkPaymentEndpoint } from './bulkpayment-endpoint.js';
 import type { NumberedRow } from './load-rows.js';
-import { rowFields } from './row-outcome.js';
+import { rowFields, rowMetadata } from './row-outcome.js';
 import type { AirtimeBulkRowOutcome } from './types.js';
 
 export interface SendBulkPaymentInput {
@@ -38,12 +38,7 @@ export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void
       flow: 'airtime_purchase',
       amount: row.amount,
       msisdn: row.msisdn,
-      metadata: {
-        batchId,
-        row: String(row.row),
-        via: 'bulkpayment',
-        ...(row.reference !== undefined ? { reference: row.reference } : {}),
-      },
+      metadata: { ...rowMetadata(batchId, row), via: 'bulkpayment' },
     });
   }
   const csv = await writeSheet(
