@@ -41,6 +41,14 @@ export function contradictions(
   );
 }
 
+/** The verdict for an answer that contradicts its request: not paid, for a person to check. */
+export function contradictionVerdict(contradicted: Contradiction[]): ReviewVerdict {
+  const fields = contradicted.map((c) => c.field).join(', ');
+  const message = `The answer says another ${fields} than asked: check before resolving.`;
+  const evidence = { contradictions: contradicted };
+  return { reason: 'answer_contradicts_request', message, evidence };
+}
+
 export interface ReviewVerdict {
   reason: ReviewReason;
   /** One sentence for a person: what was seen, and what to check. */

@@ -24,7 +24,7 @@ import type {
   TransactionRecord,
   TransactionStatus,
 } from '../references/index.js';
-import { type Contradiction, contradictions, type ReviewVerdict } from '../references/review.js';
+import { contradictions, contradictionVerdict, type ReviewVerdict } from '../references/review.js';
 import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferencePattern } from './merchant-reference.js';
@@ -68,7 +68,6 @@ interface Movement<K extends EndpointId> {
 }
 
 type Outcome = { status: TransactionStatus; reason?: string; review?: ReviewVerdict };
-
 /**
  * The one path by which money moves: check all that can be checked unsent and get a token, then
  * store the intent (so a crash or lost answer leaves a record to reconcile), send once, and
@@ -139,13 +138,16 @@ export async function moveMoney<K extends EndpointId>(
   }
 
   const contradicted = contradictions(movement.echoes?.(movement.body, response) ?? {});
+  const review = contradicted.length > 0 ? contradictionVerdict(contradicted) : undefined;
   let record: TransactionRecord;
   try {
     record = await recordAnswer(
       context,
       merchantReference,
       movement.references(response),
-      contradicted.length > 0 ? inReview(contradicted) : movement.outcome(response),
+      review
+        ? { status: 'needs_review', reason: review.message, review }
+        : movement.outcome(response),
       response,
     );
   } catch (storeError) {
@@ -159,7 +161,7 @@ export async function moveMoney<K extends EndpointId>(
     transport.reportFailure(checked, ambiguous);
     throw ambiguous;
   }
-  if (contradicted.length > 0) {
+  if (review) {
     // Neither paid nor lost: thrown, as `unknown` is, so that no caller takes it for paid.
     const error = new AnswerContradictsRequestError(record, contradicted);
     transport.reportFailure(checked, error);
@@ -191,15 +193,6 @@ async function recordAnswer(
     if (current && current.status !== 'initiating') return current;
     throw error;
   }
-}
-
-/** An answer that contradicts the request: `needs_review`, the evidence field by field. */
-function inReview(contradicted: Contradiction[]): Outcome {
-  const fields = contradicted.map((c) => c.field).join(', ');
-  const message = `The answer says another ${fields} than asked: check before resolving.`;
-  const evidence = { contradictions: contradicted };
-  const review = { reason: 'answer_contradicts_request', message, evidence } as const;
-  return { status: 'needs_review', reason: message, review };
 }
 
 const optionNames = ['merchantReference', 'metadata', 'timeoutMs', 'signal'] as const;
