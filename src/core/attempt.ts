@@ -45,18 +45,28 @@ export async function sendAttempt(
   const aborter = caller ? new AbortController() : undefined;
   const forwardAbort = () => aborter?.abort(caller?.reason);
   caller?.addEventListener('abort', forwardAbort, { once: true });
+  // The body goes to fetch beside ky's bodiless Request: a Request made from a Request pipes its
+  // body through one more stream, and ky tees it for retries it never makes (`retry: 0`).
+  const payload = attempt.body === undefined ? null : bodyOf(attempt.body);
   try {
     const response = await ky(attempt.url, {
       method: endpoint.method,
       headers: attempt.headers,
-      ...(attempt.body === undefined ? {} : { body: bodyOf(attempt.body) }),
       ...(aborter ? { signal: aborter.signal } : {}),
       timeout: attempt.timeoutMs,
       retry: 0,
       redirect: 'manual',
       fetch: async (input, init) => {
         dispatched = true;
-        const answer = await attempt.fetch(input, init);
+        const { url, method, headers, signal, redirect } = input as Request;
+        const answer = await attempt.fetch(url, {
+          ...init,
+          method,
+          headers,
+          body: payload,
+          signal,
+          redirect,
+        });
         onResponse(answer);
         text = await answer.text();
         return answer;
