@@ -41,22 +41,34 @@ export async function sendAttempt(
   // Set as the request is handed to fetch: a failure before that (ky building it) sent nothing.
   let dispatched = false;
   let text = '';
-  // ky merges signals with AbortSignal.any: an own controller leaves no dependent on the caller's.
+  // Fetch gets ky's signal, or with a caller's an own one that either aborts: ky would merge the
+  // two with AbortSignal.any, slower, and leave a dependent on a long-lived caller's signal.
   const aborter = caller ? new AbortController() : undefined;
   const forwardAbort = () => aborter?.abort(caller?.reason);
   caller?.addEventListener('abort', forwardAbort, { once: true });
+  // The body goes to fetch beside ky's bodiless Request: a Request made from a Request pipes its
+  // body through one more stream, and ky tees it for retries it never makes (`retry: 0`).
+  const payload = attempt.body === undefined ? null : bodyOf(attempt.body);
   try {
     const response = await ky(attempt.url, {
       method: endpoint.method,
       headers: attempt.headers,
-      ...(attempt.body === undefined ? {} : { body: bodyOf(attempt.body) }),
-      ...(aborter ? { signal: aborter.signal } : {}),
       timeout: attempt.timeoutMs,
       retry: 0,
       redirect: 'manual',
       fetch: async (input, init) => {
         dispatched = true;
-        const answer = await attempt.fetch(input, init);
+        const { url, method, headers, signal, redirect } = input as Request;
+        const forwardDeadline = () => aborter?.abort(signal.reason);
+        if (aborter) signal.addEventListener('abort', forwardDeadline, { once: true });
+        const answer = await attempt.fetch(url, {
+          ...init,
+          method,
+          headers,
+          body: payload,
+          signal: aborter?.signal ?? signal,
+          redirect,
+        });
         onResponse(answer);
         text = await answer.text();
         return answer;

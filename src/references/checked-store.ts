@@ -26,18 +26,11 @@ import {
 import type { ResolveOptions } from './review.js';
 import {
   type ParsedLeaseDue,
-  type ParsedLeaseRelease,
   type ParsedRelease,
   parseLeaseDue,
   parseRelease,
-  parseReleases,
 } from './schedule/input-rules.js';
-import type {
-  LeaseDueOptions,
-  LeasedRecord,
-  LeaseRelease,
-  ReleaseLeaseOptions,
-} from './schedule/types.js';
+import type { LeaseDueOptions, LeasedRecord, ReleaseLeaseOptions } from './schedule/types.js';
 import type {
   ListOpenOptions,
   ReferenceField,
@@ -88,7 +81,6 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   protected abstract countCheck(reference: string, at: Date): Maybe<TransactionRecord>;
   protected abstract lease(options: ParsedLeaseDue): Maybe<LeasedRecord[]>;
   protected abstract release(reference: string, options: ParsedRelease): Maybe<boolean>;
-  protected abstract releaseAll(releases: ParsedLeaseRelease[]): Maybe<boolean[]>;
   protected abstract observationsOf(reference: string): Maybe<unknown[]>;
   protected abstract writeResolution(
     reference: string,
@@ -149,9 +141,6 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   ): Promise<boolean> {
     const reference = parseMerchantReference('releaseLease', merchantReference);
     return this.release(reference, parseRelease(token, options));
-  }
-  async releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]> {
-    return this.releaseAll(parseReleases(releases));
   }
   async readObservations(merchantReference: string): Promise<unknown[]> {
     return this.observationsOf(parseMerchantReference('readObservations', merchantReference));

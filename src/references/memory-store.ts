@@ -20,7 +20,7 @@ import {
   statusChange,
 } from './record-changes.js';
 import { copyRecord } from './record-copy.js';
-import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from './schedule/input-rules.js';
+import type { ParsedLeaseDue, ParsedRelease } from './schedule/input-rules.js';
 import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
 import type { LeasedRecord } from './schedule/types.js';
@@ -179,13 +179,6 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   }
   protected release(reference: string, options: ParsedRelease): boolean {
     return this.#schedule.release(this.#require(reference), options.token, options, this.now());
-  }
-  protected releaseAll(releases: ParsedLeaseRelease[]): boolean[] {
-    const records = releases.map((release) => this.#require(release.merchantReference));
-    const now = this.now();
-    return releases.map((release, i) =>
-      this.#schedule.release(records[i] as TransactionRecord, release.token, release, now),
-    );
   }
   protected observationsOf(reference: string): unknown[] {
     this.#require(reference);

@@ -197,7 +197,7 @@ function describeScheduling(name: string, open: Open) {
       await store.close();
     });
 
-    it('releaseLeases ends many leases at once, exactly as releaseLease would, fenced by token', async () => {
+    it('releaseLease writes the check, its next due time and its observation, fenced by token', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
       await seedOpenRecords(store, 4);
@@ -216,7 +216,7 @@ function describeScheduling(name: string, open: Open) {
       ]);
       const tokens = new Map(retaken.map((l) => [l.record.merchantReference, l.token]));
       clock.advance(10);
-      const results = await store.releaseLeases([
+      const releases = [
         {
           merchantReference: 'order-001',
           token: tokens.get('order-001')!,
@@ -238,7 +238,11 @@ function describeScheduling(name: string, open: Open) {
         },
         // An old token (taken over): refused, nothing written.
         { merchantReference: 'order-000', token: a.token, nextCheckAt: new Date(start) },
-      ]);
+      ];
+      const results = [];
+      for (const { merchantReference, token, ...release } of releases) {
+        results.push(await store.releaseLease(merchantReference, token, release));
+      }
       expect(results).toEqual([true, true, true, false]);
       expect(b.token).not.toBe(tokens.get('order-001'));
       expect(c.token).not.toBe(tokens.get('order-002'));
@@ -270,22 +274,20 @@ function describeScheduling(name: string, open: Open) {
       await store.close();
     });
 
-    it('releaseLeases keeps the last observations, and refuses bad input whole, naming it', async () => {
+    it('releaseLease keeps the last observations, and refuses bad input naming it', async () => {
       const clock = manualClock();
       const store = await open(clock.now);
       await seedOpenRecords(store, 2);
       for (let i = 0; i < 22; i += 1) {
         const leases = await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true });
         expect(leases).toHaveLength(2);
-        const results = await store.releaseLeases(
-          leases.map((lease) => ({
-            merchantReference: lease.record.merchantReference,
-            token: lease.token,
+        for (const lease of leases) {
+          const released = await store.releaseLease(lease.record.merchantReference, lease.token, {
             nextCheckAt: clock.now(),
             observation: { check: i },
-          })),
-        );
-        expect(results).toEqual([true, true]);
+          });
+          expect(released).toBe(true);
+        }
         clock.advance(1);
       }
       const leases = await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true });
@@ -295,26 +297,19 @@ function describeScheduling(name: string, open: Open) {
         expect(lease.observations?.at(-1)).toEqual({ check: 21 });
         expect(lease.record.checkCount).toBe(22);
       }
-      const [first, second] = leases as [LeasedRecord, LeasedRecord];
+      const [first] = leases as [LeasedRecord, LeasedRecord];
       const bad = await failure(
-        store.releaseLeases([
-          { merchantReference: 'order-000', token: first.token, nextCheckAt: clock.now() },
-          { merchantReference: 'order-001', token: second.token, nextCheckAt: new Date('x') },
-        ]),
+        store.releaseLease('order-000', first.token, {
+          nextCheckAt: clock.now(),
+          observation: { amount: 10n },
+        }),
       );
       expect(isStoreInputError(bad)).toBe(true);
-      expect(String(bad)).toMatch(/releases\[1\]\.nextCheckAt/);
-      const twice = await failure(
-        store.releaseLeases([
-          { merchantReference: 'order-000', token: first.token, nextCheckAt: clock.now() },
-          { merchantReference: 'order-000', token: first.token, nextCheckAt: clock.now() },
-        ]),
-      );
-      expect(String(twice)).toMatch(/order-000 is also releases\[0\]/);
-      // Nothing was written: both leases still held, neither check counted again.
+      expect(String(bad)).toMatch(/observation/);
+      // Nothing was written: both leases still held, no check counted again.
       expect(await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true })).toEqual([]);
       expect((await store.get('order-000'))?.checkCount).toBe(22);
-      expect(await store.releaseLeases([])).toEqual([]);
+      expect(await store.readObservations('order-000')).toHaveLength(20);
       await store.close();
     });
 
@@ -342,23 +337,21 @@ function describeScheduling(name: string, open: Open) {
         for (const lease of leases) expect(lease).not.toHaveProperty('observations');
         const [first, second] = leases as [LeasedRecord, LeasedRecord];
         expect(
-          await store.releaseLeases([
-            {
-              merchantReference: 'order-000',
-              token: first.token,
-              nextCheckAt: clock.now(),
-              observation,
-            },
-            { merchantReference: 'order-001', token: second.token, nextCheckAt: clock.now() },
-          ]),
-        ).toEqual([true, true]);
+          await store.releaseLease('order-000', first.token, {
+            nextCheckAt: clock.now(),
+            observation,
+          }),
+        ).toBe(true);
+        expect(
+          await store.releaseLease('order-001', second.token, { nextCheckAt: clock.now() }),
+        ).toBe(true);
         clock.advance(1);
       }
       const read = await store.readObservations('order-000');
       expect(read).toEqual(observations);
       expect(JSON.stringify(read)).toBe(JSON.stringify(observations));
       expect(await store.readObservations('order-001')).toEqual([]);
-      // The single release appends the same way.
+      // Read with the lease, the log is the same.
       const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
       expect(lease?.observations).toEqual(observations);
       await store.releaseLease('order-000', lease!.token, {

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { StoreInputError } from '../../errors/store-input-error.js';
 import { dateSchema, limitSchema, parse, toJsonText } from '../input-rules/common.js';
-import { parseMerchantReference } from '../input-rules.js';
 import { openStatuses, transactionStatuses } from '../transitions.js';
 import type { TransactionStatus } from '../types.js';
-import type { LeaseDueOptions, LeaseRelease, ReleaseLeaseOptions } from './types.js';
+import type { LeaseDueOptions, ReleaseLeaseOptions } from './types.js';
 
 const leaseDueSchema = z.object({
   limit: limitSchema(10_000),
@@ -45,11 +43,8 @@ export function parseLeaseDue(options: LeaseDueOptions) {
   };
 }
 
-export function parseRelease(
-  token: string,
-  options: ReleaseLeaseOptions,
-  operation = 'releaseLease',
-): ParsedRelease {
+export function parseRelease(token: string, options: ReleaseLeaseOptions): ParsedRelease {
+  const operation = 'releaseLease';
   const parsed = parse(operation, 'options', releaseSchema, { ...options, token });
   // Serialised once, here: the store appends this text as it is.
   const observationJson =
@@ -71,54 +66,4 @@ export interface ParsedRelease {
   checkedAt: Date | undefined;
   observationJson: string | undefined;
   counted: boolean;
-}
-
-export interface ParsedLeaseRelease extends ParsedRelease {
-  merchantReference: string;
-}
-
-/**
- * A bad release rejects the whole batch, named by position; so does a record named twice (which
- * write should win would be a guess).
- */
-export function parseReleases(releases: readonly LeaseRelease[]): ParsedLeaseRelease[] {
-  const operation = 'releaseLeases';
-  if (!Array.isArray(releases)) {
-    throw new StoreInputError(operation, { releases: ['releases must be an array'] });
-  }
-  const seen = new Map<string, number>();
-  return releases.map((release, index) => {
-    const field = `releases[${index}]`;
-    try {
-      if (typeof release !== 'object' || release === null) {
-        throw new StoreInputError(operation, { [field]: [`${field} must be an object`] });
-      }
-      const merchantReference = parseMerchantReference(operation, release.merchantReference);
-      const earlier = seen.get(merchantReference);
-      if (earlier !== undefined) {
-        throw new StoreInputError(operation, {
-          merchantReference: [
-            `merchantReference ${merchantReference} is also releases[${earlier}]; release each lease once per call`,
-          ],
-        });
-      }
-      seen.set(merchantReference, index);
-      return { merchantReference, ...parseRelease(release.token, release, operation) };
-    } catch (error) {
-      throw prefixed(error, field);
-    }
-  });
-}
-
-/** `token` → `releases[2].token`. */
-function prefixed(error: unknown, field: string): unknown {
-  if (!(error instanceof StoreInputError) || error.operation !== 'releaseLeases') return error;
-  if (Object.keys(error.errors).every((name) => name.startsWith('releases'))) return error;
-  const errors: Record<string, string[]> = {};
-  for (const [name, messages] of Object.entries(error.errors)) {
-    errors[`${field}.${name}`] = (messages ?? []).map((message) =>
-      message.startsWith(name) ? `${field}.${message}` : `${field}.${name}: ${message}`,
-    );
-  }
-  return new StoreInputError('releaseLeases', errors);
 }

@@ -53,8 +53,6 @@ export interface SchedulingStore {
     token: string,
     options: ReleaseLeaseOptions,
   ): Promise<boolean>;
-  /** `releaseLease` for each, in one commit; invalid input rejects the whole call. */
-  releaseLeases(releases: readonly LeaseRelease[]): Promise<boolean[]>;
   /** The last {@link maxObservations} observations released, oldest first: a person's evidence. */
   readObservations(merchantReference: string): Promise<unknown[]>;
 }

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import { byDueTime } from '../reconciliation-order.js';
-import type { ParsedLeaseDue, ParsedLeaseRelease } from '../schedule/input-rules.js';
+import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
 import type { TransactionStatus } from '../types.js';
@@ -103,11 +103,11 @@ export async function leaseDueRows(
 /** The check logs of `references`, each oldest first. */
 async function readLogs(s: Db, references: readonly string[]): Promise<Map<string, unknown[]>> {
   const logs = new Map<string, unknown[]>();
-  for (let start = 0; start < references.length; start += releaseChunk) {
+  for (let start = 0; start < references.length; start += logChunk) {
     const entries = await s
       .selectFrom(checkLogTable)
       .select(['merchant_reference', 'observation'])
-      .where('merchant_reference', 'in', references.slice(start, start + releaseChunk))
+      .where('merchant_reference', 'in', references.slice(start, start + logChunk))
       .orderBy('merchant_reference')
       .orderBy('seq')
       .execute();
@@ -122,132 +122,54 @@ async function readLogs(s: Db, references: readonly string[]): Promise<Map<strin
 }
 
 /** Bounds one statement's size. */
-const releaseChunk = 500;
+const logChunk = 500;
 
-/** One transaction; per chunk one INSERT and one UPDATE … FROM, each fenced by the lease token. */
-export async function releaseLeaseRows(
-  db: Db,
+/**
+ * One commit per check: the lease ends in the UPDATE that writes the check and its next due
+ * time, fenced by the token; the observation is appended under that same fence.
+ */
+export async function releaseLeaseRow(
+  db: Kysely<StoreDatabase>,
   dialect: SqlDialectName,
-  releases: readonly ParsedLeaseRelease[],
+  merchantReference: string,
+  release: ParsedRelease,
   now: Date,
-): Promise<boolean[]> {
-  if (releases.length === 0) return [];
+): Promise<boolean> {
   const at = (value: Date) => toInstant(dialect, value);
-  const released = new Set<string>();
-  await db.transaction().execute(async (trx) => {
-    if (dialect === 'postgres') {
-      // Every row locked up front in one order: two batches meeting on a record never deadlock.
-      const references = releases.map((release) => release.merchantReference).sort();
-      for (let start = 0; start < references.length; start += releaseChunk) {
-        await trx
-          .selectFrom(transactionsTable)
-          .select('merchant_reference')
-          .where('merchant_reference', 'in', references.slice(start, start + releaseChunk))
-          .orderBy('merchant_reference')
-          .forUpdate()
-          .execute();
-      }
-    }
-    for (let start = 0; start < releases.length; start += releaseChunk) {
-      const chunk = releases.slice(start, start + releaseChunk);
-      const rows = await writeReleased(trx, chunk, at(now));
-      const full = rows.filter((row) => Number(row.check_log_seq) > maxObservations);
-      if (full.length > 0) {
-        await trx
-          .deleteFrom(checkLogTable)
-          .where((eb) =>
-            eb.or(
-              full.map((row) =>
-                eb.and([
-                  eb('merchant_reference', '=', row.merchant_reference),
-                  eb('seq', '<=', Number(row.check_log_seq) - maxObservations),
-                ]),
-              ),
-            ),
-          )
-          .execute();
-      }
-      for (const row of rows) released.add(row.merchant_reference);
-    }
-  });
-  return releases.map((release) => released.has(release.merchantReference));
-  async function writeReleased(
-    trx: Kysely<StoreDatabase>,
-    chunk: ParsedLeaseRelease[],
-    nowInstant: Date | string,
-  ) {
-    // The batch is one JSON parameter read back as a derived table: the statement text is the
-    // same for every batch, so it is cheap to build and to prepare.
-    const rows = releaseRowsJson(chunk, now);
-    const v = () =>
-      (dialect === 'postgres'
-        ? sql<ReleaseRow>`(select row->>0 as v_reference, row->>1 as v_token, cast(row->>2 as timestamptz) as v_next_check_at, cast(row->>3 as integer) as v_counted, cast(row->>4 as timestamptz) as v_checked_at, case when cast(row->>5 as integer) = 1 then cast(row->6 as text) end as v_observation from json_array_elements(cast(${rows} as json)) as row)`
-        : sql<ReleaseRow>`(select value->>0 as v_reference, value->>1 as v_token, value->>2 as v_next_check_at, value->>3 as v_counted, value->>4 as v_checked_at, case when value->>5 = 1 then value->6 end as v_observation from json_each(${rows}))`
-      ).as('v');
-    // First the observations, while the leases still fence them.
-    if (chunk.some((release) => release.observationJson !== undefined)) {
-      await trx
-        .insertInto(checkLogTable)
-        .columns(['merchant_reference', 'seq', 'observation'])
-        .expression(
-          trx
-            .selectFrom(v())
-            .innerJoin(`${transactionsTable} as t`, 't.merchant_reference', 'v.v_reference')
-            .select([
-              't.merchant_reference',
-              sql<number>`${sql.ref('t.check_log_seq')} + 1`.as('seq'),
-              sql<string>`v.v_observation`.as('observation'),
-            ])
-            .where(sql<boolean>`v.v_observation is not null`)
-            .whereRef('t.lease_token', '=', 'v.v_token'),
-        )
-        .execute();
-    }
-    const counted = sql.ref('v.v_counted');
-    return trx
+  const { observationJson: observation, counted } = release;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
       .updateTable(transactionsTable)
-      .from(v())
-      .set({
+      .set((eb) => ({
         lease_token: null,
         lease_expires_at: null,
-        next_check_at: sql`v.v_next_check_at`,
-        last_checked_at: sql`case when ${counted} = 1 then v.v_checked_at else ${sql.ref('last_checked_at')} end`,
-        check_count: sql`${sql.ref('check_count')} + ${counted}`,
-        updated_at: sql`case when ${counted} = 1 then ${nowInstant} else ${sql.ref('updated_at')} end`,
-        check_log_seq: sql`${sql.ref('check_log_seq')} + case when v.v_observation is null then 0 else 1 end`,
-      })
-      .where(
-        sql<boolean>`${sql.ref('merchant_reference')} = v.v_reference and ${sql.ref('lease_token')} = v.v_token`,
-      )
-      .returning(['merchant_reference', 'check_log_seq'])
+        next_check_at: at(release.nextCheckAt),
+        ...(counted && {
+          last_checked_at: at(release.checkedAt ?? now),
+          check_count: eb('check_count', '+', 1),
+          updated_at: at(now),
+        }),
+        ...(observation !== undefined && { check_log_seq: eb('check_log_seq', '+', 1) }),
+      }))
+      .where('merchant_reference', '=', merchantReference)
+      .where('lease_token', '=', release.token)
+      .returning('check_log_seq')
+      .executeTakeFirst();
+    if (!row || observation === undefined) return row !== undefined;
+    const seq = Number(row.check_log_seq);
+    await trx
+      .insertInto(checkLogTable)
+      .values({ merchant_reference: merchantReference, seq, observation })
       .execute();
-  }
-}
-
-/** Rows `[reference, token, nextCheckAt, counted, checkedAt, hasObservation, observation]`. */
-function releaseRowsJson(releases: readonly ParsedLeaseRelease[], now: Date): string {
-  const rows = releases.map((release) => {
-    const fields = JSON.stringify([
-      release.merchantReference,
-      release.token,
-      release.nextCheckAt.toISOString(),
-      release.counted ? 1 : 0,
-      (release.checkedAt ?? now).toISOString(),
-    ]);
-    const observation =
-      release.observationJson === undefined ? '0,null' : `1,${release.observationJson}`;
-    return `${fields.slice(0, -1)},${observation}]`;
+    if (seq > maxObservations) {
+      await trx
+        .deleteFrom(checkLogTable)
+        .where('merchant_reference', '=', merchantReference)
+        .where('seq', '<=', seq - maxObservations)
+        .execute();
+    }
+    return true;
   });
-  return `[${rows.join(',')}]`;
-}
-
-interface ReleaseRow {
-  v_reference: string;
-  v_token: string;
-  v_next_check_at: string;
-  v_counted: number;
-  v_checked_at: string;
-  v_observation: string | null;
 }
 
 export async function readObservationRows(db: Db, merchantReference: string): Promise<unknown[]> {

@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import type { ParsedListOpen } from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
-import type { ParsedLeaseDue, ParsedLeaseRelease, ParsedRelease } from '../schedule/input-rules.js';
+import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import type { LeasedRecord } from '../schedule/types.js';
 import type { ReferenceField, TransactionRecord } from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
-import { leaseDueRows, readObservationRows, releaseLeaseRows } from './schedule.js';
+import { leaseDueRows, readObservationRows, releaseLeaseRow } from './schedule.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlStoreContext } from './sql-store-context.js';
 import {
@@ -86,12 +86,8 @@ export class SqlReferenceStore extends SqlRecordWrites {
   protected lease(options: ParsedLeaseDue): Promise<LeasedRecord[]> {
     return leaseDueRows(this.sql.open(), this.sql.dialect, options, this.sql.now());
   }
-  protected async release(reference: string, options: ParsedRelease): Promise<boolean> {
-    const [released] = await this.releaseAll([{ merchantReference: reference, ...options }]);
-    return released === true;
-  }
-  protected releaseAll(releases: ParsedLeaseRelease[]): Promise<boolean[]> {
-    return releaseLeaseRows(this.sql.open(), this.sql.dialect, releases, this.sql.now());
+  protected release(reference: string, options: ParsedRelease): Promise<boolean> {
+    return releaseLeaseRow(this.sql.open(), this.sql.dialect, reference, options, this.sql.now());
   }
   protected observationsOf(reference: string): Promise<unknown[]> {
     return readObservationRows(this.sql.open(), reference);

@@ -98,8 +98,8 @@ describe('Options are checked at construction', () => {
 describe('Every call goes through the injected fetch', () => {
   it('uses options.fetch for logins and calls alike', async () => {
     const seen: string[] = [];
-    const fetchSpy: typeof fetch = async (input) => {
-      const request = input as Request;
+    const fetchSpy: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
       seen.push(`${request.method} ${new URL(request.url).pathname}`);
       const body = request.url.endsWith('/login')
         ? { token: 't', token_type: 'Bearer', user: airtimeUser }
@@ -119,8 +119,8 @@ describe('Every call goes through the injected fetch', () => {
 
   it('adds the configured and per-call headers', async () => {
     let headers: Headers | undefined;
-    const fetchSpy: typeof fetch = async (input) => {
-      headers = (input as Request).headers;
+    const fetchSpy: typeof fetch = async (input, init) => {
+      headers = new Request(input, init).headers;
       return new Response(JSON.stringify({ user: airtimeUser }));
     };
     const t = new Transport({
