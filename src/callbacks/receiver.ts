@@ -72,10 +72,10 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       perSecond: this.#options.pullsPerSecond,
       concurrency: this.#options.pullConcurrency,
     });
-    const { onPaid, onFailed, onReview } = this.#options;
+    const { onPaid, onFailed, onSent, onNotSent, onReview } = this.#options;
     this.#effects = new EffectRunner(
       this.#store,
-      { ...(onPaid && { onPaid }), ...(onFailed && { onFailed }), ...(onReview && { onReview }) },
+      { onPaid, onFailed, onSent, onNotSent, onReview },
       {
         leaseMs: this.#options.leaseMs,
         retryDelaysMs: this.#options.retryDelaysMs,
@@ -249,9 +249,11 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   }
 
   async #storeBusy(): Promise<'inbox' | 'effects' | false> {
-    const running = await this.#store.listEffects('running', { limit: 1 });
+    // Effects this receiver has no handler for are another process's work.
+    const { handles } = this.#effects;
+    const running = await this.#store.listEffects('running', { limit: 1, handles });
     if (running.length > 0) return 'effects';
-    const [due] = await this.#store.listEffects('due', { limit: 1 });
+    const [due] = await this.#store.listEffects('due', { limit: 1, handles });
     if (due?.effect.dueAt && due.effect.dueAt <= this.#now()) return 'effects';
     const backlog = await this.#store.inbox.backlog();
     return backlog.due + backlog.processing > 0 ? 'inbox' : false;

@@ -1,4 +1,5 @@
-import type { ReconcilerOptions, ResolvedOptions } from './options.js';
+import type { SettlementHandlers } from '../settlement/effects.js';
+import type { ResolvedOptions } from './options.js';
 
 /** What a reconciler shows a logger: state and options, never the client; shaped like the receiver's. */
 export interface ReconcilerSnapshot {
@@ -9,7 +10,7 @@ export interface ReconcilerSnapshot {
   /** The options in force, defaults filled in: no secrets. */
   options: ResolvedOptions;
   /** Which of the merchant's handlers were given. */
-  handlers: { onPaid: boolean; onFailed: boolean; onReview: boolean };
+  handlers: Record<keyof SettlementHandlers, boolean>;
 }
 
 export function reconcilerSnapshot(state: {
@@ -17,7 +18,7 @@ export function reconcilerSnapshot(state: {
   closed: boolean;
   passInProgress: boolean;
   options: ResolvedOptions;
-  given: Pick<ReconcilerOptions, 'onPaid' | 'onFailed' | 'onReview'>;
+  given: { [Name in keyof SettlementHandlers]?: unknown };
 }): ReconcilerSnapshot {
   const { options } = state;
   return {
@@ -36,6 +37,8 @@ export function reconcilerSnapshot(state: {
     handlers: {
       onPaid: typeof state.given.onPaid === 'function',
       onFailed: typeof state.given.onFailed === 'function',
+      onSent: typeof state.given.onSent === 'function',
+      onNotSent: typeof state.given.onNotSent === 'function',
       onReview: typeof state.given.onReview === 'function',
     },
   };

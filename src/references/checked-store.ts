@@ -1,6 +1,7 @@
 import type {
   ClaimEffectsOptions,
   EffectClaim,
+  EffectKind,
   EffectStatus,
   FailEffectOptions,
 } from './effects.js';
@@ -12,6 +13,7 @@ import {
   parseAnswerWrite,
   parseCheckTime,
   parseClaimEffects,
+  parseEffectKinds,
   parseEffectStatus,
   parseFailEffect,
   parseFindBy,
@@ -60,7 +62,11 @@ export interface EffectsPart {
   claim(options: ReturnType<typeof parseClaimEffects>): Maybe<EffectClaim[]>;
   complete(merchantReference: string, token: string): Maybe<boolean>;
   fail(merchantReference: string, token: string, failure: FailEffectOptions): Maybe<boolean>;
-  list(status: ListedEffect, limit: number): Maybe<TransactionRecord[]>;
+  list(
+    status: ListedEffect,
+    limit: number,
+    handles: readonly EffectKind[],
+  ): Maybe<TransactionRecord[]>;
 }
 
 /**
@@ -187,10 +193,10 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   }
   async listEffects(
     status: ListedEffect,
-    options?: { limit?: number },
+    options?: { limit?: number; handles?: readonly EffectKind[] },
   ): Promise<TransactionRecord[]> {
     const listed = parseEffectStatus(status);
     const { limit } = parseListPage('listEffects', options);
-    return this.effects.list(listed, limit);
+    return this.effects.list(listed, limit, parseEffectKinds(options?.handles));
   }
 }

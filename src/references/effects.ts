@@ -1,3 +1,4 @@
+import type { Product } from '../core/endpoints.js';
 import type { TransactionRecord } from './types.js';
 
 /**
@@ -28,6 +29,8 @@ export interface ClaimEffectsOptions {
   limit?: number;
   /** Claim only this record's effect (right after winning its transition). */
   merchantReference?: string;
+  /** Claim only effects of these kinds (those the caller has handlers for). @default every kind */
+  handles?: readonly EffectKind[];
 }
 
 export interface FailEffectOptions {
@@ -37,7 +40,36 @@ export interface FailEffectOptions {
   retryAt: Date | null;
 }
 
-export const effectfulStatuses = ['success', 'failed', 'needs_review'] as const;
+/** The handler an effect runs: `onPaid`, `onFailed`, `onSent`, `onNotSent` or `onReview`. */
+export type EffectKind = 'paid' | 'failed' | 'sent' | 'not_sent' | 'review';
+
+/** The records of each kind, in the columns a store filters claims on. */
+export const effectKinds: Readonly<
+  Record<EffectKind, { status: TransactionRecord['status']; products: readonly Product[] }>
+> = {
+  paid: { status: 'success', products: ['collection'] },
+  failed: { status: 'failed', products: ['collection'] },
+  sent: { status: 'success', products: ['disbursement', 'airtime'] },
+  not_sent: { status: 'failed', products: ['disbursement', 'airtime'] },
+  review: { status: 'needs_review', products: ['collection', 'disbursement', 'airtime'] },
+};
+
+export const effectKindNames = Object.keys(effectKinds) as [EffectKind, ...EffectKind[]];
+
+/**
+ * The effect a record in this status has; none for an open record, nor for a settled airtime
+ * recharge (the merchant's own wallet top-up: an event, no handler, so never due).
+ */
+export function effectKindOf(
+  record: Pick<TransactionRecord, 'product' | 'flow' | 'status'>,
+): EffectKind | undefined {
+  if (record.status !== 'needs_review' && record.flow === 'airtime_recharge') return undefined;
+  return effectKindNames.find(
+    (kind) =>
+      effectKinds[kind].status === record.status &&
+      effectKinds[kind].products.includes(record.product),
+  );
+}
 
 /** Claim due effects under a lease, then complete or fail them with its token (else `false`). */
 export interface EffectOutbox {
@@ -52,6 +84,6 @@ export interface EffectOutbox {
   ): Promise<boolean>;
   listEffects(
     status: Exclude<EffectStatus, 'none' | 'done'>,
-    options?: { limit?: number },
+    options?: { limit?: number; handles?: readonly EffectKind[] },
   ): Promise<TransactionRecord[]>;
 }

@@ -8,6 +8,7 @@ export {
 export {
   parseCheckTime,
   parseClaimEffects,
+  parseEffectKinds,
   parseEffectStatus,
   parseFailEffect,
   parseListOpen,

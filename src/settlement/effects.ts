@@ -1,7 +1,9 @@
 import { EventEmitter } from 'eventemitter3';
-import type { EffectOutbox } from '../references/effects.js';
+import { type EffectKind, type EffectOutbox, effectKindOf } from '../references/effects.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
+
+export type { EffectKind };
 
 export interface EffectContext {
   /** Stable for the record: key your own writes on it, since a handler runs at least once. */
@@ -10,17 +12,40 @@ export interface EffectContext {
   attempt: number;
 }
 
-/** The merchant's code run when a transaction settles, whichever path settled it. */
+/** Money in. */
+export type CollectionRecord = TransactionRecord & { product: 'collection' };
+/** Money out: a payout or an airtime purchase; `record.product` narrows it. */
+export type MoneyOutRecord =
+  | (TransactionRecord & { product: 'disbursement'; flow: 'disbursement' })
+  | (TransactionRecord & { product: 'airtime'; flow: 'airtime_purchase' });
+
+/**
+ * The merchant's code run when a transaction settles, whichever path settled it. A settled
+ * airtime recharge (a top-up of the merchant's own wallet) runs none: it is an event only.
+ */
 export interface SettlementHandlers {
-  /** The payment is proven (spec rule 5): credit the order. */
-  onPaid?: (record: TransactionRecord, context: EffectContext) => unknown;
-  /** The platform says it failed: release the order. */
-  onFailed?: (record: TransactionRecord, context: EffectContext) => unknown;
-  /** A person must decide (`record.review` says why); `store.resolve()` settles it later. */
+  /** A collection is proven paid (spec rule 5): credit the order. */
+  onPaid?: (record: CollectionRecord, context: EffectContext) => unknown;
+  /** The platform says a collection failed: release the order. */
+  onFailed?: (record: CollectionRecord, context: EffectContext) => unknown;
+  /** A payout or an airtime purchase went out. */
+  onSent?: (record: MoneyOutRecord, context: EffectContext) => unknown;
+  /** A payout or an airtime purchase failed: no money went out. */
+  onNotSent?: (record: MoneyOutRecord, context: EffectContext) => unknown;
+  /** Any product: a person must decide (`record.review` says why); `store.resolve()` settles it. */
   onReview?: (record: TransactionRecord, verdict: ReviewVerdict, context: EffectContext) => unknown;
 }
 
-export type EffectKind = 'paid' | 'failed' | 'review';
+/** As options give them: one left out may be `undefined`. */
+type GivenHandlers = { [Name in keyof SettlementHandlers]?: SettlementHandlers[Name] | undefined };
+
+const handlerOf = {
+  paid: 'onPaid',
+  failed: 'onFailed',
+  sent: 'onSent',
+  not_sent: 'onNotSent',
+  review: 'onReview',
+} as const satisfies Record<EffectKind, keyof SettlementHandlers>;
 
 export interface EffectRunnerOptions {
   /** How long a run is exclusive: keep handlers shorter. @default 60_000 */
@@ -51,20 +76,21 @@ export const DEFAULT_EFFECT_RETRY_DELAYS: readonly number[] = [
  * exactly once; the handler runs at least once, until it completes** (expired leases are taken). */
 export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   readonly #store: EffectOutbox;
-  readonly #handlers: SettlementHandlers;
+  readonly #handlers: GivenHandlers;
+  /** The kinds this runner claims: those it has a handler for; the rest stay due for another. */
+  readonly handles: readonly EffectKind[];
   readonly #leaseMs: number;
   readonly #retryDelays: readonly number[];
   readonly #maxAttempts: number;
   readonly #now: () => Date;
 
-  constructor(
-    store: EffectOutbox,
-    handlers: SettlementHandlers,
-    options: EffectRunnerOptions = {},
-  ) {
+  constructor(store: EffectOutbox, handlers: GivenHandlers, options: EffectRunnerOptions = {}) {
     super();
     this.#store = store;
     this.#handlers = handlers;
+    this.handles = (Object.keys(handlerOf) as EffectKind[]).filter(
+      (kind) => typeof handlers[handlerOf[kind]] === 'function',
+    );
     this.#leaseMs = options.leaseMs ?? 60_000;
     this.#retryDelays = options.retryDelaysMs?.length
       ? options.retryDelaysMs
@@ -75,16 +101,23 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
 
   /** Runs one record's due effect right after its transition; `false` when nothing was run. */
   async runFor(merchantReference: string): Promise<boolean> {
-    const claims = await this.#store.claimEffects({ leaseMs: this.#leaseMs, merchantReference });
+    if (this.handles.length === 0) return false;
+    const claims = await this.#store.claimEffects({
+      leaseMs: this.#leaseMs,
+      merchantReference,
+      handles: this.handles,
+    });
     for (const claim of claims) await this.#run(claim.record, claim.token);
     return claims.length > 0;
   }
 
   /** Claims and runs every due effect (up to `limit`), e.g. those a crashed process left. */
   async drain(options: { limit?: number } = {}): Promise<number> {
+    if (this.handles.length === 0) return 0;
     const claims = await this.#store.claimEffects({
       leaseMs: this.#leaseMs,
       limit: options.limit ?? 50,
+      handles: this.handles,
     });
     await Promise.all(claims.map((claim) => this.#run(claim.record, claim.token)));
     return claims.length;
@@ -98,11 +131,11 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     };
     try {
       const handled =
-        kind === 'paid'
-          ? this.#handlers.onPaid?.(record, context)
-          : kind === 'failed'
-            ? this.#handlers.onFailed?.(record, context)
-            : record.review && this.#handlers.onReview?.(record, record.review, context);
+        kind === 'review'
+          ? record.review && this.#handlers.onReview?.(record, record.review, context)
+          : (
+              this.#handlers[handlerOf[kind]] as (r: TransactionRecord, c: EffectContext) => unknown
+            )(record, context);
       // A hung handler must not hold its caller for ever; past its lease another process may run
       // it anyway, so it is recorded failed while the lease still holds (after it, fenced).
       if (!(await settlesWithin(handled, Math.max(1, Math.floor(this.#leaseMs * 0.9))))) {
@@ -155,15 +188,13 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   }
 }
 
-/** The handler a settled record calls; an effect on an open record is a broken store: throw. */
+/** The handler a settled record calls; a claim without one is a broken store: throw. */
 function kindOf(record: TransactionRecord): EffectKind {
-  if (record.status === 'success') return 'paid';
-  if (record.status === 'failed') return 'failed';
-  if (record.status === 'needs_review') return 'review';
+  const kind = effectKindOf(record);
+  if (kind) return kind;
   throw new Error(
-    `pesakit: the store returned a claimed effect for ${record.merchantReference}, which is ` +
-      `${record.status}; only success, failed and needs_review records have effects. ` +
-      'This is a bug in the store implementation.',
+    `pesakit: the store returned a claimed effect for ${record.merchantReference} ` +
+      `(${record.product}, ${record.status}), which has none. This is a bug in the store.`,
   );
 }
 

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import type { ClaimEffectsOptions, EffectStatus, FailEffectOptions } from '../effects.js';
+import {
+  type ClaimEffectsOptions,
+  type EffectKind,
+  type EffectStatus,
+  effectKindNames,
+  type FailEffectOptions,
+} from '../effects.js';
 import { openStatuses } from '../transitions.js';
 import type { ListOpenOptions, TransactionStatus } from '../types.js';
 import {
@@ -21,6 +27,9 @@ const claimEffectsSchema = z.object({
     .max(86_400_000, { error: 'must be at most 86400000 (a day)' }),
   limit: limitSchema(1000).optional(),
   merchantReference: referenceSchema.optional(),
+  handles: z
+    .array(z.enum(effectKindNames, { error: `must list ${effectKindNames.join(', ')}` }))
+    .optional(),
 });
 
 const failEffectSchema = z.object({
@@ -44,12 +53,14 @@ export function parseClaimEffects(options: ClaimEffectsOptions): {
   leaseMs: number;
   limit: number;
   merchantReference: string | undefined;
+  handles: readonly EffectKind[];
 } {
   const parsed = parse('claimEffects', 'options', claimEffectsSchema, options ?? {});
   return {
     leaseMs: parsed.leaseMs,
     limit: parsed.limit ?? 50,
     merchantReference: parsed.merchantReference,
+    handles: parsed.handles ?? effectKindNames,
   };
 }
 
@@ -64,6 +75,16 @@ export function parseListPage(
 ): { limit: number; after: string | undefined } {
   const parsed = parse(operation, 'options', listPageSchema, options);
   return { limit: parsed.limit ?? 100, after: parsed.after };
+}
+
+export function parseEffectKinds(
+  handles: readonly EffectKind[] | undefined,
+): readonly EffectKind[] {
+  const { shape } = claimEffectsSchema;
+  return (
+    parse('listEffects', 'options', z.object({ handles: shape.handles }), { handles }).handles ??
+    effectKindNames
+  );
 }
 
 export function parseListOpen(options: ListOpenOptions = {}): {
