@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { TransactionRecord } from '../references/types.js';
-import type { EffectContext, ReviewVerdict, SettlementHandlers } from './foundation.js';
+import type { EffectContext, ReviewVerdict, SettlementHandler } from './foundation.js';
 import { checkReturnUrls } from './return-urls.js';
 
 /** Where the checkout return sends the browser, by outcome (303). Without them: JSON. */
@@ -52,16 +52,15 @@ const inboxRetention = z.object(
   { error: '{ keepMs?, everyMs? } or false' },
 );
 
-type Handler<Name extends keyof SettlementHandlers> = NonNullable<SettlementHandlers[Name]>;
 const receiverOptions = z.object({
   /** A collection is paid. Each handler runs at least once: be idempotent on `context.effectKey`. */
-  onPaid: handler<Handler<'onPaid'>>(),
+  onPaid: handler<SettlementHandler<'onPaid'>>(),
   /** A collection failed. */
-  onFailed: handler<Handler<'onFailed'>>(),
+  onFailed: handler<SettlementHandler<'onFailed'>>(),
   /** A payout or an airtime purchase went out (`record.product` says which). */
-  onSent: handler<Handler<'onSent'>>(),
+  onSent: handler<SettlementHandler<'onSent'>>(),
   /** A payout or an airtime purchase failed. */
-  onNotSent: handler<Handler<'onNotSent'>>(),
+  onNotSent: handler<SettlementHandler<'onNotSent'>>(),
   /** Any product: a person must decide; `record` is null for a callback matching no record. */
   onReview:
     handler<

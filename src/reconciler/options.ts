@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { SettlementHandlers } from '../settlement/effects.js';
+import type { SettlementHandler, SettlementHandlers } from '../settlement/effects.js';
 
 const second = 1000;
 const minute = 60 * second;
@@ -43,11 +43,9 @@ const tiers = (field: string, fallback: readonly number[]) =>
     .readonly()
     .default(fallback);
 const handler = <Name extends keyof SettlementHandlers>() =>
-  z
-    .custom<NonNullable<SettlementHandlers[Name]>>((value) => typeof value === 'function', {
-      error: 'must be a function',
-    })
-    .optional();
+  z.custom<SettlementHandler<Name>>((f) => typeof f === 'function', {
+    error: 'must be a function',
+  });
 
 const optionsSchema = z.object({
   /** Pulls in flight at once. @default 8 */
@@ -87,11 +85,11 @@ const optionsSchema = z.object({
     .max(2 ** 31 - 1, { error: 'pollIntervalMs must be at most 2147483647 (about 24.8 days)' })
     .default(5 * second),
   /** Same handlers as the callback receiver; run once per final transition, whoever wins it. */
-  onPaid: handler<'onPaid'>(),
-  onFailed: handler<'onFailed'>(),
-  onSent: handler<'onSent'>(),
-  onNotSent: handler<'onNotSent'>(),
-  onReview: handler<'onReview'>(),
+  onPaid: handler<'onPaid'>().optional(),
+  onFailed: handler<'onFailed'>().optional(),
+  onSent: handler<'onSent'>().optional(),
+  onNotSent: handler<'onNotSent'>().optional(),
+  onReview: handler<'onReview'>().optional(),
 });
 
 /** Options of `pesakit.createReconciler()`. */

@@ -56,6 +56,9 @@ export const effectKinds: Readonly<
 
 export const effectKindNames = Object.keys(effectKinds) as [EffectKind, ...EffectKind[]];
 
+export const isOfKind = (record: Pick<TransactionRecord, 'product' | 'status'>, kind: EffectKind) =>
+  effectKinds[kind].status === record.status && effectKinds[kind].products.includes(record.product);
+
 /**
  * The effect a record in this status has; none for an open record, nor for a settled airtime
  * recharge (the merchant's own wallet top-up: an event, no handler, so never due).
@@ -64,11 +67,7 @@ export function effectKindOf(
   record: Pick<TransactionRecord, 'product' | 'flow' | 'status'>,
 ): EffectKind | undefined {
   if (record.status !== 'needs_review' && record.flow === 'airtime_recharge') return undefined;
-  return effectKindNames.find(
-    (kind) =>
-      effectKinds[kind].status === record.status &&
-      effectKinds[kind].products.includes(record.product),
-  );
+  return effectKindNames.find((kind) => isOfKind(record, kind));
 }
 
 /** Claim due effects under a lease, then complete or fail them with its token (else `false`). */

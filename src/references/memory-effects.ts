@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type EffectClaim, type EffectKind, type EffectStatus, effectKinds } from './effects.js';
+import { type EffectClaim, type EffectKind, type EffectStatus, isOfKind } from './effects.js';
 import { byEffectDue } from './reconciliation-order.js';
 import { copyRecord } from './record-copy.js';
 import type { TransactionRecord } from './types.js';
@@ -93,11 +93,6 @@ export class MemoryEffects {
   }
 }
 
-/** The SQL stores' filter: by status and product. */
 function handled(record: TransactionRecord, handles: readonly EffectKind[]): boolean {
-  return handles.some(
-    (kind) =>
-      effectKinds[kind].status === record.status &&
-      effectKinds[kind].products.includes(record.product),
-  );
+  return handles.some((kind) => isOfKind(record, kind));
 }

@@ -36,6 +36,9 @@ export interface SettlementHandlers {
   onReview?: (record: TransactionRecord, verdict: ReviewVerdict, context: EffectContext) => unknown;
 }
 
+export type SettlementHandler<Name extends keyof SettlementHandlers> = NonNullable<
+  SettlementHandlers[Name]
+>;
 /** As options give them: one left out may be `undefined`. */
 type GivenHandlers = { [Name in keyof SettlementHandlers]?: SettlementHandlers[Name] | undefined };
 
@@ -101,26 +104,21 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
 
   /** Runs one record's due effect right after its transition; `false` when nothing was run. */
   async runFor(merchantReference: string): Promise<boolean> {
-    if (this.handles.length === 0) return false;
-    const claims = await this.#store.claimEffects({
-      leaseMs: this.#leaseMs,
-      merchantReference,
-      handles: this.handles,
-    });
+    const claims = await this.#claim({ merchantReference });
     for (const claim of claims) await this.#run(claim.record, claim.token);
     return claims.length > 0;
   }
 
   /** Claims and runs every due effect (up to `limit`), e.g. those a crashed process left. */
   async drain(options: { limit?: number } = {}): Promise<number> {
-    if (this.handles.length === 0) return 0;
-    const claims = await this.#store.claimEffects({
-      leaseMs: this.#leaseMs,
-      limit: options.limit ?? 50,
-      handles: this.handles,
-    });
+    const claims = await this.#claim({ limit: options.limit ?? 50 });
     await Promise.all(claims.map((claim) => this.#run(claim.record, claim.token)));
     return claims.length;
+  }
+
+  async #claim(options: { limit?: number; merchantReference?: string }) {
+    if (this.handles.length === 0) return [];
+    return this.#store.claimEffects({ ...options, leaseMs: this.#leaseMs, handles: this.handles });
   }
 
   async #run(record: TransactionRecord, token: string): Promise<void> {
@@ -133,9 +131,10 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
       const handled =
         kind === 'review'
           ? record.review && this.#handlers.onReview?.(record, record.review, context)
-          : (
-              this.#handlers[handlerOf[kind]] as (r: TransactionRecord, c: EffectContext) => unknown
-            )(record, context);
+          : (this.#handlers[handlerOf[kind]] as SettlementHandler<'onSent'>)(
+              record as MoneyOutRecord,
+              context,
+            );
       // A hung handler must not hold its caller for ever; past its lease another process may run
       // it anyway, so it is recorded failed while the lease still holds (after it, fenced).
       if (!(await settlesWithin(handled, Math.max(1, Math.floor(this.#leaseMs * 0.9))))) {
@@ -163,28 +162,20 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     kind: EffectKind,
     error: unknown,
   ): Promise<void> {
-    const attempts = record.effect.attempts;
+    const {
+      merchantReference,
+      effect: { attempts },
+    } = record;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    const merchantReference = record.merchantReference;
-    if (attempts >= this.#maxAttempts) {
-      if (
-        await this.#store.failEffect(merchantReference, token, { error: message, retryAt: null })
-      ) {
-        this.emit('dead', { merchantReference, kind, attempts, error });
-      }
+    const delay = this.#retryDelays[Math.min(attempts - 1, this.#retryDelays.length - 1)] ?? 1000;
+    // After the last attempt, dead: not run again automatically.
+    const retryAt = attempts >= this.#maxAttempts ? null : new Date(this.#now().getTime() + delay);
+    if (!(await this.#store.failEffect(merchantReference, token, { error: message, retryAt }))) {
       return;
     }
-    const delay = this.#retryDelays[Math.min(attempts - 1, this.#retryDelays.length - 1)] ?? 1000;
-    const retryAt = new Date(this.#now().getTime() + delay);
-    if (await this.#store.failEffect(merchantReference, token, { error: message, retryAt })) {
-      this.emit('effect_failed', {
-        merchantReference,
-        kind,
-        attempt: attempts,
-        error,
-        retryAt,
-      });
-    }
+    if (retryAt)
+      this.emit('effect_failed', { merchantReference, kind, attempt: attempts, error, retryAt });
+    else this.emit('dead', { merchantReference, kind, attempts, error });
   }
 }
 

@@ -27,9 +27,7 @@ const claimEffectsSchema = z.object({
     .max(86_400_000, { error: 'must be at most 86400000 (a day)' }),
   limit: limitSchema(1000).optional(),
   merchantReference: referenceSchema.optional(),
-  handles: z
-    .array(z.enum(effectKindNames, { error: `must list ${effectKindNames.join(', ')}` }))
-    .optional(),
+  handles: z.array(z.enum(effectKindNames, { error: `lists ${effectKindNames}` })).optional(),
 });
 
 const failEffectSchema = z.object({
@@ -77,14 +75,9 @@ export function parseListPage(
   return { limit: parsed.limit ?? 100, after: parsed.after };
 }
 
-export function parseEffectKinds(
-  handles: readonly EffectKind[] | undefined,
-): readonly EffectKind[] {
-  const { shape } = claimEffectsSchema;
-  return (
-    parse('listEffects', 'options', z.object({ handles: shape.handles }), { handles }).handles ??
-    effectKindNames
-  );
+export function parseEffectKinds(handles: readonly EffectKind[] | undefined) {
+  const schema = claimEffectsSchema.pick({ handles: true });
+  return parse('listEffects', 'options', schema, { handles }).handles ?? effectKindNames;
 }
 
 export function parseListOpen(options: ListOpenOptions = {}): {
