@@ -42,10 +42,8 @@ const tiers = (field: string, fallback: readonly number[]) =>
     .min(1, { error: `${field} must list at least one delay` })
     .readonly()
     .default(fallback);
-const handler = <Name extends keyof SettlementHandlers>() =>
-  z.custom<SettlementHandler<Name>>((f) => typeof f === 'function', {
-    error: 'must be a function',
-  });
+const handler = <N extends keyof SettlementHandlers>() =>
+  z.custom<SettlementHandler<N>>((f) => typeof f === 'function', { error: 'must be a function' });
 
 const optionsSchema = z.object({
   /** Pulls in flight at once. @default 8 */

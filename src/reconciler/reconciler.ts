@@ -51,7 +51,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #effects: EffectRunner;
   readonly #transport: Transport;
   readonly #now: () => Date;
-  readonly #given: ReconcilerOptions;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
   #closing = false;
@@ -68,7 +67,6 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#gate = new RateGate({ ...this.#options, now: () => this.#now().getTime() });
     this.#gate.onPause = (ms) => this.emit('paused', { ms });
     this.#platform = transportPlatform(this.#transport, this.#gate, dependencies.credentials);
-    this.#given = options;
     this.#effects = new EffectRunner(this.#store, options, { leaseMs: this.#options.leaseMs });
     this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
     this.#effects.on('dead', (event) => this.emit('error', event.error));
@@ -124,7 +122,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       closed: this.#closing,
       passInProgress: this.#pass !== undefined,
       options: this.#options,
-      given: this.#given,
+      handles: this.#effects.handles,
     });
   }
 

@@ -1,3 +1,4 @@
+import { type EffectKind, effectKindNames, effectKinds } from '../references/effects.js';
 import type { SettlementHandlers } from '../settlement/effects.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -18,7 +19,8 @@ export function reconcilerSnapshot(state: {
   closed: boolean;
   passInProgress: boolean;
   options: ResolvedOptions;
-  given: { [Name in keyof SettlementHandlers]?: unknown };
+  /** The effect kinds it runs: those it has a handler for. */
+  handles: readonly EffectKind[];
 }): ReconcilerSnapshot {
   const { options } = state;
   return {
@@ -34,12 +36,8 @@ export function reconcilerSnapshot(state: {
         unknown: [...options.schedules.unknown],
       },
     },
-    handlers: {
-      onPaid: typeof state.given.onPaid === 'function',
-      onFailed: typeof state.given.onFailed === 'function',
-      onSent: typeof state.given.onSent === 'function',
-      onNotSent: typeof state.given.onNotSent === 'function',
-      onReview: typeof state.given.onReview === 'function',
-    },
+    handlers: Object.fromEntries(
+      effectKindNames.map((kind) => [effectKinds[kind].handler, state.handles.includes(kind)]),
+    ) as ReconcilerSnapshot['handlers'],
   };
 }

@@ -9,6 +9,7 @@ import type { CallbackInbox } from './inbox/types.js';
 import {
   isLookupable,
   type ParsedAnswerWrite,
+  type ParsedClaim,
   type ParsedTransition,
   parseAnswerWrite,
   parseCheckTime,
@@ -59,7 +60,7 @@ export type ParsedResolve = ReturnType<typeof parseResolve>;
 
 /** Where a store keeps its effect outbox; its input is checked already. */
 export interface EffectsPart {
-  claim(options: ReturnType<typeof parseClaimEffects>): Maybe<EffectClaim[]>;
+  claim(options: ParsedClaim): Maybe<EffectClaim[]>;
   complete(merchantReference: string, token: string): Maybe<boolean>;
   fail(merchantReference: string, token: string, failure: FailEffectOptions): Maybe<boolean>;
   list(

@@ -43,21 +43,25 @@ export interface FailEffectOptions {
 /** The handler an effect runs: `onPaid`, `onFailed`, `onSent`, `onNotSent` or `onReview`. */
 export type EffectKind = 'paid' | 'failed' | 'sent' | 'not_sent' | 'review';
 
-/** The records of each kind, in the columns a store filters claims on. */
-export const effectKinds: Readonly<
-  Record<EffectKind, { status: TransactionRecord['status']; products: readonly Product[] }>
-> = {
-  paid: { status: 'success', products: ['collection'] },
-  failed: { status: 'failed', products: ['collection'] },
-  sent: { status: 'success', products: ['disbursement', 'airtime'] },
-  not_sent: { status: 'failed', products: ['disbursement', 'airtime'] },
-  review: { status: 'needs_review', products: ['collection', 'disbursement', 'airtime'] },
-};
+const out: readonly Product[] = ['disbursement', 'airtime'];
+/** Each kind's handler, and its records in the columns a store filters claims on. */
+export const effectKinds = {
+  paid: { handler: 'onPaid', status: 'success', products: ['collection'] },
+  failed: { handler: 'onFailed', status: 'failed', products: ['collection'] },
+  sent: { handler: 'onSent', status: 'success', products: out },
+  not_sent: { handler: 'onNotSent', status: 'failed', products: out },
+  review: { handler: 'onReview', status: 'needs_review', products: ['collection', ...out] },
+} as const satisfies Record<
+  EffectKind,
+  { handler: string; status: TransactionRecord['status']; products: readonly Product[] }
+>;
 
 export const effectKindNames = Object.keys(effectKinds) as [EffectKind, ...EffectKind[]];
 
-export const isOfKind = (record: Pick<TransactionRecord, 'product' | 'status'>, kind: EffectKind) =>
-  effectKinds[kind].status === record.status && effectKinds[kind].products.includes(record.product);
+export function isOfKind(record: Pick<TransactionRecord, 'product' | 'status'>, kind: EffectKind) {
+  const { status, products }: { status: string; products: readonly Product[] } = effectKinds[kind];
+  return status === record.status && products.includes(record.product);
+}
 
 /**
  * The effect a record in this status has; none for an open record, nor for a settled airtime

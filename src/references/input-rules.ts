@@ -6,6 +6,7 @@ export {
   productOfFlow,
 } from './input-rules/intent.js';
 export {
+  type ParsedClaim,
   parseCheckTime,
   parseClaimEffects,
   parseEffectKinds,

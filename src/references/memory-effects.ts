@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type EffectClaim, type EffectKind, type EffectStatus, isOfKind } from './effects.js';
+import type { ParsedClaim } from './input-rules.js';
 import { byEffectDue } from './reconciliation-order.js';
 import { copyRecord } from './record-copy.js';
 import type { TransactionRecord } from './types.js';
@@ -13,12 +14,7 @@ export class MemoryEffects {
     this.#records = records;
     this.#now = now;
   }
-  claim(options: {
-    leaseMs: number;
-    limit: number;
-    merchantReference: string | undefined;
-    handles: readonly EffectKind[];
-  }): EffectClaim[] {
+  claim(options: ParsedClaim): EffectClaim[] {
     const { leaseMs, limit, merchantReference, handles } = options;
     const now = this.#now().getTime();
     const candidates =

@@ -1,9 +1,8 @@
 import { EventEmitter } from 'eventemitter3';
-import { type EffectKind, type EffectOutbox, effectKindOf } from '../references/effects.js';
+import type { EffectKind, EffectOutbox } from '../references/effects.js';
+import { effectKindNames, effectKindOf, effectKinds } from '../references/effects.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
-
-export type { EffectKind };
 
 export interface EffectContext {
   /** Stable for the record: key your own writes on it, since a handler runs at least once. */
@@ -36,19 +35,11 @@ export interface SettlementHandlers {
   onReview?: (record: TransactionRecord, verdict: ReviewVerdict, context: EffectContext) => unknown;
 }
 
-export type SettlementHandler<Name extends keyof SettlementHandlers> = NonNullable<
-  SettlementHandlers[Name]
+export type SettlementHandler<N extends keyof SettlementHandlers> = NonNullable<
+  SettlementHandlers[N]
 >;
 /** As options give them: one left out may be `undefined`. */
 type GivenHandlers = { [Name in keyof SettlementHandlers]?: SettlementHandlers[Name] | undefined };
-
-const handlerOf = {
-  paid: 'onPaid',
-  failed: 'onFailed',
-  sent: 'onSent',
-  not_sent: 'onNotSent',
-  review: 'onReview',
-} as const satisfies Record<EffectKind, keyof SettlementHandlers>;
 
 export interface EffectRunnerOptions {
   /** How long a run is exclusive: keep handlers shorter. @default 60_000 */
@@ -91,8 +82,8 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     super();
     this.#store = store;
     this.#handlers = handlers;
-    this.handles = (Object.keys(handlerOf) as EffectKind[]).filter(
-      (kind) => typeof handlers[handlerOf[kind]] === 'function',
+    this.handles = effectKindNames.filter(
+      (kind) => typeof handlers[effectKinds[kind].handler] === 'function',
     );
     this.#leaseMs = options.leaseMs ?? 60_000;
     this.#retryDelays = options.retryDelaysMs?.length
@@ -122,7 +113,13 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   }
 
   async #run(record: TransactionRecord, token: string): Promise<void> {
-    const kind = kindOf(record);
+    const kind = effectKindOf(record);
+    if (!kind) {
+      throw new Error(
+        `pesakit: the store returned a claimed effect for ${record.merchantReference} ` +
+          `(${record.product}, ${record.status}), which has none. This is a bug in the store.`,
+      );
+    }
     const context: EffectContext = {
       effectKey: record.merchantReference,
       attempt: record.effect.attempts,
@@ -131,7 +128,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
       const handled =
         kind === 'review'
           ? record.review && this.#handlers.onReview?.(record, record.review, context)
-          : (this.#handlers[handlerOf[kind]] as SettlementHandler<'onSent'>)(
+          : (this.#handlers[effectKinds[kind].handler] as SettlementHandler<'onSent'>)(
               record as MoneyOutRecord,
               context,
             );
@@ -177,16 +174,6 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
       this.emit('effect_failed', { merchantReference, kind, attempt: attempts, error, retryAt });
     else this.emit('dead', { merchantReference, kind, attempts, error });
   }
-}
-
-/** The handler a settled record calls; a claim without one is a broken store: throw. */
-function kindOf(record: TransactionRecord): EffectKind {
-  const kind = effectKindOf(record);
-  if (kind) return kind;
-  throw new Error(
-    `pesakit: the store returned a claimed effect for ${record.merchantReference} ` +
-      `(${record.product}, ${record.status}), which has none. This is a bug in the store.`,
-  );
 }
 
 async function settlesWithin(value: unknown, ms: number): Promise<boolean> {

@@ -1,8 +1,8 @@
+export type { EffectKind } from '../references/effects.js';
 export {
   type CollectionRecord,
   DEFAULT_EFFECT_RETRY_DELAYS,
   type EffectContext,
-  type EffectKind,
   EffectRunner,
   type EffectRunnerEvents,
   type EffectRunnerOptions,

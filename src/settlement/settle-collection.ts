@@ -17,7 +17,10 @@ export async function applyCollectionObservation(
   record: TransactionRecord,
   transaction: CollectionTransaction,
 ): Promise<CollectionSettlement> {
-  if (isSettled(record)) return { outcome: 'already_final', record, changed: false };
+  // Final, or waiting for a person: an answer never reopens it.
+  if (isFinalStatus(record.status) || record.status === 'needs_review') {
+    return { outcome: 'already_final', record, changed: false };
+  }
   const observation: PaymentObservation = {
     controlNumber: transaction.controlNumber,
     paymentReference: transaction.reference,
@@ -65,11 +68,6 @@ export async function applyCollectionObservation(
     return move(store, record, 'pending', 'pending', transaction, 'the platform has it, pending');
   }
   return { outcome: 'pending', record, changed: false };
-}
-
-/** Settled for this decision: final, or waiting for a person (an answer never reopens it). */
-function isSettled(record: TransactionRecord): boolean {
-  return isFinalStatus(record.status) || record.status === 'needs_review';
 }
 
 /** One status write; another caller settled the record between our read and it: theirs stands. */

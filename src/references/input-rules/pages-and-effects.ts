@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import {
-  type ClaimEffectsOptions,
-  type EffectKind,
-  type EffectStatus,
-  effectKindNames,
-  type FailEffectOptions,
+import type {
+  ClaimEffectsOptions,
+  EffectKind,
+  EffectStatus,
+  FailEffectOptions,
 } from '../effects.js';
+import { effectKindNames } from '../effects.js';
 import { openStatuses } from '../transitions.js';
 import type { ListOpenOptions, TransactionStatus } from '../types.js';
 import {
@@ -47,20 +47,17 @@ const listOpenSchema = z.object({
   limit: limitSchema(10_000).optional(),
 });
 
-export function parseClaimEffects(options: ClaimEffectsOptions): {
-  leaseMs: number;
-  limit: number;
-  merchantReference: string | undefined;
-  handles: readonly EffectKind[];
-} {
+export function parseClaimEffects(options: ClaimEffectsOptions) {
   const parsed = parse('claimEffects', 'options', claimEffectsSchema, options ?? {});
   return {
     leaseMs: parsed.leaseMs,
     limit: parsed.limit ?? 50,
     merchantReference: parsed.merchantReference,
-    handles: parsed.handles ?? effectKindNames,
+    handles: (parsed.handles ?? effectKindNames) as readonly EffectKind[],
   };
 }
+
+export type ParsedClaim = ReturnType<typeof parseClaimEffects>;
 
 export function parseFailEffect(options: FailEffectOptions): FailEffectOptions {
   const parsed = parse('failEffect', 'options', failEffectSchema, options ?? {});

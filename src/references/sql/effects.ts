@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Updateable } from 'kysely';
-import {
-  type EffectClaim,
-  type EffectKind,
-  type EffectState,
-  type EffectStatus,
-  effectKinds,
-} from '../effects.js';
+import type { EffectClaim, EffectKind, EffectState, EffectStatus } from '../effects.js';
+import { effectKinds } from '../effects.js';
+import type { ParsedClaim } from '../input-rules.js';
 import { byEffectDue } from '../reconciliation-order.js';
 import type { TransactionRecord } from '../types.js';
 import type { SqlStoreContext } from './sql-store-context.js';
 import {
   type SqlDialectName,
+  type StoreDatabase,
   type TransactionsTable,
   toInstant,
   toRecord,
@@ -37,12 +34,7 @@ export class SqlEffectOutbox {
   constructor(store: SqlStoreContext) {
     this.#store = store;
   }
-  async claim(options: {
-    leaseMs: number;
-    limit: number;
-    merchantReference: string | undefined;
-    handles: readonly EffectKind[];
-  }): Promise<EffectClaim[]> {
+  async claim(options: ParsedClaim): Promise<EffectClaim[]> {
     const { leaseMs, limit, merchantReference, handles } = options;
     const { dialect } = this.#store;
     const now = this.#store.now();
@@ -140,7 +132,7 @@ export class SqlEffectOutbox {
 
 /** The effects of these kinds, by the record's status and product (no kinds: none). */
 function handledBy(
-  eb: ExpressionBuilder<{ [transactionsTable]: TransactionsTable }, typeof transactionsTable>,
+  eb: ExpressionBuilder<StoreDatabase, typeof transactionsTable>,
   handles: readonly EffectKind[],
 ) {
   return eb.or(
