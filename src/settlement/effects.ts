@@ -153,12 +153,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     }
   }
 
-  async #failed(
-    record: TransactionRecord,
-    token: string,
-    kind: EffectKind,
-    error: unknown,
-  ): Promise<void> {
+  async #failed(record: TransactionRecord, token: string, kind: EffectKind, error: unknown) {
     const {
       merchantReference,
       effect: { attempts },
