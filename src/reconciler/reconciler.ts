@@ -150,7 +150,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     ).finally(unwatch);
     const failed = workers.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
-    let unhandledEffects = {};
+    let unhandledEffects: ReconcileSummary['unhandledEffects'] = {};
     try {
       await this.#effects.drain({ limit: this.#options.batchSize });
       unhandledEffects = await countUnhandledEffects(this.#store, this.#effects.handles);

@@ -128,7 +128,8 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
       const handled =
         kind === 'review'
           ? record.review && this.#handlers.onReview?.(record, record.review, context)
-          : (this.#handlers[effectKinds[kind].handler] as SettlementHandler<'onSent'>)(
+          : // The claim matched the record to this handler's kind (product and status).
+            (this.#handlers[effectKinds[kind].handler] as SettlementHandler<'onSent'>)(
               record as MoneyOutRecord,
               context,
             );
@@ -154,10 +155,8 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   }
 
   async #failed(record: TransactionRecord, token: string, kind: EffectKind, error: unknown) {
-    const {
-      merchantReference,
-      effect: { attempts },
-    } = record;
+    const { merchantReference } = record;
+    const { attempts } = record.effect;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const delay = this.#retryDelays[Math.min(attempts - 1, this.#retryDelays.length - 1)] ?? 1000;
     // After the last attempt, dead: not run again automatically.
@@ -165,9 +164,9 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     if (!(await this.#store.failEffect(merchantReference, token, { error: message, retryAt }))) {
       return;
     }
-    if (retryAt)
-      this.emit('effect_failed', { merchantReference, kind, attempt: attempts, error, retryAt });
-    else this.emit('dead', { merchantReference, kind, attempts, error });
+    const event = { merchantReference, kind, error };
+    if (retryAt) this.emit('effect_failed', { ...event, attempt: attempts, retryAt });
+    else this.emit('dead', { ...event, attempts });
   }
 }
 
