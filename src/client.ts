@@ -1,5 +1,6 @@
 import type { CallbackReceiverOptions } from './callbacks/options.js';
 import { CallbackReceiver } from './callbacks/receiver.js';
+import { clientPuller, registerStatusPull } from './callbacks/status-puller.js';
 import type { Product } from './core/endpoints.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
 import type { ReconcilerOptions } from './reconciler/options.js';
@@ -53,6 +54,12 @@ export class Pesakit {
     this.collection = new Collection(context);
     this.airtime = new Airtime(context);
     this.disbursement = new Disbursement(context);
+    // Its receivers and verifyCheckoutReturn share one status puller (window, rate limit).
+    registerStatusPull(
+      this,
+      async (reference) =>
+        (await this.#transport.request('collectionStatus', { body: { ref_id: reference } })).data,
+    );
   }
 
   /**
@@ -63,8 +70,8 @@ export class Pesakit {
     return new CallbackReceiver(
       {
         store: this.store,
-        pull: async (reference) =>
-          (await this.#transport.request('collectionStatus', { body: { ref_id: reference } })).data,
+        pull: (reference) => clientPuller(this).pull(reference),
+        client: this,
         canPull: () =>
           this.#credentials?.collection !== undefined ||
           this.#transport.token('collection') !== undefined,

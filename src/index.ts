@@ -47,6 +47,7 @@ export type {
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
 export {
   AmbiguousOutcomeError,
+  AnswerContradictsRequestError,
   ApiError,
   AuthenticationError,
   BadRequestError,
@@ -57,6 +58,7 @@ export {
   InsufficientFundsError,
   InvalidTransitionError,
   isAmbiguousOutcomeError,
+  isAnswerContradictsRequestError,
   isApiError,
   isAuthenticationError,
   isBadRequestError,
@@ -155,6 +157,7 @@ export {
   transactionStatuses,
 } from './references/index.js';
 export type {
+  Contradiction,
   Resolution,
   ResolveOptions,
   ReviewQueue,

@@ -16,7 +16,11 @@ const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-ack-'));
 const store = await SqliteReferenceStore.open(join(directory, 'store.sqlite'));
 // No platform is called on the acknowledgement path; the URL only has to be well formed.
 const pesakit = new Pesakit({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:9', store });
-const receiver = pesakit.createCallbackReceiver({ onPaid() {}, onFailed() {}, onReview() {} });
+// All load comes from one address: the per-source budget (a guard against forgers) is off.
+const receiver = pesakit.createCallbackReceiver({
+  ...{ onPaid() {}, onFailed() {}, onReview() {} },
+  sourceBudget: false,
+});
 const app = express();
 app.use('/pesakit', pesakitExpress(receiver));
 const server = app.listen(0, '127.0.0.1', () =>

@@ -28,7 +28,7 @@ const pesakit = new Pesakit({
 const receiver = pesakit.createCallbackReceiver({
   onPaid: async (record) => orders.mark(record.merchantReference, 'paid'),
   onFailed: async (record) => orders.mark(record.merchantReference, 'failed'),
-  // A person must look: an amount or reference mismatch, a claim the platform never confirmed,
+  // A person must look: an amount or reference mismatch,
   // or (record null) a callback that matches no order. A person settles it with
   // `pesakit.store.resolve(merchantReference, 'success' | 'failed', { note })`.
   onReview: async (record, verdict) => {

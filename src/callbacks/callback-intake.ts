@@ -1,4 +1,5 @@
 import type { ReferenceStore } from '../references/types.js';
+import { findRecord } from './find-record.js';
 import {
   headerValue,
   jsonResponse,
@@ -71,6 +72,23 @@ async function accept(
   const { callback } = parsed;
   const tooLong = claimTooLong(callback);
   if (tooLong) return validationResponse(tooLong);
+  const receivedAt = context.now();
+  const bytes = Buffer.byteLength(callback.text) + Buffer.byteLength(request.url);
+  const { budget, store } = context;
+  const wait = request.source
+    ? (budget?.take(request.source, bytes, receivedAt.getTime()) ?? 0)
+    : 0;
+  // A 4xx would never be sent again; the budget is far above what the platform sends.
+  if (wait > 0) {
+    return jsonResponse(
+      503,
+      { message: 'Too many callbacks from this address; please send it again later.' },
+      { 'retry-after': String(wait) },
+    );
+  }
+  // A known record's callback is due an hour early, so it is claimed before the orphans
+  // (a forger's) however many wait; a failed lookup only loses that head start.
+  const known = await findRecord(store, callback.claim).catch(() => undefined);
   let appended: Awaited<ReturnType<ReferenceStore['inbox']['append']>>;
   try {
     appended = await context.store.inbox.append({
@@ -80,7 +98,8 @@ async function accept(
       headers: redactedHeaders(request.headers),
       body: callback.text,
       claim: callback.claim,
-      receivedAt: context.now(),
+      receivedAt,
+      ...(known && { dueAt: new Date(receivedAt.getTime() - 3_600_000) }),
     });
   } catch (error) {
     context.emit('error', { stage: 'receive', error: asError(error) });

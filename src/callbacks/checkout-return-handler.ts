@@ -3,6 +3,7 @@ import { jsonResponse, type ReceiverResponse, validationResponse } from './http.
 import type { ReturnUrls } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { redirectLocation } from './return-urls.js';
+import { pullPriority } from './status-puller.js';
 
 /** `GET <mount>/return`: settles by pulling (never from the query), then 303 or JSON. */
 export async function answerCheckoutReturn(
@@ -23,19 +24,18 @@ export async function answerCheckoutReturn(
   try {
     result = await settleCheckoutReturn(
       store,
-      (reference) => context.puller.pull(reference),
+      (reference) => context.puller.pull(reference, pullPriority.browser),
       externalReference,
     );
   } catch (error) {
-    // The platform or the store is unreachable: the payment is not proven, so "pending".
-    emit('error', { stage: 'return', error: asError(error) });
+    // The store is unreachable: the payment is not proven, so "pending" (a 404 without a record).
+    result = { outcome: 'not_found', changed: false, error };
     const record = await store
       .find({ field: 'externalReference', value: externalReference })
       .catch(() => undefined);
-    result = record
-      ? { outcome: 'pending', record, changed: false }
-      : { outcome: 'not_found', changed: false };
+    if (record) result = { outcome: 'pending', record, changed: false, error };
   }
+  if (result.error !== undefined) emit('error', { stage: 'return', error: asError(result.error) });
   const { outcome, record } = result;
   if (result.changed && record) {
     if (outcome === 'paid' || outcome === 'failed') emit(outcome, { record });

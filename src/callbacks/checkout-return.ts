@@ -37,13 +37,19 @@ export async function settleCheckoutReturn(
   store: ReferenceStore,
   pull: (reference: string) => Promise<CollectionTransaction>,
   externalReference: string,
-): Promise<CheckoutReturnResult & { settlement?: SettlementResult }> {
+): Promise<CheckoutReturnResult & { settlement?: SettlementResult; error?: unknown }> {
   const record = await store.find({ field: 'externalReference', value: externalReference });
   if (!record) return { outcome: 'not_found', changed: false };
   if (outcomeOf(record) !== 'pending')
     return { outcome: outcomeOf(record), record, changed: false };
-  const reference = pullReferenceOf(record) ?? externalReference;
-  const settlement = await applyCollectionObservation(store, record, await pull(reference));
+  let transaction: CollectionTransaction;
+  try {
+    transaction = await pull(pullReferenceOf(record) ?? externalReference);
+  } catch (error) {
+    // No answer proves nothing: the checkout stays pending, for a callback or the reconciler.
+    return { outcome: 'pending', record, changed: false, error };
+  }
+  const settlement = await applyCollectionObservation(store, record, transaction);
   return {
     outcome: outcomeOf(settlement.record),
     record: settlement.record,

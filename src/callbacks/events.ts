@@ -10,9 +10,13 @@ export interface CallbackReceiverEvents {
   paid: [{ record: TransactionRecord; entryId?: string }];
   /** This receiver moved the record to `failed` (the platform said so). */
   failed: [{ record: TransactionRecord; entryId?: string }];
-  /** Needs a person (`needs_review`) or attention (an unconfirmed success claim): see `record.status`. */
+  /** Needs a person: the record is in `needs_review`, or (null) an orphan callback. */
   review: [{ record: TransactionRecord | null; verdict: ReviewVerdict; entryId?: string }];
-  /** A callback that matches no record; kept in the inbox with outcome `orphan`. */
+  /** A success claim the platform did not confirm within `claimWindowMs`; the record stays pending. */
+  unconfirmed: [
+    { record: TransactionRecord; claim: CallbackClaim; entryId: string; message: string },
+  ];
+  /** A callback that matches no record (once an hour per reference); kept with outcome `orphan`. */
   orphan: [{ entryId: string; claim: CallbackClaim; verdict: ReviewVerdict }];
   /** A failure while storing, processing, running an effect, answering a return, or pruning. */
   error: [

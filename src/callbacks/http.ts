@@ -9,6 +9,8 @@ export interface ReceivedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The raw body (Buffer or string), else a framework's parsed value; `undefined` for GET. */
   body?: unknown;
+  /** The sender's address (`req.ip`: the socket's, or the trusted proxy's client): its budget. */
+  source?: string;
 }
 
 /** What to answer; a framework adapter copies it onto its own response. */

@@ -52,6 +52,16 @@ const inboxRetention = z.object(
   { error: '{ keepMs?, everyMs? } or false' },
 );
 
+const sourceBudget = z.object(
+  {
+    /** Callbacks one source address may store a minute. @default 1200 */
+    callbacksPerMinute: positive(1200, { whole: true }),
+    /** Bytes (body and URL) one source address may store a minute. @default 2097152 (2 MiB) */
+    bytesPerMinute: positive(2 * 1024 * 1024, { whole: true }),
+  },
+  { error: '{ callbacksPerMinute?, bytesPerMinute? } or false' },
+);
+
 const receiverOptions = z.object({
   /** A collection is paid. Each handler runs at least once: be idempotent on `context.effectKey`. */
   onPaid: handler<SettlementHandler<'onPaid'>>(),
@@ -68,8 +78,8 @@ const receiverOptions = z.object({
     >(),
   /** Checkout return redirects (middleware options win over these). */
   returnUrls: z.custom<ReturnUrls>().optional(),
-  /** Larger bodies answer 413. @default 65536 */
-  maxBodyBytes: positive(64 * 1024, { whole: true }),
+  /** Larger bodies answer 413; the platform's callbacks are under 1 KiB. @default 16384 */
+  maxBodyBytes: positive(16 * 1024, { whole: true }),
   /** Inbox entries processed at once by this receiver. @default 4 */
   concurrency: positive(4, { whole: true }),
   /** How long a worker holds an inbox entry before another may take it over. @default 60000 */
@@ -92,6 +102,11 @@ const receiverOptions = z.object({
   effectDrainIntervalMs: positive(5000, { max: MAX_TIMER_MS }),
   /** Prune finished inbox entries `keepMs` after they finished, every `everyMs`; `false`: never. */
   inboxRetention: z.union([z.literal(false), inboxRetention]).prefault({}),
+  // Forged callbacks: how long a status answer is shared, and what one source may store.
+  /** One status pull per reference per window, however many callbacks name it. @default 5000 */
+  pullWindowMs: positive(5000),
+  /** Above it, callbacks from that source address answer 503 with Retry-After; `false`: none. */
+  sourceBudget: z.union([z.literal(false), sourceBudget]).prefault({}),
 });
 
 export type CallbackReceiverOptions = z.input<typeof receiverOptions>;

@@ -1,18 +1,15 @@
 import { isNotFoundError } from '../errors/not-found-error.js';
-import type { CallbackClaim, InboxEntry } from '../references/inbox/types.js';
+import type { InboxEntry } from '../references/inbox/types.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import type { CallbackReceiverEvents } from './events.js';
+import type { ExpiringMap } from './expiring-map.js';
 import { findRecord, hasPlatformReference, pullReferenceOf } from './find-record.js';
-import {
-  applyCollectionObservation,
-  type EffectRunner,
-  markForReview,
-  type ReviewVerdict,
-} from './foundation.js';
+import { applyCollectionObservation, type EffectRunner, type ReviewVerdict } from './foundation.js';
 import { delayFor, type ResolvedReceiverOptions } from './options.js';
-import type { StatusPuller } from './status-puller.js';
+import type { SourceBudget } from './source-budget.js';
+import { pullPriority, type StatusPuller, unknownReferenceMs } from './status-puller.js';
 
 export type Disposition =
   | { kind: 'complete'; outcome: string }
@@ -27,6 +24,10 @@ export interface ProcessContext {
   now(): Date;
   /** A new entry is in the inbox: the worker should look now, not at its next poll. */
   nudge(): void;
+  /** What one source address may store (absent: no budget). */
+  budget?: SourceBudget;
+  /** Orphan references already handed to `onReview` within the hour. */
+  orphans: ExpiringMap<true>;
 }
 
 /** Processes one entry: the callback is a hint, so the status is PULLED; throws to retry. */
@@ -51,13 +52,13 @@ export async function processEntry(
       : (pullReferenceOf(record) as string);
   let transaction: CollectionTransaction;
   try {
-    transaction = await context.puller.pull(reference);
+    const priority = match.by === 'hint' ? pullPriority.other : pullPriority.known;
+    transaction = await context.puller.pull(reference, priority);
   } catch (error) {
     if (!isNotFoundError(error)) throw error;
     // The platform does not know the reference the callback named: nothing to confirm.
     if (match.by === 'hint') return orphan(context, entry);
-    notConfirmed(context, entry, record, 'The platform does not know this transaction.');
-    return { kind: 'complete', outcome: 'not_confirmed' };
+    return notConfirmed(context, entry, record, 'does not know the transaction');
   }
   if (match.by === 'hint') {
     const adopted = await adopt(context.store, record, transaction);
@@ -99,34 +100,13 @@ async function stillPending(
   record: TransactionRecord,
   transaction: CollectionTransaction,
 ): Promise<Disposition> {
-  const { claim } = entry;
   const age = context.now().getTime() - entry.receivedAt.getTime();
-  if (claim.status === 'failed') {
-    // Unconfirmed failure claim: look again, then leave it to the reconciler, never failed.
-    if (age >= context.options.claimWindowMs) return { kind: 'complete', outcome: 'pending' };
+  if (age < context.options.claimWindowMs) {
     return recheck(context, entry, 'The platform still reports the collection as pending.');
   }
-  if (age >= context.options.claimWindowMs) {
-    const verdict = claimNotConfirmed(claim, record, transaction, age);
-    const { record: reviewed, changed } = await markForReview(
-      context.store,
-      record.merchantReference,
-      verdict,
-    );
-    if (changed) {
-      context.emit('review', { record: reviewed, verdict, entryId: entry.id });
-      await runEffect(context, record.merchantReference, entry.id);
-    }
-    return { kind: 'complete', outcome: 'review' };
-  }
-  if (entry.attempts === 1) {
-    context.emit('review', {
-      record,
-      verdict: claimNotConfirmed(claim, record, transaction, age),
-      entryId: entry.id,
-    });
-  }
-  return recheck(context, entry, 'A success claim the platform does not confirm yet.');
+  // Past the window the claim is only an event: the record stays pending for the reconciler,
+  // and the genuine callback (or its pull) still settles it.
+  return notConfirmed(context, entry, record, `still says ${transaction.status}`);
 }
 
 function recheck(context: ProcessContext, entry: InboxEntry, note: string): Disposition {
@@ -134,32 +114,24 @@ function recheck(context: ProcessContext, entry: InboxEntry, note: string): Disp
   return { kind: 'reschedule', dueAt: new Date(context.now().getTime() + delay), note };
 }
 
-function claimNotConfirmed(
-  claim: CallbackClaim,
-  record: TransactionRecord,
-  transaction: CollectionTransaction | undefined,
-  ageMs: number,
-): ReviewVerdict {
-  return {
-    reason: 'claim_not_confirmed',
-    message: `A callback claimed ${record.merchantReference} was paid (${claim.amount} TZS), but after ${Math.round(ageMs / 1000)} s the platform ${transaction ? `still says ${transaction.status}` : 'does not know the transaction'}; check with the platform before crediting it.`,
-    evidence: { claim, pulled: transaction ?? null },
-  };
-}
-
+/** A claim the platform does not confirm: an `unconfirmed` event for a success claim, and done. */
 function notConfirmed(
   context: ProcessContext,
   entry: InboxEntry,
   record: TransactionRecord,
-  why: string,
-): void {
-  if (entry.claim.status !== 'success') return;
-  const verdict = claimNotConfirmed(entry.claim, record, undefined, 0);
-  context.emit('review', {
-    record,
-    verdict: { ...verdict, message: `${verdict.message} ${why}` },
-    entryId: entry.id,
-  });
+  platform: string,
+): Disposition {
+  const { claim } = entry;
+  if (claim.status === 'success') {
+    const seconds = Math.round((context.now().getTime() - entry.receivedAt.getTime()) / 1000);
+    context.emit('unconfirmed', {
+      record,
+      claim,
+      entryId: entry.id,
+      message: `A callback claimed ${record.merchantReference} was paid (${claim.amount} TZS), but after ${seconds} s the platform ${platform}; the record stays pending.`,
+    });
+  }
+  return { kind: 'complete', outcome: claim.status === 'success' ? 'not_confirmed' : 'pending' };
 }
 
 /** A record found by hint takes the platform's references if the transaction is plausibly its own. */
@@ -191,16 +163,24 @@ async function adopt(
 
 async function orphan(context: ProcessContext, entry: InboxEntry): Promise<Disposition> {
   const { claim } = entry;
+  // Once an hour per orphan reference in this process, however many callbacks name it.
+  if (context.orphans.get(claim.paymentReference)) return { kind: 'complete', outcome: 'orphan' };
   const verdict: ReviewVerdict = {
     reason: 'orphan',
     message: `A callback claiming ${claim.status} for ${claim.amount} TZS (paymentReference ${claim.paymentReference}) matches no stored transaction; check whether it belongs to this shop.`,
     evidence: { entryId: entry.id, claim, body: entry.body },
   };
-  // At least once, like every handler: a throw retries the entry.
-  await context.options.onReview?.(null, verdict, {
-    effectKey: `orphan:${entry.id}`,
-    attempt: entry.attempts,
-  });
+  context.orphans.set(claim.paymentReference, true, unknownReferenceMs);
+  try {
+    // At least once, like every handler: a throw retries the entry.
+    await context.options.onReview?.(null, verdict, {
+      effectKey: `orphan:${entry.id}`,
+      attempt: entry.attempts,
+    });
+  } catch (error) {
+    context.orphans.delete(claim.paymentReference);
+    throw error;
+  }
   context.emit('orphan', { entryId: entry.id, claim, verdict });
   context.emit('review', { record: null, verdict, entryId: entry.id });
   return { kind: 'complete', outcome: 'orphan' };

@@ -5,6 +5,7 @@ import type { ReferenceStore } from '../references/types.js';
 import { receiveGet, receivePost } from './callback-intake.js';
 import { answerCheckoutReturn } from './checkout-return-handler.js';
 import type { CallbackReceiverEvents } from './events.js';
+import { ExpiringMap } from './expiring-map.js';
 import { EffectRunner } from './foundation.js';
 import { handleClaim } from './handle-claim.js';
 import { jsonResponse, type ReceivedRequest, type ReceiverResponse } from './http.js';
@@ -18,7 +19,8 @@ import {
 } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
-import { type PullStatus, StatusPuller } from './status-puller.js';
+import { SourceBudget } from './source-budget.js';
+import { clientPuller, type PullStatus, StatusPuller } from './status-puller.js';
 
 /** Per-call options of `receive()`: return redirects that win over the receiver's own. */
 export interface ReceiveOptions {
@@ -31,6 +33,8 @@ export interface ReceiverDependencies {
   now?: () => Date;
   /** Whether `pull` can authenticate now; when not, `start()` refuses. @default always yes */
   canPull?: () => boolean;
+  /** The client whose one status puller (window, rate limit) this receiver shares. */
+  client?: object;
 }
 
 const noCollectionCredentials =
@@ -68,10 +72,14 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     this.#store = dependencies.store;
     this.#now = dependencies.now ?? (() => new Date());
     this.#canPull = dependencies.canPull ?? (() => true);
-    this.#puller = new StatusPuller(dependencies.pull, {
+    const pulls = {
       perSecond: this.#options.pullsPerSecond,
       concurrency: this.#options.pullConcurrency,
-    });
+      windowMs: this.#options.pullWindowMs,
+    };
+    this.#puller = dependencies.client
+      ? clientPuller(dependencies.client, pulls)
+      : new StatusPuller(dependencies.pull, pulls);
     const { onPaid, onFailed, onSent, onNotSent, onReview } = this.#options;
     this.#effects = new EffectRunner(
       this.#store,
@@ -96,6 +104,8 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       emit,
       now: this.#now,
       nudge: () => this.#worker.nudge(),
+      ...(this.#options.sourceBudget && { budget: new SourceBudget(this.#options.sourceBudget) }),
+      orphans: new ExpiringMap(),
     };
     this.#worker = new InboxWorker({
       inbox: this.#store.inbox,

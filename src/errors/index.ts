@@ -1,4 +1,8 @@
 export { AmbiguousOutcomeError, isAmbiguousOutcomeError } from './ambiguous-outcome-error.js';
+export {
+  AnswerContradictsRequestError,
+  isAnswerContradictsRequestError,
+} from './answer-contradicts-request-error.js';
 export { ApiError, type ApiErrorDetails, isApiError } from './api-error.js';
 export { AuthenticationError, isAuthenticationError } from './authentication-error.js';
 export { BadRequestError, isBadRequestError } from './bad-request-error.js';

@@ -9,11 +9,11 @@ export class TransactionNotFoundError extends PesakitError {
   override readonly code = 'transaction_not_found' as const;
   readonly merchantReference: string;
 
-  constructor(merchantReference: string) {
-    super(
-      `No transaction with merchant reference ${merchantReference} is stored. ` +
-        'Store the intent (createIntent) before attaching references or changing its status.',
-    );
+  constructor(
+    merchantReference: string,
+    hint = 'Store the intent (createIntent) before attaching references or changing its status.',
+  ) {
+    super(`No transaction with merchant reference ${merchantReference} is stored. ${hint}`);
     this.merchantReference = merchantReference;
   }
 }

@@ -62,6 +62,8 @@ async function handle(
     url,
     headers: req.headers,
     ...(body === undefined ? {} : { body }),
+    // The socket's address, or the client's as `trust proxy` reads it: its callback budget.
+    ...(req.ip ? { source: req.ip } : {}),
   };
   sendReceiverResponse(res, await receiver.receive(request, receiveOptions(options)));
 }

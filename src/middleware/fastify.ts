@@ -63,6 +63,8 @@ async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptio
       url: url.startsWith('/') ? url : `/${url}`,
       headers: request.headers,
       ...(request.body === undefined || request.body === null ? {} : { body: request.body }),
+      // The socket's address, or the client's as `trustProxy` reads it: its callback budget.
+      source: request.ip,
     };
     return send(reply, await receiver.receive(received, receiveOptions(options)));
   };

@@ -46,6 +46,9 @@ export interface CheckContext {
   pass: PassState;
 }
 
+/** What writing a check's outcome needs: a payout status call has no lease or pass of its own. */
+export type RecordCheck = Pick<CheckContext, 'store' | 'record'>;
+
 /** The collection settlement's outcome as a check's; undefined while still open. */
 export function collectionOutcome(
   result: CollectionSettlement,
@@ -69,7 +72,7 @@ export function collectionOutcome(
 
 /** Writes a final state (fenced) and says how the check ended. */
 export async function settle(
-  ctx: CheckContext,
+  ctx: RecordCheck,
   to: 'success' | 'failed',
   details: { payload?: unknown; reason?: string },
 ): Promise<CheckOutcome> {
@@ -86,7 +89,7 @@ export async function settle(
 }
 
 /** Hands the record to a person (fenced) with the verdict and its evidence. */
-export async function review(ctx: CheckContext, verdict: ReviewVerdict): Promise<CheckOutcome> {
+export async function review(ctx: RecordCheck, verdict: ReviewVerdict): Promise<CheckOutcome> {
   let moved: { record: TransactionRecord; changed: boolean };
   try {
     moved = await ctx.store.transition(ctx.record.merchantReference, 'needs_review', {
@@ -101,17 +104,14 @@ export async function review(ctx: CheckContext, verdict: ReviewVerdict): Promise
 }
 
 /** Another path settled the record between our lease and our write: theirs stands. */
-async function lostRace(ctx: CheckContext, error: unknown): Promise<CheckOutcome> {
+async function lostRace(ctx: RecordCheck, error: unknown): Promise<CheckOutcome> {
   if (!isInvalidTransitionError(error)) throw error;
   const current = (await ctx.store.get(ctx.record.merchantReference)) ?? ctx.record;
   return { kind: 'already_final', record: current };
 }
 
 /** An `unknown` record the platform shows in progress goes back to `pending` (fenced). */
-export async function backToPending(
-  ctx: CheckContext,
-  answer: unknown,
-): Promise<TransactionRecord> {
+export async function backToPending(ctx: RecordCheck, answer: unknown): Promise<TransactionRecord> {
   if (ctx.record.status !== 'unknown') return ctx.record;
   try {
     const { record } = await ctx.store.transition(ctx.record.merchantReference, 'pending', {

@@ -19,7 +19,7 @@ export interface HistoryView {
  * New payouts shift rows to later pages, so rows are deduplicated by txnid.
  */
 export class PayoutHistory {
-  readonly #platform: Platform;
+  readonly #platform: Pick<Platform, 'payouts'>;
   readonly #now: () => Date;
   readonly #rows = new Map<string, DisbursementPayment>();
   #fetchedAt: Date | undefined;
@@ -31,7 +31,7 @@ export class PayoutHistory {
   #walking: Promise<unknown> = Promise.resolve();
   readonly #waiters = new MarginWaiters();
 
-  constructor(platform: Platform, now: () => Date) {
+  constructor(platform: Pick<Platform, 'payouts'>, now: () => Date) {
     this.#platform = platform;
     this.#now = now;
   }

@@ -1,3 +1,4 @@
+import { sameAmount } from '../schemas/amount.js';
 import type { TransactionRecord } from './types.js';
 
 /** Why automation handed a transaction to a person (only `store.resolve()` moves it on). */
@@ -6,8 +7,6 @@ export const reviewReasons = [
   'amount_mismatch',
   /** The platform says success, but one of the references differs from the stored one. */
   'reference_mismatch',
-  /** A callback claimed success; the platform's own status does not confirm it. */
-  'claim_not_confirmed',
   /** A callback that matches no stored transaction. */
   'orphan',
   /** The outcome is unknown and there is no platform reference to pull it by. */
@@ -16,11 +15,37 @@ export const reviewReasons = [
   'ambiguous_match',
   /** The evidence neither proves nor disproves the outcome (e.g. an airtime wallet balance). */
   'ambiguous_evidence',
+  /** The answer says another amount, MSISDN, reference or inner status than was asked. */
+  'answer_contradicts_request',
   /** The reconciler reached its maximum age or number of attempts without a final answer. */
   'max_attempts',
 ] as const;
 
 export type ReviewReason = (typeof reviewReasons)[number];
+
+/** A field where the platform's answer says other than the request: review evidence. */
+export type Contradiction = { field: string; asked: unknown; answered: unknown };
+
+/** The fields whose answered value (when the answer carries one) is not the asked one. */
+export function contradictions(
+  fields: Record<string, readonly [asked: unknown, answered: unknown]>,
+): Contradiction[] {
+  return Object.entries(fields).flatMap(([field, [asked, answered]]) =>
+    answered === undefined ||
+    answered === asked ||
+    (typeof asked === 'number' && typeof answered === 'number' && sameAmount(asked, answered))
+      ? []
+      : [{ field, asked, answered }],
+  );
+}
+
+/** The verdict for an answer that contradicts its request: not paid, for a person to check. */
+export function contradictionVerdict(contradicted: Contradiction[]): ReviewVerdict {
+  const fields = contradicted.map((c) => c.field).join(', ');
+  const message = `The answer says another ${fields} than asked: check before resolving.`;
+  const evidence = { contradictions: contradicted };
+  return { reason: 'answer_contradicts_request', message, evidence };
+}
 
 export interface ReviewVerdict {
   reason: ReviewReason;

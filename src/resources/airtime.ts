@@ -63,6 +63,11 @@ export class Airtime {
             : r.status === 'failed'
               ? { status: 'failed', reason: reasonFromPlatform(r.message) }
               : { status: 'pending' },
+        echoes: (body, r) => ({
+          amount: [body.amount, r.payment?.amount],
+          msisdn: [body.msisdn, r.payment?.msisdn],
+          status: [r.status, r.payment?.status === 'pending' ? undefined : r.payment?.status],
+        }),
       },
       options,
     );
@@ -114,12 +119,11 @@ export class Airtime {
       ...transportOptions(options),
     });
     const record = await this.#context.store.findByReference(request.controlNumber);
-    if (record && (record.status === 'pending' || record.status === 'unknown')) {
-      if (response.status === 'success' || response.status === 'failed') {
-        await this.#context.store.transition(record.merchantReference, response.status, {
-          payload: response,
-        });
-      }
+    const open = record?.status === 'pending' || record?.status === 'unknown';
+    if (open && (response.status === 'success' || response.status === 'failed')) {
+      await this.#context.store.transition(record.merchantReference, response.status, {
+        payload: response,
+      });
     }
     return response;
   }

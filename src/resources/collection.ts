@@ -55,6 +55,7 @@ export class Collection {
         intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
         outcome: pending,
+        echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
     );
@@ -75,6 +76,7 @@ export class Collection {
         intent: (body) => ({ amount: body.amount }),
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
         outcome: pending,
+        echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
     );
@@ -99,6 +101,7 @@ export class Collection {
           paymentReference: r.reference,
         }),
         outcome: pending,
+        echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
     );
@@ -119,6 +122,7 @@ export class Collection {
         intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
         references: (r) => ({ controlNumber: r.controlNumber, paymentReference: r.reference }),
         outcome: pending,
+        echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
     );

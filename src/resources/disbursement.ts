@@ -2,6 +2,11 @@ import { z } from 'zod';
 import type { ResponseOf } from '../core/endpoints.js';
 import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
+import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
+import { resolveOptions } from '../reconciler/options.js';
+import { PayoutHistory } from '../reconciler/payout-history.js';
+import { checkDisbursement } from '../reconciler/strategies/disbursement.js';
+import type { TransactionRecord } from '../references/index.js';
 import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
 import type { DisbursementPayment, DisbursementRequest } from '../schemas/disbursement.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
@@ -77,6 +82,16 @@ export class Disbursement {
           r.response.status && r.payment?.status !== 'pending'
             ? { status: 'success' }
             : { status: 'pending', reason: reasonFromPlatform(r.response.message) },
+        // The spec's answer has only `response`; `payment`, when given, must agree with both.
+        echoes: (body, r) => ({
+          amount: [body.amount, r.payment?.amount],
+          msisdn: [body.msisdn, r.payment?.msisdn],
+          refid: [r.response.reference, r.payment?.refid],
+          status: [
+            r.response.status ? 'completed' : 'failed',
+            r.payment?.status === 'pending' ? undefined : r.payment?.status,
+          ],
+        }),
       },
       options,
     );
@@ -107,6 +122,28 @@ export class Disbursement {
       };
       return withLastResponse(raw, lastResponse);
     }, request.page ?? 1);
+  }
+
+  /**
+   * One payout's stored record; while `pending` or `unknown`, first refreshed from the payout
+   * history (the platform has no status route per payout) by the reconciler's own rules.
+   */
+  async status(merchantReference: string, options?: CallOptions): Promise<TransactionRecord> {
+    const { store } = this.#context;
+    const record = await store.get(merchantReference);
+    if (record?.product !== 'disbursement') {
+      throw new TransactionNotFoundError(
+        merchantReference,
+        'disbursement.status() knows the payouts sent through this store (disbursement.pay).',
+      );
+    }
+    if (record.status !== 'pending' && record.status !== 'unknown') return record;
+    const payouts = (page: number, per_page: number) => this.payments({ page, per_page }, options);
+    const history = new PayoutHistory({ payouts }, () => new Date());
+    const margin = { until: Number.POSITIVE_INFINITY };
+    const check = { store, record, margin, pass: { payouts: history } };
+    await checkDisbursement({ ...check, options: resolveOptions({}) });
+    return (await store.get(merchantReference)) ?? record;
   }
 
   /** The authenticated user and the wallet balance. */

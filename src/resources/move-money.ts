@@ -9,6 +9,7 @@ import {
   AmbiguousOutcomeError,
   isAmbiguousOutcomeError,
 } from '../errors/ambiguous-outcome-error.js';
+import { AnswerContradictsRequestError } from '../errors/answer-contradicts-request-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
@@ -23,6 +24,7 @@ import type {
   TransactionRecord,
   TransactionStatus,
 } from '../references/index.js';
+import { contradictions, contradictionVerdict, type ReviewVerdict } from '../references/review.js';
 import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferencePattern } from './merchant-reference.js';
@@ -60,9 +62,12 @@ interface Movement<K extends EndpointId> {
   /** The references the answer carries. */
   references: (response: ResponseOf<K>) => References;
   /** What the answer says about the payment's state. */
-  outcome: (response: ResponseOf<K>) => { status: TransactionStatus; reason?: string };
+  outcome: (response: ResponseOf<K>) => Outcome;
+  /** The fields the answer echoes, `[asked, answered]`: any difference goes to a person. */
+  echoes?: (body: RequestOf<K>, response: ResponseOf<K>) => Record<string, [unknown, unknown]>;
 }
 
+type Outcome = { status: TransactionStatus; reason?: string; review?: ReviewVerdict };
 /**
  * The one path by which money moves: check all that can be checked unsent and get a token, then
  * store the intent (so a crash or lost answer leaves a record to reconcile), send once, and
@@ -132,13 +137,17 @@ export async function moveMoney<K extends EndpointId>(
     throw error;
   }
 
+  const contradicted = contradictions(movement.echoes?.(movement.body, response) ?? {});
+  const review = contradicted.length > 0 ? contradictionVerdict(contradicted) : undefined;
   let record: TransactionRecord;
   try {
     record = await recordAnswer(
       context,
       merchantReference,
       movement.references(response),
-      movement.outcome(response),
+      review
+        ? { status: 'needs_review', reason: review.message, review }
+        : movement.outcome(response),
       response,
     );
   } catch (storeError) {
@@ -152,6 +161,12 @@ export async function moveMoney<K extends EndpointId>(
     transport.reportFailure(checked, ambiguous);
     throw ambiguous;
   }
+  if (review) {
+    // Neither paid nor lost: thrown, as `unknown` is, so that no caller takes it for paid.
+    const error = new AnswerContradictsRequestError(record, contradicted);
+    transport.reportFailure(checked, error);
+    throw error;
+  }
   return withLastResponse({ ...response, merchantReference, record }, response.lastResponse);
 }
 
@@ -160,7 +175,7 @@ async function recordAnswer(
   context: ClientContext,
   merchantReference: string,
   references: References,
-  { status, reason }: { status: TransactionStatus; reason?: string },
+  { status, ...details }: Outcome,
   response: unknown,
 ): Promise<TransactionRecord> {
   try {
@@ -168,7 +183,7 @@ async function recordAnswer(
       merchantReference,
       references,
       status,
-      { payload: response, ...(reason === undefined ? {} : { reason }) },
+      { payload: response, ...details },
     );
     return record;
   } catch (error) {

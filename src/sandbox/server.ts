@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.js';
+import { registerContradictionFault } from './http/contradiction-fault.js';
 import { clientErrorHandler, registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { sandboxLogSerializers } from './http/log-serializers.js';
@@ -53,6 +54,7 @@ export function buildSandboxApp(
   });
   registerAnswerHook(app, () => context.faults.latencyMs ?? 0);
   registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
+  registerContradictionFault(app, () => context.faultBoard.takeContradiction());
   registerJsonBody(app);
   registerErrorHandling(app);
   registerCollectionRoutes(app, context);

@@ -11,21 +11,15 @@ function isEngineDate(value: string): boolean {
   const match = pattern.exec(value);
   if (!match) return false;
   const [, y, mo, d, h, mi, s] = match.map(Number) as [number, ...number[]];
-  const date = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
-  return (
-    date.getUTCFullYear() === y &&
-    date.getUTCMonth() === mo! - 1 &&
-    date.getUTCDate() === d &&
-    date.getUTCHours() === h &&
-    date.getUTCMinutes() === mi &&
-    date.getUTCSeconds() === s
-  );
+  // An impossible date (31 February, 24:00) rolls over and no longer reads as written.
+  return toIso(new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!))) === value;
 }
+
+const toIso = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 
 /** Formats an instant as an engine date in East Africa Time (UTC+3, no daylight saving). */
 export function toEngineDate(instant: Date): string {
-  const eat = new Date(instant.getTime() + 3 * 60 * 60 * 1000);
-  return eat.toISOString().slice(0, 19).replace('T', ' ');
+  return toIso(new Date(instant.getTime() + 3 * 60 * 60 * 1000));
 }
 
 /** Reads an engine date (East Africa Time) back into an instant. */

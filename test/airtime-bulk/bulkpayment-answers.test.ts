@@ -143,6 +143,40 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
     ]);
     expect(await store.get('odd:1')).toMatchObject({ status: 'success', paymentReference: 'AT-1' });
   });
+
+  it('a row whose payment contradicts it (another amount, a failed inner status) goes to needs_review', async () => {
+    const rows = batchRows(3);
+    const lying = answerRow(2, rows[1]!.msisdn, 1000, 'AT-2');
+    const failedInside = answerRow(3, rows[2]!.msisdn, 1000, 'AT-3');
+    const { client } = await platform((response) =>
+      json(response, 200, {
+        status: 'completed',
+        message: 'Processed.',
+        batch: { id: 'odd', rows: 3, total_amount: 3000, succeeded: 3, failed: 0 },
+        rows: [
+          answerRow(1, rows[0]!.msisdn, 1000, 'AT-1'),
+          { ...lying, payment: { ...lying.payment, amount: 10_000 } },
+          { ...failedInside, payment: { ...failedInside.payment, status: 'failed' } },
+        ],
+      }),
+    );
+    const store = new MemoryReferenceStore();
+    const result = await client(store).airtime.bulkPurchase(rows, {
+      via: 'bulkpayment',
+      batchId: 'odd',
+    });
+    expect(result.rows.map((row) => row.status)).toEqual(['success', 'unknown', 'unknown']);
+    expect(await store.get('odd:2')).toMatchObject({
+      status: 'needs_review',
+      review: {
+        reason: 'answer_contradicts_request',
+        evidence: { contradictions: [{ field: 'amount', asked: 1000, answered: 10_000 }] },
+      },
+    });
+    expect((await store.get('odd:3'))?.review?.evidence).toEqual({
+      contradictions: [{ field: 'status', asked: 'success', answered: 'failed' }],
+    });
+  });
 });
 
 function answerRow(row: number, msisdn: string, amount: number, reference: string) {

@@ -36,9 +36,9 @@ function jsonLines(stdout: string): Array<Record<string, unknown>> {
 }
 
 describe('pesakit airtime bulk <file>', () => {
-  it('sends a 500-row file, prints the summary, writes the results file, exits 0', async () => {
-    await fundAirtime(each.harness, 500_000);
-    const file = await writeBatch('staff.xlsx', batchRows(500));
+  it('sends a 120-row file, prints the summary, writes the results file, exits 0', async () => {
+    await fundAirtime(each.harness, 120_000);
+    const file = await writeBatch('staff.xlsx', batchRows(120));
     const store = join(each.directory.path, 'payments.sqlite');
     const out = join(each.directory.path, 'results.xlsx');
     const run = await runCli(
@@ -60,11 +60,11 @@ describe('pesakit airtime bulk <file>', () => {
     expect(run.stderr).toMatch(/starting batch (\w{26})/);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      /\|\s*500\s*\|\s*500\s*\|\s*0\s*\|\s*0\s*\|\s*0\s*\|\s*500\s*\|\s*500000\s*\|/,
+      /\|\s*120\s*\|\s*120\s*\|\s*0\s*\|\s*0\s*\|\s*0\s*\|\s*120\s*\|\s*120000\s*\|/,
     );
     expect(run.stdout).toMatch(/Every row succeeded/);
     const results = await readXlsx(readFileSync(out));
-    expect(results).toHaveLength(500);
+    expect(results).toHaveLength(120);
     const batchId = /starting batch (\w+)/.exec(run.stderr)?.[1];
     for (const [index, row] of results.entries()) {
       expect(row).toMatchObject({
@@ -75,7 +75,7 @@ describe('pesakit airtime bulk <file>', () => {
       });
     }
     const purchases = await purchasesByMsisdn(each.harness);
-    expect(purchases.size).toBe(500);
+    expect(purchases.size).toBe(120);
   }, 180_000);
 
   it('exits 3 when rows failed at the vendor, listing them; --json gives one line per row and a summary', async () => {

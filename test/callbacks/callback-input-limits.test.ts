@@ -13,7 +13,8 @@ const json = { 'content-type': 'application/json' };
 function receiverOnMemory() {
   // Never started, so nothing is pulled: every answer here comes from receive() alone.
   const pesakit = new Pesakit({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:9' });
-  const receiver = pesakit.createCallbackReceiver();
+  // Bodies up to 64 KiB, so that only the nesting is refused.
+  const receiver = pesakit.createCallbackReceiver({ maxBodyBytes: 64 * 1024 });
   const errors: string[] = [];
   receiver.on('error', (event) => errors.push(event.error.message));
   return { pesakit, receiver, errors };

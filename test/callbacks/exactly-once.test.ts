@@ -15,10 +15,10 @@ import { eventually } from './receiver-server.js';
 // then delivers every callback itself, five times, spread over four receiver processes.
 
 /**
- * 500 by default: 2,500 deliveries racing over four processes are enough to prove one transition
+ * 200 by default: 1,000 deliveries racing over four processes are enough to prove one transition
  * and one onPaid each; throughput is measured in bench/. PESAKIT_CALLBACK_LOAD changes it.
  */
-const paymentCount = Number(process.env['PESAKIT_CALLBACK_LOAD'] ?? 500);
+const paymentCount = Number(process.env['PESAKIT_CALLBACK_LOAD'] ?? 200);
 
 const script = fileURLToPath(new URL('./fixtures/receiver-process.ts', import.meta.url));
 

@@ -79,6 +79,19 @@ export function describeCallbackInbox(name: string, subject: InboxSubject): void
       expect(await inbox.get(entry.id)).toEqual(entry);
     });
 
+    it('an entry appended with an earlier dueAt is claimed first (a known record before orphans)', async () => {
+      await inbox.append(callback('O1'));
+      await inbox.append(callback('O2'));
+      const early = new Date(clock.now().getTime() - 3_600_000);
+      const { entry } = await inbox.append(callback('K1', { dueAt: early }));
+      expect(entry).toMatchObject({ dueAt: early, receivedAt: clock.now() });
+      const claims = await inbox.claim({ leaseMs: 60_000, limit: 2 });
+      expect(claims.map((claim) => claim.entry.claim.paymentReference)).toEqual(['K1', 'O1']);
+      await expect(inbox.append(callback('K2', { dueAt: new Date(Number.NaN) }))).rejects.toThrow(
+        /dueAt/,
+      );
+    });
+
     it('the same dedup key again is counted, not appended', async () => {
       const first = await inbox.append(callback('R2'));
       const results = await Promise.all(

@@ -29,6 +29,7 @@ export function merchantCallback(overrides: {
   amount: number;
   status?: boolean;
   external_reference?: string | null;
+  transactionID?: string;
 }) {
   return {
     ...engineCallback(overrides),

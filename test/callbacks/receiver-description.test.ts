@@ -44,7 +44,7 @@ describe('a receiver printed by a logger', () => {
       pulls: 0,
       handlers: ['onPaid', 'onSent'],
       returnUrls: ['paid'],
-      options: expect.objectContaining({ concurrency: 3, maxBodyBytes: 65_536 }),
+      options: expect.objectContaining({ concurrency: 3, maxBodyBytes: 16_384 }),
     });
     expect(printed.options.inboxRetention).toBe(false);
     receiver.start();

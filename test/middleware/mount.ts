@@ -15,6 +15,8 @@ export interface MountOptions {
    * gets an already-parsed `req.body`), a custom root JSON parser for Fastify.
    */
   appJsonParser?: boolean;
+  /** Behind a proxy: the client's address is read from `X-Forwarded-For`. */
+  trustProxy?: boolean;
 }
 
 export interface MerchantApp {
@@ -38,6 +40,7 @@ export function startMerchantApp(
 
 async function startExpress(receiver: MountableReceiver, options: MountOptions) {
   const app = express();
+  if (options.trustProxy) app.set('trust proxy', true);
   if (options.appJsonParser) app.use(express.json());
   app.use(
     '/pesakit',
@@ -62,7 +65,7 @@ async function startExpress(receiver: MountableReceiver, options: MountOptions) 
 }
 
 async function startFastify(receiver: MountableReceiver, options: MountOptions) {
-  const app = Fastify();
+  const app = Fastify({ trustProxy: options.trustProxy ?? false });
   if (options.appJsonParser) {
     // The app replaces Fastify's JSON parser with its own, marking what it parsed.
     app.removeContentTypeParser('application/json');

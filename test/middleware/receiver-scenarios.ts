@@ -135,19 +135,15 @@ export function describeReceiverMount(framework: Framework): void {
 
   describe(`${framework}: a callback is a hint; nothing is credited on its word`, () => {
     it('forged success: a "status: true" the platform does not confirm is never paid', async () => {
-      const shop = await openShop();
+      const shop = await openShop({}, { claimWindowMs: 200, recheckDelaysMs: [50] });
       const payment = await pay(shop);
       const forged = merchantCallback({
         controlNumber: payment.controlNumber,
         paymentReference: payment.reference,
         amount: 15_000,
       });
-      const unconfirmed = new Promise<{ reason: string; status: string | undefined }>((resolve) => {
-        shop.receiver.on('review', ({ record, verdict }) => {
-          if (record?.merchantReference === payment.merchantReference) {
-            resolve({ reason: verdict.reason, status: record.status });
-          }
-        });
+      const unconfirmed = new Promise<string | undefined>((resolve) => {
+        shop.receiver.on('unconfirmed', ({ record }) => resolve(record.merchantReference));
       });
       const answer = await post(
         `${shop.callbackUrl}?pesakit_ref=${payment.merchantReference}`,
@@ -155,10 +151,30 @@ export function describeReceiverMount(framework: Framework): void {
       );
       expect(answer.status).toBe(200);
       // The receiver pulled the status: still pending, so the claim is not believed.
-      expect(await unconfirmed).toEqual({ reason: 'claim_not_confirmed', status: 'pending' });
+      expect(await unconfirmed).toBe(payment.merchantReference);
       await shop.receiver.close();
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(0);
+      expect(shop.outcomes.count('review', payment.merchantReference)).toBe(0);
       expect((await shop.pesakit.store.get(payment.merchantReference))?.status).toBe('pending');
+    });
+
+    it('a source address over its budget gets 503 with Retry-After and stores nothing more', async () => {
+      const budget = { sourceBudget: { callbacksPerMinute: 2 } };
+      const shop = await openShop({}, budget);
+      const forged = (n: number) =>
+        merchantCallback({ controlNumber: `99${n}`, paymentReference: `PR-${n}`, amount: 1 });
+      expect((await post(shop.callbackUrl, forged(1))).status).toBe(200);
+      expect((await post(shop.callbackUrl, forged(2))).status).toBe(200);
+      const refused = await post(shop.callbackUrl, forged(3));
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await shop.pesakit.store.inbox.list()).toHaveLength(2);
+      // Behind a trusted proxy each client has its own budget.
+      const proxied = await openShop({ trustProxy: true }, budget);
+      for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+        const answer = await post(proxied.callbackUrl, forged(4), { 'x-forwarded-for': client });
+        expect(answer.status).toBe(200);
+      }
     });
 
     it('underpaid: the platform says success for 150 of 15,000 → needs_review, never paid', async () => {

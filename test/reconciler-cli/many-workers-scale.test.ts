@@ -8,7 +8,7 @@ import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness
 import { type CountingProxy, startProxy } from '../reconciler/helpers.js';
 
 /**
- * Many workers on one store: 4 reconciler processes on one PostgreSQL store over 1,000 due
+ * Many workers on one store: 4 reconciler processes on one PostgreSQL store over 600 due
  * records. Each due record is pulled once (counted at the platform's door), none is settled
  * twice, and a worker killed with SIGKILL mid-pass leaves its leased records to the others,
  * who take them once its (short) lease has expired.
@@ -16,10 +16,10 @@ import { type CountingProxy, startProxy } from '../reconciler/helpers.js';
  * Seeding goes around the slow parts that are not under test: the sandbox's collections are
  * opened and settled in-process (`app.inject`, the engine's own callback route), and the store's
  * rows are written by multi-row INSERTs of what the SDK writes for an MNO collection that was
- * answered `pending`. 1,000 records are enough for many pages per worker and a kill mid-pass;
+ * answered `pending`. 600 records are enough for many pages per worker and a kill mid-pass;
  * throughput is measured in bench/. `PESAKIT_SCALE_RECORDS` changes the count.
  */
-const RECORDS = Number(process.env['PESAKIT_SCALE_RECORDS'] ?? 1_000);
+const RECORDS = Number(process.env['PESAKIT_SCALE_RECORDS'] ?? 600);
 const WORKERS = 4;
 const SCHEMA = 'scale';
 // The victim's lease is short, so the survivors take its records soon after the kill, yet

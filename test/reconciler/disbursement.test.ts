@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Pesakit } from '../../src/client.js';
+import { isTransactionNotFoundError } from '../../src/errors/index.js';
 import { MemoryReferenceStore } from '../../src/references/index.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { fund, lostAnswer } from './helpers.js';
@@ -237,6 +238,87 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
     expect(reviews).toEqual(['amount_mismatch']);
     expect((await store.get('payout-mismatch'))?.status).toBe('needs_review');
     await reconciler.close();
+  });
+
+  it('a completed payout to another MSISDN goes to needs_review answer_contradicts_request, with the evidence', async () => {
+    const paid = await harness.client().disbursement.pay({
+      msisdn: '255754000601',
+      amount: 2_000,
+      name: 'Rehema',
+    });
+    await store.createIntent({
+      merchantReference: 'payout-other-number',
+      product: 'disbursement',
+      flow: 'disbursement',
+      amount: 2_000,
+      msisdn: '255754000602',
+    });
+    await store.attachReferences('payout-other-number', { refid: paid.response.reference });
+    await store.transition('payout-other-number', 'pending');
+    const reconciler = pesakit.createReconciler();
+    expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1 });
+    expect(await store.get('payout-other-number')).toMatchObject({
+      status: 'needs_review',
+      review: {
+        reason: 'answer_contradicts_request',
+        evidence: {
+          contradictions: [{ field: 'msisdn', asked: '255754000602', answered: '255754000601' }],
+        },
+      },
+    });
+    await reconciler.close();
+  });
+});
+
+describe('disbursement.status(merchantReference): the stored record, refreshed from the payout history', () => {
+  it('an unknown reference is an error naming it', async () => {
+    const error = await pesakit.disbursement.status('no-such-payout').catch((e: unknown) => e);
+    expect(isTransactionNotFoundError(error)).toBe(true);
+    expect(String(error)).toContain('no-such-payout');
+  });
+
+  it('a payout whose answer was lost is found in the history and settled, as the reconciler would', async () => {
+    await lostAnswer(harness, 'disbursement', store, (client, fast) =>
+      client.disbursement.pay(
+        { msisdn: '255754000112', amount: 7_000, name: 'Baraka' },
+        { merchantReference: 'payout-status-lost', ...fast },
+      ),
+    );
+    const record = await pesakit.disbursement.status('payout-status-lost');
+    expect(record).toMatchObject({ merchantReference: 'payout-status-lost', status: 'success' });
+    expect(record.refid).toMatch(/^DSB/);
+    expect((await store.get('payout-status-lost'))?.status).toBe('success');
+  });
+
+  it('a pending payout whose history row shows another amount goes to needs_review', async () => {
+    const paid = await harness.client().disbursement.pay({
+      msisdn: '255754000603',
+      amount: 3_000,
+      name: 'Zawadi',
+    });
+    await store.createIntent({
+      merchantReference: 'payout-status-mismatch',
+      product: 'disbursement',
+      flow: 'disbursement',
+      amount: 300,
+      msisdn: '255754000603',
+    });
+    await store.attachReferences('payout-status-mismatch', { refid: paid.response.reference });
+    await store.transition('payout-status-mismatch', 'pending');
+    const record = await pesakit.disbursement.status('payout-status-mismatch');
+    expect(record.status).toBe('needs_review');
+    expect(record.review?.reason).toBe('amount_mismatch');
+  });
+
+  it('a final record is returned as stored, without a pull', async () => {
+    await pesakit.disbursement.pay(
+      { msisdn: '255754000604', amount: 1_000, name: 'Imani' },
+      { merchantReference: 'payout-status-final' },
+    );
+    requests = [];
+    const record = await pesakit.disbursement.status('payout-status-final');
+    expect(record.status).toBe('success');
+    expect(payoutsRequests()).toBe(0);
   });
 });
 

@@ -1,21 +1,30 @@
 import { isReferenceConflictError } from '../../errors/reference-conflict-error.js';
 import type { TransactionRecord } from '../../references/index.js';
-import { sameAmount } from '../../schemas/amount.js';
+import { type Contradiction, contradictions } from '../../references/review.js';
 import type { DisbursementPayment } from '../../schemas/disbursement.js';
 import {
   backToPending,
-  type CheckContext,
   type CheckOutcome,
+  type PassState,
+  type RecordCheck,
   review,
   settle,
 } from '../check-context.js';
+import type { ResolvedOptions } from '../options.js';
 import { attemptTime } from '../schedule.js';
 
 /** Clocks differ: how far around our own times a platform row may fall and still match. */
 const clockSkewMs = 2 * 60_000;
 
+/** What a payout check reads: a reconciler's pass, or one `disbursement.status()` call. */
+export type PayoutCheck = RecordCheck & {
+  margin: { until: number };
+  pass: Pick<PassState, 'payouts'>;
+  options: Pick<ResolvedOptions, 'settleWindowMs'>;
+};
+
 /** Payouts: found in the payout history by refid/txnid, or (unknown) by recipient, amount and time. */
-export async function checkDisbursement(ctx: CheckContext): Promise<CheckOutcome> {
+export async function checkDisbursement(ctx: PayoutCheck): Promise<CheckOutcome> {
   const { record } = ctx;
   const since = new Date(record.createdAt.getTime() - clockSkewMs);
   const history = await ctx.pass.payouts.covering(since, ctx.margin.until);
@@ -37,19 +46,19 @@ export async function checkDisbursement(ctx: CheckContext): Promise<CheckOutcome
   return matchWithoutReference(ctx, history.rows, history.covers, history.fetchedAt);
 }
 
-async function decide(ctx: CheckContext, row: DisbursementPayment): Promise<CheckOutcome> {
+async function decide(ctx: PayoutCheck, row: DisbursementPayment): Promise<CheckOutcome> {
   const { record } = ctx;
   if (row.status === 'completed') {
-    if (!sameAmount(record.amount, row.amount)) {
-      return review(ctx, {
-        reason: 'amount_mismatch',
-        message:
-          `Payout ${record.merchantReference} completed for ${row.amount} TZS, but ${record.amount} ` +
-          'TZS was asked for. Check the payout history before paying the difference or recovering it.',
-        evidence: { row },
-      });
-    }
-    return settle(ctx, 'success', { payload: row });
+    const contradicted = rowContradictions(record, row);
+    if (contradicted.length === 0) return settle(ctx, 'success', { payload: row });
+    const fields = contradicted.map((c) => c.field).join(' and ');
+    return review(ctx, {
+      reason: fields === 'amount' ? 'amount_mismatch' : 'answer_contradicts_request',
+      message:
+        `Payout ${record.merchantReference} completed with another ${fields} than asked. Check ` +
+        'the payout history before paying a difference, recovering it or resolving it.',
+      evidence: { contradictions: contradicted, row },
+    });
   }
   if (row.status === 'failed') {
     return settle(ctx, 'failed', { payload: row, reason: 'The payout failed at the gateway.' });
@@ -60,7 +69,7 @@ async function decide(ctx: CheckContext, row: DisbursementPayment): Promise<Chec
 
 /** Unknown payout: matched by MSISDN, amount (and name) in the window; the refid claim is unique. */
 async function matchWithoutReference(
-  ctx: CheckContext,
+  ctx: PayoutCheck,
   rows: readonly DisbursementPayment[],
   covers: boolean,
   fetchedAt: Date,
@@ -126,11 +135,17 @@ function isCandidate(
   from: number,
   until: number,
 ): boolean {
-  if (row.msisdn !== record.msisdn || !sameAmount(row.amount, record.amount)) return false;
-  const name = record.metadata['name'];
-  if (name !== undefined && row.name.trim().toLowerCase() !== name.trim().toLowerCase()) {
-    return false;
-  }
   const created = Date.parse(row.created_at);
-  return Number.isFinite(created) && created >= from && created <= until;
+  const inWindow = Number.isFinite(created) && created >= from && created <= until;
+  return inWindow && rowContradictions(record, row).length === 0;
+}
+
+/** Where a history row is not the payout asked for: amount, recipient, name (when stored). */
+function rowContradictions(record: TransactionRecord, row: DisbursementPayment): Contradiction[] {
+  const name = record.metadata['name']?.trim().toLowerCase();
+  return contradictions({
+    amount: [record.amount, row.amount],
+    msisdn: [record.msisdn, row.msisdn],
+    name: [name, name && row.name.trim().toLowerCase()],
+  });
 }

@@ -55,6 +55,7 @@ const appendSchema = object(
       { error: 'must be the parsed callback claim' },
     ),
     receivedAt: instant.optional(),
+    dueAt: instant.optional(),
   },
   '(what the receiver appends)',
 );

@@ -53,7 +53,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
       status: 'pending',
       duplicates: 0,
       attempts: 0,
-      dueAt: receivedAt,
+      dueAt: parsed.dueAt ?? receivedAt,
       leaseUntil: null,
       lastError: null,
       outcome: null,

@@ -58,7 +58,7 @@ export class SqlCallbackInbox implements CallbackInbox {
         status: 'pending',
         duplicates: 0,
         attempts: 0,
-        due_at: receivedAt,
+        due_at: parsed.dueAt ? this.#instant(parsed.dueAt) : receivedAt,
         received_at: receivedAt,
       })
       .onConflict((oc) => oc.column('dedup_key').doNothing())

@@ -22,6 +22,8 @@ export interface InboxAppend {
   claim: CallbackClaim;
   /** @default now */
   receivedAt?: Date;
+  /** When it may first be claimed (an earlier one is claimed first). @default receivedAt */
+  dueAt?: Date;
 }
 
 export type InboxEntryStatus = 'pending' | 'processing' | 'done' | 'dead';

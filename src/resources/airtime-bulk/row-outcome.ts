@@ -15,6 +15,12 @@ export function rowFields(row: NumberedRow, merchantReference: string) {
   };
 }
 
+/** What a row's record keeps besides the purchase: its batch, row and the file's reference. */
+export function rowMetadata(batchId: string, row: NumberedRow): Record<string, string> {
+  const reference = row.reference !== undefined ? { reference: row.reference } : {};
+  return { batchId, row: String(row.row), ...reference };
+}
+
 /** The platform's answer to one purchase: `success` and `failed` are final, anything else open. */
 export function answeredRow(
   row: NumberedRow,
@@ -42,16 +48,8 @@ export function thrownRow(
   record: TransactionRecord | undefined | null,
 ): AirtimeBulkRowOutcome {
   const asError = error instanceof Error ? error : new Error(String(error));
-  const status: AirtimeBulkOutcomeStatus =
-    record === null
-      ? 'unknown'
-      : record === undefined
-        ? 'skipped'
-        : record.status === 'failed'
-          ? 'failed'
-          : record.status === 'success'
-            ? 'success'
-            : 'unknown';
+  const final = record?.status === 'failed' || record?.status === 'success' ? record.status : null;
+  const status: AirtimeBulkOutcomeStatus = record === undefined ? 'skipped' : (final ?? 'unknown');
   const message =
     status === 'skipped'
       ? `Not sent: ${asError.message}`

@@ -2,6 +2,7 @@ import { isAmbiguousOutcomeError } from '../../errors/ambiguous-outcome-error.js
 import { isApiError } from '../../errors/api-error.js';
 import { isConnectionError } from '../../errors/connection-error.js';
 import { isServerError } from '../../errors/server-error.js';
+import { contradictions, contradictionVerdict } from '../../references/review.js';
 import type { AirtimeBulkResponse } from '../../schemas/airtime-bulk.js';
 import { writeSheet } from '../../spreadsheets/index.js';
 import type { ClientContext } from '../client-context.js';
@@ -9,7 +10,7 @@ import { reasonFromPlatform } from '../stored-reason.js';
 import { rowReference } from './batch-id.js';
 import { airtimeBulkPaymentEndpoint } from './bulkpayment-endpoint.js';
 import type { NumberedRow } from './load-rows.js';
-import { rowFields } from './row-outcome.js';
+import { rowFields, rowMetadata } from './row-outcome.js';
 import type { AirtimeBulkRowOutcome } from './types.js';
 
 export interface SendBulkPaymentInput {
@@ -38,12 +39,7 @@ export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void
       flow: 'airtime_purchase',
       amount: row.amount,
       msisdn: row.msisdn,
-      metadata: {
-        batchId,
-        row: String(row.row),
-        via: 'bulkpayment',
-        ...(row.reference !== undefined ? { reference: row.reference } : {}),
-      },
+      metadata: { ...rowMetadata(batchId, row), via: 'bulkpayment' },
     });
   }
   const csv = await writeSheet(
@@ -86,18 +82,26 @@ async function recordAnswerRow(
     input.onRow({ ...rowFields(row, merchantReference), status: 'unknown', message: reason });
     return;
   }
-  await input.context.store.attachReferences(merchantReference, {
-    paymentReference: line.payment.reference,
+  // The row's payment must agree with it: a contradiction is neither success nor failure.
+  const { payment } = line;
+  const contradicted = contradictions({
+    amount: [row.amount, payment.amount],
+    msisdn: [row.msisdn, payment.msisdn],
+    status: [line.status, payment.status === 'pending' ? undefined : payment.status],
   });
-  await input.context.store.transition(merchantReference, line.status, {
+  const review = contradicted.length > 0 ? contradictionVerdict(contradicted) : undefined;
+  await input.context.store.attachReferences(merchantReference, {
+    paymentReference: payment.reference,
+  });
+  await input.context.store.transition(merchantReference, review ? 'needs_review' : line.status, {
     payload: line,
-    reason: reasonFromPlatform(line.message),
+    ...(review ? { review, reason: review.message } : { reason: reasonFromPlatform(line.message) }),
   });
   input.onRow({
     ...rowFields(row, merchantReference),
-    status: line.status,
-    paymentReference: line.payment.reference,
-    message: line.message,
+    status: review ? 'unknown' : line.status,
+    paymentReference: payment.reference,
+    message: review?.message ?? line.message,
   });
 }
 

@@ -3,7 +3,7 @@ import type { ReferenceStore } from '../../references/index.js';
 import type { MoneyMovementOptions } from '../move-money.js';
 import { rowReference } from './batch-id.js';
 import type { NumberedRow } from './load-rows.js';
-import { answeredRow, skippedRow, thrownRow } from './row-outcome.js';
+import { answeredRow, rowMetadata, skippedRow, thrownRow } from './row-outcome.js';
 import type { AirtimeBulkRowOutcome } from './types.js';
 
 /** `airtime.purchase`, as the batch calls it (the same write-ahead path as a single sale). */
@@ -51,11 +51,7 @@ export async function sendPurchases(input: SendPurchasesInput): Promise<void> {
           { msisdn: row.msisdn, amount: row.amount },
           {
             merchantReference,
-            metadata: {
-              batchId: input.batchId,
-              row: String(row.row),
-              ...(row.reference !== undefined ? { reference: row.reference } : {}),
-            },
+            metadata: rowMetadata(input.batchId, row),
             ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
           },
         );

@@ -36,6 +36,17 @@ const rateLimitFaultSchema = z.strictObject(
   { error: 'The rateLimit must be an object with only next and retryAfterSeconds.' },
 );
 
+const contradictFaultSchema = z.strictObject(
+  {
+    /** Answer the next N money calls (payout, airtime, collection) with this field changed. */
+    next: boundedInteger('contradict.next', 0, 1000),
+    field: z.enum(['amount', 'msisdn', 'status'], {
+      error: 'The contradict.field must be amount, msisdn or status.',
+    }),
+  },
+  { error: 'The contradict must be an object with only next and field.' },
+);
+
 /** `POST _control/faults` and the `faults` option; a patch changes only the fields it names. */
 export const faultSettingsSchema = z.strictObject(
   {
@@ -43,8 +54,11 @@ export const faultSettingsSchema = z.strictObject(
     /** Added to every sandbox response except the control API's. */
     latencyMs: boundedInteger('latencyMs', 0, 30_000),
     rateLimit: rateLimitFaultSchema.optional(),
+    contradict: contradictFaultSchema.optional(),
   },
-  { error: 'The faults must be an object with only callbacks, latencyMs and rateLimit.' },
+  {
+    error: 'The faults must be an object with only callbacks, latencyMs, rateLimit and contradict.',
+  },
 );
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
 
@@ -65,6 +79,7 @@ export class FaultBoard {
     if (patch.callbacks) merged.callbacks = { ...merged.callbacks, ...patch.callbacks };
     if (patch.latencyMs !== undefined) merged.latencyMs = patch.latencyMs;
     if (patch.rateLimit) merged.rateLimit = { ...merged.rateLimit, ...patch.rateLimit };
+    if (patch.contradict) merged.contradict = patch.contradict;
     this.#settings = merged;
     return merged;
   }
@@ -83,6 +98,14 @@ export class FaultBoard {
     if (!fault?.next) return undefined;
     this.patch({ rateLimit: { next: fault.next - 1 } });
     return fault.retryAfterSeconds ?? 1;
+  }
+
+  /** Uses up one contradicted answer: the field to change, or undefined when none is left. */
+  takeContradiction(): 'amount' | 'msisdn' | 'status' | undefined {
+    const fault = this.#settings.contradict;
+    if (!fault?.next) return undefined;
+    this.patch({ contradict: { ...fault, next: fault.next - 1 } });
+    return fault.field;
   }
 
   reset(): void {

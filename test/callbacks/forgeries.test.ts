@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CallbackReceiver } from '../../src/callbacks/receiver.js';
+import { NotFoundError } from '../../src/errors/not-found-error.js';
+import type { ReferenceStore } from '../../src/references/types.js';
+import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { collectionTransaction, pendingCollection } from './collections.js';
+import { merchantCallback } from './payloads.js';
+import { eventually } from './receiver-server.js';
+
+// Forged callbacks cost a row each and nothing more: a known record's callback is worked before
+// them, an orphan reference is pulled and reviewed once, not once per callback.
+
+const opened: Array<{ receiver: CallbackReceiver; store: ReferenceStore }> = [];
+afterEach(async () => {
+  for (const { receiver, store } of opened.splice(0)) {
+    await receiver.close();
+    await store.close();
+  }
+});
+
+const notFound = () =>
+  new NotFoundError('Not found', {
+    status: 404,
+    body: { message: 'Not found' },
+    headers: new Headers(),
+    method: 'POST',
+    path: '/api/collection/status',
+  });
+
+async function open(pull: (reference: string) => Promise<never> | Promise<unknown>) {
+  const store = await SqliteReferenceStore.open(':memory:');
+  const reviews: Array<string | null> = [];
+  const paid: Array<{ merchantReference: string; reviewsBefore: number }> = [];
+  const receiver = new CallbackReceiver(
+    { store, pull: pull as never },
+    {
+      concurrency: 1,
+      pollIntervalMs: 10,
+      onPaid: (record) => {
+        paid.push({ merchantReference: record.merchantReference, reviewsBefore: reviews.length });
+      },
+      onReview: (record) => {
+        reviews.push(record?.merchantReference ?? null);
+      },
+    },
+  );
+  opened.push({ receiver, store });
+  const post = (callback: unknown, query = '') =>
+    receiver.receive({
+      method: 'POST',
+      url: `/callback${query}`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(callback),
+    });
+  return { store, receiver, reviews, paid, post };
+}
+
+/** A forged success claim; `reference` makes several name one transaction, in other bodies. */
+const forgery = (n: number, reference?: string) =>
+  merchantCallback({
+    paymentReference: reference ?? `PR-FORGED-${n}`,
+    controlNumber: reference ?? String(880_000 + n),
+    amount: 15_000,
+    transactionID: `FORGED-${n}`,
+  });
+
+describe('forged callbacks', () => {
+  it("a known record's callback is worked before the orphans that arrived ahead of it", async () => {
+    const shop = await open(async () => collectionTransaction());
+    await pendingCollection(shop.store);
+    for (let n = 0; n < 20; n += 1) expect((await shop.post(forgery(n))).status).toBe(200);
+    await shop.post(
+      merchantCallback({ paymentReference: 'PR-1', controlNumber: '991001', amount: 15_000 }),
+    );
+    shop.receiver.start();
+    await eventually(() => shop.reviews.length === 20, 10_000, 'every orphan reviewed');
+    expect(shop.paid).toEqual([{ merchantReference: 'order-1', reviewsBefore: 0 }]);
+  });
+
+  it('an orphan reference reaches onReview(null) once, however many callbacks name it', async () => {
+    const shop = await open(async () => collectionTransaction());
+    for (let n = 0; n < 5; n += 1) await shop.post(forgery(n, 'PR-STRAY'));
+    shop.receiver.start();
+    await shop.receiver.onIdle();
+    expect(shop.reviews).toEqual([null]);
+    expect(await shop.store.inbox.list({ outcome: 'orphan' })).toHaveLength(5);
+  });
+
+  it('a reference the platform does not know is pulled once, not once per callback', async () => {
+    let pulls = 0;
+    const shop = await open(async () => {
+      pulls += 1;
+      throw notFound();
+    });
+    // A record whose initiation answer was lost: found only by the pesakit_ref hint.
+    await shop.store.createIntent({
+      merchantReference: 'order-lost',
+      product: 'collection',
+      flow: 'mno',
+      amount: 15_000,
+      msisdn: '255754123456',
+    });
+    await shop.store.transition('order-lost', 'unknown', { reason: 'timeout' });
+    for (let n = 0; n < 5; n += 1) {
+      await shop.post(forgery(n, 'PR-NAMING-LOST'), '?pesakit_ref=order-lost');
+    }
+    shop.receiver.start();
+    await shop.receiver.onIdle();
+    expect(pulls).toBe(1);
+    expect(shop.reviews).toEqual([null]);
+    expect((await shop.store.get('order-lost'))?.status).toBe('unknown');
+  });
+});
