@@ -216,11 +216,13 @@ export type * from './schemas/index.js';
 export { normalizeMsisdn } from './schemas/msisdn.js';
 export { providerNames, resolveProvider } from './schemas/provider.js';
 export type {
+  CollectionRecord,
   CollectionSettlement,
   EffectContext,
   EffectKind,
   EffectRunnerEvents,
   EffectRunnerOptions,
+  MoneyOutRecord,
   SettlementHandlers,
 } from './settlement/index.js';
 export {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 
-export type Outcome = 'paid' | 'failed' | 'needs_review';
+export type Outcome = 'paid' | 'failed' | 'sent' | 'not_sent' | 'needs_review';
 
 /**
  * The shop's side of a settled payment: one row per transaction, written by the reconciler's

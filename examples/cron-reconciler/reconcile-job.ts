@@ -93,6 +93,13 @@ const reconciler = pesakit.createReconciler({
   onFailed: (record, ctx) => {
     fulfilment.record(ctx.effectKey, 'failed', record.amount, record.statusReason ?? undefined);
   },
+  // Money out (payouts and airtime sales) has its own handlers: never onPaid / onFailed.
+  onSent: (record, ctx) => {
+    fulfilment.record(ctx.effectKey, 'sent', record.amount, record.product);
+  },
+  onNotSent: (record, ctx) => {
+    fulfilment.record(ctx.effectKey, 'not_sent', record.amount, record.statusReason ?? undefined);
+  },
   onReview: (record, verdict, ctx) => {
     fulfilment.record(ctx.effectKey, 'needs_review', record.amount, verdict.message);
   },

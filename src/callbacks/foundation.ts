@@ -2,7 +2,7 @@ export type { ReviewVerdict } from '../references/review.js';
 export {
   type EffectContext,
   EffectRunner,
-  type SettlementHandlers,
+  type SettlementHandler,
 } from '../settlement/effects.js';
 export {
   applyCollectionObservation,

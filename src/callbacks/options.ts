@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { TransactionRecord } from '../references/types.js';
-import type { EffectContext, ReviewVerdict } from './foundation.js';
+import type { EffectContext, ReviewVerdict, SettlementHandler } from './foundation.js';
 import { checkReturnUrls } from './return-urls.js';
 
 /** Where the checkout return sends the browser, by outcome (303). Without them: JSON. */
@@ -63,11 +63,15 @@ const sourceBudget = z.object(
 );
 
 const receiverOptions = z.object({
-  /** The platform confirmed the payment. Runs at least once: be idempotent on `context.effectKey`. */
-  onPaid: handler<(record: TransactionRecord, context: EffectContext) => unknown>(),
-  /** The platform says the payment failed. Same contract as `onPaid`. */
-  onFailed: handler<(record: TransactionRecord, context: EffectContext) => unknown>(),
-  /** A person must decide; `record` is null for a callback that matched no record (`orphan`). */
+  /** A collection is paid. Each handler runs at least once: be idempotent on `context.effectKey`. */
+  onPaid: handler<SettlementHandler<'onPaid'>>(),
+  /** A collection failed. */
+  onFailed: handler<SettlementHandler<'onFailed'>>(),
+  /** A payout or an airtime purchase went out (`record.product` says which). */
+  onSent: handler<SettlementHandler<'onSent'>>(),
+  /** A payout or an airtime purchase failed. */
+  onNotSent: handler<SettlementHandler<'onNotSent'>>(),
+  /** Any product: a person must decide; `record` is null for a callback matching no record. */
   onReview:
     handler<
       (record: TransactionRecord | null, verdict: ReviewVerdict, context: EffectContext) => unknown

@@ -1,3 +1,4 @@
+import type { SettlementHandlers } from '../settlement/effects.js';
 import type { ResolvedReceiverOptions, ReturnUrls } from './options.js';
 
 /** What logs show of a receiver: never handlers' code nor return URLs (they may carry tokens). */
@@ -5,17 +6,17 @@ export interface CallbackReceiverDescription {
   kind: 'callbackReceiver';
   started: boolean;
   pulls: number;
-  handlers: Array<'onPaid' | 'onFailed' | 'onReview'>;
+  handlers: Array<keyof SettlementHandlers>;
   returnUrls: Array<keyof ReturnUrls>;
-  options: Omit<ResolvedReceiverOptions, 'onPaid' | 'onFailed' | 'onReview' | 'returnUrls'>;
+  options: Omit<ResolvedReceiverOptions, keyof SettlementHandlers | 'returnUrls'>;
 }
 
 export function describeReceiver(
   options: ResolvedReceiverOptions,
   state: { started: boolean; pulls: number },
 ): CallbackReceiverDescription {
-  const { onPaid, onFailed, onReview, returnUrls: urls, ...settings } = options;
-  const handlers = (['onPaid', 'onFailed', 'onReview'] as const).filter(
+  const { onPaid, onFailed, onSent, onNotSent, onReview, returnUrls: urls, ...settings } = options;
+  const handlers = (['onPaid', 'onFailed', 'onSent', 'onNotSent', 'onReview'] as const).filter(
     (name) => typeof options[name] === 'function',
   );
   const returnUrls = (['paid', 'pending', 'failed'] as const).filter(

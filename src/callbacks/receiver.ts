@@ -80,10 +80,10 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
     this.#puller = dependencies.client
       ? clientPuller(dependencies.client, pulls)
       : new StatusPuller(dependencies.pull, pulls);
-    const { onPaid, onFailed, onReview } = this.#options;
+    const { onPaid, onFailed, onSent, onNotSent, onReview } = this.#options;
     this.#effects = new EffectRunner(
       this.#store,
-      { ...(onPaid && { onPaid }), ...(onFailed && { onFailed }), ...(onReview && { onReview }) },
+      { onPaid, onFailed, onSent, onNotSent, onReview },
       {
         leaseMs: this.#options.leaseMs,
         retryDelaysMs: this.#options.retryDelaysMs,
@@ -259,9 +259,11 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   }
 
   async #storeBusy(): Promise<'inbox' | 'effects' | false> {
-    const running = await this.#store.listEffects('running', { limit: 1 });
+    // Effects this receiver has no handler for are another process's work.
+    const { handles } = this.#effects;
+    const running = await this.#store.listEffects('running', { limit: 1, handles });
     if (running.length > 0) return 'effects';
-    const [due] = await this.#store.listEffects('due', { limit: 1 });
+    const [due] = await this.#store.listEffects('due', { limit: 1, handles });
     if (due?.effect.dueAt && due.effect.dueAt <= this.#now()) return 'effects';
     const backlog = await this.#store.inbox.backlog();
     return backlog.due + backlog.processing > 0 ? 'inbox' : false;

@@ -1,3 +1,4 @@
+import type { EffectKind } from '../references/effects.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 
@@ -14,11 +15,13 @@ export interface ReconcileSummary {
   errors: number;
   /** Records handed back unchecked, their lease (nearly) run out first. Not in `checked`. */
   leaseExpired: number;
+  /** Due effects of the kinds this reconciler has no handler for, by kind (another process may). */
+  unhandledEffects: Partial<Record<EffectKind, number>>;
   durationMs: number;
 }
 
 /** The running counts, emitted as `progress` after every check. */
-export type ReconcileProgress = Omit<ReconcileSummary, 'durationMs'>;
+export type ReconcileProgress = Omit<ReconcileSummary, 'durationMs' | 'unhandledEffects'>;
 
 /** The reconciler's events (eventemitter3). */
 export interface ReconcilerEvents {

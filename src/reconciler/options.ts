@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { TransactionRecord } from '../references/index.js';
-import type { ReviewVerdict } from '../references/review.js';
-import type { EffectContext } from '../settlement/effects.js';
+import type { SettlementHandler, SettlementHandlers } from '../settlement/effects.js';
 
 const second = 1000;
 const minute = 60 * second;
@@ -44,8 +42,8 @@ const tiers = (field: string, fallback: readonly number[]) =>
     .min(1, { error: `${field} must list at least one delay` })
     .readonly()
     .default(fallback);
-const handler = <T extends (...args: never[]) => unknown>() =>
-  z.custom<T>((value) => typeof value === 'function', { error: 'must be a function' }).optional();
+const handler = <N extends keyof SettlementHandlers>() =>
+  z.custom<SettlementHandler<N>>((f) => typeof f === 'function', { error: 'must be a function' });
 
 const optionsSchema = z.object({
   /** Pulls in flight at once. @default 8 */
@@ -85,19 +83,17 @@ const optionsSchema = z.object({
     .max(2 ** 31 - 1, { error: 'pollIntervalMs must be at most 2147483647 (about 24.8 days)' })
     .default(5 * second),
   /** Same handlers as the callback receiver; run once per final transition, whoever wins it. */
-  onPaid: handler<(record: TransactionRecord, ctx: EffectContext) => unknown>(),
-  onFailed: handler<(record: TransactionRecord, ctx: EffectContext) => unknown>(),
-  onReview:
-    handler<(record: TransactionRecord, verdict: ReviewVerdict, ctx: EffectContext) => unknown>(),
+  onPaid: handler<'onPaid'>().optional(),
+  onFailed: handler<'onFailed'>().optional(),
+  onSent: handler<'onSent'>().optional(),
+  onNotSent: handler<'onNotSent'>().optional(),
+  onReview: handler<'onReview'>().optional(),
 });
 
 /** Options of `pesakit.createReconciler()`. */
 export type ReconcilerOptions = z.input<typeof optionsSchema>;
 /** The options with every default filled in. */
-export type ResolvedOptions = Omit<
-  z.output<typeof optionsSchema>,
-  'onPaid' | 'onFailed' | 'onReview'
->;
+export type ResolvedOptions = Omit<z.output<typeof optionsSchema>, keyof SettlementHandlers>;
 
 /** Validates the options and fills defaults; a bad one is a `ConfigurationError` naming each rule. */
 export function resolveOptions(options: ReconcilerOptions = {}): ResolvedOptions {
@@ -119,7 +115,7 @@ export function resolveOptions(options: ReconcilerOptions = {}): ResolvedOptions
       `createReconciler: ${rules.join('; ')}. Nothing was started.`,
     );
   }
-  const { onPaid, onFailed, onReview, ...resolved } = parsed.data;
+  const { onPaid, onFailed, onSent, onNotSent, onReview, ...resolved } = parsed.data;
   return resolved;
 }
 

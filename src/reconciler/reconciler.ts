@@ -5,7 +5,7 @@ import { PesakitError } from '../errors/pesakit-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
-import { EffectRunner, type SettlementHandlers } from '../settlement/effects.js';
+import { EffectRunner } from '../settlement/effects.js';
 import type { CheckContext, CheckOutcome } from './check-context.js';
 import { decide } from './decide.js';
 import type { DueRecord } from './due-records.js';
@@ -23,6 +23,7 @@ import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
 import { firstDueAt, nextCheckAt } from './schedule.js';
 import { type ReconcilerSnapshot, reconcilerSnapshot } from './snapshot.js';
+import { countUnhandledEffects } from './unhandled-effects.js';
 
 /** What the reconciler runs on (built by `pesakit.createReconciler`). */
 export interface ReconcilerDependencies {
@@ -46,13 +47,10 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #options: ResolvedOptions;
   readonly #gate: RateGate;
   readonly #platform: Platform;
+  // Claims only the kinds it has handlers for: without any (the CLI), every effect stays due.
   readonly #effects: EffectRunner;
-  // Without handlers (the CLI) effects stay due for whoever has them: completing one with
-  // nothing run would swallow the application's onPaid/onFailed for good.
-  readonly #runsEffects: boolean;
   readonly #transport: Transport;
   readonly #now: () => Date;
-  readonly #given: SettlementHandlers;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
   #closing = false;
@@ -69,14 +67,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#gate = new RateGate({ ...this.#options, now: () => this.#now().getTime() });
     this.#gate.onPause = (ms) => this.emit('paused', { ms });
     this.#platform = transportPlatform(this.#transport, this.#gate, dependencies.credentials);
-    this.#runsEffects = Boolean(options.onPaid || options.onFailed || options.onReview);
-    const { onPaid, onFailed, onReview } = options;
-    this.#given = {
-      ...(onPaid && { onPaid }),
-      ...(onFailed && { onFailed }),
-      ...(onReview && { onReview }),
-    };
-    this.#effects = new EffectRunner(this.#store, this.#given, { leaseMs: this.#options.leaseMs });
+    this.#effects = new EffectRunner(this.#store, options, { leaseMs: this.#options.leaseMs });
     this.#effects.on('effect_failed', (event) => this.emit('error', event.error));
     this.#effects.on('dead', (event) => this.emit('error', event.error));
   }
@@ -131,7 +122,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       closed: this.#closing,
       passInProgress: this.#pass !== undefined,
       options: this.#options,
-      given: this.#given,
+      handles: this.#effects.handles,
     });
   }
 
@@ -159,12 +150,14 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     ).finally(unwatch);
     const failed = workers.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
+    let unhandledEffects: ReconcileSummary['unhandledEffects'] = {};
     try {
-      if (this.#runsEffects) await this.#effects.drain({ limit: this.#options.batchSize });
+      await this.#effects.drain({ limit: this.#options.batchSize });
+      unhandledEffects = await countUnhandledEffects(this.#store, this.#effects.handles);
     } catch (error) {
       this.emit('error', error);
     }
-    return { ...run.progress, durationMs: Date.now() - started };
+    return { ...run.progress, unhandledEffects, durationMs: Date.now() - started };
   }
 
   async #check(leased: DueRecord, run: PassRun): Promise<void> {
@@ -273,7 +266,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     else if (outcome.kind === 'failed') this.emit('failed', outcome.record);
     else if (outcome.verdict) this.emit('review', outcome.record, outcome.verdict);
     try {
-      if (this.#runsEffects) await this.#effects.runFor(reference);
+      await this.#effects.runFor(reference);
     } catch (error) {
       this.emit('error', error, outcome.record);
     }

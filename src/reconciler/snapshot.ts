@@ -1,4 +1,6 @@
-import type { ReconcilerOptions, ResolvedOptions } from './options.js';
+import { type EffectKind, effectKindNames, effectKinds } from '../references/effects.js';
+import type { SettlementHandlers } from '../settlement/effects.js';
+import type { ResolvedOptions } from './options.js';
 
 /** What a reconciler shows a logger: state and options, never the client; shaped like the receiver's. */
 export interface ReconcilerSnapshot {
@@ -9,7 +11,7 @@ export interface ReconcilerSnapshot {
   /** The options in force, defaults filled in: no secrets. */
   options: ResolvedOptions;
   /** Which of the merchant's handlers were given. */
-  handlers: { onPaid: boolean; onFailed: boolean; onReview: boolean };
+  handlers: Record<keyof SettlementHandlers, boolean>;
 }
 
 export function reconcilerSnapshot(state: {
@@ -17,7 +19,8 @@ export function reconcilerSnapshot(state: {
   closed: boolean;
   passInProgress: boolean;
   options: ResolvedOptions;
-  given: Pick<ReconcilerOptions, 'onPaid' | 'onFailed' | 'onReview'>;
+  /** The effect kinds it runs: those it has a handler for. */
+  handles: readonly EffectKind[];
 }): ReconcilerSnapshot {
   const { options } = state;
   return {
@@ -33,10 +36,8 @@ export function reconcilerSnapshot(state: {
         unknown: [...options.schedules.unknown],
       },
     },
-    handlers: {
-      onPaid: typeof state.given.onPaid === 'function',
-      onFailed: typeof state.given.onFailed === 'function',
-      onReview: typeof state.given.onReview === 'function',
-    },
+    handlers: Object.fromEntries(
+      effectKindNames.map((kind) => [effectKinds[kind].handler, state.handles.includes(kind)]),
+    ) as ReconcilerSnapshot['handlers'],
   };
 }

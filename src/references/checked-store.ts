@@ -1,6 +1,7 @@
 import type {
   ClaimEffectsOptions,
   EffectClaim,
+  EffectKind,
   EffectStatus,
   FailEffectOptions,
 } from './effects.js';
@@ -8,10 +9,12 @@ import type { CallbackInbox } from './inbox/types.js';
 import {
   isLookupable,
   type ParsedAnswerWrite,
+  type ParsedClaim,
   type ParsedTransition,
   parseAnswerWrite,
   parseCheckTime,
   parseClaimEffects,
+  parseEffectKinds,
   parseEffectStatus,
   parseFailEffect,
   parseFindBy,
@@ -50,10 +53,14 @@ export type ParsedResolve = ReturnType<typeof parseResolve>;
 
 /** Where a store keeps its effect outbox; its input is checked already. */
 export interface EffectsPart {
-  claim(options: ReturnType<typeof parseClaimEffects>): Maybe<EffectClaim[]>;
+  claim(options: ParsedClaim): Maybe<EffectClaim[]>;
   complete(merchantReference: string, token: string): Maybe<boolean>;
   fail(merchantReference: string, token: string, failure: FailEffectOptions): Maybe<boolean>;
-  list(status: ListedEffect, limit: number): Maybe<TransactionRecord[]>;
+  list(
+    status: ListedEffect,
+    limit: number,
+    handles: readonly EffectKind[],
+  ): Maybe<TransactionRecord[]>;
 }
 
 /**
@@ -176,10 +183,10 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   }
   async listEffects(
     status: ListedEffect,
-    options?: { limit?: number },
+    options?: { limit?: number; handles?: readonly EffectKind[] },
   ): Promise<TransactionRecord[]> {
     const listed = parseEffectStatus(status);
     const { limit } = parseListPage('listEffects', options);
-    return this.effects.list(listed, limit);
+    return this.effects.list(listed, limit, parseEffectKinds(options?.handles));
   }
 }

@@ -1,3 +1,4 @@
+import type { Product } from '../core/endpoints.js';
 import type { TransactionRecord } from './types.js';
 
 /**
@@ -28,6 +29,8 @@ export interface ClaimEffectsOptions {
   limit?: number;
   /** Claim only this record's effect (right after winning its transition). */
   merchantReference?: string;
+  /** Claim only effects of these kinds (those the caller has handlers for). @default every kind */
+  handles?: readonly EffectKind[];
 }
 
 export interface FailEffectOptions {
@@ -37,7 +40,39 @@ export interface FailEffectOptions {
   retryAt: Date | null;
 }
 
-export const effectfulStatuses = ['success', 'failed', 'needs_review'] as const;
+/** The handler an effect runs: `onPaid`, `onFailed`, `onSent`, `onNotSent` or `onReview`. */
+export type EffectKind = 'paid' | 'failed' | 'sent' | 'not_sent' | 'review';
+
+const out: readonly Product[] = ['disbursement', 'airtime'];
+/** Each kind's handler, and its records in the columns a store filters claims on. */
+export const effectKinds = {
+  paid: { handler: 'onPaid', status: 'success', products: ['collection'] },
+  failed: { handler: 'onFailed', status: 'failed', products: ['collection'] },
+  sent: { handler: 'onSent', status: 'success', products: out },
+  not_sent: { handler: 'onNotSent', status: 'failed', products: out },
+  review: { handler: 'onReview', status: 'needs_review', products: ['collection', ...out] },
+} as const satisfies Record<
+  EffectKind,
+  { handler: string; status: TransactionRecord['status']; products: readonly Product[] }
+>;
+
+export const effectKindNames = Object.keys(effectKinds) as [EffectKind, ...EffectKind[]];
+
+export function isOfKind(record: Pick<TransactionRecord, 'product' | 'status'>, kind: EffectKind) {
+  const { status, products }: { status: string; products: readonly Product[] } = effectKinds[kind];
+  return status === record.status && products.includes(record.product);
+}
+
+/**
+ * The effect a record in this status has; none for an open record, nor for a settled airtime
+ * recharge (the merchant's own wallet top-up: an event, no handler, so never due).
+ */
+export function effectKindOf(
+  record: Pick<TransactionRecord, 'product' | 'flow' | 'status'>,
+): EffectKind | undefined {
+  if (record.status !== 'needs_review' && record.flow === 'airtime_recharge') return undefined;
+  return effectKindNames.find((kind) => isOfKind(record, kind));
+}
 
 /** Claim due effects under a lease, then complete or fail them with its token (else `false`). */
 export interface EffectOutbox {
@@ -52,6 +87,6 @@ export interface EffectOutbox {
   ): Promise<boolean>;
   listEffects(
     status: Exclude<EffectStatus, 'none' | 'done'>,
-    options?: { limit?: number },
+    options?: { limit?: number; handles?: readonly EffectKind[] },
   ): Promise<TransactionRecord[]>;
 }

@@ -6,8 +6,10 @@ export {
   productOfFlow,
 } from './input-rules/intent.js';
 export {
+  type ParsedClaim,
   parseCheckTime,
   parseClaimEffects,
+  parseEffectKinds,
   parseEffectStatus,
   parseFailEffect,
   parseListOpen,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EffectClaim, EffectStatus } from './effects.js';
+import { type EffectClaim, type EffectKind, type EffectStatus, isOfKind } from './effects.js';
+import type { ParsedClaim } from './input-rules.js';
 import { byEffectDue } from './reconciliation-order.js';
 import { copyRecord } from './record-copy.js';
 import type { TransactionRecord } from './types.js';
@@ -13,19 +14,15 @@ export class MemoryEffects {
     this.#records = records;
     this.#now = now;
   }
-  claim(options: {
-    leaseMs: number;
-    limit: number;
-    merchantReference: string | undefined;
-  }): EffectClaim[] {
-    const { leaseMs, limit, merchantReference } = options;
+  claim(options: ParsedClaim): EffectClaim[] {
+    const { leaseMs, limit, merchantReference, handles } = options;
     const now = this.#now().getTime();
     const candidates =
       merchantReference === undefined
         ? [...this.#records.values()]
         : [this.#records.get(merchantReference)].filter((record) => record !== undefined);
     const claimable = candidates
-      .filter((record) => this.#isClaimable(record, now))
+      .filter((record) => this.#isClaimable(record, now) && handled(record, handles))
       .sort(byEffectDue)
       .slice(0, limit);
     return claimable.map((record) => {
@@ -60,9 +57,13 @@ export class MemoryEffects {
     this.#leases.delete(merchantReference);
     return true;
   }
-  list(status: Exclude<EffectStatus, 'none' | 'done'>, limit: number): TransactionRecord[] {
+  list(
+    status: Exclude<EffectStatus, 'none' | 'done'>,
+    limit: number,
+    handles: readonly EffectKind[],
+  ): TransactionRecord[] {
     return [...this.#records.values()]
-      .filter((record) => record.effect.status === status)
+      .filter((record) => record.effect.status === status && handled(record, handles))
       .sort(byEffectDue)
       .slice(0, limit)
       .map(copyRecord);
@@ -86,4 +87,8 @@ export class MemoryEffects {
     }
     return lease.until > this.#now().getTime() ? record : undefined;
   }
+}
+
+function handled(record: TransactionRecord, handles: readonly EffectKind[]): boolean {
+  return handles.some((kind) => isOfKind(record, kind));
 }

@@ -1,6 +1,6 @@
 import { InvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { ReferenceConflictError } from '../errors/reference-conflict-error.js';
-import { type EffectState, effectfulStatuses } from './effects.js';
+import { type EffectState, effectKindOf } from './effects.js';
 import type { ParsedTransition } from './input-rules.js';
 import { canTransition } from './transitions.js';
 import type { PlatformReferenceField, References, TransactionRecord } from './types.js';
@@ -80,7 +80,7 @@ export function statusChange(
     lastPayload: transition.hasPayload ? transition.payload : record.lastPayload,
     review: transition.review ?? record.review,
     // One write with the transition: a crash right after leaves the effect due for another.
-    effect: (effectfulStatuses as readonly string[]).includes(transition.to)
+    effect: effectKindOf({ ...record, status: transition.to })
       ? dueEffect(record.effect, now)
       : record.effect,
   };
@@ -129,6 +129,9 @@ export function resolution(
     statusReason: `resolved by a person: ${decision.note}`,
     updatedAt: now,
     resolution: { status: decision.outcome, note: decision.note, by: decision.by, at },
-    effect: dueEffect(record.effect, now),
+    // A recharge's outcome runs no handler: its review effect is over, done.
+    effect: effectKindOf({ ...record, status: decision.outcome })
+      ? dueEffect(record.effect, now)
+      : { ...record.effect, status: 'done', dueAt: null, completedAt: now },
   };
 }

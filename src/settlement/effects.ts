@@ -1,5 +1,6 @@
 import { EventEmitter } from 'eventemitter3';
-import type { EffectOutbox } from '../references/effects.js';
+import type { EffectKind, EffectOutbox } from '../references/effects.js';
+import { effectKindNames, effectKindOf, effectKinds } from '../references/effects.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 
@@ -10,17 +11,35 @@ export interface EffectContext {
   attempt: number;
 }
 
-/** The merchant's code run when a transaction settles, whichever path settled it. */
+/** Money in. */
+export type CollectionRecord = TransactionRecord & { product: 'collection' };
+/** Money out: a payout or an airtime purchase; `record.product` narrows it. */
+export type MoneyOutRecord =
+  | (TransactionRecord & { product: 'disbursement'; flow: 'disbursement' })
+  | (TransactionRecord & { product: 'airtime'; flow: 'airtime_purchase' });
+
+/**
+ * The merchant's code run when a transaction settles, whichever path settled it. A settled
+ * airtime recharge (a top-up of the merchant's own wallet) runs none: it is an event only.
+ */
 export interface SettlementHandlers {
-  /** The payment is proven (spec rule 5): credit the order. */
-  onPaid?: (record: TransactionRecord, context: EffectContext) => unknown;
-  /** The platform says it failed: release the order. */
-  onFailed?: (record: TransactionRecord, context: EffectContext) => unknown;
-  /** A person must decide (`record.review` says why); `store.resolve()` settles it later. */
+  /** A collection is proven paid (spec rule 5): credit the order. */
+  onPaid?: (record: CollectionRecord, context: EffectContext) => unknown;
+  /** The platform says a collection failed: release the order. */
+  onFailed?: (record: CollectionRecord, context: EffectContext) => unknown;
+  /** A payout or an airtime purchase went out. */
+  onSent?: (record: MoneyOutRecord, context: EffectContext) => unknown;
+  /** A payout or an airtime purchase failed: no money went out. */
+  onNotSent?: (record: MoneyOutRecord, context: EffectContext) => unknown;
+  /** Any product: a person must decide (`record.review` says why); `store.resolve()` settles it. */
   onReview?: (record: TransactionRecord, verdict: ReviewVerdict, context: EffectContext) => unknown;
 }
 
-export type EffectKind = 'paid' | 'failed' | 'review';
+export type SettlementHandler<N extends keyof SettlementHandlers> = NonNullable<
+  SettlementHandlers[N]
+>;
+/** As options give them: one left out may be `undefined`. */
+type GivenHandlers = { [Name in keyof SettlementHandlers]?: SettlementHandlers[Name] | undefined };
 
 export interface EffectRunnerOptions {
   /** How long a run is exclusive: keep handlers shorter. @default 60_000 */
@@ -51,20 +70,21 @@ export const DEFAULT_EFFECT_RETRY_DELAYS: readonly number[] = [
  * exactly once; the handler runs at least once, until it completes** (expired leases are taken). */
 export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   readonly #store: EffectOutbox;
-  readonly #handlers: SettlementHandlers;
+  readonly #handlers: GivenHandlers;
+  /** The kinds this runner claims: those it has a handler for; the rest stay due for another. */
+  readonly handles: readonly EffectKind[];
   readonly #leaseMs: number;
   readonly #retryDelays: readonly number[];
   readonly #maxAttempts: number;
   readonly #now: () => Date;
 
-  constructor(
-    store: EffectOutbox,
-    handlers: SettlementHandlers,
-    options: EffectRunnerOptions = {},
-  ) {
+  constructor(store: EffectOutbox, handlers: GivenHandlers, options: EffectRunnerOptions = {}) {
     super();
     this.#store = store;
     this.#handlers = handlers;
+    this.handles = effectKindNames.filter(
+      (kind) => typeof handlers[effectKinds[kind].handler] === 'function',
+    );
     this.#leaseMs = options.leaseMs ?? 60_000;
     this.#retryDelays = options.retryDelaysMs?.length
       ? options.retryDelaysMs
@@ -75,34 +95,44 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
 
   /** Runs one record's due effect right after its transition; `false` when nothing was run. */
   async runFor(merchantReference: string): Promise<boolean> {
-    const claims = await this.#store.claimEffects({ leaseMs: this.#leaseMs, merchantReference });
+    const claims = await this.#claim({ merchantReference });
     for (const claim of claims) await this.#run(claim.record, claim.token);
     return claims.length > 0;
   }
 
   /** Claims and runs every due effect (up to `limit`), e.g. those a crashed process left. */
   async drain(options: { limit?: number } = {}): Promise<number> {
-    const claims = await this.#store.claimEffects({
-      leaseMs: this.#leaseMs,
-      limit: options.limit ?? 50,
-    });
+    const claims = await this.#claim({ limit: options.limit ?? 50 });
     await Promise.all(claims.map((claim) => this.#run(claim.record, claim.token)));
     return claims.length;
   }
 
+  async #claim(options: { limit?: number; merchantReference?: string }) {
+    if (this.handles.length === 0) return [];
+    return this.#store.claimEffects({ ...options, leaseMs: this.#leaseMs, handles: this.handles });
+  }
+
   async #run(record: TransactionRecord, token: string): Promise<void> {
-    const kind = kindOf(record);
+    const kind = effectKindOf(record);
+    if (!kind) {
+      throw new Error(
+        `pesakit: the store returned a claimed effect for ${record.merchantReference} ` +
+          `(${record.product}, ${record.status}), which has none. This is a bug in the store.`,
+      );
+    }
     const context: EffectContext = {
       effectKey: record.merchantReference,
       attempt: record.effect.attempts,
     };
     try {
       const handled =
-        kind === 'paid'
-          ? this.#handlers.onPaid?.(record, context)
-          : kind === 'failed'
-            ? this.#handlers.onFailed?.(record, context)
-            : record.review && this.#handlers.onReview?.(record, record.review, context);
+        kind === 'review'
+          ? record.review && this.#handlers.onReview?.(record, record.review, context)
+          : // The claim matched the record to this handler's kind (product and status).
+            (this.#handlers[effectKinds[kind].handler] as SettlementHandler<'onSent'>)(
+              record as MoneyOutRecord,
+              context,
+            );
       // A hung handler must not hold its caller for ever; past its lease another process may run
       // it anyway, so it is recorded failed while the lease still holds (after it, fenced).
       if (!(await settlesWithin(handled, Math.max(1, Math.floor(this.#leaseMs * 0.9))))) {
@@ -124,47 +154,20 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     }
   }
 
-  async #failed(
-    record: TransactionRecord,
-    token: string,
-    kind: EffectKind,
-    error: unknown,
-  ): Promise<void> {
-    const attempts = record.effect.attempts;
+  async #failed(record: TransactionRecord, token: string, kind: EffectKind, error: unknown) {
+    const { merchantReference } = record;
+    const { attempts } = record.effect;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    const merchantReference = record.merchantReference;
-    if (attempts >= this.#maxAttempts) {
-      if (
-        await this.#store.failEffect(merchantReference, token, { error: message, retryAt: null })
-      ) {
-        this.emit('dead', { merchantReference, kind, attempts, error });
-      }
+    const delay = this.#retryDelays[Math.min(attempts - 1, this.#retryDelays.length - 1)] ?? 1000;
+    // After the last attempt, dead: not run again automatically.
+    const retryAt = attempts >= this.#maxAttempts ? null : new Date(this.#now().getTime() + delay);
+    if (!(await this.#store.failEffect(merchantReference, token, { error: message, retryAt }))) {
       return;
     }
-    const delay = this.#retryDelays[Math.min(attempts - 1, this.#retryDelays.length - 1)] ?? 1000;
-    const retryAt = new Date(this.#now().getTime() + delay);
-    if (await this.#store.failEffect(merchantReference, token, { error: message, retryAt })) {
-      this.emit('effect_failed', {
-        merchantReference,
-        kind,
-        attempt: attempts,
-        error,
-        retryAt,
-      });
-    }
+    const event = { merchantReference, kind, error };
+    if (retryAt) this.emit('effect_failed', { ...event, attempt: attempts, retryAt });
+    else this.emit('dead', { ...event, attempts });
   }
-}
-
-/** The handler a settled record calls; an effect on an open record is a broken store: throw. */
-function kindOf(record: TransactionRecord): EffectKind {
-  if (record.status === 'success') return 'paid';
-  if (record.status === 'failed') return 'failed';
-  if (record.status === 'needs_review') return 'review';
-  throw new Error(
-    `pesakit: the store returned a claimed effect for ${record.merchantReference}, which is ` +
-      `${record.status}; only success, failed and needs_review records have effects. ` +
-      'This is a bug in the store implementation.',
-  );
 }
 
 async function settlesWithin(value: unknown, ms: number): Promise<boolean> {

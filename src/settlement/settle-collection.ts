@@ -17,7 +17,10 @@ export async function applyCollectionObservation(
   record: TransactionRecord,
   transaction: CollectionTransaction,
 ): Promise<CollectionSettlement> {
-  if (isSettled(record)) return { outcome: 'already_final', record, changed: false };
+  // Final, or waiting for a person: an answer never reopens it.
+  if (isFinalStatus(record.status) || record.status === 'needs_review') {
+    return { outcome: 'already_final', record, changed: false };
+  }
   const observation: PaymentObservation = {
     controlNumber: transaction.controlNumber,
     paymentReference: transaction.reference,
@@ -43,7 +46,7 @@ export async function applyCollectionObservation(
           : `The platform's ${aboutAnother.field} differs from the one stored for ${record.merchantReference}; check which transaction was paid.`,
       evidence: { status: transaction },
     };
-    return toReview(store, record, verdict, transaction);
+    return move(store, record, verdict, 'needs_review', transaction);
   }
 
   if (aboutAnother) return { outcome: 'pending', record, changed: false };
@@ -56,7 +59,7 @@ export async function applyCollectionObservation(
       message: `The platform says ${observation.amount} TZS were paid for ${record.merchantReference}, which asked for ${record.amount} TZS; do not credit it in full until a person checks.`,
       evidence: { status: transaction },
     };
-    return toReview(store, record, verdict, transaction);
+    return move(store, record, verdict, 'needs_review', transaction);
   }
   if (transaction.status === 'failed') {
     return move(store, record, 'failed', 'failed', transaction, 'the platform says it failed');
@@ -67,54 +70,28 @@ export async function applyCollectionObservation(
   return { outcome: 'pending', record, changed: false };
 }
 
-/** Settled for this decision: final, or waiting for a person (an answer never reopens it). */
-function isSettled(record: TransactionRecord): boolean {
-  return isFinalStatus(record.status) || record.status === 'needs_review';
-}
-
+/** One status write; another caller settled the record between our read and it: theirs stands. */
 async function move(
   store: ReferenceStore,
   record: TransactionRecord,
-  outcome: 'paid' | 'failed' | 'pending',
-  to: 'success' | 'failed' | 'pending',
+  outcome: 'paid' | 'failed' | 'pending' | ReviewVerdict,
+  to: 'success' | 'failed' | 'pending' | 'needs_review',
   transaction: CollectionTransaction,
-  reason: string,
+  reason?: string,
 ): Promise<CollectionSettlement> {
+  const review = typeof outcome === 'object' ? outcome : undefined;
   try {
-    const result = await store.transition(record.merchantReference, to, {
+    const { record: moved, changed } = await store.transition(record.merchantReference, to, {
       payload: transaction,
-      reason,
+      ...(review && { review }),
+      ...(reason && { reason }),
     });
-    return { outcome, record: result.record, changed: result.changed };
+    return review
+      ? { outcome: 'review', record: moved, changed, verdict: review }
+      : { outcome: outcome as 'paid' | 'failed' | 'pending', record: moved, changed };
   } catch (error) {
-    return lostRace(store, record, error);
+    if (!isInvalidTransitionError(error)) throw error;
+    const current = (await store.get(record.merchantReference)) ?? record;
+    return { outcome: 'already_final', record: current, changed: false };
   }
-}
-
-async function toReview(
-  store: ReferenceStore,
-  record: TransactionRecord,
-  verdict: ReviewVerdict,
-  transaction: CollectionTransaction,
-): Promise<CollectionSettlement> {
-  try {
-    const result = await store.transition(record.merchantReference, 'needs_review', {
-      payload: transaction,
-      review: verdict,
-    });
-    return { outcome: 'review', record: result.record, changed: result.changed, verdict };
-  } catch (error) {
-    return lostRace(store, record, error);
-  }
-}
-
-/** Another caller settled the record between our read and our write: theirs stands. */
-async function lostRace(
-  store: ReferenceStore,
-  record: TransactionRecord,
-  error: unknown,
-): Promise<CollectionSettlement> {
-  if (!isInvalidTransitionError(error)) throw error;
-  const current = (await store.get(record.merchantReference)) ?? record;
-  return { outcome: 'already_final', record: current, changed: false };
 }

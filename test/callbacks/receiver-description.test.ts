@@ -23,6 +23,7 @@ function listenedReceiver(): CallbackReceiver {
   pesakit.setToken('collection', 'collection-token-secret');
   const receiver = pesakit.createCallbackReceiver({
     onPaid: async function fulfilOrderWithSecretKey() {},
+    onSent: async function markPayoutSentWithSecretKey() {},
     returnUrls: { paid: 'https://shop.example/paid?session=return-token-secret' },
     concurrency: 3,
     inboxRetention: false,
@@ -41,7 +42,7 @@ describe('a receiver printed by a logger', () => {
       kind: 'callbackReceiver',
       started: false,
       pulls: 0,
-      handlers: ['onPaid'],
+      handlers: ['onPaid', 'onSent'],
       returnUrls: ['paid'],
       options: expect.objectContaining({ concurrency: 3, maxBodyBytes: 16_384 }),
     });
@@ -57,6 +58,7 @@ describe('a receiver printed by a logger', () => {
     expect(shown).toContain("kind: 'callbackReceiver'");
     for (const hidden of [
       'fulfilOrderWithSecretKey',
+      'markPayoutSentWithSecretKey',
       'logReceiverError',
       '_events',
       password,

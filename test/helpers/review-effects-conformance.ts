@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isInvalidTransitionError } from '../../src/errors/invalid-transition-error.js';
 import { isStoreInputError } from '../../src/errors/store-input-error.js';
+import type { EffectKind } from '../../src/references/effects.js';
 import type { ReferenceStore, TransactionIntent } from '../../src/references/index.js';
 import type { ReviewVerdict } from '../../src/references/review.js';
 import { failure } from './failure.js';
@@ -250,10 +251,68 @@ export function describeReviewAndEffects(harness: ReferenceStoreHarness): void {
     it('refuses bad claim options and changes nothing', async () => {
       const store = await open();
       await paid(store, 'a');
-      for (const options of [{ leaseMs: 0 }, { leaseMs: 1.5 }, { leaseMs: 1000, limit: 0 }]) {
+      for (const options of [
+        { leaseMs: 0 },
+        { leaseMs: 1.5 },
+        { leaseMs: 1000, limit: 0 },
+        { leaseMs: 1000, handles: ['paid_out' as never] },
+      ]) {
         expect(isStoreInputError(await failure(store.claimEffects(options)))).toBe(true);
       }
       expect((await store.get('a'))?.effect.status).toBe('due');
+    });
+
+    it('claims only the kinds asked for: money in is paid/failed, money out sent/not_sent; a recharge settles with none', async () => {
+      const store = await open();
+      const settle = async (intent: TransactionIntent, to: 'success' | 'failed') => {
+        await store.createIntent(intent);
+        await store.transition(intent.merchantReference, 'pending');
+        return (await store.transition(intent.merchantReference, to)).record;
+      };
+      const msisdn = '255754123456';
+      await settle(intent('in-paid'), 'success');
+      await settle(intent('in-failed'), 'failed');
+      const payout = { product: 'disbursement', flow: 'disbursement', amount: 5000 } as const;
+      await settle({ merchantReference: 'out-payout', msisdn, ...payout }, 'success');
+      const sale = { product: 'airtime', flow: 'airtime_purchase', amount: 500, msisdn } as const;
+      await settle({ merchantReference: 'out-airtime', ...sale }, 'success');
+      await settle({ merchantReference: 'out-refused', ...sale }, 'failed');
+      const topUp = { ...sale, flow: 'airtime_recharge' } as const;
+      const recharged = await settle({ merchantReference: 'top-up', ...topUp }, 'success');
+      expect(recharged.effect.status).toBe('none');
+      await store.createIntent({ merchantReference: 'top-up-2', ...topUp });
+      await store.transition('top-up-2', 'needs_review', { review: underpaid });
+
+      const names = (records: { merchantReference: string }[]) =>
+        records.map((record) => record.merchantReference).sort();
+      const due = async (handles: EffectKind[]) =>
+        names(await store.listEffects('due', { handles }));
+      expect(await due(['paid', 'failed'])).toEqual(['in-failed', 'in-paid']);
+      expect(await due(['sent'])).toEqual(['out-airtime', 'out-payout']);
+      expect(await due(['not_sent'])).toEqual(['out-refused']);
+      expect(await due([])).toEqual([]);
+      const claims = await store.claimEffects({ leaseMs: 10_000, handles: ['sent', 'review'] });
+      expect(names(claims.map((claim) => claim.record))).toEqual([
+        'out-airtime',
+        'out-payout',
+        'top-up-2',
+      ]);
+      expect(
+        await store.claimEffects({
+          leaseMs: 10_000,
+          merchantReference: 'in-paid',
+          handles: ['sent'],
+        }),
+      ).toEqual([]);
+      expect(await due(['paid', 'failed', 'not_sent'])).toEqual([
+        'in-failed',
+        'in-paid',
+        'out-refused',
+      ]);
+      // A person settles the recharge: its review effect is over, and its outcome runs none.
+      const resolved = await store.resolve('top-up-2', 'success', { note: 'credited' });
+      expect(resolved.effect.status).toBe('done');
+      expect(await store.listEffects('due', { handles: ['sent'] })).toEqual([]);
     });
   });
 }

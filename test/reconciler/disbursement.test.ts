@@ -321,3 +321,46 @@ describe('disbursement.status(merchantReference): the stored record, refreshed f
     expect(payoutsRequests()).toBe(0);
   });
 });
+
+describe('handlers see only what they are for: money out runs onSent, never onPaid', () => {
+  it('a receiver with only onPaid leaves a payout’s and an airtime sale’s effects due; a reconciler with onSent runs each once', async () => {
+    await fund(harness, 'airtime', 100_000);
+    const payee = { msisdn: '255754000777', amount: 7_000, name: 'Asha Mushi' };
+    await pesakit.disbursement.pay(payee, { merchantReference: 'payout-out' });
+    const sale = { amount: 2_000, msisdn: '255754123456' };
+    await pesakit.airtime.purchase(sale, { merchantReference: 'airtime-out' });
+    const due = async () => (await store.listEffects('due')).map((r) => r.merchantReference).sort();
+    expect(await due()).toEqual(['airtime-out', 'payout-out']);
+
+    const paid: string[] = [];
+    const receiver = pesakit.createCallbackReceiver({
+      onPaid: (record) => void paid.push(record.merchantReference),
+      effectDrainIntervalMs: 10,
+    });
+    receiver.start();
+    await receiver.onIdle();
+    await receiver.close();
+    expect(paid).toEqual([]);
+    expect(await due()).toEqual(['airtime-out', 'payout-out']);
+
+    const onPaid = pesakit.createReconciler({ onPaid: () => void paid.push('reconciler') });
+    expect((await onPaid.runOnce()).unhandledEffects).toEqual({ sent: 2 });
+    await onPaid.close();
+
+    const sent: string[] = [];
+    const reconciler = pesakit.createReconciler({
+      onSent: (record) =>
+        void sent.push(
+          record.product === 'airtime'
+            ? `airtime ${record.flow} to ${record.msisdn}`
+            : `payout ${record.merchantReference}`,
+        ),
+    });
+    expect((await reconciler.runOnce()).unhandledEffects).toEqual({});
+    await reconciler.runOnce();
+    await reconciler.close();
+    expect(sent.sort()).toEqual(['airtime airtime_purchase to 255754123456', 'payout payout-out']);
+    expect(paid).toEqual([]);
+    expect(await due()).toEqual([]);
+  });
+});

@@ -62,7 +62,7 @@ describe('a reconciler handed to a logger', () => {
       closed: false,
       passInProgress: false,
       options: expect.objectContaining({ concurrency: 3, leaseMs: 30_000, ratePerSecond: 20 }),
-      handlers: { onPaid: true, onFailed: false, onReview: false },
+      handlers: { onPaid: true, onFailed: false, onSent: false, onNotSent: false, onReview: false },
     });
     expect(Object.keys(shown['options'] as object).sort()).toEqual(
       [

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import type { ClaimEffectsOptions, EffectStatus, FailEffectOptions } from '../effects.js';
+import type {
+  ClaimEffectsOptions,
+  EffectKind,
+  EffectStatus,
+  FailEffectOptions,
+} from '../effects.js';
+import { effectKindNames } from '../effects.js';
 import { openStatuses } from '../transitions.js';
 import type { ListOpenOptions, TransactionStatus } from '../types.js';
 import {
@@ -21,6 +27,7 @@ const claimEffectsSchema = z.object({
     .max(86_400_000, { error: 'must be at most 86400000 (a day)' }),
   limit: limitSchema(1000).optional(),
   merchantReference: referenceSchema.optional(),
+  handles: z.array(z.enum(effectKindNames, { error: `lists ${effectKindNames}` })).optional(),
 });
 
 const failEffectSchema = z.object({
@@ -40,18 +47,17 @@ const listOpenSchema = z.object({
   limit: limitSchema(10_000).optional(),
 });
 
-export function parseClaimEffects(options: ClaimEffectsOptions): {
-  leaseMs: number;
-  limit: number;
-  merchantReference: string | undefined;
-} {
+export function parseClaimEffects(options: ClaimEffectsOptions) {
   const parsed = parse('claimEffects', 'options', claimEffectsSchema, options ?? {});
   return {
     leaseMs: parsed.leaseMs,
     limit: parsed.limit ?? 50,
     merchantReference: parsed.merchantReference,
+    handles: (parsed.handles ?? effectKindNames) as readonly EffectKind[],
   };
 }
+
+export type ParsedClaim = ReturnType<typeof parseClaimEffects>;
 
 export function parseFailEffect(options: FailEffectOptions): FailEffectOptions {
   const parsed = parse('failEffect', 'options', failEffectSchema, options ?? {});
@@ -64,6 +70,11 @@ export function parseListPage(
 ): { limit: number; after: string | undefined } {
   const parsed = parse(operation, 'options', listPageSchema, options);
   return { limit: parsed.limit ?? 100, after: parsed.after };
+}
+
+export function parseEffectKinds(handles: readonly EffectKind[] | undefined) {
+  const schema = claimEffectsSchema.pick({ handles: true });
+  return parse('listEffects', 'options', schema, { handles }).handles ?? effectKindNames;
 }
 
 export function parseListOpen(options: ListOpenOptions = {}): {

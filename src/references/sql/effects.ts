@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Updateable } from 'kysely';
-import type { EffectClaim, EffectState, EffectStatus } from '../effects.js';
+import type { ExpressionBuilder, Updateable } from 'kysely';
+import type { EffectClaim, EffectKind, EffectState, EffectStatus } from '../effects.js';
+import { effectKinds } from '../effects.js';
+import type { ParsedClaim } from '../input-rules.js';
 import { byEffectDue } from '../reconciliation-order.js';
 import type { TransactionRecord } from '../types.js';
 import type { SqlStoreContext } from './sql-store-context.js';
 import {
   type SqlDialectName,
+  type StoreDatabase,
   type TransactionsTable,
   toInstant,
   toRecord,
@@ -31,12 +34,8 @@ export class SqlEffectOutbox {
   constructor(store: SqlStoreContext) {
     this.#store = store;
   }
-  async claim(options: {
-    leaseMs: number;
-    limit: number;
-    merchantReference: string | undefined;
-  }): Promise<EffectClaim[]> {
-    const { leaseMs, limit, merchantReference } = options;
+  async claim(options: ParsedClaim): Promise<EffectClaim[]> {
+    const { leaseMs, limit, merchantReference, handles } = options;
     const { dialect } = this.#store;
     const now = this.#store.now();
     const at = toInstant(dialect, now);
@@ -51,6 +50,7 @@ export class SqlEffectOutbox {
           eb.and([eb('effect_status', '=', 'running'), eb('effect_lease_until', '<=', at)]),
         ]),
       )
+      .where((eb) => handledBy(eb, handles))
       .$if(merchantReference !== undefined, (qb) =>
         qb.where('merchant_reference', '=', merchantReference as string),
       )
@@ -97,12 +97,14 @@ export class SqlEffectOutbox {
   async list(
     status: Exclude<EffectStatus, 'none' | 'done'>,
     limit: number,
+    handles: readonly EffectKind[],
   ): Promise<TransactionRecord[]> {
     const rows = await this.#store
       .open()
       .selectFrom(transactionsTable)
       .selectAll()
       .where('effect_status', '=', status)
+      .where((eb) => handledBy(eb, handles))
       .orderBy('effect_due_at', 'asc')
       .orderBy('merchant_reference', 'asc')
       .limit(limit)
@@ -126,4 +128,19 @@ export class SqlEffectOutbox {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+}
+
+/** The effects of these kinds, by the record's status and product (no kinds: none). */
+function handledBy(
+  eb: ExpressionBuilder<StoreDatabase, typeof transactionsTable>,
+  handles: readonly EffectKind[],
+) {
+  return eb.or(
+    handles.map((kind) =>
+      eb.and([
+        eb('status', '=', effectKinds[kind].status),
+        eb('product', 'in', effectKinds[kind].products),
+      ]),
+    ),
+  );
 }

@@ -12,7 +12,7 @@ import { accounts, type Harness, startHarness } from '../../helpers/sandbox-harn
 // never came back, the record is left `initiating` with no refid. Two other instances (callback
 // receiver and reconciler each, from the built package) share the PostgreSQL store. What must
 // hold: the survivors find the payout in the history and settle the record (never `failed`:
-// a failed payout would be paid again), onPaid runs once, the wallet was debited once, and no
+// a failed payout would be paid again), onSent runs once, the wallet was debited once, and no
 // survivor crashes.
 
 const merchantScript = fileURLToPath(new URL('./fixtures/merchant-process.mjs', import.meta.url));
@@ -78,7 +78,7 @@ const balance = () =>
   harness.sandbox.inspect.wallet('disbursement', accounts.disbursement.email)?.balance;
 
 describe('a merchant process killed while its payout is out', () => {
-  it('the survivors settle it from the history: success, onPaid once, the wallet debited once', async () => {
+  it('the survivors settle it from the history: success, onSent once, the wallet debited once', async () => {
     const survivors = await Promise.all(
       [1, 2].map(() =>
         start(
@@ -119,11 +119,11 @@ describe('a merchant process killed while its payout is out', () => {
         (await shop.query("select 1 from effect_calls where merchant_reference = 'payout-1'"))
           .rowCount === 1,
       10_000,
-      'onPaid',
+      'onSent',
     );
     await new Promise((resolve) => setTimeout(resolve, 800));
     const calls = await shop.query('select kind, merchant_reference from effect_calls');
-    expect(calls.rows).toEqual([{ kind: 'paid', merchant_reference: 'payout-1' }]);
+    expect(calls.rows).toEqual([{ kind: 'sent', merchant_reference: 'payout-1' }]);
     // Debited once: the amount and its charge (1 %, at least 100).
     expect((before as number) - (balance() as number)).toBe(20_200);
 

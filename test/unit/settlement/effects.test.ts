@@ -7,13 +7,20 @@ function clock() {
   return { now: () => new Date(now), advance: (ms: number) => (now += ms) };
 }
 
-async function settled(store: MemoryReferenceStore, reference: string, to: 'success' | 'failed') {
-  await store.createIntent({
-    merchantReference: reference,
-    product: 'collection',
-    flow: 'mno',
-    amount: 1000,
-  });
+const money = {
+  in: { product: 'collection', flow: 'mno' },
+  payout: { product: 'disbursement', flow: 'disbursement' },
+  airtime: { product: 'airtime', flow: 'airtime_purchase' },
+  recharge: { product: 'airtime', flow: 'airtime_recharge' },
+} as const;
+
+async function settled(
+  store: MemoryReferenceStore,
+  reference: string,
+  to: 'success' | 'failed',
+  kind: keyof typeof money = 'in',
+) {
+  await store.createIntent({ merchantReference: reference, ...money[kind], amount: 1000 });
   await store.transition(reference, 'pending');
   await store.transition(reference, to);
 }
@@ -119,5 +126,41 @@ describe('effects: the transition happens once; the handler runs at least once u
     await store.resolve('a', 'success', { note: 'balance paid in cash' });
     await runner.runFor('a');
     expect(calls).toEqual(['review a amount_mismatch', 'paid a balance paid in cash']);
+  });
+
+  it('money out runs onSent or onNotSent, never onPaid or onFailed; a recharge runs nothing', async () => {
+    const store = new MemoryReferenceStore();
+    const calls: string[] = [];
+    const runner = new EffectRunner(store, {
+      onPaid: (record) => calls.push(`paid ${record.merchantReference}`),
+      onFailed: (record) => calls.push(`failed ${record.merchantReference}`),
+      onSent: (record) => calls.push(`sent ${record.product} ${record.merchantReference}`),
+      onNotSent: (record) => calls.push(`not sent ${record.product} ${record.merchantReference}`),
+    });
+    await settled(store, 'p1', 'success', 'payout');
+    await settled(store, 'p2', 'failed', 'payout');
+    await settled(store, 'a1', 'success', 'airtime');
+    await settled(store, 'a2', 'failed', 'airtime');
+    await settled(store, 'r1', 'success', 'recharge');
+    expect(await runner.drain()).toBe(4);
+    expect(calls.sort()).toEqual([
+      'not sent airtime a2',
+      'not sent disbursement p2',
+      'sent airtime a1',
+      'sent disbursement p1',
+    ]);
+    expect((await store.get('r1'))?.effect.status).toBe('none');
+  });
+
+  it('a runner claims only the kinds it has handlers for; without any, it claims nothing', async () => {
+    const store = new MemoryReferenceStore();
+    await settled(store, 'in', 'success');
+    await settled(store, 'out', 'failed', 'payout');
+    expect(await new EffectRunner(store, {}).drain()).toBe(0);
+    expect(await new EffectRunner(store, { onPaid: () => {} }).runFor('out')).toBe(false);
+    expect(await new EffectRunner(store, { onNotSent: () => {} }).drain()).toBe(1);
+    expect((await store.listEffects('due')).map((record) => record.merchantReference)).toEqual([
+      'in',
+    ]);
   });
 });
