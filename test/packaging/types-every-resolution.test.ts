@@ -73,22 +73,26 @@ const projects = { commonjs: project('commonjs'), module: project('module') };
 
 describe('every entry point type-checks in a new TypeScript project', () => {
   // Each case is a whole type-check of the package: CPU-bound, so its time limit is for a hang.
-  it.each(Object.entries(settings))('%s', (_name, setting) => {
-    const directory = projects[setting.type];
-    const program = ts.createProgram([join(directory, 'consumer.ts')], {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      esModuleInterop: true,
-      target: ts.ScriptTarget.ES2022,
-      module: setting.module,
-      moduleResolution: setting.moduleResolution,
-      types: ['node'],
-      typeRoots: [join(directory, 'node_modules', '@types')],
-    });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-    expect(problems).toEqual([]);
-  }, 300_000);
+  it.each(Object.entries(settings))(
+    '%s',
+    (_name, setting) => {
+      const directory = projects[setting.type];
+      const program = ts.createProgram([join(directory, 'consumer.ts')], {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        esModuleInterop: true,
+        target: ts.ScriptTarget.ES2022,
+        module: setting.module,
+        moduleResolution: setting.moduleResolution,
+        types: ['node'],
+        typeRoots: [join(directory, 'node_modules', '@types')],
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      expect(problems).toEqual([]);
+    },
+    300_000,
+  );
 });
