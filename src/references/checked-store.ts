@@ -1,3 +1,4 @@
+import { storeFailure } from '../errors/store-error.js';
 import type {
   ClaimEffectsOptions,
   EffectClaim,
@@ -193,4 +194,21 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const { limit } = parseListPage('listEffects', options);
     return this.effects.list(listed, limit);
   }
+}
+
+// Store-boundary error wrapping: every method above lets a driver's error (SqliteError, pg's,
+// Kysely's) leave as one StoreError with it as `cause`; pesakit's own errors pass unchanged.
+// Wrapped once here rather than in each caller, so no store call can leak a raw driver error.
+type StoreMethod = (...args: unknown[]) => Promise<unknown>;
+const methods = CheckedReferenceStore.prototype as unknown as Record<string, StoreMethod>;
+for (const operation of Object.getOwnPropertyNames(methods)) {
+  const method = methods[operation];
+  if (operation === 'constructor' || method === undefined) continue;
+  methods[operation] = async function (this: unknown, ...args: unknown[]) {
+    try {
+      return await method.apply(this, args);
+    } catch (error) {
+      throw storeFailure(operation, error);
+    }
+  };
 }

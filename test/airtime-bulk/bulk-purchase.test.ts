@@ -185,7 +185,7 @@ describe('the wallet must cover the batch', () => {
       client().airtime.bulkPurchase(batchRows(5), { batchId: 'too-much' }),
     );
     expect(isInsufficientFundsError(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'insufficient_funds', balance: 4999, required: 5000 });
+    expect(error).toMatchObject({ code: 'bulk_insufficient_funds', balance: 4999, required: 5000 });
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
     expect(await store.get('too-much:1')).toBeUndefined();
   });
