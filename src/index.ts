@@ -42,6 +42,7 @@ export type {
   TransportEventBase,
   TransportEvents,
   TransportOptions,
+  WarningEvent,
   WithLastResponse,
 } from './core/transport.js';
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';

@@ -41,10 +41,22 @@ export interface RetryEvent extends ErrorEvent {
   readonly delayMs: number;
 }
 
+/**
+ * A call succeeded, but something about it needs your attention. `no_callback_url`: a collection
+ * was started without `callback_url`, so no callback will come: only the reconciler (a status
+ * pull) will find its outcome. Emitted once per such call.
+ */
+export interface WarningEvent {
+  readonly code: 'no_callback_url';
+  readonly merchantReference: string;
+  readonly message: string;
+}
+
 /** The events of `transport.events`, for eventemitter3's typed emitter. */
 export interface TransportEvents {
   request: [event: RequestEvent];
   response: [event: ResponseEvent];
   retry: [event: RetryEvent];
   error: [event: ErrorEvent];
+  warning: [event: WarningEvent];
 }

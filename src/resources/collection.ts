@@ -57,7 +57,7 @@ export class Collection {
         outcome: pending,
       },
       options,
-    );
+    ).then(this.#noCallbackWarning(request));
   }
 
   /** Creates a bank collection: the customer pays at the bank against the `controlNumber`. */
@@ -77,7 +77,7 @@ export class Collection {
         outcome: pending,
       },
       options,
-    );
+    ).then(this.#noCallbackWarning(request));
   }
 
   /** Creates a hosted checkout: send the customer to `payment_url`, then `verifyCheckoutReturn`. */
@@ -121,7 +121,20 @@ export class Collection {
         outcome: pending,
       },
       options,
-    );
+    ).then(this.#noCallbackWarning(request));
+  }
+
+  /** Without `callback_url` no callback comes: a `warning` event says only a pull will tell. */
+  #noCallbackWarning(request: { callback_url?: string | undefined } | undefined) {
+    return <R extends { merchantReference: string }>(result: R): R => {
+      if (request?.callback_url !== undefined) return result;
+      const { merchantReference } = result;
+      const message =
+        `Collection ${merchantReference} was started without callback_url: no callback ` +
+        'will come, so only the reconciler (or a status pull) will find its outcome.';
+      this.#context.transport.warn({ code: 'no_callback_url', merchantReference, message });
+      return result;
+    };
   }
 
   /** Hosted checkout, phone option, for your own checkout UI. */
