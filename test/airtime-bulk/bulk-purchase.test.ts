@@ -317,3 +317,20 @@ describe('a source that is not a batch', () => {
     expect((empty as BulkValidationError).errors['rows']?.[0]).toMatch(/no rows/);
   });
 });
+
+describe('the batch is a real Promise that keeps its events', () => {
+  it('has catch and finally, and on() returns the batch', async () => {
+    const batch = client().airtime.bulkPurchase([]);
+    expect(batch).toBeInstanceOf(Promise);
+    expect(batch.on('row', () => {})).toBe(batch);
+    const caught = await batch.catch((error: unknown) => error);
+    expect(isValidationError(caught)).toBe(true);
+    let settled = false;
+    await batch
+      .finally(() => {
+        settled = true;
+      })
+      .catch(() => {});
+    expect(settled).toBe(true);
+  });
+});
