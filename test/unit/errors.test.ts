@@ -272,6 +272,11 @@ describe('Every error has a stable code, one per class', () => {
     expect(isPesakitError(error)).toBe(true);
   });
 
+  it('messages read naturally, with no "a" before a vowel', () => {
+    const error = new InvalidTransitionError({ merchantReference: 'o', from: 'unknown', to: 'x' });
+    expect(error.message).toContain('a transaction in unknown cannot become x');
+  });
+
   it("the platform's own code is platformCode, as it sent it", () => {
     const declined = respond(422, { message: 'Declined.', code: 'insufficient_funds' });
     expect(declined.platformCode).toBe('insufficient_funds');
