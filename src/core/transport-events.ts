@@ -41,11 +41,7 @@ export interface RetryEvent extends ErrorEvent {
   readonly delayMs: number;
 }
 
-/**
- * A call succeeded, but something about it needs your attention. `no_callback_url`: a collection
- * was started without `callback_url`, so no callback will come: only the reconciler (a status
- * pull) will find its outcome. Emitted once per such call.
- */
+/** A call succeeded but needs attention. `no_callback_url`: no callback will come (docs/callbacks.md). */
 export interface WarningEvent {
   readonly code: 'no_callback_url';
   readonly merchantReference: string;

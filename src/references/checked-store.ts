@@ -196,9 +196,8 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   }
 }
 
-// Store-boundary error wrapping: every method above lets a driver's error (SqliteError, pg's,
-// Kysely's) leave as one StoreError with it as `cause`; pesakit's own errors pass unchanged.
-// Wrapped once here rather than in each caller, so no store call can leak a raw driver error.
+// Store-boundary error wrapping, once for every method above: a driver's error (SqliteError,
+// pg's, Kysely's) leaves as a StoreError with it as `cause`; pesakit's own errors pass as they are.
 type StoreMethod = (...args: unknown[]) => Promise<unknown>;
 const methods = CheckedReferenceStore.prototype as unknown as Record<string, StoreMethod>;
 for (const operation of Object.getOwnPropertyNames(methods)) {

@@ -127,12 +127,11 @@ export class Collection {
   /** Without `callback_url` no callback comes: a `warning` event says only a pull will tell. */
   #noCallbackWarning(request: { callback_url?: string | undefined } | undefined) {
     return <R extends { merchantReference: string }>(result: R): R => {
-      if (request?.callback_url !== undefined) return result;
       const { merchantReference } = result;
-      const message =
-        `Collection ${merchantReference} was started without callback_url: no callback ` +
-        'will come, so only the reconciler (or a status pull) will find its outcome.';
-      this.#context.transport.warn({ code: 'no_callback_url', merchantReference, message });
+      const message = `Collection ${merchantReference} was started without callback_url: only the reconciler (a status pull) will find its outcome.`;
+      if (request?.callback_url === undefined) {
+        this.#context.transport.warn({ code: 'no_callback_url', merchantReference, message });
+      }
       return result;
     };
   }

@@ -6,15 +6,15 @@ export const MSISDN_WIRE_FORMAT = /^255\d{9}$/;
 /** No `+`, no spaces (spec § Limits); {@link normalizeMsisdn} turns what a customer types into it. */
 export const msisdnSchema = z
   .string({ error: 'The msisdn must be a string.' })
-  .regex(MSISDN_WIRE_FORMAT, { error: (issue) => msisdnFormatMessage(issue.input), abort: true });
-
-/** The format rule; a number written the local way (`0754…`, `+255…`) is shown in wire form. */
-function msisdnFormatMessage(input: unknown): string {
-  const wire = typeof input === 'string' ? normalizeMsisdn(input) : undefined;
-  return `The msisdn must be 255 followed by nine digits${
-    wire ? ` (write ${wire} for ${input}, as normalizeMsisdn does)` : ''
-  }.`;
-}
+  .regex(MSISDN_WIRE_FORMAT, {
+    // A number written the local way (`0754…`, `+255…`) is shown in its wire form.
+    error: ({ input }) => {
+      const wire = typeof input === 'string' ? normalizeMsisdn(input) : undefined;
+      const hint = wire ? ` (write ${wire} for ${input}, as normalizeMsisdn does)` : '';
+      return `The msisdn must be 255 followed by nine digits${hint}.`;
+    },
+    abort: true,
+  });
 
 export type Msisdn = z.infer<typeof msisdnSchema>;
 

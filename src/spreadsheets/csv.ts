@@ -77,10 +77,8 @@ export function readCsvLines(
   return { lines, truncated: lines.length > maxLines };
 }
 
-/**
- * One CSV field: quoted when it holds a delimiter (`,`, or `;`, which Excel splits on where the
- * decimal mark is a comma), a quote, a line break or edge spaces.
- */
+// `;` too: Excel splits on it where the decimal mark is a comma.
+/** One CSV field: quoted when it holds a delimiter, a quote, a line break or edge spaces. */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
   const text = String(value);

@@ -272,6 +272,11 @@ describe('Every error has a stable code, one per class', () => {
     expect(isPesakitError(error)).toBe(true);
   });
 
+  it("a StoreError's message never shows a connection string's password", () => {
+    const error = new StoreError('open', new Error('no server at postgres://shop:pw-9x@db/pay'));
+    expect(error.message).toContain('postgres://shop:***@db/pay');
+  });
+
   it('messages read naturally, with no "a" before a vowel', () => {
     const error = new InvalidTransitionError({ merchantReference: 'o', from: 'unknown', to: 'x' });
     expect(error.message).toContain('a transaction in unknown cannot become x');

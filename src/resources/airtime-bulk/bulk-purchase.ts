@@ -42,9 +42,7 @@ export class AirtimeBulkPurchase extends Promise<AirtimeBulkResult> {
       reject = fail;
     });
     // A tick later, so that listeners added in the caller's tick see every event.
-    Promise.resolve()
-      .then(() => run(this))
-      .then(resolve, reject);
+    queueMicrotask(() => run(this).then(resolve, reject));
   }
 
   on<E extends keyof AirtimeBulkEvents>(event: E, listener: BulkListener<E>): this {
