@@ -100,7 +100,7 @@ export class Pesakit {
     return this;
   }
 
-  /** Listens to the transport: `request`, `response`, `retry`, `error`. Secrets are redacted. */
+  /** Listens to `request`, `response`, `retry`, `error` and `warning`. Secrets are redacted. */
   on<E extends keyof TransportEvents>(
     event: E,
     listener: (...args: TransportEvents[E]) => void,

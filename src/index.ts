@@ -42,6 +42,7 @@ export type {
   TransportEventBase,
   TransportEvents,
   TransportOptions,
+  WarningEvent,
   WithLastResponse,
 } from './core/transport.js';
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
@@ -77,6 +78,7 @@ export {
   isRequestValidationError,
   isResponseValidationError,
   isServerError,
+  isStoreError,
   isStoreInputError,
   isTimeoutError,
   isTransactionNotFoundError,
@@ -90,6 +92,7 @@ export {
   RequestValidationError,
   ResponseValidationError,
   ServerError,
+  StoreError,
   StoreInputError,
   TimeoutError,
   TransactionNotFoundError,

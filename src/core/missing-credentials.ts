@@ -8,7 +8,7 @@ export function missingCredentials(
   path: string,
 ): AuthenticationError {
   const message =
-    `${endpoint.method} ${path} needs a ${product} bearer token, and no ${product} credentials ` +
+    `${endpoint.method} ${path} needs a bearer token for the ${product} product, and no ${product} credentials ` +
     `were given. Pass \`credentials.${product}\` ({ email, password }) to log in automatically, ` +
     `or call setToken('${product}', token). Nothing was sent.`;
   const body = { message: 'Unauthenticated.', code: 'missing_credentials' };

@@ -41,10 +41,18 @@ export interface RetryEvent extends ErrorEvent {
   readonly delayMs: number;
 }
 
+/** A call succeeded but needs attention. `no_callback_url`: no callback will come (docs/callbacks.md). */
+export interface WarningEvent {
+  readonly code: 'no_callback_url';
+  readonly merchantReference: string;
+  readonly message: string;
+}
+
 /** The events of `transport.events`, for eventemitter3's typed emitter. */
 export interface TransportEvents {
   request: [event: RequestEvent];
   response: [event: ResponseEvent];
   retry: [event: RetryEvent];
   error: [event: ErrorEvent];
+  warning: [event: WarningEvent];
 }

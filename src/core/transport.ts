@@ -24,7 +24,7 @@ import { endpointPath } from './paths.js';
 import type { CheckedRequest, RequestOptions } from './request-options.js';
 import { checkedCall } from './request-target.js';
 import { Sessions } from './sessions.js';
-import type { TransportEvents } from './transport-events.js';
+import type { TransportEvents, WarningEvent } from './transport-events.js';
 import {
   type ResolvedTransportOptions,
   resolveTransportOptions,
@@ -115,6 +115,11 @@ export class Transport {
   reportFailure(checked: CheckedRequest, error: Error): void {
     const call = this.#checked.get(checked);
     if (call) this.#emit('error', () => describeFailure(call, this.#options, error));
+  }
+
+  /** Emits a `warning` event (see WarningEvent). */
+  warn(event: WarningEvent): void {
+    this.#emit('warning', () => event);
   }
 
   /** Sends one endpoint-table operation. An abort after a money call was sent is ambiguous. */

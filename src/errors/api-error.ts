@@ -16,7 +16,8 @@ export type ApiErrorCode =
   | 'server_error';
 
 /** The `code` of ValidationError and each of its subclasses. */
-export type ValidationErrorCode = 'validation_error' | 'insufficient_funds' | 'request_validation';
+export type ValidationErrorCode = 'validation_error' | 'insufficient_funds' | RefusedBeforeSending;
+type RefusedBeforeSending = 'request_validation' | 'bulk_validation' | 'bulk_insufficient_funds';
 
 export interface ApiErrorDetails extends RequestInfo {
   readonly status: number;

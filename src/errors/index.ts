@@ -23,6 +23,7 @@ export type { RequestInfo } from './request-info.js';
 export { isRequestValidationError, RequestValidationError } from './request-validation-error.js';
 export { isResponseValidationError, ResponseValidationError } from './response-validation-error.js';
 export { isServerError, ServerError } from './server-error.js';
+export { isStoreError, StoreError } from './store-error.js';
 export { isStoreInputError, StoreInputError } from './store-input-error.js';
 export { isTimeoutError, TimeoutError } from './timeout-error.js';
 export {

@@ -21,7 +21,7 @@ export class InvalidTransitionError extends PesakitError {
         ? `${details.from} is final and never changes`
         : details.from === 'needs_review'
           ? 'a transaction in needs_review waits for a person: only store.resolve() moves it'
-          : `a ${details.from} transaction cannot become ${details.to}`;
+          : `a transaction in ${details.from} cannot become ${details.to}`;
     super(
       `Cannot move ${details.merchantReference} from ${details.from} to ${details.to}: ${why}. ` +
         'The stored status was kept.',

@@ -14,12 +14,10 @@ export class RequestAbortedError extends PesakitError {
   readonly reason: unknown;
 
   constructor(request: RequestInfo, reason: unknown) {
-    super(
-      `${request.method} ${request.path} was aborted by its signal (${reason instanceof Error ? reason.message : String(reason)}).`,
-      {
-        cause: reason,
-      },
-    );
+    const why = reason instanceof Error ? reason.message : String(reason);
+    super(`${request.method} ${request.path} was aborted by its signal (${why}).`, {
+      cause: reason,
+    });
     this.method = request.method;
     this.path = request.path;
     this.reason = reason;

@@ -9,7 +9,7 @@ import { ValidationError } from './validation-error.js';
  */
 export class RequestValidationError extends ValidationError {
   override name = 'RequestValidationError' as string;
-  override readonly code = 'request_validation' as const;
+  override readonly code: 'request_validation' | 'bulk_validation' = 'request_validation';
   override readonly source = 'client' as const;
   /** The endpoint (or store operation) whose input was refused: `initiateMno`. */
   readonly operation: string;

@@ -1,3 +1,4 @@
+import { storeFailure } from '../errors/store-error.js';
 import type {
   ClaimEffectsOptions,
   EffectClaim,
@@ -189,4 +190,20 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const { limit } = parseListPage('listEffects', options);
     return this.effects.list(listed, limit, parseEffectKinds(options?.handles));
   }
+}
+
+// Store-boundary error wrapping, once for every method above: a driver's error (SqliteError,
+// pg's, Kysely's) leaves as a StoreError with it as `cause`; pesakit's own errors pass as they are.
+type StoreMethod = (...args: unknown[]) => Promise<unknown>;
+const methods = CheckedReferenceStore.prototype as unknown as Record<string, StoreMethod>;
+for (const operation of Object.getOwnPropertyNames(methods)) {
+  const method = methods[operation];
+  if (operation === 'constructor' || method === undefined) continue;
+  methods[operation] = async function (this: unknown, ...args: unknown[]) {
+    try {
+      return await method.apply(this, args);
+    } catch (error) {
+      throw storeFailure(operation, error);
+    }
+  };
 }

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { storeFailure } from '../errors/store-error.js';
 import { guardPool, unguardPool } from './postgres-crash-guard.js';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
@@ -42,7 +43,7 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     } catch (error) {
       unguardPool(pool);
       if (owned) await root.destroy();
-      throw error;
+      throw storeFailure('open', error);
     }
     const release = async () => {
       unguardPool(pool);

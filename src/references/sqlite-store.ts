@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { storeFailure } from '../errors/store-error.js';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
 import { ImmediateSqliteDialect } from './sql/sqlite-immediate-dialect.js';
@@ -49,7 +50,7 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       } finally {
         letGo();
       }
-      throw error;
+      throw storeFailure('open', error);
     }
     const release = async () => {
       if (owned) await db.destroy();

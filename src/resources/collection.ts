@@ -58,7 +58,7 @@ export class Collection {
         echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
-    );
+    ).then(this.#noCallbackWarning(request));
   }
 
   /** Creates a bank collection: the customer pays at the bank against the `controlNumber`. */
@@ -79,7 +79,7 @@ export class Collection {
         echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
-    );
+    ).then(this.#noCallbackWarning(request));
   }
 
   /** Creates a hosted checkout: send the customer to `payment_url`, then `verifyCheckoutReturn`. */
@@ -125,7 +125,19 @@ export class Collection {
         echoes: (body, r) => ({ amount: [body.amount, r.amount] }),
       },
       options,
-    );
+    ).then(this.#noCallbackWarning(request));
+  }
+
+  /** Without `callback_url` no callback comes: a `warning` event says only a pull will tell. */
+  #noCallbackWarning(request: { callback_url?: string | undefined } | undefined) {
+    return <R extends { merchantReference: string }>(result: R): R => {
+      const { merchantReference } = result;
+      const message = `Collection ${merchantReference} was started without callback_url: only the reconciler (a status pull) will find its outcome.`;
+      if (request?.callback_url === undefined) {
+        this.#context.transport.warn({ code: 'no_callback_url', merchantReference, message });
+      }
+      return result;
+    };
   }
 
   /** Hosted checkout, phone option, for your own checkout UI. */

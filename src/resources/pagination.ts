@@ -46,13 +46,17 @@ export async function fetchPage<Item>(
  * Await it for the first page, `for await` it for every item, `.pages()` for every page; lazy.
  * Items can shift between pages while you iterate: match by `txnid`/`refid`, not position.
  */
-export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Item> {
-  readonly [Symbol.toStringTag] = 'Promise';
+export class PagePromise<Item> extends Promise<Page<Item>> implements AsyncIterable<Item> {
+  // `then`/`catch`/`finally` return plain promises; the base promise itself is never settled.
+  static override get [Symbol.species]() {
+    return Promise;
+  }
   readonly #fetcher: PageFetcher<Item>;
   readonly #firstPage: number;
   #first: Promise<Page<Item>> | undefined;
 
   constructor(fetcher: PageFetcher<Item>, firstPage = 1) {
+    super(() => {});
     this.#fetcher = fetcher;
     this.#firstPage = firstPage;
   }
@@ -62,22 +66,12 @@ export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Ite
     return this.#first;
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: a PagePromise is awaitable by design.
-  then<A = Page<Item>, B = never>(
+  // biome-ignore lint/suspicious/noThenProperty: `catch`, `finally` and `await` go through it, lazily.
+  override then<A = Page<Item>, B = never>(
     onFulfilled?: ((value: Page<Item>) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#firstPagePromise().then(onFulfilled, onRejected);
-  }
-
-  catch<B = never>(
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<Page<Item> | B> {
-    return this.#firstPagePromise().catch(onRejected);
-  }
-
-  finally(onFinally?: (() => void) | null): Promise<Page<Item>> {
-    return this.#firstPagePromise().finally(onFinally);
   }
 
   async *pages(): AsyncGenerator<Page<Item>> {

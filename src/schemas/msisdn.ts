@@ -7,7 +7,12 @@ export const MSISDN_WIRE_FORMAT = /^255\d{9}$/;
 export const msisdnSchema = z
   .string({ error: 'The msisdn must be a string.' })
   .regex(MSISDN_WIRE_FORMAT, {
-    error: 'The msisdn must be 255 followed by nine digits.',
+    // A number written the local way (`0754…`, `+255…`) is shown in its wire form.
+    error: ({ input }) => {
+      const wire = typeof input === 'string' ? normalizeMsisdn(input) : undefined;
+      const hint = wire ? ` (write ${wire} for ${input}, as normalizeMsisdn does)` : '';
+      return `The msisdn must be 255 followed by nine digits${hint}.`;
+    },
     abort: true,
   });
 

@@ -4,7 +4,6 @@ import {
   airtimeBulkRowSchema,
 } from '../schemas/airtime-bulk.js';
 import { type FieldErrors, fieldErrorsFrom } from '../schemas/error-body.js';
-import { normalizeMsisdn } from '../schemas/msisdn.js';
 import { cellValue } from './cells.js';
 import { type ReadSheetOptions, readSheetRows } from './read-sheet.js';
 import type { SheetFormat } from './sheet-format.js';
@@ -69,13 +68,13 @@ export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulk
       amount: cellValue(input.amount, 'number'),
       reference: cellValue(input.reference, 'text'),
     };
-    const { msisdn, amount } = candidate;
+    const { amount } = candidate;
     if (typeof amount === 'string') found.push(['amount', amountTextProblem(amount)]);
     const parsed = airtimeBulkRowSchema.safeParse(candidate);
     const errors = parsed.success ? {} : fieldErrorsFrom(parsed.error, candidate);
     for (const [field, messages] of Object.entries(errors)) {
       if (field === 'amount' && typeof amount === 'string') continue;
-      for (const message of messages) found.push([field, withHint(field, message, msisdn)]);
+      for (const message of messages) found.push([field, message]);
     }
     const reference = parsed.data?.reference;
     const first = reference === undefined ? undefined : referenceRows.get(reference);
@@ -100,14 +99,6 @@ function amountTextProblem(text: string): string {
     return `The amount "${text}" has a thousands separator or a decimal comma; write it as a plain number (1000 or 1000.50) — a comma could mean either, and money is not guessed.`;
   }
   return `The amount "${text}" is not a number; write it as a plain number such as 1000 or 1000.50 (no currency, no separators).`;
-}
-
-/** For a number written the local way (`0754123456`), say what to write instead. */
-function withHint(field: string, message: string, msisdn: unknown): string {
-  if (field !== 'msisdn' || typeof msisdn !== 'string') return message;
-  const normalized = normalizeMsisdn(msisdn);
-  if (normalized === undefined || normalized === msisdn) return message;
-  return `${message.replace(/\.$/, '')} (write ${normalized} for ${msisdn}).`;
 }
 
 /** Problems as the platform's 422 field map, keyed `rows.<row>.<field>` (`rows.3.msisdn`). */

@@ -77,9 +77,10 @@ export function readCsvLines(
   return { lines, truncated: lines.length > maxLines };
 }
 
-/** One CSV field: quoted when it holds the delimiter, a quote, a line break or edge spaces. */
+// `;` too: Excel splits on it where the decimal mark is a comma.
+/** One CSV field: quoted when it holds a delimiter, a quote, a line break or edge spaces. */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
   const text = String(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return /[",;\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

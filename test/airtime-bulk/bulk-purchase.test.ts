@@ -185,7 +185,7 @@ describe('the wallet must cover the batch', () => {
       client().airtime.bulkPurchase(batchRows(5), { batchId: 'too-much' }),
     );
     expect(isInsufficientFundsError(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'insufficient_funds', balance: 4999, required: 5000 });
+    expect(error).toMatchObject({ code: 'bulk_insufficient_funds', balance: 4999, required: 5000 });
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
     expect(await store.get('too-much:1')).toBeUndefined();
   });
@@ -315,5 +315,22 @@ describe('a source that is not a batch', () => {
     expect((missing as BulkValidationError).errors['source']?.[0]).toMatch(/no such file/);
     const empty = await rejection(client().airtime.bulkPurchase([]));
     expect((empty as BulkValidationError).errors['rows']?.[0]).toMatch(/no rows/);
+  });
+});
+
+describe('the batch is a real Promise that keeps its events', () => {
+  it('has catch and finally, and on() returns the batch', async () => {
+    const batch = client().airtime.bulkPurchase([]);
+    expect(batch).toBeInstanceOf(Promise);
+    expect(batch.on('row', () => {})).toBe(batch);
+    const caught = await batch.catch((error: unknown) => error);
+    expect(isValidationError(caught)).toBe(true);
+    let settled = false;
+    await batch
+      .finally(() => {
+        settled = true;
+      })
+      .catch(() => {});
+    expect(settled).toBe(true);
   });
 });

@@ -51,4 +51,17 @@ describe('the results file', () => {
     const parsed = await readAirtimeBulkFile(bytes, { fileName: 'ok.csv' });
     expect(parsed.rows[0]?.msisdn).toBe('255712345678');
   });
+
+  it.each([
+    ['Declined; try later', '"Declined; try later"'],
+    ['Declined, try later', '"Declined, try later"'],
+    ['He said "no"', '"He said ""no"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['=1;2', `"'=1;2"`],
+  ])('quotes the message %j where a spreadsheet would split or run it', async (message, field) => {
+    const path = join(directory, 'quoted.csv');
+    await writeResultsFile(path, result(message));
+    const text = readFileSync(path, 'utf8');
+    expect(text.endsWith(`,${field}\r\n`)).toBe(true);
+  });
 });

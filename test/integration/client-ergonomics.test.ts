@@ -22,6 +22,9 @@ describe('pesakit.setToken(product, token)', () => {
     await expect(pesakit.airtime.user()).rejects.toMatchObject({
       code: 'authentication_error',
       platformCode: 'missing_credentials',
+      message: expect.stringMatching(
+        /needs a bearer token for the airtime product, and no airtime/,
+      ),
     });
     expect(pesakit.setToken('airtime', token)).toBe(pesakit);
     const { user } = await pesakit.airtime.user();

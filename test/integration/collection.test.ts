@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, NotFoundError, ValidationError } from '../../src/errors/index.js';
+import type { WarningEvent } from '../../src/index.js';
 import { merchantCallbackSchema } from '../../src/schemas/collection.js';
 import { json, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
@@ -136,6 +137,33 @@ describe('collection, MNO push: initiate → status → settle → status', () =
       .catch((e) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((await bad.store.get('pm-bad'))?.status).toBe('failed');
+  });
+});
+
+describe('a collection started without callback_url', () => {
+  it('emits a no_callback_url warning event per call: only a pull will find its outcome', async () => {
+    const pesakit = harness.client({ apiKey: 'sandbox-pay-mobile-key' });
+    const warnings: WarningEvent[] = [];
+    pesakit.on('warning', (event) => warnings.push(event));
+    await pesakit.collection.initiateMno(
+      { amount: 1_000, msisdn: '255754123456' },
+      { merchantReference: 'no-url-1' },
+    );
+    await pesakit.collection.initiateBank({ amount: 1_000 }, { merchantReference: 'no-url-2' });
+    await pesakit.collection.payMobile(
+      { amount: 1_000, msisdn: '255754123456' },
+      { merchantReference: 'no-url-3' },
+    );
+    await pesakit.collection.initiateMno(
+      { amount: 1_000, msisdn: '255754123456', callback_url: `${merchant.url}/paid` },
+      { merchantReference: 'with-url' },
+    );
+    expect(warnings.map((w) => [w.code, w.merchantReference])).toEqual([
+      ['no_callback_url', 'no-url-1'],
+      ['no_callback_url', 'no-url-2'],
+      ['no_callback_url', 'no-url-3'],
+    ]);
+    expect(warnings[0]?.message).toMatch(/without callback_url.*only the reconciler/);
   });
 });
 

@@ -167,6 +167,16 @@ describe('disbursement: getPayments pages, newest first', () => {
     expect(seen).toHaveLength(first.total);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.slice(0, 5)).toEqual([...made].reverse());
+
+    // A real Promise, fetched only when awaited: catch and finally work, sent once.
+    const sent: string[] = [];
+    pesakit.on('request', (event) => sent.push(event.endpoint));
+    const page = pesakit.disbursement.payments({ per_page: 1 });
+    expect(page).toBeInstanceOf(Promise);
+    expect(sent).toEqual([]);
+    const caught = await page.catch(() => undefined).finally(() => sent.push('finally'));
+    expect(caught?.data).toHaveLength(1);
+    expect(sent).toEqual(['disbursementPayments', 'finally']);
   });
 });
 

@@ -235,7 +235,7 @@ describe('bad input is refused before anything is stored or sent', () => {
     [
       { ...payout, msisdn: '0754123456' },
       'msisdn',
-      'The msisdn must be 255 followed by nine digits.',
+      'The msisdn must be 255 followed by nine digits (write 255754123456 for 0754123456, as normalizeMsisdn does).',
     ],
     [
       { ...payout, msisdn: '255631234567' },

@@ -1,9 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AmbiguousOutcomeError, isAmbiguousOutcomeError } from '../../src/errors/index.js';
+import {
+  type AmbiguousOutcomeError,
+  isAmbiguousOutcomeError,
+  isStoreError,
+  StoreError,
+} from '../../src/errors/index.js';
+import { PostgresReferenceStore } from '../../src/postgres.js';
 import type { ReferenceStore } from '../../src/references/index.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
@@ -91,5 +98,53 @@ describe('A store write that fails after the platform answered a money call', ()
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('A store that fails before or outside a money call', () => {
+  it('is one StoreError naming the operation, with the driver error as cause; nothing is sent', async () => {
+    const file = join(directory, 'locked.sqlite');
+    const store = await SqliteReferenceStore.open(file, { busyTimeoutMs: 0 });
+    const holder = new Database(file);
+    try {
+      const pesakit = harness.client({ store });
+      const sent: string[] = [];
+      pesakit.on('request', (event) => sent.push(event.endpoint));
+      holder.exec('BEGIN IMMEDIATE');
+      const error = await pesakit.airtime
+        .purchase({ msisdn: '255754123456', amount: 1_000 }, { merchantReference: 'sale-locked' })
+        .catch((e: unknown) => e);
+      holder.exec('ROLLBACK');
+
+      expect(isStoreError(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'store_unavailable', operation: 'createIntent' });
+      expect((error as StoreError).message).toMatch(/createIntent: .*locked.* Check that the/);
+      expect(((error as StoreError).cause as { code?: string }).code).toBe('SQLITE_BUSY');
+      expect(sent.filter((endpoint) => endpoint !== 'airtimeLogin')).toEqual([]);
+      expect(await store.get('sale-locked')).toBeUndefined();
+    } finally {
+      holder.close();
+      await store.close();
+    }
+  });
+
+  it('a read on a database handle that was closed is a StoreError too', async () => {
+    const database = new Database(join(directory, 'closed.sqlite'));
+    const store = await SqliteReferenceStore.open(database);
+    database.close();
+    const error = await store.findByReference('CN-1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({ operation: 'findByReference' });
+    await store.close();
+  });
+
+  it('PostgreSQL unreachable at open: a StoreError that never shows the password', async () => {
+    const password = 'sup3r-secret-pw';
+    const error = await PostgresReferenceStore.open(
+      `postgres://shop:${password}@127.0.0.1:9/payments`,
+    ).catch((e: unknown) => e);
+    expect(isStoreError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'store_unavailable', operation: 'open' });
+    expect(inspect(error, { depth: 5 })).not.toContain(password);
   });
 });

@@ -183,7 +183,7 @@ describe('bulk airtime: every row is checked first, and a bad file spends nothin
     expect(answer.status).toBe(422);
     expect(field(answer, 'errors')).toEqual({
       'rows.2.msisdn': [
-        'Row 2 (line 3): The msisdn must be 255 followed by nine digits (write 255754000002 for 0754000002).',
+        'Row 2 (line 3): The msisdn must be 255 followed by nine digits (write 255754000002 for 0754000002, as normalizeMsisdn does).',
       ],
       'rows.3.amount': ['Row 3 (line 4): The amount must be greater than 0.'],
       'rows.4.amount': [

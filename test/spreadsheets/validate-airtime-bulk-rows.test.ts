@@ -94,7 +94,7 @@ describe('validateAirtimeBulkRows', () => {
   it('says how to write a local number', () => {
     const { problems } = validateAirtimeBulkRows([{ row: 1, msisdn: '0754 000 001', amount: 100 }]);
     expect(problems[0]?.message).toBe(
-      'Row 1: The msisdn must be 255 followed by nine digits (write 255754000001 for 0754 000 001).',
+      'Row 1: The msisdn must be 255 followed by nine digits (write 255754000001 for 0754 000 001, as normalizeMsisdn does).',
     );
   });
 

@@ -24,9 +24,15 @@ describe('types a merchant relies on', () => {
     expectTypeOf<RequestValidationError['errors']>().toEqualTypeOf<ValidationError['errors']>();
     expectTypeOf<ValidationError['source']>().toEqualTypeOf<'platform' | 'client'>();
     expectTypeOf<ValidationError['code']>().toEqualTypeOf<
-      'validation_error' | 'insufficient_funds' | 'request_validation'
+      | 'validation_error'
+      | 'insufficient_funds'
+      | 'bulk_insufficient_funds'
+      | 'request_validation'
+      | 'bulk_validation'
     >();
-    expectTypeOf<RequestValidationError['code']>().toEqualTypeOf<'request_validation'>();
+    expectTypeOf<RequestValidationError['code']>().toEqualTypeOf<
+      'request_validation' | 'bulk_validation'
+    >();
     expectTypeOf<ValidationError['platformCode']>().toEqualTypeOf<string | undefined>();
     const error: unknown = undefined;
     if (isValidationError(error))

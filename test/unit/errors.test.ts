@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   AmbiguousOutcomeError,
@@ -37,11 +38,17 @@ import {
   RequestValidationError,
   ResponseValidationError,
   ServerError,
+  StoreError,
   StoreInputError,
   TimeoutError,
   TransactionNotFoundError,
   ValidationError,
 } from '../../src/errors/index.js';
+import { LeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
+import { BatchMismatchError } from '../../src/resources/airtime-bulk/batch-mismatch-error.js';
+import { BulkInsufficientFundsError } from '../../src/resources/airtime-bulk/bulk-insufficient-funds-error.js';
+import { BulkValidationError } from '../../src/resources/airtime-bulk/bulk-validation-error.js';
+import { SpreadsheetError } from '../../src/spreadsheets/spreadsheet-error.js';
 
 const request = { method: 'POST', path: '/api/sandbox/disbursement/payment' };
 
@@ -265,6 +272,16 @@ describe('Every error has a stable code, one per class', () => {
     expect(isPesakitError(error)).toBe(true);
   });
 
+  it("a StoreError's message never shows a connection string's password", () => {
+    const error = new StoreError('open', new Error('no server at postgres://shop:pw-9x@db/pay'));
+    expect(error.message).toContain('postgres://shop:***@db/pay');
+  });
+
+  it('messages read naturally, with no "a" before a vowel', () => {
+    const error = new InvalidTransitionError({ merchantReference: 'o', from: 'unknown', to: 'x' });
+    expect(error.message).toContain('a transaction in unknown cannot become x');
+  });
+
   it("the platform's own code is platformCode, as it sent it", () => {
     const declined = respond(422, { message: 'Declined.', code: 'insufficient_funds' });
     expect(declined.platformCode).toBe('insufficient_funds');
@@ -309,5 +326,84 @@ describe('A client-side validation error is a ValidationError too', () => {
     const foreign = Object.assign(new Error('x'), { name: 'RequestValidationError' });
     expect(isValidationError(foreign)).toBe(true);
     expect(isApiError(foreign)).toBe(true);
+  });
+});
+
+describe('Every exported error class has its own code, listed in docs/errors.md', () => {
+  const info = { method: 'POST', path: '/p' };
+  const spreadsheetCodes = [
+    'corrupt_file',
+    'too_large',
+    'xlsx_support_missing',
+    'unsupported_format',
+    'missing_column',
+    'duplicate_column',
+    'too_many_rows',
+    'empty_file',
+  ] as const;
+  const problem = { row: 1, field: 'msisdn', message: 'Row 1: x' };
+  const instances: PesakitError[] = [
+    new PesakitError('x'),
+    new AmbiguousOutcomeError(info, 'order-1'),
+    new ConfigurationError('baseUrl', 'x'),
+    new ConnectionError('x', info),
+    new TimeoutError(info, 5),
+    new RequestAbortedError(info, 'stop'),
+    new ResponseValidationError({ ...info, status: 200 }, {}, []),
+    new DuplicateReferenceError('order-1'),
+    new TransactionNotFoundError('order-1'),
+    new StoreInputError('createIntent', { amount: ['x'] }),
+    new StoreError('createIntent', new Error('database is locked')),
+    new InvalidTransitionError({ merchantReference: 'o', from: 'success', to: 'failed' }),
+    new ReferenceConflictError({
+      merchantReference: 'o',
+      field: 'f',
+      existing: 'a',
+      attempted: 'b',
+    }),
+    new RequestValidationError('initiateMno', { amount: ['x'] }),
+    ...[302, 400, 401, 403, 404, 409, 422, 429, 503].map((status) => respond(status)),
+    respond(422, { message: 'Declined.', code: 'insufficient_funds' }),
+    new LeaseLostError('order-1'),
+    new BatchMismatchError('batch-1', []),
+    new BulkValidationError([problem]),
+    new BulkInsufficientFundsError(1, 2),
+    ...spreadsheetCodes.map((code) => new SpreadsheetError(code, 'x')),
+  ];
+
+  it('each code belongs to one class, and each exported class to its codes', async () => {
+    const entries = await Promise.all([
+      import('../../src/index.js'),
+      import('../../src/sqlite.js'),
+      import('../../src/postgres.js'),
+      import('../../src/express.js'),
+      import('../../src/fastify.js'),
+    ]);
+    const exported = new Set(
+      entries
+        .flatMap((entry) => Object.values(entry))
+        .filter(
+          (value): value is typeof PesakitError =>
+            value === PesakitError ||
+            (typeof value === 'function' && value.prototype instanceof PesakitError),
+        ),
+    );
+    const codesOf = new Map<unknown, Set<string>>();
+    const classOf = new Map<string, unknown>();
+    for (const error of instances) {
+      codesOf.set(error.constructor, (codesOf.get(error.constructor) ?? new Set()).add(error.code));
+      expect(classOf.get(error.code) ?? error.constructor, error.code).toBe(error.constructor);
+      classOf.set(error.code, error.constructor);
+    }
+    expect(new Set(codesOf.keys())).toEqual(exported);
+
+    const doc = readFileSync('docs/errors.md', 'utf8');
+    for (const [type, codes] of codesOf) {
+      const name = (type as { name: string }).name;
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${name}\` | \``));
+      expect(row, `docs/errors.md lists ${name}`).toBeDefined();
+      const listed = row?.split('|')[2]?.match(/`[a-z_]+`/g) ?? [];
+      expect(new Set(listed.map((code) => code.slice(1, -1))), name).toEqual(codes);
+    }
   });
 });

@@ -11,7 +11,6 @@ import { type PassCounts, type RunOutcome, recordFields, type VerdictView } from
 import { withoutPhoneNumbers } from './phone-numbers.js';
 
 export type { ReporterStreams } from '../output.js';
-export { errorMessage } from '../output.js';
 
 interface StartInfo {
   mode: 'once' | 'watch';

@@ -3,6 +3,7 @@ import { guardFor, PesakitError } from '../../errors/pesakit-error.js';
 /** A fenced write was refused: the lease expired and another worker took it. Nothing written. */
 export class LeaseLostError extends PesakitError {
   override name = 'LeaseLostError' as string;
+  override readonly code = 'lease_lost' as const;
   readonly merchantReference: string;
   constructor(merchantReference: string) {
     super(

@@ -14,6 +14,7 @@ export interface BatchRowMismatch {
  */
 export class BatchMismatchError extends PesakitError {
   override name = 'BatchMismatchError' as string;
+  override readonly code = 'batch_mismatch' as const;
   readonly batchId: string;
   readonly mismatches: readonly BatchRowMismatch[];
 

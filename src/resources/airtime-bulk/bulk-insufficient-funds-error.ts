@@ -5,6 +5,7 @@ import { InsufficientFundsError } from '../../errors/insufficient-funds-error.js
  * Recharge the wallet, or send a smaller batch.
  */
 export class BulkInsufficientFundsError extends InsufficientFundsError {
+  override readonly code = 'bulk_insufficient_funds' as const;
   override readonly source = 'client' as const;
   readonly balance: number;
   readonly required: number;

@@ -24,35 +24,41 @@ export interface AirtimeForBulk {
 const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 64;
 
-/** A batch in progress: an emitter (`row`, `progress`) that is also the promise of its result. */
-export class AirtimeBulkPurchase
-  extends EventEmitter<AirtimeBulkEvents>
-  implements PromiseLike<AirtimeBulkResult>
-{
-  readonly #result: Promise<AirtimeBulkResult>;
+type BulkListener<E extends keyof AirtimeBulkEvents> = (...args: AirtimeBulkEvents[E]) => void;
+
+/** A batch in progress: the promise of its result, with `on`/`off` for `row` and `progress`. */
+export class AirtimeBulkPurchase extends Promise<AirtimeBulkResult> {
+  // `then`/`catch`/`finally` return plain promises, not new batches.
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+  readonly #events = new EventEmitter<AirtimeBulkEvents>();
 
   constructor(run: (batch: AirtimeBulkPurchase) => Promise<AirtimeBulkResult>) {
-    super();
-    this.#result = Promise.resolve().then(() => run(this));
+    let resolve!: (result: AirtimeBulkResult) => void;
+    let reject!: (reason: unknown) => void;
+    super((fulfil, fail) => {
+      resolve = fulfil;
+      reject = fail;
+    });
+    // A tick later, so that listeners added in the caller's tick see every event.
+    queueMicrotask(() => run(this).then(resolve, reject));
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: the batch is awaited like the promise it wraps.
-  then<A = AirtimeBulkResult, B = never>(
-    onFulfilled?: ((value: AirtimeBulkResult) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<A | B> {
-    return this.#result.then(onFulfilled, onRejected);
+  on<E extends keyof AirtimeBulkEvents>(event: E, listener: BulkListener<E>): this {
+    this.#events.on(event, listener as never);
+    return this;
   }
 
-  /** The result as a plain promise. */
-  get result(): Promise<AirtimeBulkResult> {
-    return this.#result;
+  off<E extends keyof AirtimeBulkEvents>(event: E, listener: BulkListener<E>): this {
+    this.#events.off(event, listener as never);
+    return this;
   }
 
   /** A listener that throws must not stop a batch that is moving money. */
   announce<E extends keyof AirtimeBulkEvents>(event: E, ...args: AirtimeBulkEvents[E]): void {
     try {
-      (this.emit as (event: E, ...args: AirtimeBulkEvents[E]) => boolean)(event, ...args);
+      (this.#events.emit as (event: E, ...args: AirtimeBulkEvents[E]) => boolean)(event, ...args);
     } catch (error) {
       process.emitWarning(`A pesakit bulkPurchase "${event}" listener threw: ${String(error)}`);
     }

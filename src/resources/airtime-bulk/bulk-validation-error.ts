@@ -10,6 +10,7 @@ export type { BulkRowProblem };
  */
 export class BulkValidationError extends RequestValidationError {
   override name = 'BulkValidationError' as string;
+  override readonly code = 'bulk_validation' as const;
   readonly problems: readonly BulkRowProblem[];
 
   constructor(problems: readonly BulkRowProblem[]) {

@@ -42,7 +42,7 @@ export const controlAccountSchema = z
         message:
           allowed.length === 0
             ? 'Collection accounts have no status.'
-            : `The status of a ${value.product} account must be one of ${allowed.join(', ')}.`,
+            : `The status of the ${value.product} account must be one of ${allowed.join(', ')}.`,
       });
     }
     if (value.role_id !== undefined && value.product !== 'airtime') {

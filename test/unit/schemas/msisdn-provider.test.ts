@@ -16,10 +16,17 @@ describe('MSISDN: Tanzanian format, 255 followed by nine digits', () => {
   it.each([
     ['0754123456', 'local form'],
     ['+255754123456', 'plus sign'],
+    ['255 754 123 456', 'spaces'],
+  ])('rejects %s (%s), naming normalizeMsisdn and the number it gives', (value) => {
+    expect(msisdnSchema.safeParse(value).error?.issues[0]?.message).toBe(
+      `The msisdn must be 255 followed by nine digits (write 255754123456 for ${value}, as normalizeMsisdn does).`,
+    );
+  });
+
+  it.each([
     ['25575412345', 'eight digits after 255'],
     ['2557541234567', 'ten digits after 255'],
     ['254754123456', 'Kenyan country code'],
-    ['255 754 123 456', 'spaces'],
     ['255754l23456', 'a letter'],
     ['', 'empty'],
   ])('rejects %s (%s) with a message naming the rule', (value) => {

@@ -38,10 +38,12 @@ export function recordEvents(transport: Transport) {
     response: [],
     retry: [],
     error: [],
+    warning: [],
   };
   transport.events.on('request', (event) => seen.request.push(event));
   transport.events.on('response', (event) => seen.response.push(event));
   transport.events.on('retry', (event) => seen.retry.push(event));
   transport.events.on('error', (event) => seen.error.push(event));
+  transport.events.on('warning', (event) => seen.warning.push(event));
   return seen;
 }
