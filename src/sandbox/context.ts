@@ -13,20 +13,6 @@ import { CollectionBook } from './state/collections.js';
 import { DisbursementBook } from './state/disbursements.js';
 import { SmsOutbox } from './state/sms.js';
 
-/** Counts and balances that any state change would alter; used to prove rejections change nothing. */
-export interface StateSnapshot {
-  accounts: number;
-  tokens: number;
-  collections: number;
-  collectionStatuses: string[];
-  airtimePayments: number;
-  recharges: string[];
-  disbursements: number;
-  sms: number;
-  wallets: Record<string, { balance: number; entries: number }>;
-  deliveries: number;
-}
-
 export class SandboxContext {
   readonly accounts: AccountBook;
   readonly tokens = new TokenRegistry();
@@ -99,11 +85,14 @@ export class SandboxContext {
     return this.faultBoard.settings;
   }
 
-  snapshot(): StateSnapshot {
-    const wallets: StateSnapshot['wallets'] = {};
-    for (const [key, wallet] of this.wallets.all()) {
-      wallets[key] = { balance: wallet.balance, entries: wallet.entries.length };
-    }
+  /** Counts and balances that any state change would alter; used to prove rejections change nothing. */
+  snapshot() {
+    const wallets = Object.fromEntries(
+      [...this.wallets.all()].map(([key, { balance, entries }]) => [
+        key,
+        { balance, entries: entries.length },
+      ]),
+    );
     return {
       accounts: this.accounts.count(),
       tokens: this.tokens.size,
@@ -118,3 +107,5 @@ export class SandboxContext {
     };
   }
 }
+
+export type StateSnapshot = ReturnType<SandboxContext['snapshot']>;

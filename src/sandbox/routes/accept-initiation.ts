@@ -47,12 +47,9 @@ export function acceptInitiation(
   request: { body: unknown; ownerId: number | null },
   reply: FastifyReply,
 ): ReturnType<typeof initiationView> | undefined {
-  const parsed = parseBody(schema, request.body);
-  if (!parsed.ok) {
-    sendValidationError(reply, parsed.errors);
-    return undefined;
-  }
-  const { amount, msisdn, callback_url, description } = parsed.data;
+  const parsed = parseBody(schema, request.body, reply);
+  if (!parsed) return undefined;
+  const { amount, msisdn, callback_url, description } = parsed;
   if (aboveMaxAmount(context, amount, reply)) return undefined;
   if (controlCallbackUrl(callback_url, reply)) return undefined;
   if (atCapacity(context, reply, 'collections', context.collections.size)) return undefined;

@@ -4,7 +4,7 @@ import type { MerchantCallback } from '../../schemas/collection.js';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
 import { engineCallbackFromQuery } from '../engine/callback-query.js';
-import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { parseBody, sendError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 
 /** The engine's callback, GET or POST: a transaction leaves pending once, then the merchant hears. */
@@ -15,9 +15,8 @@ export function registerEngineCallback(app: FastifyInstance, context: SandboxCon
     if (key !== undefined && !sameSecret(request.headers['x-engine-key'], key)) {
       return sendError(reply, 401, 'Unauthenticated: the x-engine-key is missing or not valid.');
     }
-    const parsed = parseBody(endpoints.engineCallback.request, payload);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const callback = parsed.data;
+    const callback = parseBody(endpoints.engineCallback.request, payload, reply);
+    if (!callback) return reply;
     const record = context.collections.findByPaymentReference(callback.data.paymentReference);
     if (!record) {
       return sendError(reply, 404, 'No transaction has this paymentReference.');
