@@ -26,24 +26,19 @@ export function registerJsonBody(app: FastifyInstance): void {
     { parseAs: 'string', bodyLimit: BODY_LIMIT },
     (_request, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text.trim() === '') {
-        done(null, undefined);
-        return;
-      }
+      if (text.trim() === '') return done(null, undefined);
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch {
-        done(new ClientError(400, 'The request body is not valid JSON.'), undefined);
-        return;
+        return done(new ClientError(400, 'The request body is not valid JSON.'), undefined);
       }
       try {
         if (typeof value === 'object' && value !== null) {
           secureJson.scan(value, { protoAction: 'error', constructorAction: 'error' });
         }
       } catch {
-        done(new ClientError(400, PROTOTYPE_KEY_MESSAGE), undefined);
-        return;
+        return done(new ClientError(400, PROTOTYPE_KEY_MESSAGE), undefined);
       }
       done(null, value);
     },

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { payloadFromQuery } from '../../callbacks/query-payload.js';
 import { endpoints } from '../../core/endpoints.js';
 import type { MerchantCallback } from '../../schemas/collection.js';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
-import { engineCallbackFromQuery } from '../engine/callback-query.js';
 import { parseBody, sendError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 
@@ -60,7 +60,9 @@ export function registerEngineCallback(app: FastifyInstance, context: SandboxCon
     };
   };
   app.post(path, async (request, reply) => handle(request.body, request, reply));
-  app.get(path, async (request, reply) =>
-    handle(engineCallbackFromQuery(request.url), request, reply),
-  );
+  // GET carries the body's fields in the query (`data[amount]=…` or `data.amount=…`).
+  app.get(path, async (request, reply) => {
+    const query = new URL(request.url, 'http://sandbox').searchParams;
+    return handle(payloadFromQuery(query), request, reply);
+  });
 }
