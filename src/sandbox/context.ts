@@ -1,9 +1,8 @@
-import type { EngineCallback } from '../schemas/collection.js';
 import { LoginLimits } from './auth/login-limits.js';
 import { TokenRegistry } from './auth/tokens.js';
 import { CallbackDispatcher } from './delivery/dispatcher.js';
 import { FaultBoard, type FaultSettings } from './delivery/faults.js';
-import { CollectionEngine, type EngineDeliveryResult } from './engine/collection-engine.js';
+import { CollectionEngine, type EngineTransport } from './engine/collection-engine.js';
 import { SandboxTimers } from './engine/timers.js';
 import { WalletBook } from './ledger.js';
 import type { ResolvedSandboxOptions } from './options.js';
@@ -30,7 +29,7 @@ export class SandboxContext {
   readonly faultBoard: FaultBoard;
   /** `http://host:port` once listening; links fall back to it. */
   selfUrl: string | undefined;
-  #engineTransport: ((payload: EngineCallback) => Promise<EngineDeliveryResult>) | undefined;
+  #engineTransport: EngineTransport | undefined;
 
   constructor(readonly options: ResolvedSandboxOptions) {
     const nowIso = () => this.nowIso();
@@ -55,7 +54,7 @@ export class SandboxContext {
   }
 
   /** The server connects the engine to its own callback route once it knows how to reach it. */
-  connectEngine(transport: (payload: EngineCallback) => Promise<EngineDeliveryResult>): void {
+  connectEngine(transport: EngineTransport): void {
     this.#engineTransport = transport;
   }
 

@@ -14,7 +14,7 @@ import { authenticate, type Caller } from '../auth/bearer.js';
 import { holdBatch, runAirtimeBatch } from '../bulk/run-batch.js';
 import { readBulkUpload } from '../bulk/upload.js';
 import type { SandboxContext } from '../context.js';
-import { ClientError } from '../http/json-body.js';
+import { clientError } from '../http/json-body.js';
 import { atCapacity, sendError, sendValidationError } from '../http/replies.js';
 import { toCents, toShillings } from '../money.js';
 
@@ -38,7 +38,7 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
       throwFileSizeLimit: true,
     });
     scope.addContentTypeParser('*', (_request, _payload, done) => {
-      done(new ClientError(415, NOT_MULTIPART), undefined);
+      done(clientError(415, NOT_MULTIPART), undefined);
     });
     // Before the body is read: an unauthenticated or oversized upload is not read at all.
     scope.addHook('onRequest', async (request, reply) => {

@@ -6,7 +6,7 @@ import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
 import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
-import { toCents, toShillings, WALLET_LIMIT_MESSAGE } from '../money.js';
+import { toCents, WALLET_LIMIT_MESSAGE } from '../money.js';
 import { newControlNumber, unique } from '../references.js';
 import { registerAccount } from '../state/account-setup.js';
 import { airtimeUserView } from '../state/accounts.js';
@@ -14,14 +14,10 @@ import { airtimePaymentView } from '../state/airtime.js';
 import { aboveMaxAmount } from './accept-initiation.js';
 
 export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxContext): void {
-  const userWithWallet = (accountId: number) => {
-    const account = context.accounts.findById('airtime', accountId)!;
-    const balance = context.wallets.of('airtime', accountId).balance;
-    return {
-      ...airtimeUserView(account),
-      wallet: { balance: toShillings(balance), currency: 'TZS' },
-    };
-  };
+  const userWithWallet = (accountId: number) => ({
+    ...airtimeUserView(context.accounts.findById('airtime', accountId)!),
+    wallet: context.wallets.of('airtime', accountId).view(),
+  });
   app.post(routePath(endpoints.airtimeRegister), async (request, reply) => {
     const parsed = parseBody(endpoints.airtimeRegister.request, request.body, reply);
     if (!parsed) return reply;

@@ -6,12 +6,12 @@ import { resolveProvider } from '../../schemas/provider.js';
 import { renderCheckoutPage } from '../checkout/page.js';
 import type { SandboxContext } from '../context.js';
 import { DECLINED_CARD_SUFFIX } from '../engine/test-numbers.js';
-import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { helmetOptions } from '../http/security-headers.js';
 import { newSessionId } from '../references.js';
-import { autoSettle, openCollection } from '../state/open-collection.js';
-import { aboveMaxAmount, controlCallbackUrl } from './accept-initiation.js';
+import { autoSettle } from '../state/open-collection.js';
+import { openChecked } from './accept-initiation.js';
 
 const apiBase = sandboxPrefixes.collection;
 const checkoutPath = `${apiBase}/checkout/:token`;
@@ -45,10 +45,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
   app.post(routePath(endpoints.initiateSecure), async (request, reply) => {
     const parsed = parseBody(endpoints.initiateSecure.request, request.body, reply);
     if (!parsed) return reply;
-    if (aboveMaxAmount(context, parsed.amount, reply)) return reply;
-    if (controlCallbackUrl(parsed.callback_url, reply)) return reply;
-    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
-    const record = openCollection(context, { channel: 'secure', ...parsed, ownerId: null });
+    const record = openChecked(context, { channel: 'secure', ...parsed, ownerId: null }, reply);
+    if (!record) return reply;
     const origin = publicOrigin(request, context.selfUrl);
     return {
       message: 'Checkout created; send the customer to payment_url.',

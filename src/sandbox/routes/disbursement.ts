@@ -5,17 +5,13 @@ import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
 import { parseBody } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
-import { toShillings } from '../money.js';
 import { registerAccount } from '../state/account-setup.js';
 import { disbursementUserView } from '../state/accounts.js';
 import { disbursementView } from '../state/disbursements.js';
 import { registerPayout } from './payout.js';
 
 export function registerDisbursementRoutes(app: FastifyInstance, context: SandboxContext): void {
-  const walletOf = (accountId: number) => ({
-    balance: toShillings(context.wallets.of('disbursement', accountId).balance),
-    currency: 'TZS' as const,
-  });
+  const walletOf = (accountId: number) => context.wallets.of('disbursement', accountId).view();
   app.post(routePath(endpoints.disbursementRegister), async (request, reply) => {
     const parsed = parseBody(endpoints.disbursementRegister.request, request.body, reply);
     if (!parsed) return reply;
