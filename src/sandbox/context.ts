@@ -13,15 +13,16 @@ import { DisbursementBook } from './state/disbursements.js';
 import { SmsOutbox } from './state/sms.js';
 
 export class SandboxContext {
-  readonly accounts: AccountBook;
-  readonly tokens = new TokenRegistry();
+  // The books: `clear()` replaces every one with an empty one.
+  accounts!: AccountBook;
+  tokens!: TokenRegistry;
+  wallets!: WalletBook;
+  collections!: CollectionBook;
+  airtime!: AirtimeBook;
+  disbursements!: DisbursementBook;
+  sms!: SmsOutbox;
   /** Failed-login limits; not emptied by reset (their windows expire by themselves). */
   readonly loginLimits: LoginLimits;
-  readonly wallets: WalletBook;
-  readonly collections = new CollectionBook();
-  readonly airtime = new AirtimeBook();
-  readonly disbursements = new DisbursementBook();
-  readonly sms: SmsOutbox;
   readonly timers = new SandboxTimers();
   readonly dispatcher: CallbackDispatcher;
   readonly engine: CollectionEngine;
@@ -32,10 +33,7 @@ export class SandboxContext {
   #engineTransport: EngineTransport | undefined;
 
   constructor(readonly options: ResolvedSandboxOptions) {
-    const nowIso = () => this.nowIso();
-    this.accounts = new AccountBook(nowIso);
-    this.wallets = new WalletBook(nowIso);
-    this.sms = new SmsOutbox(nowIso);
+    this.#openBooks();
     this.faultBoard = new FaultBoard(options.faults);
     this.loginLimits = new LoginLimits(options.loginLimits, () => this.now().getTime());
     this.dispatcher = new CallbackDispatcher({
@@ -70,14 +68,19 @@ export class SandboxContext {
   clear(): void {
     this.timers.clearAll();
     this.dispatcher.reset();
-    this.accounts.clear();
-    this.tokens.clear();
-    this.wallets.clear();
-    this.collections.clear();
-    this.airtime.clear();
-    this.disbursements.clear();
-    this.sms.clear();
     this.faultBoard.reset();
+    this.#openBooks();
+  }
+
+  #openBooks(): void {
+    const nowIso = () => this.nowIso();
+    this.accounts = new AccountBook(nowIso);
+    this.tokens = new TokenRegistry();
+    this.wallets = new WalletBook(nowIso);
+    this.collections = new CollectionBook();
+    this.airtime = new AirtimeBook();
+    this.disbursements = new DisbursementBook();
+    this.sms = new SmsOutbox(nowIso);
   }
 
   get faults(): FaultSettings {

@@ -121,9 +121,4 @@ export class WalletBook {
   all(): ReadonlyMap<string, Wallet> {
     return this.#wallets;
   }
-
-  clear(): void {
-    this.#wallets.clear();
-    this.#nextEntryId = 1;
-  }
 }

@@ -17,10 +17,6 @@ export type RechargeRecord = Omit<WireRecord<typeof rechargeResponseSchema>, 'me
 export class AirtimeBook {
   readonly payments: AirtimePaymentRecord[] = [];
   readonly recharges = new Map<string, RechargeRecord>();
-  clear(): void {
-    this.payments.length = 0;
-    this.recharges.clear();
-  }
 }
 
 export function airtimePaymentView(record: AirtimePaymentRecord) {

@@ -48,12 +48,6 @@ export class CollectionBook {
   all(): CollectionRecord[] {
     return [...this.#byControlNumber.values()];
   }
-
-  clear(): void {
-    this.#byControlNumber.clear();
-    this.#byReference.clear();
-    this.#byToken.clear();
-  }
 }
 
 /** The transaction as the status operation and the control API show it (no token, no owner). */

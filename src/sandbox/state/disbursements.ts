@@ -38,11 +38,6 @@ export class DisbursementBook {
     const own = this.#records.filter((record) => record.accountId === accountId).reverse();
     return { records: own.slice(skip, skip + count), total: own.length };
   }
-
-  clear(): void {
-    this.#records.length = 0;
-    this.#references.clear();
-  }
 }
 
 export function disbursementView(record: DisbursementRecord) {
