@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hostnameOf } from '../internal/host-guard.js';
+import { registerRequestSchema } from '../schemas/account.js';
 import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.js';
 import { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from '../schemas/airtime-bulk.js';
 import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
@@ -13,10 +14,7 @@ export const seedAccountSchema = z.object({
   email: z.string().min(1),
   password: z.string().min(1),
   name: z.string().min(1).optional(),
-  phone: z
-    .string()
-    .regex(/^255\d{9}$/)
-    .optional(),
+  phone: registerRequestSchema.shape.phone.optional(),
   /** Airtime: pending | active | inactive; disbursement: unverified | active | rejected. */
   status: z.union([airtimeUserStatusSchema, disbursementUserStatusSchema]).optional(),
   role_id: airtimeRoleSchema.optional(),

@@ -13,9 +13,6 @@ export type UploadProblem =
   | { readonly status: 400 | 413; readonly message: string }
   | { readonly status: 422; readonly errors: FieldErrors };
 
-/** The longest text field read (`batch_id` is at most 64 characters). */
-export const FIELD_BYTES = 1024;
-
 /** Reads `file` (at most `maxFileBytes`, else 413) and `batch_id`; bad multipart is a 400. */
 export async function readBulkUpload(
   request: FastifyRequest,
@@ -26,7 +23,8 @@ export async function readBulkUpload(
   let otherFile: string | undefined;
   try {
     for await (const part of request.parts({
-      limits: { fileSize: maxFileBytes, files: 1, fields: 20, parts: 21, fieldSize: FIELD_BYTES },
+      // A text field may be 1 KiB: `batch_id` is at most 64 characters.
+      limits: { fileSize: maxFileBytes, files: 1, fields: 20, parts: 21, fieldSize: 1024 },
     })) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
