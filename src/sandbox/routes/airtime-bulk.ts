@@ -57,22 +57,17 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
     scope.post(AIRTIME_BULK_PATH, async (request, reply) => {
       const caller = callers.get(request)!;
       if (!request.isMultipart()) return sendError(reply, 415, NOT_MULTIPART);
-      const read = await readBulkUpload(request, limits.maxFileBytes);
-      if (!read.ok) {
-        const { problem } = read;
-        return problem.status === 422
-          ? sendValidationError(reply, problem.errors)
-          : sendError(reply, problem.status, problem.message);
-      }
-      const { file, batchId: givenBatchId } = read.upload;
+      const upload = await readBulkUpload(request, limits.maxFileBytes, reply);
+      if (!upload) return reply;
+      const { file, batchId: givenBatchId } = upload;
       const batchId = airtimeBulkBatchIdSchema.safeParse(givenBatchId ?? ulid());
       if (!batchId.success) {
         return sendValidationError(reply, { batch_id: batchId.error.issues.map((i) => i.message) });
       }
       let parsed: Awaited<ReturnType<typeof readAirtimeBulkFile>>;
       try {
-        parsed = await readAirtimeBulkFile(file!.bytes, {
-          ...(file!.fileName === undefined ? {} : { fileName: file!.fileName }),
+        parsed = await readAirtimeBulkFile(file.bytes, {
+          ...(file.fileName === undefined ? {} : { fileName: file.fileName }),
           maxRows: limits.maxRows,
         });
       } catch (error) {
