@@ -17,13 +17,6 @@ import {
   walletCreditSchema,
 } from './control-schemas.js';
 
-export { CONTROL_PREFIX } from '../http/control-path.js';
-
-function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  return address === '::1' || /^(::ffff:)?127\./.test(address);
-}
-
 /** Who may drive the sandbox: loopback or `allowedHosts`, and the control key when one is set. */
 function controlRefusal(context: SandboxContext, guard: HostGuard, request: FastifyRequest) {
   // The sandbox's own callback deliveries are never a control caller, key or no key.
@@ -42,7 +35,8 @@ function controlRefusal(context: SandboxContext, guard: HostGuard, request: Fast
       ? undefined
       : { status: 401, message: 'The control API needs a valid x-control-key header.' };
   }
-  return isLoopback(request.socket.remoteAddress)
+  const address = request.socket.remoteAddress ?? '';
+  return address === '::1' || /^(::ffff:)?127\./.test(address)
     ? undefined
     : { status: 403, message: 'The control API answers loopback callers only.' };
 }
