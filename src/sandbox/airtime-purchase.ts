@@ -5,18 +5,13 @@ import type { Hold } from './ledger.js';
 import { newAirtimeReference, unique } from './references.js';
 import type { AirtimePaymentRecord } from './state/airtime.js';
 
-/** A purchase that passed rules 1–3: a valid row and the wallet amount already held for it. */
-export interface HeldAirtimePurchase {
-  readonly accountId: number;
-  readonly msisdn: string;
-  readonly amount: number;
-  readonly hold: Hold;
-}
-
-/** Airtime purchase rules 4–7 once the amount is held; shared by single and bulk purchases. */
+/**
+ * Airtime purchase rules 4–7 for a purchase that passed rules 1–3 (a valid row, its amount held);
+ * shared by single and bulk purchases.
+ */
 export async function completeAirtimePurchase(
   context: SandboxContext,
-  purchase: HeldAirtimePurchase,
+  purchase: { accountId: number; msisdn: string; amount: number; hold: Hold },
 ): Promise<AirtimePaymentRecord> {
   const { msisdn, amount, hold } = purchase;
   const now = context.nowIso();

@@ -1,9 +1,8 @@
-import type { EngineCallback } from '../schemas/collection.js';
 import { LoginLimits } from './auth/login-limits.js';
 import { TokenRegistry } from './auth/tokens.js';
 import { CallbackDispatcher } from './delivery/dispatcher.js';
 import { FaultBoard, type FaultSettings } from './delivery/faults.js';
-import { CollectionEngine, type EngineDeliveryResult } from './engine/collection-engine.js';
+import { CollectionEngine, type EngineTransport } from './engine/collection-engine.js';
 import { SandboxTimers } from './engine/timers.js';
 import { WalletBook } from './ledger.js';
 import type { ResolvedSandboxOptions } from './options.js';
@@ -13,30 +12,17 @@ import { CollectionBook } from './state/collections.js';
 import { DisbursementBook } from './state/disbursements.js';
 import { SmsOutbox } from './state/sms.js';
 
-/** Counts and balances that any state change would alter; used to prove rejections change nothing. */
-export interface StateSnapshot {
-  accounts: number;
-  tokens: number;
-  collections: number;
-  collectionStatuses: string[];
-  airtimePayments: number;
-  recharges: string[];
-  disbursements: number;
-  sms: number;
-  wallets: Record<string, { balance: number; entries: number }>;
-  deliveries: number;
-}
-
 export class SandboxContext {
-  readonly accounts: AccountBook;
-  readonly tokens = new TokenRegistry();
+  // The books: `clear()` replaces every one with an empty one.
+  accounts!: AccountBook;
+  tokens!: TokenRegistry;
+  wallets!: WalletBook;
+  collections!: CollectionBook;
+  airtime!: AirtimeBook;
+  disbursements!: DisbursementBook;
+  sms!: SmsOutbox;
   /** Failed-login limits; not emptied by reset (their windows expire by themselves). */
   readonly loginLimits: LoginLimits;
-  readonly wallets: WalletBook;
-  readonly collections = new CollectionBook();
-  readonly airtime = new AirtimeBook();
-  readonly disbursements = new DisbursementBook();
-  readonly sms: SmsOutbox;
   readonly timers = new SandboxTimers();
   readonly dispatcher: CallbackDispatcher;
   readonly engine: CollectionEngine;
@@ -44,13 +30,10 @@ export class SandboxContext {
   readonly faultBoard: FaultBoard;
   /** `http://host:port` once listening; links fall back to it. */
   selfUrl: string | undefined;
-  #engineTransport: ((payload: EngineCallback) => Promise<EngineDeliveryResult>) | undefined;
+  #engineTransport: EngineTransport | undefined;
 
   constructor(readonly options: ResolvedSandboxOptions) {
-    const nowIso = () => this.nowIso();
-    this.accounts = new AccountBook(nowIso);
-    this.wallets = new WalletBook(nowIso);
-    this.sms = new SmsOutbox(nowIso);
+    this.#openBooks();
     this.faultBoard = new FaultBoard(options.faults);
     this.loginLimits = new LoginLimits(options.loginLimits, () => this.now().getTime());
     this.dispatcher = new CallbackDispatcher({
@@ -69,7 +52,7 @@ export class SandboxContext {
   }
 
   /** The server connects the engine to its own callback route once it knows how to reach it. */
-  connectEngine(transport: (payload: EngineCallback) => Promise<EngineDeliveryResult>): void {
+  connectEngine(transport: EngineTransport): void {
     this.#engineTransport = transport;
   }
 
@@ -85,25 +68,33 @@ export class SandboxContext {
   clear(): void {
     this.timers.clearAll();
     this.dispatcher.reset();
-    this.accounts.clear();
-    this.tokens.clear();
-    this.wallets.clear();
-    this.collections.clear();
-    this.airtime.clear();
-    this.disbursements.clear();
-    this.sms.clear();
     this.faultBoard.reset();
+    this.#openBooks();
+  }
+
+  #openBooks(): void {
+    const nowIso = () => this.nowIso();
+    this.accounts = new AccountBook(nowIso);
+    this.tokens = new TokenRegistry();
+    this.wallets = new WalletBook(nowIso);
+    this.collections = new CollectionBook();
+    this.airtime = new AirtimeBook();
+    this.disbursements = new DisbursementBook();
+    this.sms = new SmsOutbox(nowIso);
   }
 
   get faults(): FaultSettings {
     return this.faultBoard.settings;
   }
 
-  snapshot(): StateSnapshot {
-    const wallets: StateSnapshot['wallets'] = {};
-    for (const [key, wallet] of this.wallets.all()) {
-      wallets[key] = { balance: wallet.balance, entries: wallet.entries.length };
-    }
+  /** Counts and balances that any state change would alter; used to prove rejections change nothing. */
+  snapshot() {
+    const wallets = Object.fromEntries(
+      [...this.wallets.all()].map(([key, { balance, entries }]) => [
+        key,
+        { balance, entries: entries.length },
+      ]),
+    );
     return {
       accounts: this.accounts.count(),
       tokens: this.tokens.size,
@@ -118,3 +109,5 @@ export class SandboxContext {
     };
   }
 }
+
+export type StateSnapshot = ReturnType<SandboxContext['snapshot']>;

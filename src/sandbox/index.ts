@@ -56,17 +56,15 @@ export interface SandboxInspector {
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const resolved = resolveSandboxOptions(options);
   const context = new SandboxContext(resolved);
-  const seed = async () => {
+  // Start-up is a reset: empty books, then the seed.
+  const reset = async () => {
+    context.clear();
     for (const account of resolved.seed.accounts) {
       await createAccount(context, account, 'control');
     }
   };
-  const reset = async () => {
-    context.clear();
-    await seed();
-  };
   const app = buildSandboxApp(context, reset);
-  await seed();
+  await reset();
   await app.ready();
   return {
     app,

@@ -1,5 +1,5 @@
 import type { Product } from '../core/endpoints.js';
-import { type Cents, MAX_WALLET_BALANCE_CENTS } from './money.js';
+import { type Cents, MAX_WALLET_BALANCE_CENTS, toShillings } from './money.js';
 
 /** One movement of a wallet. Debits are negative. The entries of a wallet sum to its balance. */
 export interface LedgerEntry {
@@ -43,6 +43,11 @@ export class Wallet {
 
   get entries(): readonly LedgerEntry[] {
     return this.#entries;
+  }
+
+  /** The wallet as the API shows it: the balance in shillings. */
+  view() {
+    return { balance: toShillings(this.#balance), currency: 'TZS' as const };
   }
 
   /** True when `amount` cents can be credited without passing the wallet maximum. */
@@ -115,10 +120,5 @@ export class WalletBook {
 
   all(): ReadonlyMap<string, Wallet> {
     return this.#wallets;
-  }
-
-  clear(): void {
-    this.#wallets.clear();
-    this.#nextEntryId = 1;
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hostnameOf } from '../internal/host-guard.js';
+import { registerRequestSchema } from '../schemas/account.js';
 import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.js';
 import { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from '../schemas/airtime-bulk.js';
 import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
@@ -13,10 +14,7 @@ export const seedAccountSchema = z.object({
   email: z.string().min(1),
   password: z.string().min(1),
   name: z.string().min(1).optional(),
-  phone: z
-    .string()
-    .regex(/^255\d{9}$/)
-    .optional(),
+  phone: registerRequestSchema.shape.phone.optional(),
   /** Airtime: pending | active | inactive; disbursement: unverified | active | rejected. */
   status: z.union([airtimeUserStatusSchema, disbursementUserStatusSchema]).optional(),
   role_id: airtimeRoleSchema.optional(),
@@ -44,15 +42,10 @@ const limit = (min: number, max: number) => z.number().int().min(min).max(max);
 /** Limits of `customer/bulkpayment`: more rows is a 422 `too_many_rows`, a bigger file a 413. */
 const airtimeBulkLimitsSchema = z
   .object({
-    maxRows: z.number().int().min(1).max(100_000).default(AIRTIME_BULK_MAX_ROWS),
-    maxFileBytes: z
-      .number()
-      .int()
-      .min(1024)
-      .max(100 * 1024 * 1024)
-      .default(AIRTIME_BULK_MAX_FILE_BYTES),
+    maxRows: limit(1, 100_000).default(AIRTIME_BULK_MAX_ROWS),
+    maxFileBytes: limit(1024, 100 * 1024 * 1024).default(AIRTIME_BULK_MAX_FILE_BYTES),
   })
-  .default({ maxRows: AIRTIME_BULK_MAX_ROWS, maxFileBytes: AIRTIME_BULK_MAX_FILE_BYTES });
+  .prefault({});
 
 /** Everything `createSandbox` accepts; every field is optional. */
 export const sandboxOptionsSchema = z.object({
@@ -99,7 +92,7 @@ export const sandboxOptionsSchema = z.object({
   /** Settles phone collections after `delayMs`; `false` waits for `_control/collection/settle`. @default { delayMs: 1500 } */
   autoSettle: z
     .union([z.literal(false), z.object({ delayMs: limit(0, 3_600_000).default(1500) })])
-    .default({ delayMs: 1500 }),
+    .prefault({}),
   /** The largest amount one request may move, in TZS; above it is a 422. At most `MAX_AMOUNT_TZS`. @default 10_000_000 */
   maxAmount: z.number().finite().positive().max(MAX_AMOUNT_TZS).default(10_000_000),
   /** Fastify's logger. Authorization headers and bodies are never logged. @default false */
@@ -120,7 +113,7 @@ export const sandboxOptionsSchema = z.object({
         windowMs: limit(1, 86_400_000).default(60_000),
       }),
     ])
-    .default({ perAccount: 10, perAddress: 50, windowMs: 60_000 }),
+    .prefault({}),
 });
 
 export type SandboxOptions = z.input<typeof sandboxOptionsSchema>;

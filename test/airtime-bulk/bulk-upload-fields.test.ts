@@ -50,3 +50,24 @@ describe('the bulk upload with batch_id sent twice', () => {
     expect((await upload(form)).status).toBe(422);
   });
 });
+
+describe('a bulk upload the multipart reader refuses', () => {
+  const rows = () => new Blob(['msisdn,amount\r\n255754123456,1000\r\n']);
+
+  it('a second file is a 422 under file; too many fields a 413; nothing is sent', async () => {
+    const twoFiles = new FormData();
+    twoFiles.append('file', rows(), 'rows.csv');
+    twoFiles.append('file', rows(), 'more.csv');
+    const second = await upload(twoFiles);
+    expect(second.status).toBe(422);
+    const body = (await second.json()) as { errors: Record<string, string[]> };
+    expect(body.errors['file']?.[0]).toMatch(/exactly one file/);
+    const crowded = new FormData();
+    for (let field = 0; field < 25; field += 1) crowded.append(`note${field}`, 'x');
+    crowded.append('file', rows(), 'rows.csv');
+    const many = await upload(crowded);
+    expect(many.status).toBe(413);
+    expect(((await many.json()) as { message: string }).message).toMatch(/too many form fields/);
+    expect((await purchasesByMsisdn(harness)).size).toBe(0);
+  });
+});

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { describeStore, parseStoreLocation } from '../../src/cli/reconcile/open-store.js';
-import { PassTotals, zeroCounts } from '../../src/cli/reconcile/pass-counts.js';
+import { PassTotals } from '../../src/cli/reconcile/pass-counts.js';
 import { createReporter } from '../../src/cli/reconcile/reporter.js';
+import { emptyProgress } from '../../src/reconciler/events.js';
 import type { TransactionRecord } from '../../src/references/index.js';
 import { Captured } from './harness.js';
 
@@ -112,7 +113,7 @@ describe('records handed back unchecked (lease expired)', () => {
   it('--watch totals count a hand-back as progress within a pass, not as the start of a new one', () => {
     const passes = new PassTotals();
     const event = (checked: number, settled: number, leaseExpired: number) => ({
-      ...zeroCounts(),
+      ...emptyProgress(),
       checked,
       settled,
       leaseExpired,

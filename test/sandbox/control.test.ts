@@ -206,7 +206,16 @@ describe('POST reset: clears state and re-applies the seed', () => {
       },
     });
     await s.account('airtime', 'temp@duka.tz', 100);
+    const before = await s.call('POST', '/api/sandbox/disbursement/login', {
+      email: 'seed@duka.tz',
+      password: PASSWORD,
+    });
+    const { token } = before.body as { token: string };
     expect((await s.control('reset', {})).status).toBe(200);
+    expect(s.sandbox.inspect.snapshot()).toMatchObject({ tokens: 0, sms: 0, collections: 0 });
+    // A token from before the reset is refused, though the seed made its account again.
+    const stale = await s.call('GET', '/api/sandbox/disbursement/user', undefined, bearer(token));
+    expect(stale.status).toBe(401);
     expect(s.sandbox.inspect.wallet('airtime', 'temp@duka.tz')).toBeUndefined();
     expect(s.sandbox.inspect.wallet('disbursement', 'seed@duka.tz')?.balance).toBe(900);
     const login = await s.call('POST', '/api/sandbox/disbursement/login', {

@@ -4,23 +4,11 @@ import type { Credentials } from '../../core/transport-options.js';
 import { isConfigurationError } from '../../errors/index.js';
 import { UsageError } from './usage-error.js';
 
-/** Environment variables the CLI reads; credentials come only from here, never argv. */
-export const credentialVariables = {
-  collection: { email: 'PESAKIT_COLLECTION_EMAIL', password: 'PESAKIT_COLLECTION_PASSWORD' },
-  airtime: { email: 'PESAKIT_AIRTIME_EMAIL', password: 'PESAKIT_AIRTIME_PASSWORD' },
-  disbursement: {
-    email: 'PESAKIT_DISBURSEMENT_EMAIL',
-    password: 'PESAKIT_DISBURSEMENT_PASSWORD',
-  },
-} as const satisfies Record<Product, { email: string; password: string }>;
-
-export const productUrlVariables = {
-  collection: 'PESAKIT_COLLECTION_BASE_URL',
-  airtime: 'PESAKIT_AIRTIME_BASE_URL',
-  disbursement: 'PESAKIT_DISBURSEMENT_BASE_URL',
-} as const satisfies Record<Product, string>;
-
 const products = ['collection', 'airtime', 'disbursement'] as const;
+
+/** The environment variables the CLI reads; credentials come only from here, never argv. */
+const variable = (product: Product, name: 'EMAIL' | 'PASSWORD' | 'BASE_URL') =>
+  `PESAKIT_${product.toUpperCase()}_${name}`;
 
 export interface CliClientOptions {
   environment: Environment;
@@ -47,27 +35,28 @@ export function clientOptionsFromEnv(
   // Production puts each product on its own host: one with credentials needs its URL.
   const hostless: string[] = [];
   for (const product of products) {
-    const url = read(env, productUrlVariables[product]);
+    const url = read(env, variable(product, 'BASE_URL'));
     if (url !== undefined) baseUrls[product] = url;
-    const names = credentialVariables[product];
-    const email = read(env, names.email);
-    const password = read(env, names.password);
+    const email = read(env, variable(product, 'EMAIL'));
+    const password = read(env, variable(product, 'PASSWORD'));
     if ((email === undefined) !== (password === undefined)) {
-      const missing = email === undefined ? names.email : names.password;
+      const [missing, set] =
+        email === undefined ? (['EMAIL', 'PASSWORD'] as const) : (['PASSWORD', 'EMAIL'] as const);
       throw new UsageError(
-        `${missing} is not set but ${email === undefined ? names.password : names.email} is: ` +
+        `${variable(product, missing)} is not set but ${variable(product, set)} is: ` +
           `set both to reconcile ${product}, or neither to skip it.`,
       );
     }
     if (email === undefined || password === undefined) continue;
     credentials[product] = { email, password };
-    if (url === undefined) hostless.push(productUrlVariables[product]);
+    if (url === undefined) hostless.push(variable(product, 'BASE_URL'));
   }
   if (Object.keys(credentials).length === 0) {
+    const pairs = products.map(
+      (product) => `${variable(product, 'EMAIL')}/${variable(product, 'PASSWORD')}`,
+    );
     throw new UsageError(
-      'No credentials in the environment: set at least one pair of PESAKIT_COLLECTION_EMAIL/' +
-        'PESAKIT_COLLECTION_PASSWORD, PESAKIT_AIRTIME_EMAIL/PESAKIT_AIRTIME_PASSWORD, ' +
-        'PESAKIT_DISBURSEMENT_EMAIL/PESAKIT_DISBURSEMENT_PASSWORD.',
+      `No credentials in the environment: set at least one pair of ${pairs.join(', ')}.`,
     );
   }
   const baseUrl = flags.baseUrl ?? read(env, 'PESAKIT_BASE_URL');

@@ -11,17 +11,10 @@ export interface RunOutcome {
   exitCode: number;
 }
 
-export interface VerdictView {
-  reason: string;
-  message: string;
-}
-
-export const zeroCounts = emptyProgress;
-
 /** Totals across `--watch` passes: an event not moving checked + leaseExpired forward is a new pass. */
 export class PassTotals {
-  readonly totals: PassCounts = zeroCounts();
-  #previous: PassCounts = zeroCounts();
+  readonly totals: PassCounts = emptyProgress();
+  #previous: PassCounts = emptyProgress();
 
   add(counts: PassCounts): void {
     const previous = this.#previous;

@@ -1,4 +1,5 @@
 import type { TransactionRecord } from '../../references/index.js';
+import type { ReviewVerdict } from '../../references/review.js';
 import {
   asciiTable,
   errorMessage,
@@ -7,7 +8,7 @@ import {
   type ReporterStreams,
   writeJsonLine,
 } from '../output.js';
-import { type PassCounts, type RunOutcome, recordFields, type VerdictView } from './pass-counts.js';
+import { type PassCounts, type RunOutcome, recordFields } from './pass-counts.js';
 import { withoutPhoneNumbers } from './phone-numbers.js';
 
 export type { ReporterStreams } from '../output.js';
@@ -24,7 +25,7 @@ export interface ReconcileReporter {
   progress(counts: PassCounts): void;
   settled(record: TransactionRecord): void;
   failed(record: TransactionRecord): void;
-  review(record: TransactionRecord, verdict: VerdictView): void;
+  review(record: TransactionRecord, verdict: ReviewVerdict): void;
   error(error: unknown, record?: TransactionRecord): void;
   finished(outcome: RunOutcome): void;
 }
@@ -119,7 +120,7 @@ class TextReporter implements ReconcileReporter {
     if (!this.#bar) this.#line(`failed    ${describe(record)}${reason}`);
   }
 
-  review(record: TransactionRecord, verdict: VerdictView): void {
+  review(record: TransactionRecord, verdict: ReviewVerdict): void {
     this.#line(
       `review    ${describe(record)}: ${verdict.reason}: ${withoutPhoneNumbers(verdict.message)}`,
     );
@@ -166,7 +167,7 @@ class JsonReporter implements ReconcileReporter {
     writeJsonLine(this.#out, 'failed', { ...recordFields(record), reason });
   }
 
-  review(record: TransactionRecord, verdict: VerdictView): void {
+  review(record: TransactionRecord, verdict: ReviewVerdict): void {
     const message = withoutPhoneNumbers(verdict.message);
     writeJsonLine(this.#out, 'review', {
       ...recordFields(record),

@@ -53,6 +53,7 @@ export function runReviewResolve(
 ): Promise<number> {
   const note = flags.note?.trim() ?? '';
   const decision = flags.status;
+  const resolution = { note, ...(flags.by !== undefined ? { by: flags.by } : {}) };
   const check = () => {
     if (decision !== 'success' && decision !== 'failed') {
       throw new UsageError(
@@ -66,7 +67,7 @@ export function runReviewResolve(
     }
     // The store's rules for a decision, checked before it opens: a typo is a usage error (exit 2).
     try {
-      parseResolve(decision, { note, ...(flags.by !== undefined ? { by: flags.by } : {}) });
+      parseResolve(decision, resolution);
     } catch (error) {
       if (!isStoreInputError(error)) throw error;
       throw new UsageError(
@@ -79,10 +80,7 @@ export function runReviewResolve(
   const work = async (store: ReferenceStore) => {
     if (decision !== 'success' && decision !== 'failed') return exitCodes.usage;
     try {
-      const record = await store.resolve(flags.merchantReference, decision, {
-        note,
-        ...(flags.by !== undefined ? { by: flags.by } : {}),
-      });
+      const record = await store.resolve(flags.merchantReference, decision, resolution);
       if (flags.json === true) {
         io.out.write(
           `${JSON.stringify({

@@ -41,13 +41,9 @@ export function authenticate(
   reply: FastifyReply,
 ): Caller | undefined {
   const lookup = context.tokens.lookup(product, request.headers.authorization);
-  if (!lookup.ok) {
-    sendError(reply, 401, problems[lookup.problem]);
-    return undefined;
-  }
-  const account = context.accounts.findById(product, lookup.accountId);
-  if (!account) {
-    sendError(reply, 401, problems.unknown);
+  const account = lookup.ok ? context.accounts.findById(product, lookup.accountId) : undefined;
+  if (!lookup.ok || !account) {
+    sendError(reply, 401, problems[lookup.ok ? 'unknown' : lookup.problem]);
     return undefined;
   }
   const block = accountBlock(account);

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Product } from '../../core/endpoints.js';
 import { loginRequestSchema } from '../../schemas/account.js';
 import type { SandboxContext } from '../context.js';
-import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { parseBody, sendError } from '../http/replies.js';
 import type { Account } from '../state/accounts.js';
 import { accountBlock } from './bearer.js';
 import { verifyPassword } from './passwords.js';
@@ -13,13 +13,10 @@ export async function checkLogin(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Account | undefined> {
-  const parsed = parseBody(loginRequestSchema, request.body);
-  if (!parsed.ok) {
-    sendValidationError(reply, parsed.errors);
-    return undefined;
-  }
+  const parsed = parseBody(loginRequestSchema, request.body, reply);
+  if (!parsed) return undefined;
   // Counted now, synchronously, before the password is hashed (see LoginLimits).
-  const attempt = context.loginLimits.attempt(request, product, parsed.data.email);
+  const attempt = context.loginLimits.attempt(request, product, parsed.email);
   if ('retryAfterSeconds' in attempt) {
     reply.header('retry-after', String(attempt.retryAfterSeconds));
     sendError(
@@ -30,8 +27,8 @@ export async function checkLogin(
     );
     return undefined;
   }
-  const account = context.accounts.find(product, parsed.data.email);
-  const valid = await verifyPassword(parsed.data.password, account?.passwordHash);
+  const account = context.accounts.find(product, parsed.email);
+  const valid = await verifyPassword(parsed.password, account?.passwordHash);
   if (!account || !valid) {
     sendError(reply, 401, 'These credentials do not match our records.');
     return undefined;

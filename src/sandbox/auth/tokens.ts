@@ -62,8 +62,4 @@ export class TokenRegistry {
   get size(): number {
     return this.#tokens.size;
   }
-
-  clear(): void {
-    this.#tokens.clear();
-  }
 }

@@ -1,32 +1,33 @@
 import type {} from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
-import type { FieldErrors } from '../../schemas/error-body.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendError, sendValidationError } from '../http/replies.js';
 
-/** What a bulk upload carried: the file (if any) and the optional `batch_id` text field. */
-export interface BulkUpload {
-  readonly file?: { readonly bytes: Buffer; readonly fileName?: string };
+/** What a bulk upload carried: the file and the optional `batch_id` text field. */
+interface BulkUpload {
+  readonly file: { readonly bytes: Buffer; readonly fileName?: string };
   readonly batchId?: string;
 }
 
-/** Why an upload could not be read: the status to answer and a message that says what to do. */
-export type UploadProblem =
-  | { readonly status: 400 | 413; readonly message: string }
-  | { readonly status: 422; readonly errors: FieldErrors };
-
-/** The longest text field read (`batch_id` is at most 64 characters). */
-export const FIELD_BYTES = 1024;
-
-/** Reads `file` (at most `maxFileBytes`, else 413) and `batch_id`; bad multipart is a 400. */
+/**
+ * Reads `file` (at most `maxFileBytes`, else 413) and `batch_id`; bad multipart is a 400.
+ * An upload that cannot be read is answered here, with a message that says what to do.
+ */
 export async function readBulkUpload(
   request: FastifyRequest,
   maxFileBytes: number,
-): Promise<{ ok: true; upload: BulkUpload } | { ok: false; problem: UploadProblem }> {
-  let file: BulkUpload['file'];
+  reply: FastifyReply,
+): Promise<BulkUpload | undefined> {
+  const invalid = (field: string, message: string): undefined => {
+    sendValidationError(reply, { [field]: [message] });
+    return undefined;
+  };
+  let file: BulkUpload['file'] | undefined;
   let batchId: string | undefined;
   let otherFile: string | undefined;
   try {
     for await (const part of request.parts({
-      limits: { fileSize: maxFileBytes, files: 1, fields: 20, parts: 21, fieldSize: FIELD_BYTES },
+      // A text field may be 1 KiB: `batch_id` is at most 64 characters.
+      limits: { fileSize: maxFileBytes, files: 1, fields: 20, parts: 21, fieldSize: 1024 },
     })) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
@@ -46,7 +47,7 @@ export async function readBulkUpload(
       }
     }
   } catch (error) {
-    return { ok: false, problem: problemOf(error, maxFileBytes) };
+    return answerUnreadable(reply, error, maxFileBytes);
   }
   if (file === undefined) {
     return invalid(
@@ -56,41 +57,30 @@ export async function readBulkUpload(
         : `The file field is required: the file was sent in field "${otherFile}"; name the field "file".`,
     );
   }
-  return { ok: true, upload: { file, ...(batchId === undefined ? {} : { batchId }) } };
+  return { file, ...(batchId === undefined ? {} : { batchId }) };
 }
 
-function invalid(field: string, message: string): { ok: false; problem: UploadProblem } {
-  return { ok: false, problem: { status: 422, errors: { [field]: [message] } } };
-}
-
-/** @fastify/multipart's and busboy's errors, reworded; every one is the client's doing. */
-function problemOf(error: unknown, maxFileBytes: number): UploadProblem {
+/** @fastify/multipart's and busboy's errors, reworded and answered; every one is the client's doing. */
+function answerUnreadable(reply: FastifyReply, error: unknown, maxFileBytes: number): undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return {
-        status: 413,
-        message: `The file is larger than the ${maxFileBytes}-byte limit of a bulk upload; split it into smaller files.`,
-      };
-    case 'FST_FILES_LIMIT':
-      return {
-        status: 422,
-        errors: { file: ['Send exactly one file per upload, in the field named "file".'] },
-      };
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return {
-        status: 413,
-        message: 'The upload has too many form fields; send only "file" and "batch_id".',
-      };
-    case 'FST_PROTO_VIOLATION':
-      return { status: 400, message: 'A form field is named "__proto__" or like it; rename it.' };
-    default: {
-      const reason = error instanceof Error ? error.message : String(error);
-      return {
-        status: 400,
-        message: `The multipart/form-data body could not be read (${reason}); send the file as a multipart upload in the field "file".`,
-      };
-    }
+  if (code === 'FST_FILES_LIMIT') {
+    sendValidationError(reply, {
+      file: ['Send exactly one file per upload, in the field named "file".'],
+    });
+  } else if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    const limit = `the ${maxFileBytes}-byte limit of a bulk upload`;
+    sendError(reply, 413, `The file is larger than ${limit}; split it into smaller files.`);
+  } else if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+    sendError(reply, 413, 'The upload has too many form fields; send only "file" and "batch_id".');
+  } else if (code === 'FST_PROTO_VIOLATION') {
+    sendError(reply, 400, 'A form field is named "__proto__" or like it; rename it.');
+  } else {
+    const reason = error instanceof Error ? error.message : String(error);
+    sendError(
+      reply,
+      400,
+      `The multipart/form-data body could not be read (${reason}); send the file as a multipart upload in the field "file".`,
+    );
   }
+  return undefined;
 }

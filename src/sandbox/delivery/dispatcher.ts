@@ -221,11 +221,10 @@ export class CallbackDispatcher {
   #later(ms: number, run: () => unknown): void {
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
-      try {
-        void Promise.resolve(run()).catch(() => undefined);
-      } catch {
-        // A throw in a delivery must never take the sandbox down.
-      }
+      // A throw in a delivery must never take the sandbox down.
+      void Promise.resolve()
+        .then(run)
+        .catch(() => undefined);
     }, ms);
     this.#timers.add(timer);
   }

@@ -8,15 +8,8 @@ const PROTOTYPE_KEY_MESSAGE =
   'The request body contains a "__proto__" or "constructor.prototype" key; remove it (such keys are refused to prevent prototype poisoning).';
 
 /** A client error Fastify's error handler turns into `{message}` with this status. */
-export class ClientError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ClientError';
-  }
-}
+export const clientError = (statusCode: number, message: string) =>
+  Object.assign(new Error(message), { statusCode });
 
 /** JSON bodies: empty is none, malformed or `__proto__` keys a 400, other content types a 415. */
 export function registerJsonBody(app: FastifyInstance): void {
@@ -26,24 +19,19 @@ export function registerJsonBody(app: FastifyInstance): void {
     { parseAs: 'string', bodyLimit: BODY_LIMIT },
     (_request, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text.trim() === '') {
-        done(null, undefined);
-        return;
-      }
+      if (text.trim() === '') return done(null, undefined);
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch {
-        done(new ClientError(400, 'The request body is not valid JSON.'), undefined);
-        return;
+        return done(clientError(400, 'The request body is not valid JSON.'), undefined);
       }
       try {
         if (typeof value === 'object' && value !== null) {
           secureJson.scan(value, { protoAction: 'error', constructorAction: 'error' });
         }
       } catch {
-        done(new ClientError(400, PROTOTYPE_KEY_MESSAGE), undefined);
-        return;
+        return done(clientError(400, PROTOTYPE_KEY_MESSAGE), undefined);
       }
       done(null, value);
     },

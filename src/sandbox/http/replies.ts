@@ -19,17 +19,21 @@ export function sendValidationError(reply: FastifyReply, errors: FieldErrors, co
   return reply.code(422).send(code === undefined ? body : { ...body, code });
 }
 
-/** Parses a body with its schema (missing reads as `{}`); over-long strings are refused first. */
-export function parseBody<S extends z.ZodType>(
+/**
+ * Parses a body with its schema (missing reads as `{}`); over-long strings are refused first.
+ * A refused body is answered here (422) and gives `undefined`.
+ */
+export function parseBody<S extends z.ZodType<object>>(
   schema: S,
   body: unknown,
-): { ok: true; data: z.output<S> } | { ok: false; errors: FieldErrors } {
+  reply: FastifyReply,
+): z.output<S> | undefined {
   const input = body === undefined ? {} : body;
   const oversized = oversizedStrings(input);
-  if (oversized) return { ok: false, errors: oversized };
-  const result = schema.safeParse(input);
-  if (result.success) return { ok: true, data: result.data };
-  return { ok: false, errors: fieldErrorsFrom(result.error, input) };
+  const result = oversized ? undefined : schema.safeParse(input);
+  if (result?.success) return result.data;
+  sendValidationError(reply, oversized ?? fieldErrorsFrom(result!.error, input));
+  return undefined;
 }
 
 /** Each in-memory list has a cap (`recordLimit`): one more is a 429 `sandbox_full`, until a reset. */

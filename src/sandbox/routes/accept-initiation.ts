@@ -4,7 +4,7 @@ import type { SandboxContext } from '../context.js';
 import { CONTROL_URL_MESSAGE, isControlUrl } from '../http/control-path.js';
 import { atCapacity, parseBody, sendValidationError } from '../http/replies.js';
 import type { CollectionRecord } from '../state/collections.js';
-import { autoSettle, openCollection } from '../state/open-collection.js';
+import { autoSettle, type CollectionOpening, openCollection } from '../state/open-collection.js';
 
 /** The initiation answer: the two references a merchant must keep, at the top level. */
 export function initiationView(record: CollectionRecord, message: string) {
@@ -26,45 +26,32 @@ export function aboveMaxAmount(context: SandboxContext, amount: number, reply: F
   return true;
 }
 
-/** Refuses a callback_url into the control API (422, nothing recorded). */
-export function controlCallbackUrl(callbackUrl: string | undefined, reply: FastifyReply) {
-  if (callbackUrl === undefined || !isControlUrl(callbackUrl)) return false;
-  sendValidationError(reply, { callback_url: [CONTROL_URL_MESSAGE] });
-  return true;
+/** Opens a collection whose body passed its schema: the amount cap, no control-API callback, room. */
+export function openChecked(
+  context: SandboxContext,
+  opening: CollectionOpening,
+  reply: FastifyReply,
+) {
+  if (aboveMaxAmount(context, opening.amount, reply)) return undefined;
+  if (opening.callback_url !== undefined && isControlUrl(opening.callback_url)) {
+    sendValidationError(reply, { callback_url: [CONTROL_URL_MESSAGE] });
+    return undefined;
+  }
+  if (atCapacity(context, reply, 'collections', context.collections.size)) return undefined;
+  return openCollection(context, opening);
 }
-
-type InitiationBody = {
-  amount: number;
-  msisdn?: string | undefined;
-  callback_url?: string | undefined;
-  description?: string | undefined;
-};
 
 export function acceptInitiation(
   context: SandboxContext,
   channel: 'mno' | 'bank' | 'pay_mobile',
-  schema: z.ZodType<InitiationBody>,
+  schema: z.ZodType<Omit<CollectionOpening, 'channel' | 'ownerId'>>,
   request: { body: unknown; ownerId: number | null },
   reply: FastifyReply,
 ): ReturnType<typeof initiationView> | undefined {
-  const parsed = parseBody(schema, request.body);
-  if (!parsed.ok) {
-    sendValidationError(reply, parsed.errors);
-    return undefined;
-  }
-  const { amount, msisdn, callback_url, description } = parsed.data;
-  if (aboveMaxAmount(context, amount, reply)) return undefined;
-  if (controlCallbackUrl(callback_url, reply)) return undefined;
-  if (atCapacity(context, reply, 'collections', context.collections.size)) return undefined;
-  const { ownerId } = request;
-  const record = openCollection(context, {
-    channel,
-    amount,
-    msisdn,
-    callback_url,
-    description,
-    ownerId,
-  });
+  const parsed = parseBody(schema, request.body, reply);
+  const record =
+    parsed && openChecked(context, { ...parsed, channel, ownerId: request.ownerId }, reply);
+  if (!record) return undefined;
   if (channel === 'bank') {
     return initiationView(record, 'Control number issued; the customer pays it at a bank.');
   }

@@ -14,7 +14,7 @@ import { authenticate, type Caller } from '../auth/bearer.js';
 import { holdBatch, runAirtimeBatch } from '../bulk/run-batch.js';
 import { readBulkUpload } from '../bulk/upload.js';
 import type { SandboxContext } from '../context.js';
-import { ClientError } from '../http/json-body.js';
+import { clientError } from '../http/json-body.js';
 import { atCapacity, sendError, sendValidationError } from '../http/replies.js';
 import { toCents, toShillings } from '../money.js';
 
@@ -38,7 +38,7 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
       throwFileSizeLimit: true,
     });
     scope.addContentTypeParser('*', (_request, _payload, done) => {
-      done(new ClientError(415, NOT_MULTIPART), undefined);
+      done(clientError(415, NOT_MULTIPART), undefined);
     });
     // Before the body is read: an unauthenticated or oversized upload is not read at all.
     scope.addHook('onRequest', async (request, reply) => {
@@ -57,22 +57,17 @@ export function registerAirtimeBulkRoute(app: FastifyInstance, context: SandboxC
     scope.post(AIRTIME_BULK_PATH, async (request, reply) => {
       const caller = callers.get(request)!;
       if (!request.isMultipart()) return sendError(reply, 415, NOT_MULTIPART);
-      const read = await readBulkUpload(request, limits.maxFileBytes);
-      if (!read.ok) {
-        const { problem } = read;
-        return problem.status === 422
-          ? sendValidationError(reply, problem.errors)
-          : sendError(reply, problem.status, problem.message);
-      }
-      const { file, batchId: givenBatchId } = read.upload;
+      const upload = await readBulkUpload(request, limits.maxFileBytes, reply);
+      if (!upload) return reply;
+      const { file, batchId: givenBatchId } = upload;
       const batchId = airtimeBulkBatchIdSchema.safeParse(givenBatchId ?? ulid());
       if (!batchId.success) {
         return sendValidationError(reply, { batch_id: batchId.error.issues.map((i) => i.message) });
       }
       let parsed: Awaited<ReturnType<typeof readAirtimeBulkFile>>;
       try {
-        parsed = await readAirtimeBulkFile(file!.bytes, {
-          ...(file!.fileName === undefined ? {} : { fileName: file!.fileName }),
+        parsed = await readAirtimeBulkFile(file.bytes, {
+          ...(file.fileName === undefined ? {} : { fileName: file.fileName }),
           maxRows: limits.maxRows,
         });
       } catch (error) {

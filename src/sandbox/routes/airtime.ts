@@ -6,7 +6,7 @@ import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
 import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
-import { toCents, toShillings, WALLET_LIMIT_MESSAGE } from '../money.js';
+import { toCents, WALLET_LIMIT_MESSAGE } from '../money.js';
 import { newControlNumber, unique } from '../references.js';
 import { registerAccount } from '../state/account-setup.js';
 import { airtimeUserView } from '../state/accounts.js';
@@ -14,18 +14,14 @@ import { airtimePaymentView } from '../state/airtime.js';
 import { aboveMaxAmount } from './accept-initiation.js';
 
 export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxContext): void {
-  const userWithWallet = (accountId: number) => {
-    const account = context.accounts.findById('airtime', accountId)!;
-    const balance = context.wallets.of('airtime', accountId).balance;
-    return {
-      ...airtimeUserView(account),
-      wallet: { balance: toShillings(balance), currency: 'TZS' },
-    };
-  };
+  const userWithWallet = (accountId: number) => ({
+    ...airtimeUserView(context.accounts.findById('airtime', accountId)!),
+    wallet: context.wallets.of('airtime', accountId).view(),
+  });
   app.post(routePath(endpoints.airtimeRegister), async (request, reply) => {
-    const parsed = parseBody(endpoints.airtimeRegister.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const fields = { product: 'airtime' as const, ...parsed.data, role_id: 2 as const };
+    const parsed = parseBody(endpoints.airtimeRegister.request, request.body, reply);
+    if (!parsed) return reply;
+    const fields = { product: 'airtime' as const, ...parsed, role_id: 2 as const };
     const account = await registerAccount(context, fields, reply);
     if (!account) return reply;
     return reply.code(201).send({
@@ -51,9 +47,9 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
   app.post(routePath(endpoints.airtimePurchase), async (request, reply) => {
     const caller = authenticate(context, 'airtime', request, reply);
     if (!caller) return reply;
-    const parsed = parseBody(endpoints.airtimePurchase.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const { msisdn, amount } = parsed.data;
+    const parsed = parseBody(endpoints.airtimePurchase.request, request.body, reply);
+    if (!parsed) return reply;
+    const { msisdn, amount } = parsed;
     if (aboveMaxAmount(context, amount, reply)) return reply;
     if (atCapacity(context, reply, 'airtime payments', context.airtime.payments.length)) {
       return reply;
@@ -83,9 +79,9 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
   app.post(routePath(endpoints.airtimeRecharge), async (request, reply) => {
     const caller = authenticate(context, 'airtime', request, reply);
     if (!caller) return reply;
-    const parsed = parseBody(endpoints.airtimeRecharge.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
+    const parsed = parseBody(endpoints.airtimeRecharge.request, request.body, reply);
+    if (!parsed) return reply;
+    if (aboveMaxAmount(context, parsed.amount, reply)) return reply;
     if (atCapacity(context, reply, 'recharges', context.airtime.recharges.size)) return reply;
     const now = context.nowIso();
     const controlNumber = unique(
@@ -95,8 +91,8 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
     context.airtime.recharges.set(controlNumber, {
       controlNumber,
       accountId: caller.account.id,
-      amount: parsed.data.amount,
-      msisdn: parsed.data.msisdn ?? null,
+      amount: parsed.amount,
+      msisdn: parsed.msisdn ?? null,
       status: 'pending',
       created_at: now,
       updated_at: now,
@@ -105,14 +101,14 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       message: 'Recharge started. Pay the control number to top up the wallet.',
       controlNumber,
       status: 'pending',
-      amount: parsed.data.amount,
+      amount: parsed.amount,
     };
   });
   // Unsigned, yet safe: a recharge leaves pending once, checked and credited in one step.
   app.post(routePath(endpoints.airtimeRechargeCallback), async (request, reply) => {
-    const parsed = parseBody(endpoints.airtimeRechargeCallback.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const { controlNumber, status } = parsed.data;
+    const parsed = parseBody(endpoints.airtimeRechargeCallback.request, request.body, reply);
+    if (!parsed) return reply;
+    const { controlNumber, status } = parsed;
     const recharge = context.airtime.recharges.get(controlNumber);
     if (!recharge) return sendError(reply, 404, `No recharge has control number ${controlNumber}.`);
     if (recharge.status !== 'pending') {

@@ -6,12 +6,12 @@ import { resolveProvider } from '../../schemas/provider.js';
 import { renderCheckoutPage } from '../checkout/page.js';
 import type { SandboxContext } from '../context.js';
 import { DECLINED_CARD_SUFFIX } from '../engine/test-numbers.js';
-import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { helmetOptions } from '../http/security-headers.js';
 import { newSessionId } from '../references.js';
-import { autoSettle, openCollection } from '../state/open-collection.js';
-import { aboveMaxAmount, controlCallbackUrl } from './accept-initiation.js';
+import { autoSettle } from '../state/open-collection.js';
+import { openChecked } from './accept-initiation.js';
 
 const apiBase = sandboxPrefixes.collection;
 const checkoutPath = `${apiBase}/checkout/:token`;
@@ -43,12 +43,10 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     return record;
   };
   app.post(routePath(endpoints.initiateSecure), async (request, reply) => {
-    const parsed = parseBody(endpoints.initiateSecure.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    if (aboveMaxAmount(context, parsed.data.amount, reply)) return reply;
-    if (controlCallbackUrl(parsed.data.callback_url, reply)) return reply;
-    if (atCapacity(context, reply, 'collections', context.collections.size)) return reply;
-    const record = openCollection(context, { channel: 'secure', ...parsed.data, ownerId: null });
+    const parsed = parseBody(endpoints.initiateSecure.request, request.body, reply);
+    if (!parsed) return reply;
+    const record = openChecked(context, { channel: 'secure', ...parsed, ownerId: null }, reply);
+    if (!record) return reply;
     const origin = publicOrigin(request, context.selfUrl);
     return {
       message: 'Checkout created; send the customer to payment_url.',
@@ -61,15 +59,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     };
   });
   app.post(routePath(endpoints.checkoutMno), async (request, reply) => {
-    const parsed = parseBody(endpoints.checkoutMno.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const record = payable(parsed.data.token, reply, 401);
+    const parsed = parseBody(endpoints.checkoutMno.request, request.body, reply);
+    if (!parsed) return reply;
+    const record = payable(parsed.token, reply, 401);
     if (!record) return reply;
     if (record.msisdn !== null) {
       return sendError(reply, 409, 'A phone payment for this checkout is already in progress.');
     }
-    record.msisdn = parsed.data.msisdn;
-    record.provider = resolveProvider(parsed.data.msisdn) ?? null;
+    record.msisdn = parsed.msisdn;
+    record.provider = resolveProvider(parsed.msisdn) ?? null;
     record.updated_at = context.nowIso();
     autoSettle(context, record);
     return {
@@ -81,9 +79,9 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     };
   });
   app.post(routePath(endpoints.portalSession), async (request, reply) => {
-    const parsed = parseBody(endpoints.portalSession.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const record = payable(parsed.data.token, reply, 401);
+    const parsed = parseBody(endpoints.portalSession.request, request.body, reply);
+    if (!parsed) return reply;
+    const record = payable(parsed.token, reply, 401);
     if (!record) return reply;
     // A session moves no money, so it may open while a phone payment waits; the latest few are kept.
     const sessions = record.sessions;
@@ -105,9 +103,9 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     const { token } = request.params as { token: string };
     const record = payable(token, reply, 404);
     if (!record) return reply;
-    const parsed = parseBody(cardPaymentSchema, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const expiresAt = record.sessions.get(parsed.data.session_id);
+    const parsed = parseBody(cardPaymentSchema, request.body, reply);
+    if (!parsed) return reply;
+    const expiresAt = record.sessions.get(parsed.session_id);
     if (expiresAt === undefined) {
       return sendValidationError(reply, {
         session_id: ['The session_id is not a card session of this checkout.'],
@@ -127,8 +125,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
       return sendError(reply, 409, message);
     }
     // One card payment per session: a declined card needs a new session, as a real portal does.
-    record.sessions.delete(parsed.data.session_id);
-    const declined = parsed.data.card_number.endsWith(DECLINED_CARD_SUFFIX);
+    record.sessions.delete(parsed.session_id);
+    const declined = parsed.card_number.endsWith(DECLINED_CARD_SUFFIX);
     // The card network answers at once: settle through the engine callback, as a real one would.
     await context.engine.settle(record, declined ? 'failed' : 'success', 'card');
     return {

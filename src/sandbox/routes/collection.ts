@@ -4,7 +4,7 @@ import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
-import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { parseBody, sendError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { collectionUserView } from '../state/accounts.js';
 import { collectionView } from '../state/collections.js';
@@ -53,12 +53,9 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
   app.post(routePath(endpoints.collectionStatus), (request, reply) => {
     const caller = authenticate(context, 'collection', request, reply);
     if (!caller) return;
-    const parsed = parseBody(endpoints.collectionStatus.request, request.body);
-    if (!parsed.ok) {
-      sendValidationError(reply, parsed.errors);
-      return;
-    }
-    const record = context.collections.findByRef(parsed.data.ref_id);
+    const parsed = parseBody(endpoints.collectionStatus.request, request.body, reply);
+    if (!parsed) return;
+    const record = context.collections.findByRef(parsed.ref_id);
     // A merchant sees its own transactions and the unowned ones (secure, pay_mobile).
     if (!record || (record.ownerId !== null && record.ownerId !== caller.account.id)) {
       sendError(reply, 404, 'No transaction has this control number or reference.');

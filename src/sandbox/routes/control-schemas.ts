@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, passwordSchema } from '../../schemas/account.js';
+import { emailSchema, passwordSchema, registerRequestSchema } from '../../schemas/account.js';
 import { airtimeRoleSchema, airtimeUserStatusSchema } from '../../schemas/airtime.js';
 import { amountSchema } from '../../schemas/amount.js';
 import { collectionStatusRequestSchema } from '../../schemas/collection.js';
@@ -15,16 +15,8 @@ export const controlAccountSchema = z
     product: productSchema,
     email: emailSchema,
     password: passwordSchema.optional(),
-    name: z
-      .string({ error: 'The name must be a string.' })
-      .trim()
-      .min(1, { error: 'The name may not be empty.' })
-      .max(255, { error: 'The name may not be greater than 255 characters.' })
-      .optional(),
-    phone: z
-      .string({ error: 'The phone must be a string.' })
-      .regex(/^255\d{9}$/, { error: 'The phone must be 255 followed by nine digits.' })
-      .optional(),
+    name: registerRequestSchema.shape.name.optional(),
+    phone: registerRequestSchema.shape.phone.optional(),
     status: z.string({ error: 'The status must be a string.' }).optional(),
     role_id: airtimeRoleSchema.optional(),
   })

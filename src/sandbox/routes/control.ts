@@ -17,13 +17,6 @@ import {
   walletCreditSchema,
 } from './control-schemas.js';
 
-export { CONTROL_PREFIX } from '../http/control-path.js';
-
-function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  return address === '::1' || /^(::ffff:)?127\./.test(address);
-}
-
 /** Who may drive the sandbox: loopback or `allowedHosts`, and the control key when one is set. */
 function controlRefusal(context: SandboxContext, guard: HostGuard, request: FastifyRequest) {
   // The sandbox's own callback deliveries are never a control caller, key or no key.
@@ -42,7 +35,8 @@ function controlRefusal(context: SandboxContext, guard: HostGuard, request: Fast
       ? undefined
       : { status: 401, message: 'The control API needs a valid x-control-key header.' };
   }
-  return isLoopback(request.socket.remoteAddress)
+  const address = request.socket.remoteAddress ?? '';
+  return address === '::1' || /^(::ffff:)?127\./.test(address)
     ? undefined
     : { status: 403, message: 'The control API answers loopback callers only.' };
 }
@@ -67,9 +61,9 @@ export function registerControlRoutes(
         }
       });
       control.post('/accounts', async (request, reply) => {
-        const parsed = parseBody(controlAccountSchema, request.body);
-        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-        const { status, ...fields } = parsed.data;
+        const parsed = parseBody(controlAccountSchema, request.body, reply);
+        if (!parsed) return reply;
+        const { status, ...fields } = parsed;
         const input = { ...fields, status: status as Account['status'] | undefined };
         const existing = context.accounts.find(fields.product, fields.email);
         if (existing) {
@@ -89,13 +83,12 @@ export function registerControlRoutes(
         return reply.code(201).send({ message: 'Account created.', account: accountView(account) });
       });
       control.post('/wallets/credit', async (request, reply) => {
-        const parsed = parseBody(walletCreditSchema, request.body);
-        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-        const account = context.accounts.find(parsed.data.product, parsed.data.email);
-        if (!account)
-          return sendError(reply, 404, `No ${parsed.data.product} account has this email.`);
+        const parsed = parseBody(walletCreditSchema, request.body, reply);
+        if (!parsed) return reply;
+        const account = context.accounts.find(parsed.product, parsed.email);
+        if (!account) return sendError(reply, 404, `No ${parsed.product} account has this email.`);
         const wallet = context.wallets.of(account.product, account.id);
-        const cents = toCents(parsed.data.amount);
+        const cents = toCents(parsed.amount);
         if (!wallet.canCredit(cents)) {
           return sendValidationError(reply, { amount: [WALLET_LIMIT_MESSAGE] }, 'wallet_limit');
         }
@@ -103,21 +96,21 @@ export function registerControlRoutes(
         return { balance: toShillings(wallet.balance) };
       });
       control.post('/collection/settle', async (request, reply) => {
-        const parsed = parseBody(settleSchema, request.body);
-        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-        const record = context.collections.findByRef(parsed.data.ref_id);
+        const parsed = parseBody(settleSchema, request.body, reply);
+        if (!parsed) return reply;
+        const record = context.collections.findByRef(parsed.ref_id);
         if (!record)
           return sendError(reply, 404, 'No transaction has this control number or reference.');
         // The engine calls the sandbox's own callback route over HTTP; its answer is passed on.
-        const result = await context.engine.settle(record, parsed.data.outcome);
+        const result = await context.engine.settle(record, parsed.outcome);
         return reply.code(result.statusCode).send(result.body);
       });
       control.get('/sms', async () => ({ messages: context.sms.list() }));
       // Every airtime payment, oldest first: tests ask how often a number was paid.
       control.get('/airtime/payments', async (request, reply) => {
-        const parsed = parseBody(airtimePaymentsQuerySchema, request.query);
-        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-        const { msisdn, reference, status } = parsed.data;
+        const parsed = parseBody(airtimePaymentsQuerySchema, request.query, reply);
+        if (!parsed) return reply;
+        const { msisdn, reference, status } = parsed;
         const payments = context.airtime.payments
           .filter(
             (payment) =>
@@ -131,9 +124,9 @@ export function registerControlRoutes(
       control.get('/deliveries', async () => ({ deliveries: context.dispatcher.log() }));
       control.get('/faults', async () => ({ faults: context.faults }));
       control.post('/faults', async (request, reply) => {
-        const parsed = parseBody(faultSettingsSchema, request.body);
-        if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-        return { faults: context.faultBoard.patch(parsed.data) };
+        const parsed = parseBody(faultSettingsSchema, request.body, reply);
+        if (!parsed) return reply;
+        return { faults: context.faultBoard.patch(parsed) };
       });
       control.post('/reset', async () => {
         await reset();

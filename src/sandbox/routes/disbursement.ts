@@ -3,23 +3,19 @@ import { endpoints } from '../../core/endpoints.js';
 import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
-import { parseBody, sendValidationError } from '../http/replies.js';
+import { parseBody } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
-import { toShillings } from '../money.js';
 import { registerAccount } from '../state/account-setup.js';
 import { disbursementUserView } from '../state/accounts.js';
 import { disbursementView } from '../state/disbursements.js';
 import { registerPayout } from './payout.js';
 
 export function registerDisbursementRoutes(app: FastifyInstance, context: SandboxContext): void {
-  const walletOf = (accountId: number) => ({
-    balance: toShillings(context.wallets.of('disbursement', accountId).balance),
-    currency: 'TZS' as const,
-  });
+  const walletOf = (accountId: number) => context.wallets.of('disbursement', accountId).view();
   app.post(routePath(endpoints.disbursementRegister), async (request, reply) => {
-    const parsed = parseBody(endpoints.disbursementRegister.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const fields = { product: 'disbursement' as const, ...parsed.data };
+    const parsed = parseBody(endpoints.disbursementRegister.request, request.body, reply);
+    if (!parsed) return reply;
+    const fields = { product: 'disbursement' as const, ...parsed };
     const account = await registerAccount(context, fields, reply);
     if (!account) return reply;
     // The spec issues a token at registration; it works once the account is verified.
@@ -52,10 +48,10 @@ export function registerDisbursementRoutes(app: FastifyInstance, context: Sandbo
   app.post(routePath(endpoints.disbursementPayments), async (request, reply) => {
     const caller = authenticate(context, 'disbursement', request, reply);
     if (!caller) return reply;
-    const parsed = parseBody(endpoints.disbursementPayments.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const page = parsed.data.page ?? 1;
-    const perPage = parsed.data.per_page ?? 15;
+    const parsed = parseBody(endpoints.disbursementPayments.request, request.body, reply);
+    if (!parsed) return reply;
+    const page = parsed.page ?? 1;
+    const perPage = parsed.per_page ?? 15;
     const start = (page - 1) * perPage;
     const { records, total } = context.disbursements.pageOfAccount(
       caller.account.id,

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { payloadFromQuery } from '../../callbacks/query-payload.js';
 import { endpoints } from '../../core/endpoints.js';
 import type { MerchantCallback } from '../../schemas/collection.js';
 import { sameSecret } from '../auth/shared-secret.js';
 import type { SandboxContext } from '../context.js';
-import { engineCallbackFromQuery } from '../engine/callback-query.js';
-import { parseBody, sendError, sendValidationError } from '../http/replies.js';
+import { parseBody, sendError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 
 /** The engine's callback, GET or POST: a transaction leaves pending once, then the merchant hears. */
@@ -15,9 +15,8 @@ export function registerEngineCallback(app: FastifyInstance, context: SandboxCon
     if (key !== undefined && !sameSecret(request.headers['x-engine-key'], key)) {
       return sendError(reply, 401, 'Unauthenticated: the x-engine-key is missing or not valid.');
     }
-    const parsed = parseBody(endpoints.engineCallback.request, payload);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const callback = parsed.data;
+    const callback = parseBody(endpoints.engineCallback.request, payload, reply);
+    if (!callback) return reply;
     const record = context.collections.findByPaymentReference(callback.data.paymentReference);
     if (!record) {
       return sendError(reply, 404, 'No transaction has this paymentReference.');
@@ -61,7 +60,9 @@ export function registerEngineCallback(app: FastifyInstance, context: SandboxCon
     };
   };
   app.post(path, async (request, reply) => handle(request.body, request, reply));
-  app.get(path, async (request, reply) =>
-    handle(engineCallbackFromQuery(request.url), request, reply),
-  );
+  // GET carries the body's fields in the query (`data[amount]=…` or `data.amount=…`).
+  app.get(path, async (request, reply) => {
+    const query = new URL(request.url, 'http://sandbox').searchParams;
+    return handle(payloadFromQuery(query), request, reply);
+  });
 }

@@ -18,9 +18,9 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
   app.post(routePath(endpoints.disbursementPay), async (request, reply) => {
     const caller = authenticate(context, 'disbursement', request, reply);
     if (!caller) return reply;
-    const parsed = parseBody(endpoints.disbursementPay.request, request.body);
-    if (!parsed.ok) return sendValidationError(reply, parsed.errors);
-    const { msisdn, amount, name } = parsed.data;
+    const parsed = parseBody(endpoints.disbursementPay.request, request.body, reply);
+    if (!parsed) return reply;
+    const { msisdn, amount, name } = parsed;
     if (aboveMaxAmount(context, amount, reply)) return reply;
     // MSISDN format, then the provider: each its own 400.
     if (!msisdnSchema.safeParse(msisdn).success) {

@@ -1,21 +1,13 @@
 import type { FastifyReply } from 'fastify';
-import type { Product } from '../../core/endpoints.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SandboxContext } from '../context.js';
 import { atCapacity, sendValidationError } from '../http/replies.js';
 import { toCents } from '../money.js';
+import type { SeedAccount } from '../options.js';
 import type { Account } from './accounts.js';
 
-export interface AccountFields {
-  product: Product;
-  email: string;
-  password?: string | undefined;
-  name?: string | undefined;
-  phone?: string | undefined;
-  status?: Account['status'] | undefined;
-  role_id?: Account['role_id'] | undefined;
-  balance?: number | undefined;
-}
+/** A seed account's fields; an update may leave the password out. */
+export type AccountFields = Omit<SeedAccount, 'password'> & { password?: string | undefined };
 
 /** Creates an account (the password is hashed here and nowhere else keeps it). */
 export async function createAccount(

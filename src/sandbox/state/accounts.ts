@@ -56,12 +56,6 @@ export class AccountBook {
   count(): number {
     return this.#byId.size;
   }
-
-  clear(): void {
-    this.#byEmail.clear();
-    this.#byId.clear();
-    this.#nextId.clear();
-  }
 }
 
 export function airtimeUserView(account: Account) {

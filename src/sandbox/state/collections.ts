@@ -1,29 +1,17 @@
-import type { CollectionChannel, CollectionStatus } from '../../schemas/collection.js';
-import type { Provider } from '../../schemas/provider.js';
+import type { collectionTransactionSchema } from '../../schemas/collection.js';
+import type { WireRecord } from './wire-record.js';
 
-export interface CollectionRecord {
-  readonly controlNumber: string;
-  /** The engine reference; the engine callback's `data.paymentReference`. */
-  readonly reference: string;
-  readonly external_reference: string | null;
+/** The transaction as the status operation shows it, plus what only the sandbox keeps. */
+export type CollectionRecord = WireRecord<typeof collectionTransactionSchema> & {
   /** The hosted checkout's token (secure channel only); never shown by the status operation. */
   readonly paymentToken: string | null;
-  readonly channel: CollectionChannel;
-  readonly amount: number;
-  msisdn: string | null;
-  provider: Provider | null;
-  status: CollectionStatus;
-  transactionID: string | null;
-  paid_amount: number | null;
   readonly callback_url: string | null;
   readonly description: string | null;
   /** The collection account that started it; `null` for the unauthenticated channels. */
   readonly ownerId: number | null;
   /** Card sessions opened on the hosted checkout: session id → when it expires (epoch ms). */
   readonly sessions: Map<string, number>;
-  readonly created_at: string;
-  updated_at: string;
-}
+};
 
 export class CollectionBook {
   readonly #byControlNumber = new Map<string, CollectionRecord>();
@@ -40,6 +28,7 @@ export class CollectionBook {
     return this.#byControlNumber.get(refId) ?? this.#byReference.get(refId);
   }
 
+  /** `reference` is the engine's: the engine callback's `data.paymentReference`. */
   findByPaymentReference(reference: string): CollectionRecord | undefined {
     return this.#byReference.get(reference);
   }
@@ -58,12 +47,6 @@ export class CollectionBook {
 
   all(): CollectionRecord[] {
     return [...this.#byControlNumber.values()];
-  }
-
-  clear(): void {
-    this.#byControlNumber.clear();
-    this.#byReference.clear();
-    this.#byToken.clear();
   }
 }
 

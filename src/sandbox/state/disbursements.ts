@@ -1,21 +1,15 @@
-import type { DisbursementStatus } from '../../schemas/disbursement.js';
+import type { disbursementPaymentSchema } from '../../schemas/disbursement.js';
 import type { Provider } from '../../schemas/provider.js';
+import type { WireRecord } from './wire-record.js';
 
 /** A payout: pending while the gateway is asked, then completed (or failed, our decision). */
-export interface DisbursementRecord {
-  readonly txnid: string;
-  readonly refid: string;
+export type DisbursementRecord = WireRecord<typeof disbursementPaymentSchema> & {
   readonly accountId: number;
-  readonly amount: number;
   readonly charge: number;
-  readonly msisdn: string;
   readonly provider: Provider;
-  readonly name: string;
-  status: DisbursementStatus;
   message: string;
-  readonly created_at: string;
   updated_at: string;
-}
+};
 
 export class DisbursementBook {
   readonly #records: DisbursementRecord[] = [];
@@ -43,11 +37,6 @@ export class DisbursementBook {
   ): { records: DisbursementRecord[]; total: number } {
     const own = this.#records.filter((record) => record.accountId === accountId).reverse();
     return { records: own.slice(skip, skip + count), total: own.length };
-  }
-
-  clear(): void {
-    this.#records.length = 0;
-    this.#references.clear();
   }
 }
 

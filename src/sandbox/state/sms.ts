@@ -23,8 +23,4 @@ export class SmsOutbox {
   list(): readonly SmsMessage[] {
     return this.#messages;
   }
-
-  clear(): void {
-    this.#messages.length = 0;
-  }
 }
