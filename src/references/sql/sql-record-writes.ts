@@ -59,46 +59,30 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
     }
   }
   protected async attach(reference: string, parsed: References): Promise<TransactionRecord> {
-    try {
-      return await this.sql
-        .open()
-        .transaction()
-        .execute(async (trx) => {
-          const record = await lockRecord(trx, this.sql.dialect, reference);
-          const columns = await claimReferences(trx, this.sql.dialect, record, parsed);
-          if (columns === undefined) return record;
-          const updatedAt = this.sql.instant(this.sql.now());
-          return this.#update(trx, reference, { ...columns, updated_at: updatedAt });
-        });
-    } catch (error) {
-      throw await explainConflict(this.sql.database, error, reference, parsed);
-    }
+    return (await this.#write(reference, parsed, undefined, undefined)).record;
   }
-  protected async move(
+  protected move(
     reference: string,
     parsed: ParsedTransition,
     leaseToken: string | undefined,
   ): Promise<Moved> {
-    const { dialect } = this.sql;
-    return this.sql
-      .open()
-      .transaction()
-      .execute(async (trx) => {
-        const record = await lockRecord(trx, dialect, reference);
-        if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
-        const change = statusChange(record, parsed, this.sql.now());
-        if (change === undefined) return { record, changed: false };
-        const updated = await this.#update(trx, reference, {
-          updated_at: this.sql.instant(change.updatedAt),
-          ...statusColumns(dialect, change, parsed),
-        });
-        return { record: updated, changed: true };
-      });
+    return this.#write(reference, {}, parsed, leaseToken);
   }
-  /** A refused move is decided in code, so the references commit and the refusal follows. */
-  protected async writeAnswer(answer: ParsedAnswerWrite): Promise<Moved> {
+  protected writeAnswer(answer: ParsedAnswerWrite): Promise<Moved> {
+    const { merchantReference, refs, transition, leaseToken } = answer;
+    return this.#write(merchantReference, refs, transition, leaseToken);
+  }
+  /**
+   * References, status or both in one transaction. A refused move is decided in code, so the
+   * references commit and the refusal follows.
+   */
+  async #write(
+    reference: string,
+    refs: References,
+    transition: ParsedTransition | undefined,
+    leaseToken: string | undefined,
+  ): Promise<Moved> {
     const { dialect } = this.sql;
-    const { merchantReference: reference, refs, transition, leaseToken } = answer;
     let refused: unknown;
     let result: Moved;
     try {
@@ -112,7 +96,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           const at = this.sql.now();
           let change: StatusChange | undefined;
           try {
-            change = statusChange(record, transition, at);
+            change = transition && statusChange(record, transition, at);
           } catch (error) {
             if (!isInvalidTransitionError(error)) throw error;
             refused = error;
@@ -121,7 +105,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           const updated = await this.#update(trx, reference, {
             ...(claimed ?? {}),
             updated_at: this.sql.instant(at),
-            ...(change === undefined ? {} : statusColumns(dialect, change, transition)),
+            ...(change && transition ? statusColumns(dialect, change, transition) : {}),
           });
           return { record: updated, changed: change !== undefined };
         });
