@@ -1,3 +1,4 @@
+import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbox/input-rules.js';
 import type { ReferenceStore } from '../references/types.js';
 import { findRecord } from './find-record.js';
 import {
@@ -8,8 +9,7 @@ import {
   redactedHeaders,
   validationResponse,
 } from './http.js';
-import { claimTooLong, maxInboxUrlLength } from './inbox-limits.js';
-import { parseCallback } from './parse-callback.js';
+import { type ParsedCallback, parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { payloadFromQuery } from './query-payload.js';
 
@@ -132,4 +132,21 @@ function sizeOf(body: unknown): number {
   } catch {
     return Number.POSITIVE_INFINITY;
   }
+}
+
+/** Checked before storing: the store's refusal would be a 503 retried forever, so a 4xx. */
+function claimTooLong(callback: ParsedCallback): Record<string, string[]> | undefined {
+  const reference = callback.claim.paymentReference;
+  // PostgreSQL text cannot hold a NUL: refused forever, so a 422 rather than a 503.
+  if (reference.includes('\u0000')) {
+    return {
+      'data.paymentReference': ['The data.paymentReference must not contain a NUL character.'],
+    };
+  }
+  if (reference.length <= maxClaimedReferenceLength) return undefined;
+  return {
+    'data.paymentReference': [
+      `The data.paymentReference may not be greater than ${maxClaimedReferenceLength} characters.`,
+    ],
+  };
 }

@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import type { CallbackClaim } from '../references/inbox/types.js';
 import { engineCallbackSchema, merchantCallbackSchema } from '../schemas/collection.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
-import { MAX_CALLBACK_NESTING, nestedDeeperThan } from './nesting-depth.js';
 
 export interface ParsedCallback {
   text: string;
@@ -100,4 +99,23 @@ export function canonicalJson(value: unknown): string {
     .sort()
     .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
   return `{${fields.join(',')}}`;
+}
+
+/** The deepest nesting a callback body may have (the platform's have two); deeper is a 422. */
+const MAX_CALLBACK_NESTING = 32;
+
+/** Iterative, so a hostile body cannot overflow the stack here. A cycle is too deep. */
+function nestedDeeperThan(value: unknown): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= MAX_CALLBACK_NESTING) return true;
+    const children = Array.isArray(current) ? current : Object.values(current);
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null)
+        stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  return false;
 }
