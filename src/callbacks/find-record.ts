@@ -1,13 +1,11 @@
 import type { CallbackClaim } from '../references/inbox/types.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 
-export type MatchedBy = 'reference' | 'hint';
-
 /** By platform references, then by the `pesakit_ref` hint for a record with none yet. */
 export async function findRecord(
   store: ReferenceStore,
   claim: CallbackClaim,
-): Promise<{ record: TransactionRecord; by: MatchedBy } | undefined> {
+): Promise<{ record: TransactionRecord; by: 'reference' | 'hint' } | undefined> {
   const lookups = [
     { field: 'controlNumber', value: claim.controlNumber },
     { field: 'paymentReference', value: claim.paymentReference },

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { StoreInputError } from '../../errors/store-input-error.js';
 import type { ClaimEffectsOptions, EffectStatus, FailEffectOptions } from '../effects.js';
 import { openStatuses } from '../transitions.js';
 import type { ListOpenOptions, TransactionStatus } from '../types.js';
@@ -85,13 +84,10 @@ export function parseCheckTime(at: Date | undefined): Date | undefined {
   return parse('recordCheck', 'at', z.object({ at: dateSchema.optional() }), { at }).at;
 }
 
-const listedEffectStatuses = ['due', 'running', 'dead'] as const;
+const listedEffectStatuses = z.enum(['due', 'running', 'dead'], {
+  error: 'must be one of due, running, dead',
+});
 
 export function parseEffectStatus(status: unknown): Exclude<EffectStatus, 'none' | 'done'> {
-  if (typeof status === 'string' && (listedEffectStatuses as readonly string[]).includes(status)) {
-    return status as Exclude<EffectStatus, 'none' | 'done'>;
-  }
-  throw new StoreInputError('listEffects', {
-    status: [`status must be one of ${listedEffectStatuses.join(', ')}.`],
-  });
+  return parse('listEffects', 'status', listedEffectStatuses, status);
 }

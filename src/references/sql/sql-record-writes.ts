@@ -2,6 +2,7 @@ import type { UpdateObject } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
+import { amountToCents } from '../../schemas/amount.js';
 import { CheckedReferenceStore, type Moved, type ParsedResolve } from '../checked-store.js';
 import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
 import { resolution, type StatusChange, statusChange } from '../record-changes.js';
@@ -16,7 +17,7 @@ import {
 } from './record-claims.js';
 import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
-import { type StoreDatabase, toCents, toRecord, transactionsTable } from './table.js';
+import { type StoreDatabase, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
 
 /**
@@ -35,7 +36,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           merchant_reference: parsed.merchantReference,
           product: parsed.product,
           flow: parsed.flow,
-          amount_cents: toCents(parsed.amount),
+          amount_cents: amountToCents(parsed.amount),
           msisdn: parsed.msisdn ?? null,
           status: 'initiating',
           status_reason: null,
