@@ -15,13 +15,6 @@ export interface PostgresReferenceStoreOptions extends SqlReferenceStoreOptions 
 
 /** The store in PostgreSQL, for many processes: every change locks its row. */
 export class PostgresReferenceStore extends SqlReferenceStore {
-  private constructor(
-    db: Kysely<StoreDatabase>,
-    release: () => Promise<void>,
-    options: SqlReferenceStoreOptions,
-  ) {
-    super(db, 'postgres', release, options);
-  }
   /** A connection string (pesakit's pool, ended on `close()`) or your `pg.Pool` (left open). */
   static async open(
     connection: string | pg.Pool,
@@ -48,7 +41,7 @@ export class PostgresReferenceStore extends SqlReferenceStore {
       unguardPool(pool);
       if (owned) await root.destroy();
     };
-    return new PostgresReferenceStore(db, release, options);
+    return new PostgresReferenceStore(db, 'postgres', release, options);
   }
 }
 

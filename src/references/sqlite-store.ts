@@ -15,13 +15,6 @@ export interface SqliteReferenceStoreOptions extends SqlReferenceStoreOptions {
 
 /** The store in a SQLite file, for one process. */
 export class SqliteReferenceStore extends SqlReferenceStore {
-  private constructor(
-    db: Kysely<StoreDatabase>,
-    release: () => Promise<void>,
-    options: SqlReferenceStoreOptions,
-  ) {
-    super(db, 'sqlite', release, options);
-  }
   /** A path, `':memory:'` or your own `Database` (left open on `close()`); durable per commit. */
   static async open(
     file: string | Database.Database,
@@ -55,7 +48,7 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       if (owned) await db.destroy();
       letGo();
     };
-    return new SqliteReferenceStore(db, release, options);
+    return new SqliteReferenceStore(db, 'sqlite', release, options);
   }
 }
 
