@@ -39,11 +39,7 @@ const listOpenSchema = z.object({
   limit: limitSchema(10_000).optional(),
 });
 
-export function parseClaimEffects(options: ClaimEffectsOptions): {
-  leaseMs: number;
-  limit: number;
-  merchantReference: string | undefined;
-} {
+export function parseClaimEffects(options: ClaimEffectsOptions) {
   const parsed = parse('claimEffects', 'options', claimEffectsSchema, options ?? {});
   return {
     leaseMs: parsed.leaseMs,
@@ -65,15 +61,10 @@ export function parseListPage(
   return { limit: parsed.limit ?? 100, after: parsed.after };
 }
 
-export function parseListOpen(options: ListOpenOptions = {}): {
-  statuses: readonly TransactionStatus[];
-  product: string | undefined;
-  checkedBefore: Date | undefined;
-  limit: number;
-} {
+export function parseListOpen(options: ListOpenOptions = {}) {
   const parsed = parse('listOpen', 'options', listOpenSchema, options);
   return {
-    statuses: parsed.statuses ?? openStatuses,
+    statuses: (parsed.statuses ?? openStatuses) as readonly TransactionStatus[],
     product: parsed.product,
     checkedBefore: parsed.checkedBefore,
     limit: parsed.limit ?? 100,
