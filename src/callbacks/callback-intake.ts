@@ -66,7 +66,10 @@ async function accept(
     });
   }
   const hint = url.searchParams.get('pesakit_ref');
-  const parsed = parseCallback(body, hint && hint.length <= 255 ? hint : null);
+  const parsed = parseCallback(
+    body,
+    hint && hint.length <= maxClaimedReferenceLength ? hint : null,
+  );
   if (!parsed.ok) return validationResponse(parsed.errors);
   const { callback } = parsed;
   const tooLong = claimTooLong(callback);

@@ -18,15 +18,12 @@ export async function findRecord(
   }
   if (!claim.merchantReferenceHint) return undefined;
   const hinted = await store.get(claim.merchantReferenceHint);
-  if (!hinted || hasPlatformReference(hinted)) return undefined;
+  if (!hinted || pullReferenceOf(hinted) !== undefined) return undefined;
   return { record: hinted, by: 'hint' };
 }
 
-export function hasPlatformReference(record: TransactionRecord): boolean {
-  return Boolean(record.controlNumber || record.paymentReference || record.externalReference);
-}
-
-/** The reference to pull a record's status by: always the record's own, never the callback's. */
+/** The reference to pull a record's status by (none: the record has no platform reference yet);
+ * always the record's own, never the callback's. */
 export function pullReferenceOf(record: TransactionRecord): string | undefined {
   return record.controlNumber ?? record.paymentReference ?? record.externalReference ?? undefined;
 }

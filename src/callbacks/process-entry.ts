@@ -5,7 +5,7 @@ import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import type { CallbackReceiverEvents } from './events.js';
 import type { ExpiringMap } from './expiring-map.js';
-import { findRecord, hasPlatformReference, pullReferenceOf } from './find-record.js';
+import { findRecord, pullReferenceOf } from './find-record.js';
 import {
   applyCollectionObservation,
   type EffectRunner,
@@ -146,7 +146,7 @@ async function adopt(
 ): Promise<TransactionRecord | undefined> {
   if (!sameAmount(record.amount, transaction.amount)) return undefined;
   if (record.msisdn && transaction.msisdn && record.msisdn !== transaction.msisdn) return undefined;
-  if (hasPlatformReference(record)) return record;
+  if (pullReferenceOf(record) !== undefined) return record;
   let adopted = await store.attachReferences(record.merchantReference, {
     controlNumber: transaction.controlNumber,
     paymentReference: transaction.reference,

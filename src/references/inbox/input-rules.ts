@@ -78,14 +78,12 @@ export function parseAppend(input: InboxAppend): InboxAppend {
   return input;
 }
 
-export function parseClaimOptions(options: InboxClaimOptions): { leaseMs: number; limit: number } {
+export function parseClaimOptions(options: InboxClaimOptions) {
   const { leaseMs, limit = 10 } = parse('inbox.claim', 'options', claimSchema, options);
   return { leaseMs, limit };
 }
 
-export function parseListOptions(options: InboxListOptions = {}): InboxListOptions & {
-  limit: number;
-} {
+export function parseListOptions(options: InboxListOptions = {}) {
   parse('inbox.list', 'options', listSchema, options);
   return { ...options, limit: options.limit ?? 100 };
 }
@@ -103,10 +101,7 @@ export function parseOutcome(outcome: unknown): string {
   return parse('inbox.complete', 'outcome', word, outcome);
 }
 
-export function parseReschedule(options: { dueAt: Date; error?: string }): {
-  dueAt: Date;
-  error: string | undefined;
-} {
+export function parseReschedule(options: { dueAt: Date; error?: string }) {
   const { dueAt } = parse('inbox.reschedule', 'options', rescheduleSchema, options);
   const error =
     options.error === undefined ? undefined : storedError('inbox.reschedule', options.error);
@@ -123,10 +118,7 @@ export function storedError(operation: string, error: unknown): string {
 }
 
 /** A cut-off later than now deletes nothing more: a mistake, refused before anything is deleted. */
-export function parsePruneOptions(
-  options: InboxPruneOptions,
-  now: Date,
-): { olderThan: Date; limit: number } {
+export function parsePruneOptions(options: InboxPruneOptions, now: Date) {
   const { olderThan, limit = 10_000 } = parse('inbox.prune', 'options', pruneSchema, options);
   if (olderThan.getTime() > now.getTime()) {
     throw new StoreInputError('inbox.prune', {
