@@ -106,16 +106,13 @@ async function stillPending(
 ): Promise<Disposition> {
   const age = context.now().getTime() - entry.receivedAt.getTime();
   if (age < context.options.claimWindowMs) {
-    return recheck(context, entry, 'The platform still reports the collection as pending.');
+    const delay = delayFor(context.options.recheckDelaysMs, entry.attempts);
+    const note = 'The platform still reports the collection as pending.';
+    return { kind: 'reschedule', dueAt: new Date(context.now().getTime() + delay), note };
   }
   // Past the window the claim is only an event: the record stays pending for the reconciler,
   // and the genuine callback (or its pull) still settles it.
   return notConfirmed(context, entry, record, `still says ${transaction.status}`);
-}
-
-function recheck(context: ProcessContext, entry: InboxEntry, note: string): Disposition {
-  const delay = delayFor(context.options.recheckDelaysMs, entry.attempts);
-  return { kind: 'reschedule', dueAt: new Date(context.now().getTime() + delay), note };
 }
 
 /** A claim the platform does not confirm: an `unconfirmed` event for a success claim, and done. */
