@@ -40,10 +40,7 @@ export function parseCallback(body: unknown, merchantReferenceHint: string | nul
     value = body;
     text = JSON.stringify(body);
   }
-  const bySchemas = claimBySchemas(value, merchantReferenceHint);
-  if (!bySchemas.ok) return bySchemas;
-  const { claim } = bySchemas;
-  return { ok: true, callback: { text, claim, dedupKey: dedupKeyOf(claim, value) } };
+  return claimBySchemas(value, text, merchantReferenceHint);
 }
 
 function tooDeep(): ParseResult {
@@ -57,8 +54,9 @@ function tooDeep(): ParseResult {
 
 function claimBySchemas(
   value: unknown,
+  text: string,
   merchantReferenceHint: string | null,
-): { ok: true; claim: CallbackClaim } | { ok: false; errors: Record<string, string[]> } {
+): ParseResult {
   const isMerchantShape =
     typeof value === 'object' &&
     value !== null &&
@@ -69,18 +67,16 @@ function claimBySchemas(
   const parsed = schema.safeParse(value);
   if (!parsed.success) return { ok: false, errors: fieldErrorsFrom(parsed.error, value) };
   const payload = parsed.data as z.infer<typeof merchantCallbackSchema>;
-  return {
-    ok: true,
-    claim: {
-      status: payload.status ? 'success' : 'failed',
-      amount: payload.data.amount,
-      paymentReference: payload.data.paymentReference,
-      controlNumber: payload.controlNumber ?? null,
-      externalReference: payload.external_reference ?? null,
-      transactionId: payload.data.transactionID,
-      merchantReferenceHint,
-    },
+  const claim: CallbackClaim = {
+    status: payload.status ? 'success' : 'failed',
+    amount: payload.data.amount,
+    paymentReference: payload.data.paymentReference,
+    controlNumber: payload.controlNumber ?? null,
+    externalReference: payload.external_reference ?? null,
+    transactionId: payload.data.transactionID,
+    merchantReferenceHint,
   };
+  return { ok: true, callback: { text, claim, dedupKey: dedupKeyOf(claim, value) } };
 }
 
 /** hash(reference + claimed status + normalised body), byte-stable: no delivery id is sent. */
