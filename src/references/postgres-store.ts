@@ -30,17 +30,16 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     guardPool(pool);
     const root = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
     const db = root.withSchema(schema);
-    try {
-      await migrateToLatest(db as Kysely<unknown>, { dialect: 'postgres', schema });
-    } catch (error) {
-      unguardPool(pool);
-      if (owned) await root.destroy();
-      throw error;
-    }
     const release = async () => {
       unguardPool(pool);
       if (owned) await root.destroy();
     };
+    try {
+      await migrateToLatest(db as Kysely<unknown>, { dialect: 'postgres', schema });
+    } catch (error) {
+      await release();
+      throw error;
+    }
     return new PostgresReferenceStore(db, 'postgres', release, options);
   }
 }
