@@ -1,3 +1,4 @@
+import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbox/input-rules.js';
 import type { ReferenceStore } from '../references/types.js';
 import { findRecord } from './find-record.js';
 import {
@@ -8,10 +9,8 @@ import {
   redactedHeaders,
   validationResponse,
 } from './http.js';
-import { claimTooLong, maxInboxUrlLength } from './inbox-limits.js';
-import { parseCallback } from './parse-callback.js';
+import { type ParsedCallback, parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext } from './process-entry.js';
-import { payloadFromQuery } from './query-payload.js';
 
 /** A POSTed callback: checked, parsed, stored raw in the inbox, 200 — nothing slow runs first. */
 export async function receivePost(
@@ -67,7 +66,10 @@ async function accept(
     });
   }
   const hint = url.searchParams.get('pesakit_ref');
-  const parsed = parseCallback(body, hint && hint.length <= 255 ? hint : null);
+  const parsed = parseCallback(
+    body,
+    hint && hint.length <= maxClaimedReferenceLength ? hint : null,
+  );
   if (!parsed.ok) return validationResponse(parsed.errors);
   const { callback } = parsed;
   const tooLong = claimTooLong(callback);
@@ -132,4 +134,57 @@ function sizeOf(body: unknown): number {
   } catch {
     return Number.POSITIVE_INFINITY;
   }
+}
+
+/** Checked before storing: the store's refusal would be a 503 retried forever, so a 4xx. */
+function claimTooLong(callback: ParsedCallback): Record<string, string[]> | undefined {
+  const reference = callback.claim.paymentReference;
+  // PostgreSQL text cannot hold a NUL: refused forever, so a 422 rather than a 503.
+  if (reference.includes('\u0000')) {
+    return {
+      'data.paymentReference': ['The data.paymentReference must not contain a NUL character.'],
+    };
+  }
+  if (reference.length <= maxClaimedReferenceLength) return undefined;
+  return {
+    'data.paymentReference': [
+      `The data.paymentReference may not be greater than ${maxClaimedReferenceLength} characters.`,
+    ],
+  };
+}
+
+/** A GET callback's payload: `payload=<JSON>`, or flat fields (`data[amount]=…`, `data.amount=…`). */
+export function payloadFromQuery(
+  params: URLSearchParams,
+): string | Record<string, unknown> | undefined {
+  const json = params.get('payload');
+  if (json !== null) return json;
+  const payload: Record<string, unknown> = {};
+  const data: Record<string, unknown> = {};
+  let fields = 0;
+  for (const [key, value] of params) {
+    if (key === 'pesakit_ref' || key === 'data') continue;
+    fields += 1;
+    const nested = /^data(?:\[(\w+)\]|\.(\w+))$/.exec(key);
+    const field = nested ? (nested[1] ?? nested[2]) : undefined;
+    if (field !== undefined) {
+      data[field] = field === 'amount' ? numeric(value) : value;
+      payload['data'] = data;
+    } else if (key === 'status') {
+      payload[key] = boolean(value);
+    } else {
+      payload[key] = value;
+    }
+  }
+  return fields === 0 ? undefined : payload;
+}
+
+function numeric(value: string): number | string {
+  return /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+function boolean(value: string): boolean | string {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
 }

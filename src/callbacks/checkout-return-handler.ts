@@ -1,7 +1,7 @@
 import { externalReferenceOf, settleCheckoutReturn } from './checkout-return.js';
 import { jsonResponse, type ReceiverResponse, validationResponse } from './http.js';
 import type { ReturnUrls } from './options.js';
-import { asError, type ProcessContext } from './process-entry.js';
+import { announce, asError, type ProcessContext } from './process-entry.js';
 import { redirectLocation } from './return-urls.js';
 import { pullPriority } from './status-puller.js';
 
@@ -37,15 +37,7 @@ export async function answerCheckoutReturn(
   }
   if (result.error !== undefined) emit('error', { stage: 'return', error: asError(result.error) });
   const { outcome, record } = result;
-  if (result.changed && record) {
-    if (outcome === 'paid' || outcome === 'failed') emit(outcome, { record });
-    if (outcome === 'review' && result.settlement?.outcome === 'review') {
-      emit('review', { record, verdict: result.settlement.verdict });
-    }
-    await context.effects
-      .runFor(record.merchantReference)
-      .catch((error: unknown) => emit('error', { stage: 'effect', error: asError(error) }));
-  }
+  if (result.settlement) await announce(context, result.settlement);
   if (outcome === 'not_found') {
     return jsonResponse(404, {
       message: 'No checkout with this external_reference is known here.',

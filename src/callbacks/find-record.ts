@@ -1,13 +1,11 @@
 import type { CallbackClaim } from '../references/inbox/types.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 
-export type MatchedBy = 'reference' | 'hint';
-
 /** By platform references, then by the `pesakit_ref` hint for a record with none yet. */
 export async function findRecord(
   store: ReferenceStore,
   claim: CallbackClaim,
-): Promise<{ record: TransactionRecord; by: MatchedBy } | undefined> {
+): Promise<{ record: TransactionRecord; by: 'reference' | 'hint' } | undefined> {
   const lookups = [
     { field: 'controlNumber', value: claim.controlNumber },
     { field: 'paymentReference', value: claim.paymentReference },
@@ -20,15 +18,12 @@ export async function findRecord(
   }
   if (!claim.merchantReferenceHint) return undefined;
   const hinted = await store.get(claim.merchantReferenceHint);
-  if (!hinted || hasPlatformReference(hinted)) return undefined;
+  if (!hinted || pullReferenceOf(hinted) !== undefined) return undefined;
   return { record: hinted, by: 'hint' };
 }
 
-export function hasPlatformReference(record: TransactionRecord): boolean {
-  return Boolean(record.controlNumber || record.paymentReference || record.externalReference);
-}
-
-/** The reference to pull a record's status by: always the record's own, never the callback's. */
+/** The reference to pull a record's status by (none: the record has no platform reference yet);
+ * always the record's own, never the callback's. */
 export function pullReferenceOf(record: TransactionRecord): string | undefined {
   return record.controlNumber ?? record.paymentReference ?? record.externalReference ?? undefined;
 }

@@ -1,4 +1,5 @@
 import { isSecretHeader, REDACTED } from '../internal/redaction.js';
+import { summarizeFieldErrors } from '../schemas/error-body.js';
 
 /** The framework-free request/response shapes of `receiver.receive()` (docs/callbacks.md). */
 
@@ -34,11 +35,7 @@ export function jsonResponse(
 
 /** Laravel's 422 shape, as the platform itself answers invalid input. */
 export function validationResponse(errors: Record<string, string[]>): ReceiverResponse {
-  const messages = Object.values(errors).flat();
-  const first = messages[0] ?? 'The given data was invalid.';
-  const more = messages.length - 1;
-  const message = more > 0 ? `${first} (and ${more} more error${more === 1 ? '' : 's'})` : first;
-  return jsonResponse(422, { message, errors });
+  return jsonResponse(422, { message: summarizeFieldErrors(errors), errors });
 }
 
 export function headerValue(headers: ReceivedRequest['headers'], name: string): string | undefined {

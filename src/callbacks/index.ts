@@ -1,10 +1,10 @@
-export type {
-  CheckoutOutcome,
-  CheckoutReturnQuery,
-  CheckoutReturnResult,
+export {
+  type CheckoutOutcome,
+  type CheckoutReturnQuery,
+  type CheckoutReturnResult,
+  verifyCheckoutReturn,
 } from './checkout-return.js';
 export type { CallbackReceiverEvents } from './events.js';
 export type { ReceivedRequest, ReceiverResponse } from './http.js';
 export type { CallbackReceiverOptions, InboxRetentionOptions, ReturnUrls } from './options.js';
 export { CallbackReceiver, type ReceiveOptions, type ReceiverDependencies } from './receiver.js';
-export { verifyCheckoutReturn } from './verify-checkout-return.js';

@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import type { CallbackClaim } from '../references/inbox/types.js';
 import { engineCallbackSchema, merchantCallbackSchema } from '../schemas/collection.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
-import { MAX_CALLBACK_NESTING, nestedDeeperThan } from './nesting-depth.js';
 
 export interface ParsedCallback {
   text: string;
@@ -41,10 +40,7 @@ export function parseCallback(body: unknown, merchantReferenceHint: string | nul
     value = body;
     text = JSON.stringify(body);
   }
-  const bySchemas = claimBySchemas(value, merchantReferenceHint);
-  if (!bySchemas.ok) return bySchemas;
-  const { claim } = bySchemas;
-  return { ok: true, callback: { text, claim, dedupKey: dedupKeyOf(claim, value) } };
+  return claimBySchemas(value, text, merchantReferenceHint);
 }
 
 function tooDeep(): ParseResult {
@@ -58,8 +54,9 @@ function tooDeep(): ParseResult {
 
 function claimBySchemas(
   value: unknown,
+  text: string,
   merchantReferenceHint: string | null,
-): { ok: true; claim: CallbackClaim } | { ok: false; errors: Record<string, string[]> } {
+): ParseResult {
   const isMerchantShape =
     typeof value === 'object' &&
     value !== null &&
@@ -70,18 +67,16 @@ function claimBySchemas(
   const parsed = schema.safeParse(value);
   if (!parsed.success) return { ok: false, errors: fieldErrorsFrom(parsed.error, value) };
   const payload = parsed.data as z.infer<typeof merchantCallbackSchema>;
-  return {
-    ok: true,
-    claim: {
-      status: payload.status ? 'success' : 'failed',
-      amount: payload.data.amount,
-      paymentReference: payload.data.paymentReference,
-      controlNumber: payload.controlNumber ?? null,
-      externalReference: payload.external_reference ?? null,
-      transactionId: payload.data.transactionID,
-      merchantReferenceHint,
-    },
+  const claim: CallbackClaim = {
+    status: payload.status ? 'success' : 'failed',
+    amount: payload.data.amount,
+    paymentReference: payload.data.paymentReference,
+    controlNumber: payload.controlNumber ?? null,
+    externalReference: payload.external_reference ?? null,
+    transactionId: payload.data.transactionID,
+    merchantReferenceHint,
   };
+  return { ok: true, callback: { text, claim, dedupKey: dedupKeyOf(claim, value) } };
 }
 
 /** hash(reference + claimed status + normalised body), byte-stable: no delivery id is sent. */
@@ -100,4 +95,23 @@ export function canonicalJson(value: unknown): string {
     .sort()
     .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
   return `{${fields.join(',')}}`;
+}
+
+/** The deepest nesting a callback body may have (the platform's have two); deeper is a 422. */
+const MAX_CALLBACK_NESTING = 32;
+
+/** Iterative, so a hostile body cannot overflow the stack here. A cycle is too deep. */
+function nestedDeeperThan(value: unknown): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= MAX_CALLBACK_NESTING) return true;
+    const children = Array.isArray(current) ? current : Object.values(current);
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null)
+        stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  return false;
 }

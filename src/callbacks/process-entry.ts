@@ -5,8 +5,13 @@ import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import type { CallbackReceiverEvents } from './events.js';
 import type { ExpiringMap } from './expiring-map.js';
-import { findRecord, hasPlatformReference, pullReferenceOf } from './find-record.js';
-import { applyCollectionObservation, type EffectRunner, type ReviewVerdict } from './foundation.js';
+import { findRecord, pullReferenceOf } from './find-record.js';
+import {
+  applyCollectionObservation,
+  type EffectRunner,
+  type ReviewVerdict,
+  type SettlementResult,
+} from './foundation.js';
 import { delayFor, type ResolvedReceiverOptions } from './options.js';
 import type { SourceBudget } from './source-budget.js';
 import { pullPriority, type StatusPuller, unknownReferenceMs } from './status-puller.js';
@@ -66,31 +71,30 @@ export async function processEntry(
     record = adopted;
   }
   const result = await applyCollectionObservation(context.store, record, transaction);
-  const ref = result.record.merchantReference;
-  switch (result.outcome) {
-    case 'paid':
-    case 'failed': {
-      if (result.changed) {
-        context.emit(result.outcome, { record: result.record, entryId: entry.id });
-        await runEffect(context, ref, entry.id);
-      }
-      return { kind: 'complete', outcome: result.outcome };
-    }
-    case 'review': {
-      if (result.changed) {
-        context.emit('review', {
-          record: result.record,
-          verdict: result.verdict,
-          entryId: entry.id,
-        });
-        await runEffect(context, ref, entry.id);
-      }
-      return { kind: 'complete', outcome: 'review' };
-    }
-    case 'already_final':
-      return { kind: 'complete', outcome: 'already_final' };
-    case 'pending':
-      return stillPending(context, entry, result.record, transaction);
+  if (result.outcome === 'pending') return stillPending(context, entry, result.record, transaction);
+  await announce(context, result, entry.id);
+  return { kind: 'complete', outcome: result.outcome };
+}
+
+/** A settlement this process won: its event, then its effect. */
+export async function announce(
+  context: ProcessContext,
+  settlement: SettlementResult,
+  entryId?: string,
+): Promise<void> {
+  const { record, outcome } = settlement;
+  if (!settlement.changed || outcome === 'pending' || outcome === 'already_final') return;
+  const entry = entryId === undefined ? {} : { entryId };
+  if (outcome === 'review') {
+    context.emit('review', { record, verdict: settlement.verdict, ...entry });
+  } else {
+    context.emit(outcome, { record, ...entry });
+  }
+  try {
+    await context.effects.runFor(record.merchantReference);
+  } catch (error) {
+    // The transition is won and recorded; the effect stays due for the drain to retry.
+    context.emit('error', { stage: 'effect', error: asError(error), ...entry });
   }
 }
 
@@ -102,16 +106,13 @@ async function stillPending(
 ): Promise<Disposition> {
   const age = context.now().getTime() - entry.receivedAt.getTime();
   if (age < context.options.claimWindowMs) {
-    return recheck(context, entry, 'The platform still reports the collection as pending.');
+    const delay = delayFor(context.options.recheckDelaysMs, entry.attempts);
+    const note = 'The platform still reports the collection as pending.';
+    return { kind: 'reschedule', dueAt: new Date(context.now().getTime() + delay), note };
   }
   // Past the window the claim is only an event: the record stays pending for the reconciler,
   // and the genuine callback (or its pull) still settles it.
   return notConfirmed(context, entry, record, `still says ${transaction.status}`);
-}
-
-function recheck(context: ProcessContext, entry: InboxEntry, note: string): Disposition {
-  const delay = delayFor(context.options.recheckDelaysMs, entry.attempts);
-  return { kind: 'reschedule', dueAt: new Date(context.now().getTime() + delay), note };
 }
 
 /** A claim the platform does not confirm: an `unconfirmed` event for a success claim, and done. */
@@ -142,7 +143,7 @@ async function adopt(
 ): Promise<TransactionRecord | undefined> {
   if (!sameAmount(record.amount, transaction.amount)) return undefined;
   if (record.msisdn && transaction.msisdn && record.msisdn !== transaction.msisdn) return undefined;
-  if (hasPlatformReference(record)) return record;
+  if (pullReferenceOf(record) !== undefined) return record;
   let adopted = await store.attachReferences(record.merchantReference, {
     controlNumber: transaction.controlNumber,
     paymentReference: transaction.reference,
@@ -184,15 +185,6 @@ async function orphan(context: ProcessContext, entry: InboxEntry): Promise<Dispo
   context.emit('orphan', { entryId: entry.id, claim, verdict });
   context.emit('review', { record: null, verdict, entryId: entry.id });
   return { kind: 'complete', outcome: 'orphan' };
-}
-
-async function runEffect(context: ProcessContext, merchantReference: string, entryId: string) {
-  try {
-    await context.effects.runFor(merchantReference);
-  } catch (error) {
-    // The transition is won and recorded; the effect stays due for the drain to retry.
-    context.emit('error', { stage: 'effect', error: asError(error), entryId });
-  }
 }
 
 export function asError(error: unknown): Error {

@@ -1,11 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ReceivedRequest } from '../callbacks/http.js';
 import type { ReturnUrls } from '../callbacks/options.js';
 import { checkReturnUrls } from '../callbacks/return-urls.js';
-import { receiverUrlOf } from './express-mount.js';
 import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
 import { bodyTooLargeResponse, declaresTooLarge, sendReceiverResponse } from './node-response.js';
-import { readBody } from './read-body.js';
 
 export interface PesakitExpressOptions {
   /** Return pages by outcome; win over the receiver's. A path is the host's, as with `res.redirect`. */
@@ -72,4 +71,59 @@ function sendTooLarge(req: Request, res: Response, limit: number) {
   // The rest of the body is discarded unread; `connection: close` ends the socket after the 413.
   req.resume();
   sendReceiverResponse(res, bodyTooLargeResponse(limit));
+}
+
+const receiverPaths: ReadonlySet<string> = new Set(['/callback', '/return']);
+
+/** The receiver's URL for this request, or `undefined` when it is the app's (at the root, only
+ * `/callback` and `/return` are the receiver's). */
+function receiverUrlOf(req: Request): string | undefined {
+  const url = req.url;
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const query = queryAt === -1 ? '' : url.slice(queryAt);
+  if (req.route !== undefined) {
+    const last =
+      path
+        .split('/')
+        .filter((segment) => segment !== '')
+        .pop() ?? '';
+    return `/${last}${query}`;
+  }
+  if (req.baseUrl === '' && !receiverPaths.has(path)) return undefined;
+  return url;
+}
+
+type BodyReading = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
+
+/** Reads a body, refusing it as soon as it passes `limit` bytes, so no body can grow the heap
+ * (a declared length over it was refused before). */
+function readBody(request: IncomingMessage, limit: number): Promise<BodyReading> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (reading: BodyReading) => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onAbort);
+      request.off('aborted', onAbort);
+      resolve(reading);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Stop reading: the answer (413) goes out now; the socket is closed after it.
+        request.pause();
+        finish({ ok: false, reason: 'too_large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish({ ok: true, body: Buffer.concat(chunks, size) });
+    const onAbort = () => finish({ ok: false, reason: 'aborted' });
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onAbort);
+    request.on('aborted', onAbort);
+  });
 }

@@ -6,7 +6,7 @@ import type {
   FastifyRequest,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ReceivedRequest, ReceiverResponse } from '../callbacks/http.js';
+import { jsonResponse, type ReceivedRequest, type ReceiverResponse } from '../callbacks/http.js';
 import type { ReturnUrls } from '../callbacks/options.js';
 import { checkReturnUrls } from '../callbacks/return-urls.js';
 import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
@@ -47,11 +47,7 @@ async function receiverRoutes(app: FastifyInstance, options: PesakitFastifyOptio
     // Fastify's own refusals of malformed requests (bad content-length, …) stay 4xx.
     const status = error.statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
-      return send(reply, {
-        status,
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-        body: JSON.stringify({ message: error.message }),
-      });
+      return send(reply, jsonResponse(status, { message: error.message }));
     }
     throw error;
   });

@@ -1,15 +1,6 @@
+import { platformReferenceFields } from '../references/record-changes.js';
+import type { PlatformReferenceField as ReferenceFieldName } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
-
-/** The platform's reference fields, the only ones an observation can carry. */
-const referenceFields = [
-  'controlNumber',
-  'paymentReference',
-  'externalReference',
-  'txnid',
-  'refid',
-] as const;
-
-type ReferenceFieldName = (typeof referenceFields)[number];
 
 /** What the merchant stored: the amount asked for and the references the platform gave back. */
 export type PaidRecord = { amount: number } & {
@@ -38,7 +29,7 @@ const successfulStatuses: ReadonlyArray<string | boolean> = ['success', 'complet
 /** THE rule of "paid" (one shared reference, none differing; same cents; successful status). */
 export function isPaid(record: PaidRecord, observation: PaymentObservation): PaidVerdict {
   let common = 0;
-  for (const field of referenceFields) {
+  for (const field of platformReferenceFields) {
     const stored = record[field];
     const observed = observation[field];
     if (stored == null || observed == null) continue;

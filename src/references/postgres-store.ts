@@ -16,13 +16,6 @@ export interface PostgresReferenceStoreOptions extends SqlReferenceStoreOptions 
 
 /** The store in PostgreSQL, for many processes: every change locks its row. */
 export class PostgresReferenceStore extends SqlReferenceStore {
-  private constructor(
-    db: Kysely<StoreDatabase>,
-    release: () => Promise<void>,
-    options: SqlReferenceStoreOptions,
-  ) {
-    super(db, 'postgres', release, options);
-  }
   /** A connection string (pesakit's pool, ended on `close()`) or your `pg.Pool` (left open). */
   static async open(
     connection: string | pg.Pool,
@@ -38,18 +31,17 @@ export class PostgresReferenceStore extends SqlReferenceStore {
     guardPool(pool);
     const root = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
     const db = root.withSchema(schema);
-    try {
-      await migrateToLatest(db as Kysely<unknown>, { dialect: 'postgres', schema });
-    } catch (error) {
-      unguardPool(pool);
-      if (owned) await root.destroy();
-      throw storeFailure('open', error);
-    }
     const release = async () => {
       unguardPool(pool);
       if (owned) await root.destroy();
     };
-    return new PostgresReferenceStore(db, release, options);
+    try {
+      await migrateToLatest(db as Kysely<unknown>, { dialect: 'postgres', schema });
+    } catch (error) {
+      await release();
+      throw storeFailure('open', error);
+    }
+    return new PostgresReferenceStore(db, 'postgres', release, options);
   }
 }
 

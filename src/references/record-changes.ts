@@ -1,5 +1,6 @@
 import { InvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { ReferenceConflictError } from '../errors/reference-conflict-error.js';
+import type { ParsedResolve } from './checked-store.js';
 import { type EffectState, effectKindOf } from './effects.js';
 import type { ParsedTransition } from './input-rules.js';
 import { canTransition } from './transitions.js';
@@ -107,12 +108,7 @@ export const noEffect: EffectState = {
 /** The change `store.resolve()` makes: the decision, the note, and the effect due again. */
 export function resolution(
   record: TransactionRecord,
-  decision: {
-    outcome: 'success' | 'failed';
-    note: string;
-    by: string | null;
-    at: Date | undefined;
-  },
+  decision: ParsedResolve,
   now: Date,
 ): Pick<TransactionRecord, 'status' | 'statusReason' | 'updatedAt' | 'resolution' | 'effect'> {
   if (record.status !== 'needs_review') {

@@ -16,13 +16,6 @@ export interface SqliteReferenceStoreOptions extends SqlReferenceStoreOptions {
 
 /** The store in a SQLite file, for one process. */
 export class SqliteReferenceStore extends SqlReferenceStore {
-  private constructor(
-    db: Kysely<StoreDatabase>,
-    release: () => Promise<void>,
-    options: SqlReferenceStoreOptions,
-  ) {
-    super(db, 'sqlite', release, options);
-  }
   /** A path, `':memory:'` or your own `Database` (left open on `close()`); durable per commit. */
   static async open(
     file: string | Database.Database,
@@ -56,7 +49,7 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       if (owned) await db.destroy();
       letGo();
     };
-    return new SqliteReferenceStore(db, release, options);
+    return new SqliteReferenceStore(db, 'sqlite', release, options);
   }
 }
 

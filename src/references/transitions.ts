@@ -15,14 +15,7 @@ export const allowedTransitions: Readonly<Record<TransactionStatus, readonly Tra
     failed: [],
   };
 
-export const transactionStatuses: readonly TransactionStatus[] = [
-  'initiating',
-  'pending',
-  'unknown',
-  'needs_review',
-  'success',
-  'failed',
-];
+export const transactionStatuses = Object.keys(allowedTransitions) as readonly TransactionStatus[];
 
 /** Statuses the reconciler still has to resolve. `needs_review` waits for a person instead. */
 export const openStatuses: readonly TransactionStatus[] = ['initiating', 'pending', 'unknown'];

@@ -21,19 +21,12 @@ export type PageFetcher<Item> = (
   page: number,
 ) => Promise<Omit<Page<Item>, 'hasNextPage' | 'getNextPage'>>;
 
-export async function fetchPage<Item>(
-  fetcher: PageFetcher<Item>,
-  page: number,
-): Promise<Page<Item>> {
+async function fetchPage<Item>(fetcher: PageFetcher<Item>, page: number): Promise<Page<Item>> {
   const raw = await fetcher(page);
-  const { data, currentPage, lastPage, perPage, total } = raw;
+  const { currentPage, lastPage } = raw;
   return withLastResponse(
     {
-      data,
-      currentPage,
-      lastPage,
-      perPage,
-      total,
+      ...raw,
       hasNextPage: () => currentPage < lastPage,
       getNextPage: () =>
         currentPage < lastPage ? fetchPage(fetcher, currentPage + 1) : Promise.resolve(undefined),

@@ -16,6 +16,12 @@ const callbackUrlSchema = z.url({
   error: 'The callback_url must be a valid http or https URL.',
 });
 
+/** A required string field, with the platform's messages. */
+const text = (field: string) =>
+  z
+    .string({ error: `The ${field} must be a string.` })
+    .min(1, { error: `The ${field} field is required.` });
+
 const descriptionSchema = z
   .string({ error: 'The description must be a string.' })
   .max(255, { error: 'The description may not be greater than 255 characters.' });
@@ -74,12 +80,8 @@ export const secureCheckoutResponseSchema = z.looseObject({
 });
 export type SecureCheckoutResponse = z.infer<typeof secureCheckoutResponseSchema>;
 
-const paymentTokenSchema = z
-  .string({ error: 'The token must be a string.' })
-  .min(1, { error: 'The token field is required.' });
-
 export const checkoutMnoRequestSchema = z.object({
-  token: paymentTokenSchema,
+  token: text('token'),
   msisdn: payableMsisdnSchema,
 });
 export type CheckoutMnoRequest = z.infer<typeof checkoutMnoRequestSchema>;
@@ -93,7 +95,7 @@ export const checkoutMnoResponseSchema = z.looseObject({
 });
 export type CheckoutMnoResponse = z.infer<typeof checkoutMnoResponseSchema>;
 
-export const portalSessionRequestSchema = z.object({ token: paymentTokenSchema });
+export const portalSessionRequestSchema = z.object({ token: text('token') });
 export type PortalSessionRequest = z.infer<typeof portalSessionRequestSchema>;
 
 export const portalSessionResponseSchema = z.looseObject({
@@ -134,11 +136,6 @@ export const collectionStatusResponseSchema = z.looseObject({
   data: collectionTransactionSchema,
 });
 export type CollectionStatusResponse = z.infer<typeof collectionStatusResponseSchema>;
-
-const text = (field: string) =>
-  z
-    .string({ error: `The ${field} must be a string.` })
-    .min(1, { error: `The ${field} field is required.` });
 
 /** The engine's settlement callback: an incomplete `data.*` is a 422 with per-field errors. */
 export const engineCallbackSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { walletSchema } from './account.js';
+import { registerRequestSchema, walletSchema } from './account.js';
 import { amountSchema } from './amount.js';
 import { paginatorSchema } from './pagination.js';
 
@@ -41,11 +41,7 @@ export type DisbursementUserResponse = z.infer<typeof disbursementUserResponseSc
 export const disbursementRequestSchema = z.object({
   msisdn: z.string({ error: 'The msisdn must be a string.' }),
   amount: amountSchema,
-  name: z
-    .string({ error: 'The name must be a string.' })
-    .trim()
-    .min(1, { error: 'The name field is required.' })
-    .max(255, { error: 'The name may not be greater than 255 characters.' }),
+  name: registerRequestSchema.shape.name,
 });
 export type DisbursementRequest = z.infer<typeof disbursementRequestSchema>;
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { verifyCheckoutReturn } from '../../src/callbacks/checkout-return.js';
 import type { CallbackReceiverOptions } from '../../src/callbacks/options.js';
 import type { CallbackReceiver } from '../../src/callbacks/receiver.js';
-import { verifyCheckoutReturn } from '../../src/callbacks/verify-checkout-return.js';
 import type { Pesakit } from '../../src/client.js';
 import type { TransactionRecord } from '../../src/references/types.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';

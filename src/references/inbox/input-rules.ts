@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import { parse, storedText } from '../input-rules/common.js';
+import { dateSchema, limitSchema, parse, storedText, withoutNul } from '../input-rules/common.js';
 import type {
   InboxAppend,
   InboxClaimOptions,
@@ -13,12 +13,6 @@ import { inboxEntryStatuses } from './types.js';
 export const maxInboxUrlLength = 8192;
 export const maxClaimedReferenceLength = 255;
 
-// PostgreSQL text cannot hold a NUL: refused in every inbox alike.
-const withoutNul = (schema: z.ZodString) =>
-  schema.refine((value) => !value.includes('\u0000'), {
-    error: 'must not contain a NUL character',
-  });
-
 const text = (max: number) =>
   withoutNul(
     z
@@ -28,15 +22,6 @@ const text = (max: number) =>
   );
 
 const word = text(200);
-
-const instant = z
-  .date({ error: 'must be a valid Date' })
-  .refine((value) => !Number.isNaN(value.getTime()), { error: 'must be a valid Date' });
-
-const whole = (min: number, max: number) => {
-  const error = `must be a whole number from ${min} to ${max}`;
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
-};
 
 const object = <T extends z.ZodRawShape>(shape: T, what: string) =>
   z.object(shape, { error: `must be an object ${what}` });
@@ -54,23 +39,23 @@ const appendSchema = object(
       },
       { error: 'must be the parsed callback claim' },
     ),
-    receivedAt: instant.optional(),
-    dueAt: instant.optional(),
+    receivedAt: dateSchema.optional(),
+    dueAt: dateSchema.optional(),
   },
   '(what the receiver appends)',
 );
 
 const claimSchema = object(
-  { leaseMs: whole(1, Number.MAX_SAFE_INTEGER), limit: whole(1, 1000).optional() },
+  { leaseMs: limitSchema(Number.MAX_SAFE_INTEGER), limit: limitSchema(1000).optional() },
   '{ leaseMs, limit? }',
 );
 
 const listSchema = object(
   {
-    limit: whole(1, 10_000).optional(),
+    limit: limitSchema(10_000).optional(),
     outcome: word.optional(),
     status: z
-      .enum(inboxEntryStatuses as [string, ...string[]], {
+      .enum(inboxEntryStatuses, {
         error: `must be one of ${inboxEntryStatuses.join(', ')}`,
       })
       .optional(),
@@ -79,12 +64,12 @@ const listSchema = object(
 );
 
 const rescheduleSchema = object(
-  { dueAt: instant, error: z.unknown().optional() },
+  { dueAt: dateSchema, error: z.unknown().optional() },
   '{ dueAt, error? }',
 );
 
 const pruneSchema = object(
-  { olderThan: instant, limit: whole(1, 1_000_000).optional() },
+  { olderThan: dateSchema, limit: limitSchema(1_000_000).optional() },
   '{ olderThan, limit? }',
 );
 
@@ -93,14 +78,12 @@ export function parseAppend(input: InboxAppend): InboxAppend {
   return input;
 }
 
-export function parseClaimOptions(options: InboxClaimOptions): { leaseMs: number; limit: number } {
+export function parseClaimOptions(options: InboxClaimOptions) {
   const { leaseMs, limit = 10 } = parse('inbox.claim', 'options', claimSchema, options);
   return { leaseMs, limit };
 }
 
-export function parseListOptions(options: InboxListOptions = {}): InboxListOptions & {
-  limit: number;
-} {
+export function parseListOptions(options: InboxListOptions = {}) {
   parse('inbox.list', 'options', listSchema, options);
   return { ...options, limit: options.limit ?? 100 };
 }
@@ -118,10 +101,7 @@ export function parseOutcome(outcome: unknown): string {
   return parse('inbox.complete', 'outcome', word, outcome);
 }
 
-export function parseReschedule(options: { dueAt: Date; error?: string }): {
-  dueAt: Date;
-  error: string | undefined;
-} {
+export function parseReschedule(options: { dueAt: Date; error?: string }) {
   const { dueAt } = parse('inbox.reschedule', 'options', rescheduleSchema, options);
   const error =
     options.error === undefined ? undefined : storedError('inbox.reschedule', options.error);
@@ -138,10 +118,7 @@ export function storedError(operation: string, error: unknown): string {
 }
 
 /** A cut-off later than now deletes nothing more: a mistake, refused before anything is deleted. */
-export function parsePruneOptions(
-  options: InboxPruneOptions,
-  now: Date,
-): { olderThan: Date; limit: number } {
+export function parsePruneOptions(options: InboxPruneOptions, now: Date) {
   const { olderThan, limit = 10_000 } = parse('inbox.prune', 'options', pruneSchema, options);
   if (olderThan.getTime() > now.getTime()) {
     throw new StoreInputError('inbox.prune', {

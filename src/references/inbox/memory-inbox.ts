@@ -1,16 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
-import {
-  parseAppend,
-  parseClaimOptions,
-  parseEntryId,
-  parseHeld,
-  parseListOptions,
-  parseOutcome,
-  parsePruneOptions,
-  parseReschedule,
-  storedError,
-} from './input-rules.js';
+import * as rules from './input-rules.js';
 import type {
   CallbackInbox,
   InboxAppend,
@@ -34,7 +24,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
     this.#now = now;
   }
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
-    const parsed = parseAppend(input);
+    const parsed = rules.parseAppend(input);
     const existing = this.#byKey.get(parsed.dedupKey);
     if (existing !== undefined) {
       const entry = this.#entries.get(existing) as InboxEntry;
@@ -65,7 +55,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
     return { entry: copy(entry), duplicate: false };
   }
   async claim(options: InboxClaimOptions): Promise<InboxClaim[]> {
-    const { leaseMs, limit } = parseClaimOptions(options);
+    const { leaseMs, limit } = rules.parseClaimOptions(options);
     const now = this.#now();
     const due = [...this.#entries.values()]
       .filter(
@@ -85,49 +75,35 @@ export class MemoryCallbackInbox implements CallbackInbox {
     });
   }
   async complete(id: string, token: string, outcome: string): Promise<boolean> {
-    parseHeld('inbox.complete', id, token);
-    parseOutcome(outcome);
-    const entry = this.#held(id, token);
-    if (!entry) return false;
-    Object.assign(entry, {
-      status: 'done',
-      outcome,
-      leaseUntil: null,
-      processedAt: this.#now(),
-    } satisfies Partial<InboxEntry>);
-    return this.#tokens.delete(id);
+    rules.parseHeld('inbox.complete', id, token);
+    rules.parseOutcome(outcome);
+    return this.#fenced(id, token, { status: 'done', outcome, processedAt: this.#now() });
   }
   async reschedule(
     id: string,
     token: string,
     options: { dueAt: Date; error?: string },
   ): Promise<boolean> {
-    parseHeld('inbox.reschedule', id, token);
-    const { dueAt, error } = parseReschedule(options);
-    const entry = this.#held(id, token);
-    if (!entry) return false;
-    entry.status = 'pending';
-    entry.dueAt = new Date(dueAt);
-    entry.leaseUntil = null;
-    entry.lastError = error ?? entry.lastError;
-    return this.#tokens.delete(id);
+    rules.parseHeld('inbox.reschedule', id, token);
+    const { dueAt, error } = rules.parseReschedule(options);
+    return this.#fenced(id, token, {
+      status: 'pending',
+      dueAt: new Date(dueAt),
+      ...(error === undefined ? {} : { lastError: error }),
+    });
   }
   async deadLetter(id: string, token: string, error: string): Promise<boolean> {
-    parseHeld('inbox.deadLetter', id, token);
-    const lastError = storedError('inbox.deadLetter', error);
-    const entry = this.#held(id, token);
-    if (!entry) return false;
-    Object.assign(entry, {
+    rules.parseHeld('inbox.deadLetter', id, token);
+    const lastError = rules.storedError('inbox.deadLetter', error);
+    return this.#fenced(id, token, {
       status: 'dead',
       outcome: 'dead',
       lastError,
-      leaseUntil: null,
       processedAt: this.#now(),
-    } satisfies Partial<InboxEntry>);
-    return this.#tokens.delete(id);
+    });
   }
   async get(id: string): Promise<InboxEntry | undefined> {
-    parseEntryId('inbox.get', id);
+    rules.parseEntryId('inbox.get', id);
     const entry = this.#entries.get(id);
     return entry && copy(entry);
   }
@@ -144,7 +120,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
     return backlog;
   }
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {
-    const { status, outcome, limit } = parseListOptions(options);
+    const { status, outcome, limit } = rules.parseListOptions(options);
     return [...this.#entries.values()]
       .filter(
         (entry) =>
@@ -156,7 +132,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
       .map(copy);
   }
   async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {
-    const { olderThan, limit } = parsePruneOptions(options, this.#now());
+    const { olderThan, limit } = rules.parsePruneOptions(options, this.#now());
     const finished = [...this.#entries.values()]
       .filter(
         (entry) =>
@@ -174,11 +150,13 @@ export class MemoryCallbackInbox implements CallbackInbox {
     }
     return { deleted: finished.length };
   }
-  #held(id: string, token: string): InboxEntry | undefined {
+  /** Writes `changes` only while the claim's token holds an unexpired lease, as the SQL inbox does. */
+  #fenced(id: string, token: string, changes: Partial<InboxEntry>): boolean {
     const entry = this.#entries.get(id);
-    if (entry?.status !== 'processing' || this.#tokens.get(id) !== token) return undefined;
-    if (entry.leaseUntil === null || entry.leaseUntil <= this.#now()) return undefined;
-    return entry;
+    if (entry?.status !== 'processing' || this.#tokens.get(id) !== token) return false;
+    if (entry.leaseUntil === null || entry.leaseUntil <= this.#now()) return false;
+    Object.assign(entry, { ...changes, leaseUntil: null });
+    return this.#tokens.delete(id);
   }
 }
 

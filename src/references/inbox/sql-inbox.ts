@@ -3,17 +3,7 @@ import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import { type InboxTable, inboxTable, toInboxEntry } from '../sql/inbox-table.js';
 import { type SqlDialectName, type StoreDatabase, toInstant } from '../sql/table.js';
-import {
-  parseAppend,
-  parseClaimOptions,
-  parseEntryId,
-  parseHeld,
-  parseListOptions,
-  parseOutcome,
-  parsePruneOptions,
-  parseReschedule,
-  storedError,
-} from './input-rules.js';
+import * as rules from './input-rules.js';
 import type {
   CallbackInbox,
   InboxAppend,
@@ -41,7 +31,7 @@ export class SqlCallbackInbox implements CallbackInbox {
   }
   /** One INSERT, one commit: durable when it resolves; a concurrent duplicate waits, then counts. */
   async append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }> {
-    const parsed = parseAppend(input);
+    const parsed = rules.parseAppend(input);
     const db = this.#db();
     const receivedAt = this.#instant(parsed.receivedAt ?? this.#now());
     const inserted = await db
@@ -74,7 +64,7 @@ export class SqlCallbackInbox implements CallbackInbox {
     return { entry: toInboxEntry(counted), duplicate: true };
   }
   async claim(options: InboxClaimOptions): Promise<InboxClaim[]> {
-    const { leaseMs, limit } = parseClaimOptions(options);
+    const { leaseMs, limit } = rules.parseClaimOptions(options);
     const now = this.#now();
     const nowValue = this.#instant(now);
     const token = randomUUID();
@@ -110,8 +100,8 @@ export class SqlCallbackInbox implements CallbackInbox {
       .map((entry) => ({ entry, token }));
   }
   async complete(id: string, token: string, outcome: string): Promise<boolean> {
-    parseHeld('inbox.complete', id, token);
-    parseOutcome(outcome);
+    rules.parseHeld('inbox.complete', id, token);
+    rules.parseOutcome(outcome);
     return this.#fenced(id, token, {
       status: 'done',
       outcome,
@@ -123,8 +113,8 @@ export class SqlCallbackInbox implements CallbackInbox {
     token: string,
     options: { dueAt: Date; error?: string },
   ): Promise<boolean> {
-    parseHeld('inbox.reschedule', id, token);
-    const { dueAt, error } = parseReschedule(options);
+    rules.parseHeld('inbox.reschedule', id, token);
+    const { dueAt, error } = rules.parseReschedule(options);
     return this.#fenced(id, token, {
       status: 'pending',
       due_at: this.#instant(dueAt),
@@ -132,8 +122,8 @@ export class SqlCallbackInbox implements CallbackInbox {
     });
   }
   async deadLetter(id: string, token: string, error: string): Promise<boolean> {
-    parseHeld('inbox.deadLetter', id, token);
-    const lastError = storedError('inbox.deadLetter', error);
+    rules.parseHeld('inbox.deadLetter', id, token);
+    const lastError = rules.storedError('inbox.deadLetter', error);
     return this.#fenced(id, token, {
       status: 'dead',
       outcome: 'dead',
@@ -142,7 +132,7 @@ export class SqlCallbackInbox implements CallbackInbox {
     });
   }
   async get(id: string): Promise<InboxEntry | undefined> {
-    parseEntryId('inbox.get', id);
+    rules.parseEntryId('inbox.get', id);
     const row = await this.#db()
       .selectFrom(inboxTable)
       .selectAll()
@@ -171,7 +161,7 @@ export class SqlCallbackInbox implements CallbackInbox {
     };
   }
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {
-    const { status, outcome, limit } = parseListOptions(options);
+    const { status, outcome, limit } = rules.parseListOptions(options);
     const rows = await this.#db()
       .selectFrom(inboxTable)
       .selectAll()
@@ -183,7 +173,7 @@ export class SqlCallbackInbox implements CallbackInbox {
     return rows.map(toInboxEntry);
   }
   async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {
-    const { olderThan, limit } = parsePruneOptions(options, this.#now());
+    const { olderThan, limit } = rules.parsePruneOptions(options, this.#now());
     const cutoff = this.#instant(olderThan);
     let deleted = 0;
     while (deleted < limit) {

@@ -26,14 +26,9 @@ export interface InboxAppend {
   dueAt?: Date;
 }
 
-export type InboxEntryStatus = 'pending' | 'processing' | 'done' | 'dead';
+export const inboxEntryStatuses = ['pending', 'processing', 'done', 'dead'] as const;
 
-export const inboxEntryStatuses: readonly InboxEntryStatus[] = [
-  'pending',
-  'processing',
-  'done',
-  'dead',
-];
+export type InboxEntryStatus = (typeof inboxEntryStatuses)[number];
 
 /** One stored callback (a copy). */
 export interface InboxEntry {

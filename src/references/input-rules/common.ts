@@ -22,23 +22,23 @@ export const statusSchema = z.enum(
 );
 
 export const dateSchema = z
-  .date({ error: 'must be a Date' })
+  .date({ error: 'must be a valid Date' })
   .refine((value) => !Number.isNaN(value.getTime()), { error: 'must be a valid Date' });
 
 // PostgreSQL text cannot hold a NUL: refused in every store, so every store behaves alike.
-export const shortText = z
-  .string({ error: 'must be a string' })
-  .max(1000, { error: 'must be at most 1000 characters' })
-  .refine((value) => !value.includes('\u0000'), {
+export const withoutNul = (schema: z.ZodString) =>
+  schema.refine((value) => !value.includes('\u0000'), {
     error: 'must not contain a NUL character',
   });
 
-export const limitSchema = (max: number) =>
-  z
-    .number({ error: 'must be a number' })
-    .int({ error: 'must be a whole number' })
-    .min(1, { error: 'must be at least 1' })
-    .max(max, { error: `must be at most ${max}` });
+export const shortText = withoutNul(
+  z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1000 characters' }),
+);
+
+export const limitSchema = (max: number) => {
+  const error = `must be a whole number from 1 to ${max}`;
+  return z.number({ error }).int({ error }).min(1, { error }).max(max, { error });
+};
 
 /** A zod failure becomes a `StoreInputError` whose every message names its field. */
 export function parse<T>(

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { StoreInputError } from '../../errors/store-input-error.js';
 import type {
   ClaimEffectsOptions,
   EffectKind,
@@ -77,15 +76,10 @@ export function parseEffectKinds(handles: readonly EffectKind[] | undefined) {
   return parse('listEffects', 'options', schema, { handles }).handles ?? effectKindNames;
 }
 
-export function parseListOpen(options: ListOpenOptions = {}): {
-  statuses: readonly TransactionStatus[];
-  product: string | undefined;
-  checkedBefore: Date | undefined;
-  limit: number;
-} {
+export function parseListOpen(options: ListOpenOptions = {}) {
   const parsed = parse('listOpen', 'options', listOpenSchema, options);
   return {
-    statuses: parsed.statuses ?? openStatuses,
+    statuses: (parsed.statuses ?? openStatuses) as readonly TransactionStatus[],
     product: parsed.product,
     checkedBefore: parsed.checkedBefore,
     limit: parsed.limit ?? 100,
@@ -96,13 +90,10 @@ export function parseCheckTime(at: Date | undefined): Date | undefined {
   return parse('recordCheck', 'at', z.object({ at: dateSchema.optional() }), { at }).at;
 }
 
-const listedEffectStatuses = ['due', 'running', 'dead'] as const;
+const listedEffectStatuses = z.enum(['due', 'running', 'dead'], {
+  error: 'must be one of due, running, dead',
+});
 
 export function parseEffectStatus(status: unknown): Exclude<EffectStatus, 'none' | 'done'> {
-  if (typeof status === 'string' && (listedEffectStatuses as readonly string[]).includes(status)) {
-    return status as Exclude<EffectStatus, 'none' | 'done'>;
-  }
-  throw new StoreInputError('listEffects', {
-    status: [`status must be one of ${listedEffectStatuses.join(', ')}.`],
-  });
+  return parse('listEffects', 'status', listedEffectStatuses, status);
 }

@@ -42,20 +42,9 @@ const resolveSchema = z.object({
 });
 
 /** `payload` normalised to what JSON can hold; `payloadText` serialised once. */
-export interface ParsedTransition {
-  to: TransactionStatus;
-  reason: string | undefined;
-  at: Date | undefined;
-  payload: unknown;
-  payloadText: string;
-  hasPayload: boolean;
-  review: ReviewVerdict | undefined;
-}
+export type ParsedTransition = ReturnType<typeof parseTransition>;
 
-export function parseTransition(
-  to: TransactionStatus,
-  details: TransitionDetails = {},
-): ParsedTransition {
+export function parseTransition(to: TransactionStatus, details: TransitionDetails = {}) {
   if (typeof details !== 'object' || details === null) {
     throw new StoreInputError('transition', {
       details: ['details must be an object { reason?, at?, review?, payload?, leaseToken? }.'],
@@ -68,19 +57,14 @@ export function parseTransition(
     to: parsed.to,
     reason: parsed.reason ?? parsed.review?.message,
     at: parsed.at,
-    payload: hasPayload ? JSON.parse(payloadText) : null,
+    payload: hasPayload ? (JSON.parse(payloadText) as unknown) : null,
     payloadText,
     hasPayload,
     review: parsed.review && parseReview('transition', parsed.review),
   };
 }
 
-export interface ParsedAnswerWrite {
-  merchantReference: string;
-  refs: References;
-  transition: ParsedTransition;
-  leaseToken: string | undefined;
-}
+export type ParsedAnswerWrite = ReturnType<typeof parseAnswerWrite>;
 
 /** In one order in every store, so each refuses the same input with the same error. */
 export function parseAnswerWrite(
@@ -88,7 +72,7 @@ export function parseAnswerWrite(
   refs: References,
   to: TransactionStatus,
   details?: TransitionDetails,
-): ParsedAnswerWrite {
+) {
   return {
     merchantReference: parseMerchantReference('attachAndTransition', merchantReference),
     refs: parseReferences(refs),

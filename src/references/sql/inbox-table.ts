@@ -1,8 +1,6 @@
-import type { ColumnType, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { CallbackClaim, InboxEntry, InboxEntryStatus } from '../inbox/types.js';
-import { fromInstant } from './table.js';
-
-type Instant = ColumnType<Date | string, Date | string, Date | string>;
+import { fromInstant, type Instant } from './table.js';
 
 export interface InboxTable {
   id: string;
@@ -28,9 +26,7 @@ export interface InboxTable {
 
 export const inboxTable = 'pesakit_callback_inbox';
 
-export type InboxRow = Selectable<InboxTable>;
-
-export function toInboxEntry(row: InboxRow): InboxEntry {
+export function toInboxEntry(row: Selectable<InboxTable>): InboxEntry {
   return {
     id: row.id,
     dedupKey: row.dedup_key,

@@ -2,6 +2,7 @@ import type { UpdateObject } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
 import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
+import { amountToCents } from '../../schemas/amount.js';
 import { CheckedReferenceStore, type Moved, type ParsedResolve } from '../checked-store.js';
 import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
 import { resolution, type StatusChange, statusChange } from '../record-changes.js';
@@ -16,7 +17,7 @@ import {
 } from './record-claims.js';
 import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
-import { type StoreDatabase, toCents, toRecord, transactionsTable } from './table.js';
+import { type StoreDatabase, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
 
 /**
@@ -35,7 +36,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           merchant_reference: parsed.merchantReference,
           product: parsed.product,
           flow: parsed.flow,
-          amount_cents: toCents(parsed.amount),
+          amount_cents: amountToCents(parsed.amount),
           msisdn: parsed.msisdn ?? null,
           status: 'initiating',
           status_reason: null,
@@ -59,46 +60,30 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
     }
   }
   protected async attach(reference: string, parsed: References): Promise<TransactionRecord> {
-    try {
-      return await this.sql
-        .open()
-        .transaction()
-        .execute(async (trx) => {
-          const record = await lockRecord(trx, this.sql.dialect, reference);
-          const columns = await claimReferences(trx, this.sql.dialect, record, parsed);
-          if (columns === undefined) return record;
-          const updatedAt = this.sql.instant(this.sql.now());
-          return this.#update(trx, reference, { ...columns, updated_at: updatedAt });
-        });
-    } catch (error) {
-      throw await explainConflict(this.sql.database, error, reference, parsed);
-    }
+    return (await this.#write(reference, parsed, undefined, undefined)).record;
   }
-  protected async move(
+  protected move(
     reference: string,
     parsed: ParsedTransition,
     leaseToken: string | undefined,
   ): Promise<Moved> {
-    const { dialect } = this.sql;
-    return this.sql
-      .open()
-      .transaction()
-      .execute(async (trx) => {
-        const record = await lockRecord(trx, dialect, reference);
-        if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
-        const change = statusChange(record, parsed, this.sql.now());
-        if (change === undefined) return { record, changed: false };
-        const updated = await this.#update(trx, reference, {
-          updated_at: this.sql.instant(change.updatedAt),
-          ...statusColumns(dialect, change, parsed),
-        });
-        return { record: updated, changed: true };
-      });
+    return this.#write(reference, {}, parsed, leaseToken);
   }
-  /** A refused move is decided in code, so the references commit and the refusal follows. */
-  protected async writeAnswer(answer: ParsedAnswerWrite): Promise<Moved> {
+  protected writeAnswer(answer: ParsedAnswerWrite): Promise<Moved> {
+    const { merchantReference, refs, transition, leaseToken } = answer;
+    return this.#write(merchantReference, refs, transition, leaseToken);
+  }
+  /**
+   * References, status or both in one transaction. A refused move is decided in code, so the
+   * references commit and the refusal follows.
+   */
+  async #write(
+    reference: string,
+    refs: References,
+    transition: ParsedTransition | undefined,
+    leaseToken: string | undefined,
+  ): Promise<Moved> {
     const { dialect } = this.sql;
-    const { merchantReference: reference, refs, transition, leaseToken } = answer;
     let refused: unknown;
     let result: Moved;
     try {
@@ -112,7 +97,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           const at = this.sql.now();
           let change: StatusChange | undefined;
           try {
-            change = statusChange(record, transition, at);
+            change = transition && statusChange(record, transition, at);
           } catch (error) {
             if (!isInvalidTransitionError(error)) throw error;
             refused = error;
@@ -121,7 +106,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           const updated = await this.#update(trx, reference, {
             ...(claimed ?? {}),
             updated_at: this.sql.instant(at),
-            ...(change === undefined ? {} : statusColumns(dialect, change, transition)),
+            ...(change && transition ? statusColumns(dialect, change, transition) : {}),
           });
           return { record: updated, changed: change !== undefined };
         });

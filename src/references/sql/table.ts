@@ -1,6 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { Product } from '../../core/endpoints.js';
-import { amountToCents, centsToAmount } from '../../schemas/amount.js';
+import { centsToAmount } from '../../schemas/amount.js';
 import type { EffectStatus } from '../effects.js';
 import type { Resolution, ReviewVerdict } from '../review.js';
 import type {
@@ -13,7 +13,8 @@ import type { InboxTable } from './inbox-table.js';
 
 export type SqlDialectName = 'sqlite' | 'postgres';
 
-type Instant = ColumnType<Date | string, Date | string, Date | string>;
+/** SQLite keeps instants as ISO-8601 text (UTC, sortable); PostgreSQL as timestamptz. */
+export type Instant = ColumnType<Date | string, Date | string, Date | string>;
 
 export interface TransactionsTable {
   merchant_reference: string;
@@ -69,8 +70,6 @@ export interface StoreDatabase {
 
 export const checkLogTable = 'pesakit_check_log';
 
-export type TransactionRow = Selectable<TransactionsTable>;
-
 export const transactionsTable = 'pesakit_transactions';
 
 export const referenceColumns = {
@@ -83,7 +82,6 @@ export const referenceColumns = {
 
 export type ReferenceColumn = (typeof referenceColumns)[PlatformReferenceField];
 
-/** SQLite keeps instants as ISO-8601 text (UTC, sortable); PostgreSQL as timestamptz. */
 export function toInstant(dialect: SqlDialectName, value: Date): Date | string {
   return dialect === 'sqlite' ? value.toISOString() : value;
 }
@@ -95,9 +93,7 @@ export function fromInstant(value: Date | string | null): Date | null {
   return value instanceof Date ? value : new Date(value);
 }
 
-export const toCents = amountToCents;
-
-export function toRecord(row: TransactionRow): TransactionRecord {
+export function toRecord(row: Selectable<TransactionsTable>): TransactionRecord {
   return {
     merchantReference: row.merchant_reference,
     product: row.product as Product,

@@ -2,6 +2,7 @@ import type { ReferenceStore, TransactionRecord } from '../../references/index.j
 import { rowReference } from './batch-id.js';
 import { BatchMismatchError, type BatchRowMismatch } from './batch-mismatch-error.js';
 import type { NumberedRow } from './load-rows.js';
+import { rowFields } from './row-outcome.js';
 import type { AirtimeBulkRowOutcome } from './types.js';
 
 /** What the store already knows of a batch: the rows an earlier run wrote, by row number. */
@@ -78,11 +79,7 @@ export function earlierRowResult(
           ? `Needs review: ${record.review?.message ?? record.statusReason ?? 'see the record'}`
           : `Outcome unknown (${record.statusReason ?? record.status}): not resent.`;
   return {
-    row: row.row,
-    msisdn: row.msisdn,
-    amount: row.amount,
-    ...(row.reference !== undefined ? { reference: row.reference } : {}),
-    merchantReference: record.merchantReference,
+    ...rowFields(row, record.merchantReference),
     status,
     ...(record.paymentReference !== null ? { paymentReference: record.paymentReference } : {}),
     ...(message !== undefined ? { message } : {}),

@@ -65,12 +65,3 @@ export function thrownRow(
     error: asError,
   };
 }
-
-/** A row the batch never reached because it stopped first. */
-export function skippedRow(
-  row: NumberedRow,
-  merchantReference: string,
-  why: string,
-): AirtimeBulkRowOutcome {
-  return { ...rowFields(row, merchantReference), status: 'skipped', message: why };
-}

@@ -3,7 +3,7 @@ import type { ReferenceStore } from '../../references/index.js';
 import type { MoneyMovementOptions } from '../move-money.js';
 import { rowReference } from './batch-id.js';
 import type { NumberedRow } from './load-rows.js';
-import { answeredRow, rowMetadata, skippedRow, thrownRow } from './row-outcome.js';
+import { answeredRow, rowFields, rowMetadata, thrownRow } from './row-outcome.js';
 import type { AirtimeBulkRowOutcome } from './types.js';
 
 /** `airtime.purchase`, as the batch calls it (the same write-ahead path as a single sale). */
@@ -69,12 +69,10 @@ export async function sendPurchases(input: SendPurchasesInput): Promise<void> {
   input.signal?.removeEventListener('abort', onAbort);
   for (const row of input.rows) {
     if (finished.has(row.row)) continue;
-    input.onRow(
-      skippedRow(
-        row,
-        rowReference(input.batchId, row.row),
-        `Not sent: ${stoppedBy ?? 'the batch stopped'}. A rerun of the same batch id sends it.`,
-      ),
-    );
+    input.onRow({
+      ...rowFields(row, rowReference(input.batchId, row.row)),
+      status: 'skipped',
+      message: `Not sent: ${stoppedBy ?? 'the batch stopped'}. A rerun of the same batch id sends it.`,
+    });
   }
 }

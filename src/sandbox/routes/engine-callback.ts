@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { payloadFromQuery } from '../../callbacks/query-payload.js';
+import { payloadFromQuery } from '../../callbacks/callback-intake.js';
 import { endpoints } from '../../core/endpoints.js';
 import type { MerchantCallback } from '../../schemas/collection.js';
 import { sameSecret } from '../auth/shared-secret.js';
