@@ -43,6 +43,8 @@ declare function askFinanceToTopUp(): unknown;
 declare function showFieldErrors(errors: unknown): unknown;
 declare function fulfilOrder(record: import('pesakit').TransactionRecord, key: string): unknown;
 declare function releaseOrder(record: import('pesakit').TransactionRecord): unknown;
+declare function markPayoutSent(record: import('pesakit').MoneyOutRecord): unknown;
+declare function retryPayoutLater(record: import('pesakit').MoneyOutRecord): unknown;
 declare function alertSupport(record: import('pesakit').TransactionRecord | null, verdict: unknown): unknown;
 `;
 

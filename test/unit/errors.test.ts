@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   AmbiguousOutcomeError,
+  AnswerContradictsRequestError,
   ApiError,
   AuthenticationError,
   BadRequestError,
@@ -45,6 +46,7 @@ import {
   ValidationError,
 } from '../../src/errors/index.js';
 import { LeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
+import type { TransactionRecord } from '../../src/references/types.js';
 import { BatchMismatchError } from '../../src/resources/airtime-bulk/batch-mismatch-error.js';
 import { BulkInsufficientFundsError } from '../../src/resources/airtime-bulk/bulk-insufficient-funds-error.js';
 import { BulkValidationError } from '../../src/resources/airtime-bulk/bulk-validation-error.js';
@@ -350,6 +352,9 @@ describe('Every exported error class has its own code, listed in docs/errors.md'
     new TimeoutError(info, 5),
     new RequestAbortedError(info, 'stop'),
     new ResponseValidationError({ ...info, status: 200 }, {}, []),
+    new AnswerContradictsRequestError({ merchantReference: 'order-1' } as TransactionRecord, [
+      { field: 'amount', asked: 1000, answered: 10000 },
+    ]),
     new DuplicateReferenceError('order-1'),
     new TransactionNotFoundError('order-1'),
     new StoreInputError('createIntent', { amount: ['x'] }),
