@@ -89,8 +89,14 @@ async function accept(
     );
   }
   // A known record's callback is due an hour early, so it is claimed before the orphans
-  // (a forger's) however many wait; a failed lookup only loses that head start.
-  const known = await findRecord(store, callback.claim).catch(() => undefined);
+  // (a forger's) however many wait; a failed lookup only loses that head start. The
+  // `pesakit_ref` pesakit put in the callback URL makes it one primary-key read on the path
+  // the platform waits on; without it, the platform references are looked up.
+  const { merchantReferenceHint } = callback.claim;
+  const known = await (merchantReferenceHint
+    ? store.get(merchantReferenceHint)
+    : findRecord(store, callback.claim)
+  ).catch(() => undefined);
   let appended: Awaited<ReturnType<ReferenceStore['inbox']['append']>>;
   try {
     appended = await context.store.inbox.append({
