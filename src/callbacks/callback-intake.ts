@@ -12,6 +12,9 @@ import {
 import { type ParsedCallback, parseCallback } from './parse-callback.js';
 import { asError, type ProcessContext } from './process-entry.js';
 
+/** How far ahead of orphans a known record's callback is put in the inbox's due order. */
+const knownRecordHeadStartMs = 3_600_000;
+
 /** A POSTed callback: checked, parsed, stored raw in the inbox, 200 — nothing slow runs first. */
 export async function receivePost(
   context: ProcessContext,
@@ -107,7 +110,7 @@ async function accept(
       body: callback.text,
       claim: callback.claim,
       receivedAt,
-      ...(known && { dueAt: new Date(receivedAt.getTime() - 3_600_000) }),
+      ...(known && { dueAt: new Date(receivedAt.getTime() - knownRecordHeadStartMs) }),
     });
   } catch (error) {
     context.emit('error', { stage: 'receive', error: asError(error) });

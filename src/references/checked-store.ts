@@ -196,9 +196,10 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
 // pg's, Kysely's) leaves as a StoreError with it as `cause`; pesakit's own errors pass as they are.
 type StoreMethod = (...args: unknown[]) => Promise<unknown>;
 const methods = CheckedReferenceStore.prototype as unknown as Record<string, StoreMethod>;
-for (const operation of Object.getOwnPropertyNames(methods)) {
-  const method = methods[operation];
-  if (operation === 'constructor' || method === undefined) continue;
+// Descriptors, not values: a getter on the class is never run against the prototype.
+for (const [operation, { value }] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
+  if (operation === 'constructor' || typeof value !== 'function') continue;
+  const method = value as StoreMethod;
   methods[operation] = async function (this: unknown, ...args: unknown[]) {
     try {
       return await method.apply(this, args);
