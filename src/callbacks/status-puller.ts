@@ -1,4 +1,5 @@
 import PQueue from 'p-queue';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { isNotFoundError } from '../errors/not-found-error.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import { ExpiringMap } from './expiring-map.js';
@@ -85,7 +86,9 @@ export function clientPuller(
   options: PullerOptions = { perSecond: 20, concurrency: 8, windowMs: 5000 },
 ): StatusPuller {
   const registered = clients.get(client);
-  if (!registered) throw new TypeError('Expected a Pesakit client.');
+  if (!registered) {
+    throw new ConfigurationError('pesakit', 'Pass the Pesakit client (`new Pesakit(...)`) itself.');
+  }
   registered.puller ??= new StatusPuller(registered.pull, options);
   return registered.puller;
 }

@@ -389,6 +389,14 @@ describe('checkout return: never trusts the query string', () => {
     expect(shop.receiver.pulls).toBe(1);
   });
 
+  it('verifyCheckoutReturn refuses anything but a Pesakit client, naming it', async () => {
+    const query = { external_reference: 'EXT-1' };
+    await expect(verifyCheckoutReturn({} as Pesakit, query)).rejects.toMatchObject({
+      code: 'configuration_error',
+      option: 'pesakit',
+    });
+  });
+
   it('verifyCheckoutReturn(pesakit, query) works without a framework', async () => {
     const shop = await openShop();
     const created = await checkout(shop, 'cart-verify');
