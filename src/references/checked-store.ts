@@ -7,6 +7,7 @@ import type {
   FailEffectOptions,
 } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
+import { notDead } from './input-rules/common.js';
 import {
   isLookupable,
   type ParsedAnswerWrite,
@@ -62,6 +63,8 @@ export interface EffectsPart {
     limit: number,
     handles: readonly EffectKind[],
   ): Maybe<TransactionRecord[]>;
+  /** `dead` → `due` now; the record as it is after, and whether it was dead. */
+  retry(merchantReference: string): Maybe<{ record: TransactionRecord; retried: boolean }>;
 }
 
 /**
@@ -181,6 +184,12 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   ): Promise<boolean> {
     const reference = parseMerchantReference('failEffect', merchantReference);
     return this.effects.fail(reference, token, parseFailEffect(options));
+  }
+  async retryEffect(merchantReference: string): Promise<TransactionRecord> {
+    const reference = parseMerchantReference('retryEffect', merchantReference);
+    const { record, retried } = await this.effects.retry(reference);
+    if (!retried) throw notDead('retryEffect', 'effect.status', record.effect.status);
+    return record;
   }
   async listEffects(
     status: ListedEffect,

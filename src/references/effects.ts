@@ -85,6 +85,13 @@ export interface EffectOutbox {
     token: string,
     options: FailEffectOptions,
   ): Promise<boolean>;
+  /**
+   * A person's retry of a `dead` effect: `due` now with a fresh count of attempts (so the
+   * runner's backoff and its last attempt start over); the last error stays until the next run.
+   * Any other effect status → `StoreInputError` naming it. The handler runs where it always
+   * does (the receiver's or reconciler's effect runner), never in the caller.
+   */
+  retryEffect(merchantReference: string): Promise<TransactionRecord>;
   listEffects(
     status: Exclude<EffectStatus, 'none' | 'done'>,
     options?: { limit?: number; handles?: readonly EffectKind[] },

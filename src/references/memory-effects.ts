@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
 import { type EffectClaim, type EffectKind, type EffectStatus, isOfKind } from './effects.js';
 import type { ParsedClaim } from './input-rules.js';
 import { byEffectDue } from './reconciliation-order.js';
@@ -67,6 +68,14 @@ export class MemoryEffects {
       .sort(byEffectDue)
       .slice(0, limit)
       .map(copyRecord);
+  }
+  retry(merchantReference: string): { record: TransactionRecord; retried: boolean } {
+    const record = this.#records.get(merchantReference);
+    if (!record) throw new TransactionNotFoundError(merchantReference);
+    const retried = record.effect.status === 'dead';
+    if (retried)
+      record.effect = { ...record.effect, status: 'due', attempts: 0, dueAt: this.#now() };
+    return { record: copyRecord(record), retried };
   }
   /** The record's status moved: a new effect replaced the leased one. */
   forget(merchantReference: string): void {

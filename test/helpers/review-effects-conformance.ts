@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isInvalidTransitionError } from '../../src/errors/invalid-transition-error.js';
 import { isStoreInputError } from '../../src/errors/store-input-error.js';
+import { isTransactionNotFoundError } from '../../src/errors/transaction-not-found-error.js';
 import type { EffectKind } from '../../src/references/effects.js';
 import type { ReferenceStore, TransactionIntent } from '../../src/references/index.js';
 import type { ReviewVerdict } from '../../src/references/review.js';
+import { callback } from '../callbacks/inbox-conformance.js';
 import { failure } from './failure.js';
 import type { ReferenceStoreHarness } from './reference-store-conformance.js';
 
@@ -313,6 +315,57 @@ export function describeReviewAndEffects(harness: ReferenceStoreHarness): void {
       const resolved = await store.resolve('top-up-2', 'success', { note: 'credited' });
       expect(resolved.effect.status).toBe('done');
       expect(await store.listEffects('due', { handles: ['sent'] })).toEqual([]);
+    });
+  });
+
+  describe('a person retries what was dead: the effect, or the callback', () => {
+    it('retryEffect makes a dead effect due now with fresh attempts; anything else is refused by name', async () => {
+      const store = await open();
+      await paid(store, 'order-1');
+      const [claim] = await store.claimEffects({ leaseMs: 10_000 });
+      await store.failEffect('order-1', claim!.token, { error: 'orders DB down', retryAt: null });
+      clock.advance(60_000);
+      const retried = await store.retryEffect('order-1');
+      expect(retried.effect).toMatchObject({
+        status: 'due',
+        attempts: 0,
+        dueAt: new Date(start + 60_000),
+        lastError: 'orders DB down',
+      });
+      expect(await store.get('order-1')).toEqual(retried);
+      const again = await failure(store.retryEffect('order-1'));
+      expect(isStoreInputError(again)).toBe(true);
+      expect((again as Error).message).toMatch(/effect\.status is due, not dead/);
+      const [next] = await store.claimEffects({ leaseMs: 10_000 });
+      expect(next?.record.effect.attempts).toBe(1);
+      expect(isTransactionNotFoundError(await failure(store.retryEffect('nobody')))).toBe(true);
+    });
+
+    it('inbox.requeue makes a dead callback pending and due now; anything else is refused by name', async () => {
+      const store = await open();
+      await store.inbox.append(callback('ENG-1'));
+      await store.inbox.append(callback('ENG-2'));
+      const [first] = await store.inbox.claim({ leaseMs: 10_000, limit: 1 });
+      await store.inbox.deadLetter(first!.entry.id, first!.token, 'gave up');
+      clock.advance(60_000);
+      const requeued = await store.inbox.requeue(first!.entry.id);
+      expect(requeued).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+        dueAt: new Date(start + 60_000),
+        processedAt: null,
+        lastError: 'gave up',
+      });
+      const refused = await failure(store.inbox.requeue(first!.entry.id));
+      expect(isStoreInputError(refused)).toBe(true);
+      expect((refused as Error).message).toMatch(/status is pending, not dead/);
+      const listed = await store.inbox.list({ paymentReference: 'ENG-1' });
+      expect(listed.map((entry) => entry.id)).toEqual([first!.entry.id]);
+      const claims = await store.inbox.claim({ leaseMs: 10_000 });
+      expect(claims.map((claim) => claim.entry.claim.paymentReference).sort()).toEqual([
+        'ENG-1',
+        'ENG-2',
+      ]);
     });
   });
 }

@@ -54,13 +54,14 @@ const listSchema = object(
   {
     limit: limitSchema(10_000).optional(),
     outcome: word.optional(),
+    paymentReference: text(maxClaimedReferenceLength).optional(),
     status: z
       .enum(inboxEntryStatuses, {
         error: `must be one of ${inboxEntryStatuses.join(', ')}`,
       })
       .optional(),
   },
-  '{ status?, outcome?, limit? }',
+  '{ status?, outcome?, paymentReference?, limit? }',
 );
 
 const rescheduleSchema = object(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
+import { notDead } from '../input-rules/common.js';
 import * as rules from './input-rules.js';
 import type {
   CallbackInbox,
@@ -102,6 +103,20 @@ export class MemoryCallbackInbox implements CallbackInbox {
       processedAt: this.#now(),
     });
   }
+  async requeue(id: string): Promise<InboxEntry> {
+    rules.parseEntryId('inbox.requeue', id);
+    const entry = this.#entries.get(id);
+    if (entry?.status !== 'dead')
+      throw notDead('inbox.requeue', 'status', entry?.status ?? 'unknown');
+    Object.assign(entry, {
+      status: 'pending',
+      attempts: 0,
+      dueAt: this.#now(),
+      outcome: null,
+      processedAt: null,
+    });
+    return copy(entry);
+  }
   async get(id: string): Promise<InboxEntry | undefined> {
     rules.parseEntryId('inbox.get', id);
     const entry = this.#entries.get(id);
@@ -120,12 +135,13 @@ export class MemoryCallbackInbox implements CallbackInbox {
     return backlog;
   }
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {
-    const { status, outcome, limit } = rules.parseListOptions(options);
+    const { status, outcome, paymentReference, limit } = rules.parseListOptions(options);
     return [...this.#entries.values()]
       .filter(
         (entry) =>
           (status === undefined || entry.status === status) &&
-          (outcome === undefined || entry.outcome === outcome),
+          (outcome === undefined || entry.outcome === outcome) &&
+          (paymentReference === undefined || entry.claim.paymentReference === paymentReference),
       )
       .sort((a, b) => a.id.localeCompare(b.id))
       .slice(0, limit)

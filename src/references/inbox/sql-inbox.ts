@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
+import { notDead } from '../input-rules/common.js';
 import { type InboxTable, inboxTable, toInboxEntry } from '../sql/inbox-table.js';
 import { type SqlDialectName, type StoreDatabase, toInstant } from '../sql/table.js';
 import * as rules from './input-rules.js';
@@ -131,6 +132,25 @@ export class SqlCallbackInbox implements CallbackInbox {
       processed_at: this.#instant(this.#now()),
     });
   }
+  async requeue(id: string): Promise<InboxEntry> {
+    rules.parseEntryId('inbox.requeue', id);
+    // One conditional statement: of two people requeuing at once, one wins, the other is told.
+    const row = await this.#db()
+      .updateTable(inboxTable)
+      .set({
+        status: 'pending',
+        attempts: 0,
+        due_at: this.#instant(this.#now()),
+        outcome: null,
+        processed_at: null,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'dead')
+      .returningAll()
+      .executeTakeFirst();
+    if (row) return toInboxEntry(row);
+    throw notDead('inbox.requeue', 'status', (await this.get(id))?.status ?? 'unknown');
+  }
   async get(id: string): Promise<InboxEntry | undefined> {
     rules.parseEntryId('inbox.get', id);
     const row = await this.#db()
@@ -161,12 +181,15 @@ export class SqlCallbackInbox implements CallbackInbox {
     };
   }
   async list(options?: InboxListOptions): Promise<InboxEntry[]> {
-    const { status, outcome, limit } = rules.parseListOptions(options);
+    const { status, outcome, paymentReference, limit } = rules.parseListOptions(options);
     const rows = await this.#db()
       .selectFrom(inboxTable)
       .selectAll()
       .$if(status !== undefined, (qb) => qb.where('status', '=', status as string))
       .$if(outcome !== undefined, (qb) => qb.where('outcome', '=', outcome as string))
+      .$if(paymentReference !== undefined, (qb) =>
+        qb.where('payment_reference', '=', paymentReference as string),
+      )
       .orderBy('id')
       .limit(limit)
       .execute();

@@ -84,6 +84,8 @@ export const inboxPruneBatchSize = 500;
 export interface InboxListOptions {
   status?: InboxEntryStatus;
   outcome?: string;
+  /** Only callbacks claiming this platform reference (a record's evidence). */
+  paymentReference?: string;
   /** @default 100 */
   limit?: number;
 }
@@ -100,6 +102,12 @@ export interface CallbackInbox {
   complete(id: string, token: string, outcome: string): Promise<boolean>;
   reschedule(id: string, token: string, options: { dueAt: Date; error?: string }): Promise<boolean>;
   deadLetter(id: string, token: string, error: string): Promise<boolean>;
+  /**
+   * A person's retry of a `dead` entry: `pending`, due now, with a fresh count of attempts (so
+   * the worker's backoff starts over); the last error stays until the next try. Any other
+   * status → `StoreInputError` naming it.
+   */
+  requeue(id: string): Promise<InboxEntry>;
   get(id: string): Promise<InboxEntry | undefined>;
   backlog(): Promise<InboxBacklog>;
   /** Oldest received first. */

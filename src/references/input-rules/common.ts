@@ -85,3 +85,10 @@ export function storedText(text: string): string {
 export function toJson(operation: string, field: string, value: unknown): unknown {
   return JSON.parse(toJsonText(operation, field, value));
 }
+
+/** Only what is dead is retried by a person: anything else is on its way, or finished. */
+export function notDead(operation: string, field: string, status: string): StoreInputError {
+  return new StoreInputError(operation, {
+    [field]: [`${field} is ${status}, not dead: only a dead one can be retried.`],
+  });
+}

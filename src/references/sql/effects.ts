@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Updateable } from 'kysely';
+import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import type { EffectClaim, EffectKind, EffectState, EffectStatus } from '../effects.js';
 import { effectKinds } from '../effects.js';
 import type { ParsedClaim } from '../input-rules.js';
@@ -110,6 +111,29 @@ export class SqlEffectOutbox {
       .limit(limit)
       .execute();
     return rows.map(toRecord);
+  }
+  /** One conditional statement: of two people retrying at once, one wins, the other is told. */
+  async retry(reference: string): Promise<{ record: TransactionRecord; retried: boolean }> {
+    const db = this.#store.open();
+    const row = await db
+      .updateTable(transactionsTable)
+      .set({
+        effect_status: 'due',
+        effect_attempts: 0,
+        effect_due_at: this.#store.instant(this.#store.now()),
+      })
+      .where('merchant_reference', '=', reference)
+      .where('effect_status', '=', 'dead')
+      .returningAll()
+      .executeTakeFirst();
+    if (row) return { record: toRecord(row), retried: true };
+    const current = await db
+      .selectFrom(transactionsTable)
+      .selectAll()
+      .where('merchant_reference', '=', reference)
+      .executeTakeFirst();
+    if (!current) throw new TransactionNotFoundError(reference);
+    return { record: toRecord(current), retried: false };
   }
   /** One statement: a worker whose lease expired writes nothing. */
   async #fenced(
