@@ -10,7 +10,7 @@ import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedAnswerWrite, ParsedTransition } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
-import { compareForReconciliation } from './reconciliation-order.js';
+import { byCreation, compareForReconciliation } from './reconciliation-order.js';
 import {
   newReferences,
   noEffect,
@@ -151,7 +151,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     return record && copyRecord(record);
   }
   protected listOpenRecords(filter: ParsedListOpen): TransactionRecord[] {
-    const { statuses, product, checkedBefore, limit } = filter;
+    const { statuses, product, checkedBefore, limit, oldestFirst } = filter;
     return [...this.#records.values()]
       .filter(
         (record) =>
@@ -161,7 +161,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
             record.lastCheckedAt === null ||
             record.lastCheckedAt < checkedBefore),
       )
-      .sort(compareForReconciliation)
+      .sort(oldestFirst ? byCreation : compareForReconciliation)
       .slice(0, limit)
       .map(copyRecord);
   }

@@ -17,6 +17,11 @@ export function compareForReconciliation(a: TransactionRecord, b: TransactionRec
   } else if (a.lastCheckedAt.getTime() !== b.lastCheckedAt.getTime()) {
     return a.lastCheckedAt.getTime() - b.lastCheckedAt.getTime();
   }
+  return byCreation(a, b);
+}
+
+/** `listOpen({ oldestFirst })`'s order: the oldest created first. */
+export function byCreation(a: TransactionRecord, b: TransactionRecord): number {
   return a.createdAt.getTime() - b.createdAt.getTime() || byReference(a, b);
 }
 

@@ -100,6 +100,8 @@ export interface ListOpenOptions {
   checkedBefore?: Date;
   /** @default 100 */
   limit?: number;
+  /** Oldest created first (what a person reads), not the reconciler's order. @default false */
+  oldestFirst?: boolean;
 }
 
 /** The records: the write-ahead intent, references, status moves and lookups. */

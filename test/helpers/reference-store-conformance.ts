@@ -525,6 +525,19 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         expect(await refs({ limit: 2 })).toEqual(['b', 'c']);
       });
 
+      it('oldestFirst lists by creation for a person, checks or not', async () => {
+        const store = await open();
+        await seed(store);
+        await store.recordCheck('a', new Date(start + 60_000));
+        const refs = (await store.listOpen({ oldestFirst: true, limit: 2 })).map(
+          (record) => record.merchantReference,
+        );
+        expect(refs).toEqual(['a', 'b']);
+        expect(isStoreInputError(await failure(store.listOpen({ oldestFirst: 1 as never })))).toBe(
+          true,
+        );
+      });
+
       it('recordCheck counts each check and keeps the time', async () => {
         const store = await open();
         await store.createIntent(intent('order-1'));

@@ -44,6 +44,7 @@ const listOpenSchema = z.object({
   product: productSchema.optional(),
   checkedBefore: dateSchema.optional(),
   limit: limitSchema(10_000).optional(),
+  oldestFirst: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 export function parseClaimEffects(options: ClaimEffectsOptions) {
@@ -83,6 +84,7 @@ export function parseListOpen(options: ListOpenOptions = {}) {
     product: parsed.product,
     checkedBefore: parsed.checkedBefore,
     limit: parsed.limit ?? 100,
+    oldestFirst: parsed.oldestFirst ?? false,
   };
 }
 

@@ -75,8 +75,10 @@ export class SqlReferenceStore extends SqlRecordWrites {
           ]),
         ),
       )
-      // The order of compareForReconciliation.
-      .orderBy('last_checked_at', (ob) => ob.asc().nullsFirst())
+      // The order of compareForReconciliation, or of byCreation.
+      .$if(!filter.oldestFirst, (qb) =>
+        qb.orderBy('last_checked_at', (ob) => ob.asc().nullsFirst()),
+      )
       .orderBy('created_at', 'asc')
       .orderBy('merchant_reference', 'asc')
       .limit(limit)

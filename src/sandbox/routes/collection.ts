@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../core/endpoints.js';
 import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
-import { sameSecret } from '../auth/shared-secret.js';
+import { sameSecret } from '../../internal/shared-secret.js';
 import type { SandboxContext } from '../context.js';
 import { parseBody, sendError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostGuard, type HostGuard } from '../../internal/host-guard.js';
-import { sameSecret } from '../auth/shared-secret.js';
+import { sameSecret } from '../../internal/shared-secret.js';
 import type { SandboxContext } from '../context.js';
 import { faultSettingsSchema } from '../delivery/faults.js';
 import { CONTROL_PREFIX, DELIVERY_MARK_HEADER } from '../http/control-path.js';
