@@ -138,6 +138,11 @@ export type {
   InboxPruneOptions,
 } from './references/inbox/types.js';
 export type {
+  OperationsReport,
+  OperationsReportOptions,
+  ProviderHealth,
+} from './references/operations-report.js';
+export type {
   Flow,
   ListOpenOptions,
   MemoryReferenceStoreOptions,

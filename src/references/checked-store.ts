@@ -28,6 +28,14 @@ import {
   parseResolve,
   parseTransition,
 } from './input-rules.js';
+import {
+  type FinalRow,
+  type OperationsReport,
+  type OperationsReportOptions,
+  operationsReportLimit,
+  operationsReportOf,
+  parseOperationsReport,
+} from './operations-report.js';
 import type { ResolveOptions } from './review.js';
 import {
   type ParsedLeaseDue,
@@ -99,6 +107,8 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     decision: ParsedResolve,
   ): Maybe<TransactionRecord>;
   protected abstract summaryOf(): Maybe<StoreSummary>;
+  /** Records that became final in `[from, until]`, the latest first, at most `limit`. */
+  protected abstract finalsBetween(from: Date, until: Date, limit: number): Maybe<FinalRow[]>;
   protected abstract reviewPage(
     limit: number,
     after: string | undefined,
@@ -157,6 +167,11 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   }
   async summarize(): Promise<StoreSummary> {
     return this.summaryOf();
+  }
+  async operationsReport(options?: OperationsReportOptions): Promise<OperationsReport> {
+    const window = parseOperationsReport(options, this.now());
+    const rows = await this.finalsBetween(window.from, window.until, operationsReportLimit);
+    return operationsReportOf(rows, window);
   }
   async readObservations(merchantReference: string): Promise<unknown[]> {
     return this.observationsOf(parseMerchantReference('readObservations', merchantReference));

@@ -10,6 +10,7 @@ import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedAnswerWrite, ParsedTransition } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
+import type { FinalRow } from './operations-report.js';
 import { byCreation, compareForReconciliation } from './reconciliation-order.js';
 import {
   newReferences,
@@ -201,6 +202,16 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   }
   protected summaryOf(): StoreSummary {
     return summarizeRecords(this.#records.values());
+  }
+  protected finalsBetween(from: Date, until: Date, limit: number): FinalRow[] {
+    return [...this.#records.values()]
+      .flatMap(({ status, provider, createdAt, finalAt }) =>
+        finalAt && finalAt >= from && finalAt <= until
+          ? [{ status, provider, createdAt, finalAt }]
+          : [],
+      )
+      .sort((a, b) => b.finalAt.getTime() - a.finalAt.getTime())
+      .slice(0, limit);
   }
   protected reviewPage(limit: number, after: string | undefined): TransactionRecord[] {
     return [...this.#records.values()]

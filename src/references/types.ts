@@ -1,6 +1,7 @@
 import type { Product } from '../core/endpoints.js';
 import type { EffectOutbox, EffectState } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
+import type { OperationsReport, OperationsReportOptions } from './operations-report.js';
 import type { Resolution, ReviewQueue, ReviewVerdict } from './review.js';
 import type { SchedulingStore } from './schedule/types.js';
 
@@ -148,6 +149,8 @@ export interface TransactionRecords {
   recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord>;
   /** Counts by product and status, for operations (metrics, the dashboard). */
   summarize(): Promise<StoreSummary>;
+  /** Finals per hour over the window, and each operator's health over the last 24 hours. */
+  operationsReport(options?: OperationsReportOptions): Promise<OperationsReport>;
 }
 
 /**

@@ -627,6 +627,62 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
       });
     }
 
+    describe('operationsReport: finals per hour and each operator over the last day', () => {
+      it('counts finals per hour and status, zeros included, and each provider from its own records', async () => {
+        const store = await open();
+        for (const reference of ['v1', 'v2', 'v3']) await store.createIntent(intent(reference));
+        const { msisdn: _none, ...bank } = intent('b1', { flow: 'bank' });
+        await store.createIntent(bank);
+        clock.advance(60_000);
+        await store.transition('v1', 'success');
+        clock.advance(60_000);
+        await store.transition('v2', 'failed');
+        await store.transition('b1', 'success');
+        clock.advance(2 * 3_600_000);
+        await store.transition('v3', 'success');
+        await store.createIntent(intent('still-open'));
+        const hour = (h: number) => new Date(start + h * 3_600_000);
+        const report = await store.operationsReport({ hours: 3 });
+        expect(report.finals).toEqual([
+          { hour: hour(0), status: 'success', count: 2 },
+          { hour: hour(0), status: 'failed', count: 1 },
+          { hour: hour(1), status: 'success', count: 0 },
+          { hour: hour(1), status: 'failed', count: 0 },
+          { hour: hour(2), status: 'success', count: 1 },
+          { hour: hour(2), status: 'failed', count: 0 },
+        ]);
+        expect(report.providers).toEqual([
+          {
+            provider: 'vodacom',
+            finals: 3,
+            successes: 2,
+            successRate: 2 / 3,
+            medianMsToFinal: 120_000,
+          },
+          { provider: null, finals: 1, successes: 1, successRate: 1, medianMsToFinal: 120_000 },
+        ]);
+        expect(report.truncated).toBe(false);
+        const earlier = await store.operationsReport({ now: new Date(start + 30_000), hours: 1 });
+        expect(earlier).toEqual({
+          finals: [
+            { hour: hour(0), status: 'success', count: 0 },
+            { hour: hour(0), status: 'failed', count: 0 },
+          ],
+          providers: [],
+          truncated: false,
+        });
+      });
+
+      it('refuses a window that is not 1 to 168 whole hours, naming hours', async () => {
+        const store = await open();
+        for (const hours of [0, 169, 1.5]) {
+          const error = await failure(store.operationsReport({ hours }));
+          expect(isStoreInputError(error)).toBe(true);
+          expect((error as StoreInputError).errors['hours']?.[0]).toMatch(/from 1 to 168/);
+        }
+      });
+    });
+
     describeReviewAndEffects(harness);
     describeAttachAndTransition(harness);
   });

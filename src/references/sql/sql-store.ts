@@ -3,6 +3,7 @@ import type { Product } from '../../core/endpoints.js';
 import type { ParsedListOpen } from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
+import type { FinalRow } from '../operations-report.js';
 import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import type { LeasedRecord } from '../schedule/types.js';
 import { bySummaryOrder } from '../summary.js';
@@ -122,6 +123,23 @@ export class SqlReferenceStore extends SqlRecordWrites {
     }));
     const at = oldest?.at ?? null;
     return { counts: counts.sort(bySummaryOrder), oldestOpenAt: fromInstant(at) };
+  }
+  protected async finalsBetween(from: Date, until: Date, limit: number): Promise<FinalRow[]> {
+    const rows = await this.sql
+      .open()
+      .selectFrom(transactionsTable)
+      .select(['status', 'provider', 'created_at', 'final_at'])
+      .where('final_at', '>=', this.sql.instant(from))
+      .where('final_at', '<=', this.sql.instant(until))
+      .orderBy('final_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      status: row.status as TransactionStatus,
+      provider: row.provider,
+      createdAt: fromInstant(row.created_at),
+      finalAt: fromInstant(row.final_at as Date | string),
+    }));
   }
   protected async reviewPage(
     limit: number,
