@@ -359,6 +359,8 @@ export function describeReviewAndEffects(harness: ReferenceStoreHarness): void {
       const refused = await failure(store.inbox.requeue(first!.entry.id));
       expect(isStoreInputError(refused)).toBe(true);
       expect((refused as Error).message).toMatch(/status is pending, not dead/);
+      const missing = await failure(store.inbox.requeue('01NOSUCHENTRY'));
+      expect((missing as Error).message).toMatch(/names no stored callback/);
       const listed = await store.inbox.list({ paymentReference: 'ENG-1' });
       expect(listed.map((entry) => entry.id)).toEqual([first!.entry.id]);
       const claims = await store.inbox.claim({ leaseMs: 10_000 });

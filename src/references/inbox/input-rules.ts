@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import { dateSchema, limitSchema, parse, storedText, withoutNul } from '../input-rules/common.js';
+import {
+  dateSchema,
+  limitSchema,
+  notDead,
+  parse,
+  storedText,
+  withoutNul,
+} from '../input-rules/common.js';
 import type {
   InboxAppend,
   InboxClaimOptions,
@@ -107,6 +114,13 @@ export function parseReschedule(options: { dueAt: Date; error?: string }) {
   const error =
     options.error === undefined ? undefined : storedError('inbox.reschedule', options.error);
   return { dueAt, error };
+}
+
+/** Why `requeue` refused: no such entry, or one that is not dead. */
+export function notRequeued(id: string, status: string | undefined): StoreInputError {
+  return status === undefined
+    ? new StoreInputError('inbox.requeue', { id: [`id ${id} names no stored callback.`] })
+    : notDead('inbox.requeue', 'status', status);
 }
 
 export function storedError(operation: string, error: unknown): string {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
-import { notDead } from '../input-rules/common.js';
 import * as rules from './input-rules.js';
 import type {
   CallbackInbox,
@@ -106,8 +105,7 @@ export class MemoryCallbackInbox implements CallbackInbox {
   async requeue(id: string): Promise<InboxEntry> {
     rules.parseEntryId('inbox.requeue', id);
     const entry = this.#entries.get(id);
-    if (entry?.status !== 'dead')
-      throw notDead('inbox.requeue', 'status', entry?.status ?? 'unknown');
+    if (entry?.status !== 'dead') throw rules.notRequeued(id, entry?.status);
     Object.assign(entry, {
       status: 'pending',
       attempts: 0,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
-import { notDead } from '../input-rules/common.js';
 import { type InboxTable, inboxTable, toInboxEntry } from '../sql/inbox-table.js';
 import { type SqlDialectName, type StoreDatabase, toInstant } from '../sql/table.js';
 import * as rules from './input-rules.js';
@@ -149,7 +148,7 @@ export class SqlCallbackInbox implements CallbackInbox {
       .returningAll()
       .executeTakeFirst();
     if (row) return toInboxEntry(row);
-    throw notDead('inbox.requeue', 'status', (await this.get(id))?.status ?? 'unknown');
+    throw rules.notRequeued(id, (await this.get(id))?.status);
   }
   async get(id: string): Promise<InboxEntry | undefined> {
     rules.parseEntryId('inbox.get', id);
