@@ -1,0 +1,1 @@
+export { createDashboard, type Dashboard, type DashboardOptions } from './dashboard/server.js';

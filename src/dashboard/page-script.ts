@@ -1,0 +1,178 @@
+/**
+ * The page's only script, served as a file (the CSP allows no inline script). It builds every
+ * element with textContent, so nothing from the store is ever parsed as HTML. No template
+ * literals or backslashes inside: it is one.
+ */
+export const DASHBOARD_SCRIPT = `
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+const $ = (id) => document.getElementById(id);
+let hours = 24;
+
+function el(tag, text, attrs) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+  return node;
+}
+
+function table(id, headings, rows) {
+  const target = $(id);
+  target.replaceChildren();
+  const head = el('tr');
+  for (const heading of headings) head.append(el('th', heading));
+  target.append(head);
+  if (rows.length === 0) {
+    const row = el('tr');
+    row.append(el('td', 'None.', { colspan: String(headings.length) }));
+    target.append(row);
+  }
+  for (const cells of rows) {
+    const row = el('tr');
+    for (const cell of cells) {
+      const td = el('td');
+      if (cell instanceof Node) td.append(cell);
+      else td.textContent = cell === null || cell === undefined ? '' : String(cell);
+      if (typeof cell === 'number') td.className = 'n';
+      row.append(td);
+    }
+    target.append(row);
+  }
+}
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+    body: JSON.stringify(body),
+  };
+  const response = await fetch(path, init);
+  const json = await response.json();
+  if (!response.ok) throw new Error(json.message || response.statusText);
+  return json;
+}
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
+const ref = (record) => record.merchantReference;
+
+function act(label, run) {
+  const button = el('button', label, { type: 'button' });
+  button.addEventListener('click', () => run().then(refresh, show));
+  return button;
+}
+
+function show(error) {
+  $('status').textContent = error.message;
+}
+
+function chart(finals) {
+  const svgNs = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(svgNs, 'svg');
+  const width = 960;
+  const height = 180;
+  const slots = finals.length / 2;
+  const max = Math.max(1, ...finals.map((bucket) => bucket.count));
+  const step = width / slots;
+  svg.setAttribute('viewBox', '0 0 ' + width + ' ' + (height + 20));
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', 'Records reaching success or failed per hour');
+  for (let slot = 0; slot < slots; slot += 1) {
+    let top = height;
+    for (const bucket of [finals[slot * 2], finals[slot * 2 + 1]]) {
+      if (bucket.count === 0) continue;
+      const tall = (bucket.count / max) * height;
+      top -= tall;
+      const bar = document.createElementNS(svgNs, 'rect');
+      bar.setAttribute('x', String(slot * step + 1));
+      bar.setAttribute('y', String(top));
+      bar.setAttribute('width', String(Math.max(1, step - 2)));
+      bar.setAttribute('height', String(tall));
+      bar.setAttribute('class', 'bar-' + bucket.status);
+      const title = document.createElementNS(svgNs, 'title');
+      title.textContent = new Date(bucket.hour).toLocaleString() + ': ' + bucket.count + ' ' + bucket.status;
+      bar.append(title);
+      svg.append(bar);
+    }
+  }
+  for (const [x, iso, anchor] of [[0, finals[0].hour, 'start'], [width, finals[finals.length - 1].hour, 'end']]) {
+    const label = document.createElementNS(svgNs, 'text');
+    label.setAttribute('x', String(x));
+    label.setAttribute('y', String(height + 14));
+    label.setAttribute('text-anchor', anchor);
+    label.setAttribute('class', 'axis');
+    label.textContent = new Date(iso).toLocaleString() + (anchor === 'end' ? '  (max ' + max + '/h)' : '');
+    svg.append(label);
+  }
+  $('chart').replaceChildren(svg);
+}
+
+function reviewCard(record) {
+  const card = el('article', null, { 'data-ref': ref(record) });
+  card.append(el('strong', ref(record) + ' · ' + record.status));
+  card.append(el('p', record.product + ' ' + record.flow + ', ' + record.amount + ' TZS, ' +
+    (record.msisdn || 'no MSISDN') + ', since ' + when(record.createdAt)));
+  if (record.review) card.append(el('p', record.review.reason + ': ' + record.review.message));
+  const evidence = el('details');
+  evidence.append(el('summary', 'Evidence: the answer, callbacks, checks'));
+  evidence.addEventListener('toggle', () => {
+    if (!evidence.open || evidence.dataset.loaded) return;
+    evidence.dataset.loaded = 'yes';
+    api('/api/records/' + encodeURIComponent(ref(record))).then((found) => {
+      const shown = { review: found.record.review, answer: found.record.lastPayload,
+        callbacks: found.callbacks, checks: found.checks };
+      evidence.append(el('pre', JSON.stringify(shown, null, 2)));
+    }, show);
+  });
+  card.append(evidence);
+  if (record.status !== 'needs_review') return card;
+  const form = el('form', null, { 'aria-label': 'Resolve ' + ref(record) });
+  const outcome = el('select', null, { name: 'outcome' });
+  for (const value of ['success', 'failed']) outcome.append(el('option', value, { value }));
+  const note = el('input', null, { name: 'note', placeholder: 'What you checked (required)', required: '' });
+  const by = el('input', null, { name: 'by', placeholder: 'Your name' });
+  form.append(outcome, note, by, el('button', 'Resolve', { type: 'submit' }));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const path = '/api/records/' + encodeURIComponent(ref(record)) + '/resolve';
+    api(path, { outcome: outcome.value, note: note.value, by: by.value }).then(refresh, show);
+  });
+  card.append(form);
+  return card;
+}
+
+async function refresh() {
+  const [summary, waiting, open] = await Promise.all([
+    api('/api/summary?hours=' + hours),
+    api('/api/records?status=needs_review,unknown'),
+    api('/api/records?status=initiating,pending,unknown'),
+  ]);
+  table('totals', ['product', 'status', 'records'],
+    summary.counts.map((c) => [c.product, c.status, c.count]));
+  chart(summary.finals);
+  table('providers', ['operator', 'finals', 'success rate', 'median time to final'],
+    summary.providers.map((p) => [p.provider || '(none)', p.finals,
+      Math.round(p.successRate * 100) + '%', Math.round(p.medianMsToFinal / 1000) + ' s']));
+  $('review').replaceChildren(...(waiting.records.length ? waiting.records.map(reviewCard) : [el('p', 'None.')]));
+  table('open', ['merchant reference', 'product', 'status', 'amount', 'since'],
+    open.records.map((r) => [ref(r), r.product, r.status, r.amount, when(r.createdAt)]));
+  table('dead-effects', ['merchant reference', 'status', 'attempts', 'last error', ''],
+    summary.deadEffects.map((r) => [ref(r), r.status, r.effect.attempts, r.effect.lastError,
+      act('Retry', () => api('/api/records/' + encodeURIComponent(ref(r)) + '/retry-effect', {}))]));
+  table('dead-callbacks', ['received', 'payment reference', 'attempts', 'last error', ''],
+    summary.deadCallbacks.map((c) => [when(c.receivedAt), c.claim.paymentReference, c.attempts,
+      c.lastError, act('Requeue', () => api('/api/callbacks/' + encodeURIComponent(c.id) + '/requeue', {}))]));
+  $('status').textContent = 'Updated ' + new Date().toLocaleTimeString() +
+    (summary.oldestOpenAt ? '; oldest open record since ' + when(summary.oldestOpenAt) : '');
+}
+
+for (const button of document.querySelectorAll('button[data-hours]')) {
+  button.addEventListener('click', () => {
+    hours = Number(button.dataset.hours);
+    for (const other of document.querySelectorAll('button[data-hours]')) {
+      other.setAttribute('aria-pressed', String(other === button));
+    }
+    refresh().catch(show);
+  });
+}
+refresh().catch(show);
+setInterval(() => refresh().catch(show), 30000);
+`;

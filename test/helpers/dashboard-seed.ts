@@ -1,0 +1,66 @@
+import type { ReferenceStore } from '../../src/references/types.js';
+
+export const customer = '255754123456';
+
+/**
+ * One record in each state the operations page shows: paid, failed, waiting for a person
+ * (needs_review, unknown), a paid one whose handler gave up (dead effect), a dead callback.
+ */
+export async function seedOperations(store: ReferenceStore): Promise<void> {
+  const intent = (merchantReference: string) =>
+    store.createIntent({
+      merchantReference,
+      product: 'collection',
+      flow: 'mno',
+      amount: 5000,
+      msisdn: customer,
+    });
+  for (const [reference, to] of [
+    ['paid-1', 'success'],
+    ['failed-1', 'failed'],
+    ['unknown-1', 'unknown'],
+    ['dead-1', 'success'],
+  ] as const) {
+    await intent(reference);
+    await store.transition(reference, to, { payload: { msisdn: customer, status: to } });
+  }
+  await intent('review-1');
+  await store.attachReferences('review-1', { paymentReference: 'ENG-REVIEW-1' });
+  await store.transition('review-1', 'needs_review', {
+    payload: { msisdn: customer, amount: 150 },
+    review: {
+      reason: 'amount_mismatch',
+      message: 'The platform says 150 TZS were paid for a 5000 TZS order.',
+      evidence: { paid_amount: 150 },
+    },
+  });
+  for (const { record, token } of await store.claimEffects({ leaseMs: 60_000 })) {
+    if (record.merchantReference === 'dead-1') {
+      await store.failEffect('dead-1', token, { error: 'orders DB down', retryAt: null });
+    } else {
+      await store.completeEffect(record.merchantReference, token);
+    }
+  }
+  const claim = {
+    status: 'success',
+    amount: 5000,
+    controlNumber: null,
+    externalReference: null,
+    transactionId: null,
+    merchantReferenceHint: 'review-1',
+  } as const;
+  for (const paymentReference of ['ENG-REVIEW-1', 'ENG-LOST']) {
+    await store.inbox.append({
+      dedupKey: `key-${paymentReference}`,
+      method: 'POST',
+      url: '/callbacks?pesakit_ref=review-1',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ msisdn: customer, reference: paymentReference }),
+      claim: { ...claim, paymentReference },
+    });
+  }
+  const [lost] = (await store.inbox.claim({ leaseMs: 60_000, limit: 10 })).filter(
+    ({ entry }) => entry.claim.paymentReference === 'ENG-LOST',
+  );
+  await store.inbox.deadLetter(lost!.entry.id, lost!.token, 'Gave up after 8 attempts');
+}
