@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { tolerateClosedOutput } from './closed-output.js';
 import { registerAirtimeCommand } from './commands/airtime.js';
+import { registerDashboardCommand } from './commands/dashboard.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerReconcileCommand } from './commands/reconcile.js';
@@ -25,5 +26,6 @@ registerOpenApiCommand(program);
 registerReconcileCommand(program);
 registerReviewCommand(program);
 registerAirtimeCommand(program);
+registerDashboardCommand(program);
 
 await program.parseAsync(process.argv);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ describe('npm start', () => {
     expect(scripts['build']).toBe('tsup');
   });
 
-  it('build:cli builds only the CLI bundle — no declarations, no library — and prints nothing', async () => {
+  it('build:cli builds only the CLI bundle — no declarations, no library — prints nothing, and its demo ends with the dashboard command', async () => {
     const command = scripts['build:cli'] ?? '';
     expect(command).toMatch(/^tsup /);
     const { stdout, stderr } = await run(
@@ -55,5 +55,22 @@ describe('npm start', () => {
     expect(built.filter((file) => /\.d\.c?ts$/.test(file))).toEqual([]);
     expect(built.filter((file) => /^(index|sqlite|postgres)\.c?js$/.test(file))).toEqual([]);
     expect(built.filter((file) => file.startsWith('sandbox'))).toEqual([]);
+
+    // The demo it runs ends with the command that shows its records on the operations page
+    // (run as a package: the project's package.json and a link to its node_modules beside it).
+    copyFileSync(join(root, 'package.json'), join(out, 'package.json'));
+    symlinkSync(join(root, 'node_modules'), join(out, 'node_modules'));
+    const store = join(out, 'demo.sqlite');
+    const demo = await run(
+      process.execPath,
+      [join(out, 'cli', 'index.js'), 'demo', '--store', store],
+      {
+        cwd: root,
+        timeout: 60_000,
+      },
+    );
+    expect(demo.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `dashboard see them on the operations page: npx pesakit dashboard --store ${store}`,
+    );
   }, 60_000);
 });

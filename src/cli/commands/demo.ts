@@ -48,6 +48,11 @@ export function registerDemoCommand(program: Command): void {
             ? `demo      done: ${records.length} transactions stored in ${options.store}\n`
             : 'demo      FAILED: a flow did not end as expected\n',
         );
+        if (ok && options.store !== ':memory:') {
+          process.stdout.write(
+            `dashboard see them on the operations page: npx pesakit dashboard --store ${options.store}\n`,
+          );
+        }
         process.exitCode = ok ? 0 : 1;
       } finally {
         await store.close();

@@ -30,6 +30,20 @@ export function wholeNumber(flag: string, max = Number.POSITIVE_INFINITY) {
   };
 }
 
+/** A `--port`: 0 picks a free one. */
+export function portNumber(value: string): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed > 65_535) {
+    throw new InvalidArgumentError('the port must be a whole number from 0 to 65535.');
+  }
+  return parsed;
+}
+
+/** A repeatable flag's values, in order. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 /** False when `--store` came from `PESAKIT_STORE`: only then may a URL carry a password. */
 export const storeFromArgv = (command: Command) => command.getOptionValueSource('store') !== 'env';
 
@@ -45,15 +59,15 @@ export function environmentHelp(variables: ReadonlyArray<readonly [string, strin
   return `\nEnvironment:\n${lines.join('\n')}\n`;
 }
 
-const store = [
+export const storeVariables = [
   ['PESAKIT_STORE', 'the store, when --store is not given'],
   ['PESAKIT_STORE_SCHEMA', "a PostgreSQL store's schema, when --schema is not given"],
 ] as const;
 
-export const storeEnvironment = environmentHelp(store);
+export const storeEnvironment = environmentHelp(storeVariables);
 
 export const platformEnvironment = environmentHelp([
-  ...store,
+  ...storeVariables,
   ['PESAKIT_BASE_URL', 'the sandbox origin, when --base-url is not given'],
   ...(['collection', 'airtime', 'disbursement'] as const).flatMap(
     (product) =>

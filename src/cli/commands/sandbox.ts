@@ -1,15 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { createSandbox, type Seed } from '../../sandbox/index.js';
 import { exitTwoOnParseErrors } from '../reconcile/usage-error.js';
-
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || parsed > 65_535) {
-    throw new InvalidArgumentError('the port must be a whole number from 0 to 65535.');
-  }
-  return parsed;
-}
+import { collect, portNumber } from './options.js';
 
 async function readSeed(path: string): Promise<Seed> {
   try {
@@ -22,10 +15,6 @@ async function readSeed(path: string): Promise<Seed> {
 function fail(code: number, message: string): void {
   process.stderr.write(`pesakit sandbox: ${message}\n`);
   process.exit(code);
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 interface SandboxCommandOptions {
@@ -44,7 +33,7 @@ export function registerSandboxCommand(program: Command): void {
   exitTwoOnParseErrors(command);
   command
     .description('Start the local sandbox of the payments platform.')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', port, 4010)
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', portNumber, 4010)
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('--control-key <key>', 'require this x-control-key on the control API')
     .option(
