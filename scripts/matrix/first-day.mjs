@@ -4,7 +4,7 @@
 // uses only what it is given and Node's built-ins. Each feature reports `ok` or `FAIL` through
 // `m.report`; a failure of one does not stop the others.
 //
-// m: { pesakit, sandbox, sqlite, postgres, express, expressMiddleware, dir, xlsxFile, cliPath,
+// m: { pesakit, sandbox, dashboard, sqlite, postgres, express, expressMiddleware, dir, xlsxFile, cliPath,
 //      postgresUrl?, report(feature, ok, detail?) }
 export async function firstDay(m) {
   const { join } = process.getBuiltinModule('node:path');
@@ -149,6 +149,21 @@ export async function firstDay(m) {
         );
       });
       return (code === 5 && output.includes('npm install exceljs')) || `exit ${code}: ${output}`;
+    });
+
+    await feature('operations page: the JSON API with the bearer token', async () => {
+      const token = 'first-day-token-0123';
+      const memory = new m.pesakit.MemoryReferenceStore();
+      const page = m.dashboard.createDashboard({ store: memory, token, port: 0 });
+      try {
+        const answer = await fetch(new URL('/api/summary', await page.listen()), {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        const summary = await answer.json();
+        return (answer.status === 200 && summary.finals.length === 48) || `${answer.status}`;
+      } finally {
+        await page.close();
+      }
     });
 
     await feature('one copy of each class across entries', async () => {

@@ -1,6 +1,7 @@
 // The CommonJS project's entry: every module by `require`, no top-level `await`.
 const pesakit = require('pesakit');
 const sandbox = require('pesakit/sandbox');
+const dashboard = require('pesakit/dashboard');
 const sqlite = require('pesakit/sqlite');
 const postgres = require('pesakit/postgres');
 const expressMiddleware = require('pesakit/express');
@@ -11,6 +12,7 @@ firstDay({
   ...JSON.parse(process.argv[2]),
   pesakit,
   sandbox,
+  dashboard,
   sqlite,
   postgres,
   expressMiddleware,

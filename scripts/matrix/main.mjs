@@ -1,6 +1,7 @@
 // The ES module project's entry: every module by `import`.
 import express from 'express';
 import * as pesakit from 'pesakit';
+import * as dashboard from 'pesakit/dashboard';
 import * as expressMiddleware from 'pesakit/express';
 import * as postgres from 'pesakit/postgres';
 import * as sandbox from 'pesakit/sandbox';
@@ -17,6 +18,7 @@ try {
     ...given,
     pesakit,
     sandbox,
+    dashboard,
     sqlite,
     postgres,
     expressMiddleware,

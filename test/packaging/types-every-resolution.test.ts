@@ -25,8 +25,9 @@ import { pesakitExpress } from 'pesakit/express';
 import { pesakitFastify } from 'pesakit/fastify';
 import { createSandbox } from 'pesakit/sandbox';
 import { engineCallbackSchema } from 'pesakit/schemas';
+import { createDashboard } from 'pesakit/dashboard';
 export const used = [Pesakit, MemoryReferenceStore, SqliteReferenceStore, PostgresReferenceStore,
-  pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema];
+  pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema, createDashboard];
 `;
 
 function project(type: 'commonjs' | 'module'): string {
