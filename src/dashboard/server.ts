@@ -87,6 +87,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   app.get('/dashboard.css', async (_request, reply) =>
     reply.type('text/css; charset=utf-8').send(DASHBOARD_STYLE),
   );
+  // Browsers ask for one: an empty answer keeps their consoles clean.
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
   registerDashboardApi(app, store);
 
   let url: string | undefined;
