@@ -70,11 +70,13 @@ function chart(finals) {
   const width = 960;
   const height = 180;
   const slots = finals.length / 2;
-  const max = Math.max(1, ...finals.map((bucket) => bucket.count));
+  const totals = [];
+  for (let slot = 0; slot < finals.length; slot += 2) totals.push(finals[slot].count + finals[slot + 1].count);
+  const max = Math.max(1, ...totals);
   const step = width / slots;
   svg.setAttribute('viewBox', '0 0 ' + width + ' ' + (height + 20));
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', 'Records reaching success or failed per hour');
+  svg.setAttribute('aria-label', 'Records reaching success (green) or failed (red) per hour');
   for (let slot = 0; slot < slots; slot += 1) {
     let top = height;
     for (const bucket of [finals[slot * 2], finals[slot * 2 + 1]]) {
@@ -99,7 +101,7 @@ function chart(finals) {
     label.setAttribute('y', String(height + 14));
     label.setAttribute('text-anchor', anchor);
     label.setAttribute('class', 'axis');
-    label.textContent = new Date(iso).toLocaleString() + (anchor === 'end' ? '  (max ' + max + '/h)' : '');
+    label.textContent = new Date(iso).toLocaleString() + (anchor === 'end' ? '  (top: ' + max + ' an hour; green success, red failed)' : '');
     svg.append(label);
   }
   $('chart').replaceChildren(svg);
