@@ -7,6 +7,7 @@ import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { customer, seedOperations } from '../helpers/dashboard-seed.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { temporarySqliteFiles } from '../helpers/sqlite-file-store.js';
+import { runCli } from '../reconciler-cli/harness.js';
 
 const token = 'test-token-0123456789abcdef';
 const sqliteFile = temporarySqliteFiles('dashboard');
@@ -251,4 +252,31 @@ describe.each(Object.keys(stores))('the dashboard over a %s store', (kind) => {
       expect((await post(`/api/callbacks/${dead!.id}/requeue`)).status).toBe(409);
     });
   });
+});
+
+describe('pesakit dashboard', () => {
+  it('prints the address with its token, serves the store, and closes on Ctrl-C with exit 0', async () => {
+    const file = sqliteFile();
+    const seeded = await SqliteReferenceStore.open(file);
+    await seedOperations(seeded);
+    await seeded.close();
+    let summary: Promise<Answer> | undefined;
+    const ready = /^pesakit dashboard on (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)$/;
+    const run = await runCli(
+      ['dashboard', '--store', file, '--port', '0'],
+      { PESAKIT_DASHBOARD_TOKEN: token },
+      {
+        onStdoutLine: (line, child) => {
+          const origin = ready.exec(line)?.[1];
+          if (origin === undefined) return;
+          summary = send(origin, '/api/summary', { headers: bearer });
+          summary.finally(() => child.kill('SIGINT'));
+        },
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toMatch(ready);
+    expect(run.stdout).toContain(`?token=${token}`);
+    expect((await summary)?.json()['counts']).toHaveLength(4);
+  }, 60_000);
 });

@@ -47,5 +47,8 @@ describe('pesakit: the command line itself', () => {
     const list = await runCli(['review', 'list', '--help']);
     expect(list.stdout).toContain('PESAKIT_STORE_SCHEMA');
     expect(list.stdout).not.toContain('PESAKIT_COLLECTION_EMAIL');
+    const dashboard = await runCli(['dashboard', '--help']);
+    expect(dashboard.stdout).toContain('PESAKIT_DASHBOARD_TOKEN');
+    expect(dashboard.stdout).toContain('PESAKIT_STORE_SCHEMA');
   }, 120_000);
 });
