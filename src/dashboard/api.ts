@@ -36,10 +36,8 @@ export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore
     const statuses = status?.split(',');
     const known: readonly string[] = transactionStatuses;
     if (statuses?.some((each) => !known.includes(each))) {
-      return reply.code(400).send({
-        message: `status must list ${known.join(', ')} (comma-separated).`,
-        errors: { status: [`status must list ${known.join(', ')} (comma-separated).`] },
-      });
+      const rule = `status must list ${known.join(', ')} (comma-separated).`;
+      return reply.code(400).send({ message: rule, errors: { status: [rule] } });
     }
     return answer(reply, async () => ({
       records: await store.listOpen({

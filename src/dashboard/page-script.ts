@@ -16,27 +16,18 @@ function el(tag, text, attrs) {
 }
 
 function table(id, headings, rows) {
-  const target = $(id);
-  target.replaceChildren();
-  const head = el('tr');
-  for (const heading of headings) head.append(el('th', heading));
-  target.append(head);
-  if (rows.length === 0) {
-    const row = el('tr');
-    row.append(el('td', 'None.', { colspan: String(headings.length) }));
-    target.append(row);
-  }
-  for (const cells of rows) {
-    const row = el('tr');
+  const row = (cells, tag) => {
+    const tr = el('tr');
     for (const cell of cells) {
-      const td = el('td');
+      const td = cell instanceof Node ? el(tag) : el(tag, cell, typeof cell === 'number' ? { class: 'n' } : {});
       if (cell instanceof Node) td.append(cell);
-      else td.textContent = cell === null || cell === undefined ? '' : String(cell);
-      if (typeof cell === 'number') td.className = 'n';
-      row.append(td);
+      tr.append(td);
     }
-    target.append(row);
-  }
+    return tr;
+  };
+  const none = el('tr');
+  none.append(el('td', 'None.', { colspan: String(headings.length) }));
+  $(id).replaceChildren(row(headings, 'th'), ...(rows.length ? rows.map((cells) => row(cells, 'td')) : [none]));
 }
 
 async function api(path, body) {
@@ -54,57 +45,48 @@ async function api(path, body) {
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 const ref = (record) => record.merchantReference;
 
-function act(label, run) {
+function act(label, path) {
   const button = el('button', label, { type: 'button' });
-  button.addEventListener('click', () => run().then(refresh, show));
+  button.addEventListener('click', () => api(path, {}).then(refresh, show));
   return button;
 }
 
-function show(error) {
-  $('status').textContent = error.message;
+const show = (error) => ($('status').textContent = error.message);
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
 }
 
+// Stacked bars, success under failed, one per hour; the tallest hour fills the height.
 function chart(finals) {
-  const svgNs = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(svgNs, 'svg');
   const width = 960;
   const height = 180;
   const slots = finals.length / 2;
-  const totals = [];
-  for (let slot = 0; slot < finals.length; slot += 2) totals.push(finals[slot].count + finals[slot + 1].count);
-  const max = Math.max(1, ...totals);
   const step = width / slots;
-  svg.setAttribute('viewBox', '0 0 ' + width + ' ' + (height + 20));
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', 'Records reaching success (green) or failed (red) per hour');
+  const totals = Array.from({ length: slots }, (_, slot) => finals[slot * 2].count + finals[slot * 2 + 1].count);
+  const max = Math.max(1, ...totals);
+  const picture = svg('svg', { viewBox: '0 0 ' + width + ' ' + (height + 20), role: 'img',
+    'aria-label': 'Records reaching success (green) or failed (red) per hour' });
   for (let slot = 0; slot < slots; slot += 1) {
     let top = height;
     for (const bucket of [finals[slot * 2], finals[slot * 2 + 1]]) {
       if (bucket.count === 0) continue;
       const tall = (bucket.count / max) * height;
       top -= tall;
-      const bar = document.createElementNS(svgNs, 'rect');
-      bar.setAttribute('x', String(slot * step + 1));
-      bar.setAttribute('y', String(top));
-      bar.setAttribute('width', String(Math.max(1, step - 2)));
-      bar.setAttribute('height', String(tall));
-      bar.setAttribute('class', 'bar-' + bucket.status);
-      const title = document.createElementNS(svgNs, 'title');
-      title.textContent = new Date(bucket.hour).toLocaleString() + ': ' + bucket.count + ' ' + bucket.status;
-      bar.append(title);
-      svg.append(bar);
+      const bar = svg('rect', { x: slot * step + 1, y: top, width: Math.max(1, step - 2), height: tall,
+        class: 'bar-' + bucket.status });
+      bar.append(svg('title', {}, when(bucket.hour) + ': ' + bucket.count + ' ' + bucket.status));
+      picture.append(bar);
     }
   }
-  for (const [x, iso, anchor] of [[0, finals[0].hour, 'start'], [width, finals[finals.length - 1].hour, 'end']]) {
-    const label = document.createElementNS(svgNs, 'text');
-    label.setAttribute('x', String(x));
-    label.setAttribute('y', String(height + 14));
-    label.setAttribute('text-anchor', anchor);
-    label.setAttribute('class', 'axis');
-    label.textContent = new Date(iso).toLocaleString() + (anchor === 'end' ? '  (top: ' + max + ' an hour; green success, red failed)' : '');
-    svg.append(label);
-  }
-  $('chart').replaceChildren(svg);
+  const first = when(finals[0].hour);
+  const last = when(finals[finals.length - 1].hour) + '  (top: ' + max + ' an hour; green success, red failed)';
+  picture.append(svg('text', { x: 0, y: height + 14, class: 'axis' }, first),
+    svg('text', { x: width, y: height + 14, 'text-anchor': 'end', class: 'axis' }, last));
+  $('chart').replaceChildren(picture);
 }
 
 function reviewCard(record) {
@@ -158,10 +140,10 @@ async function refresh() {
     open.records.map((r) => [ref(r), r.product, r.status, r.amount, when(r.createdAt)]));
   table('dead-effects', ['merchant reference', 'status', 'attempts', 'last error', ''],
     summary.deadEffects.map((r) => [ref(r), r.status, r.effect.attempts, r.effect.lastError,
-      act('Retry', () => api('/api/records/' + encodeURIComponent(ref(r)) + '/retry-effect', {}))]));
+      act('Retry', '/api/records/' + encodeURIComponent(ref(r)) + '/retry-effect')]));
   table('dead-callbacks', ['received', 'payment reference', 'attempts', 'last error', ''],
     summary.deadCallbacks.map((c) => [when(c.receivedAt), c.claim.paymentReference, c.attempts,
-      c.lastError, act('Requeue', () => api('/api/callbacks/' + encodeURIComponent(c.id) + '/requeue', {}))]));
+      c.lastError, act('Requeue', '/api/callbacks/' + encodeURIComponent(c.id) + '/requeue')]));
   $('status').textContent = 'Updated ' + new Date().toLocaleTimeString() +
     (summary.oldestOpenAt ? '; oldest open record since ' + when(summary.oldestOpenAt) : '');
 }

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { createDashboard } from '../../dashboard/server.js';
 import { exitCodes } from '../exit-codes.js';
-import { errorMessage } from '../output.js';
 import { withStore } from '../reconcile/open-store.js';
 import { exitTwoOnParseErrors } from '../reconcile/usage-error.js';
 import {
   collect,
   environmentHelp,
   finish,
+  listenFailure,
   portNumber,
   schemaOption,
   storeFromArgv,
@@ -72,12 +72,7 @@ export function registerDashboardCommand(program: Command): void {
         try {
           io.out.write(`pesakit dashboard on ${await dashboard.listen()}\n`);
         } catch (error) {
-          const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-          io.err.write(
-            busy
-              ? `pesakit dashboard: port ${options.port} on ${options.host} is in use: stop what holds it, or pass --port 0 for a free one.\n`
-              : `pesakit dashboard: cannot listen on ${options.host}:${options.port}: ${errorMessage(error)}\n`,
-          );
+          io.err.write(`pesakit dashboard: ${listenFailure(error, options.host, options.port)}\n`);
           await dashboard.close();
           return exitCodes.runError;
         }

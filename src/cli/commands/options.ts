@@ -39,6 +39,13 @@ export function portNumber(value: string): number {
   return parsed;
 }
 
+/** Why a server could not listen, for a person: a busy port says how to pick another. */
+export function listenFailure(error: unknown, host: string, port: number): string {
+  return (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+    ? `port ${port} on ${host} is in use: stop what holds it, or pass --port 0 for a free one.`
+    : `cannot listen on ${host}:${port}: ${(error as Error).message}`;
+}
+
 /** A repeatable flag's values, in order. */
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { createSandbox, type Seed } from '../../sandbox/index.js';
 import { exitTwoOnParseErrors } from '../reconcile/usage-error.js';
-import { collect, portNumber } from './options.js';
+import { collect, listenFailure, portNumber } from './options.js';
 
 async function readSeed(path: string): Promise<Seed> {
   try {
@@ -78,13 +78,7 @@ export function registerSandboxCommand(program: Command): void {
         url = await sandbox.listen({ port: options.port, host: options.host });
       } catch (error) {
         await sandbox.close().catch(() => undefined);
-        const code = (error as NodeJS.ErrnoException).code;
-        return fail(
-          1,
-          code === 'EADDRINUSE'
-            ? `port ${options.port} on ${options.host} is in use: stop what holds it, or pass --port 0 for a free one.`
-            : `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
-        );
+        return fail(1, listenFailure(error, options.host, options.port));
       }
       process.stdout.write(`pesakit sandbox listening on ${url}\n`);
     });
