@@ -138,11 +138,6 @@ export type {
   InboxPruneOptions,
 } from './references/inbox/types.js';
 export type {
-  OperationsReport,
-  OperationsReportOptions,
-  ProviderHealth,
-} from './references/operations-report.js';
-export type {
   Flow,
   ListOpenOptions,
   MemoryReferenceStoreOptions,
@@ -164,6 +159,11 @@ export {
   openStatuses,
   transactionStatuses,
 } from './references/index.js';
+export type {
+  OperationsReport,
+  OperationsReportOptions,
+  ProviderHealth,
+} from './references/operations-report.js';
 export type {
   Contradiction,
   Resolution,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../core/endpoints.js';
+import { sameSecret } from '../../internal/shared-secret.js';
 import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
-import { sameSecret } from '../../internal/shared-secret.js';
 import type { SandboxContext } from '../context.js';
 import { parseBody, sendError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';

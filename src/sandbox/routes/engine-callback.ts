@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { payloadFromQuery } from '../../callbacks/callback-intake.js';
 import { endpoints } from '../../core/endpoints.js';
-import type { MerchantCallback } from '../../schemas/collection.js';
 import { sameSecret } from '../../internal/shared-secret.js';
+import type { MerchantCallback } from '../../schemas/collection.js';
 import type { SandboxContext } from '../context.js';
 import { parseBody, sendError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
