@@ -46,6 +46,11 @@ describe('the operations page in Chromium', () => {
       await expect.poll(() => totals.textContent()).toContain('needs_review');
       expect(await totals.textContent()).toContain('success2');
       expect(await page.locator('#chart svg rect').count()).toBeGreaterThan(0);
+      const week = page.getByRole('button', { name: '7 days' });
+      const weekly = page.waitForResponse((answer) => answer.url().endsWith('hours=168'));
+      await week.click();
+      expect((await weekly).status()).toBe(200);
+      expect(await week.getAttribute('aria-pressed')).toBe('true');
       const card = page.locator('article[data-ref="review-1"]');
       expect(await card.textContent()).toContain('150 TZS were paid for a 5000 TZS order');
       expect(await card.textContent()).toContain('255******456');
