@@ -25,6 +25,7 @@ export class DashboardAccess {
   readonly #token: string;
   readonly #guard: HostGuard;
   readonly #cookie: string;
+  readonly #cookieOf: RegExp;
   readonly #session: string;
   /** Bound to the token: a page served before a restart with the same token keeps working. */
   readonly csrf: string;
@@ -34,6 +35,7 @@ export class DashboardAccess {
     const derive = (what: string) => createHmac('sha256', token).update(what).digest('base64url');
     // Named after the token: cookies ignore ports, so two dashboards on one host keep theirs apart.
     this.#cookie = `pesakit_dashboard_${derive('cookie').slice(0, 8)}`;
+    this.#cookieOf = new RegExp(`(?:^|;\\s*)${this.#cookie}=([^;]*)`);
     this.#session = derive('session');
     this.csrf = derive('csrf');
   }
@@ -55,7 +57,8 @@ export class DashboardAccess {
     }
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     const byBearer = bearer !== undefined && sameSecret(bearer, this.#token);
-    if (!byBearer && !sameSecret(this.#cookieValue(request), this.#session)) {
+    const cookie = this.#cookieOf.exec(request.headers.cookie ?? '')?.[1];
+    if (!byBearer && !sameSecret(cookie, this.#session)) {
       return deny(
         reply,
         401,
@@ -72,14 +75,6 @@ export class DashboardAccess {
       return deny(reply, 403, 'A change from the page needs its x-csrf-token header.');
     }
     return false;
-  }
-
-  #cookieValue(request: FastifyRequest): string | undefined {
-    for (const pair of (request.headers.cookie ?? '').split(';')) {
-      const [name, value] = pair.trim().split('=');
-      if (name === this.#cookie) return value;
-    }
-    return undefined;
   }
 }
 
