@@ -1,3 +1,4 @@
+import { publishCallbackReceived } from '../observability/callbacks.js';
 import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbox/input-rules.js';
 import type { ReferenceStore } from '../references/types.js';
 import { findRecord } from './find-record.js';
@@ -121,6 +122,7 @@ async function accept(
     );
   }
   const { entry, duplicate } = appended;
+  publishCallbackReceived(entry.id, duplicate);
   if (duplicate) {
     context.emit('duplicate', {
       entryId: entry.id,

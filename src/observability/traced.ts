@@ -1,0 +1,85 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TracingChannel } from 'node:diagnostics_channel';
+import { type TransitionSource, transitionChannel } from './channels.js';
+
+/** What caused the store writes of the work in progress, for `pesakit:record:transition`. */
+export const transitionSources = new AsyncLocalStorage<TransitionSource>();
+
+/** Runs `work` as the cause of the transitions it makes, while someone subscribes to them. */
+export function withSource<R>(source: TransitionSource, work: () => R): R {
+  return transitionChannel.hasSubscribers ? transitionSources.run(source, work) : work();
+}
+
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** One traced unit of work: its channel, its view's first fields, and how its end fills them. */
+export interface Unit<V extends { errorType: string | undefined }, R> {
+  channel: TracingChannel<unknown, V>;
+  /** The source of the transitions the work makes, when it is their cause. */
+  source?: TransitionSource;
+  /** Builds the view's fields; called only when someone subscribes. */
+  view: () => Mutable<V>;
+  settled?: (view: Mutable<V>, result: R) => void;
+  failed?: (view: Mutable<V>, error: unknown) => void;
+}
+
+/**
+ * Runs `work` as Node's `tracePromise` would (start around it, end, then error, asyncStart and
+ * asyncEnd when it settles), with one frozen view per unit whose fields read the fields its end
+ * fills in. Nothing is built when nobody subscribes. A Promise subclass (a bulk run) comes back
+ * as itself, so its own methods stay.
+ */
+export function traced<V extends { errorType: string | undefined }, R>(
+  unit: Unit<V, R>,
+  work: () => Promise<R>,
+): Promise<R> {
+  const { source, channel } = unit;
+  const run = source === undefined ? work : () => withSource(source, work);
+  if (!channel.hasSubscribers) return run();
+  const fields = unit.view();
+  const view = frozenView(fields);
+  const ended = () => {
+    channel.asyncStart.publish(view);
+    channel.asyncEnd.publish(view);
+  };
+  const fail = (error: unknown) => {
+    fields.errorType = error instanceof Error ? error.name : typeof error;
+    unit.failed?.(fields, error);
+    channel.error.publish(view);
+  };
+  return channel.start.runStores(view, () => {
+    let promise: Promise<R>;
+    try {
+      promise = run();
+    } catch (error) {
+      fail(error);
+      throw error;
+    } finally {
+      channel.end.publish(view);
+    }
+    const followed = promise.then(
+      (result) => {
+        unit.settled?.(fields, result);
+        ended();
+        return result;
+      },
+      (error: unknown) => {
+        fail(error);
+        ended();
+        throw error;
+      },
+    );
+    if (promise.constructor === Promise) return followed;
+    followed.catch(() => {});
+    return promise;
+  });
+}
+
+/** A frozen object whose fields read `fields`: subscribers see them fill in, and cannot write. */
+function frozenView<V extends object>(fields: V): Readonly<V> {
+  const view = {};
+  for (const key of Object.keys(fields) as (keyof V)[]) {
+    Object.defineProperty(view, key, { enumerable: true, get: () => fields[key] });
+  }
+  return Object.freeze(view) as Readonly<V>;
+}
