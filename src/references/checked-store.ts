@@ -41,6 +41,7 @@ import type {
   ReferenceField,
   ReferenceStore,
   References,
+  StoreSummary,
   TransactionIntent,
   TransactionRecord,
   TransactionStatus,
@@ -96,6 +97,7 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     reference: string,
     decision: ParsedResolve,
   ): Maybe<TransactionRecord>;
+  protected abstract summaryOf(): Maybe<StoreSummary>;
   protected abstract reviewPage(
     limit: number,
     after: string | undefined,
@@ -153,6 +155,9 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   ): Promise<boolean> {
     const reference = parseMerchantReference('releaseLease', merchantReference);
     return this.release(reference, parseRelease(token, options));
+  }
+  async summarize(): Promise<StoreSummary> {
+    return this.summaryOf();
   }
   async readObservations(merchantReference: string): Promise<unknown[]> {
     return this.observationsOf(parseMerchantReference('readObservations', merchantReference));

@@ -24,7 +24,14 @@ import type { ParsedLeaseDue, ParsedRelease } from './schedule/input-rules.js';
 import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
 import type { LeasedRecord } from './schedule/types.js';
-import type { ReferenceField, References, TransactionIntent, TransactionRecord } from './types.js';
+import { providerOf, summarizeRecords } from './summary.js';
+import type {
+  ReferenceField,
+  References,
+  StoreSummary,
+  TransactionIntent,
+  TransactionRecord,
+} from './types.js';
 
 export interface MemoryReferenceStoreOptions {
   /** @default () => new Date() */
@@ -63,6 +70,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       flow: parsed.flow,
       amount: parsed.amount,
       msisdn: parsed.msisdn ?? null,
+      provider: providerOf(parsed.msisdn),
       status: 'initiating',
       statusReason: null,
       controlNumber: null,
@@ -73,6 +81,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       createdAt: now,
       updatedAt: now,
       attemptedAt: null,
+      finalAt: null,
       lastCheckedAt: null,
       checkCount: 0,
       lastPayload: null,
@@ -190,6 +199,9 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     Object.assign(record, resolution(record, decision, this.now()));
     this.effects.forget(reference);
     return copyRecord(record);
+  }
+  protected summaryOf(): StoreSummary {
+    return summarizeRecords(this.#records.values());
   }
   protected reviewPage(limit: number, after: string | undefined): TransactionRecord[] {
     return [...this.#records.values()]
