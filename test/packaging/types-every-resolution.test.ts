@@ -25,8 +25,9 @@ import { pesakitExpress } from 'pesakit/express';
 import { pesakitFastify } from 'pesakit/fastify';
 import { createSandbox } from 'pesakit/sandbox';
 import { engineCallbackSchema } from 'pesakit/schemas';
+import { instrumentPesakit } from 'pesakit/otel';
 export const used = [Pesakit, MemoryReferenceStore, SqliteReferenceStore, PostgresReferenceStore,
-  pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema];
+  pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema, instrumentPesakit];
 `;
 
 function project(type: 'commonjs' | 'module'): string {
@@ -41,6 +42,9 @@ function project(type: 'commonjs' | 'module'): string {
       'dir',
     );
   }
+  // pesakit/otel's optional peer, installed beside it by a merchant who uses the subpath.
+  const otel = join(root, 'node_modules', '@opentelemetry');
+  symlinkSync(otel, join(directory, 'node_modules', '@opentelemetry'), 'dir');
   writeFileSync(join(directory, 'package.json'), JSON.stringify({ type }));
   writeFileSync(join(directory, 'consumer.ts'), consumer);
   return directory;

@@ -78,7 +78,8 @@ export function spanRules(metrics: Instruments) {
     channel: callbackChannel,
     kind: SpanKind.CONSUMER,
     name: () => 'pesakit.callback',
-    started: (view) => defined({ 'pesakit.product': view.product, 'pesakit.entry_id': view.entryId }),
+    started: (view) =>
+      defined({ 'pesakit.product': view.product, 'pesakit.entry_id': view.entryId }),
     links: (view) => linkTo(view.merchantReference),
     ended: (view) =>
       defined({

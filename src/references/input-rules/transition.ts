@@ -53,7 +53,9 @@ export type ParsedTransition = ReturnType<typeof parseTransition>;
 export function parseTransition(to: TransactionStatus, details: TransitionDetails = {}) {
   if (typeof details !== 'object' || details === null) {
     throw new StoreInputError('transition', {
-      details: ['details must be an object { reason?, at?, review?, payload?, provider?, leaseToken? }.'],
+      details: [
+        'details must be an object { reason?, at?, review?, payload?, provider?, leaseToken? }.',
+      ],
     });
   }
   const parsed = parse('transition', 'details', transitionSchema, { ...details, to });
