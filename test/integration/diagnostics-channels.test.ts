@@ -47,7 +47,12 @@ function listen(): { seen: Seen[]; stop: () => void } {
     diagnostics.subscribe(name, handler);
     stops.push(() => diagnostics.unsubscribe(name, handler));
   }
-  return { seen, stop: () => stops.forEach((stop) => stop()) };
+  return {
+    seen,
+    stop: () => {
+      for (const stop of stops) stop();
+    },
+  };
 }
 
 const ended = (seen: Seen[], channel: string) =>
