@@ -1,4 +1,4 @@
-import { storeFailure } from '../errors/store-error.js';
+import { guardStoreErrors } from '../errors/store-error.js';
 import { publishTransition } from '../observability/transitions.js';
 import type {
   ClaimEffectsOptions,
@@ -209,19 +209,5 @@ function published({ record, changed, from }: Moved): Omit<Moved, 'from'> {
   return { record, changed };
 }
 
-// Store-boundary error wrapping, once for every method above: a driver's error (SqliteError,
-// pg's, Kysely's) leaves as a StoreError with it as `cause`; pesakit's own errors pass as they are.
-type StoreMethod = (...args: unknown[]) => Promise<unknown>;
-const methods = CheckedReferenceStore.prototype as unknown as Record<string, StoreMethod>;
-// Descriptors, not values: a getter on the class is never run against the prototype.
-for (const [operation, { value }] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
-  if (operation === 'constructor' || typeof value !== 'function') continue;
-  const method = value as StoreMethod;
-  methods[operation] = async function (this: unknown, ...args: unknown[]) {
-    try {
-      return await method.apply(this, args);
-    } catch (error) {
-      throw storeFailure(operation, error);
-    }
-  };
-}
+// A driver's error leaves every method above as a StoreError; pesakit's own pass as they are.
+guardStoreErrors(CheckedReferenceStore.prototype);
