@@ -99,15 +99,7 @@ export {
   ValidationError,
 } from './errors/index.js';
 // The diagnostics channels' views, for subscribers (docs/observability.md).
-export type {
-  CallbackReceivedView,
-  CallbackView,
-  OperationView,
-  ReconcileView,
-  RequestView,
-  TransitionSource,
-  TransitionView,
-} from './observability/channels.js';
+export type * from './observability/views.js';
 export type { OpenApiDocument, OpenApiOptions } from './openapi/index.js';
 export { buildOpenApiDocument } from './openapi/index.js';
 export type {

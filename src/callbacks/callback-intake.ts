@@ -1,4 +1,4 @@
-import { publishCallbackReceived } from '../observability/callbacks.js';
+import { callbackReceivedChannel } from '../observability/channels.js';
 import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbox/input-rules.js';
 import type { ReferenceStore } from '../references/types.js';
 import { findRecord } from './find-record.js';
@@ -122,7 +122,9 @@ async function accept(
     );
   }
   const { entry, duplicate } = appended;
-  publishCallbackReceived(entry.id, duplicate);
+  if (callbackReceivedChannel.hasSubscribers) {
+    callbackReceivedChannel.publish(Object.freeze({ entryId: entry.id, duplicate }));
+  }
   if (duplicate) {
     context.emit('duplicate', {
       entryId: entry.id,

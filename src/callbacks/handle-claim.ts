@@ -1,5 +1,5 @@
-import { callbackUnit } from '../observability/callbacks.js';
 import { traced } from '../observability/traced.js';
+import { callbackUnit } from '../observability/units.js';
 import type { InboxClaim } from '../references/inbox/types.js';
 import { delayFor } from './options.js';
 import { asError, type ProcessContext, processEntry } from './process-entry.js';

@@ -34,8 +34,7 @@ export function traceOperations(prototype: object, product: Product): void {
             msisdn: undefined,
             errorType: undefined,
           }),
-          settled: (view, result) => describe(view, recordOf(result), undefined),
-          failed: (view, error) => describe(view, recordOf(error), error),
+          ended: (view, result, error) => describe(view, recordOf(result ?? error), error),
         },
         () => method.apply(this, args),
       );

@@ -19,15 +19,14 @@ export interface Unit<V extends { errorType: string | undefined }, R> {
   source?: TransitionSource;
   /** Builds the view's fields; called only when someone subscribes. */
   view: () => Mutable<V>;
-  settled?: (view: Mutable<V>, result: R) => void;
-  failed?: (view: Mutable<V>, error: unknown) => void;
+  /** Fills in the view's last fields: `result` undefined when the work failed with `error`. */
+  ended?: (view: Mutable<V>, result: R | undefined, error?: unknown) => void;
 }
 
 /**
  * Runs `work` as Node's `tracePromise` would (start around it, end, then error, asyncStart and
- * asyncEnd when it settles), with one frozen view per unit whose fields read the fields its end
- * fills in. Nothing is built when nobody subscribes. A Promise subclass (a bulk run) comes back
- * as itself, so its own methods stay.
+ * asyncEnd when it settles), with one frozen view whose fields fill in as it ends; nothing is
+ * built while nobody subscribes. A Promise subclass (a bulk run) comes back as itself.
  */
 export function traced<V extends { errorType: string | undefined }, R>(
   unit: Unit<V, R>,
@@ -44,7 +43,7 @@ export function traced<V extends { errorType: string | undefined }, R>(
   };
   const fail = (error: unknown) => {
     fields.errorType = error instanceof Error ? error.name : typeof error;
-    unit.failed?.(fields, error);
+    unit.ended?.(fields, undefined, error);
     channel.error.publish(view);
   };
   return channel.start.runStores(view, () => {
@@ -57,9 +56,9 @@ export function traced<V extends { errorType: string | undefined }, R>(
     } finally {
       channel.end.publish(view);
     }
-    const followed = promise.then(
+    const followed = Promise.resolve(promise).then(
       (result) => {
-        unit.settled?.(fields, result);
+        unit.ended?.(fields, result);
         ended();
         return result;
       },
@@ -69,7 +68,7 @@ export function traced<V extends { errorType: string | undefined }, R>(
         throw error;
       },
     );
-    if (promise.constructor === Promise) return followed;
+    if (promise instanceof Promise && promise.constructor === Promise) return followed;
     followed.catch(() => {});
     return promise;
   });

@@ -12,13 +12,16 @@ import {
   trace,
 } from '@opentelemetry/api';
 
+type Values = Record<string, string | number | undefined>;
+
 /** How one traced channel becomes spans: a name, a kind, attributes at start and at end. */
 export interface SpanRule<V extends { errorType: string | undefined }> {
   channel: TracingChannel<unknown, V>;
   kind: SpanKind;
   name(view: V): string;
-  started(view: V): Attributes;
-  ended(view: V): Attributes;
+  /** Attributes at the span's start and at its end; undefined values are left out. */
+  started(view: V): Values;
+  ended(view: V): Values;
   links?(view: V): Link[];
   /** After the span ends: the unit's metrics, in seconds. */
   measured?(view: V, seconds: number, span: Span): void;
@@ -37,7 +40,7 @@ export function follow<V extends { errorType: string | undefined }>(
   rule.channel.start.bindStore(active, (view) => {
     const parent = active.getStore() ?? context.active();
     const links = rule.links?.(view) ?? [];
-    const options = { kind: rule.kind, attributes: rule.started(view), links };
+    const options = { kind: rule.kind, attributes: defined(rule.started(view)), links };
     const span = tracer.startSpan(rule.name(view), options, parent);
     open.set(view, { span, startedAt: performance.now() });
     return trace.setSpan(parent, span);
@@ -47,7 +50,7 @@ export function follow<V extends { errorType: string | undefined }>(
     if (unit === undefined) return;
     open.delete(view);
     const { span } = unit;
-    span.setAttributes(rule.ended(view));
+    span.setAttributes(defined({ 'error.type': view.errorType, ...rule.ended(view) }));
     if (view.errorType !== undefined) {
       span.setStatus({ code: SpanStatusCode.ERROR, message: view.errorType });
     }
@@ -72,7 +75,7 @@ export function follow<V extends { errorType: string | undefined }>(
 }
 
 /** Attributes without their undefined values. */
-export function defined(attributes: Record<string, string | number | undefined>): Attributes {
+export function defined(attributes: Values): Attributes {
   const kept: Attributes = {};
   for (const [key, value] of Object.entries(attributes)) if (value !== undefined) kept[key] = value;
   return kept;

@@ -37,13 +37,22 @@ export interface PesakitInstrumentation {
 // call replaces the first, so nothing is counted twice.
 const slot = Symbol.for('pesakit.otel.instrumentation');
 const holder = globalThis as { [slot]?: PesakitInstrumentation };
+const expected = [
+  ['tracerProvider', 'getTracer'],
+  ['meterProvider', 'getMeter'],
+  ['store', 'summarize'],
+] as const;
 
 /** Maps pesakit's diagnostics channels to OpenTelemetry spans and metrics (docs/observability.md). */
 export function instrumentPesakit(options: InstrumentPesakitOptions = {}): PesakitInstrumentation {
   const { tracerProvider, meterProvider, store } = options;
-  expectMethod('tracerProvider', tracerProvider, 'getTracer');
-  expectMethod('meterProvider', meterProvider, 'getMeter');
-  expectMethod('store', store, 'summarize');
+  for (const [option, method] of expected) {
+    const value = options[option] as Record<string, unknown> | null | undefined;
+    if (value !== undefined && typeof value?.[method] !== 'function') {
+      const rule = `must have a ${method}() method; leave it out to use the default`;
+      throw new ConfigurationError(option, `instrumentPesakit: ${option} ${rule}.`);
+    }
+  }
   holder[slot]?.disable();
   const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer('pesakit');
   const meter = (meterProvider ?? metrics.getMeterProvider()).getMeter('pesakit');
@@ -81,15 +90,4 @@ export function instrumentPesakit(options: InstrumentPesakitOptions = {}): Pesak
   };
   holder[slot] = instrumentation;
   return instrumentation;
-}
-
-function expectMethod(option: string, value: unknown, method: string): void {
-  if (value === undefined) return;
-  const callable = typeof (value as Record<string, unknown> | null)?.[method] === 'function';
-  if (!callable) {
-    throw new ConfigurationError(
-      option,
-      `instrumentPesakit: ${option} must have a ${method}() method; leave it out to use the default.`,
-    );
-  }
 }

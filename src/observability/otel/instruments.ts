@@ -2,42 +2,22 @@ import type { Meter } from '@opentelemetry/api';
 
 /** The metric instruments; no attribute of any of them names a payment or a phone number. */
 export function instruments(meter: Meter) {
-  const counter = (name: string, description: string) =>
-    meter.createCounter(name, { description, unit: '{record}' });
+  const seconds = (name: string, description: string) =>
+    meter.createHistogram(name, { description, unit: 's' });
+  const count = (name: string, description: string, unit = '{record}') =>
+    meter.createCounter(name, { description, unit });
+  const callbacks = (name: string, description: string) =>
+    count(`pesakit.callbacks.${name}`, description, '{callback}');
   return {
-    requestDuration: meter.createHistogram('http.client.request.duration', {
-      description: 'Duration of the HTTP attempts pesakit sends to the platform.',
-      unit: 's',
-    }),
-    operationDuration: meter.createHistogram('pesakit.operation.duration', {
-      description: 'Time from a record’s intent to its final status, by product and outcome.',
-      unit: 's',
-    }),
-    callbacksReceived: meter.createCounter('pesakit.callbacks.received', {
-      description: 'Callbacks taken in by a receiver, duplicates included.',
-      unit: '{callback}',
-    }),
-    callbacksDuplicate: meter.createCounter('pesakit.callbacks.duplicate', {
-      description: 'Callbacks equal to one already in the inbox.',
-      unit: '{callback}',
-    }),
-    callbacksUnmatched: meter.createCounter('pesakit.callbacks.unmatched', {
-      description: 'Processed callbacks that match no stored record (orphans).',
-      unit: '{callback}',
-    }),
-    callbacksMismatch: meter.createCounter('pesakit.callbacks.mismatch', {
-      description: 'Processed callbacks whose payment did not match its record: sent to review.',
-      unit: '{callback}',
-    }),
-    reconcilerChecked: counter('pesakit.reconciler.records.checked', 'Records checked.'),
-    reconcilerSettled: counter(
-      'pesakit.reconciler.records.settled',
-      'Records the reconciler moved to success or failed.',
-    ),
-    reconcilerReview: counter(
-      'pesakit.reconciler.records.review',
-      'Records the reconciler handed to a person.',
-    ),
+    requestDuration: seconds('http.client.request.duration', 'HTTP attempts to the platform.'),
+    operationDuration: seconds('pesakit.operation.duration', 'From intent to final status.'),
+    callbacksReceived: callbacks('received', 'Callbacks taken in, duplicates included.'),
+    callbacksDuplicate: callbacks('duplicate', 'Callbacks equal to one already stored.'),
+    callbacksUnmatched: callbacks('unmatched', 'Callbacks that match no record (orphans).'),
+    callbacksMismatch: callbacks('mismatch', 'Callbacks whose payment went to review.'),
+    reconcilerChecked: count('pesakit.reconciler.records.checked', 'Records checked.'),
+    reconcilerSettled: count('pesakit.reconciler.records.settled', 'Records moved to final.'),
+    reconcilerReview: count('pesakit.reconciler.records.review', 'Records sent to review.'),
   };
 }
 

@@ -1,23 +1,20 @@
 import { type Link, type SpanContext, SpanKind } from '@opentelemetry/api';
 import {
-  type CallbackView,
   callbackChannel,
-  type OperationView,
   operationChannel,
-  type ReconcileView,
-  type RequestView,
   reconcileChannel,
   requestChannel,
 } from '../channels.js';
+import type { CallbackView, OperationView, ReconcileView, RequestView } from '../views.js';
 import { defined, type SpanRule } from './follow.js';
 import type { Instruments } from './instruments.js';
 
-/** How long a payment's span context is kept for the callbacks and checks that follow it. */
+/** How many payments' span contexts are kept for the callbacks and checks that follow them. */
 const rememberedPayments = 10_000;
 
 /** The span rules of the four traced channels, and the metrics their ends record. */
 export function spanRules(metrics: Instruments) {
-  // The span of each payment's call, newest kept, so a later callback or check can link to it.
+  // Each payment call's span, newest kept, so that a later callback or check links to it.
   const payments = new Map<string, SpanContext>();
   const linkTo = (merchantReference: string | undefined): Link[] => {
     const payment = merchantReference === undefined ? undefined : payments.get(merchantReference);
@@ -29,12 +26,10 @@ export function spanRules(metrics: Instruments) {
     kind: SpanKind.INTERNAL,
     name: (view) => view.operation,
     started: (view) => ({ 'pesakit.operation': view.operation, 'pesakit.product': view.product }),
-    ended: (view) =>
-      defined({
-        'pesakit.outcome': view.outcome,
-        'pesakit.merchant_reference': view.merchantReference,
-        'error.type': view.errorType,
-      }),
+    ended: (view) => ({
+      'pesakit.outcome': view.outcome,
+      'pesakit.merchant_reference': view.merchantReference,
+    }),
     measured: (view, _seconds, span) => {
       if (view.merchantReference === undefined) return;
       payments.delete(view.merchantReference);
@@ -47,29 +42,13 @@ export function spanRules(metrics: Instruments) {
     channel: requestChannel,
     kind: SpanKind.CLIENT,
     name: (view) => `${view.method} ${view.urlTemplate}`,
-    started: (view) =>
-      defined({
-        'http.request.method': view.method,
-        'server.address': view.serverAddress,
-        'server.port': view.serverPort,
-        'url.template': view.urlTemplate,
-        'http.request.resend_count': view.attempt > 1 ? view.attempt - 1 : undefined,
-      }),
-    ended: (view) =>
-      defined({
-        'http.response.status_code': view.status,
-        'error.type': requestErrorType(view),
-        'pesakit.request_id': view.requestId,
-      }),
+    started: (view) => ({
+      ...requestStart(view),
+      'http.request.resend_count': view.attempt > 1 ? view.attempt - 1 : undefined,
+    }),
+    ended: (view) => ({ ...requestEnd(view), 'pesakit.request_id': view.requestId }),
     measured: (view, seconds) => {
-      const attributes = defined({
-        'http.request.method': view.method,
-        'server.address': view.serverAddress,
-        'server.port': view.serverPort,
-        'url.template': view.urlTemplate,
-        'http.response.status_code': view.status,
-        'error.type': requestErrorType(view),
-      });
+      const attributes = defined({ ...requestStart(view), ...requestEnd(view) });
       metrics.requestDuration.record(seconds, attributes);
     },
   };
@@ -78,15 +57,12 @@ export function spanRules(metrics: Instruments) {
     channel: callbackChannel,
     kind: SpanKind.CONSUMER,
     name: () => 'pesakit.callback',
-    started: (view) =>
-      defined({ 'pesakit.product': view.product, 'pesakit.entry_id': view.entryId }),
+    started: (view) => ({ 'pesakit.product': view.product, 'pesakit.entry_id': view.entryId }),
     links: (view) => linkTo(view.merchantReference),
-    ended: (view) =>
-      defined({
-        'pesakit.outcome': view.outcome,
-        'pesakit.merchant_reference': view.merchantReference,
-        'error.type': view.errorType,
-      }),
+    ended: (view) => ({
+      'pesakit.outcome': view.outcome,
+      'pesakit.merchant_reference': view.merchantReference,
+    }),
     measured: (view) => {
       if (view.outcome === 'orphan') metrics.callbacksUnmatched.add(1);
       if (view.outcome === 'review') metrics.callbacksMismatch.add(1);
@@ -102,7 +78,7 @@ export function spanRules(metrics: Instruments) {
       'pesakit.merchant_reference': view.merchantReference,
     }),
     links: (view) => linkTo(view.merchantReference),
-    ended: (view) => defined({ 'pesakit.outcome': view.outcome, 'error.type': view.errorType }),
+    ended: (view) => ({ 'pesakit.outcome': view.outcome }),
     measured: (view) => {
       const product = { 'pesakit.product': view.product };
       metrics.reconcilerChecked.add(1, product);
@@ -117,8 +93,19 @@ export function spanRules(metrics: Instruments) {
   return [operation, request, callback, reconcile] as const;
 }
 
-/** The HTTP status for an answered failure (semantic conventions), else the error's name. */
-function requestErrorType(view: RequestView): string | undefined {
-  if (view.status !== undefined && view.status >= 400) return String(view.status);
-  return view.errorType;
+/** An attempt's attributes known at its start (semantic conventions). */
+function requestStart(view: RequestView) {
+  return {
+    'http.request.method': view.method,
+    'server.address': view.serverAddress,
+    'server.port': view.serverPort,
+    'url.template': view.urlTemplate,
+  };
+}
+
+/** Its end's: an answered failure's type is its status, an unanswered one's the error's name. */
+function requestEnd(view: RequestView) {
+  const failed = view.status !== undefined && view.status >= 400;
+  const errorType = failed ? String(view.status) : view.errorType;
+  return { 'http.response.status_code': view.status, 'error.type': errorType };
 }
