@@ -1,5 +1,5 @@
 import type { Pesakit } from '../client.js';
-import { withSource } from '../observability/traced.js';
+import { withSource } from '../observability/transitions.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import { pullReferenceOf } from './find-record.js';

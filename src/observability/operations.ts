@@ -2,7 +2,6 @@ import type { Product } from '../core/endpoints.js';
 import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import type { TransactionRecord } from '../references/types.js';
 import { type OperationView, operationChannel } from './channels.js';
-import { maskMsisdn } from './mask.js';
 import { type Mutable, traced } from './traced.js';
 
 /** Calls that read the platform's state of a stored payment: their store writes are pulls. */
@@ -65,4 +64,9 @@ function recordOf(value: unknown): Partial<TransactionRecord> | undefined {
   return typeof candidate.merchantReference === 'string' && typeof candidate.status === 'string'
     ? candidate
     : undefined;
+}
+
+/** An MSISDN with all but its last 3 digits masked, for anything published. */
+function maskMsisdn(msisdn: string | null | undefined): string | undefined {
+  return msisdn ? '*'.repeat(Math.max(0, msisdn.length - 3)) + msisdn.slice(-3) : undefined;
 }

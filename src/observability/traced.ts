@@ -1,14 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TracingChannel } from 'node:diagnostics_channel';
-import { type TransitionSource, transitionChannel } from './channels.js';
-
-/** What caused the store writes of the work in progress, for `pesakit:record:transition`. */
-export const transitionSources = new AsyncLocalStorage<TransitionSource>();
-
-/** Runs `work` as the cause of the transitions it makes, while someone subscribes to them. */
-export function withSource<R>(source: TransitionSource, work: () => R): R {
-  return transitionChannel.hasSubscribers ? transitionSources.run(source, work) : work();
-}
+import { withSource } from './transitions.js';
+import type { TransitionSource } from './views.js';
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

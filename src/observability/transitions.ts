@@ -1,6 +1,15 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TransactionRecord, TransactionStatus } from '../references/types.js';
-import { type TransitionSource, type TransitionView, transitionChannel } from './channels.js';
-import { transitionSources } from './traced.js';
+import { transitionChannel } from './channels.js';
+import type { TransitionSource, TransitionView } from './views.js';
+
+/** What caused the store writes of the work in progress. */
+const sources = new AsyncLocalStorage<TransitionSource>();
+
+/** Runs `work` as the cause of the transitions it makes, while someone subscribes to them. */
+export function withSource<R>(source: TransitionSource, work: () => R): R {
+  return transitionChannel.hasSubscribers ? sources.run(source, work) : work();
+}
 
 /**
  * Publishes a committed status change on `pesakit:record:transition`. Its source is the one given
@@ -13,7 +22,7 @@ export function publishTransition(
   given?: TransitionSource,
 ): void {
   if (!transitionChannel.hasSubscribers) return;
-  const source = given ?? transitionSources.getStore();
+  const source = given ?? sources.getStore();
   if (source === undefined) return;
   const view: TransitionView = {
     merchantReference: record.merchantReference,

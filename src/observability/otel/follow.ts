@@ -1,5 +1,5 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
-import type { TracingChannel } from 'node:diagnostics_channel';
+import type { TracingChannel, TracingChannelSubscribers } from 'node:diagnostics_channel';
 import {
   type Attributes,
   type Context,
@@ -57,16 +57,9 @@ export function follow<V extends { errorType: string | undefined }>(
     span.end();
     rule.measured?.(view, (performance.now() - unit.startedAt) / 1000, span);
   };
-  const handlers = {
-    start: () => {},
-    // A synchronous throw ends the unit here; an asynchronous one at asyncEnd.
-    end: (view: V) => {
-      if (view.errorType !== undefined) finish(view);
-    },
-    asyncStart: () => {},
-    asyncEnd: finish,
-    error: () => {},
-  };
+  // A synchronous throw ends the unit at `end`; an asynchronous one at asyncEnd.
+  const end = (view: V) => view.errorType !== undefined && finish(view);
+  const handlers = { end, asyncEnd: finish } as unknown as TracingChannelSubscribers<V>;
   rule.channel.subscribe(handlers);
   return () => {
     rule.channel.unsubscribe(handlers);
