@@ -33,7 +33,7 @@ export function traceOperations(prototype: object, product: Product): void {
             msisdn: undefined,
             errorType: undefined,
           }),
-          ended: (view, result, error) => describe(view, recordOf(result ?? error), error),
+          ended: describe,
         },
         () => method.apply(this, args),
       );
@@ -41,32 +41,21 @@ export function traceOperations(prototype: object, product: Product): void {
   }
 }
 
-/** The view's fields from the record a call returned or its error carries. */
-function describe(
-  view: Pick<Mutable<OperationView>, 'merchantReference' | 'outcome' | 'msisdn'>,
-  record: Partial<TransactionRecord> | undefined,
-  error: unknown,
-): void {
+/** The view's last fields, from the record a call returned or its error carries. */
+function describe(view: Mutable<OperationView>, result: unknown, error: unknown): void {
+  const carried = ((error ?? result) as { record?: unknown } | null | undefined)?.record;
+  const record = [carried, result].find(isRecord);
   // A lost answer names its reference (made up, if the caller gave none): outcome `unknown`.
   const lost = isAmbiguousOutcomeError(error) ? error.merchantReference || undefined : undefined;
   view.merchantReference = record?.merchantReference ?? lost;
   view.outcome = record?.status ?? (error === undefined ? undefined : lost ? 'unknown' : 'error');
-  view.msisdn = maskMsisdn(record?.msisdn);
+  // Published: all but the last 3 digits masked.
+  const msisdn = record?.msisdn;
+  view.msisdn = msisdn ? '*'.repeat(Math.max(0, msisdn.length - 3)) + msisdn.slice(-3) : undefined;
 }
 
-/** The record in a money call's result or error, or the result when it is one. */
-function recordOf(value: unknown): Partial<TransactionRecord> | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { record } = value as { record?: unknown };
-  const candidate = (
-    typeof record === 'object' && record !== null ? record : value
-  ) as Partial<TransactionRecord>;
-  return typeof candidate.merchantReference === 'string' && typeof candidate.status === 'string'
-    ? candidate
-    : undefined;
-}
-
-/** An MSISDN with all but its last 3 digits masked, for anything published. */
-function maskMsisdn(msisdn: string | null | undefined): string | undefined {
-  return msisdn ? '*'.repeat(Math.max(0, msisdn.length - 3)) + msisdn.slice(-3) : undefined;
+/** A stored record: a money call's `record`, or what `disbursement.status()` returns. */
+function isRecord(value: unknown): value is TransactionRecord {
+  const candidate = value as Partial<TransactionRecord> | null | undefined;
+  return typeof candidate?.merchantReference === 'string' && typeof candidate.status === 'string';
 }

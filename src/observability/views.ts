@@ -1,9 +1,8 @@
 import type { Product } from '../core/endpoints.js';
 import type { TransactionStatus } from '../references/types.js';
 
-// The channels are pesakit's public contract: their names and the fields of their views.
-// Every view is frozen and built only while someone subscribes; none carries a credential, a
-// request or response body, an error object (it may hold the platform's answer) or a full MSISDN.
+// The channels' views (a public contract): frozen, built only while someone subscribes, never a
+// credential, a body, an error object (it may hold the platform's answer) or a full MSISDN.
 
 /** What caused a record's status change. */
 export type TransitionSource = 'answer' | 'callback' | 'pull' | 'review' | 'reconciler';
