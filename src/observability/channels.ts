@@ -3,15 +3,11 @@ import type { CallbackView, OperationView, ReconcileView, RequestView } from './
 
 export type * from './views.js';
 
-export const operationChannel = diagnostics.tracingChannel<unknown, OperationView>(
-  'pesakit.operation',
-);
-export const requestChannel = diagnostics.tracingChannel<unknown, RequestView>('pesakit.request');
-export const callbackChannel = diagnostics.tracingChannel<unknown, CallbackView>(
-  'pesakit.callback',
-);
-export const reconcileChannel = diagnostics.tracingChannel<unknown, ReconcileView>(
-  'pesakit.reconcile',
-);
+const tracing = <V extends object>(name: string) => diagnostics.tracingChannel<unknown, V>(name);
+
+export const operationChannel = tracing<OperationView>('pesakit.operation');
+export const requestChannel = tracing<RequestView>('pesakit.request');
+export const callbackChannel = tracing<CallbackView>('pesakit.callback');
+export const reconcileChannel = tracing<ReconcileView>('pesakit.reconcile');
 export const transitionChannel = diagnostics.channel('pesakit:record:transition');
 export const callbackReceivedChannel = diagnostics.channel('pesakit:callback:received');

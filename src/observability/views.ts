@@ -8,9 +8,7 @@ import type { TransactionStatus } from '../references/types.js';
 export type TransitionSource = 'answer' | 'callback' | 'pull' | 'review' | 'reconciler';
 
 /** Every traced view: `errorType` is the thrown error's name, once the work failed. */
-interface TracedView {
-  readonly errorType: string | undefined;
-}
+type TracedView = { readonly errorType: string | undefined };
 
 /** `pesakit.operation`: one public call, e.g. `collection.initiateMno`, `disbursement.status`. */
 export interface OperationView extends TracedView {

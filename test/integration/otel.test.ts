@@ -195,6 +195,16 @@ describe('instrumentPesakit', () => {
     expect(attributes).not.toMatch(/otel-|2557/);
   });
 
+  it('refuses a provider or store without its method, naming the option, and keeps the one in place', async () => {
+    const wrong = { tracerProvider: {} } as unknown as Parameters<typeof instrumentPesakit>[0];
+    expect(() => instrumentPesakit(wrong)).toThrow(
+      expect.objectContaining({ name: 'ConfigurationError', option: 'tracerProvider' }),
+    );
+    exporter.reset();
+    await pesakit.collection.testProvider('halotel');
+    expect(spansNamed('collection.testProvider')).toHaveLength(1);
+  });
+
   it('disable() stops every span and metric', async () => {
     instrumentation.disable();
     exporter.reset();

@@ -1,16 +1,7 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { TracingChannel, TracingChannelSubscribers } from 'node:diagnostics_channel';
-import {
-  type Attributes,
-  type Context,
-  context,
-  type Link,
-  type Span,
-  type SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, SpanKind, Tracer } from '@opentelemetry/api';
+import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 
 type Values = Record<string, string | number | undefined>;
 

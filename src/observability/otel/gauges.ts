@@ -2,11 +2,7 @@ import type { Meter } from '@opentelemetry/api';
 import { isFinalStatus } from '../../references/transitions.js';
 import type { ReferenceStore } from '../../references/types.js';
 
-/**
- * The gauges read from `store.summarize()` at each collection: records not final, by product
- * and status (`needs_review` included: it waits for a person), and the age of the oldest open
- * one. Returns the unregister.
- */
+/** Gauges from `store.summarize()` at each collection; `needs_review` waits, so it counts open. */
 export function observeStore(meter: Meter, store: Pick<ReferenceStore, 'summarize'>): () => void {
   const open = meter.createObservableGauge('pesakit.records.open', {
     description: 'Records not yet final, by product and status.',

@@ -1,19 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import {
-  type Context,
-  type MeterProvider,
-  metrics,
-  type TracerProvider,
-  trace,
-} from '@opentelemetry/api';
+import type { Context, MeterProvider, TracerProvider } from '@opentelemetry/api';
+import { metrics, trace } from '@opentelemetry/api';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { ReferenceStore } from '../../references/types.js';
-import {
-  type CallbackReceivedView,
-  callbackReceivedChannel,
-  type TransitionView,
-  transitionChannel,
-} from '../channels.js';
+import { callbackReceivedChannel, transitionChannel } from '../channels.js';
+import type { CallbackReceivedView, TransitionView } from '../views.js';
 import { follow } from './follow.js';
 import { observeStore } from './gauges.js';
 import { instruments } from './instruments.js';
@@ -37,17 +28,16 @@ export interface PesakitInstrumentation {
 // call replaces the first, so nothing is counted twice.
 const slot = Symbol.for('pesakit.otel.instrumentation');
 const holder = globalThis as { [slot]?: PesakitInstrumentation };
-const expected = [
-  ['tracerProvider', 'getTracer'],
-  ['meterProvider', 'getMeter'],
-  ['store', 'summarize'],
-] as const;
+const expected = { tracerProvider: 'getTracer', meterProvider: 'getMeter', store: 'summarize' };
 
 /** Maps pesakit's diagnostics channels to OpenTelemetry spans and metrics (docs/observability.md). */
 export function instrumentPesakit(options: InstrumentPesakitOptions = {}): PesakitInstrumentation {
   const { tracerProvider, meterProvider, store } = options;
-  for (const [option, method] of expected) {
-    const value = options[option] as Record<string, unknown> | null | undefined;
+  for (const [option, method] of Object.entries(expected)) {
+    const value = options[option as keyof typeof expected] as
+      | Record<string, unknown>
+      | null
+      | undefined;
     if (value !== undefined && typeof value?.[method] !== 'function') {
       const rule = `must have a ${method}() method; leave it out to use the default`;
       throw new ConfigurationError(option, `instrumentPesakit: ${option} ${rule}.`);
