@@ -15,6 +15,7 @@ const entry = {
   express: 'src/express.ts',
   fastify: 'src/fastify.ts',
   schemas: 'src/schemas.ts',
+  otel: 'src/otel.ts',
   dashboard: 'src/dashboard.ts',
 };
 

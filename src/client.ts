@@ -3,6 +3,7 @@ import { CallbackReceiver } from './callbacks/receiver.js';
 import { clientPuller, registerStatusPull } from './callbacks/status-puller.js';
 import type { Product } from './core/endpoints.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
+import { traceOperations } from './observability/operations.js';
 import type { ReconcilerOptions } from './reconciler/options.js';
 import { Reconciler } from './reconciler/reconciler.js';
 import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
@@ -25,6 +26,11 @@ export interface PesakitOptions extends TransportOptions {
    */
   newMerchantReference?: () => string;
 }
+
+// Every public call of a product is one `pesakit.operation` (docs/observability.md).
+traceOperations(Collection.prototype, 'collection');
+traceOperations(Airtime.prototype, 'airtime');
+traceOperations(Disbursement.prototype, 'disbursement');
 
 /** The pesakit client: one typed method per endpoint of the three products. */
 export class Pesakit {

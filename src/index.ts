@@ -98,6 +98,8 @@ export {
   TransactionNotFoundError,
   ValidationError,
 } from './errors/index.js';
+// The diagnostics channels' views, for subscribers (docs/observability.md).
+export type * from './observability/views.js';
 export type { OpenApiDocument, OpenApiOptions } from './openapi/index.js';
 export { buildOpenApiDocument } from './openapi/index.js';
 export type {

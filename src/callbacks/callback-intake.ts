@@ -1,3 +1,4 @@
+import { callbackReceivedChannel } from '../observability/channels.js';
 import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbox/input-rules.js';
 import type { ReferenceStore } from '../references/types.js';
 import { findRecord } from './find-record.js';
@@ -121,6 +122,9 @@ async function accept(
     );
   }
   const { entry, duplicate } = appended;
+  if (callbackReceivedChannel.hasSubscribers) {
+    callbackReceivedChannel.publish(Object.freeze({ entryId: entry.id, duplicate }));
+  }
   if (duplicate) {
     context.emit('duplicate', {
       entryId: entry.id,

@@ -1,4 +1,5 @@
 import type { Pesakit } from '../client.js';
+import { withSource } from '../observability/transitions.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import { pullReferenceOf } from './find-record.js';
@@ -51,7 +52,9 @@ export async function settleCheckoutReturn(
     // No answer proves nothing: the checkout stays pending, for a callback or the reconciler.
     return { outcome: 'pending', record, changed: false, error };
   }
-  const settlement = await applyCollectionObservation(store, record, transaction);
+  const settlement = await withSource('pull', () =>
+    applyCollectionObservation(store, record, transaction),
+  );
   return {
     outcome: outcomeOf(settlement.record),
     record: settlement.record,

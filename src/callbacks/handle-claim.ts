@@ -1,3 +1,5 @@
+import { traced } from '../observability/traced.js';
+import { callbackUnit } from '../observability/units.js';
 import type { InboxClaim } from '../references/inbox/types.js';
 import { delayFor } from './options.js';
 import { asError, type ProcessContext, processEntry } from './process-entry.js';
@@ -9,7 +11,7 @@ export async function handleClaim(
 ): Promise<void> {
   const inbox = context.store.inbox;
   try {
-    const disposition = await processEntry(context, entry);
+    const disposition = await traced(callbackUnit(entry), () => processEntry(context, entry));
     if (disposition.kind === 'complete') {
       await inbox.complete(entry.id, token, disposition.outcome);
     } else {

@@ -7,10 +7,7 @@ export function endpointPath(
   environment: Environment,
   params: Readonly<Record<string, string>> = {},
 ): string {
-  const template =
-    environment === 'sandbox'
-      ? sandboxPrefixes[endpoint.product] + endpoint.sandboxPath
-      : endpoint.productionPath;
+  const template = endpointTemplate(endpoint, environment);
   const errors: Record<string, string[]> = {};
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
@@ -28,4 +25,14 @@ export function endpointPath(
     });
   }
   return path;
+}
+
+/** An endpoint's path with `{name}` placeholders, as `url.template` names it. */
+export function endpointTemplate(
+  endpoint: Pick<Endpoint, 'product' | 'sandboxPath' | 'productionPath'>,
+  environment: Environment,
+): string {
+  return environment === 'sandbox'
+    ? sandboxPrefixes[endpoint.product] + endpoint.sandboxPath
+    : endpoint.productionPath;
 }

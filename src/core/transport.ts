@@ -4,6 +4,8 @@ import { AuthenticationError } from '../errors/authentication-error.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import { scrubError } from '../internal/redaction.js';
+import { traced } from '../observability/traced.js';
+import { requestUnit } from '../observability/units.js';
 import { untilAborted } from './abortable.js';
 import { sendAttempt } from './attempt.js';
 import type { Call } from './call.js';
@@ -241,6 +243,12 @@ export class Transport {
     call.headers = headers;
     this.#emit('request', () => describeCall(call, this.#options));
     call.startedAt = performance.now();
+    const environment = this.#options.environment;
+    return traced(requestUnit(call, environment), () => this.#exchange(call, headers));
+  }
+
+  /** One attempt's exchange; its errors leave with every secret it could echo scrubbed. */
+  #exchange(call: Call, headers: Record<string, string>): Promise<unknown> {
     return sendAttempt(
       {
         endpoint: call.endpoint,

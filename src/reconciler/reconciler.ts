@@ -3,6 +3,8 @@ import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
+import { traced } from '../observability/traced.js';
+import { reconcileUnit } from '../observability/units.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import { EffectRunner } from '../settlement/effects.js';
@@ -196,7 +198,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     };
     let outcome: CheckOutcome;
     try {
-      outcome = await decide(ctx);
+      outcome = await traced(reconcileUnit(leased.record), () => decide(ctx));
     } catch (error) {
       if (isLeaseLostError(error)) return; // Another worker holds the record now.
       // Its pull was held back (a 429's pause) past its lease margin: not sent, handed back.

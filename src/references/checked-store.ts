@@ -1,4 +1,5 @@
 import { guardStoreErrors } from '../errors/store-error.js';
+import { publishTransition } from '../observability/transitions.js';
 import type {
   ClaimEffectsOptions,
   EffectClaim,
@@ -57,7 +58,8 @@ import type {
 } from './types.js';
 
 type Maybe<T> = T | Promise<T>;
-export type Moved = { record: TransactionRecord; changed: boolean };
+/** A write's result; `from` is the status it found, for the transition it publishes. */
+export type Moved = { record: TransactionRecord; changed: boolean; from: TransactionStatus };
 type ListedEffect = Exclude<EffectStatus, 'none' | 'done'>;
 export type ParsedListOpen = ReturnType<typeof parseListOpen>;
 export type ParsedResolve = ReturnType<typeof parseResolve>;
@@ -125,17 +127,19 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     merchantReference: string,
     to: TransactionStatus,
     details?: TransitionDetails,
-  ): Promise<Moved> {
+  ): Promise<Omit<Moved, 'from'>> {
     const reference = parseMerchantReference('transition', merchantReference);
-    return this.move(reference, parseTransition(to, details), details?.leaseToken);
+    return published(await this.move(reference, parseTransition(to, details), details?.leaseToken));
   }
   async attachAndTransition(
     merchantReference: string,
     refs: References,
     to: TransactionStatus,
     details?: TransitionDetails,
-  ): Promise<Moved> {
-    return this.writeAnswer(parseAnswerWrite(merchantReference, refs, to, details));
+  ): Promise<Omit<Moved, 'from'>> {
+    return published(
+      await this.writeAnswer(parseAnswerWrite(merchantReference, refs, to, details)),
+    );
   }
   async get(merchantReference: string): Promise<TransactionRecord | undefined> {
     return this.find({ field: 'merchantReference', value: merchantReference });
@@ -182,7 +186,9 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     options: ResolveOptions,
   ): Promise<TransactionRecord> {
     const reference = parseMerchantReference('resolve', merchantReference);
-    return this.writeResolution(reference, parseResolve(outcome, options));
+    const record = await this.writeResolution(reference, parseResolve(outcome, options));
+    publishTransition(record, 'needs_review', 'review');
+    return record;
   }
   async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
     const { limit, after } = parseListPage('listReview', options);
@@ -219,6 +225,12 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const { limit } = parseListPage('listEffects', options);
     return this.effects.list(listed, limit, parseEffectKinds(options?.handles));
   }
+}
+
+/** A committed change is published; the caller gets `record` and `changed`, as the interface says. */
+function published({ record, changed, from }: Moved): Omit<Moved, 'from'> {
+  if (changed) publishTransition(record, from);
+  return { record, changed };
 }
 
 // A driver's error leaves every method above as a StoreError; pesakit's own pass as they are.

@@ -145,11 +145,12 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   ): Moved {
     const reference = record.merchantReference;
     this.#assertLease(reference, leaseToken);
+    const from = record.status;
     const change = statusChange(record, parsed, this.now());
-    if (change === undefined) return { record: copyRecord(record), changed: false };
+    if (change === undefined) return { record: copyRecord(record), changed: false, from };
     Object.assign(record, change);
     this.effects.forget(reference);
-    return { record: copyRecord(record), changed: true };
+    return { record: copyRecord(record), changed: true, from };
   }
   protected lookup(field: ReferenceField, value: string): TransactionRecord | undefined {
     const owner = field === 'merchantReference' ? value : this.#owners.get(value);

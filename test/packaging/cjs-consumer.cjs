@@ -7,8 +7,10 @@ const { createSandbox } = require('pesakit/sandbox');
 const { pesakitExpress } = require('pesakit/express');
 const { pesakitFastify } = require('pesakit/fastify');
 const { SqliteReferenceStore } = require('pesakit/sqlite');
+const { instrumentPesakit } = require('pesakit/otel');
 
 async function main() {
+  const instrumentation = instrumentPesakit();
   const sandbox = await createSandbox({ autoSettle: false });
   const baseUrl = await sandbox.listen({ port: 0 });
   try {
@@ -32,9 +34,11 @@ async function main() {
         middleware: [typeof pesakitExpress, pesakitFastify[Symbol.for('plugin-meta')]?.name],
         reconciled: typeof reconciled,
         sharedClasses: storeError instanceof PesakitError,
+        otel: typeof instrumentation.disable,
       }),
     );
   } finally {
+    instrumentation.disable();
     await sandbox.close();
   }
 }

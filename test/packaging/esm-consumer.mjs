@@ -6,9 +6,12 @@ import Fastify from 'fastify';
 import { isValidationError, normalizeMsisdn, Pesakit, PesakitError } from 'pesakit';
 import { pesakitExpress } from 'pesakit/express';
 import { pesakitFastify } from 'pesakit/fastify';
+import { instrumentPesakit } from 'pesakit/otel';
 import { createSandbox } from 'pesakit/sandbox';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
 
+// The global (no-op) OpenTelemetry providers: the subpath loads and subscribes.
+const instrumentation = instrumentPesakit();
 const sandbox = await createSandbox({ autoSettle: false });
 const baseUrl = await sandbox.listen({ port: 0 });
 try {
@@ -39,8 +42,10 @@ try {
       validation: isValidationError(error),
       middleware: [typeof pesakitExpress, refusedCallback.statusCode],
       sharedClasses: storeError instanceof PesakitError,
+      otel: typeof instrumentation.disable,
     }),
   );
 } finally {
+  instrumentation.disable();
   await sandbox.close();
 }

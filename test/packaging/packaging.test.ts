@@ -24,6 +24,7 @@ describe('the built package', () => {
       validation: true,
       middleware: ['function', 415],
       sharedClasses: true,
+      otel: 'function',
     });
   });
 
@@ -37,6 +38,7 @@ describe('the built package', () => {
       middleware: ['function', 'pesakit'],
       reconciled: 'object',
       sharedClasses: true,
+      otel: 'function',
     });
   });
 

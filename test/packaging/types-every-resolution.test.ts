@@ -25,9 +25,11 @@ import { pesakitExpress } from 'pesakit/express';
 import { pesakitFastify } from 'pesakit/fastify';
 import { createSandbox } from 'pesakit/sandbox';
 import { engineCallbackSchema } from 'pesakit/schemas';
+import { instrumentPesakit } from 'pesakit/otel';
 import { createDashboard } from 'pesakit/dashboard';
 export const used = [Pesakit, MemoryReferenceStore, SqliteReferenceStore, PostgresReferenceStore,
-  pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema, createDashboard];
+  pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema, instrumentPesakit,
+  createDashboard];
 `;
 
 function project(type: 'commonjs' | 'module'): string {
@@ -42,6 +44,9 @@ function project(type: 'commonjs' | 'module'): string {
       'dir',
     );
   }
+  // pesakit/otel's optional peer, installed beside it by a merchant who uses the subpath.
+  const otel = join(root, 'node_modules', '@opentelemetry');
+  symlinkSync(otel, join(directory, 'node_modules', '@opentelemetry'), 'dir');
   writeFileSync(join(directory, 'package.json'), JSON.stringify({ type }));
   writeFileSync(join(directory, 'consumer.ts'), consumer);
   return directory;

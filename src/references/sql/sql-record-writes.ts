@@ -104,13 +104,15 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
             if (!isInvalidTransitionError(error)) throw error;
             refused = error;
           }
-          if (claimed === undefined && change === undefined) return { record, changed: false };
+          const from = record.status;
+          if (claimed === undefined && change === undefined)
+            return { record, changed: false, from };
           const updated = await this.#update(trx, reference, {
             ...(claimed ?? {}),
             updated_at: this.sql.instant(at),
             ...(change && transition ? statusColumns(dialect, change, transition) : {}),
           });
-          return { record: updated, changed: change !== undefined };
+          return { record: updated, changed: change !== undefined, from };
         });
     } catch (error) {
       throw await explainConflict(this.sql.database, error, reference, refs);

@@ -1,0 +1,61 @@
+import type { Product } from '../core/endpoints.js';
+import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
+import type { TransactionRecord } from '../references/types.js';
+import { type OperationView, operationChannel } from './channels.js';
+import { type Mutable, traced } from './traced.js';
+
+/** Calls that read the platform's state of a stored payment: their store writes are pulls. */
+const pulls = new Set(['status', 'confirmRecharge']);
+/** Returns a lazy PagePromise: each page's request is traced on its own. */
+const lazy = new Set(['payments']);
+
+/**
+ * Traces every public method of a product's resource class on `pesakit.operation`, once, on
+ * its prototype: one wrap point for money calls and reads alike.
+ */
+export function traceOperations(prototype: object, product: Product): void {
+  const methods = prototype as Record<string, (...args: unknown[]) => unknown>;
+  for (const [name, { value }] of Object.entries(Object.getOwnPropertyDescriptors(prototype))) {
+    if (name === 'constructor' || typeof value !== 'function' || lazy.has(name)) continue;
+    const method = value as (...args: unknown[]) => Promise<unknown>;
+    const operation = `${product}.${name}`;
+    const source = pulls.has(name) ? 'pull' : 'answer';
+    methods[name] = function (this: unknown, ...args: unknown[]) {
+      return traced(
+        {
+          channel: operationChannel,
+          source,
+          view: () => ({
+            operation,
+            product,
+            merchantReference: undefined,
+            outcome: undefined,
+            msisdn: undefined,
+            errorType: undefined,
+          }),
+          ended: describe,
+        },
+        () => method.apply(this, args),
+      );
+    };
+  }
+}
+
+/** The view's last fields, from the record a call returned or its error carries. */
+function describe(view: Mutable<OperationView>, result: unknown, error: unknown): void {
+  const carried = ((error ?? result) as { record?: unknown } | null | undefined)?.record;
+  const record = [carried, result].find(isRecord);
+  // A lost answer names its reference (made up, if the caller gave none): outcome `unknown`.
+  const lost = isAmbiguousOutcomeError(error) ? error.merchantReference || undefined : undefined;
+  view.merchantReference = record?.merchantReference ?? lost;
+  view.outcome = record?.status ?? (error === undefined ? undefined : lost ? 'unknown' : 'error');
+  // Published: all but the last 3 digits masked.
+  const msisdn = record?.msisdn;
+  view.msisdn = msisdn ? '*'.repeat(Math.max(0, msisdn.length - 3)) + msisdn.slice(-3) : undefined;
+}
+
+/** A stored record: a money call's `record`, or what `disbursement.status()` returns. */
+function isRecord(value: unknown): value is TransactionRecord {
+  const candidate = value as Partial<TransactionRecord> | null | undefined;
+  return typeof candidate?.merchantReference === 'string' && typeof candidate.status === 'string';
+}

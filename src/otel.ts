@@ -1,0 +1,6 @@
+// `pesakit/otel`: OpenTelemetry spans and metrics from pesakit's diagnostics channels.
+export {
+  type InstrumentPesakitOptions,
+  instrumentPesakit,
+  type PesakitInstrumentation,
+} from './observability/otel/instrument.js';
