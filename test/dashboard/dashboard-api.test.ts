@@ -1,10 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDashboard, type Dashboard } from '../../src/dashboard.js';
+import { isConfigurationError } from '../../src/errors/configuration-error.js';
+import { MemoryReferenceStore } from '../../src/index.js';
 import { PostgresReferenceStore } from '../../src/postgres.js';
 import type { ReferenceStore } from '../../src/references/types.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { customer, seedOperations } from '../helpers/dashboard-seed.js';
+import { failure } from '../helpers/failure.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { temporarySqliteFiles } from '../helpers/sqlite-file-store.js';
 import { runCli } from '../reconciler-cli/harness.js';
@@ -251,6 +254,15 @@ describe.each(Object.keys(stores))('the dashboard over a %s store', (kind) => {
       expect(requeued.json()).toMatchObject({ callback: { status: 'pending' } });
       expect((await post(`/api/callbacks/${dead!.id}/requeue`)).status).toBe(409);
     });
+  });
+});
+
+describe('createDashboard', () => {
+  it('refuses a short token by name, and has no address before listen()', async () => {
+    const store = new MemoryReferenceStore();
+    const error = await failure((async () => createDashboard({ store, token: 'short' }))());
+    expect(isConfigurationError(error) && error.option).toBe('token');
+    expect(() => createDashboard({ store }).url).toThrow(/until listen\(\)/);
   });
 });
 
