@@ -1,6 +1,6 @@
 import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
-import { withoutPhoneNumbers } from './reconcile/phone-numbers.js';
+import { withoutPhoneNumbers } from '../internal/phone-numbers.js';
 import { UsageError } from './reconcile/usage-error.js';
 
 export interface ReporterStreams {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import helmet from '@fastify/helmet';
 import Fastify from 'fastify';
-import { withoutPhoneNumbers } from '../cli/reconcile/phone-numbers.js';
+import { withoutPhoneNumbers } from '../internal/phone-numbers.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { createHostGuard } from '../internal/host-guard.js';
 import type { ReferenceStore } from '../references/types.js';

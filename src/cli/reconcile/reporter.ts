@@ -9,7 +9,7 @@ import {
   writeJsonLine,
 } from '../output.js';
 import { type PassCounts, type RunOutcome, recordFields } from './pass-counts.js';
-import { withoutPhoneNumbers } from './phone-numbers.js';
+import { withoutPhoneNumbers } from '../../internal/phone-numbers.js';
 
 export type { ReporterStreams } from '../output.js';
 
