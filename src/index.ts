@@ -182,14 +182,14 @@ export {
   BatchMismatchError,
   type BatchRowMismatch,
   isBatchMismatchError,
-} from './resources/airtime-bulk/batch-mismatch-error.js';
-export { BulkInsufficientFundsError } from './resources/airtime-bulk/bulk-insufficient-funds-error.js';
-export type { AirtimeBulkPurchase } from './resources/airtime-bulk/bulk-purchase.js';
+} from './resources/bulk/batch-mismatch-error.js';
+export { BulkInsufficientFundsError } from './resources/bulk/bulk-insufficient-funds-error.js';
+export type { AirtimeBulkPurchase } from './resources/bulk/bulk-purchase.js';
 export {
   BulkValidationError,
   isBulkValidationError,
-} from './resources/airtime-bulk/bulk-validation-error.js';
-export type { AirtimeBulkSource } from './resources/airtime-bulk/load-rows.js';
+} from './resources/bulk/bulk-validation-error.js';
+export type { AirtimeBulkSource } from './resources/bulk/load-rows.js';
 export type {
   AirtimeBulkEvents,
   AirtimeBulkOptions,
@@ -197,7 +197,7 @@ export type {
   AirtimeBulkResult,
   AirtimeBulkRowOutcome,
   AirtimeBulkTotals,
-} from './resources/airtime-bulk/types.js';
+} from './resources/bulk/types.js';
 export type { CallOptions } from './resources/call-options.js';
 export { merchantReferenceParam } from './resources/callback-url.js';
 export type { Collection } from './resources/collection.js';

@@ -47,9 +47,9 @@ import {
 } from '../../src/errors/index.js';
 import { LeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
 import type { TransactionRecord } from '../../src/references/types.js';
-import { BatchMismatchError } from '../../src/resources/airtime-bulk/batch-mismatch-error.js';
-import { BulkInsufficientFundsError } from '../../src/resources/airtime-bulk/bulk-insufficient-funds-error.js';
-import { BulkValidationError } from '../../src/resources/airtime-bulk/bulk-validation-error.js';
+import { BatchMismatchError } from '../../src/resources/bulk/batch-mismatch-error.js';
+import { BulkInsufficientFundsError } from '../../src/resources/bulk/bulk-insufficient-funds-error.js';
+import { BulkValidationError } from '../../src/resources/bulk/bulk-validation-error.js';
 import { SpreadsheetError } from '../../src/spreadsheets/spreadsheet-error.js';
 
 const request = { method: 'POST', path: '/api/sandbox/disbursement/payment' };

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type AirtimeBulkFlags, runAirtimeBulk } from '../airtime-bulk/run-airtime-bulk.js';
+import { type AirtimeBulkFlags, runAirtimeBulk } from '../bulk/run-airtime-bulk.js';
 import { stopSignal } from '../reconcile/stop-signal.js';
 import { exitTwoOnParseErrors, refuseSecretFlags } from '../reconcile/usage-error.js';
 import {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryReferenceStore } from '../../src/references/index.js';
-import { isBulkValidationError } from '../../src/resources/airtime-bulk/bulk-validation-error.js';
+import { isBulkValidationError } from '../../src/resources/bulk/bulk-validation-error.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { airtimeBalance, batchRows, fundAirtime, purchasesByMsisdn, xlsxOf } from './bulk-files.js';
 

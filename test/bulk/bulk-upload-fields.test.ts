@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundAirtime, purchasesByMsisdn } from '../airtime-bulk/bulk-files.js';
+import { fundAirtime, purchasesByMsisdn } from './bulk-files.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
 // Sends the sandbox's bulk airtime upload malformed forms:

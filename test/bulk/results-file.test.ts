@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeResultsFile } from '../../src/cli/airtime-bulk/results-file.js';
-import type { AirtimeBulkResult } from '../../src/resources/airtime-bulk/types.js';
+import { writeResultsFile } from '../../src/cli/bulk/results-file.js';
+import type { AirtimeBulkResult } from '../../src/resources/bulk/types.js';
 import { csvField } from '../../src/spreadsheets/csv.js';
 import { readAirtimeBulkFile } from '../../src/spreadsheets/index.js';
 

@@ -7,15 +7,15 @@ import { MemoryReferenceStore } from '../../src/references/index.js';
 import {
   type BatchMismatchError,
   isBatchMismatchError,
-} from '../../src/resources/airtime-bulk/batch-mismatch-error.js';
+} from '../../src/resources/bulk/batch-mismatch-error.js';
 import {
   type BulkValidationError,
   isBulkValidationError,
-} from '../../src/resources/airtime-bulk/bulk-validation-error.js';
+} from '../../src/resources/bulk/bulk-validation-error.js';
 import type {
   AirtimeBulkRowOutcome,
   AirtimeBulkTotals,
-} from '../../src/resources/airtime-bulk/types.js';
+} from '../../src/resources/bulk/types.js';
 import { isSpreadsheetError } from '../../src/spreadsheets/index.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import {

@@ -2,7 +2,7 @@ import type {
   AirtimeBulkResult,
   AirtimeBulkRowOutcome,
   AirtimeBulkTotals,
-} from '../../resources/airtime-bulk/types.js';
+} from '../../resources/bulk/types.js';
 import { bulkExitCodes } from '../exit-codes.js';
 import {
   asciiTable,

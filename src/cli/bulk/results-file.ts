@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import type { AirtimeBulkResult } from '../../resources/airtime-bulk/types.js';
+import type { AirtimeBulkResult } from '../../resources/bulk/types.js';
 import { type SheetFormat, writeSheet } from '../../spreadsheets/index.js';
 import { loadExcelJs } from '../../spreadsheets/xlsx.js';
 import { UsageError } from '../reconcile/usage-error.js';

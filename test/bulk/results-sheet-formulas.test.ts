@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAirtimeBulk } from '../../src/cli/airtime-bulk/run-airtime-bulk.js';
+import { runAirtimeBulk } from '../../src/cli/bulk/run-airtime-bulk.js';
 import { readCsvLines } from '../../src/spreadsheets/csv.js';
-import { fundAirtime, msisdnFor, readXlsx } from '../airtime-bulk/bulk-files.js';
-import { sandboxAndDirectoryPerTest } from '../airtime-bulk/sandbox-per-test.js';
+import { fundAirtime, msisdnFor, readXlsx } from './bulk-files.js';
+import { sandboxAndDirectoryPerTest } from './sandbox-per-test.js';
 import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 
