@@ -183,7 +183,7 @@ export {
   type BatchRowMismatch,
   isBatchMismatchError,
 } from './resources/bulk/batch-mismatch-error.js';
-export { BulkInsufficientFundsError } from './resources/bulk/bulk-insufficient-funds-error.js';
+export { BulkInsufficientFundsError } from './errors/bulk-insufficient-funds-error.js';
 export type { AirtimeBulkPurchase } from './resources/bulk/bulk-purchase.js';
 export {
   BulkValidationError,

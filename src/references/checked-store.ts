@@ -11,6 +11,7 @@ import {
   isLookupable,
   type ParsedAnswerWrite,
   type ParsedClaim,
+  type ParsedIntent,
   type ParsedTransition,
   parseAnswerWrite,
   parseCheckTime,
@@ -45,6 +46,7 @@ import type {
   TransactionStatus,
   TransitionDetails,
 } from './types.js';
+import { parseWalletBalance, type WalletFloatState } from './wallet-float.js';
 
 type Maybe<T> = T | Promise<T>;
 export type Moved = { record: TransactionRecord; changed: boolean };
@@ -72,7 +74,8 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   abstract readonly inbox: CallbackInbox;
   protected abstract readonly effects: EffectsPart;
   protected abstract now(): Date;
-  protected abstract writeIntent(intent: TransactionIntent): Promise<TransactionRecord>;
+  protected abstract writeIntent(intent: ParsedIntent): Promise<TransactionRecord>;
+  protected abstract writeWalletBalance(account: string, cents: number): Maybe<WalletFloatState>;
   protected abstract attach(reference: string, refs: References): Promise<TransactionRecord>;
   protected abstract move(
     reference: string,
@@ -101,6 +104,10 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   abstract close(): Promise<void>;
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
     return this.writeIntent(parseIntent(intent));
+  }
+  async recordWalletBalance(account: string, balance: number): Promise<WalletFloatState> {
+    const parsed = parseWalletBalance(account, balance);
+    return this.writeWalletBalance(parsed.account, parsed.balance);
   }
   async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
     const reference = parseMerchantReference('attachReferences', merchantReference);

@@ -8,7 +8,7 @@ import {
 } from './checked-store.js';
 import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
-import type { ParsedAnswerWrite, ParsedTransition } from './input-rules.js';
+import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
 import { compareForReconciliation } from './reconciliation-order.js';
 import {
@@ -24,7 +24,8 @@ import type { ParsedLeaseDue, ParsedRelease } from './schedule/input-rules.js';
 import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
 import type { LeasedRecord } from './schedule/types.js';
-import type { ReferenceField, References, TransactionIntent, TransactionRecord } from './types.js';
+import type { ReferenceField, References, TransactionRecord } from './types.js';
+import { floatShort, reservationEnd, type WalletFloatState } from './wallet-float.js';
 
 export interface MemoryReferenceStoreOptions {
   /** @default () => new Date() */
@@ -42,6 +43,9 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly #clock: () => Date;
   readonly inbox: CallbackInbox;
   readonly #schedule = new MemorySchedule();
+  /** Account → last balance read, and merchant reference → the float its payout holds (cents). */
+  readonly #wallets = new Map<string, number>();
+  readonly #reservations = new Map<string, { account: string; cents: number }>();
   protected readonly effects: MemoryEffects;
   constructor(options: MemoryReferenceStoreOptions = {}) {
     super();
@@ -52,9 +56,28 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   protected now(): Date {
     return this.#clock();
   }
-  protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
+  protected writeWalletBalance(account: string, cents: number): WalletFloatState {
+    this.#wallets.set(account, cents);
+    return { balance: cents / 100, reserved: this.#reserved(account) / 100 };
+  }
+  #reserved(account: string): number {
+    let cents = 0;
+    for (const held of this.#reservations.values())
+      if (held.account === account) cents += held.cents;
+    return cents;
+  }
+  protected async writeIntent(parsed: ParsedIntent): Promise<TransactionRecord> {
     if (this.#records.has(parsed.merchantReference)) {
       throw new DuplicateReferenceError(parsed.merchantReference);
+    }
+    const { reservation } = parsed;
+    if (reservation !== undefined) {
+      const balance = this.#wallets.get(reservation.account) ?? 0;
+      const reserved = this.#reserved(reservation.account);
+      if (balance - reserved < reservation.cents) {
+        throw floatShort(balance, reserved, reservation.cents);
+      }
+      this.#reservations.set(parsed.merchantReference, reservation);
     }
     const now = this.now();
     const record: TransactionRecord = {
@@ -139,7 +162,17 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     if (change === undefined) return { record: copyRecord(record), changed: false };
     Object.assign(record, change);
     this.effects.forget(reference);
+    this.#endReservation(record);
     return { record: copyRecord(record), changed: true };
+  }
+  #endReservation(record: TransactionRecord): void {
+    const held = this.#reservations.get(record.merchantReference);
+    const end = reservationEnd(record.status);
+    if (held === undefined || end === undefined) return;
+    this.#reservations.delete(record.merchantReference);
+    if (end === 'debit') {
+      this.#wallets.set(held.account, (this.#wallets.get(held.account) ?? 0) - held.cents);
+    }
   }
   protected lookup(field: ReferenceField, value: string): TransactionRecord | undefined {
     const owner = field === 'merchantReference' ? value : this.#owners.get(value);
@@ -188,6 +221,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     const record = this.#require(reference);
     Object.assign(record, resolution(record, decision, this.now()));
     this.effects.forget(reference);
+    this.#endReservation(record);
     return copyRecord(record);
   }
   protected reviewPage(limit: number, after: string | undefined): TransactionRecord[] {

@@ -48,7 +48,7 @@ import {
 import { LeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
 import type { TransactionRecord } from '../../src/references/types.js';
 import { BatchMismatchError } from '../../src/resources/bulk/batch-mismatch-error.js';
-import { BulkInsufficientFundsError } from '../../src/resources/bulk/bulk-insufficient-funds-error.js';
+import { BulkInsufficientFundsError } from '../../src/errors/bulk-insufficient-funds-error.js';
 import { BulkValidationError } from '../../src/resources/bulk/bulk-validation-error.js';
 import { SpreadsheetError } from '../../src/spreadsheets/spreadsheet-error.js';
 

@@ -2,7 +2,7 @@ import { EventEmitter } from 'eventemitter3';
 import { RequestValidationError } from '../../errors/request-validation-error.js';
 import type { ClientContext } from '../client-context.js';
 import { batchIdFor } from './batch-id.js';
-import { BulkInsufficientFundsError } from './bulk-insufficient-funds-error.js';
+import { BulkInsufficientFundsError } from '../../errors/bulk-insufficient-funds-error.js';
 import { earlierRowResult, readEarlierRun } from './earlier-run.js';
 import { type AirtimeBulkSource, loadRows, type NumberedRow } from './load-rows.js';
 import { sendBulkPayment } from './send-bulkpayment.js';
