@@ -45,6 +45,10 @@ export type {
   WarningEvent,
   WithLastResponse,
 } from './core/transport.js';
+export {
+  BulkInsufficientFundsError,
+  isBulkInsufficientFundsError,
+} from './errors/bulk-insufficient-funds-error.js';
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
 export {
   AmbiguousOutcomeError,
@@ -177,19 +181,25 @@ export type {
   SchedulingStore,
 } from './references/schedule/types.js';
 export type { Airtime } from './resources/airtime.js';
-// Bulk airtime: pesakit.airtime.bulkPurchase, its result and its errors.
+export type {
+  AirtimeBulkPurchase,
+  AirtimeBulkSource,
+} from './resources/bulk/airtime-bulk.js';
+// Bulk sends: airtime.bulkPurchase and disbursement.bulkPay, their results and errors.
 export {
   BatchMismatchError,
   type BatchRowMismatch,
   isBatchMismatchError,
 } from './resources/bulk/batch-mismatch-error.js';
-export { BulkInsufficientFundsError } from './errors/bulk-insufficient-funds-error.js';
-export type { AirtimeBulkPurchase } from './resources/bulk/bulk-purchase.js';
 export {
   BulkValidationError,
   isBulkValidationError,
 } from './resources/bulk/bulk-validation-error.js';
-export type { AirtimeBulkSource } from './resources/bulk/load-rows.js';
+export {
+  type DisbursementBulkPay,
+  type DisbursementBulkSource,
+  estimatedCharge,
+} from './resources/bulk/payout-bulk.js';
 export type {
   AirtimeBulkEvents,
   AirtimeBulkOptions,
@@ -197,6 +207,13 @@ export type {
   AirtimeBulkResult,
   AirtimeBulkRowOutcome,
   AirtimeBulkTotals,
+  BulkEvents,
+  BulkRowOutcome,
+  BulkRowStatus,
+  BulkStopReason,
+  BulkTotals,
+  DisbursementBulkOptions,
+  DisbursementBulkResult,
 } from './resources/bulk/types.js';
 export type { CallOptions } from './resources/call-options.js';
 export { merchantReferenceParam } from './resources/callback-url.js';

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { tolerateClosedOutput } from './closed-output.js';
 import { registerAirtimeCommand } from './commands/airtime.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerDisbursementCommand } from './commands/disbursement.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerReconcileCommand } from './commands/reconcile.js';
 import { registerReviewCommand } from './commands/review.js';
@@ -25,5 +26,6 @@ registerOpenApiCommand(program);
 registerReconcileCommand(program);
 registerReviewCommand(program);
 registerAirtimeCommand(program);
+registerDisbursementCommand(program);
 
 await program.parseAsync(process.argv);

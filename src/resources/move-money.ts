@@ -25,6 +25,7 @@ import type {
   TransactionStatus,
 } from '../references/index.js';
 import { contradictions, contradictionVerdict, type ReviewVerdict } from '../references/review.js';
+import type { WalletReservation } from '../references/wallet-float.js';
 import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferencePattern } from './merchant-reference.js';
@@ -111,6 +112,8 @@ export async function moveMoney<K extends EndpointId>(
   }
 
   const { amount, msisdn } = movement.intent(movement.body);
+  // A bulk payout's float, held in the intent's own write (not a public option).
+  const { reservation } = options as { reservation?: WalletReservation };
   await context.store.createIntent({
     merchantReference,
     product: endpoint.product,
@@ -118,6 +121,7 @@ export async function moveMoney<K extends EndpointId>(
     amount,
     ...(msisdn === undefined ? {} : { msisdn }),
     ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+    ...(reservation === undefined ? {} : { reservation }),
   });
 
   let response: WithLastResponse<ResponseOf<K>>;

@@ -12,10 +12,7 @@ import {
   type BulkValidationError,
   isBulkValidationError,
 } from '../../src/resources/bulk/bulk-validation-error.js';
-import type {
-  AirtimeBulkRowOutcome,
-  AirtimeBulkTotals,
-} from '../../src/resources/bulk/types.js';
+import type { AirtimeBulkRowOutcome, AirtimeBulkTotals } from '../../src/resources/bulk/types.js';
 import { isSpreadsheetError } from '../../src/spreadsheets/index.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import {
@@ -75,7 +72,7 @@ describe('a batch from a spreadsheet: every row becomes one purchase', () => {
     for (const row of result.rows) {
       expect(row).toMatchObject({
         status: 'success',
-        merchantReference: `payroll-nov:${row.row}`,
+        merchantReference: `airtime:payroll-nov:${row.row}`,
         paymentReference: expect.any(String),
         reference: `staff-${row.row}`,
         fromEarlierRun: false,
@@ -148,7 +145,7 @@ describe('every row is checked before anything is stored or sent', () => {
     ]);
     expect(error.message).toMatch(/4 rows refused, nothing was stored or sent/);
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('bad-rows:1')).toBeUndefined();
+    expect(await store.get('airtime:bad-rows:1')).toBeUndefined();
     expect(await airtimeBalance(harness)).toBe(100_000);
   });
 
@@ -166,7 +163,7 @@ describe('every row is checked before anything is stored or sent', () => {
       expect(isSpreadsheetError(error), String(error)).toBe(true);
     }
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('corrupt:1')).toBeUndefined();
+    expect(await store.get('airtime:corrupt:1')).toBeUndefined();
   });
 
   it('refuses a batch id that cannot make merchant references', async () => {
@@ -187,7 +184,7 @@ describe('the wallet must cover the batch', () => {
     expect(isInsufficientFundsError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'bulk_insufficient_funds', balance: 4999, required: 5000 });
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('too-much:1')).toBeUndefined();
+    expect(await store.get('airtime:too-much:1')).toBeUndefined();
   });
 
   it('when the wallet runs out mid-batch anyway, stops: the rest is skipped and a rerun sends it', async () => {
@@ -208,7 +205,7 @@ describe('the wallet must cover the batch', () => {
     ]);
     expect(first.rows[3]?.error && isInsufficientFundsError(first.rows[3].error)).toBe(true);
     expect(first.rows[4]?.message).toMatch(/Not sent: the batch stopped at row 4/);
-    expect(await store.get('runs-out:5')).toBeUndefined();
+    expect(await store.get('airtime:runs-out:5')).toBeUndefined();
 
     await fundAirtime(harness, 10_000);
     const second = await client().airtime.bulkPurchase(rows, { batchId: 'runs-out' });
@@ -239,7 +236,7 @@ describe('vendor failures', () => {
         message: expect.stringMatching(/rejected the airtime top-up/),
         paymentReference: expect.any(String),
       });
-      expect((await store.get(`${result.batchId}:${row}`))?.status).toBe('failed');
+      expect((await store.get(`airtime:${result.batchId}:${row}`))?.status).toBe('failed');
     }
     expect(await airtimeBalance(harness)).toBe(100_000 - 37_000);
   });
@@ -264,7 +261,7 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
     // What a run killed mid-send leaves: intents written, answers never recorded.
     for (const row of [1, 2]) {
       await store.createIntent({
-        merchantReference: `crashed:${row}`,
+        merchantReference: `airtime:crashed:${row}`,
         product: 'airtime',
         flow: 'airtime_purchase',
         amount: 1000,
@@ -272,7 +269,7 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
         metadata: { batchId: 'crashed', row: String(row), reference: `staff-${row}` },
       });
     }
-    await store.transition('crashed:2', 'unknown', { reason: 'no response: outcome unknown' });
+    await store.transition('airtime:crashed:2', 'unknown', { reason: 'no response: outcome unknown' });
     const result = await client().airtime.bulkPurchase(rows, { batchId: 'crashed' });
     expect(result.rows.slice(0, 2)).toEqual([
       expect.objectContaining({ row: 1, status: 'unknown', fromEarlierRun: true }),

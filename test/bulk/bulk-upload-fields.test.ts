@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundAirtime, purchasesByMsisdn } from './bulk-files.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
+import { fundAirtime, purchasesByMsisdn } from './bulk-files.js';
 
 // Sends the sandbox's bulk airtime upload malformed forms:
 // a second file is refused (422 under `file`), but a second `batch_id` was taken silently — the

@@ -79,7 +79,7 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
     expect(result.totals).toMatchObject({ rows: 5, unknown: 5, succeeded: 0, sent: 5 });
     for (const row of result.rows) {
       expect(row.status).toBe('unknown');
-      expect((await store.get(`lost:${row.row}`))?.status).toBe('unknown');
+      expect((await store.get(`airtime:lost:${row.row}`))?.status).toBe('unknown');
     }
 
     // The rerun sends nothing: every row may have been paid.
@@ -103,7 +103,7 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
     expect(uploads).toHaveLength(1);
     expect(result.totals).toMatchObject({ failed: 3, unknown: 0 });
     expect(result.rows[0]?.message).toMatch(/refused, nothing spent: .*5 MiB/);
-    expect((await store.get('refused:2'))?.status).toBe('failed');
+    expect((await store.get('airtime:refused:2'))?.status).toBe('failed');
   });
 
   it('sends references exactly as given, even formula-like: the platform reads the file, no person opens it', async () => {
@@ -141,7 +141,10 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
       ['success', 'AT-1'],
       ['unknown', undefined],
     ]);
-    expect(await store.get('odd:1')).toMatchObject({ status: 'success', paymentReference: 'AT-1' });
+    expect(await store.get('airtime:odd:1')).toMatchObject({
+      status: 'success',
+      paymentReference: 'AT-1',
+    });
   });
 
   it('a row whose payment contradicts it (another amount, a failed inner status) goes to needs_review', async () => {
@@ -166,14 +169,14 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
       batchId: 'odd',
     });
     expect(result.rows.map((row) => row.status)).toEqual(['success', 'unknown', 'unknown']);
-    expect(await store.get('odd:2')).toMatchObject({
+    expect(await store.get('airtime:odd:2')).toMatchObject({
       status: 'needs_review',
       review: {
         reason: 'answer_contradicts_request',
         evidence: { contradictions: [{ field: 'amount', asked: 1000, answered: 10_000 }] },
       },
     });
-    expect((await store.get('odd:3'))?.review?.evidence).toEqual({
+    expect((await store.get('airtime:odd:3'))?.review?.evidence).toEqual({
       contradictions: [{ field: 'status', asked: 'success', answered: 'failed' }],
     });
   });
@@ -185,7 +188,7 @@ function answerRow(row: number, msisdn: string, amount: number, reference: strin
     msisdn,
     amount,
     reference: null,
-    merchant_reference: `odd:${row}`,
+    merchant_reference: `airtime:odd:${row}`,
     status: 'success',
     message: 'Airtime delivered by Vodacom.',
     payment: {

@@ -31,7 +31,7 @@ describe("via 'bulkpayment' against the sandbox's customer/bulkpayment route", (
       const failing = row.row === 5 || row.row === 20;
       expect(row).toMatchObject({
         status: failing ? 'failed' : 'success',
-        merchantReference: `upload-1:${row.row}`,
+        merchantReference: `airtime:upload-1:${row.row}`,
         paymentReference: expect.any(String),
       });
       expect(await store.get(row.merchantReference)).toMatchObject({
@@ -68,6 +68,6 @@ describe("via 'bulkpayment' against the sandbox's customer/bulkpayment route", (
       );
     expect(isBulkValidationError(error)).toBe(true);
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('bad:1')).toBeUndefined();
+    expect(await store.get('airtime:bad:1')).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAirtimeBulk } from '../../src/cli/bulk/run-airtime-bulk.js';
+import { runAirtimeBulk } from '../../src/cli/bulk/run-bulk.js';
 import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 import { fundAirtime, purchasesByMsisdn } from './bulk-files.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAirtimeBulk } from '../../src/cli/bulk/run-airtime-bulk.js';
+import { runAirtimeBulk } from '../../src/cli/bulk/run-bulk.js';
 import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 import { batchRows, csvOf, fundAirtime, purchasesByMsisdn } from './bulk-files.js';
@@ -71,7 +71,7 @@ describe('pesakit airtime bulk, for a person at a terminal', () => {
       io,
     );
     expect(code).toBe(2);
-    expect(io.err.text).toMatch(/^pesakit airtime bulk: --batch-id nov:1: use 1–58 letters/);
+    expect(io.err.text).toMatch(/^pesakit airtime bulk: --batch-id nov:1: use 1–50 letters/);
     expect(io.err.text).not.toMatch(/UsageError/);
     expect((await purchasesByMsisdn(each.harness)).size).toBe(0);
   });

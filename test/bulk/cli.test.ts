@@ -70,7 +70,7 @@ describe('pesakit airtime bulk <file>', () => {
       expect(row).toMatchObject({
         row: index + 1,
         status: 'success',
-        merchant_reference: `${batchId}:${index + 1}`,
+        merchant_reference: `airtime:${batchId}:${index + 1}`,
         payment_reference: expect.any(String),
       });
     }
@@ -189,7 +189,7 @@ describe('crash halfway (kill -9), then a rerun', () => {
     const sqlite = await SqliteReferenceStore.open(store);
     try {
       for (const [index, row] of rows.entries()) {
-        const record = await sqlite.get(`${batchId}:${index + 1}`);
+        const record = await sqlite.get(`airtime:${batchId}:${index + 1}`);
         expect(record, `row ${index + 1}`).toBeDefined();
         if (record?.status === 'success') expect(purchases.get(row.msisdn)).toBe(1);
       }

@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAirtimeBulk } from '../../src/cli/bulk/run-airtime-bulk.js';
+import { runAirtimeBulk } from '../../src/cli/bulk/run-bulk.js';
 import { readCsvLines } from '../../src/spreadsheets/csv.js';
-import { fundAirtime, msisdnFor, readXlsx } from './bulk-files.js';
-import { sandboxAndDirectoryPerTest } from './sandbox-per-test.js';
 import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
+import { fundAirtime, msisdnFor, readXlsx } from './bulk-files.js';
+import { sandboxAndDirectoryPerTest } from './sandbox-per-test.js';
 
 // The results sheet `pesakit airtime bulk --out` writes is
 // opened in a spreadsheet program. The `reference` column is copied from the input file, which

@@ -371,7 +371,7 @@ describe('Every exported error class has its own code, listed in docs/errors.md'
     respond(422, { message: 'Declined.', code: 'insufficient_funds' }),
     new LeaseLostError('order-1'),
     new BatchMismatchError('batch-1', []),
-    new BulkValidationError([problem]),
+    new BulkValidationError('airtimeBulkPurchase', [problem]),
     new BulkInsufficientFundsError(1, 2),
     ...spreadsheetCodes.map((code) => new SpreadsheetError(code, 'x')),
   ];

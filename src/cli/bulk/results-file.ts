@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import type { AirtimeBulkResult } from '../../resources/bulk/types.js';
+import type { BulkResult } from '../../resources/bulk/types.js';
 import { type SheetFormat, writeSheet } from '../../spreadsheets/index.js';
 import { loadExcelJs } from '../../spreadsheets/xlsx.js';
 import { UsageError } from '../reconcile/usage-error.js';
@@ -28,17 +28,29 @@ export async function checkResultsFile(path: string): Promise<void> {
   if (resultsFormat(path) === 'xlsx') await loadExcelJs();
 }
 
-/** One line per row; `writeSheet` keeps outside text that starts like a formula as text. */
-export async function writeResultsFile(path: string, result: AirtimeBulkResult): Promise<void> {
+/**
+ * One line per row (payouts add the payee's `name` after the amount); `writeSheet` keeps outside
+ * text that starts like a formula as text.
+ */
+export async function writeResultsFile(
+  path: string,
+  result: BulkResult,
+  product: 'airtime' | 'disbursement' = 'airtime',
+): Promise<void> {
+  const payouts = product === 'disbursement';
+  const header = payouts
+    ? [...resultsHeader.slice(0, 3), 'name', ...resultsHeader.slice(3)]
+    : resultsHeader;
   const rows = result.rows.map((row) => [
     row.row,
     row.msisdn,
     row.amount,
+    ...(payouts ? [row.name ?? null] : []),
     row.reference ?? null,
     row.status,
     row.merchantReference,
     row.paymentReference ?? null,
     row.message ?? null,
   ]);
-  await writeFile(path, await writeSheet(resultsFormat(path), resultsHeader, rows));
+  await writeFile(path, await writeSheet(resultsFormat(path), header, rows));
 }

@@ -13,12 +13,12 @@ export class BulkValidationError extends RequestValidationError {
   override readonly code = 'bulk_validation' as const;
   readonly problems: readonly BulkRowProblem[];
 
-  constructor(problems: readonly BulkRowProblem[]) {
-    super('airtimeBulkPurchase', bulkRowFieldErrors(problems));
+  constructor(operation: string, problems: readonly BulkRowProblem[]) {
+    super(operation, bulkRowFieldErrors(problems));
     this.problems = problems;
     const rows = new Set(problems.map((problem) => problem.row)).size;
     this.message =
-      `airtimeBulkPurchase: ${rows} row${rows === 1 ? '' : 's'} refused, nothing was stored or ` +
+      `${operation}: ${rows} row${rows === 1 ? '' : 's'} refused, nothing was stored or ` +
       `sent. Fix them and run the batch again: ${problems
         .slice(0, 5)
         .map((problem) => problem.message)

@@ -1,9 +1,9 @@
 import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
 import { rowReference } from './batch-id.js';
 import { BatchMismatchError, type BatchRowMismatch } from './batch-mismatch-error.js';
-import type { NumberedRow } from './load-rows.js';
-import { rowFields } from './row-outcome.js';
-import type { AirtimeBulkRowOutcome } from './types.js';
+import type { BulkProduct, BulkRow } from './bulk-product.js';
+import { paymentReferenceOf, rowFields } from './row-outcome.js';
+import type { BulkRowOutcome } from './types.js';
 
 /** What the store already knows of a batch: the rows an earlier run wrote, by row number. */
 export type EarlierRows = Map<number, TransactionRecord>;
@@ -14,15 +14,16 @@ export type EarlierRows = Map<number, TransactionRecord>;
  */
 export async function readEarlierRun(
   store: ReferenceStore,
+  product: BulkProduct,
   batchId: string,
-  rows: readonly NumberedRow[],
+  rows: readonly BulkRow[],
 ): Promise<EarlierRows> {
   const earlier: EarlierRows = new Map();
   const mismatches: BatchRowMismatch[] = [];
   for (const row of rows) {
-    const record = await store.get(rowReference(batchId, row.row));
+    const record = await store.get(rowReference(product.prefix, batchId, row.row));
     if (record === undefined) continue;
-    if (!sameIntent(record, row)) {
+    if (!sameIntent(product, record, row)) {
       mismatches.push({
         row: row.row,
         merchantReference: record.merchantReference,
@@ -45,43 +46,50 @@ export async function readEarlierRun(
   }
   if (mismatches.length > 0) throw new BatchMismatchError(batchId, mismatches);
   const after = rows.length + 1;
-  if (await store.get(rowReference(batchId, after))) {
+  if (await store.get(rowReference(product.prefix, batchId, after))) {
     throw new BatchMismatchError(batchId, [], after);
   }
   return earlier;
 }
 
-function sameIntent(record: TransactionRecord, row: NumberedRow): boolean {
+function sameIntent(product: BulkProduct, record: TransactionRecord, row: BulkRow): boolean {
   return (
-    record.product === 'airtime' &&
-    record.flow === 'airtime_purchase' &&
+    record.flow === product.flow &&
     record.msisdn === row.msisdn &&
     record.amount === row.amount &&
-    record.metadata['reference'] === row.reference
+    record.metadata['reference'] === row.reference &&
+    record.metadata['name'] === row.name
   );
 }
 
-/** An earlier run's row: final records as they are; anything open is `unknown`, never resent. */
+/** An earlier run's row: final records as they are; anything open is never resent. */
 export function earlierRowResult(
-  row: NumberedRow,
+  product: BulkProduct,
+  row: BulkRow,
   record: TransactionRecord,
-): AirtimeBulkRowOutcome {
+): BulkRowOutcome {
   const status =
-    record.status === 'success' ? 'success' : record.status === 'failed' ? 'failed' : 'unknown';
+    record.status === 'success' || record.status === 'failed'
+      ? record.status
+      : record.status === 'pending'
+        ? product.openAfterAnswer
+        : 'unknown';
   const message =
-    status !== 'unknown'
+    status === 'success' || status === 'failed'
       ? (record.statusReason ?? undefined)
       : record.status === 'initiating'
         ? 'An earlier run stored this row and may have sent it, then stopped before the answer: ' +
-          'not resent. The platform has no purchase status route: `pesakit reconcile` hands it to ' +
-          'review (`pesakit review`) for a person to decide.'
+          `not resent. ${product.settledBy}`
         : record.status === 'needs_review'
           ? `Needs review: ${record.review?.message ?? record.statusReason ?? 'see the record'}`
-          : `Outcome unknown (${record.statusReason ?? record.status}): not resent.`;
+          : `${status === 'pending' ? 'Accepted, awaiting confirmation' : 'Outcome unknown'} (${
+              record.statusReason ?? record.status
+            }): not resent. ${product.settledBy}`;
+  const paymentReference = paymentReferenceOf(record);
   return {
     ...rowFields(row, record.merchantReference),
     status,
-    ...(record.paymentReference !== null ? { paymentReference: record.paymentReference } : {}),
+    ...(paymentReference !== undefined ? { paymentReference } : {}),
     ...(message !== undefined ? { message } : {}),
     fromEarlierRun: true,
   };

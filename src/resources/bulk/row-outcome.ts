@@ -1,66 +1,83 @@
 import { isAmbiguousOutcomeError } from '../../errors/ambiguous-outcome-error.js';
 import type { TransactionRecord } from '../../references/index.js';
-import type { NumberedRow } from './load-rows.js';
-import type { AirtimeBulkOutcomeStatus, AirtimeBulkRowOutcome } from './types.js';
+import type { BulkProduct, BulkRow } from './bulk-product.js';
+import type { BulkRowOutcome, BulkRowStatus } from './types.js';
 
 /** The row's fields every result repeats. */
-export function rowFields(row: NumberedRow, merchantReference: string) {
+export function rowFields(row: BulkRow, merchantReference: string) {
   return {
     row: row.row,
     msisdn: row.msisdn,
     amount: row.amount,
+    ...(row.name !== undefined ? { name: row.name } : {}),
     ...(row.reference !== undefined ? { reference: row.reference } : {}),
     merchantReference,
     fromEarlierRun: false,
   };
 }
 
-/** What a row's record keeps besides the purchase: its batch, row and the file's reference. */
-export function rowMetadata(batchId: string, row: NumberedRow): Record<string, string> {
-  const reference = row.reference !== undefined ? { reference: row.reference } : {};
-  return { batchId, row: String(row.row), ...reference };
+/** What a row's record keeps besides the payment: its batch, row, name and the file's reference. */
+export function rowMetadata(batchId: string, row: BulkRow): Record<string, string> {
+  return {
+    batchId,
+    row: String(row.row),
+    ...(row.name !== undefined ? { name: row.name } : {}),
+    ...(row.reference !== undefined ? { reference: row.reference } : {}),
+  };
 }
 
-/** The platform's answer to one purchase: `success` and `failed` are final, anything else open. */
+/** The platform's reference a person looks the payment up by: engine reference, else `refid`. */
+export function paymentReferenceOf(record: TransactionRecord): string | undefined {
+  return record.paymentReference ?? record.refid ?? undefined;
+}
+
+/** A row answered by the platform, judged by the record its answer left. */
 export function answeredRow(
-  row: NumberedRow,
-  merchantReference: string,
-  answer: { status: string; message: string; payment?: { reference: string } | undefined },
-): AirtimeBulkRowOutcome {
-  const status: AirtimeBulkOutcomeStatus =
-    answer.status === 'success' ? 'success' : answer.status === 'failed' ? 'failed' : 'unknown';
+  product: BulkProduct,
+  row: BulkRow,
+  record: TransactionRecord,
+  message: string,
+): BulkRowOutcome {
+  const status: BulkRowStatus =
+    record.status === 'success' || record.status === 'failed'
+      ? record.status
+      : record.status === 'pending'
+        ? product.openAfterAnswer
+        : 'unknown';
+  const paymentReference = paymentReferenceOf(record);
   return {
-    ...rowFields(row, merchantReference),
+    ...rowFields(row, record.merchantReference),
     status,
-    ...(answer.payment ? { paymentReference: answer.payment.reference } : {}),
-    message: answer.message,
+    ...(paymentReference !== undefined ? { paymentReference } : {}),
+    message,
   };
 }
 
 /**
- * A purchase that threw, judged by its record: none means nothing was sent (free for a rerun);
+ * A send that threw, judged by its record: none means nothing was sent (free for a rerun);
  * `failed` is a definite no; anything else, or an unreadable store (`null`), is `unknown`.
  */
 export function thrownRow(
-  row: NumberedRow,
+  product: BulkProduct,
+  row: BulkRow,
   merchantReference: string,
   error: unknown,
   record: TransactionRecord | undefined | null,
-): AirtimeBulkRowOutcome {
+): BulkRowOutcome {
   const asError = error instanceof Error ? error : new Error(String(error));
   const final = record?.status === 'failed' || record?.status === 'success' ? record.status : null;
-  const status: AirtimeBulkOutcomeStatus = record === undefined ? 'skipped' : (final ?? 'unknown');
+  const status: BulkRowStatus = record === undefined ? 'skipped' : (final ?? 'unknown');
   const message =
     status === 'skipped'
       ? `Not sent: ${asError.message}`
       : status === 'unknown' && isAmbiguousOutcomeError(error)
-        ? 'No answer: the purchase may have gone through. Not resent; `pesakit reconcile` hands ' +
-          'it to review.'
+        ? `No answer: the payment may have gone through. Not resent; ${product.settledBy}`
         : (record?.statusReason ?? asError.message);
+  const paymentReference = record ? paymentReferenceOf(record) : undefined;
   return {
     ...rowFields(row, merchantReference),
     status,
-    ...(record?.paymentReference ? { paymentReference: record.paymentReference } : {}),
+    ...(paymentReference !== undefined ? { paymentReference } : {}),
     message,
     error: asError,
   };

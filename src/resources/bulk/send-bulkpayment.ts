@@ -8,18 +8,18 @@ import { writeSheet } from '../../spreadsheets/index.js';
 import type { ClientContext } from '../client-context.js';
 import { reasonFromPlatform } from '../stored-reason.js';
 import { rowReference } from './batch-id.js';
+import type { BulkRow } from './bulk-product.js';
 import { airtimeBulkPaymentEndpoint } from './bulkpayment-endpoint.js';
-import type { NumberedRow } from './load-rows.js';
 import { rowFields, rowMetadata } from './row-outcome.js';
-import type { AirtimeBulkRowOutcome } from './types.js';
+import type { BulkRowOutcome } from './types.js';
 
 export interface SendBulkPaymentInput {
   context: ClientContext;
   batchId: string;
-  rows: readonly NumberedRow[];
+  rows: readonly BulkRow[];
   signal: AbortSignal | undefined;
   timeoutMs: number | undefined;
-  onRow: (result: AirtimeBulkRowOutcome) => void;
+  onRow: (result: BulkRowOutcome) => void;
 }
 
 type AnswerRow = AirtimeBulkResponse['rows'][number];
@@ -34,7 +34,7 @@ export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void
   await context.transport.authenticate('airtime', input.signal);
   for (const row of rows) {
     await context.store.createIntent({
-      merchantReference: rowReference(batchId, row.row),
+      merchantReference: rowReference('airtime', batchId, row.row),
       product: 'airtime',
       flow: 'airtime_purchase',
       amount: row.amount,
@@ -56,7 +56,7 @@ export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void
   let answer: AirtimeBulkResponse;
   try {
     answer = await context.transport.upload(airtimeBulkPaymentEndpoint, form, {
-      merchantReference: rowReference(batchId, rows[0]?.row ?? 1),
+      merchantReference: rowReference('airtime', batchId, rows[0]?.row ?? 1),
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     });
@@ -71,10 +71,10 @@ export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void
 
 async function recordAnswerRow(
   input: SendBulkPaymentInput,
-  row: NumberedRow,
+  row: BulkRow,
   line: AnswerRow | undefined,
 ): Promise<void> {
-  const merchantReference = rowReference(input.batchId, row.row);
+  const merchantReference = rowReference('airtime', input.batchId, row.row);
   // The answer must be about this row; anything else proves nothing about it.
   if (line === undefined || line.msisdn !== row.msisdn || line.amount !== row.amount) {
     const reason = 'the bulk answer has no line for this row: outcome unknown';
@@ -114,7 +114,7 @@ async function recordRefusalOrSilence(input: SendBulkPaymentInput, error: unknow
       ? `the bulk upload was refused, nothing spent: ${asError.message}`
       : `no answer to the bulk upload: outcome unknown (${asError.message})`;
   for (const row of input.rows) {
-    const merchantReference = rowReference(input.batchId, row.row);
+    const merchantReference = rowReference('airtime', input.batchId, row.row);
     await input.context.store.transition(merchantReference, status, {
       reason,
       ...(isApiError(error) ? { payload: error.body } : {}),

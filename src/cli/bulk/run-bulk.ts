@@ -4,10 +4,15 @@ import type { Environment } from '../../core/endpoints.js';
 import { isInsufficientFundsError } from '../../errors/insufficient-funds-error.js';
 import { isRequestValidationError } from '../../errors/request-validation-error.js';
 import type { ReferenceStore } from '../../references/index.js';
-import { batchIdFor } from '../../resources/bulk/batch-id.js';
+import { airtimeBulkRows } from '../../resources/bulk/airtime-bulk.js';
+import { batchIdFor, batchIdRule } from '../../resources/bulk/batch-id.js';
 import { isBatchMismatchError } from '../../resources/bulk/batch-mismatch-error.js';
+import type { BulkProduct } from '../../resources/bulk/bulk-product.js';
+import type { BulkBatch } from '../../resources/bulk/bulk-run.js';
 import { isBulkValidationError } from '../../resources/bulk/bulk-validation-error.js';
 import { loadRows } from '../../resources/bulk/load-rows.js';
+import { payoutBulkRows } from '../../resources/bulk/payout-bulk.js';
+import type { BulkOptions } from '../../resources/bulk/types.js';
 import { newMerchantReference } from '../../resources/merchant-reference.js';
 import { isSpreadsheetError } from '../../spreadsheets/index.js';
 import { bulkExitCodes, exitCodeOf } from '../exit-codes.js';
@@ -19,9 +24,11 @@ import { bulkStoreLocation } from './open-bulk-store.js';
 import { createBulkReporter } from './reporter.js';
 import { checkResultsFile, writeResultsFile } from './results-file.js';
 
-export interface AirtimeBulkFlags {
+export interface BulkFlags {
   batchId?: string;
   concurrency?: number;
+  /** Payouts: send the rows the float covers, in order, instead of refusing the batch. */
+  partial?: boolean;
   out?: string;
   store?: string;
   storeFromArgv: boolean;
@@ -30,20 +37,49 @@ export interface AirtimeBulkFlags {
   json?: boolean;
 }
 
-export interface AirtimeBulkIo extends ReporterStreams {
+/** The product a bulk command sends: its rows, its credentials, and the call that starts a batch. */
+export interface BulkCommand {
+  /** `airtime bulk`, `disbursement bulk`: how messages name the command. */
+  name: string;
+  product: 'airtime' | 'disbursement';
+  rows: BulkProduct;
+  start(pesakit: Pesakit, file: string, options: BulkOptions & { partial?: boolean }): BulkBatch;
+}
+
+export const airtimeBulkCommand: BulkCommand = {
+  name: 'airtime bulk',
+  product: 'airtime',
+  rows: airtimeBulkRows,
+  start: (pesakit, file, options) => pesakit.airtime.bulkPurchase(file, options),
+};
+
+export const disbursementBulkCommand: BulkCommand = {
+  name: 'disbursement bulk',
+  product: 'disbursement',
+  rows: payoutBulkRows,
+  start: (pesakit, file, options) => pesakit.disbursement.bulkPay(file, options),
+};
+
+export interface BulkIo extends ReporterStreams {
   env: Readonly<Record<string, string | undefined>>;
   /** Resolves on SIGINT/SIGTERM: rows not yet sent are skipped, rows in flight finish. */
   stopRequested: Promise<void>;
 }
 
-/** `pesakit airtime bulk <file>`: usage checked before the store opens; returns an exit code. */
-export async function runAirtimeBulk(
+/** `pesakit airtime bulk <file>`. */
+export function runAirtimeBulk(file: string, flags: BulkFlags, io: BulkIo): Promise<number> {
+  return runBulk(airtimeBulkCommand, file, flags, io);
+}
+
+/** `pesakit <product> bulk <file>`: usage checked before the store opens; returns an exit code. */
+export async function runBulk(
+  command: BulkCommand,
   file: string,
-  flags: AirtimeBulkFlags,
-  io: AirtimeBulkIo,
+  flags: BulkFlags,
+  io: BulkIo,
 ): Promise<number> {
   let store: ReferenceStore | undefined;
-  const reporter = createBulkReporter(flags.json === true, io);
+  const reporter = createBulkReporter(command, flags.json === true, io);
   try {
     checkNoSecretFlags(flags as unknown as Record<string, unknown>);
     if (!existsSync(file)) throw new UsageError(`${file}: no such file.`);
@@ -56,21 +92,20 @@ export async function runAirtimeBulk(
     }
     if (flags.batchId !== undefined) {
       try {
-        batchIdFor(flags.batchId);
+        batchIdFor(flags.batchId, command.rows.operation);
       } catch {
-        throw new UsageError(
-          `--batch-id ${flags.batchId}: use 1–58 letters, digits, or _ - . (no colon).`,
-        );
+        throw new UsageError(`--batch-id ${flags.batchId}: use ${batchIdRule}.`);
       }
     }
     // The file is read and checked before the resume advice: a refused file has no batch.
-    await loadRows(file, undefined);
+    await loadRows(command.rows, file, undefined);
     const resuming = flags.batchId !== undefined;
     const location = bulkStoreLocation(flags.store, flags.storeFromArgv, resuming);
     const clientOptions = checkedClientOptions(io.env, flags);
-    if (clientOptions.credentials.airtime === undefined) {
+    if (clientOptions.credentials[command.product] === undefined) {
+      const env = `PESAKIT_${command.product.toUpperCase()}`;
       throw new UsageError(
-        'Airtime credentials are not set: set PESAKIT_AIRTIME_EMAIL and PESAKIT_AIRTIME_PASSWORD.',
+        `${command.product[0]?.toUpperCase()}${command.product.slice(1)} credentials are not set: set ${env}_EMAIL and ${env}_PASSWORD.`,
       );
     }
     try {
@@ -86,10 +121,11 @@ export async function runAirtimeBulk(
     const batchId = flags.batchId ?? newMerchantReference();
     const abort = new AbortController();
     void io.stopRequested.then(() => abort.abort());
-    const batch = pesakit.airtime.bulkPurchase(file, {
+    const batch = command.start(pesakit, file, {
       batchId,
       signal: abort.signal,
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+      ...(flags.partial === true ? { partial: true } : {}),
     });
     batch.on('row', (row) => reporter.row(row));
     batch.on('progress', (totals) => reporter.progress(totals));
@@ -102,7 +138,7 @@ export async function runAirtimeBulk(
     });
     const result = await batch;
     const exitCode = exitCodeOf(result.totals);
-    if (flags.out !== undefined) await writeResultsFile(flags.out, result);
+    if (flags.out !== undefined) await writeResultsFile(flags.out, result, command.product);
     reporter.finished(result, exitCode, flags.out);
     return exitCode;
   } catch (error) {
