@@ -93,3 +93,45 @@ export async function airtimeBalance(harness: Harness): Promise<number> {
   const { user } = await harness.client().airtime.user();
   return user.wallet.balance;
 }
+
+/** `count` payout rows of 1,000 TZS to distinct payable numbers, each with a name and reference. */
+export function payoutRows(count: number, amount = 1000) {
+  return Array.from({ length: count }, (_, index) => ({
+    msisdn: msisdnFor(index + 1),
+    amount,
+    name: `Staff ${index + 1}`,
+    reference: `salary-${index + 1}`,
+  }));
+}
+
+/** A payout CSV: `msisdn,amount,name,reference`. */
+export function payoutCsvOf(rows: ReadonlyArray<Record<string, string | number>>): Buffer {
+  const lines = ['msisdn,amount,name,reference'];
+  for (const row of rows)
+    lines.push(`${row['msisdn']},${row['amount']},${row['name']},${row['reference'] ?? ''}`);
+  return Buffer.from(`${lines.join('\r\n')}\r\n`);
+}
+
+/** Credits the disbursement wallet through the control API. */
+export async function fundPayouts(harness: Harness, amount: number): Promise<void> {
+  await harness.control('wallets/credit', {
+    product: 'disbursement',
+    email: accounts.disbursement.email,
+    amount,
+  });
+}
+
+/** Payouts in the sandbox's history, per MSISDN: the ground truth for "was anyone paid twice?". */
+export async function payoutsByMsisdn(harness: Harness): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for await (const payout of harness.client().disbursement.payments({ per_page: 100 })) {
+    if (payout.status !== 'completed') continue;
+    counts.set(payout.msisdn, (counts.get(payout.msisdn) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The disbursement wallet's balance, read through the SDK. */
+export async function payoutBalance(harness: Harness): Promise<number> {
+  return (await harness.client().disbursement.user()).wallet.balance;
+}

@@ -269,7 +269,9 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
         metadata: { batchId: 'crashed', row: String(row), reference: `staff-${row}` },
       });
     }
-    await store.transition('airtime:crashed:2', 'unknown', { reason: 'no response: outcome unknown' });
+    await store.transition('airtime:crashed:2', 'unknown', {
+      reason: 'no response: outcome unknown',
+    });
     const result = await client().airtime.bulkPurchase(rows, { batchId: 'crashed' });
     expect(result.rows.slice(0, 2)).toEqual([
       expect.objectContaining({ row: 1, status: 'unknown', fromEarlierRun: true }),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { BulkInsufficientFundsError } from '../../src/errors/bulk-insufficient-funds-error.js';
 import {
   AmbiguousOutcomeError,
   AnswerContradictsRequestError,
@@ -48,7 +49,6 @@ import {
 import { LeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
 import type { TransactionRecord } from '../../src/references/types.js';
 import { BatchMismatchError } from '../../src/resources/bulk/batch-mismatch-error.js';
-import { BulkInsufficientFundsError } from '../../src/errors/bulk-insufficient-funds-error.js';
 import { BulkValidationError } from '../../src/resources/bulk/bulk-validation-error.js';
 import { SpreadsheetError } from '../../src/spreadsheets/spreadsheet-error.js';
 
