@@ -28,3 +28,25 @@ export const isStoreError = guardFor(StoreError, 'StoreError');
 export function storeFailure(operation: string, error: unknown): unknown {
   return error instanceof PesakitError ? error : new StoreError(operation, error);
 }
+
+type StoreMethod = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * The store boundary, once per class: every async method of `prototype` rethrows a driver's error
+ * (SqliteError, pg's, Kysely's) as a StoreError named `<prefix><method>`.
+ */
+export function guardStoreErrors(prototype: object, prefix = ''): void {
+  const methods = prototype as Record<string, StoreMethod>;
+  // Descriptors, not values: a getter on the class is never run against the prototype.
+  for (const [name, { value }] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
+    if (name === 'constructor' || typeof value !== 'function') continue;
+    const method = value as StoreMethod;
+    methods[name] = async function (this: unknown, ...args: unknown[]) {
+      try {
+        return await method.apply(this, args);
+      } catch (error) {
+        throw storeFailure(`${prefix}${name}`, error);
+      }
+    };
+  }
+}

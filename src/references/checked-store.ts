@@ -1,4 +1,4 @@
-import { storeFailure } from '../errors/store-error.js';
+import { guardStoreErrors } from '../errors/store-error.js';
 import type {
   ClaimEffectsOptions,
   EffectClaim,
@@ -41,6 +41,7 @@ import type {
   ReferenceField,
   ReferenceStore,
   References,
+  StoreSummary,
   TransactionIntent,
   TransactionRecord,
   TransactionStatus,
@@ -97,6 +98,7 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     reference: string,
     decision: ParsedResolve,
   ): Maybe<TransactionRecord>;
+  protected abstract summaryOf(): Maybe<StoreSummary>;
   protected abstract reviewPage(
     limit: number,
     after: string | undefined,
@@ -157,6 +159,9 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const reference = parseMerchantReference('releaseLease', merchantReference);
     return this.release(reference, parseRelease(token, options));
   }
+  async summarize(): Promise<StoreSummary> {
+    return this.summaryOf();
+  }
   async readObservations(merchantReference: string): Promise<unknown[]> {
     return this.observationsOf(parseMerchantReference('readObservations', merchantReference));
   }
@@ -199,19 +204,5 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   }
 }
 
-// Store-boundary error wrapping, once for every method above: a driver's error (SqliteError,
-// pg's, Kysely's) leaves as a StoreError with it as `cause`; pesakit's own errors pass as they are.
-type StoreMethod = (...args: unknown[]) => Promise<unknown>;
-const methods = CheckedReferenceStore.prototype as unknown as Record<string, StoreMethod>;
-// Descriptors, not values: a getter on the class is never run against the prototype.
-for (const [operation, { value }] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
-  if (operation === 'constructor' || typeof value !== 'function') continue;
-  const method = value as StoreMethod;
-  methods[operation] = async function (this: unknown, ...args: unknown[]) {
-    try {
-      return await method.apply(this, args);
-    } catch (error) {
-      throw storeFailure(operation, error);
-    }
-  };
-}
+// A driver's error leaves every method above as a StoreError; pesakit's own pass as they are.
+guardStoreErrors(CheckedReferenceStore.prototype);

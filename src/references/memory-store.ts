@@ -24,7 +24,8 @@ import type { ParsedLeaseDue, ParsedRelease } from './schedule/input-rules.js';
 import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
 import type { LeasedRecord } from './schedule/types.js';
-import type { ReferenceField, References, TransactionRecord } from './types.js';
+import { providerOf, summarizeRecords } from './summary.js';
+import type { ReferenceField, References, StoreSummary, TransactionRecord } from './types.js';
 import { floatShort, reservationEnd, type WalletFloatState } from './wallet-float.js';
 
 export interface MemoryReferenceStoreOptions {
@@ -86,6 +87,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       flow: parsed.flow,
       amount: parsed.amount,
       msisdn: parsed.msisdn ?? null,
+      provider: providerOf(parsed.msisdn),
       status: 'initiating',
       statusReason: null,
       controlNumber: null,
@@ -96,6 +98,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       createdAt: now,
       updatedAt: now,
       attemptedAt: null,
+      finalAt: null,
       lastCheckedAt: null,
       checkCount: 0,
       lastPayload: null,
@@ -223,6 +226,9 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     this.effects.forget(reference);
     this.#endReservation(record);
     return copyRecord(record);
+  }
+  protected summaryOf(): StoreSummary {
+    return summarizeRecords(this.#records.values());
   }
   protected reviewPage(limit: number, after: string | undefined): TransactionRecord[] {
     return [...this.#records.values()]

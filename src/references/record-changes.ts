@@ -3,7 +3,7 @@ import { ReferenceConflictError } from '../errors/reference-conflict-error.js';
 import type { ParsedResolve } from './checked-store.js';
 import { type EffectState, effectKindOf } from './effects.js';
 import type { ParsedTransition } from './input-rules.js';
-import { canTransition } from './transitions.js';
+import { canTransition, isFinalStatus } from './transitions.js';
 import type { PlatformReferenceField, References, TransactionRecord } from './types.js';
 
 // How a record changes, decided once for every store: they differ only in how they read and write.
@@ -55,7 +55,15 @@ export function ownedElsewhere(
 /** The fields a status change writes. */
 export type StatusChange = Pick<
   TransactionRecord,
-  'status' | 'statusReason' | 'updatedAt' | 'attemptedAt' | 'lastPayload' | 'review' | 'effect'
+  | 'status'
+  | 'statusReason'
+  | 'updatedAt'
+  | 'attemptedAt'
+  | 'finalAt'
+  | 'provider'
+  | 'lastPayload'
+  | 'review'
+  | 'effect'
 >;
 
 /** `undefined` when the record already has that status (a repeated callback: nothing to do). */
@@ -78,6 +86,8 @@ export function statusChange(
     statusReason: transition.reason ?? null,
     updatedAt: now,
     attemptedAt: record.status === 'initiating' ? at : record.attemptedAt,
+    finalAt: isFinalStatus(transition.to) ? at : null,
+    provider: record.provider ?? transition.provider ?? null,
     lastPayload: transition.hasPayload ? transition.payload : record.lastPayload,
     review: transition.review ?? record.review,
     // One write with the transition: a crash right after leaves the effect due for another.
@@ -110,7 +120,10 @@ export function resolution(
   record: TransactionRecord,
   decision: ParsedResolve,
   now: Date,
-): Pick<TransactionRecord, 'status' | 'statusReason' | 'updatedAt' | 'resolution' | 'effect'> {
+): Pick<
+  TransactionRecord,
+  'status' | 'statusReason' | 'updatedAt' | 'finalAt' | 'resolution' | 'effect'
+> {
   if (record.status !== 'needs_review') {
     throw new InvalidTransitionError({
       merchantReference: record.merchantReference,
@@ -124,6 +137,7 @@ export function resolution(
     status: decision.outcome,
     statusReason: `resolved by a person: ${decision.note}`,
     updatedAt: now,
+    finalAt: at,
     resolution: { status: decision.outcome, note: decision.note, by: decision.by, at },
     // A recharge's outcome runs no handler: its review effect is over, done.
     effect: effectKindOf({ ...record, status: decision.outcome })

@@ -7,6 +7,7 @@ export function copyRecord(record: TransactionRecord): TransactionRecord {
     createdAt: new Date(record.createdAt),
     updatedAt: new Date(record.updatedAt),
     attemptedAt: record.attemptedAt && new Date(record.attemptedAt),
+    finalAt: record.finalAt && new Date(record.finalAt),
     lastCheckedAt: record.lastCheckedAt && new Date(record.lastCheckedAt),
     lastPayload: structuredClone(record.lastPayload),
     metadata: { ...record.metadata },

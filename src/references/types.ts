@@ -50,6 +50,8 @@ export interface TransactionRecord {
   /** TZS, at most two decimals; stored exactly (whole cents). */
   amount: number;
   msisdn: string | null;
+  /** The mobile operator (from the MSISDN, e.g. `vodacom`) or a callback's provider name. */
+  provider: string | null;
   status: TransactionStatus;
   statusReason: string | null;
   controlNumber: string | null;
@@ -61,6 +63,8 @@ export interface TransactionRecord {
   updatedAt: Date;
   /** When the record left `initiating`. */
   attemptedAt: Date | null;
+  /** When the record became `success` or `failed` (by an answer, a pull or a person). */
+  finalAt: Date | null;
   lastCheckedAt: Date | null;
   checkCount: number;
   lastPayload: unknown;
@@ -93,6 +97,15 @@ export interface TransitionDetails {
   leaseToken?: string;
   /** Required when moving to `needs_review`. */
   review?: ReviewVerdict;
+  /** The provider the answer or callback names; kept only when the record has none yet. */
+  provider?: string;
+}
+
+/** How many records each product has in each status, and how old the oldest open one is. */
+export interface StoreSummary {
+  counts: { product: Product; status: TransactionStatus; count: number }[];
+  /** `createdAt` of the oldest `initiating`, `pending` or `unknown` record; null when none. */
+  oldestOpenAt: Date | null;
 }
 
 export interface ListOpenOptions {
@@ -134,6 +147,8 @@ export interface TransactionRecords {
   /** Never-checked first, then the oldest check, then the oldest created. */
   listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]>;
   recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord>;
+  /** Counts by product and status, for operations (metrics, the dashboard). */
+  summarize(): Promise<StoreSummary>;
 }
 
 /**

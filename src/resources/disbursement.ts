@@ -27,6 +27,9 @@ import { reasonFromPlatform } from './stored-reason.js';
 
 const payoutMsisdnSchema = z.object({ msisdn: payableMsisdnSchema });
 
+const awaitingHistory =
+  'accepted by the platform; the payout history confirms its amount, MSISDN and name';
+
 /** Disbursement: payouts from the wallet (amount plus charge), reconciled by `payments()`. */
 export class Disbursement {
   readonly #context: ClientContext;
@@ -79,15 +82,25 @@ export class Disbursement {
         endpoint: 'disbursementPay',
         body: request,
         flow: 'disbursement',
-        intent: (body) => ({ amount: body.amount, msisdn: body.msisdn }),
+        // The recipient's name is what the payout history shows besides amount and MSISDN.
+        intent: (body) => ({
+          amount: body.amount,
+          msisdn: body.msisdn,
+          ...(body.name.length <= 500 && { metadata: { name: body.name } }),
+        }),
         references: (r) => ({
           refid: r.response.reference,
           ...(r.payment ? { txnid: r.payment.txnid } : {}),
         }),
-        outcome: (r) =>
-          r.response.status && r.payment?.status !== 'pending'
-            ? { status: 'success' }
-            : { status: 'pending', reason: reasonFromPlatform(r.response.message) },
+        outcome: (r) => {
+          if (!r.response.status || r.payment?.status === 'pending') {
+            return { status: 'pending', reason: reasonFromPlatform(r.response.message) };
+          }
+          // The spec's answer carries nothing to compare with the request: a final `success`
+          // waits for the payout history to show this amount, MSISDN and name.
+          if (!r.payment) return { status: 'pending', reason: awaitingHistory };
+          return { status: 'success' };
+        },
         // The spec's answer has only `response`; `payment`, when given, must agree with both.
         echoes: (body, r) => ({
           amount: [body.amount, r.payment?.amount],

@@ -57,7 +57,12 @@ interface Movement<K extends EndpointId> {
   body: RequestOf<K>;
   flow: Flow;
   /** What the intent stores from the body; read only once the body has been checked. */
-  intent: (body: RequestOf<K>) => { amount: number; msisdn?: string | undefined };
+  intent: (body: RequestOf<K>) => {
+    amount: number;
+    msisdn?: string | undefined;
+    /** Kept for matching the answer later; the caller's own metadata wins on a shared key. */
+    metadata?: Record<string, string>;
+  };
   /** The body has a `callback_url` that gets the merchant reference as `pesakit_ref`. */
   tagsCallbackUrl?: boolean;
   /** The references the answer carries. */
@@ -111,7 +116,8 @@ export async function moveMoney<K extends EndpointId>(
     }
   }
 
-  const { amount, msisdn } = movement.intent(movement.body);
+  const { amount, msisdn, metadata: kept } = movement.intent(movement.body);
+  const metadata = kept || options.metadata ? { ...kept, ...options.metadata } : undefined;
   // A bulk payout's float, held in the intent's own write (not a public option).
   const { reservation } = options as { reservation?: WalletReservation };
   await context.store.createIntent({
@@ -120,7 +126,7 @@ export async function moveMoney<K extends EndpointId>(
     flow: movement.flow,
     amount,
     ...(msisdn === undefined ? {} : { msisdn }),
-    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+    ...(metadata === undefined ? {} : { metadata }),
     ...(reservation === undefined ? {} : { reservation }),
   });
 

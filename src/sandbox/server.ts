@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.js';
-import { registerContradictionFault } from './http/contradiction-fault.js';
+import { registerAnswerFaults } from './http/answer-faults.js';
 import { clientErrorHandler, registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { sandboxLogSerializers } from './http/log-serializers.js';
@@ -54,7 +54,11 @@ export function buildSandboxApp(
   });
   registerAnswerHook(app, () => context.faults.latencyMs ?? 0);
   registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
-  registerContradictionFault(app, () => context.faultBoard.takeContradiction());
+  registerAnswerFaults(app, {
+    takeContradiction: () => context.faultBoard.takeContradiction(),
+    takeBareAnswer: () => context.faultBoard.takeBareAnswer(),
+    payout: (refid) => context.disbursements.records.find((row) => row.refid === refid),
+  });
   registerJsonBody(app);
   registerErrorHandling(app);
   registerCollectionRoutes(app, context);

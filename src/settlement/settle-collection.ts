@@ -83,6 +83,8 @@ async function move(
   try {
     const { record: moved, changed } = await store.transition(record.merchantReference, to, {
       payload: transaction,
+      // A customer-chosen channel (bank, checkout) names its provider only here.
+      ...(transaction.provider && { provider: transaction.provider }),
       ...(review && { review }),
       ...(reason && { reason }),
     });

@@ -114,6 +114,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
           flow: 'mno',
           amount: 5000,
           msisdn: '255754123456',
+          provider: 'vodacom',
           status: 'initiating',
           statusReason: null,
           controlNumber: null,
@@ -124,6 +125,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
           createdAt: new Date(start),
           updatedAt: new Date(start),
           attemptedAt: null,
+          finalAt: null,
           lastCheckedAt: null,
           checkCount: 0,
           lastPayload: null,
@@ -453,7 +455,47 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         expect(settled.record.lastPayload).toEqual(record.lastPayload);
         expect(settled.record.attemptedAt).toEqual(sentAt);
         expect(settled.record.statusReason).toBeNull();
+        expect(record.finalAt).toBeNull();
+        expect(settled.record.finalAt).toEqual(new Date(start + 1200));
         expect(await store.get('order-1')).toEqual(settled.record);
+      });
+
+      it('keeps the provider from the MSISDN; a named provider fills only a missing one', async () => {
+        const store = await open();
+        await store.createIntent(intent('order-1'));
+        const { msisdn: _none, ...bank } = intent('bank-1', { flow: 'bank' });
+        await store.createIntent(bank);
+        expect((await store.get('bank-1'))?.provider).toBeNull();
+        const paid = await store.transition('order-1', 'success', { provider: 'airtel' });
+        expect(paid.record.provider).toBe('vodacom');
+        const banked = await store.transition('bank-1', 'pending', { provider: 'airtel' });
+        expect(banked.record.provider).toBe('airtel');
+        const error = await failure(store.transition('bank-1', 'failed', { provider: ' ' }));
+        expect((error as Error).message).toMatch(/provider.*must not be empty/);
+        expect((await store.get('bank-1'))?.status).toBe('pending');
+      });
+    });
+
+    describe('summarize counts records by product and status', () => {
+      it('counts each product and status, and names the oldest open record', async () => {
+        const store = await open();
+        expect(await store.summarize()).toEqual({ counts: [], oldestOpenAt: null });
+        await store.createIntent(intent('order-1'));
+        clock.advance(1000);
+        await store.createIntent(intent('order-2'));
+        await store.createIntent(
+          intent('payout-1', { product: 'disbursement', flow: 'disbursement' }),
+        );
+        await store.transition('order-1', 'success');
+        await store.transition('payout-1', 'unknown');
+        expect(await store.summarize()).toEqual({
+          counts: [
+            { product: 'collection', status: 'initiating', count: 1 },
+            { product: 'collection', status: 'success', count: 1 },
+            { product: 'disbursement', status: 'unknown', count: 1 },
+          ],
+          oldestOpenAt: new Date(start + 1000),
+        });
       });
 
       it('stores a payload that is itself a string, number or null', async () => {

@@ -110,6 +110,66 @@ describe('a payout answer that contradicts the request', () => {
   });
 });
 
+describe("a payout answer with nothing to compare (the spec's own answer)", () => {
+  /** A reconciler pass with the money-out handlers: which records each one saw. */
+  async function payoutHandlersRun(): Promise<{ sent: string[]; reviewed: string[] }> {
+    const sent: string[] = [];
+    const reviewed: string[] = [];
+    const reconciler = pesakit.createReconciler({
+      onSent: (record) => {
+        sent.push(record.merchantReference);
+      },
+      onReview: (record) => {
+        reviewed.push(record.merchantReference);
+      },
+    });
+    await reconciler.runOnce({ force: true });
+    await reconciler.close();
+    return { sent, reviewed };
+  }
+
+  it('is pending until the payout history shows the same amount, MSISDN and name', async () => {
+    await harness.control('faults', { bareAnswers: { next: 1 } });
+    const paid = await pesakit.disbursement.pay(payout, { merchantReference: 'payout-bare' });
+    expect(paid.response.status).toBe(true);
+    expect(paid).not.toHaveProperty('payment');
+    expect(paid.record).toMatchObject({ status: 'pending', metadata: { name: 'Asha' } });
+    expect(paid.record.statusReason).toContain('payout history confirms');
+    expect(await payoutHandlersRun()).toEqual({ sent: ['payout-bare'], reviewed: [] });
+    expect(await store.get('payout-bare')).toMatchObject({ status: 'success' });
+    expect(await payoutHandlersRun()).toEqual({ sent: [], reviewed: [] });
+  });
+
+  it('goes to review, never success, when the payout history shows another amount', async () => {
+    await harness.control('faults', {
+      bareAnswers: { next: 1 },
+      contradict: { next: 1, field: 'amount', in: 'history' },
+    });
+    const paid = await pesakit.disbursement.pay(payout, { merchantReference: 'payout-lied' });
+    expect(paid.record.status).toBe('pending');
+    expect(await payoutHandlersRun()).toEqual({ sent: [], reviewed: ['payout-lied'] });
+    expect(await store.get('payout-lied')).toMatchObject({
+      status: 'needs_review',
+      review: { reason: 'amount_mismatch', evidence: { row: { amount: 50_000 } } },
+    });
+  });
+
+  it('goes to review when the history names another recipient; status() confirms on demand', async () => {
+    await harness.control('faults', {
+      bareAnswers: { next: 2 },
+      contradict: { next: 1, field: 'msisdn', in: 'history' },
+    });
+    await pesakit.disbursement.pay(payout, { merchantReference: 'payout-elsewhere' });
+    await pesakit.disbursement.pay(payout, { merchantReference: 'payout-confirmed' });
+    const elsewhere = await pesakit.disbursement.status('payout-elsewhere');
+    expect(elsewhere).toMatchObject({
+      status: 'needs_review',
+      review: { reason: 'answer_contradicts_request' },
+    });
+    expect((await pesakit.disbursement.status('payout-confirmed')).status).toBe('success');
+  });
+});
+
 describe('an airtime answer that contradicts the request', () => {
   it('another amount: needs_review, and the review handler runs', async () => {
     await harness.control('faults', { contradict: { next: 1, field: 'amount' } });
@@ -170,6 +230,10 @@ describe('the contradict fault', () => {
       .catch((error: unknown) => String(error));
     expect(refused).toContain('422');
     expect(refused).toContain('contradict.field');
+    const nowhere = await harness
+      .control('faults', { contradict: { next: 1, field: 'amount', in: 'ledger' } })
+      .catch((error: unknown) => String(error));
+    expect(nowhere).toContain('contradict.in must be answer or history');
     expect(await harness.control('faults')).toEqual({
       faults: { contradict: { next: 1, field: 'msisdn' } },
     });

@@ -135,6 +135,9 @@ describe('A store that fails before or outside a money call', () => {
     const error = await store.findByReference('CN-1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect(error).toMatchObject({ operation: 'findByReference' });
+    const inboxError = await store.inbox.backlog().catch((e: unknown) => e);
+    expect(inboxError).toBeInstanceOf(StoreError);
+    expect(inboxError).toMatchObject({ operation: 'inbox.backlog' });
     await store.close();
   });
 

@@ -20,6 +20,7 @@ const outcome = {
   counts: { checked: 3, settled: 1, failed: 1, review: 1, pending: 0, errors: 0, leaseExpired: 0 },
   durationMs: 1234,
   needsReview: 1,
+  unhandledEffects: {},
   exitCode: 3,
 };
 
@@ -64,7 +65,22 @@ describe('reconcile output: a progress bar on a terminal, plain lines otherwise'
       'error     ORDER-7 collection/mno 20000 TZS: Error: connect ECONNREFUSED',
     );
     expect(io.out.text).toContain('Nothing waits for review.');
+    expect(io.out.text).not.toContain('Effects due');
     expect(io.out.text + io.err.text).not.toContain('\u001b');
+  });
+
+  it('names the effects left due for the processes with handlers, in text and JSON', () => {
+    const waiting = { ...outcome, unhandledEffects: { paid: 3, sent: 1 } };
+    const io = streams(false);
+    createReporter(false, io).finished(waiting);
+    expect(io.out.text).toContain('Effects due for your handlers');
+    expect(io.out.text).toContain('3 paid, 1 sent.');
+    const json = streams(false);
+    createReporter(true, json).finished(waiting);
+    expect(JSON.parse(json.out.lines().at(-1) ?? '')).toMatchObject({
+      event: 'summary',
+      unhandledEffects: { paid: 3, sent: 1 },
+    });
   });
 
   it('--json never prints a store password', () => {

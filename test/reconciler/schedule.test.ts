@@ -23,6 +23,8 @@ function record(overrides: Partial<TransactionRecord>): TransactionRecord {
     createdAt: t0,
     updatedAt: t0,
     attemptedAt: t0,
+    finalAt: null,
+    provider: 'vodacom',
     lastCheckedAt: null,
     checkCount: 0,
     lastPayload: null,

@@ -1,4 +1,5 @@
 import { emptyProgress, type ReconcileProgress } from '../../reconciler/events.js';
+import type { EffectKind } from '../../references/effects.js';
 import type { TransactionRecord } from '../../references/index.js';
 
 export type PassCounts = ReconcileProgress;
@@ -8,6 +9,8 @@ export interface RunOutcome {
   durationMs: number;
   /** Records in `needs_review` in the whole store after the run; `null` when the count failed. */
   needsReview: number | null;
+  /** Due effects, by kind, left for the processes that have handlers (the CLI has none). */
+  unhandledEffects: Partial<Record<EffectKind, number>>;
   exitCode: number;
 }
 

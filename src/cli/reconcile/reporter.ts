@@ -63,7 +63,13 @@ export function summaryTable(outcome: RunOutcome): string {
         ? 'Nothing waits for review.'
         : `${outcome.needsReview} record${outcome.needsReview === 1 ? '' : 's'} in needs_review: ` +
           'see `pesakit review list`, decide with `pesakit review resolve`.';
-  return `${table}\n${seconds} s. ${review}\n`;
+  const waiting = Object.entries(outcome.unhandledEffects)
+    .map(([kind, count]) => `${count} ${kind}`)
+    .join(', ');
+  const effects = waiting
+    ? `\nEffects due for your handlers (onPaid, onSent, …), which run in your receiver or reconciler, not here: ${waiting}.`
+    : '';
+  return `${table}\n${seconds} s. ${review}${effects}\n`;
 }
 
 class TextReporter implements ReconcileReporter {
@@ -184,7 +190,13 @@ class JsonReporter implements ReconcileReporter {
   }
 
   finished(outcome: RunOutcome): void {
-    const { counts, durationMs, needsReview, exitCode } = outcome;
-    writeJsonLine(this.#out, 'summary', { ...counts, durationMs, needsReview, exitCode });
+    const { counts, durationMs, needsReview, unhandledEffects, exitCode } = outcome;
+    writeJsonLine(this.#out, 'summary', {
+      ...counts,
+      durationMs,
+      needsReview,
+      unhandledEffects,
+      exitCode,
+    });
   }
 }

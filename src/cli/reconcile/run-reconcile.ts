@@ -4,7 +4,7 @@ import { exitCodes } from '../exit-codes.js';
 import { type CliClientOptions, checkedClientOptions } from './client-from-env.js';
 import { reviewQueue } from './count-review.js';
 import { describeStore, type StoreFlags, withStore } from './open-store.js';
-import { type PassCounts, PassTotals } from './pass-counts.js';
+import { type PassCounts, PassTotals, type RunOutcome } from './pass-counts.js';
 import { createReporter, type ReporterStreams } from './reporter.js';
 import { checkNoSecretFlags, UsageError } from './usage-error.js';
 
@@ -55,6 +55,7 @@ export function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Promise<nu
     const all = flags.all === true;
     reporter.started({ mode, environment: flags.environment, store: describeStore(location), all });
     let counts: PassCounts = passes.totals;
+    let unhandledEffects: RunOutcome['unhandledEffects'] = {};
     let runFailed = false;
     if (mode === 'once') {
       const abort = new AbortController();
@@ -64,7 +65,7 @@ export function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Promise<nu
           force: all,
           signal: abort.signal,
         });
-        counts = summary;
+        ({ unhandledEffects, ...counts } = summary);
       } catch (error) {
         runFailed = true;
         reporter.error(error);
@@ -92,7 +93,8 @@ export function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Promise<nu
       : needsReview !== null && needsReview > 0
         ? exitCodes.needsReview
         : exitCodes.ok;
-    reporter.finished({ counts, durationMs: Date.now() - startedAt, needsReview, exitCode });
+    const durationMs = Date.now() - startedAt;
+    reporter.finished({ counts, durationMs, needsReview, unhandledEffects, exitCode });
     return exitCode;
   });
 }

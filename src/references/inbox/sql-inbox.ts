@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
+import { guardStoreErrors } from '../../errors/store-error.js';
 import { type InboxTable, inboxTable, toInboxEntry } from '../sql/inbox-table.js';
 import { type SqlDialectName, type StoreDatabase, toInstant } from '../sql/table.js';
 import * as rules from './input-rules.js';
@@ -211,3 +212,5 @@ export class SqlCallbackInbox implements CallbackInbox {
     return toInstant(this.#dialect, value);
   }
 }
+
+guardStoreErrors(SqlCallbackInbox.prototype, 'inbox.');

@@ -21,6 +21,12 @@ const transitionSchema = z
     reason: shortText.optional(),
     at: dateSchema.optional(),
     review: reviewSchema.optional(),
+    provider: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(64, { error: 'must be at most 64 characters' })
+      .optional(),
   })
   .refine((details) => details.to !== 'needs_review' || details.review !== undefined, {
     error: 'is required when moving to needs_review: say why a person must decide',
@@ -47,7 +53,9 @@ export type ParsedTransition = ReturnType<typeof parseTransition>;
 export function parseTransition(to: TransactionStatus, details: TransitionDetails = {}) {
   if (typeof details !== 'object' || details === null) {
     throw new StoreInputError('transition', {
-      details: ['details must be an object { reason?, at?, review?, payload?, leaseToken? }.'],
+      details: [
+        'details must be an object { reason?, at?, review?, payload?, provider?, leaseToken? }.',
+      ],
     });
   }
   const parsed = parse('transition', 'details', transitionSchema, { ...details, to });
@@ -61,6 +69,7 @@ export function parseTransition(to: TransactionStatus, details: TransitionDetail
     payloadText,
     hasPayload,
     review: parsed.review && parseReview('transition', parsed.review),
+    provider: parsed.provider,
   };
 }
 

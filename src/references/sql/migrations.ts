@@ -32,6 +32,7 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     .addColumn('flow', 'text', (c) => c.notNull())
     .addColumn('amount_cents', cents, (c) => c.notNull())
     .addColumn('msisdn', 'text')
+    .addColumn('provider', 'text')
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('status_reason', 'text')
     .addColumn('control_number', 'text')
@@ -42,6 +43,7 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     .addColumn('created_at', instant, (c) => c.notNull())
     .addColumn('updated_at', instant, (c) => c.notNull())
     .addColumn('attempted_at', instant)
+    .addColumn('final_at', instant)
     .addColumn('last_checked_at', instant)
     .addColumn('check_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('last_payload', 'text')
@@ -83,6 +85,7 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
   await index('pesakit_transactions', 'open', ['status', 'last_checked_at', 'created_at']);
   await index('pesakit_transactions', 'due', ['status', 'next_check_at', 'merchant_reference']);
   await index('pesakit_transactions', 'effect', ['effect_status', 'effect_due_at']);
+  await index('pesakit_transactions', 'final', ['final_at']);
   await db.schema
     .createTable('pesakit_check_log')
     .addColumn('merchant_reference', 'text', (c) => c.notNull())

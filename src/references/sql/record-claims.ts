@@ -74,6 +74,8 @@ export function statusColumns(
     status: change.status,
     status_reason: change.statusReason,
     attempted_at: change.attemptedAt && toInstant(dialect, change.attemptedAt),
+    final_at: change.finalAt && toInstant(dialect, change.finalAt),
+    provider: change.provider,
     last_payload: parsed.hasPayload ? parsed.payloadText : sql.ref<string | null>('last_payload'),
     review: change.review === null ? null : JSON.stringify(change.review),
     ...effectColumns(dialect, change.effect),

@@ -6,6 +6,7 @@ import { amountToCents } from '../../schemas/amount.js';
 import { CheckedReferenceStore, type Moved, type ParsedResolve } from '../checked-store.js';
 import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from '../input-rules.js';
 import { resolution, type StatusChange, statusChange } from '../record-changes.js';
+import { providerOf } from '../summary.js';
 import type { References, TransactionRecord } from '../types.js';
 import type { WalletFloatState } from '../wallet-float.js';
 import { effectColumns } from './effects.js';
@@ -62,6 +63,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
         flow: parsed.flow,
         amount_cents: amountToCents(parsed.amount),
         msisdn: parsed.msisdn ?? null,
+        provider: providerOf(parsed.msisdn),
         status: 'initiating',
         status_reason: null,
         created_at: now,
@@ -153,6 +155,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           status: change.status,
           status_reason: change.statusReason,
           updated_at: this.sql.instant(change.updatedAt),
+          final_at: change.finalAt && this.sql.instant(change.finalAt),
           resolution: JSON.stringify(change.resolution),
           ...effectColumns(dialect, change.effect),
         });

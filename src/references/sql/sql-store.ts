@@ -1,15 +1,24 @@
 import type { Kysely } from 'kysely';
+import type { Product } from '../../core/endpoints.js';
 import type { ParsedListOpen } from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
 import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import type { LeasedRecord } from '../schedule/types.js';
-import type { ReferenceField, TransactionRecord } from '../types.js';
+import { bySummaryOrder } from '../summary.js';
+import { openStatuses } from '../transitions.js';
+import type {
+  ReferenceField,
+  StoreSummary,
+  TransactionRecord,
+  TransactionStatus,
+} from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
 import { leaseDueRows, readObservationRows, releaseLeaseRow } from './schedule.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlStoreContext } from './sql-store-context.js';
 import {
+  fromInstant,
   referenceColumns,
   type SqlDialectName,
   type StoreDatabase,
@@ -91,6 +100,26 @@ export class SqlReferenceStore extends SqlRecordWrites {
   }
   protected observationsOf(reference: string): Promise<unknown[]> {
     return readObservationRows(this.sql.open(), reference);
+  }
+  protected async summaryOf(): Promise<StoreSummary> {
+    const db = this.sql.open();
+    const rows = await db
+      .selectFrom(transactionsTable)
+      .select(['product', 'status', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .groupBy(['product', 'status'])
+      .execute();
+    const oldest = await db
+      .selectFrom(transactionsTable)
+      .select((eb) => eb.fn.min('created_at').as('at'))
+      .where('status', 'in', [...openStatuses])
+      .executeTakeFirst();
+    const counts = rows.map((row) => ({
+      product: row.product as Product,
+      status: row.status as TransactionStatus,
+      count: Number(row.count),
+    }));
+    const at = oldest?.at ?? null;
+    return { counts: counts.sort(bySummaryOrder), oldestOpenAt: fromInstant(at) };
   }
   protected async reviewPage(
     limit: number,

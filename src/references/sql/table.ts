@@ -23,6 +23,7 @@ export interface TransactionsTable {
   /** Whole cents; PostgreSQL's bigint reads as text. */
   amount_cents: ColumnType<number | string, number, number>;
   msisdn: string | null;
+  provider: string | null;
   status: string;
   status_reason: string | null;
   control_number: string | null;
@@ -33,6 +34,7 @@ export interface TransactionsTable {
   created_at: Instant;
   updated_at: Instant;
   attempted_at: Instant | null;
+  final_at: Instant | null;
   last_checked_at: Instant | null;
   check_count: number;
   /** JSON text, as are metadata, review and resolution. */
@@ -116,6 +118,7 @@ export function toRecord(row: Selectable<TransactionsTable>): TransactionRecord 
     flow: row.flow as Flow,
     amount: centsToAmount(Number(row.amount_cents)),
     msisdn: row.msisdn,
+    provider: row.provider,
     status: row.status as TransactionStatus,
     statusReason: row.status_reason,
     controlNumber: row.control_number,
@@ -126,6 +129,7 @@ export function toRecord(row: Selectable<TransactionsTable>): TransactionRecord 
     createdAt: fromInstant(row.created_at),
     updatedAt: fromInstant(row.updated_at),
     attemptedAt: fromInstant(row.attempted_at),
+    finalAt: fromInstant(row.final_at),
     lastCheckedAt: fromInstant(row.last_checked_at),
     checkCount: Number(row.check_count),
     lastPayload: row.last_payload === null ? null : JSON.parse(row.last_payload),

@@ -43,8 +43,20 @@ const contradictFaultSchema = z.strictObject(
     field: z.enum(['amount', 'msisdn', 'status'], {
       error: 'The contradict.field must be amount, msisdn or status.',
     }),
+    /** `history`: the answer is true and the payout history lies (payouts only). */
+    in: z
+      .enum(['answer', 'history'], { error: 'The contradict.in must be answer or history.' })
+      .optional(),
   },
-  { error: 'The contradict must be an object with only next and field.' },
+  { error: 'The contradict must be an object with only next, field and in.' },
+);
+
+const bareAnswersSchema = z.strictObject(
+  {
+    /** Answer the next N payouts with only `message` and `response`, as the spec shows them. */
+    next: boundedInteger('bareAnswers.next', 0, 1000),
+  },
+  { error: 'The bareAnswers must be an object with only next.' },
 );
 
 /** `POST _control/faults` and the `faults` option; a patch changes only the fields it names. */
@@ -55,12 +67,19 @@ export const faultSettingsSchema = z.strictObject(
     latencyMs: boundedInteger('latencyMs', 0, 30_000),
     rateLimit: rateLimitFaultSchema.optional(),
     contradict: contradictFaultSchema.optional(),
+    bareAnswers: bareAnswersSchema.optional(),
   },
   {
-    error: 'The faults must be an object with only callbacks, latencyMs, rateLimit and contradict.',
+    error:
+      'The faults must be an object with only callbacks, latencyMs, rateLimit, contradict and bareAnswers.',
   },
 );
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
+
+export interface Contradiction {
+  field: 'amount' | 'msisdn' | 'status';
+  in: 'answer' | 'history';
+}
 
 /** The faults in force; `callbacks.drop` and `rateLimit.next` count down with each use. */
 export class FaultBoard {
@@ -80,6 +99,7 @@ export class FaultBoard {
     if (patch.latencyMs !== undefined) merged.latencyMs = patch.latencyMs;
     if (patch.rateLimit) merged.rateLimit = { ...merged.rateLimit, ...patch.rateLimit };
     if (patch.contradict) merged.contradict = patch.contradict;
+    if (patch.bareAnswers) merged.bareAnswers = patch.bareAnswers;
     this.#settings = merged;
     return merged;
   }
@@ -100,12 +120,20 @@ export class FaultBoard {
     return fault.retryAfterSeconds ?? 1;
   }
 
-  /** Uses up one contradicted answer: the field to change, or undefined when none is left. */
-  takeContradiction(): 'amount' | 'msisdn' | 'status' | undefined {
+  /** Uses up one contradicted answer: the field to change and where, or undefined when none. */
+  takeContradiction(): Contradiction | undefined {
     const fault = this.#settings.contradict;
     if (!fault?.next) return undefined;
     this.patch({ contradict: { ...fault, next: fault.next - 1 } });
-    return fault.field;
+    return { field: fault.field, in: fault.in ?? 'answer' };
+  }
+
+  /** Uses up one bare payout answer; true when this answer is to be bare. */
+  takeBareAnswer(): boolean {
+    const remaining = this.#settings.bareAnswers?.next ?? 0;
+    if (remaining <= 0) return false;
+    this.patch({ bareAnswers: { next: remaining - 1 } });
+    return true;
   }
 
   reset(): void {
