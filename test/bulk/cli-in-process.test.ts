@@ -1,10 +1,20 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAirtimeBulk } from '../../src/cli/bulk/run-bulk.js';
+import { disbursementBulkCommand, runAirtimeBulk, runBulk } from '../../src/cli/bulk/run-bulk.js';
 import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
-import { batchRows, csvOf, fundAirtime, purchasesByMsisdn } from './bulk-files.js';
+import {
+  batchRows,
+  csvOf,
+  fundAirtime,
+  fundPayouts,
+  payoutCsvOf,
+  payoutRows,
+  payoutsByMsisdn,
+  purchasesByMsisdn,
+  readXlsx,
+} from './bulk-files.js';
 import { sandboxAndDirectoryPerTest } from './sandbox-per-test.js';
 
 const each = sandboxAndDirectoryPerTest();
@@ -86,5 +96,51 @@ describe('pesakit airtime bulk, for a person at a terminal', () => {
     );
     expect(code).toBe(2);
     expect(io.err.text).toBe(`pesakit airtime bulk: ${missing}: no such file.\n`);
+  });
+});
+
+describe('pesakit disbursement bulk', () => {
+  const payoutEnv = () => ({
+    PESAKIT_DISBURSEMENT_EMAIL: accounts.disbursement.email,
+    PESAKIT_DISBURSEMENT_PASSWORD: accounts.disbursement.password,
+    PESAKIT_BASE_URL: each.harness.url,
+  });
+
+  it('a short wallet exits 5 with the shortfall; --partial pays what fits (exit 4), the rerun the rest (exit 0) with a results file', async () => {
+    await fundPayouts(each.harness, 2500);
+    const file = join(each.directory.path, 'salaries.csv');
+    writeFileSync(file, payoutCsvOf(payoutRows(4)));
+    const store = join(each.directory.path, 'payments.sqlite');
+    const flags = { environment: 'sandbox' as const, store, storeFromArgv: true, batchId: 'nov' };
+    const run = (extra = {}) => {
+      const io = captureIo(payoutEnv());
+      return runBulk(disbursementBulkCommand, file, { ...flags, ...extra }, io).then((code) => ({
+        code,
+        io,
+      }));
+    };
+    const refused = await run({ batchId: undefined });
+    expect(refused.code).toBe(5);
+    expect(refused.io.err.text).toMatch(
+      /pesakit disbursement bulk: .*The wallet holds 2500 TZS but the batch needs 4400 TZS \(1900 TZS short\)/,
+    );
+    expect((await payoutsByMsisdn(each.harness)).size).toBe(0);
+
+    const partial = await run({ partial: true });
+    expect(partial.code).toBe(4);
+    expect(partial.io.out.text).toMatch(
+      /\|\s*4\s*\|\s*2\s*\|\s*0\s*\|\s*0\s*\|\s*0\s*\|\s*2\s*\|\s*2\s*\|\s*2000\s*\|/,
+    );
+    expect(partial.io.out.text).toMatch(/--batch-id nov after topping the wallet up/);
+
+    await fundPayouts(each.harness, 5000);
+    const out = join(each.directory.path, 'results.xlsx');
+    const rest = await run({ out });
+    expect(rest.code, rest.io.err.text).toBe(0);
+    const results = await readXlsx(readFileSync(out));
+    expect(results.map((row) => [row['name'], row['status'], row['merchant_reference']])).toEqual(
+      [1, 2, 3, 4].map((row) => [`Staff ${row}`, 'success', `payout:nov:${row}`]),
+    );
+    expect([...(await payoutsByMsisdn(each.harness)).values()]).toEqual([1, 1, 1, 1]);
   });
 });
