@@ -76,7 +76,13 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   protected abstract readonly effects: EffectsPart;
   protected abstract now(): Date;
   protected abstract writeIntent(intent: ParsedIntent): Promise<TransactionRecord>;
-  protected abstract writeWalletBalance(account: string, cents: number): Maybe<WalletFloatState>;
+  /** The account's debits so far (cents), a mark to take those made during a read off it. */
+  protected abstract walletDebits(account: string): Maybe<number>;
+  protected abstract writeWalletBalance(
+    account: string,
+    cents: number,
+    debitsBefore: number,
+  ): Maybe<WalletFloatState>;
   protected abstract attach(reference: string, refs: References): Promise<TransactionRecord>;
   protected abstract move(
     reference: string,
@@ -107,9 +113,13 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
     return this.writeIntent(parseIntent(intent));
   }
-  async recordWalletBalance(account: string, balance: number): Promise<WalletFloatState> {
-    const parsed = parseWalletBalance(account, balance);
-    return this.writeWalletBalance(parsed.account, parsed.balance);
+  async recordWalletBalance(
+    account: string,
+    readBalance: () => Promise<number>,
+  ): Promise<WalletFloatState> {
+    const debitsBefore = await this.walletDebits(parseWalletBalance(account, 0).account);
+    const parsed = parseWalletBalance(account, await readBalance());
+    return this.writeWalletBalance(parsed.account, parsed.balance, debitsBefore);
   }
   async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
     const reference = parseMerchantReference('attachReferences', merchantReference);

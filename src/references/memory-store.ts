@@ -45,7 +45,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly inbox: CallbackInbox;
   readonly #schedule = new MemorySchedule();
   /** Account → last balance read, and merchant reference → the float its payout holds (cents). */
-  readonly #wallets = new Map<string, number>();
+  readonly #wallets = new Map<string, { cents: number; debited: number }>();
   readonly #reservations = new Map<string, { account: string; cents: number }>();
   protected readonly effects: MemoryEffects;
   constructor(options: MemoryReferenceStoreOptions = {}) {
@@ -57,8 +57,13 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   protected now(): Date {
     return this.#clock();
   }
-  protected writeWalletBalance(account: string, cents: number): WalletFloatState {
-    this.#wallets.set(account, cents);
+  protected walletDebits(account: string): number {
+    return this.#wallets.get(account)?.debited ?? 0;
+  }
+  protected writeWalletBalance(account: string, read: number, before: number): WalletFloatState {
+    const debited = this.walletDebits(account);
+    const cents = read - (debited - before);
+    this.#wallets.set(account, { cents, debited });
     return { balance: cents / 100, reserved: this.#reserved(account) / 100 };
   }
   #reserved(account: string): number {
@@ -73,7 +78,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     }
     const { reservation } = parsed;
     if (reservation !== undefined) {
-      const balance = this.#wallets.get(reservation.account) ?? 0;
+      const balance = this.#wallets.get(reservation.account)?.cents ?? 0;
       const reserved = this.#reserved(reservation.account);
       if (balance - reserved < reservation.cents) {
         throw floatShort(balance, reserved, reservation.cents);
@@ -173,8 +178,10 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     const end = reservationEnd(record.status);
     if (held === undefined || end === undefined) return;
     this.#reservations.delete(record.merchantReference);
-    if (end === 'debit') {
-      this.#wallets.set(held.account, (this.#wallets.get(held.account) ?? 0) - held.cents);
+    const wallet = this.#wallets.get(held.account);
+    if (end === 'debit' && wallet !== undefined) {
+      wallet.cents -= held.cents;
+      wallet.debited += held.cents;
     }
   }
   protected lookup(field: ReferenceField, value: string): TransactionRecord | undefined {

@@ -23,13 +23,17 @@ export interface WalletFloatState {
 
 export interface WalletFloat {
   /**
-   * Keeps a balance just read from the platform as the account's wallet, and returns it with the
-   * float that open payouts hold. An intent with a `reservation` is refused
+   * Keeps the balance `readBalance` reads from the platform as the account's wallet, less the
+   * debits the store recorded while it was read (their debit may not be in it), and returns it
+   * with the float that open payouts hold. An intent with a `reservation` is refused
    * (`BulkInsufficientFundsError`, nothing stored) when `balance - reserved` does not cover it;
    * the reservation ends in the commit that makes its record final: `success` takes it off the
    * balance (the debit), `failed` releases it; `pending`, `unknown` and `needs_review` keep it.
    */
-  recordWalletBalance(account: string, balance: number): Promise<WalletFloatState>;
+  recordWalletBalance(
+    account: string,
+    readBalance: () => Promise<number>,
+  ): Promise<WalletFloatState>;
 }
 
 const accountSchema = withoutNul(

@@ -67,7 +67,7 @@ describe('a payout batch: every row is one disbursement.pay under payout:<batchI
     expect(await payoutBalance(harness)).toBe(10_000 - 5 * 1100);
     expect([...(await payoutsByMsisdn(harness)).values()]).toEqual([1, 1, 1, 1, 1]);
     // The float the rows held ended with them: nothing is reserved any more.
-    expect(await store.recordWalletBalance(accounts.disbursement.email, 4500)).toEqual({
+    expect(await store.recordWalletBalance(accounts.disbursement.email, async () => 4500)).toEqual({
       balance: 4500,
       reserved: 0,
     });
@@ -190,7 +190,10 @@ describe('a rerun of the same batch id pays no row twice', () => {
     expect(second.rows[0]?.message).toMatch(/not resent.*payout history/);
     const paid = await payoutsByMsisdn(harness);
     expect([...paid.values()].every((count) => count === 1)).toBe(true);
-    const { reserved } = await store.recordWalletBalance(accounts.disbursement.email, 0);
+    const { reserved } = await store.recordWalletBalance(
+      accounts.disbursement.email,
+      async () => 0,
+    );
     expect(reserved).toBe(1100);
   });
 

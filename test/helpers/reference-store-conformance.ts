@@ -627,7 +627,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
 
       it('refuses an intent the free float does not cover, storing nothing', async () => {
         const store = await open();
-        expect(await store.recordWalletBalance('payouts@duka.co.tz', 2500)).toEqual({
+        expect(await store.recordWalletBalance('payouts@duka.co.tz', async () => 2500)).toEqual({
           balance: 2500,
           reserved: 0,
         });
@@ -638,12 +638,12 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         expect(refused).toMatchObject({ balance: 300, required: 300.5, shortfall: 0.5 });
         expect(await store.get('pay-3')).toBeUndefined();
         await store.createIntent(payout('pay-4', 200, 300));
-        expect(await store.recordWalletBalance('payouts@duka.co.tz', 2500.5)).toEqual({
+        expect(await store.recordWalletBalance('payouts@duka.co.tz', async () => 2500.5)).toEqual({
           balance: 2500.5,
           reserved: 2500,
         });
         // Another account's float is its own.
-        await store.recordWalletBalance('other@duka.co.tz', 100);
+        await store.recordWalletBalance('other@duka.co.tz', async () => 100);
         expect(
           isBulkInsufficientFundsError(
             await failure(
@@ -658,7 +658,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
 
       it('success takes the float off the balance, failed releases it, pending and unknown keep it', async () => {
         const store = await open();
-        await store.recordWalletBalance('payouts@duka.co.tz', 10_000);
+        await store.recordWalletBalance('payouts@duka.co.tz', async () => 10_000);
         for (const reference of ['paid', 'refused', 'waiting', 'lost', 'disputed']) {
           await store.createIntent(payout(reference, 1000, 1100));
         }
@@ -667,7 +667,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         await store.transition('waiting', 'pending');
         await store.transition('lost', 'unknown');
         await store.transition('disputed', 'needs_review', { reason: 'differs', review: verdict });
-        expect(await store.recordWalletBalance('payouts@duka.co.tz', 8900)).toEqual({
+        expect(await store.recordWalletBalance('payouts@duka.co.tz', async () => 8900)).toEqual({
           balance: 8900,
           reserved: 3300,
         });
@@ -682,6 +682,18 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         ).toBe(true);
       });
 
+      it('a payout that becomes final while the balance is read is taken off what was read', async () => {
+        const store = await open();
+        await store.recordWalletBalance('payouts@duka.co.tz', async () => 10_000);
+        await store.createIntent(payout('racing', 1000, 1100));
+        const state = await store.recordWalletBalance('payouts@duka.co.tz', async () => {
+          // The platform answered the read before this payout's debit; the store saw it after.
+          await store.transition('racing', 'success');
+          return 10_000;
+        });
+        expect(state).toEqual({ balance: 8900, reserved: 0 });
+      });
+
       it('refuses a reservation without an account or with a negative balance, naming the field', async () => {
         const store = await open();
         const bad = await failure(
@@ -692,7 +704,9 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         );
         expect(isStoreInputError(bad)).toBe(true);
         expect((bad as StoreInputError).errors).toHaveProperty(['reservation.account']);
-        expect(isStoreInputError(await failure(store.recordWalletBalance('a', -1)))).toBe(true);
+        expect(
+          isStoreInputError(await failure(store.recordWalletBalance('a', async () => -1))),
+        ).toBe(true);
       });
     });
 

@@ -126,6 +126,7 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     .createTable('pesakit_wallets')
     .addColumn('account', 'text', (c) => c.notNull())
     .addColumn('balance_cents', cents, (c) => c.notNull())
+    .addColumn('debited_cents', cents, (c) => c.notNull().defaultTo(0))
     .addColumn('read_at', instant, (c) => c.notNull())
     .addPrimaryKeyConstraint('pesakit_wallets_pkey', ['account'])
     .execute();

@@ -21,7 +21,7 @@ import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
 import { type StoreDatabase, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
-import { endReservation, reserveFloat, writeWalletBalance } from './wallet-float.js';
+import { endReservation, reserveFloat, walletDebits, writeWalletBalance } from './wallet-float.js';
 
 /**
  * Record writes: each one transaction that locks the record, decides with the memory store's
@@ -29,9 +29,17 @@ import { endReservation, reserveFloat, writeWalletBalance } from './wallet-float
  */
 export abstract class SqlRecordWrites extends CheckedReferenceStore {
   protected abstract readonly sql: SqlStoreContext;
-  protected writeWalletBalance(account: string, cents: number): Promise<WalletFloatState> {
+  protected walletDebits(account: string): Promise<number> {
+    return walletDebits(this.sql.open(), account);
+  }
+  protected writeWalletBalance(
+    account: string,
+    cents: number,
+    before: number,
+  ): Promise<WalletFloatState> {
+    const { dialect } = this.sql;
     const readAt = this.sql.instant(this.sql.now());
-    return writeWalletBalance(this.sql.open(), account, cents, readAt);
+    return writeWalletBalance(this.sql.open(), dialect, { account, cents, before, readAt });
   }
   protected async writeIntent(parsed: ParsedIntent): Promise<TransactionRecord> {
     const { reservation } = parsed;

@@ -68,6 +68,8 @@ export interface CheckLogTable {
 export interface WalletsTable {
   account: string;
   balance_cents: ColumnType<number | string, number, number>;
+  /** Every success's float taken off since the row was made: marks debits made during a read. */
+  debited_cents: ColumnType<number | string, number, number>;
   read_at: Instant;
 }
 

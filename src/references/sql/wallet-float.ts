@@ -12,17 +12,33 @@ import type { SqlDialectName, StoreDatabase } from './table.js';
 const wallets = 'pesakit_wallets';
 const reservations = 'pesakit_wallet_reservations';
 
-/** `balance := read`, and what open payouts of the account hold, in one transaction. */
+/** What the account's successes have taken off so far; `lock`: held until the transaction ends. */
+export async function walletDebits(db: Db, account: string, lock = false): Promise<number> {
+  const row = await db
+    .selectFrom(wallets)
+    .select('debited_cents')
+    .where('account', '=', account)
+    .$if(lock, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  return Number(row?.debited_cents ?? 0);
+}
+
+/**
+ * `balance := read - debits recorded since the read began`, and what open payouts of the account
+ * hold, in one transaction that holds the wallet row against concurrent debits.
+ */
 export function writeWalletBalance(
   db: Kysely<StoreDatabase>,
-  account: string,
-  cents: number,
-  readAt: Date | string,
+  dialect: SqlDialectName,
+  read: { account: string; cents: number; before: number; readAt: Date | string },
 ): Promise<WalletFloatState> {
+  const { account, readAt } = read;
   return db.transaction().execute(async (trx) => {
+    const debited = await walletDebits(trx, account, dialect === 'postgres');
+    const cents = read.cents - (debited - read.before);
     await trx
       .insertInto(wallets)
-      .values({ account, balance_cents: cents, read_at: readAt })
+      .values({ account, balance_cents: cents, debited_cents: debited, read_at: readAt })
       .onConflict((oc) =>
         oc.column('account').doUpdateSet({ balance_cents: cents, read_at: readAt }),
       )
@@ -66,7 +82,10 @@ export async function reserveFloat(
     .execute();
 }
 
-/** In the commit that makes a payout final: a success's debit replaces its float, a failure frees it. */
+/**
+ * In the commit that makes a payout final: a success's debit replaces its float (and counts among
+ * the account's debits), a failure frees it.
+ */
 export async function endReservation(
   trx: Db,
   merchantReference: string,
@@ -82,7 +101,10 @@ export async function endReservation(
   if (held === undefined || end === 'release') return;
   await trx
     .updateTable(wallets)
-    .set({ balance_cents: sql<number>`${sql.ref('balance_cents')} - ${Number(held.cents)}` })
+    .set({
+      balance_cents: sql<number>`${sql.ref('balance_cents')} - ${Number(held.cents)}`,
+      debited_cents: sql<number>`${sql.ref('debited_cents')} + ${Number(held.cents)}`,
+    })
     .where('account', '=', held.account)
     .execute();
 }

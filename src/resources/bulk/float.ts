@@ -25,11 +25,12 @@ export async function rowsThatFit(
   partial: boolean,
 ): Promise<number> {
   const costs = rows.map((row) => float.cost(row));
-  const balance = await float.balance();
-  let free = cents(balance);
-  if (float.account !== undefined) {
-    free -= cents((await store.recordWalletBalance(float.account, balance)).reserved);
-  }
+  const { account } = float;
+  const wallet =
+    account === undefined
+      ? { balance: await float.balance(), reserved: 0 }
+      : await store.recordWalletBalance(account, float.balance);
+  const free = cents(wallet.balance) - cents(wallet.reserved);
   const required = costs.reduce((sum, cost) => sum + cost, 0);
   if (required <= free) return rows.length;
   if (!partial) throw new BulkInsufficientFundsError(Math.max(free, 0) / 100, required / 100);
