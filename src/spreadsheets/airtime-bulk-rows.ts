@@ -23,7 +23,11 @@ export interface ParsedAirtimeBulkRow {
 
 export type ParsedAirtimeBulkFile = { format: SheetFormat; rows: ParsedAirtimeBulkRow[] };
 
-const airtimeColumns = { msisdn: 'text', amount: 'number', reference: 'optional text' } as const;
+export const airtimeBulkColumns = {
+  msisdn: 'text',
+  amount: 'number',
+  reference: 'optional text',
+} as const;
 
 /** Reads a bulk airtime `.xlsx`/`.csv` (`msisdn`, `amount`, `reference?`); does not judge rows. */
 export function readAirtimeBulkFile(
@@ -31,7 +35,7 @@ export function readAirtimeBulkFile(
   options: ReadSheetOptions = {},
 ): Promise<ParsedAirtimeBulkFile> {
   const maxRows = options.maxRows ?? AIRTIME_BULK_MAX_ROWS;
-  return readSheetRows<ParsedAirtimeBulkRow>(bytes, airtimeColumns, { ...options, maxRows });
+  return readSheetRows<ParsedAirtimeBulkRow>(bytes, airtimeBulkColumns, { ...options, maxRows });
 }
 
 /** A row that breaks a rule: where it is, which field, and a message that names both. */
@@ -59,7 +63,7 @@ export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulk
   rows: Array<AirtimeBulkRow & { row: number }>;
   problems: BulkRowProblem[];
 } {
-  return validateBulkRows(rows, airtimeBulkRowSchema, airtimeColumns, false);
+  return validateBulkRows(rows, airtimeBulkRowSchema, airtimeBulkColumns, false);
 }
 
 /** Any product's rows by its schema and columns; `copies`: a row repeating an earlier one is refused. */

@@ -62,30 +62,13 @@ export function bulkSummaryTable(
   payouts = false,
 ): string {
   const { totals: t } = result;
+  const counts = [t.rows, t.succeeded, t.failed, t.pending, t.unknown, t.skipped, t.sent];
+  const columns = ['rows', 'succeeded', 'failed', 'pending', 'unknown', 'skipped', 'sent now'];
   // Only payouts can be `pending` (accepted, awaiting the payout history).
+  const shown = (_: unknown, index: number) => payouts || index !== 3;
   const table = asciiTable(
-    [
-      'rows',
-      'succeeded',
-      'failed',
-      ...(payouts ? ['pending'] : []),
-      'unknown',
-      'skipped',
-      'sent now',
-      'TZS sent',
-    ],
-    [
-      [
-        t.rows,
-        t.succeeded,
-        t.failed,
-        ...(payouts ? [t.pending] : []),
-        t.unknown,
-        t.skipped,
-        t.sent,
-        t.amountSucceeded,
-      ],
-    ],
+    [...columns.filter(shown), 'TZS sent'],
+    [[...counts.filter(shown), t.amountSucceeded]],
   );
   const next =
     exitCode === bulkExitCodes.ok

@@ -2,7 +2,7 @@ import { RequestValidationError } from '../../errors/request-validation-error.js
 import type { TransactionRecord } from '../../references/index.js';
 import { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from '../../schemas/airtime-bulk.js';
 import {
-  readAirtimeBulkFile,
+  airtimeBulkColumns,
   type UncheckedAirtimeBulkRow,
   validateAirtimeBulkRows,
 } from '../../spreadsheets/index.js';
@@ -38,10 +38,9 @@ export const airtimeBulkRows: BulkProduct = {
   operation: 'airtimeBulkPurchase',
   prefix: 'airtime',
   flow: 'airtime_purchase',
-  columns: ['msisdn', 'amount', 'reference'],
+  columns: airtimeBulkColumns,
   maxRows: AIRTIME_BULK_MAX_ROWS,
   maxFileBytes: AIRTIME_BULK_MAX_FILE_BYTES,
-  readFile: readAirtimeBulkFile,
   validate: (rows) => validateAirtimeBulkRows(rows as UncheckedAirtimeBulkRow[]),
   openAfterAnswer: 'unknown',
   settledBy:

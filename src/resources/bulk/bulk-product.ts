@@ -1,6 +1,7 @@
 import type { Flow, TransactionRecord } from '../../references/index.js';
 import type { WalletReservation } from '../../references/wallet-float.js';
-import type { BulkRowProblem, ReadAirtimeBulkFileOptions } from '../../spreadsheets/index.js';
+import type { BulkRowProblem } from '../../spreadsheets/index.js';
+import type { SheetColumns } from '../../spreadsheets/read-sheet.js';
 
 /** A valid row with its 1-based position; `name` for payouts. */
 export interface BulkRow {
@@ -35,14 +36,10 @@ export interface BulkProduct {
   /** Row references are `<prefix>:<batchId>:<row>`. */
   prefix: 'airtime' | 'payout';
   flow: Extract<Flow, 'airtime_purchase' | 'disbursement'>;
-  /** The columns read from a file (any other is ignored). */
-  columns: readonly string[];
+  /** The columns read from a file or a row given in code (any other is ignored). */
+  columns: SheetColumns;
   maxRows: number;
   maxFileBytes: number;
-  readFile(
-    bytes: Uint8Array,
-    options: ReadAirtimeBulkFileOptions,
-  ): Promise<{ rows: UncheckedRow[] }>;
   validate(rows: readonly UncheckedRow[]): { rows: BulkRow[]; problems: BulkRowProblem[] };
   /** What a record still open after its answer is: payouts await the history, airtime cannot. */
   openAfterAnswer: 'pending' | 'unknown';

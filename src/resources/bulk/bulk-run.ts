@@ -1,12 +1,11 @@
 import { EventEmitter } from 'eventemitter3';
 import { RequestValidationError } from '../../errors/request-validation-error.js';
 import type { ClientContext } from '../client-context.js';
-import { batchIdFor, rowReference } from './batch-id.js';
+import { batchIdFor } from './batch-id.js';
 import type { BulkProduct, BulkRow, SendRow } from './bulk-product.js';
 import { earlierRowResult, readEarlierRun } from './earlier-run.js';
-import { type BulkFloat, rowsThatFit } from './float.js';
+import { type BulkFloat, checkFloat } from './float.js';
 import { type BulkSource, loadRows } from './load-rows.js';
-import { rowFields } from './row-outcome.js';
 import { sendRows } from './send-rows.js';
 import { BulkTally } from './totals.js';
 import type {
@@ -94,10 +93,9 @@ export async function runBulk(
   const rows = await loadRows(product, plan.source, options.format);
   const earlier = await readEarlierRun(context.store, product, batchId, rows);
   const left = rows.filter((row) => !earlier.has(row.row));
-  const fit =
-    plan.float && left.length > 0
-      ? await rowsThatFit(plan.float, context.store, left, plan.partial)
-      : left.length;
+  if (plan.float && left.length > 0) {
+    await checkFloat(plan.float, context.store, left, plan.partial);
+  }
 
   const results = new Map<number, BulkRowOutcome>();
   const tally = new BulkTally(rows.map((row) => row.amount));
@@ -111,9 +109,6 @@ export async function runBulk(
     const record = earlier.get(row.row);
     if (record) onRow(earlierRowResult(product, row, record));
   }
-  const toSend = left.slice(0, fit);
-  const { float } = plan;
-  const account = float?.account;
   const sendLeft: SendLeft =
     plan.sendLeft ??
     ((_, rows) =>
@@ -126,25 +121,10 @@ export async function runBulk(
         concurrency,
         signal: options.signal,
         timeoutMs: options.timeoutMs,
-        reservation:
-          float && account !== undefined
-            ? (row) => ({ account, amount: float.cost(row) / 100 })
-            : undefined,
+        float: plan.float,
         onRow,
       }));
-  let stoppedFor = toSend.length > 0 ? await sendLeft(batchId, toSend, onRow) : undefined;
-  if (fit < left.length) {
-    stoppedFor ??= 'insufficient_funds';
-    for (const row of left.slice(fit)) {
-      onRow({
-        ...rowFields(row, rowReference(product.prefix, batchId, row.row)),
-        status: 'skipped',
-        message:
-          'Not sent: the wallet does not cover it after the rows before it. Top the wallet up ' +
-          'and run the same batch id again to send it.',
-      });
-    }
-  }
+  const stoppedFor = left.length > 0 ? await sendLeft(batchId, left, onRow) : undefined;
   return {
     batchId,
     rows: rows.map((row) => results.get(row.row)!),

@@ -2,7 +2,7 @@ import type { ReferenceStore, TransactionRecord } from '../../references/index.j
 import { rowReference } from './batch-id.js';
 import { BatchMismatchError, type BatchRowMismatch } from './batch-mismatch-error.js';
 import type { BulkProduct, BulkRow } from './bulk-product.js';
-import { paymentReferenceOf, rowFields } from './row-outcome.js';
+import { paymentReferenceOf, rowFields, rowStatus } from './row-outcome.js';
 import type { BulkRowOutcome } from './types.js';
 
 /** What the store already knows of a batch: the rows an earlier run wrote, by row number. */
@@ -24,22 +24,10 @@ export async function readEarlierRun(
     const record = await store.get(rowReference(product.prefix, batchId, row.row));
     if (record === undefined) continue;
     if (!sameIntent(product, record, row)) {
-      mismatches.push({
-        row: row.row,
-        merchantReference: record.merchantReference,
-        stored: {
-          msisdn: record.msisdn,
-          amount: record.amount,
-          ...(record.metadata['reference'] !== undefined
-            ? { reference: record.metadata['reference'] }
-            : {}),
-        },
-        given: {
-          msisdn: row.msisdn,
-          amount: row.amount,
-          ...(row.reference !== undefined ? { reference: row.reference } : {}),
-        },
-      });
+      const { merchantReference, metadata } = record;
+      const stored = intentOf(record.msisdn, record.amount, metadata['reference']);
+      const given = intentOf(row.msisdn, row.amount, row.reference);
+      mismatches.push({ row: row.row, merchantReference, stored, given });
       continue;
     }
     earlier.set(row.row, record);
@@ -50,6 +38,10 @@ export async function readEarlierRun(
     throw new BatchMismatchError(batchId, [], after);
   }
   return earlier;
+}
+
+function intentOf<M>(msisdn: M, amount: number, reference: string | undefined) {
+  return { msisdn, amount, ...(reference !== undefined ? { reference } : {}) };
 }
 
 function sameIntent(product: BulkProduct, record: TransactionRecord, row: BulkRow): boolean {
@@ -68,12 +60,7 @@ export function earlierRowResult(
   row: BulkRow,
   record: TransactionRecord,
 ): BulkRowOutcome {
-  const status =
-    record.status === 'success' || record.status === 'failed'
-      ? record.status
-      : record.status === 'pending'
-        ? product.openAfterAnswer
-        : 'unknown';
+  const status = rowStatus(product, record);
   const message =
     status === 'success' || status === 'failed'
       ? (record.statusReason ?? undefined)

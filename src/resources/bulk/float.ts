@@ -14,32 +14,25 @@ export interface BulkFloat {
 }
 
 /**
- * How many of `rows`, in order, the wallet covers before the first is sent. Reserving products
- * keep the balance read in the store, less what other open payouts hold there. Short: refused
- * whole, nothing stored or sent, unless `partial`.
+ * Before the first row is sent: the wallet must cover `rows`, else the batch is refused whole,
+ * nothing stored or sent. Reserving products keep the balance read in the store, less what open
+ * payouts hold there; `partial` sends anyway, and the store refuses the first row that does not
+ * fit, which stops the batch there.
  */
-export async function rowsThatFit(
+export async function checkFloat(
   float: BulkFloat,
   store: ReferenceStore,
   rows: readonly BulkRow[],
   partial: boolean,
-): Promise<number> {
-  const costs = rows.map((row) => float.cost(row));
+): Promise<void> {
+  const required = rows.reduce((sum, row) => sum + float.cost(row), 0);
   const { account } = float;
   const wallet =
     account === undefined
       ? { balance: await float.balance(), reserved: 0 }
       : await store.recordWalletBalance(account, float.balance);
   const free = cents(wallet.balance) - cents(wallet.reserved);
-  const required = costs.reduce((sum, cost) => sum + cost, 0);
-  if (required <= free) return rows.length;
-  if (!partial) throw new BulkInsufficientFundsError(Math.max(free, 0) / 100, required / 100);
-  let fit = 0;
-  let spent = 0;
-  for (const cost of costs) {
-    if (spent + cost > free) break;
-    spent += cost;
-    fit += 1;
+  if (required > free && !partial) {
+    throw new BulkInsufficientFundsError(Math.max(free, 0) / 100, required / 100);
   }
-  return fit;
 }

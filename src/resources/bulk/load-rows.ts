@@ -4,6 +4,7 @@ import {
   RequestValidationError,
 } from '../../errors/request-validation-error.js';
 import type { SheetFormat } from '../../spreadsheets/index.js';
+import { readSheetRows } from '../../spreadsheets/read-sheet.js';
 import type { BulkProduct, BulkRow, UncheckedRow } from './bulk-product.js';
 import { BulkValidationError } from './bulk-validation-error.js';
 
@@ -36,7 +37,8 @@ export async function loadRows(
   } else {
     throw refuse('The source must be an array of rows, a file path, or a Buffer of .xlsx/.csv.');
   }
-  const parsed = await product.readFile(bytes, {
+  const parsed = await readSheetRows<UncheckedRow>(bytes, product.columns, {
+    maxRows: product.maxRows,
     ...(format !== undefined ? { format } : {}),
     ...(name !== undefined ? { fileName: name } : {}),
   });
@@ -68,7 +70,7 @@ function numbered(product: BulkProduct, rows: readonly object[]): UncheckedRow[]
   return rows.map((row, index) => {
     const cells = (typeof row === 'object' && row !== null ? row : {}) as Record<string, unknown>;
     const given: Record<string, unknown> = { row: index + 1 };
-    for (const column of product.columns) {
+    for (const column of Object.keys(product.columns)) {
       if (cells[column] !== undefined) given[column] = cells[column];
     }
     return given as UncheckedRow;

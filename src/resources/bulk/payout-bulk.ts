@@ -3,7 +3,7 @@ import type { TransactionRecord } from '../../references/index.js';
 import { AIRTIME_BULK_MAX_FILE_BYTES } from '../../schemas/airtime-bulk.js';
 import type { DisbursementRequest } from '../../schemas/disbursement.js';
 import { PAYOUT_BULK_MAX_ROWS } from '../../schemas/payout-bulk.js';
-import { readPayoutBulkFile, validatePayoutBulkRows } from '../../spreadsheets/index.js';
+import { payoutBulkColumns, validatePayoutBulkRows } from '../../spreadsheets/index.js';
 import type { ClientContext } from '../client-context.js';
 import type { MoneyMovementOptions } from '../move-money.js';
 import type { BulkProduct } from './bulk-product.js';
@@ -44,10 +44,9 @@ export const payoutBulkRows: BulkProduct = {
   operation: 'disbursementBulkPay',
   prefix: 'payout',
   flow: 'disbursement',
-  columns: ['msisdn', 'amount', 'name', 'reference'],
+  columns: payoutBulkColumns,
   maxRows: PAYOUT_BULK_MAX_ROWS,
   maxFileBytes: AIRTIME_BULK_MAX_FILE_BYTES,
-  readFile: readPayoutBulkFile,
   validate: validatePayoutBulkRows,
   openAfterAnswer: 'pending',
   settledBy:

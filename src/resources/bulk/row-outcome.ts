@@ -31,6 +31,13 @@ export function paymentReferenceOf(record: TransactionRecord): string | undefine
   return record.paymentReference ?? record.refid ?? undefined;
 }
 
+/** A row's status by its record: final as it is, `pending` as the product says, else `unknown`. */
+export function rowStatus(product: BulkProduct, record: TransactionRecord): BulkRowStatus {
+  const { status } = record;
+  if (status === 'success' || status === 'failed') return status;
+  return status === 'pending' ? product.openAfterAnswer : 'unknown';
+}
+
 /** A row answered by the platform, judged by the record its answer left. */
 export function answeredRow(
   product: BulkProduct,
@@ -38,16 +45,10 @@ export function answeredRow(
   record: TransactionRecord,
   message: string,
 ): BulkRowOutcome {
-  const status: BulkRowStatus =
-    record.status === 'success' || record.status === 'failed'
-      ? record.status
-      : record.status === 'pending'
-        ? product.openAfterAnswer
-        : 'unknown';
   const paymentReference = paymentReferenceOf(record);
   return {
     ...rowFields(row, record.merchantReference),
-    status,
+    status: rowStatus(product, record),
     ...(paymentReference !== undefined ? { paymentReference } : {}),
     message,
   };

@@ -2,9 +2,9 @@ import PQueue from 'p-queue';
 import { isBadRequestError } from '../../errors/bad-request-error.js';
 import { isInsufficientFundsError } from '../../errors/insufficient-funds-error.js';
 import type { ReferenceStore } from '../../references/index.js';
-import type { WalletReservation } from '../../references/wallet-float.js';
 import { rowReference } from './batch-id.js';
 import type { BulkProduct, BulkRow, SendRow } from './bulk-product.js';
+import type { BulkFloat } from './float.js';
 import { answeredRow, rowFields, rowMetadata, thrownRow } from './row-outcome.js';
 import type { BulkRowOutcome, BulkStopReason } from './types.js';
 
@@ -17,8 +17,8 @@ export interface SendRowsInput {
   concurrency: number;
   signal: AbortSignal | undefined;
   timeoutMs: number | undefined;
-  /** The float each row holds in the store with its intent, when the product reserves. */
-  reservation: ((row: BulkRow) => WalletReservation) | undefined;
+  /** With an `account`, each row holds its cost of the float in the store with its intent. */
+  float: BulkFloat | undefined;
   onRow: (result: BulkRowOutcome) => void;
 }
 
@@ -28,7 +28,8 @@ export interface SendRowsInput {
  * an answer of its own stops the batch: rows not started are `skipped`, and a rerun sends them.
  */
 export async function sendRows(input: SendRowsInput): Promise<BulkStopReason | undefined> {
-  const { product, batchId } = input;
+  const { product, batchId, float } = input;
+  const account = float?.account;
   const queue = new PQueue({ concurrency: input.concurrency });
   const finished = new Set<number>();
   let stopped: { reason: BulkStopReason; why: string } | undefined;
@@ -52,7 +53,9 @@ export async function sendRows(input: SendRowsInput): Promise<BulkStopReason | u
           merchantReference,
           metadata: rowMetadata(batchId, row),
           ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
-          ...(input.reservation ? { reservation: input.reservation(row) } : {}),
+          ...(account !== undefined && float
+            ? { reservation: { account, amount: float.cost(row) / 100 } }
+            : {}),
         });
         result = answeredRow(product, row, record, message);
       } catch (error) {
