@@ -21,15 +21,12 @@ export type AirtimeBulkPurchase = BulkBatch<AirtimeBulkResult>;
 /** What `bulkPurchase` takes: rows, a file path, or the bytes of an .xlsx/.csv file. */
 export type AirtimeBulkSource = readonly AirtimeBulkRowInput[] | string | Uint8Array;
 
-/** `airtime.purchase`, as the batch calls it (the same write-ahead path as a single sale). */
-export type Purchase = (
-  request: { msisdn: string; amount: number },
-  options: MoneyMovementOptions,
-) => Promise<{ message: string; record: TransactionRecord }>;
-
-/** What the batch needs from the Airtime resource. */
+/** What the batch needs from the Airtime resource: `purchase` (write-ahead) and the wallet. */
 export interface AirtimeForBulk {
-  purchase: Purchase;
+  purchase(
+    request: { msisdn: string; amount: number },
+    options: MoneyMovementOptions,
+  ): Promise<{ message: string; record: TransactionRecord }>;
   user(): Promise<{ user: { wallet: { balance: number } } }>;
 }
 
@@ -64,14 +61,10 @@ export function startBulkPurchase(
     }
     const result = await runBulk(context, batch, {
       product: airtimeBulkRows,
-      send: async (row, sendOptions) => {
-        const request = { msisdn: row.msisdn, amount: row.amount };
-        const { message, record } = await airtime.purchase(request, sendOptions);
-        return { record, message };
-      },
+      send: (row, sendOptions) =>
+        airtime.purchase({ msisdn: row.msisdn, amount: row.amount }, sendOptions),
       source: source as BulkSource,
       options,
-      partial: false,
       float:
         options.checkBalance === false
           ? undefined

@@ -74,7 +74,7 @@ export interface BulkRunPlan {
   options: BulkOptions;
   /** The wallet check before the first row; none: not checked. */
   float: BulkFloat | undefined;
-  partial: boolean;
+  partial?: boolean | undefined;
   sendLeft?: SendLeft;
 }
 
@@ -94,7 +94,7 @@ export async function runBulk(
   const earlier = await readEarlierRun(context.store, product, batchId, rows);
   const left = rows.filter((row) => !earlier.has(row.row));
   if (plan.float && left.length > 0) {
-    await checkFloat(plan.float, context.store, left, plan.partial);
+    await checkFloat(plan.float, context.store, left, plan.partial === true);
   }
 
   const results = new Map<number, BulkRowOutcome>();

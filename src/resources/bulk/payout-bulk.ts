@@ -76,7 +76,7 @@ export function startBulkPay(
       },
       source: source as BulkSource,
       options,
-      partial: options.partial === true,
+      partial: options.partial,
       float: {
         balance: async () => (await disbursement.user()).wallet.balance,
         cost: (row) => cents(row.amount) + cents(charge(row.amount)),
@@ -88,16 +88,13 @@ export function startBulkPay(
 
 function chargeOf(charges: DisbursementBulkOptions['charges']): (amount: number) => number {
   if (charges === undefined) return estimatedCharge;
-  const refuse = (why: string) =>
-    new RequestValidationError('disbursementBulkPay', { charges: [why] });
-  if (typeof charges !== 'function') throw refuse('The charges option must be a function.');
   return (amount) => {
-    const charge = charges(amount);
-    if (typeof charge !== 'number' || !Number.isFinite(charge) || charge < 0) {
-      throw refuse(
-        `The charges function returned ${String(charge)} for ${amount} TZS; it must return a finite number of TZS, 0 or more.`,
-      );
-    }
-    return charge;
+    const charge = typeof charges === 'function' ? charges(amount) : undefined;
+    if (typeof charge === 'number' && Number.isFinite(charge) && charge >= 0) return charge;
+    throw new RequestValidationError('disbursementBulkPay', {
+      charges: [
+        `The charges function returned ${String(charge)} for ${amount} TZS; it must be a function returning a finite number of TZS, 0 or more.`,
+      ],
+    });
   };
 }
