@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAirtimeBulk } from '../../src/cli/bulk/run-bulk.js';
+import { airtimeBulkCommand, runBulk } from '../../src/cli/bulk/run-bulk.js';
 import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 import { fundAirtime, purchasesByMsisdn } from './bulk-files.js';
@@ -27,7 +27,7 @@ describe('pesakit airtime bulk: a file with bad rows', () => {
     const file = join(each.directory.path, 'staff.csv');
     writeFileSync(file, 'msisdn,amount\n255754000001,1000\n12345,1000\n255754000003,abc\n');
     const io = captureIo(env());
-    const code = await runAirtimeBulk(file, flags(), io);
+    const code = await runBulk(airtimeBulkCommand, file, flags(), io);
     expect(code, io.err.text).toBe(5);
     expect(io.err.text).not.toMatch(/--batch-id/);
     expect(io.err.text).not.toMatch(/starting batch/);
@@ -44,7 +44,7 @@ describe('pesakit airtime bulk: terminal control characters', () => {
     const file = join(each.directory.path, 'staff\u001b[2J.csv');
     writeFileSync(file, 'msisdn,amount\n2557540\u001b]0;owned\u0007001,1000\n');
     const io = captureIo(env());
-    const code = await runAirtimeBulk(file, flags(), io);
+    const code = await runBulk(airtimeBulkCommand, file, flags(), io);
     expect(code, io.err.text).toBe(5);
     const output = io.err.text + io.out.text;
     const controls = [...output].filter((c) => c < ' ' && c !== '\n' && c !== '\t');
@@ -53,7 +53,7 @@ describe('pesakit airtime bulk: terminal control characters', () => {
 
     const missing = join(each.directory.path, 'gone\u001b[31m.csv');
     const usage = captureIo(env());
-    expect(await runAirtimeBulk(missing, flags(), usage)).toBe(2);
+    expect(await runBulk(airtimeBulkCommand, missing, flags(), usage)).toBe(2);
     expect(usage.err.text).not.toContain('\u001b');
     expect(usage.err.text).toContain('gone\\u001b[31m.csv');
   });

@@ -1,7 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { disbursementBulkCommand, runAirtimeBulk, runBulk } from '../../src/cli/bulk/run-bulk.js';
+import {
+  airtimeBulkCommand,
+  disbursementBulkCommand,
+  runBulk,
+} from '../../src/cli/bulk/run-bulk.js';
 import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 import {
@@ -32,7 +36,8 @@ describe('pesakit airtime bulk, for a person at a terminal', () => {
     writeFileSync(file, csvOf(batchRows(12, [6])));
     const io = captureIo(env());
     io.err.isTTY = true;
-    const code = await runAirtimeBulk(
+    const code = await runBulk(
+      airtimeBulkCommand,
       file,
       {
         environment: 'sandbox',
@@ -56,7 +61,8 @@ describe('pesakit airtime bulk, for a person at a terminal', () => {
     const file = join(each.directory.path, 'staff.csv');
     writeFileSync(file, csvOf(batchRows(3)));
     const io = captureIo(env());
-    const code = await runAirtimeBulk(
+    const code = await runBulk(
+      airtimeBulkCommand,
       file,
       { environment: 'sandbox', store: join(each.directory.path, 'p.sqlite'), storeFromArgv: true },
       io,
@@ -70,7 +76,8 @@ describe('pesakit airtime bulk, for a person at a terminal', () => {
     const file = join(each.directory.path, 'staff.csv');
     writeFileSync(file, csvOf(batchRows(2)));
     const io = captureIo(env());
-    const code = await runAirtimeBulk(
+    const code = await runBulk(
+      airtimeBulkCommand,
       file,
       {
         environment: 'sandbox',
@@ -89,7 +96,8 @@ describe('pesakit airtime bulk, for a person at a terminal', () => {
   it('a file that does not exist is one plain line (exit 2), as the reconcile command prints usage errors', async () => {
     const io = captureIo(env());
     const missing = join(each.directory.path, 'nope.csv');
-    const code = await runAirtimeBulk(
+    const code = await runBulk(
+      airtimeBulkCommand,
       missing,
       { environment: 'sandbox', store: join(each.directory.path, 'p.sqlite'), storeFromArgv: true },
       io,

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAirtimeBulk } from '../../src/cli/bulk/run-bulk.js';
+import { airtimeBulkCommand, runBulk } from '../../src/cli/bulk/run-bulk.js';
 import { readCsvLines } from '../../src/spreadsheets/csv.js';
 import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
@@ -42,7 +42,8 @@ async function runTo(out: string): Promise<void> {
     PESAKIT_AIRTIME_PASSWORD: accounts.airtime.password,
     PESAKIT_BASE_URL: each.harness.url,
   });
-  const code = await runAirtimeBulk(
+  const code = await runBulk(
+    airtimeBulkCommand,
     file,
     {
       environment: 'sandbox',

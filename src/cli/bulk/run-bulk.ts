@@ -66,11 +66,6 @@ export interface BulkIo extends ReporterStreams {
   stopRequested: Promise<void>;
 }
 
-/** `pesakit airtime bulk <file>`. */
-export function runAirtimeBulk(file: string, flags: BulkFlags, io: BulkIo): Promise<number> {
-  return runBulk(airtimeBulkCommand, file, flags, io);
-}
-
 /** `pesakit <product> bulk <file>`: usage checked before the store opens; returns an exit code. */
 export async function runBulk(
   command: BulkCommand,

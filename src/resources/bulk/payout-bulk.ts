@@ -2,25 +2,25 @@ import { RequestValidationError } from '../../errors/request-validation-error.js
 import type { TransactionRecord } from '../../references/index.js';
 import { AIRTIME_BULK_MAX_FILE_BYTES } from '../../schemas/airtime-bulk.js';
 import type { DisbursementRequest } from '../../schemas/disbursement.js';
-import { PAYOUT_BULK_MAX_ROWS } from '../../schemas/payout-bulk.js';
-import { payoutBulkColumns, validatePayoutBulkRows } from '../../spreadsheets/index.js';
+import {
+  PAYOUT_BULK_MAX_ROWS,
+  type PayoutBulkRow,
+  payoutBulkRowSchema,
+} from '../../schemas/payout-bulk.js';
+import { validateBulkRows } from '../../spreadsheets/index.js';
 import type { ClientContext } from '../client-context.js';
 import type { MoneyMovementOptions } from '../move-money.js';
 import type { BulkProduct } from './bulk-product.js';
 import { BulkBatch, runBulk } from './bulk-run.js';
 import type { BulkSource } from './load-rows.js';
 import { cents } from './totals.js';
-import type {
-  DisbursementBulkOptions,
-  DisbursementBulkResult,
-  PayoutBulkRowInput,
-} from './types.js';
+import type { DisbursementBulkOptions, DisbursementBulkResult } from './types.js';
 
 /** A batch of payouts in progress: the promise of its result, with `row` and `progress` events. */
 export type DisbursementBulkPay = BulkBatch<DisbursementBulkResult>;
 
 /** What `bulkPay` takes: rows, a file path, or the bytes of an .xlsx/.csv file. */
-export type DisbursementBulkSource = readonly PayoutBulkRowInput[] | string | Uint8Array;
+export type DisbursementBulkSource = readonly PayoutBulkRow[] | string | Uint8Array;
 
 /** What the batch needs from the Disbursement resource: `pay` (write-ahead) and the wallet. */
 export interface DisbursementForBulk {
@@ -39,15 +39,25 @@ export function estimatedCharge(amount: number): number {
   return Math.max(100, Math.ceil(Math.round(amount * 1e4) / 1e6));
 }
 
-/** Payout rows: `msisdn, amount, name, reference?`, each one `disbursement.pay`. */
+const columns = {
+  msisdn: 'text',
+  amount: 'number',
+  name: 'text',
+  reference: 'optional text',
+} as const;
+
+/**
+ * Payout rows: `msisdn, amount, name, reference?`, each one `disbursement.pay`; a row repeating an
+ * earlier one is refused (it would be paid twice).
+ */
 export const payoutBulkRows: BulkProduct = {
   operation: 'disbursementBulkPay',
   prefix: 'payout',
   flow: 'disbursement',
-  columns: payoutBulkColumns,
+  columns,
   maxRows: PAYOUT_BULK_MAX_ROWS,
   maxFileBytes: AIRTIME_BULK_MAX_FILE_BYTES,
-  validate: validatePayoutBulkRows,
+  validate: (rows) => validateBulkRows(rows, payoutBulkRowSchema, columns, true),
   openAfterAnswer: 'pending',
   settledBy:
     '`pesakit reconcile` (or `disbursement.status(ref)`) settles it from the payout history.',

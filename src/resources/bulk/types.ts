@@ -1,4 +1,5 @@
-export type { AirtimeBulkRowInput, PayoutBulkRowInput } from '../../spreadsheets/index.js';
+export type { PayoutBulkRow } from '../../schemas/payout-bulk.js';
+export type { AirtimeBulkRowInput } from '../../spreadsheets/index.js';
 
 /**
  * A row after a run: `success` (debited), `failed` (a definite no, nothing debited), `pending`
