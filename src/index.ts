@@ -214,6 +214,7 @@ export type {
   BulkTotals,
   DisbursementBulkOptions,
   DisbursementBulkResult,
+  PayoutBulkRow,
 } from './resources/bulk/types.js';
 export type { CallOptions } from './resources/call-options.js';
 export { merchantReferenceParam } from './resources/callback-url.js';
