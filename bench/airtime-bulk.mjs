@@ -1,9 +1,11 @@
-// Bulk airtime against a bare loop of `airtime.purchase`, same run, same concurrency, the
-// sandbox in its own process. Both buy airtime for the same distinct numbers, each pass through
-// a fresh client on a fresh SQLite store: the baseline is the loop (the write-ahead record and
-// the send, nothing else); the subject is `airtime.bulkPurchase(rows, { batchId })`, which also
-// checks every row, looks each up for a resume, checks the wallet and emits row events. The
-// sandbox is reset to its seed before each pass. Passes alternate; figures are rows/s.
+// Each bulk product against a bare loop of its single call, same run, same concurrency, the
+// sandbox in its own process: `airtime.bulkPurchase` against `airtime.purchase`, then
+// `disbursement.bulkPay` against `disbursement.pay`. Both sides send to the same distinct numbers,
+// each pass through a fresh client on a fresh SQLite store: the baseline is the loop (the
+// write-ahead record and the send, nothing else); the subject also checks every row, looks each
+// up for a resume, checks the wallet (payouts: reserve each row's float with its intent) and
+// emits row events. The sandbox is reset to its seed before each pass. Passes alternate; figures
+// are rows/s.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,11 +20,15 @@ const rows = Array.from({ length: ROWS }, (_, index) => ({
   // Ending in 1: never one of the sandbox's failing test numbers.
   msisdn: `25575${String(index + 1).padStart(6, '0')}1`,
   amount: 100,
+  name: `Staff ${index + 1}`,
 }));
 
 const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-bulk-'));
 const sandbox = await startSandbox({
-  accounts: [{ product: 'airtime', ...account, status: 'active', balance: 10_000_000 }],
+  accounts: [
+    { product: 'airtime', ...account, status: 'active', balance: 10_000_000 },
+    { product: 'disbursement', ...account, status: 'active', balance: 10_000_000 },
+  ],
 });
 let passes = 0;
 
@@ -38,10 +44,11 @@ async function fresh() {
   const pesakit = new Pesakit({
     environment: 'sandbox',
     baseUrl: sandbox.url,
-    credentials: { airtime: account },
+    credentials: { airtime: account, disbursement: account },
     store,
   });
   await pesakit.airtime.login();
+  await pesakit.disbursement.login();
   return { pesakit, store };
 }
 
@@ -55,20 +62,36 @@ async function timed(buy) {
   return ROWS / seconds;
 }
 
-const loop = (pesakit) =>
-  pool(ROWS, CONCURRENCY, async (index) => {
-    const sale = await pesakit.airtime.purchase(rows[index]);
-    if (sale.status !== 'success') throw new Error(`loop: ${JSON.stringify(sale)}`);
-  });
-const bulk = async (pesakit) => {
-  const result = await pesakit.airtime.bulkPurchase(rows, {
-    batchId: `bench-${passes}`,
-    concurrency: CONCURRENCY,
-  });
-  if (result.totals.succeeded !== ROWS) throw new Error(`bulk: ${JSON.stringify(result.totals)}`);
+const products = {
+  airtime: {
+    title: 'Bulk airtime (`airtime.bulkPurchase`)',
+    single: '`airtime.purchase`',
+    send: async (pesakit, { msisdn, amount }) =>
+      (await pesakit.airtime.purchase({ msisdn, amount })).record.status,
+    bulk: (pesakit, options) => pesakit.airtime.bulkPurchase(rows, options),
+  },
+  payouts: {
+    title: 'Bulk payouts (`disbursement.bulkPay`)',
+    single: '`disbursement.pay`',
+    send: async (pesakit, row) => (await pesakit.disbursement.pay(row)).record.status,
+    bulk: (pesakit, options) => pesakit.disbursement.bulkPay(rows, options),
+  },
 };
 
-try {
+/** One product's batch against a loop of its single call, passes alternating. */
+async function compare(product) {
+  const loop = (pesakit) =>
+    pool(ROWS, CONCURRENCY, async (index) => {
+      const status = await product.send(pesakit, rows[index]);
+      if (status !== 'success') throw new Error(`loop: row ${index + 1} is ${status}`);
+    });
+  const bulk = async (pesakit) => {
+    const result = await product.bulk(pesakit, {
+      batchId: `bench-${passes}`,
+      concurrency: CONCURRENCY,
+    });
+    if (result.totals.succeeded !== ROWS) throw new Error(`bulk: ${JSON.stringify(result.totals)}`);
+  };
   await timed(loop);
   await timed(bulk);
   const rates = { loop: [], bulk: [] };
@@ -80,11 +103,16 @@ try {
   const bulkRate = mean(rates.bulk);
   const loopRate = mean(rates.loop);
   report({
-    benchmark: `Bulk airtime (\`airtime.bulkPurchase\`), ${ROWS} rows, concurrency ${CONCURRENCY}`,
+    benchmark: `${product.title}, ${ROWS} rows, concurrency ${CONCURRENCY}`,
     figure: `${bulkRate.toFixed(0)} rows/s`,
-    baseline: `\`airtime.purchase\` loop ${loopRate.toFixed(0)} rows/s`,
+    baseline: `${product.single} loop ${loopRate.toFixed(0)} rows/s`,
     ratio: bulkRate / loopRate,
   });
+}
+
+try {
+  await compare(products.airtime);
+  await compare(products.payouts);
 } finally {
   await sandbox.close();
   rmSync(directory, { recursive: true, force: true });

@@ -45,6 +45,10 @@ export type {
   WarningEvent,
   WithLastResponse,
 } from './core/transport.js';
+export {
+  BulkInsufficientFundsError,
+  isBulkInsufficientFundsError,
+} from './errors/bulk-insufficient-funds-error.js';
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
 export {
   AmbiguousOutcomeError,
@@ -184,19 +188,25 @@ export type {
   SchedulingStore,
 } from './references/schedule/types.js';
 export type { Airtime } from './resources/airtime.js';
-// Bulk airtime: pesakit.airtime.bulkPurchase, its result and its errors.
+export type {
+  AirtimeBulkPurchase,
+  AirtimeBulkSource,
+} from './resources/bulk/airtime-bulk.js';
+// Bulk sends: airtime.bulkPurchase and disbursement.bulkPay, their results and errors.
 export {
   BatchMismatchError,
   type BatchRowMismatch,
   isBatchMismatchError,
-} from './resources/airtime-bulk/batch-mismatch-error.js';
-export { BulkInsufficientFundsError } from './resources/airtime-bulk/bulk-insufficient-funds-error.js';
-export type { AirtimeBulkPurchase } from './resources/airtime-bulk/bulk-purchase.js';
+} from './resources/bulk/batch-mismatch-error.js';
 export {
   BulkValidationError,
   isBulkValidationError,
-} from './resources/airtime-bulk/bulk-validation-error.js';
-export type { AirtimeBulkSource } from './resources/airtime-bulk/load-rows.js';
+} from './resources/bulk/bulk-validation-error.js';
+export {
+  type DisbursementBulkPay,
+  type DisbursementBulkSource,
+  estimatedCharge,
+} from './resources/bulk/payout-bulk.js';
 export type {
   AirtimeBulkEvents,
   AirtimeBulkOptions,
@@ -204,7 +214,15 @@ export type {
   AirtimeBulkResult,
   AirtimeBulkRowOutcome,
   AirtimeBulkTotals,
-} from './resources/airtime-bulk/types.js';
+  BulkEvents,
+  BulkRowOutcome,
+  BulkRowStatus,
+  BulkStopReason,
+  BulkTotals,
+  DisbursementBulkOptions,
+  DisbursementBulkResult,
+  PayoutBulkRow,
+} from './resources/bulk/types.js';
 export type { CallOptions } from './resources/call-options.js';
 export { merchantReferenceParam } from './resources/callback-url.js';
 export type { Collection } from './resources/collection.js';

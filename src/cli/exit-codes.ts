@@ -9,22 +9,27 @@ export const exitCodes = {
   needsReview: 3,
 } as const;
 
-/** The exit codes of `pesakit airtime bulk`: 0, 1 and 2 as above, then what the rows need. */
+/** The exit codes of `pesakit airtime|disbursement bulk`: 0, 1 and 2 as above, then what the rows need. */
 export const bulkExitCodes = {
   ok: 0,
   runError: 1,
   usage: 2,
   /** Every row has a final outcome and at least one `failed` (the vendor or platform said no). */
   rowsFailed: 3,
-  /** At least one row is `unknown` (reconcile, then review) or `skipped` (rerun the batch). */
+  /** A row is `pending`/`unknown` (reconcile, then review) or `skipped` (rerun the batch). */
   rowsOpen: 4,
   /** Refused before anything was stored or sent: bad rows, an unreadable file, a short wallet… */
   refused: 5,
 } as const;
 
 /** The code for a batch that ran: open rows first (they need action), then failures. */
-export function exitCodeOf(totals: { failed: number; unknown: number; skipped: number }) {
-  if (totals.unknown > 0 || totals.skipped > 0) return bulkExitCodes.rowsOpen;
+export function exitCodeOf(totals: {
+  failed: number;
+  pending: number;
+  unknown: number;
+  skipped: number;
+}) {
+  if (totals.pending > 0 || totals.unknown > 0 || totals.skipped > 0) return bulkExitCodes.rowsOpen;
   if (totals.failed > 0) return bulkExitCodes.rowsFailed;
   return bulkExitCodes.ok;
 }

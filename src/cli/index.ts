@@ -3,6 +3,7 @@ import { tolerateClosedOutput } from './closed-output.js';
 import { registerAirtimeCommand } from './commands/airtime.js';
 import { registerDashboardCommand } from './commands/dashboard.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerDisbursementCommand } from './commands/disbursement.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerReconcileCommand } from './commands/reconcile.js';
 import { registerReviewCommand } from './commands/review.js';
@@ -27,5 +28,6 @@ registerReconcileCommand(program);
 registerReviewCommand(program);
 registerAirtimeCommand(program);
 registerDashboardCommand(program);
+registerDisbursementCommand(program);
 
 await program.parseAsync(process.argv);

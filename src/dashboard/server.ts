@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import helmet from '@fastify/helmet';
 import Fastify from 'fastify';
-import { withoutPhoneNumbers } from '../internal/phone-numbers.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { createHostGuard } from '../internal/host-guard.js';
+import { withoutPhoneNumbers } from '../internal/phone-numbers.js';
 import type { ReferenceStore } from '../references/types.js';
 import { DashboardAccess, dashboardToken } from './access.js';
 import { registerDashboardApi } from './api.js';

@@ -1,5 +1,5 @@
 import { type Endpoint, type EndpointId, endpoints, type Product } from '../core/endpoints.js';
-import { airtimeBulkPaymentEndpoint } from '../resources/airtime-bulk/bulkpayment-endpoint.js';
+import { airtimeBulkPaymentEndpoint } from '../resources/bulk/bulkpayment-endpoint.js';
 import { buildOperation } from './operation.js';
 import { pathTemplate } from './path-template.js';
 import { SchemaComponents, toOpenApiSchema } from './schema-components.js';

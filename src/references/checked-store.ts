@@ -13,6 +13,7 @@ import {
   isLookupable,
   type ParsedAnswerWrite,
   type ParsedClaim,
+  type ParsedIntent,
   type ParsedTransition,
   parseAnswerWrite,
   parseCheckTime,
@@ -56,6 +57,7 @@ import type {
   TransactionStatus,
   TransitionDetails,
 } from './types.js';
+import { parseWalletBalance, type WalletFloatState } from './wallet-float.js';
 
 type Maybe<T> = T | Promise<T>;
 /** A write's result; `from` is the status it found, for the transition it publishes. */
@@ -86,7 +88,14 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   abstract readonly inbox: CallbackInbox;
   protected abstract readonly effects: EffectsPart;
   protected abstract now(): Date;
-  protected abstract writeIntent(intent: TransactionIntent): Promise<TransactionRecord>;
+  protected abstract writeIntent(intent: ParsedIntent): Promise<TransactionRecord>;
+  /** The account's debits so far (cents), a mark to take those made during a read off it. */
+  protected abstract walletDebits(account: string): Maybe<number>;
+  protected abstract writeWalletBalance(
+    account: string,
+    cents: number,
+    debitsBefore: number,
+  ): Maybe<WalletFloatState>;
   protected abstract attach(reference: string, refs: References): Promise<TransactionRecord>;
   protected abstract move(
     reference: string,
@@ -118,6 +127,14 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   abstract close(): Promise<void>;
   async createIntent(intent: TransactionIntent): Promise<TransactionRecord> {
     return this.writeIntent(parseIntent(intent));
+  }
+  async recordWalletBalance(
+    account: string,
+    readBalance: () => Promise<number>,
+  ): Promise<WalletFloatState> {
+    const debitsBefore = await this.walletDebits(parseWalletBalance(account, 0).account);
+    const parsed = parseWalletBalance(account, await readBalance());
+    return this.writeWalletBalance(parsed.account, parsed.balance, debitsBefore);
   }
   async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
     const reference = parseMerchantReference('attachReferences', merchantReference);

@@ -1,6 +1,7 @@
 /** Every store checks its arguments with these first, so all refuse the same input alike. */
 export {
   isLookupable,
+  type ParsedIntent,
   parseIntent,
   parseMerchantReference,
   productOfFlow,

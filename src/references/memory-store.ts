@@ -8,7 +8,7 @@ import {
 } from './checked-store.js';
 import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
-import type { ParsedAnswerWrite, ParsedTransition } from './input-rules.js';
+import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
 import type { FinalRow } from './operations-report.js';
 import { byCreation, compareForReconciliation } from './reconciliation-order.js';
@@ -26,13 +26,8 @@ import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
 import type { LeasedRecord } from './schedule/types.js';
 import { providerOf, summarizeRecords } from './summary.js';
-import type {
-  ReferenceField,
-  References,
-  StoreSummary,
-  TransactionIntent,
-  TransactionRecord,
-} from './types.js';
+import type { ReferenceField, References, StoreSummary, TransactionRecord } from './types.js';
+import { floatShort, reservationEnd, type WalletFloatState } from './wallet-float.js';
 
 export interface MemoryReferenceStoreOptions {
   /** @default () => new Date() */
@@ -50,6 +45,9 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly #clock: () => Date;
   readonly inbox: CallbackInbox;
   readonly #schedule = new MemorySchedule();
+  /** Account → last balance read, and merchant reference → the float its payout holds (cents). */
+  readonly #wallets = new Map<string, { cents: number; debited: number }>();
+  readonly #reservations = new Map<string, { account: string; cents: number }>();
   protected readonly effects: MemoryEffects;
   constructor(options: MemoryReferenceStoreOptions = {}) {
     super();
@@ -60,9 +58,33 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   protected now(): Date {
     return this.#clock();
   }
-  protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
+  protected walletDebits(account: string): number {
+    return this.#wallets.get(account)?.debited ?? 0;
+  }
+  protected writeWalletBalance(account: string, read: number, before: number): WalletFloatState {
+    const debited = this.walletDebits(account);
+    const cents = read - (debited - before);
+    this.#wallets.set(account, { cents, debited });
+    return { balance: cents / 100, reserved: this.#reserved(account) / 100 };
+  }
+  #reserved(account: string): number {
+    let cents = 0;
+    for (const held of this.#reservations.values())
+      if (held.account === account) cents += held.cents;
+    return cents;
+  }
+  protected async writeIntent(parsed: ParsedIntent): Promise<TransactionRecord> {
     if (this.#records.has(parsed.merchantReference)) {
       throw new DuplicateReferenceError(parsed.merchantReference);
+    }
+    const { reservation } = parsed;
+    if (reservation !== undefined) {
+      const balance = this.#wallets.get(reservation.account)?.cents ?? 0;
+      const reserved = this.#reserved(reservation.account);
+      if (balance - reserved < reservation.cents) {
+        throw floatShort(balance, reserved, reservation.cents);
+      }
+      this.#reservations.set(parsed.merchantReference, reservation);
     }
     const now = this.now();
     const record: TransactionRecord = {
@@ -150,7 +172,19 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     if (change === undefined) return { record: copyRecord(record), changed: false, from };
     Object.assign(record, change);
     this.effects.forget(reference);
+    this.#endReservation(record);
     return { record: copyRecord(record), changed: true, from };
+  }
+  #endReservation(record: TransactionRecord): void {
+    const held = this.#reservations.get(record.merchantReference);
+    const end = reservationEnd(record.status);
+    if (held === undefined || end === undefined) return;
+    this.#reservations.delete(record.merchantReference);
+    const wallet = this.#wallets.get(held.account);
+    if (end === 'debit' && wallet !== undefined) {
+      wallet.cents -= held.cents;
+      wallet.debited += held.cents;
+    }
   }
   protected lookup(field: ReferenceField, value: string): TransactionRecord | undefined {
     const owner = field === 'merchantReference' ? value : this.#owners.get(value);
@@ -199,6 +233,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     const record = this.#require(reference);
     Object.assign(record, resolution(record, decision, this.now()));
     this.effects.forget(reference);
+    this.#endReservation(record);
     return copyRecord(record);
   }
   protected summaryOf(): StoreSummary {

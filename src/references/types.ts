@@ -4,6 +4,7 @@ import type { CallbackInbox } from './inbox/types.js';
 import type { OperationsReport, OperationsReportOptions } from './operations-report.js';
 import type { Resolution, ReviewQueue, ReviewVerdict } from './review.js';
 import type { SchedulingStore } from './schedule/types.js';
+import type { WalletFloat, WalletReservation } from './wallet-float.js';
 
 /**
  * `initiating` (stored, being sent), `pending` (accepted, outcome not known), `unknown` (no
@@ -83,6 +84,8 @@ export interface TransactionIntent {
   amount: number;
   msisdn?: string;
   metadata?: Record<string, string>;
+  /** Float to hold for a payout until it is final; refused when the wallet's free float is short. */
+  reservation?: WalletReservation;
 }
 
 export interface TransitionDetails {
@@ -161,7 +164,8 @@ export interface ReferenceStore
   extends TransactionRecords,
     ReviewQueue,
     EffectOutbox,
-    SchedulingStore {
+    SchedulingStore,
+    WalletFloat {
   readonly inbox: CallbackInbox;
   /** A closed store must not be used again. */
   close(): Promise<void>;

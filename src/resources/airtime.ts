@@ -6,9 +6,12 @@ import type {
   RechargeCallback,
   RechargeRequest,
 } from '../schemas/airtime.js';
-import { type AirtimeBulkPurchase, startBulkPurchase } from './airtime-bulk/bulk-purchase.js';
-import type { AirtimeBulkSource } from './airtime-bulk/load-rows.js';
-import type { AirtimeBulkOptions } from './airtime-bulk/types.js';
+import {
+  type AirtimeBulkPurchase,
+  type AirtimeBulkSource,
+  startBulkPurchase,
+} from './bulk/airtime-bulk.js';
+import type { AirtimeBulkOptions } from './bulk/types.js';
 import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
@@ -75,8 +78,8 @@ export class Airtime {
 
   /**
    * Sends airtime to every row of a batch (rows, or an .xlsx/.csv path or bytes), each stored
-   * under `<batchId>:<row>`, all checked first. Rerun the `batchId` after a crash: stored rows
-   * are reported, never resent. Emits `row` and `progress`. See docs/airtime-bulk.md.
+   * under `airtime:<batchId>:<row>`, all checked first. Rerun the `batchId` after a crash: stored rows
+   * are reported, never resent. Emits `row` and `progress`. See docs/bulk.md.
    */
   bulkPurchase(source: AirtimeBulkSource, options?: AirtimeBulkOptions): AirtimeBulkPurchase {
     return startBulkPurchase(

@@ -12,6 +12,12 @@ import type { DisbursementPayment, DisbursementRequest } from '../schemas/disbur
 import { fieldErrorsFrom } from '../schemas/error-body.js';
 import type { PageRequest } from '../schemas/pagination.js';
 import { payableMsisdnSchema } from '../schemas/provider.js';
+import {
+  type DisbursementBulkPay,
+  type DisbursementBulkSource,
+  startBulkPay,
+} from './bulk/payout-bulk.js';
+import type { DisbursementBulkOptions } from './bulk/types.js';
 import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
@@ -108,6 +114,15 @@ export class Disbursement {
       },
       options,
     );
+  }
+
+  /**
+   * Pays every row of a batch (rows, or an .xlsx/.csv path or bytes: msisdn, amount, name,
+   * reference?), each one `pay` under `payout:<batchId>:<row>`, all checked first, the wallet's
+   * float reserved per row. Rerun the `batchId` to resume: no row is paid twice. See docs/bulk.md.
+   */
+  bulkPay(source: DisbursementBulkSource, options?: DisbursementBulkOptions): DisbursementBulkPay {
+    return startBulkPay(this.#context, this, source, options);
   }
 
   /** The user's payouts, newest first: await it for one page, `for await` it for all. */

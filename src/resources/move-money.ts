@@ -25,6 +25,7 @@ import type {
   TransactionStatus,
 } from '../references/index.js';
 import { contradictions, contradictionVerdict, type ReviewVerdict } from '../references/review.js';
+import type { WalletReservation } from '../references/wallet-float.js';
 import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferencePattern } from './merchant-reference.js';
@@ -117,6 +118,8 @@ export async function moveMoney<K extends EndpointId>(
 
   const { amount, msisdn, metadata: kept } = movement.intent(movement.body);
   const metadata = kept || options.metadata ? { ...kept, ...options.metadata } : undefined;
+  // A bulk payout's float, held in the intent's own write (not a public option).
+  const { reservation } = options as { reservation?: WalletReservation };
   await context.store.createIntent({
     merchantReference,
     product: endpoint.product,
@@ -124,6 +127,7 @@ export async function moveMoney<K extends EndpointId>(
     amount,
     ...(msisdn === undefined ? {} : { msisdn }),
     ...(metadata === undefined ? {} : { metadata }),
+    ...(reservation === undefined ? {} : { reservation }),
   });
 
   let response: WithLastResponse<ResponseOf<K>>;

@@ -20,7 +20,7 @@ export const airtimeBulkRowSchema = z.object({
 });
 export type AirtimeBulkRow = z.infer<typeof airtimeBulkRowSchema>;
 
-/** No `:`: a row's merchant reference `<batchId>:<row>` must split back unambiguously. */
+/** No `:`: a row's merchant reference `airtime:<batchId>:<row>` must split back unambiguously. */
 export const airtimeBulkBatchIdSchema = z
   .string({ error: 'The batch_id must be a string.' })
   .regex(/^[A-Za-z0-9_.-]{1,64}$/, {
@@ -36,7 +36,7 @@ export const airtimeBulkRowResultSchema = z.looseObject({
   msisdn: z.string(),
   amount: z.number(),
   reference: z.string().nullable(),
-  /** `<batchId>:<row>`, as the SDK names the same row. */
+  /** `airtime:<batchId>:<row>`, as the SDK names the same row. */
   merchant_reference: z.string(),
   status: airtimeBulkRowStatusSchema,
   message: z.string(),

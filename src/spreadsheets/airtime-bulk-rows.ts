@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   AIRTIME_BULK_MAX_ROWS,
   type AirtimeBulkRow,
@@ -5,7 +6,7 @@ import {
 } from '../schemas/airtime-bulk.js';
 import { type FieldErrors, fieldErrorsFrom } from '../schemas/error-body.js';
 import { cellValue } from './cells.js';
-import { type ReadSheetOptions, readSheetRows } from './read-sheet.js';
+import { type ReadSheetOptions, readSheetRows, type SheetColumns } from './read-sheet.js';
 import type { SheetFormat } from './sheet-format.js';
 
 /** A bulk row given in code (an array source): the values a purchase takes, plus a label. */
@@ -22,14 +23,19 @@ export interface ParsedAirtimeBulkRow {
 
 export type ParsedAirtimeBulkFile = { format: SheetFormat; rows: ParsedAirtimeBulkRow[] };
 
+export const airtimeBulkColumns = {
+  msisdn: 'text',
+  amount: 'number',
+  reference: 'optional text',
+} as const;
+
 /** Reads a bulk airtime `.xlsx`/`.csv` (`msisdn`, `amount`, `reference?`); does not judge rows. */
 export function readAirtimeBulkFile(
   bytes: Uint8Array,
   options: ReadSheetOptions = {},
 ): Promise<ParsedAirtimeBulkFile> {
-  const columns = { msisdn: 'text', amount: 'number', reference: 'optional text' } as const;
   const maxRows = options.maxRows ?? AIRTIME_BULK_MAX_ROWS;
-  return readSheetRows<ParsedAirtimeBulkRow>(bytes, columns, { ...options, maxRows });
+  return readSheetRows<ParsedAirtimeBulkRow>(bytes, airtimeBulkColumns, { ...options, maxRows });
 }
 
 /** A row that breaks a rule: where it is, which field, and a message that names both. */
@@ -57,20 +63,31 @@ export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulk
   rows: Array<AirtimeBulkRow & { row: number }>;
   problems: BulkRowProblem[];
 } {
-  const valid: Array<AirtimeBulkRow & { row: number }> = [];
+  return validateBulkRows(rows, airtimeBulkRowSchema, airtimeBulkColumns, false);
+}
+
+/** Any product's rows by its schema and columns; `copies`: a row repeating an earlier one is refused. */
+export function validateBulkRows<Row extends { reference?: string | undefined }>(
+  rows: ReadonlyArray<{ row: number; line?: number }>,
+  schema: z.ZodType<Row>,
+  columns: SheetColumns,
+  copies: boolean,
+): { rows: Array<Row & { row: number }>; problems: BulkRowProblem[] } {
+  const valid: Array<Row & { row: number }> = [];
   const problems: BulkRowProblem[] = [];
   const referenceRows = new Map<string, number>();
+  const rowsByContent = new Map<string, number>();
   for (const input of rows) {
     const { row, line } = input;
     const found: Array<[field: string, message: string]> = [];
-    const candidate = {
-      msisdn: cellValue(input.msisdn, 'text'),
-      amount: cellValue(input.amount, 'number'),
-      reference: cellValue(input.reference, 'text'),
-    };
+    const candidate: Record<string, unknown> = {};
+    for (const [column, kind] of Object.entries(columns)) {
+      const cell = (input as unknown as Record<string, unknown>)[column];
+      candidate[column] = cellValue(cell, kind === 'number' ? 'number' : 'text');
+    }
     const { amount } = candidate;
     if (typeof amount === 'string') found.push(['amount', amountTextProblem(amount)]);
-    const parsed = airtimeBulkRowSchema.safeParse(candidate);
+    const parsed = schema.safeParse(candidate);
     const errors = parsed.success ? {} : fieldErrorsFrom(parsed.error, candidate);
     for (const [field, messages] of Object.entries(errors)) {
       if (field === 'amount' && typeof amount === 'string') continue;
@@ -82,6 +99,16 @@ export function validateAirtimeBulkRows(rows: ReadonlyArray<UncheckedAirtimeBulk
     if (first !== undefined) {
       const why = `is already used by row ${first}; each row's reference must be unique.`;
       found.push(['reference', `The reference "${reference}" ${why}`]);
+    }
+    const content = copies && parsed.success ? JSON.stringify(parsed.data) : undefined;
+    const copied = content === undefined ? undefined : rowsByContent.get(content);
+    if (content !== undefined && copied === undefined) rowsByContent.set(content, row);
+    if (copied !== undefined) {
+      const why = `repeats row ${copied} (same msisdn, amount, name and reference): paid twice if kept.`;
+      found.push([
+        'msisdn',
+        `This row ${why} Remove the copy, or give each row its own reference.`,
+      ]);
     }
     const at = line === undefined ? { row } : { row, line };
     const where = line === undefined ? `Row ${row}` : `Row ${row} (line ${line})`;

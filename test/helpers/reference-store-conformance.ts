@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { isBulkInsufficientFundsError } from '../../src/errors/bulk-insufficient-funds-error.js';
 import { isDuplicateReferenceError } from '../../src/errors/duplicate-reference-error.js';
 import { isInvalidTransitionError } from '../../src/errors/invalid-transition-error.js';
 import {
@@ -680,6 +681,101 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
           expect(isStoreInputError(error)).toBe(true);
           expect((error as StoreInputError).errors['hours']?.[0]).toMatch(/from 1 to 168/);
         }
+      });
+    });
+
+    describe('wallet float: a payout holds its amount plus charge until it is final', () => {
+      const payout = (reference: string, amount: number, held: number): TransactionIntent => ({
+        merchantReference: reference,
+        product: 'disbursement',
+        flow: 'disbursement',
+        amount,
+        msisdn: '255754123456',
+        reservation: { account: 'payouts@duka.co.tz', amount: held },
+      });
+
+      it('refuses an intent the free float does not cover, storing nothing', async () => {
+        const store = await open();
+        expect(await store.recordWalletBalance('payouts@duka.co.tz', async () => 2500)).toEqual({
+          balance: 2500,
+          reserved: 0,
+        });
+        await store.createIntent(payout('pay-1', 1000, 1100));
+        await store.createIntent(payout('pay-2', 1000, 1100));
+        const refused = await failure(store.createIntent(payout('pay-3', 200, 300.5)));
+        expect(isBulkInsufficientFundsError(refused)).toBe(true);
+        expect(refused).toMatchObject({ balance: 300, required: 300.5, shortfall: 0.5 });
+        expect(await store.get('pay-3')).toBeUndefined();
+        await store.createIntent(payout('pay-4', 200, 300));
+        expect(await store.recordWalletBalance('payouts@duka.co.tz', async () => 2500.5)).toEqual({
+          balance: 2500.5,
+          reserved: 2500,
+        });
+        // Another account's float is its own.
+        await store.recordWalletBalance('other@duka.co.tz', async () => 100);
+        expect(
+          isBulkInsufficientFundsError(
+            await failure(
+              store.createIntent({
+                ...payout('pay-5', 50, 150),
+                reservation: { account: 'other@duka.co.tz', amount: 150 },
+              }),
+            ),
+          ),
+        ).toBe(true);
+      });
+
+      it('success takes the float off the balance, failed releases it, pending and unknown keep it', async () => {
+        const store = await open();
+        await store.recordWalletBalance('payouts@duka.co.tz', async () => 10_000);
+        for (const reference of ['paid', 'refused', 'waiting', 'lost', 'disputed']) {
+          await store.createIntent(payout(reference, 1000, 1100));
+        }
+        await store.transition('paid', 'success');
+        await store.transition('refused', 'failed');
+        await store.transition('waiting', 'pending');
+        await store.transition('lost', 'unknown');
+        await store.transition('disputed', 'needs_review', { reason: 'differs', review: verdict });
+        expect(await store.recordWalletBalance('payouts@duka.co.tz', async () => 8900)).toEqual({
+          balance: 8900,
+          reserved: 3300,
+        });
+        await store.attachAndTransition('waiting', { refid: 'R-9' }, 'success');
+        await store.resolve('disputed', 'failed', { note: 'not paid', by: 'ops' });
+        await store.transition('lost', 'failed');
+        const freed = await store.createIntent(payout('next', 7000, 7700));
+        expect(freed.status).toBe('initiating');
+        // 8900 read, less the success since (1100), less the new hold: 100 left.
+        expect(
+          isBulkInsufficientFundsError(await failure(store.createIntent(payout('over', 1, 101)))),
+        ).toBe(true);
+      });
+
+      it('a payout that becomes final while the balance is read is taken off what was read', async () => {
+        const store = await open();
+        await store.recordWalletBalance('payouts@duka.co.tz', async () => 10_000);
+        await store.createIntent(payout('racing', 1000, 1100));
+        const state = await store.recordWalletBalance('payouts@duka.co.tz', async () => {
+          // The platform answered the read before this payout's debit; the store saw it after.
+          await store.transition('racing', 'success');
+          return 10_000;
+        });
+        expect(state).toEqual({ balance: 8900, reserved: 0 });
+      });
+
+      it('refuses a reservation without an account or with a negative balance, naming the field', async () => {
+        const store = await open();
+        const bad = await failure(
+          store.createIntent({
+            ...payout('bad', 10, 110),
+            reservation: { account: '', amount: 110 },
+          }),
+        );
+        expect(isStoreInputError(bad)).toBe(true);
+        expect((bad as StoreInputError).errors).toHaveProperty(['reservation.account']);
+        expect(
+          isStoreInputError(await failure(store.recordWalletBalance('a', async () => -1))),
+        ).toBe(true);
       });
     });
 

@@ -203,7 +203,7 @@ describe('an airtime answer that contradicts the request', () => {
       concurrency: 1,
     });
     expect(result.rows[0]?.status).not.toBe('success');
-    expect((await store.get('lies:1'))?.status).toBe('needs_review');
+    expect((await store.get('airtime:lies:1'))?.status).toBe('needs_review');
   });
 });
 

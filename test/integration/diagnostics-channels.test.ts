@@ -2,7 +2,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import type { Pesakit } from '../../src/client.js';
-import { AirtimeBulkPurchase } from '../../src/resources/airtime-bulk/bulk-purchase.js';
+import { BulkBatch } from '../../src/resources/bulk/bulk-run.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { eventually, type ReceiverServer, serveReceiver } from '../callbacks/receiver-server.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
@@ -261,7 +261,7 @@ describe('diagnostics channels', () => {
       expect.objectContaining({ merchantReference: 'obs-payout', source: 'answer' }),
     );
     const bulk = pesakit.airtime.bulkPurchase([]);
-    expect(bulk).toBeInstanceOf(AirtimeBulkPurchase);
+    expect(bulk).toBeInstanceOf(BulkBatch);
     await expect(bulk).rejects.toThrow();
     await eventually(() => ended(seen, 'pesakit.operation').length === 2, 5_000, 'the bulk run');
     expect(ended(seen, 'pesakit.operation').at(-1)?.fields).toMatchObject({

@@ -74,7 +74,7 @@ describe('bulk airtime: every row runs purchase rules 4–7', () => {
       msisdn: numbered(42),
       amount: 141,
       reference: 'staff-42',
-      merchant_reference: 'payroll-2026-11:42',
+      merchant_reference: 'airtime:payroll-2026-11:42',
       status: 'success',
       payment: { msisdn: numbered(42), amount: 141, provider: 'vodacom', status: 'success' },
     });
@@ -103,8 +103,8 @@ describe('bulk airtime: every row runs purchase rules 4–7', () => {
     expect(
       body.rows.map((row) => [row.merchant_reference, row.reference, row.payment.provider]),
     ).toEqual([
-      [`${body.batch.id}:1`, null, 'airtel'],
-      [`${body.batch.id}:2`, null, 'tigo'],
+      [`airtime:${body.batch.id}:1`, null, 'airtel'],
+      [`airtime:${body.batch.id}:2`, null, 'tigo'],
     ]);
     expect(balance()).toBe(7000);
   });

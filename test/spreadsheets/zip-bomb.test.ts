@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadRows } from '../../src/resources/bulk/load-rows.js';
+import { payoutBulkRows } from '../../src/resources/bulk/payout-bulk.js';
 import { isSpreadsheetError, readAirtimeBulkFile } from '../../src/spreadsheets/index.js';
 import { loadExcelJs } from '../../src/spreadsheets/xlsx.js';
 import { MAX_INFLATED_BYTES } from '../../src/spreadsheets/zip-inflate-budget.js';
@@ -23,6 +25,11 @@ describe('an .xlsx that inflates past the limit is refused while inflating', () 
     expect(result.message).toContain(`${MAX_INFLATED_BYTES} bytes (32 MiB)`);
     expect(result.peakGrowth).toBeLessThan(128 * 1024 * 1024);
   }, 60_000);
+
+  it('a payout file is read under the same budget: the bomb is refused too_large', async () => {
+    const error = await loadRows(payoutBulkRows, zipBombXlsx(), 'xlsx').catch((e: unknown) => e);
+    expect(isSpreadsheetError(error) && error.code).toBe('too_large');
+  });
 
   it('a real workbook inflates within the budget and reads', async () => {
     const file = await xlsxOf([

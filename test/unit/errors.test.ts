@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { BulkInsufficientFundsError } from '../../src/errors/bulk-insufficient-funds-error.js';
 import {
   AmbiguousOutcomeError,
   AnswerContradictsRequestError,
@@ -47,9 +48,8 @@ import {
 } from '../../src/errors/index.js';
 import { LeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
 import type { TransactionRecord } from '../../src/references/types.js';
-import { BatchMismatchError } from '../../src/resources/airtime-bulk/batch-mismatch-error.js';
-import { BulkInsufficientFundsError } from '../../src/resources/airtime-bulk/bulk-insufficient-funds-error.js';
-import { BulkValidationError } from '../../src/resources/airtime-bulk/bulk-validation-error.js';
+import { BatchMismatchError } from '../../src/resources/bulk/batch-mismatch-error.js';
+import { BulkValidationError } from '../../src/resources/bulk/bulk-validation-error.js';
 import { SpreadsheetError } from '../../src/spreadsheets/spreadsheet-error.js';
 
 const request = { method: 'POST', path: '/api/sandbox/disbursement/payment' };
@@ -371,7 +371,7 @@ describe('Every exported error class has its own code, listed in docs/errors.md'
     respond(422, { message: 'Declined.', code: 'insufficient_funds' }),
     new LeaseLostError('order-1'),
     new BatchMismatchError('batch-1', []),
-    new BulkValidationError([problem]),
+    new BulkValidationError('airtimeBulkPurchase', [problem]),
     new BulkInsufficientFundsError(1, 2),
     ...spreadsheetCodes.map((code) => new SpreadsheetError(code, 'x')),
   ];

@@ -86,11 +86,3 @@ export const platformEnvironment = environmentHelp([
   ),
   ['PESAKIT_API_KEY', 'the x-api-key of pay_mobile collections'],
 ]);
-
-export const airtimeEnvironment = environmentHelp([
-  ['PESAKIT_STORE', 'the store, when --store is not given'],
-  ['PESAKIT_BASE_URL', 'the sandbox origin, when --base-url is not given'],
-  ['PESAKIT_AIRTIME_EMAIL', "the airtime account's email"],
-  ['PESAKIT_AIRTIME_PASSWORD', "the airtime account's password"],
-  ['PESAKIT_AIRTIME_BASE_URL', 'the airtime host (production)'],
-]);

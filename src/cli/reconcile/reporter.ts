@@ -1,3 +1,4 @@
+import { withoutPhoneNumbers } from '../../internal/phone-numbers.js';
 import type { TransactionRecord } from '../../references/index.js';
 import type { ReviewVerdict } from '../../references/review.js';
 import {
@@ -9,7 +10,6 @@ import {
   writeJsonLine,
 } from '../output.js';
 import { type PassCounts, type RunOutcome, recordFields } from './pass-counts.js';
-import { withoutPhoneNumbers } from '../../internal/phone-numbers.js';
 
 export type { ReporterStreams } from '../output.js';
 

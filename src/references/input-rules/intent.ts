@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { amountSchema } from '../../schemas/amount.js';
 import { msisdnSchema } from '../../schemas/msisdn.js';
 import type { Flow, TransactionIntent } from '../types.js';
+import { type ParsedReservation, reservationSchema } from '../wallet-float.js';
 import { parse, referenceSchema } from './common.js';
 
 /** The product each flow belongs to; a mismatch means the caller mixed two transactions up. */
@@ -43,14 +44,20 @@ const intentSchema = z
     amount: amountSchema,
     msisdn: msisdnSchema.optional(),
     metadata: metadataSchema.optional(),
+    reservation: reservationSchema.optional(),
   })
   .refine((intent) => productOfFlow[intent.flow] === intent.product, {
     error: 'does not belong to the given product',
     path: ['flow'],
   });
 
-export function parseIntent(input: TransactionIntent): TransactionIntent {
-  return parse('createIntent', 'intent', intentSchema, input) as TransactionIntent;
+/** An intent checked; its reservation in whole cents. */
+export type ParsedIntent = Omit<TransactionIntent, 'reservation'> & {
+  reservation?: ParsedReservation;
+};
+
+export function parseIntent(input: TransactionIntent): ParsedIntent {
+  return parse('createIntent', 'intent', intentSchema, input) as ParsedIntent;
 }
 
 const merchantReferenceSchema = z.object({ merchantReference: referenceSchema });

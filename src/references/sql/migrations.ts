@@ -121,6 +121,23 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     )
     .execute();
   await index('pesakit_callback_inbox', 'due', ['status', 'due_at']);
+  // Bulk payouts' float: the last balance read per disbursement account, and what open payouts hold.
+  await db.schema
+    .createTable('pesakit_wallets')
+    .addColumn('account', 'text', (c) => c.notNull())
+    .addColumn('balance_cents', cents, (c) => c.notNull())
+    .addColumn('debited_cents', cents, (c) => c.notNull().defaultTo(0))
+    .addColumn('read_at', instant, (c) => c.notNull())
+    .addPrimaryKeyConstraint('pesakit_wallets_pkey', ['account'])
+    .execute();
+  await db.schema
+    .createTable('pesakit_wallet_reservations')
+    .addColumn('merchant_reference', 'text', (c) => c.notNull())
+    .addColumn('account', 'text', (c) => c.notNull())
+    .addColumn('cents', cents, (c) => c.notNull())
+    .addPrimaryKeyConstraint('pesakit_wallet_reservations_pkey', ['merchant_reference'])
+    .execute();
+  await index('pesakit_wallet_reservations', 'account', ['account']);
   // prune(): partial, so an acknowledgement pays nothing for it.
   await db.schema
     .createIndex('pesakit_callback_inbox_finished_idx')

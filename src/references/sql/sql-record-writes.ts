@@ -4,10 +4,11 @@ import { isInvalidTransitionError } from '../../errors/invalid-transition-error.
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import { amountToCents } from '../../schemas/amount.js';
 import { CheckedReferenceStore, type Moved, type ParsedResolve } from '../checked-store.js';
-import type { ParsedAnswerWrite, ParsedTransition } from '../input-rules.js';
+import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from '../input-rules.js';
 import { resolution, type StatusChange, statusChange } from '../record-changes.js';
 import { providerOf } from '../summary.js';
-import type { References, TransactionIntent, TransactionRecord } from '../types.js';
+import type { References, TransactionRecord } from '../types.js';
+import type { WalletFloatState } from '../wallet-float.js';
 import { effectColumns } from './effects.js';
 import {
   claimReferences,
@@ -20,6 +21,7 @@ import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
 import { type StoreDatabase, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
+import { endReservation, reserveFloat, walletDebits, writeWalletBalance } from './wallet-float.js';
 
 /**
  * Record writes: each one transaction that locks the record, decides with the memory store's
@@ -27,39 +29,63 @@ import { uniqueViolationColumn } from './unique-violation.js';
  */
 export abstract class SqlRecordWrites extends CheckedReferenceStore {
   protected abstract readonly sql: SqlStoreContext;
-  protected async writeIntent(parsed: TransactionIntent): Promise<TransactionRecord> {
-    const now = this.sql.instant(this.sql.now());
+  protected walletDebits(account: string): Promise<number> {
+    return walletDebits(this.sql.open(), account);
+  }
+  protected writeWalletBalance(
+    account: string,
+    cents: number,
+    before: number,
+  ): Promise<WalletFloatState> {
+    const { dialect } = this.sql;
+    const readAt = this.sql.instant(this.sql.now());
+    return writeWalletBalance(this.sql.open(), dialect, { account, cents, before, readAt });
+  }
+  protected async writeIntent(parsed: ParsedIntent): Promise<TransactionRecord> {
+    const { reservation } = parsed;
     try {
-      const row = await this.sql
+      if (reservation === undefined) return await this.#insertIntent(this.sql.open(), parsed);
+      // The intent and its float in one commit: neither is ever stored without the other.
+      return await this.sql
         .open()
-        .insertInto(transactionsTable)
-        .values({
-          merchant_reference: parsed.merchantReference,
-          product: parsed.product,
-          flow: parsed.flow,
-          amount_cents: amountToCents(parsed.amount),
-          msisdn: parsed.msisdn ?? null,
-          provider: providerOf(parsed.msisdn),
-          status: 'initiating',
-          status_reason: null,
-          created_at: now,
-          updated_at: now,
-          check_count: 0,
-          last_payload: null,
-          metadata: JSON.stringify(parsed.metadata ?? {}),
-          effect_status: 'none',
-          effect_attempts: 0,
-          check_log_seq: 0,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toRecord(row);
+        .transaction()
+        .execute(async (trx) => {
+          const record = await this.#insertIntent(trx, parsed);
+          await reserveFloat(trx, this.sql.dialect, parsed.merchantReference, reservation);
+          return record;
+        });
     } catch (error) {
       if (uniqueViolationColumn(error) === 'merchant_reference') {
         throw new DuplicateReferenceError(parsed.merchantReference, { cause: error });
       }
       throw error;
     }
+  }
+  async #insertIntent(db: Db, parsed: ParsedIntent): Promise<TransactionRecord> {
+    const now = this.sql.instant(this.sql.now());
+    const row = await db
+      .insertInto(transactionsTable)
+      .values({
+        merchant_reference: parsed.merchantReference,
+        product: parsed.product,
+        flow: parsed.flow,
+        amount_cents: amountToCents(parsed.amount),
+        msisdn: parsed.msisdn ?? null,
+        provider: providerOf(parsed.msisdn),
+        status: 'initiating',
+        status_reason: null,
+        created_at: now,
+        updated_at: now,
+        check_count: 0,
+        last_payload: null,
+        metadata: JSON.stringify(parsed.metadata ?? {}),
+        effect_status: 'none',
+        effect_attempts: 0,
+        check_log_seq: 0,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
   }
   protected async attach(reference: string, parsed: References): Promise<TransactionRecord> {
     return (await this.#write(reference, parsed, undefined, undefined)).record;
@@ -112,6 +138,9 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
             updated_at: this.sql.instant(at),
             ...(change && transition ? statusColumns(dialect, change, transition) : {}),
           });
+          if (change && record.product === 'disbursement') {
+            await endReservation(trx, reference, change.status);
+          }
           return { record: updated, changed: change !== undefined, from };
         });
     } catch (error) {
@@ -131,6 +160,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
       .execute(async (trx) => {
         const record = await lockRecord(trx, dialect, reference);
         const change = resolution(record, decision, this.sql.now());
+        if (record.product === 'disbursement') await endReservation(trx, reference, change.status);
         return this.#update(trx, reference, {
           status: change.status,
           status_reason: change.statusReason,

@@ -64,10 +64,28 @@ export interface CheckLogTable {
   observation: string;
 }
 
+/** The last balance read of a disbursement account's wallet, less the debits since. */
+export interface WalletsTable {
+  account: string;
+  balance_cents: ColumnType<number | string, number, number>;
+  /** Every success's float taken off since the row was made: marks debits made during a read. */
+  debited_cents: ColumnType<number | string, number, number>;
+  read_at: Instant;
+}
+
+/** The float an open payout holds, until its record is final. */
+export interface WalletReservationsTable {
+  merchant_reference: string;
+  account: string;
+  cents: ColumnType<number | string, number, number>;
+}
+
 export interface StoreDatabase {
   pesakit_transactions: TransactionsTable;
   pesakit_check_log: CheckLogTable;
   pesakit_callback_inbox: InboxTable;
+  pesakit_wallets: WalletsTable;
+  pesakit_wallet_reservations: WalletReservationsTable;
 }
 
 export const checkLogTable = 'pesakit_check_log';

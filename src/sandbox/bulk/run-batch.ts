@@ -33,7 +33,7 @@ export async function runAirtimeBatch(
       msisdn: row.msisdn,
       amount: row.amount,
       reference: row.reference ?? null,
-      merchant_reference: `${batch.batchId}:${row.row}`,
+      merchant_reference: `airtime:${batch.batchId}:${row.row}`,
       status: record.status === 'success' ? 'success' : 'failed',
       message: record.message,
       payment: airtimePaymentView(record),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument } from '../../../src/openapi/index.js';
-import { fundAirtime } from '../../airtime-bulk/bulk-files.js';
+import { fundAirtime } from '../../bulk/bulk-files.js';
 import { accounts, type Harness, startHarness } from '../../helpers/sandbox-harness.js';
 import { packageVersion, resolvePointer } from './documents.js';
 

@@ -11,7 +11,7 @@ import {
   type OpenApiOptions,
 } from '../../../src/openapi/index.js';
 import type { OpenApiOperation } from '../../../src/openapi/types.js';
-import { airtimeBulkPaymentEndpoint } from '../../../src/resources/airtime-bulk/bulkpayment-endpoint.js';
+import { airtimeBulkPaymentEndpoint } from '../../../src/resources/bulk/bulkpayment-endpoint.js';
 import { allDocuments, packageVersion, products, resolvePointer } from './documents.js';
 
 const table = Object.values(endpoints) as readonly Endpoint[];

@@ -1,0 +1,83 @@
+import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
+import { rowReference } from './batch-id.js';
+import { BatchMismatchError, type BatchRowMismatch } from './batch-mismatch-error.js';
+import type { BulkProduct, BulkRow } from './bulk-product.js';
+import { paymentReferenceOf, rowFields, rowStatus } from './row-outcome.js';
+import type { BulkRowOutcome } from './types.js';
+
+/** What the store already knows of a batch: the rows an earlier run wrote, by row number. */
+export type EarlierRows = Map<number, TransactionRecord>;
+
+/**
+ * Reads the batch's stored rows before anything is sent; a stored row that differs from (or is
+ * past the end of) the file given now refuses the batch: a reused id must not pay strangers.
+ */
+export async function readEarlierRun(
+  store: ReferenceStore,
+  product: BulkProduct,
+  batchId: string,
+  rows: readonly BulkRow[],
+): Promise<EarlierRows> {
+  const earlier: EarlierRows = new Map();
+  const mismatches: BatchRowMismatch[] = [];
+  for (const row of rows) {
+    const record = await store.get(rowReference(product.prefix, batchId, row.row));
+    if (record === undefined) continue;
+    if (!sameIntent(product, record, row)) {
+      const { merchantReference, metadata } = record;
+      const stored = intentOf(record.msisdn, record.amount, metadata['reference']);
+      const given = intentOf(row.msisdn, row.amount, row.reference);
+      mismatches.push({ row: row.row, merchantReference, stored, given });
+      continue;
+    }
+    earlier.set(row.row, record);
+  }
+  if (mismatches.length > 0) throw new BatchMismatchError(batchId, mismatches);
+  const after = rows.length + 1;
+  if (await store.get(rowReference(product.prefix, batchId, after))) {
+    throw new BatchMismatchError(batchId, [], after);
+  }
+  return earlier;
+}
+
+function intentOf<M>(msisdn: M, amount: number, reference: string | undefined) {
+  return { msisdn, amount, ...(reference !== undefined ? { reference } : {}) };
+}
+
+function sameIntent(product: BulkProduct, record: TransactionRecord, row: BulkRow): boolean {
+  return (
+    record.flow === product.flow &&
+    record.msisdn === row.msisdn &&
+    record.amount === row.amount &&
+    record.metadata['reference'] === row.reference &&
+    record.metadata['name'] === row.name
+  );
+}
+
+/** An earlier run's row: final records as they are; anything open is never resent. */
+export function earlierRowResult(
+  product: BulkProduct,
+  row: BulkRow,
+  record: TransactionRecord,
+): BulkRowOutcome {
+  const status = rowStatus(product, record);
+  const message =
+    status === 'success' || status === 'failed'
+      ? (record.statusReason ?? undefined)
+      : record.status === 'initiating'
+        ? 'An earlier run stored this row and may have sent it, then stopped before the answer: ' +
+          `not resent. ${product.settledBy}`
+        : record.status === 'needs_review'
+          ? `Needs review: ${record.review?.message ?? record.statusReason ?? 'see the record'}`
+          : `${status === 'pending' ? 'Accepted, awaiting confirmation' : 'Outcome unknown'} (${
+              record.statusReason ?? record.status
+            }): not resent. ${product.settledBy}`;
+  const paymentReference = paymentReferenceOf(record);
+  return {
+    ...rowFields(row, record.merchantReference),
+    status,
+    ...(paymentReference !== undefined ? { paymentReference } : {}),
+    ...(message !== undefined ? { message } : {}),
+    fromEarlierRun: true,
+  };
+}
