@@ -11,6 +11,8 @@ export interface BulkFloat {
   cost(row: BulkRow): number;
   /** The account whose float the store reserves per row; none: the balance is only checked. */
   account?: string;
+  /** Logs in first: debits recorded while the balance is read count twice, so the read is short. */
+  ready?: () => Promise<void>;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function checkFloat(
 ): Promise<void> {
   const required = rows.reduce((sum, row) => sum + float.cost(row), 0);
   const { account } = float;
+  await float.ready?.();
   const wallet =
     account === undefined
       ? { balance: await float.balance(), reserved: 0 }

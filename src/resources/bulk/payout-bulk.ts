@@ -91,6 +91,9 @@ export function startBulkPay(
         balance: async () => (await disbursement.user()).wallet.balance,
         cost: (row) => cents(row.amount) + cents(charge(row.amount)),
         account,
+        ready: async () => {
+          await context.transport.authenticate('disbursement', options.signal);
+        },
       },
     });
   });
