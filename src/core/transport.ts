@@ -4,6 +4,7 @@ import { AuthenticationError } from '../errors/authentication-error.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import { scrubError } from '../internal/redaction.js';
+import { requestChannel } from '../observability/channels.js';
 import { traced } from '../observability/traced.js';
 import { requestUnit } from '../observability/units.js';
 import { untilAborted } from './abortable.js';
@@ -244,6 +245,8 @@ export class Transport {
     this.#emit('request', () => describeCall(call, this.#options));
     call.startedAt = performance.now();
     const environment = this.#options.environment;
+    // Nothing is allocated for tracing while nobody listens: this is every call's path.
+    if (!requestChannel.hasSubscribers) return this.#exchange(call, headers);
     return traced(requestUnit(call, environment), () => this.#exchange(call, headers));
   }
 

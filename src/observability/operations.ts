@@ -1,7 +1,7 @@
 import type { Product } from '../core/endpoints.js';
 import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import type { TransactionRecord } from '../references/types.js';
-import { type OperationView, operationChannel } from './channels.js';
+import { type OperationView, operationChannel, transitionChannel } from './channels.js';
 import { type Mutable, traced } from './traced.js';
 
 /** Calls that read the platform's state of a stored payment: their store writes are pulls. */
@@ -21,6 +21,10 @@ export function traceOperations(prototype: object, product: Product): void {
     const operation = `${product}.${name}`;
     const source = pulls.has(name) ? 'pull' : 'answer';
     methods[name] = function (this: unknown, ...args: unknown[]) {
+      // Nothing is allocated while nobody listens to the call or the transitions it causes.
+      if (!operationChannel.hasSubscribers && !transitionChannel.hasSubscribers) {
+        return method.apply(this, args);
+      }
       return traced(
         {
           channel: operationChannel,

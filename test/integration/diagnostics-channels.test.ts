@@ -2,9 +2,11 @@ import diagnostics from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import type { Pesakit } from '../../src/client.js';
+import { PostgresReferenceStore } from '../../src/postgres.js';
 import { BulkBatch } from '../../src/resources/bulk/bulk-run.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { eventually, type ReceiverServer, serveReceiver } from '../callbacks/receiver-server.js';
+import { createTestDatabase } from '../helpers/postgres.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
 // Every channel against the real sandbox, a SQLite store and a receiver on a real HTTP server.
@@ -284,5 +286,30 @@ describe('diagnostics channels', () => {
     const count = listening.seen.length;
     await pesakit.collection.testProvider('tigo');
     expect(listening.seen).toHaveLength(count);
+  });
+
+  it('on PostgreSQL, a transition is published after its commit, with its source', async () => {
+    const database = await createTestDatabase('diagnostics');
+    const store = await PostgresReferenceStore.open(database.url);
+    try {
+      const client = harness.client({ store });
+      listening = listen();
+      const started = await client.collection.initiateMno(
+        { amount: 4_000, msisdn: '255754123402' },
+        { merchantReference: 'obs-postgres' },
+      );
+      await settle(started.controlNumber, 'success');
+      await client.collection.status(started.controlNumber);
+      const transitions = published(listening.seen, 'pesakit:record:transition');
+      expect(transitions).toEqual([
+        expect.objectContaining({ from: 'initiating', to: 'pending', source: 'answer' }),
+        expect.objectContaining({ from: 'pending', to: 'success', source: 'pull' }),
+      ]);
+      // The store holds what the last event says.
+      expect((await store.get('obs-postgres'))?.status).toBe('success');
+    } finally {
+      await store.close();
+      await database.drop();
+    }
   });
 });
