@@ -10,8 +10,7 @@ import {
   type BulkValidationError,
   isBulkValidationError,
 } from '../../src/resources/bulk/bulk-validation-error.js';
-import { estimatedCharge, startBulkPay } from '../../src/resources/bulk/payout-bulk.js';
-import type { ClientContext } from '../../src/resources/client-context.js';
+import { estimatedCharge } from '../../src/resources/bulk/payout-bulk.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import {
   fundPayouts,
@@ -256,32 +255,16 @@ describe('bad rows refuse the file whole, before anything is sent', () => {
 
 describe('an answer with nothing to compare leaves the row pending', () => {
   it('reports the row pending (accepted, awaiting the payout history), not unknown and not resent', async () => {
-    const memory = new MemoryReferenceStore();
-    const context = { store: memory, credentials: {} } as unknown as ClientContext;
-    const disbursement = {
-      user: async () => ({ wallet: { balance: 5000 } }),
-      pay: async (
-        request: { msisdn: string; amount: number },
-        options: { merchantReference?: string },
-      ) => {
-        const reference = options.merchantReference!;
-        await memory.createIntent({
-          merchantReference: reference,
-          product: 'disbursement',
-          flow: 'disbursement',
-          amount: request.amount,
-          msisdn: request.msisdn,
-          metadata: { batchId: 'bare', row: '1', name: 'Asha' },
-        });
-        const { record } = await memory.transition(reference, 'pending', { reason: 'accepted' });
-        return { record, response: { message: 'Accepted.' } };
-      },
-    };
-    const row = [{ msisdn: '255754000001', amount: 1000, name: 'Asha' }];
-    const first = await startBulkPay(context, disbursement, row, { batchId: 'bare' });
-    expect(first.rows[0]).toMatchObject({ status: 'pending', message: 'Accepted.' });
-    expect(first.totals).toMatchObject({ pending: 1, unknown: 0 });
-    const again = await startBulkPay(context, disbursement, row, { batchId: 'bare' });
+    await fundPayouts(harness, 10_000);
+    await harness.control('faults', { bareAnswers: { next: 1 } });
+    const rows = payoutRows(2);
+    const first = await client().disbursement.bulkPay(rows, { batchId: 'bare' });
+    expect(first.rows.map((row) => row.status)).toEqual(['pending', 'success']);
+    expect(first.totals).toMatchObject({ pending: 1, succeeded: 1, unknown: 0 });
+    const again = await client().disbursement.bulkPay(rows, { batchId: 'bare' });
     expect(again.rows[0]).toMatchObject({ status: 'pending', fromEarlierRun: true });
+    expect(again.totals).toMatchObject({ sent: 0 });
+    const paid = await payoutsByMsisdn(harness);
+    expect([...paid.values()]).toEqual([1, 1]);
   });
 });
