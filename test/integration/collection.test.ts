@@ -193,6 +193,15 @@ describe('collection, secure checkout', () => {
     const session = await pesakit.collection.portalSession({ token: checkout.payment_token });
     expect(session.external_reference).toBe(checkout.external_reference);
     expect(session.session_id).toMatch(/^SES\w+$/);
+    // A checkout names no phone when it is made: the pull that settles it names the operator.
+    expect(record?.provider).toBeNull();
+    await settle(paid.reference, 'success');
+    await pesakit.collection.status(paid.reference);
+    expect(await pesakit.store.get('checkout-1')).toMatchObject({
+      status: 'success',
+      provider: 'vodacom',
+      finalAt: expect.any(Date),
+    });
   });
 
   it('an unknown payment token is refused', async () => {
