@@ -1,5 +1,6 @@
 import type { Product } from '../core/endpoints.js';
 import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
+import { maskedMsisdn } from '../internal/phone-numbers.js';
 import type { TransactionRecord } from '../references/types.js';
 import { type OperationView, operationChannel, transitionChannel } from './channels.js';
 import { type Mutable, traced } from './traced.js';
@@ -53,9 +54,7 @@ function describe(view: Mutable<OperationView>, result: unknown, error: unknown)
   const lost = isAmbiguousOutcomeError(error) ? error.merchantReference || undefined : undefined;
   view.merchantReference = record?.merchantReference ?? lost;
   view.outcome = record?.status ?? (error === undefined ? undefined : lost ? 'unknown' : 'error');
-  // Published: all but the last 3 digits masked.
-  const msisdn = record?.msisdn;
-  view.msisdn = msisdn ? '*'.repeat(Math.max(0, msisdn.length - 3)) + msisdn.slice(-3) : undefined;
+  view.msisdn = record?.msisdn ? maskedMsisdn(record.msisdn) : undefined;
 }
 
 /** A stored record: a money call's `record`, or what `disbursement.status()` returns. */
