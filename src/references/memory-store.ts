@@ -45,8 +45,8 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly #clock: () => Date;
   readonly inbox: CallbackInbox;
   readonly #schedule = new MemorySchedule();
-  /** Account → last balance read, and merchant reference → the float its payout holds (cents). */
-  readonly #wallets = new Map<string, { cents: number; debited: number }>();
+  /** Account → last balance read and what its open payouts hold; reference → a payout's hold. */
+  readonly #wallets = new Map<string, { cents: number; reserved: number; debited: number }>();
   readonly #reservations = new Map<string, { account: string; cents: number }>();
   protected readonly effects: MemoryEffects;
   constructor(options: MemoryReferenceStoreOptions = {}) {
@@ -64,14 +64,9 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   protected writeWalletBalance(account: string, read: number, before: number): WalletFloatState {
     const debited = this.walletDebits(account);
     const cents = read - (debited - before);
-    this.#wallets.set(account, { cents, debited });
-    return { balance: cents / 100, reserved: this.#reserved(account) / 100 };
-  }
-  #reserved(account: string): number {
-    let cents = 0;
-    for (const held of this.#reservations.values())
-      if (held.account === account) cents += held.cents;
-    return cents;
+    const reserved = this.#wallets.get(account)?.reserved ?? 0;
+    this.#wallets.set(account, { cents, reserved, debited });
+    return { balance: cents / 100, reserved: reserved / 100 };
   }
   protected async writeIntent(parsed: ParsedIntent): Promise<TransactionRecord> {
     if (this.#records.has(parsed.merchantReference)) {
@@ -79,11 +74,12 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     }
     const { reservation } = parsed;
     if (reservation !== undefined) {
-      const balance = this.#wallets.get(reservation.account)?.cents ?? 0;
-      const reserved = this.#reserved(reservation.account);
-      if (balance - reserved < reservation.cents) {
+      const wallet = this.#wallets.get(reservation.account);
+      const [balance, reserved] = [wallet?.cents ?? 0, wallet?.reserved ?? 0];
+      if (wallet === undefined || balance - reserved < reservation.cents) {
         throw floatShort(balance, reserved, reservation.cents);
       }
+      wallet.reserved += reservation.cents;
       this.#reservations.set(parsed.merchantReference, reservation);
     }
     const now = this.now();
@@ -181,7 +177,9 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     if (held === undefined || end === undefined) return;
     this.#reservations.delete(record.merchantReference);
     const wallet = this.#wallets.get(held.account);
-    if (end === 'debit' && wallet !== undefined) {
+    if (wallet === undefined) return;
+    wallet.reserved -= held.cents;
+    if (end === 'debit') {
       wallet.cents -= held.cents;
       wallet.debited += held.cents;
     }

@@ -6,6 +6,7 @@ import { storeFailure } from '../errors/store-error.js';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
 import { ImmediateSqliteDialect } from './sql/sqlite-immediate-dialect.js';
+import { reusingStatements } from './sql/sqlite-statements.js';
 import type { StoreDatabase } from './sql/table.js';
 import { shareFileLock } from './sqlite-open-files.js';
 
@@ -32,7 +33,7 @@ export class SqliteReferenceStore extends SqlReferenceStore {
     }
     const { lock, letGo } = shareFileLock(database);
     const db = new Kysely<StoreDatabase>({
-      dialect: new ImmediateSqliteDialect({ database }, lock),
+      dialect: new ImmediateSqliteDialect({ database: reusingStatements(database) }, lock),
     });
     const where = { dialect: 'sqlite', file: database.memory ? undefined : database.name } as const;
     try {

@@ -66,6 +66,8 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     .addColumn('lease_token', 'text')
     .addColumn('lease_expires_at', instant)
     .addColumn('check_log_seq', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('float_account', 'text')
+    .addColumn('float_cents', cents)
     .addPrimaryKeyConstraint('pesakit_transactions_pkey', ['merchant_reference'])
     // One owner per reference, enforced by the engine, across processes.
     .addUniqueConstraint('pesakit_transactions_control_number_key', ['control_number'])
@@ -121,23 +123,17 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     )
     .execute();
   await index('pesakit_callback_inbox', 'due', ['status', 'due_at']);
-  // Bulk payouts' float: the last balance read per disbursement account, and what open payouts hold.
+  // Bulk payouts' float: the last balance read per disbursement account, and what its open payouts
+  // hold of it (each holding payout's record names its account and cents).
   await db.schema
     .createTable('pesakit_wallets')
     .addColumn('account', 'text', (c) => c.notNull())
     .addColumn('balance_cents', cents, (c) => c.notNull())
+    .addColumn('reserved_cents', cents, (c) => c.notNull().defaultTo(0))
     .addColumn('debited_cents', cents, (c) => c.notNull().defaultTo(0))
     .addColumn('read_at', instant, (c) => c.notNull())
     .addPrimaryKeyConstraint('pesakit_wallets_pkey', ['account'])
     .execute();
-  await db.schema
-    .createTable('pesakit_wallet_reservations')
-    .addColumn('merchant_reference', 'text', (c) => c.notNull())
-    .addColumn('account', 'text', (c) => c.notNull())
-    .addColumn('cents', cents, (c) => c.notNull())
-    .addPrimaryKeyConstraint('pesakit_wallet_reservations_pkey', ['merchant_reference'])
-    .execute();
-  await index('pesakit_wallet_reservations', 'account', ['account']);
   // prune(): partial, so an acknowledgement pays nothing for it.
   await db.schema
     .createIndex('pesakit_callback_inbox_finished_idx')

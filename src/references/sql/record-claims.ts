@@ -21,12 +21,21 @@ import { uniqueViolationColumn } from './unique-violation.js';
 
 export type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
 
-/** Locks the row on PostgreSQL until the transaction ends; SQLite has one writer. */
+/** A payout's hold on its wallet, as its record's row keeps it until the record is final. */
+export interface HeldFloat {
+  account: string;
+  cents: number;
+}
+
+/**
+ * Locks the row on PostgreSQL until the transaction ends; SQLite has one writer. With the record,
+ * the float it holds, if any.
+ */
 export async function lockRecord(
   trx: Db,
   dialect: SqlDialectName,
   merchantReference: string,
-): Promise<TransactionRecord> {
+): Promise<{ record: TransactionRecord; held: HeldFloat | undefined }> {
   const row = await trx
     .selectFrom(transactionsTable)
     .selectAll()
@@ -34,7 +43,9 @@ export async function lockRecord(
     .$if(dialect === 'postgres', (qb) => qb.forUpdate())
     .executeTakeFirst();
   if (!row) throw new TransactionNotFoundError(merchantReference);
-  return toRecord(row);
+  const { float_account: account, float_cents: cents } = row;
+  const held = account !== null && cents !== null ? { account, cents: Number(cents) } : undefined;
+  return { record: toRecord(row), held };
 }
 
 /** The reference columns to set (undefined: nothing new); a conflict throws, writing nothing. */

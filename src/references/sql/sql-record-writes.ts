@@ -51,7 +51,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
         .transaction()
         .execute(async (trx) => {
           const record = await this.#insertIntent(trx, parsed);
-          await reserveFloat(trx, this.sql.dialect, parsed.merchantReference, reservation);
+          await reserveFloat(trx, reservation);
           return record;
         });
     } catch (error) {
@@ -82,6 +82,8 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
         effect_status: 'none',
         effect_attempts: 0,
         check_log_seq: 0,
+        float_account: parsed.reservation?.account ?? null,
+        float_cents: parsed.reservation?.cents ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -119,7 +121,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
         .open()
         .transaction()
         .execute(async (trx) => {
-          const record = await lockRecord(trx, dialect, reference);
+          const { record, held } = await lockRecord(trx, dialect, reference);
           if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
           const claimed = await claimReferences(trx, dialect, record, refs);
           const at = this.sql.now();
@@ -133,14 +135,13 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           const from = record.status;
           if (claimed === undefined && change === undefined)
             return { record, changed: false, from };
+          const released = change && (await endReservation(trx, held, change.status));
           const updated = await this.#update(trx, reference, {
             ...(claimed ?? {}),
             updated_at: this.sql.instant(at),
             ...(change && transition ? statusColumns(dialect, change, transition) : {}),
+            ...released,
           });
-          if (change && record.product === 'disbursement') {
-            await endReservation(trx, reference, change.status);
-          }
           return { record: updated, changed: change !== undefined, from };
         });
     } catch (error) {
@@ -158,9 +159,9 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
       .open()
       .transaction()
       .execute(async (trx) => {
-        const record = await lockRecord(trx, dialect, reference);
+        const { record, held } = await lockRecord(trx, dialect, reference);
         const change = resolution(record, decision, this.sql.now());
-        if (record.product === 'disbursement') await endReservation(trx, reference, change.status);
+        const released = await endReservation(trx, held, change.status);
         return this.#update(trx, reference, {
           status: change.status,
           status_reason: change.statusReason,
@@ -168,6 +169,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           final_at: change.finalAt && this.sql.instant(change.finalAt),
           resolution: JSON.stringify(change.resolution),
           ...effectColumns(dialect, change.effect),
+          ...released,
         });
       });
   }

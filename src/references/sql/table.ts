@@ -55,6 +55,9 @@ export interface TransactionsTable {
   lease_expires_at: Instant | null;
   /** The seq of the record's latest check-log entry (0: none yet). */
   check_log_seq: number;
+  /** An open payout's hold on its account's wallet (amount plus charge); NULL once final. */
+  float_account: string | null;
+  float_cents: ColumnType<number | string | null, number | null, number | null>;
 }
 
 /** One row per observation, never rewritten; the oldest dropped past `maxObservations`. */
@@ -68,16 +71,11 @@ export interface CheckLogTable {
 export interface WalletsTable {
   account: string;
   balance_cents: ColumnType<number | string, number, number>;
+  /** The sum of what the account's open payouts hold (`float_cents` of their records). */
+  reserved_cents: ColumnType<number | string, number, number>;
   /** Every success's float taken off since the row was made: marks debits made during a read. */
   debited_cents: ColumnType<number | string, number, number>;
   read_at: Instant;
-}
-
-/** The float an open payout holds, until its record is final. */
-export interface WalletReservationsTable {
-  merchant_reference: string;
-  account: string;
-  cents: ColumnType<number | string, number, number>;
 }
 
 export interface StoreDatabase {
@@ -85,7 +83,6 @@ export interface StoreDatabase {
   pesakit_check_log: CheckLogTable;
   pesakit_callback_inbox: InboxTable;
   pesakit_wallets: WalletsTable;
-  pesakit_wallet_reservations: WalletReservationsTable;
 }
 
 export const checkLogTable = 'pesakit_check_log';

@@ -6,11 +6,10 @@ import {
   reservationEnd,
   type WalletFloatState,
 } from '../wallet-float.js';
-import type { Db } from './record-claims.js';
+import type { Db, HeldFloat } from './record-claims.js';
 import type { SqlDialectName, StoreDatabase } from './table.js';
 
 const wallets = 'pesakit_wallets';
-const reservations = 'pesakit_wallet_reservations';
 
 /** What the account's successes have taken off so far; `lock`: held until the transaction ends. */
 export async function walletDebits(db: Db, account: string, lock = false): Promise<number> {
@@ -36,75 +35,66 @@ export function writeWalletBalance(
   return db.transaction().execute(async (trx) => {
     const debited = await walletDebits(trx, account, dialect === 'postgres');
     const cents = read.cents - (debited - read.before);
-    await trx
+    const wallet = await trx
       .insertInto(wallets)
-      .values({ account, balance_cents: cents, debited_cents: debited, read_at: readAt })
+      .values({
+        account,
+        balance_cents: cents,
+        reserved_cents: 0,
+        debited_cents: debited,
+        read_at: readAt,
+      })
       .onConflict((oc) =>
         oc.column('account').doUpdateSet({ balance_cents: cents, read_at: readAt }),
       )
-      .execute();
-    return { balance: cents / 100, reserved: (await reservedCents(trx, account)) / 100 };
+      .returning('reserved_cents')
+      .executeTakeFirstOrThrow();
+    return { balance: cents / 100, reserved: Number(wallet.reserved_cents) / 100 };
   });
 }
 
-async function reservedCents(trx: Db, account: string): Promise<number> {
-  const row = await trx
-    .selectFrom(reservations)
-    .select((eb) => eb.fn.sum<number | string | null>('cents').as('cents'))
-    .where('account', '=', account)
-    .executeTakeFirst();
-  return Number(row?.cents ?? 0);
-}
-
 /**
- * Holds a payout's float inside the transaction that writes its intent, or refuses it. The wallet
- * row is locked on PostgreSQL so that two processes reserving on one account take turns; SQLite's
- * immediate transactions already do.
+ * Holds a payout's float inside the transaction that writes its intent (whose row names the
+ * account and cents), or refuses it. One conditional update checks and holds: on PostgreSQL it
+ * locks the wallet row and re-checks after any wait, so two processes reserving on one account
+ * take turns; SQLite's immediate transactions already do.
  */
-export async function reserveFloat(
-  trx: Db,
-  dialect: SqlDialectName,
-  merchantReference: string,
-  { account, cents }: ParsedReservation,
-): Promise<void> {
+export async function reserveFloat(trx: Db, { account, cents }: ParsedReservation): Promise<void> {
+  const held = await trx
+    .updateTable(wallets)
+    .set({ reserved_cents: sql<number>`${sql.ref('reserved_cents')} + ${cents}` })
+    .where('account', '=', account)
+    .where(sql<boolean>`${sql.ref('balance_cents')} - ${sql.ref('reserved_cents')} >= ${cents}`)
+    .executeTakeFirst();
+  if (held.numUpdatedRows > 0n) return;
   const wallet = await trx
     .selectFrom(wallets)
-    .select('balance_cents')
+    .select(['balance_cents', 'reserved_cents'])
     .where('account', '=', account)
-    .$if(dialect === 'postgres', (qb) => qb.forUpdate())
     .executeTakeFirst();
-  const balance = Number(wallet?.balance_cents ?? 0);
-  const reserved = await reservedCents(trx, account);
-  if (balance - reserved < cents) throw floatShort(balance, reserved, cents);
-  await trx
-    .insertInto(reservations)
-    .values({ merchant_reference: merchantReference, account, cents })
-    .execute();
+  throw floatShort(Number(wallet?.balance_cents ?? 0), Number(wallet?.reserved_cents ?? 0), cents);
 }
 
 /**
  * In the commit that makes a payout final: a success's debit replaces its float (and counts among
- * the account's debits), a failure frees it.
+ * the account's debits), a failure frees it. Returns the record's columns that drop its hold.
  */
 export async function endReservation(
   trx: Db,
-  merchantReference: string,
+  held: HeldFloat | undefined,
   status: TransactionStatus,
-): Promise<void> {
+): Promise<{ float_account: null; float_cents: null } | undefined> {
   const end = reservationEnd(status);
-  if (end === undefined) return;
-  const held = await trx
-    .deleteFrom(reservations)
-    .where('merchant_reference', '=', merchantReference)
-    .returning(['account', 'cents'])
-    .executeTakeFirst();
-  if (held === undefined || end === 'release') return;
+  if (held === undefined || end === undefined) return undefined;
+  const debit = end === 'debit' ? held.cents : 0;
   await trx
     .updateTable(wallets)
     .set({
-      balance_cents: sql<number>`${sql.ref('balance_cents')} - ${Number(held.cents)}`,
-      debited_cents: sql<number>`${sql.ref('debited_cents')} + ${Number(held.cents)}`,
+      reserved_cents: sql<number>`${sql.ref('reserved_cents')} - ${held.cents}`,
+      balance_cents: sql<number>`${sql.ref('balance_cents')} - ${debit}`,
+      debited_cents: sql<number>`${sql.ref('debited_cents')} + ${debit}`,
     })
     .where('account', '=', held.account)
     .execute();
+  return { float_account: null, float_cents: null };
 }
