@@ -7,6 +7,10 @@ import { runCli } from '../reconciler-cli/harness.js';
 import {
   batchRows,
   fundAirtime,
+  fundPayouts,
+  payoutCsvOf,
+  payoutRows,
+  payoutsByMsisdn,
   purchasesByMsisdn,
   readXlsx,
   type SheetRow,
@@ -150,51 +154,87 @@ describe('pesakit airtime bulk <file>', () => {
   }, 60_000);
 });
 
-describe('crash halfway (kill -9), then a rerun', () => {
-  it('completes the batch and sends no row twice', async () => {
-    await fundAirtime(each.harness, 400_000);
-    const rows = batchRows(300);
-    const file = await writeBatch('staff.xlsx', rows);
-    const store = join(each.directory.path, 'payments.sqlite');
-    const args = ['airtime', 'bulk', file, '-e', 'sandbox', '--store', store, '--json'];
-    let rowsSeen = 0;
-    // A new batch creates the store; its id is printed first so the rerun can name it.
-    let batchId = '';
-    const killed = await runCli(args, env(), {
-      onStdoutLine: (line, child) => {
-        const event = JSON.parse(line) as Record<string, unknown>;
-        if (event['event'] === 'start') batchId = String(event['batchId']);
-        if (event['event'] !== 'row') return;
-        rowsSeen += 1;
-        if (rowsSeen === 60) child.kill('SIGKILL');
-      },
-    });
-    expect(killed.code).toBeNull();
-    expect(batchId).toMatch(/^\w{26}$/);
-    const sentBeforeCrash = await purchasesByMsisdn(each.harness);
-    expect(sentBeforeCrash.size).toBeGreaterThanOrEqual(60);
-    expect(sentBeforeCrash.size).toBeLessThan(300);
+/** Each product's batch of 300 rows, its credentials, and the platform's own count of payments. */
+const staffAirtime = batchRows(300);
+const salaries = payoutRows(300);
+const crashProducts = [
+  {
+    command: 'airtime',
+    prefix: 'airtime',
+    rows: staffAirtime,
+    file: () => writeBatch('staff.xlsx', staffAirtime),
+    fund: () => fundAirtime(each.harness, 400_000),
+    env,
+    paid: () => purchasesByMsisdn(each.harness),
+  },
+  {
+    command: 'disbursement',
+    prefix: 'payout',
+    rows: salaries,
+    file: async () => {
+      const path = join(each.directory.path, 'salaries.csv');
+      writeFileSync(path, payoutCsvOf(salaries));
+      return path;
+    },
+    // 300 × (1,000 + the 100 TZS charge), and room to spare.
+    fund: () => fundPayouts(each.harness, 400_000),
+    env: () => ({
+      PESAKIT_DISBURSEMENT_EMAIL: accounts.disbursement.email,
+      PESAKIT_DISBURSEMENT_PASSWORD: accounts.disbursement.password,
+      PESAKIT_BASE_URL: each.harness.url,
+    }),
+    paid: () => payoutsByMsisdn(each.harness),
+  },
+] as const;
 
-    const rerun = await runCli([...args, '--batch-id', batchId], env());
-    const summary = jsonLines(rerun.stdout).at(-1);
-    expect(summary, rerun.stderr).toMatchObject({ event: 'summary', rows: 300, skipped: 0 });
-    // Rows the kill caught between writing the intent and recording the answer are unknown:
-    // reported, never resent (exit 4); everything else succeeded.
-    expect(Number(summary?.['succeeded']) + Number(summary?.['unknown'])).toBe(300);
-    expect(rerun.code).toBe(Number(summary?.['unknown']) > 0 ? 4 : 0);
+describe.each(crashProducts)(
+  'pesakit $command bulk: crash halfway (kill -9), then a rerun',
+  (product) => {
+    it('completes the batch and sends no row twice', async () => {
+      await product.fund();
+      const { rows } = product;
+      const file = await product.file();
+      const store = join(each.directory.path, 'payments.sqlite');
+      const args = [product.command, 'bulk', file, '-e', 'sandbox', '--store', store, '--json'];
+      let rowsSeen = 0;
+      // A new batch creates the store; its id is printed first so the rerun can name it.
+      let batchId = '';
+      const killed = await runCli(args, product.env(), {
+        onStdoutLine: (line, child) => {
+          const event = JSON.parse(line) as Record<string, unknown>;
+          if (event['event'] === 'start') batchId = String(event['batchId']);
+          if (event['event'] !== 'row') return;
+          rowsSeen += 1;
+          if (rowsSeen === 60) child.kill('SIGKILL');
+        },
+      });
+      expect(killed.code).toBeNull();
+      expect(batchId).toMatch(/^\w{26}$/);
+      const sentBeforeCrash = await product.paid();
+      expect(sentBeforeCrash.size).toBeGreaterThanOrEqual(60);
+      expect(sentBeforeCrash.size).toBeLessThan(300);
 
-    const purchases = await purchasesByMsisdn(each.harness);
-    for (const row of rows) expect(purchases.get(row.msisdn) ?? 0).toBeLessThanOrEqual(1);
-    // Every row the rerun reports succeeded was paid exactly once.
-    const sqlite = await SqliteReferenceStore.open(store);
-    try {
-      for (const [index, row] of rows.entries()) {
-        const record = await sqlite.get(`airtime:${batchId}:${index + 1}`);
-        expect(record, `row ${index + 1}`).toBeDefined();
-        if (record?.status === 'success') expect(purchases.get(row.msisdn)).toBe(1);
+      const rerun = await runCli([...args, '--batch-id', batchId], product.env());
+      const summary = jsonLines(rerun.stdout).at(-1);
+      expect(summary, rerun.stderr).toMatchObject({ event: 'summary', rows: 300, skipped: 0 });
+      // Rows the kill caught between writing the intent and recording the answer are unknown:
+      // reported, never resent (exit 4); everything else succeeded.
+      expect(Number(summary?.['succeeded']) + Number(summary?.['unknown'])).toBe(300);
+      expect(rerun.code).toBe(Number(summary?.['unknown']) > 0 ? 4 : 0);
+
+      const paid = await product.paid();
+      for (const row of rows) expect(paid.get(row.msisdn) ?? 0).toBeLessThanOrEqual(1);
+      // Every row the rerun reports succeeded was paid exactly once.
+      const sqlite = await SqliteReferenceStore.open(store);
+      try {
+        for (const [index, row] of rows.entries()) {
+          const record = await sqlite.get(`${product.prefix}:${batchId}:${index + 1}`);
+          expect(record, `row ${index + 1}`).toBeDefined();
+          if (record?.status === 'success') expect(paid.get(row.msisdn)).toBe(1);
+        }
+      } finally {
+        await sqlite.close();
       }
-    } finally {
-      await sqlite.close();
-    }
-  }, 180_000);
-});
+    }, 180_000);
+  },
+);
