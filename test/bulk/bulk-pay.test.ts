@@ -11,6 +11,7 @@ import {
   isBulkValidationError,
 } from '../../src/resources/bulk/bulk-validation-error.js';
 import { estimatedCharge } from '../../src/resources/bulk/payout-bulk.js';
+import { failure } from '../helpers/failure.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import {
   fundPayouts,
@@ -29,15 +30,6 @@ beforeEach(async () => {
 afterEach(() => harness.close());
 
 const client = (overrides = {}) => harness.client({ store, ...overrides });
-
-async function rejection(promise: PromiseLike<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the batch to be refused');
-}
 
 describe('a payout batch: every row is one disbursement.pay under payout:<batchId>:<row>', () => {
   it('pays each row of a CSV once, debiting amount plus charge, with row and progress events', async () => {
@@ -80,9 +72,7 @@ describe('a payout batch: every row is one disbursement.pay under payout:<batchI
 describe('the float is checked before anything is sent', () => {
   it('a wallet short of amounts plus charges refuses the batch with the shortfall: nothing sent or stored', async () => {
     await fundPayouts(harness, 3000);
-    const error = await rejection(
-      client().disbursement.bulkPay(payoutRows(3), { batchId: 'short' }),
-    );
+    const error = await failure(client().disbursement.bulkPay(payoutRows(3), { batchId: 'short' }));
     expect(isBulkInsufficientFundsError(error)).toBe(true);
     expect(error as BulkInsufficientFundsError).toMatchObject({
       balance: 3000,
@@ -116,7 +106,7 @@ describe('the float is checked before anything is sent', () => {
 
   it('a charges function that is not a finite number of TZS is refused before anything is sent', async () => {
     await fundPayouts(harness, 10_000);
-    const error = await rejection(
+    const error = await failure(
       client().disbursement.bulkPay(payoutRows(2), { charges: () => Number.NaN }),
     );
     expect(error).toMatchObject({ errors: { charges: [expect.stringMatching(/returned NaN/)] } });
@@ -217,7 +207,7 @@ describe('a rerun of the same batch id pays no row twice', () => {
     await fundPayouts(harness, 10_000);
     await client().disbursement.bulkPay(payoutRows(2), { batchId: 'fixed' });
     const changed = payoutRows(2).map((row) => ({ ...row, amount: 2000 }));
-    const error = await rejection(client().disbursement.bulkPay(changed, { batchId: 'fixed' }));
+    const error = await failure(client().disbursement.bulkPay(changed, { batchId: 'fixed' }));
     expect(isBatchMismatchError(error)).toBe(true);
     expect((await payoutsByMsisdn(harness)).size).toBe(2);
   });
@@ -235,7 +225,7 @@ describe('bad rows refuse the file whole, before anything is sent', () => {
       { msisdn: '255754000001', amount: 1000, name: 'Asha', reference: 'a' },
       { msisdn: '255754000007', amount: '1000 TZS', name: 'Faraji', reference: 'g' },
     ]);
-    const error = await rejection(client().disbursement.bulkPay(csv, { batchId: 'bad' }));
+    const error = await failure(client().disbursement.bulkPay(csv, { batchId: 'bad' }));
     expect(isBulkValidationError(error)).toBe(true);
     const problems = (error as BulkValidationError).problems.map((p) => [p.row, p.field]);
     expect(problems).toEqual([

@@ -14,6 +14,7 @@ import {
 } from '../../src/resources/bulk/bulk-validation-error.js';
 import type { AirtimeBulkRowOutcome, AirtimeBulkTotals } from '../../src/resources/bulk/types.js';
 import { isSpreadsheetError } from '../../src/spreadsheets/index.js';
+import { failure } from '../helpers/failure.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import {
   airtimeBalance,
@@ -33,15 +34,6 @@ beforeEach(async () => {
 afterEach(() => harness.close());
 
 const client = () => harness.client({ store });
-
-async function rejection(promise: PromiseLike<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the batch to be refused');
-}
 
 describe('a batch from a spreadsheet: every row becomes one purchase', () => {
   it('sends 500 rows of an .xlsx file, each stored under <batchId>:<row>, with row and progress events', async () => {
@@ -126,7 +118,7 @@ describe('every row is checked before anything is stored or sent', () => {
       { msisdn: '255754000008', amount: 'lots' },
       { msisdn: '255701123456', amount: 1000 },
     ];
-    const error = (await rejection(
+    const error = (await failure(
       client().airtime.bulkPurchase(await xlsxOf(rows), { batchId: 'bad-rows' }),
     )) as BulkValidationError;
     expect(isBulkValidationError(error)).toBe(true);
@@ -159,7 +151,7 @@ describe('every row is checked before anything is stored or sent', () => {
       Buffer.from('phone,value\r\n255754000001,1000\r\n'),
     ];
     for (const bytes of corrupt) {
-      const error = await rejection(client().airtime.bulkPurchase(bytes, { batchId: 'corrupt' }));
+      const error = await failure(client().airtime.bulkPurchase(bytes, { batchId: 'corrupt' }));
       expect(isSpreadsheetError(error), String(error)).toBe(true);
     }
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
@@ -167,7 +159,7 @@ describe('every row is checked before anything is stored or sent', () => {
   });
 
   it('refuses a batch id that cannot make merchant references', async () => {
-    const error = await rejection(
+    const error = await failure(
       client().airtime.bulkPurchase(batchRows(1), { batchId: 'has:colon' }),
     );
     expect(isValidationError(error)).toBe(true);
@@ -178,7 +170,7 @@ describe('every row is checked before anything is stored or sent', () => {
 describe('the wallet must cover the batch', () => {
   it('checks the balance first and refuses the batch whole: insufficient_funds, nothing stored or sent', async () => {
     await fundAirtime(harness, 4999);
-    const error = await rejection(
+    const error = await failure(
       client().airtime.bulkPurchase(batchRows(5), { batchId: 'too-much' }),
     );
     expect(isInsufficientFundsError(error)).toBe(true);
@@ -290,7 +282,7 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
     const changed = batchRows(5).map((row, index) =>
       index === 2 ? { ...row, amount: 5000 } : row,
     );
-    const error = (await rejection(
+    const error = (await failure(
       client().airtime.bulkPurchase(changed, { batchId: 'nov' }),
     )) as BatchMismatchError;
     expect(isBatchMismatchError(error)).toBe(true);
@@ -299,9 +291,7 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
     ]);
     expect(error.message).toMatch(/Batch nov was started with other rows: row 3/);
 
-    const shorter = await rejection(
-      client().airtime.bulkPurchase(batchRows(4), { batchId: 'nov' }),
-    );
+    const shorter = await failure(client().airtime.bulkPurchase(batchRows(4), { batchId: 'nov' }));
     expect(isBatchMismatchError(shorter)).toBe(true);
     expect((await purchasesByMsisdn(harness)).size).toBe(5);
   });
@@ -309,10 +299,10 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
 
 describe('a source that is not a batch', () => {
   it('names a missing file path, and refuses an empty array, before anything is stored', async () => {
-    const missing = await rejection(client().airtime.bulkPurchase('/nonexistent/airtime.xlsx'));
+    const missing = await failure(client().airtime.bulkPurchase('/nonexistent/airtime.xlsx'));
     expect(isValidationError(missing)).toBe(true);
     expect((missing as BulkValidationError).errors['source']?.[0]).toMatch(/no such file/);
-    const empty = await rejection(client().airtime.bulkPurchase([]));
+    const empty = await failure(client().airtime.bulkPurchase([]));
     expect((empty as BulkValidationError).errors['rows']?.[0]).toMatch(/no rows/);
   });
 });
