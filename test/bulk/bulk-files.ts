@@ -135,3 +135,13 @@ export async function payoutsByMsisdn(harness: Harness): Promise<Map<string, num
 export async function payoutBalance(harness: Harness): Promise<number> {
   return (await harness.client().disbursement.user()).wallet.balance;
 }
+
+/** What the bulk CLI reads to log in to `product` on the sandbox `harness`. */
+export function cliEnv(harness: Harness, product: 'airtime' | 'disbursement') {
+  const prefix = `PESAKIT_${product.toUpperCase()}`;
+  return {
+    [`${prefix}_EMAIL`]: accounts[product].email,
+    [`${prefix}_PASSWORD`]: accounts[product].password,
+    PESAKIT_BASE_URL: harness.url,
+  };
+}

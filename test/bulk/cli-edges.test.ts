@@ -2,18 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { airtimeBulkCommand, runBulk } from '../../src/cli/bulk/run-bulk.js';
-import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
-import { fundAirtime, purchasesByMsisdn } from './bulk-files.js';
+import { cliEnv, fundAirtime, purchasesByMsisdn } from './bulk-files.js';
 import { sandboxAndDirectoryPerTest } from './sandbox-per-test.js';
 
 const each = sandboxAndDirectoryPerTest();
 
-const env = () => ({
-  PESAKIT_AIRTIME_EMAIL: accounts.airtime.email,
-  PESAKIT_AIRTIME_PASSWORD: accounts.airtime.password,
-  PESAKIT_BASE_URL: each.harness.url,
-});
+const env = () => cliEnv(each.harness, 'airtime');
 
 const flags = () => ({
   environment: 'sandbox' as const,

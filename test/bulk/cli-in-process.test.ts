@@ -6,10 +6,10 @@ import {
   disbursementBulkCommand,
   runBulk,
 } from '../../src/cli/bulk/run-bulk.js';
-import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
 import {
   batchRows,
+  cliEnv,
   csvOf,
   fundAirtime,
   fundPayouts,
@@ -23,11 +23,7 @@ import { sandboxAndDirectoryPerTest } from './sandbox-per-test.js';
 
 const each = sandboxAndDirectoryPerTest();
 
-const env = () => ({
-  PESAKIT_AIRTIME_EMAIL: accounts.airtime.email,
-  PESAKIT_AIRTIME_PASSWORD: accounts.airtime.password,
-  PESAKIT_BASE_URL: each.harness.url,
-});
+const env = () => cliEnv(each.harness, 'airtime');
 
 describe('pesakit airtime bulk, for a person at a terminal', () => {
   it('draws a progress bar on stderr, logs rows that did not succeed, ends with the summary table', async () => {
@@ -108,11 +104,7 @@ describe('pesakit airtime bulk, for a person at a terminal', () => {
 });
 
 describe('pesakit disbursement bulk', () => {
-  const payoutEnv = () => ({
-    PESAKIT_DISBURSEMENT_EMAIL: accounts.disbursement.email,
-    PESAKIT_DISBURSEMENT_PASSWORD: accounts.disbursement.password,
-    PESAKIT_BASE_URL: each.harness.url,
-  });
+  const payoutEnv = () => cliEnv(each.harness, 'disbursement');
 
   it('a short wallet exits 5 with the shortfall; --partial pays what fits (exit 4), the rerun the rest (exit 0) with a results file', async () => {
     await fundPayouts(each.harness, 2500);

@@ -2,10 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
-import { accounts } from '../helpers/sandbox-harness.js';
 import { runCli } from '../reconciler-cli/harness.js';
 import {
   batchRows,
+  cliEnv,
   fundAirtime,
   fundPayouts,
   payoutCsvOf,
@@ -20,11 +20,7 @@ import { sandboxAndDirectoryPerTest } from './sandbox-per-test.js';
 
 const each = sandboxAndDirectoryPerTest();
 
-const env = () => ({
-  PESAKIT_AIRTIME_EMAIL: accounts.airtime.email,
-  PESAKIT_AIRTIME_PASSWORD: accounts.airtime.password,
-  PESAKIT_BASE_URL: each.harness.url,
-});
+const env = () => cliEnv(each.harness, 'airtime');
 
 async function writeBatch(name: string, rows: readonly SheetRow[]): Promise<string> {
   const path = join(each.directory.path, name);
@@ -178,11 +174,7 @@ const crashProducts = [
     },
     // 300 × (1,000 + the 100 TZS charge), and room to spare.
     fund: () => fundPayouts(each.harness, 400_000),
-    env: () => ({
-      PESAKIT_DISBURSEMENT_EMAIL: accounts.disbursement.email,
-      PESAKIT_DISBURSEMENT_PASSWORD: accounts.disbursement.password,
-      PESAKIT_BASE_URL: each.harness.url,
-    }),
+    env: () => cliEnv(each.harness, 'disbursement'),
     paid: () => payoutsByMsisdn(each.harness),
   },
 ] as const;

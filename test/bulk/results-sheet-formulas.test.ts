@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { airtimeBulkCommand, runBulk } from '../../src/cli/bulk/run-bulk.js';
 import { readCsvLines } from '../../src/spreadsheets/csv.js';
-import { accounts } from '../helpers/sandbox-harness.js';
 import { captureIo } from '../reconciler-cli/harness.js';
-import { fundAirtime, msisdnFor, readXlsx } from './bulk-files.js';
+import { cliEnv, fundAirtime, msisdnFor, readXlsx } from './bulk-files.js';
 import { sandboxAndDirectoryPerTest } from './sandbox-per-test.js';
 
 // The results sheet `pesakit airtime bulk --out` writes is
@@ -37,11 +36,7 @@ async function runTo(out: string): Promise<void> {
   await fundAirtime(each.harness, 50_000);
   const file = join(each.directory.path, 'staff.csv');
   writeFileSync(file, inputCsv());
-  const io = captureIo({
-    PESAKIT_AIRTIME_EMAIL: accounts.airtime.email,
-    PESAKIT_AIRTIME_PASSWORD: accounts.airtime.password,
-    PESAKIT_BASE_URL: each.harness.url,
-  });
+  const io = captureIo(cliEnv(each.harness, 'airtime'));
   const code = await runBulk(
     airtimeBulkCommand,
     file,
