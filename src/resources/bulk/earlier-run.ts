@@ -9,19 +9,27 @@ import type { BulkRowOutcome } from './types.js';
 export type EarlierRows = Map<number, TransactionRecord>;
 
 /**
- * Reads the batch's stored rows before anything is sent; a stored row that differs from (or is
- * past the end of) the file given now refuses the batch: a reused id must not pay strangers.
+ * Reads the batch's stored rows before anything is sent, `concurrency` lookups at a time (a
+ * PostgreSQL pool answers them side by side); a stored row that differs from (or is past the end
+ * of) the file given now refuses the batch: a reused id must not pay strangers.
  */
 export async function readEarlierRun(
   store: ReferenceStore,
   product: BulkProduct,
   batchId: string,
   rows: readonly BulkRow[],
+  concurrency: number,
 ): Promise<EarlierRows> {
   const earlier: EarlierRows = new Map();
   const mismatches: BatchRowMismatch[] = [];
-  for (const row of rows) {
-    const record = await store.get(rowReference(product.prefix, batchId, row.row));
+  const stored: Array<TransactionRecord | undefined> = [];
+  for (let start = 0; start < rows.length; start += concurrency) {
+    const slice = rows.slice(start, start + concurrency);
+    const reads = slice.map((row) => store.get(rowReference(product.prefix, batchId, row.row)));
+    stored.push(...(await Promise.all(reads)));
+  }
+  for (const [index, row] of rows.entries()) {
+    const record = stored[index];
     if (record === undefined) continue;
     if (!sameIntent(product, record, row)) {
       const { merchantReference, metadata } = record;
