@@ -5,16 +5,16 @@
 // write-ahead record and the send, nothing else); the subject also checks every row, looks each
 // up for a resume, checks the wallet (payouts: reserve each row's float with its intent) and
 // emits row events. The sandbox is reset to its seed before each pass. Passes alternate; figures
-// are rows/s.
+// are the median rows/s of five rounds (a pass lasts seconds, and the disk's fsync time swings).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pesakit } from 'pesakit';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
-import { account, pool, quick, report, startSandbox } from './lib/common.mjs';
+import { account, median, pool, quick, report, startSandbox } from './lib/common.mjs';
 
 const ROWS = quick ? 100 : 2000;
-const ROUNDS = quick ? 1 : 2;
+const ROUNDS = quick ? 1 : 5;
 const CONCURRENCY = 8;
 const rows = Array.from({ length: ROWS }, (_, index) => ({
   // Ending in 1: never one of the sandbox's failing test numbers.
@@ -99,9 +99,8 @@ async function compare(product) {
     rates.loop.push(await timed(loop));
     rates.bulk.push(await timed(bulk));
   }
-  const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const bulkRate = mean(rates.bulk);
-  const loopRate = mean(rates.loop);
+  const bulkRate = median(rates.bulk);
+  const loopRate = median(rates.loop);
   report({
     benchmark: `${product.title}, ${ROWS} rows, concurrency ${CONCURRENCY}`,
     figure: `${bulkRate.toFixed(0)} rows/s`,
