@@ -89,12 +89,12 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   protected abstract readonly effects: EffectsPart;
   protected abstract now(): Date;
   protected abstract writeIntent(intent: ParsedIntent): Promise<TransactionRecord>;
-  /** The account's debits so far (cents), a mark to take those made during a read off it. */
-  protected abstract walletDebits(account: string): Maybe<number>;
+  /** What the account's payouts have taken that a balance read from now on shows (cents). */
+  protected abstract walletSettled(account: string): Maybe<number>;
   protected abstract writeWalletBalance(
     account: string,
     cents: number,
-    debitsBefore: number,
+    settled: number,
   ): Maybe<WalletFloatState>;
   protected abstract attach(reference: string, refs: References): Promise<TransactionRecord>;
   protected abstract move(
@@ -132,9 +132,9 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     account: string,
     readBalance: () => Promise<number>,
   ): Promise<WalletFloatState> {
-    const debitsBefore = await this.walletDebits(parseWalletBalance(account, 0).account);
+    const settled = await this.walletSettled(parseWalletBalance(account, 0).account);
     const parsed = parseWalletBalance(account, await readBalance());
-    return this.writeWalletBalance(parsed.account, parsed.balance, debitsBefore);
+    return this.writeWalletBalance(parsed.account, parsed.balance, settled);
   }
   async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
     const reference = parseMerchantReference('attachReferences', merchantReference);

@@ -46,7 +46,8 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly inbox: CallbackInbox;
   readonly #schedule = new MemorySchedule();
   /** Account → last balance read and what its open payouts hold; reference → a payout's hold. */
-  readonly #wallets = new Map<string, { cents: number; reserved: number; debited: number }>();
+  /** Float per account, as `pesakit_wallets` keeps it: free = `cents - (held - settled)`. */
+  readonly #wallets = new Map<string, { cents: number; held: number; settled: number }>();
   readonly #reservations = new Map<string, { account: string; cents: number }>();
   protected readonly effects: MemoryEffects;
   constructor(options: MemoryReferenceStoreOptions = {}) {
@@ -58,15 +59,16 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   protected now(): Date {
     return this.#clock();
   }
-  protected walletDebits(account: string): number {
-    return this.#wallets.get(account)?.debited ?? 0;
+  protected walletSettled(account: string): number {
+    let open = 0;
+    for (const hold of this.#reservations.values())
+      if (hold.account === account) open += hold.cents;
+    return (this.#wallets.get(account)?.held ?? 0) - open;
   }
-  protected writeWalletBalance(account: string, read: number, before: number): WalletFloatState {
-    const debited = this.walletDebits(account);
-    const cents = read - (debited - before);
-    const reserved = this.#wallets.get(account)?.reserved ?? 0;
-    this.#wallets.set(account, { cents, reserved, debited });
-    return { balance: cents / 100, reserved: reserved / 100 };
+  protected writeWalletBalance(account: string, cents: number, settled: number): WalletFloatState {
+    const held = this.#wallets.get(account)?.held ?? 0;
+    this.#wallets.set(account, { cents, held, settled });
+    return { balance: cents / 100, reserved: (held - settled) / 100 };
   }
   protected async writeIntent(parsed: ParsedIntent): Promise<TransactionRecord> {
     if (this.#records.has(parsed.merchantReference)) {
@@ -75,11 +77,11 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     const { reservation } = parsed;
     if (reservation !== undefined) {
       const wallet = this.#wallets.get(reservation.account);
-      const [balance, reserved] = [wallet?.cents ?? 0, wallet?.reserved ?? 0];
+      const [balance, reserved] = [wallet?.cents ?? 0, wallet ? wallet.held - wallet.settled : 0];
       if (wallet === undefined || balance - reserved < reservation.cents) {
         throw floatShort(balance, reserved, reservation.cents);
       }
-      wallet.reserved += reservation.cents;
+      wallet.held += reservation.cents;
       this.#reservations.set(parsed.merchantReference, reservation);
     }
     const now = this.now();
@@ -171,18 +173,14 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     this.#endReservation(record);
     return { record: copyRecord(record), changed: true, from };
   }
+  /** A failure gives the float back; a success's debit keeps its place (see `walletSettled`). */
   #endReservation(record: TransactionRecord): void {
     const held = this.#reservations.get(record.merchantReference);
     const end = reservationEnd(record.status);
     if (held === undefined || end === undefined) return;
     this.#reservations.delete(record.merchantReference);
     const wallet = this.#wallets.get(held.account);
-    if (wallet === undefined) return;
-    wallet.reserved -= held.cents;
-    if (end === 'debit') {
-      wallet.cents -= held.cents;
-      wallet.debited += held.cents;
-    }
+    if (wallet !== undefined && end === 'release') wallet.held -= held.cents;
   }
   protected lookup(field: ReferenceField, value: string): TransactionRecord | undefined {
     const owner = field === 'merchantReference' ? value : this.#owners.get(value);

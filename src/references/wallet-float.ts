@@ -15,7 +15,10 @@ export interface WalletReservation {
   amount: number;
 }
 
-/** A wallet as the store sees it: the last balance read, and what open payouts hold of it. */
+/**
+ * A wallet as the store sees it: the last balance read, and the float payouts hold of it or have
+ * paid out since that read (a success's debit the read may not show). Free: `balance - reserved`.
+ */
 export interface WalletFloatState {
   balance: number;
   reserved: number;
@@ -23,12 +26,13 @@ export interface WalletFloatState {
 
 export interface WalletFloat {
   /**
-   * Keeps the balance `readBalance` reads from the platform as the account's wallet, less the
-   * debits the store recorded while it was read (their debit may not be in it), and returns it
-   * with the float that open payouts hold. An intent with a `reservation` is refused
+   * Keeps the balance `readBalance` reads from the platform as the account's wallet and returns
+   * it with what is reserved against it: open payouts' holds, and the debits of payouts that
+   * became final while it was read. An intent with a `reservation` is refused
    * (`BulkInsufficientFundsError`, nothing stored) when `balance - reserved` does not cover it;
-   * the reservation ends in the commit that makes its record final: `success` takes it off the
-   * balance (the debit), `failed` releases it; `pending`, `unknown` and `needs_review` keep it.
+   * the reservation ends in the commit that makes its record final: `failed` releases it,
+   * `success` keeps it as the debit until the next read; `pending`, `unknown` and `needs_review`
+   * keep it.
    */
   recordWalletBalance(
     account: string,
@@ -72,7 +76,7 @@ export function floatShort(balanceCents: number, reservedCents: number, neededCe
   return new BulkInsufficientFundsError(free, centsToAmount(neededCents), 'the payout needs');
 }
 
-/** How a status ends a reservation: the debit replaces it, a refusal releases it. */
+/** How a status ends a reservation: the debit takes its place, a refusal releases it. */
 export function reservationEnd(status: TransactionStatus): 'debit' | 'release' | undefined {
   return status === 'success' ? 'debit' : status === 'failed' ? 'release' : undefined;
 }

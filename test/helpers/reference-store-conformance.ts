@@ -751,7 +751,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         ).toBe(true);
       });
 
-      it('a payout that becomes final while the balance is read is taken off what was read', async () => {
+      it('a payout that becomes final while the balance is read counts against what was read', async () => {
         const store = await open();
         await store.recordWalletBalance('payouts@duka.co.tz', async () => 10_000);
         await store.createIntent(payout('racing', 1000, 1100));
@@ -760,7 +760,32 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
           await store.transition('racing', 'success');
           return 10_000;
         });
-        expect(state).toEqual({ balance: 8900, reserved: 0 });
+        expect(state).toEqual({ balance: 10_000, reserved: 1100 });
+        expect(
+          isBulkInsufficientFundsError(await failure(store.createIntent(payout('over', 1, 8901)))),
+        ).toBe(true);
+        // The next read shows the debit, and the store no longer counts it.
+        expect(await store.recordWalletBalance('payouts@duka.co.tz', async () => 8900)).toEqual({
+          balance: 8900,
+          reserved: 0,
+        });
+        expect((await store.createIntent(payout('all', 8000, 8900))).status).toBe('initiating');
+      });
+
+      it('two balance reads at once each leave a float that is right on its own', async () => {
+        const store = await open();
+        await store.recordWalletBalance('payouts@duka.co.tz', async () => 10_000);
+        await store.createIntent(payout('held', 1000, 1100));
+        await store.createIntent(payout('paid', 1000, 1100));
+        await store.transition('paid', 'success');
+        const inner = store.recordWalletBalance('payouts@duka.co.tz', async () => 8900);
+        const outer = await store.recordWalletBalance('payouts@duka.co.tz', async () => {
+          await inner;
+          await store.transition('held', 'failed');
+          return 8900;
+        });
+        expect(outer).toEqual({ balance: 8900, reserved: 0 });
+        expect((await store.createIntent(payout('all', 8000, 8900))).status).toBe('initiating');
       });
 
       it('refuses a reservation without an account or with a negative balance, naming the field', async () => {

@@ -123,14 +123,14 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     )
     .execute();
   await index('pesakit_callback_inbox', 'due', ['status', 'due_at']);
-  // Bulk payouts' float: the last balance read per disbursement account, and what its open payouts
-  // hold of it (each holding payout's record names its account and cents).
+  // Bulk payouts' float per disbursement account: the last balance read, and what payouts held
+  // (each holding payout's record names its account and cents) and settled since.
   await db.schema
     .createTable('pesakit_wallets')
     .addColumn('account', 'text', (c) => c.notNull())
     .addColumn('balance_cents', cents, (c) => c.notNull())
-    .addColumn('reserved_cents', cents, (c) => c.notNull().defaultTo(0))
-    .addColumn('debited_cents', cents, (c) => c.notNull().defaultTo(0))
+    .addColumn('held_cents', cents, (c) => c.notNull().defaultTo(0))
+    .addColumn('settled_cents', cents, (c) => c.notNull().defaultTo(0))
     .addColumn('read_at', instant, (c) => c.notNull())
     .addPrimaryKeyConstraint('pesakit_wallets_pkey', ['account'])
     .execute();

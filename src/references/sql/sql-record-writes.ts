@@ -21,7 +21,7 @@ import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
 import { type StoreDatabase, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
-import { endReservation, reserveFloat, walletDebits, writeWalletBalance } from './wallet-float.js';
+import { endReservation, reserveFloat, walletSettled, writeWalletBalance } from './wallet-float.js';
 
 /**
  * Record writes: each one transaction that locks the record, decides with the memory store's
@@ -29,17 +29,16 @@ import { endReservation, reserveFloat, walletDebits, writeWalletBalance } from '
  */
 export abstract class SqlRecordWrites extends CheckedReferenceStore {
   protected abstract readonly sql: SqlStoreContext;
-  protected walletDebits(account: string): Promise<number> {
-    return walletDebits(this.sql.open(), account);
+  protected walletSettled(account: string): Promise<number> {
+    return walletSettled(this.sql.open(), this.sql.dialect, account);
   }
   protected writeWalletBalance(
     account: string,
     cents: number,
-    before: number,
+    settled: number,
   ): Promise<WalletFloatState> {
-    const { dialect } = this.sql;
     const readAt = this.sql.instant(this.sql.now());
-    return writeWalletBalance(this.sql.open(), dialect, { account, cents, before, readAt });
+    return writeWalletBalance(this.sql.open(), { account, cents, settled, readAt });
   }
   protected async writeIntent(parsed: ParsedIntent): Promise<TransactionRecord> {
     const { reservation } = parsed;

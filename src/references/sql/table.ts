@@ -67,14 +67,17 @@ export interface CheckLogTable {
   observation: string;
 }
 
-/** The last balance read of a disbursement account's wallet, less the debits since. */
+/**
+ * A disbursement account's float: free = `balance_cents - (held_cents - settled_cents)`.
+ */
 export interface WalletsTable {
   account: string;
+  /** The last balance read from the platform. */
   balance_cents: ColumnType<number | string, number, number>;
-  /** The sum of what the account's open payouts hold (`float_cents` of their records). */
-  reserved_cents: ColumnType<number | string, number, number>;
-  /** Every success's float taken off since the row was made: marks debits made during a read. */
-  debited_cents: ColumnType<number | string, number, number>;
+  /** Every hold since the row was made, less what failures released: open holds and successes. */
+  held_cents: ColumnType<number | string, number, number>;
+  /** The part of `held_cents` the last balance read already shows (successes before it began). */
+  settled_cents: ColumnType<number | string, number, number>;
   read_at: Instant;
 }
 

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { isFinalStatus, transactionStatuses } from '../transitions.js';
 import type { TransactionStatus } from '../types.js';
 import {
   floatShort,
@@ -7,50 +8,69 @@ import {
   type WalletFloatState,
 } from '../wallet-float.js';
 import type { Db, HeldFloat } from './record-claims.js';
-import type { SqlDialectName, StoreDatabase } from './table.js';
+import { type SqlDialectName, type StoreDatabase, transactionsTable } from './table.js';
 
 const wallets = 'pesakit_wallets';
+/** The statuses whose record still holds its float: all but the final ones. */
+const holding = transactionStatuses.filter((status) => !isFinalStatus(status));
 
-/** What the account's successes have taken off so far; `lock`: held until the transaction ends. */
-export async function walletDebits(db: Db, account: string, lock = false): Promise<number> {
-  const row = await db
-    .selectFrom(wallets)
-    .select('debited_cents')
-    .where('account', '=', account)
-    .$if(lock, (qb) => qb.forUpdate())
-    .executeTakeFirst();
-  return Number(row?.debited_cents ?? 0);
+/**
+ * Before a balance read: what the account's payouts have taken that the read will show, i.e. the
+ * wallet's running `held_cents` less what open payouts hold now. A payout that becomes final
+ * during the read is still open here, so its debit counts against the new balance until the next
+ * read. Read in one transaction, the wallet row locked on PostgreSQL, so no hold or release falls
+ * between the two reads.
+ */
+export function walletSettled(
+  db: Kysely<StoreDatabase>,
+  dialect: SqlDialectName,
+  account: string,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const wallet = await trx
+      .selectFrom(wallets)
+      .select('held_cents')
+      .where('account', '=', account)
+      .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst();
+    const open = await trx
+      .selectFrom(transactionsTable)
+      .select((eb) => eb.fn.sum<number | string | null>('float_cents').as('cents'))
+      .where('status', 'in', holding)
+      .where('float_account', '=', account)
+      .executeTakeFirstOrThrow();
+    return Number(wallet?.held_cents ?? 0) - Number(open.cents ?? 0);
+  });
 }
 
 /**
- * `balance := read - debits recorded since the read began`, and what open payouts of the account
- * hold, in one transaction that holds the wallet row against concurrent debits.
+ * Keeps a balance read with what its payouts had settled before the read began (see
+ * `walletSettled`). The running hold is never overwritten, so two processes reading at once each
+ * leave a pair that is right on its own.
  */
-export function writeWalletBalance(
+export async function writeWalletBalance(
   db: Kysely<StoreDatabase>,
-  dialect: SqlDialectName,
-  read: { account: string; cents: number; before: number; readAt: Date | string },
+  read: { account: string; cents: number; settled: number; readAt: Date | string },
 ): Promise<WalletFloatState> {
-  const { account, readAt } = read;
-  return db.transaction().execute(async (trx) => {
-    const debited = await walletDebits(trx, account, dialect === 'postgres');
-    const cents = read.cents - (debited - read.before);
-    const wallet = await trx
-      .insertInto(wallets)
-      .values({
-        account,
-        balance_cents: cents,
-        reserved_cents: 0,
-        debited_cents: debited,
-        read_at: readAt,
-      })
-      .onConflict((oc) =>
-        oc.column('account').doUpdateSet({ balance_cents: cents, read_at: readAt }),
-      )
-      .returning('reserved_cents')
-      .executeTakeFirstOrThrow();
-    return { balance: cents / 100, reserved: Number(wallet.reserved_cents) / 100 };
-  });
+  const { account, cents, settled, readAt } = read;
+  const wallet = await db
+    .insertInto(wallets)
+    .values({
+      account,
+      balance_cents: cents,
+      held_cents: 0,
+      settled_cents: settled,
+      read_at: readAt,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('account')
+        .doUpdateSet({ balance_cents: cents, settled_cents: settled, read_at: readAt }),
+    )
+    .returning(['held_cents', 'settled_cents'])
+    .executeTakeFirstOrThrow();
+  const reserved = Number(wallet.held_cents) - Number(wallet.settled_cents);
+  return { balance: cents / 100, reserved: reserved / 100 };
 }
 
 /**
@@ -62,22 +82,26 @@ export function writeWalletBalance(
 export async function reserveFloat(trx: Db, { account, cents }: ParsedReservation): Promise<void> {
   const held = await trx
     .updateTable(wallets)
-    .set({ reserved_cents: sql<number>`${sql.ref('reserved_cents')} + ${cents}` })
+    .set({ held_cents: sql<number>`${sql.ref('held_cents')} + ${cents}` })
     .where('account', '=', account)
-    .where(sql<boolean>`${sql.ref('balance_cents')} - ${sql.ref('reserved_cents')} >= ${cents}`)
+    .where(
+      sql<boolean>`${sql.ref('balance_cents')} - ${sql.ref('held_cents')} + ${sql.ref('settled_cents')} >= ${cents}`,
+    )
     .executeTakeFirst();
   if (held.numUpdatedRows > 0n) return;
   const wallet = await trx
     .selectFrom(wallets)
-    .select(['balance_cents', 'reserved_cents'])
+    .select(['balance_cents', 'held_cents', 'settled_cents'])
     .where('account', '=', account)
     .executeTakeFirst();
-  throw floatShort(Number(wallet?.balance_cents ?? 0), Number(wallet?.reserved_cents ?? 0), cents);
+  const reserved = Number(wallet?.held_cents ?? 0) - Number(wallet?.settled_cents ?? 0);
+  throw floatShort(Number(wallet?.balance_cents ?? 0), reserved, cents);
 }
 
 /**
- * In the commit that makes a payout final: a success's debit replaces its float (and counts among
- * the account's debits), a failure frees it. Returns the record's columns that drop its hold.
+ * In the commit that makes a payout final, the record drops its hold. A failure gives the float
+ * back to the wallet; a success's debit keeps its place in `held_cents` (the free float is the
+ * same either way) until a balance read shows it, so a success writes nothing more.
  */
 export async function endReservation(
   trx: Db,
@@ -86,15 +110,12 @@ export async function endReservation(
 ): Promise<{ float_account: null; float_cents: null } | undefined> {
   const end = reservationEnd(status);
   if (held === undefined || end === undefined) return undefined;
-  const debit = end === 'debit' ? held.cents : 0;
-  await trx
-    .updateTable(wallets)
-    .set({
-      reserved_cents: sql<number>`${sql.ref('reserved_cents')} - ${held.cents}`,
-      balance_cents: sql<number>`${sql.ref('balance_cents')} - ${debit}`,
-      debited_cents: sql<number>`${sql.ref('debited_cents')} + ${debit}`,
-    })
-    .where('account', '=', held.account)
-    .execute();
+  if (end === 'release') {
+    await trx
+      .updateTable(wallets)
+      .set({ held_cents: sql<number>`${sql.ref('held_cents')} - ${held.cents}` })
+      .where('account', '=', held.account)
+      .execute();
+  }
   return { float_account: null, float_cents: null };
 }
