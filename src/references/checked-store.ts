@@ -26,6 +26,7 @@ import {
   parseListOpen,
   parseListPage,
   parseMerchantReference,
+  parseMerchantReferences,
   parseReferences,
   parseResolve,
   parseTransition,
@@ -108,6 +109,8 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     value: string,
   ): Maybe<TransactionRecord | undefined>;
   protected abstract lookupAny(value: string): Maybe<TransactionRecord | undefined>;
+  /** The records stored under `references` (each a valid merchant reference), by reference. */
+  protected abstract lookupMany(references: string[]): Maybe<Map<string, TransactionRecord>>;
   protected abstract listOpenRecords(filter: ParsedListOpen): Maybe<TransactionRecord[]>;
   protected abstract countCheck(reference: string, at: Date): Maybe<TransactionRecord>;
   protected abstract lease(options: ParsedLeaseDue): Maybe<LeasedRecord[]>;
@@ -160,6 +163,14 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   }
   async get(merchantReference: string): Promise<TransactionRecord | undefined> {
     return this.find({ field: 'merchantReference', value: merchantReference });
+  }
+  async getMany(
+    merchantReferences: readonly string[],
+  ): Promise<Array<TransactionRecord | undefined>> {
+    const asked = parseMerchantReferences(merchantReferences);
+    const valid = [...new Set(asked.filter(isLookupable))];
+    const found = valid.length > 0 ? await this.lookupMany(valid) : new Map();
+    return asked.map((reference) => found.get(reference));
   }
   async findByReference(reference: string): Promise<TransactionRecord | undefined> {
     return isLookupable(reference) ? this.lookupAny(reference) : undefined;

@@ -1,9 +1,11 @@
 /** Every store checks its arguments with these first, so all refuse the same input alike. */
 export {
   isLookupable,
+  maxReferencesPerRead,
   type ParsedIntent,
   parseIntent,
   parseMerchantReference,
+  parseMerchantReferences,
   productOfFlow,
 } from './input-rules/intent.js';
 export {

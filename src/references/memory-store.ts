@@ -187,6 +187,14 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     const record = owner === undefined ? undefined : this.#records.get(owner);
     return record && record[field] === value ? copyRecord(record) : undefined;
   }
+  protected lookupMany(references: string[]): Map<string, TransactionRecord> {
+    const found = new Map<string, TransactionRecord>();
+    for (const reference of references) {
+      const record = this.#records.get(reference);
+      if (record) found.set(reference, copyRecord(record));
+    }
+    return found;
+  }
   protected lookupAny(value: string): TransactionRecord | undefined {
     const record = this.#records.get(value) ?? this.#records.get(this.#owners.get(value) ?? '');
     return record && copyRecord(record);

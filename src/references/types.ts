@@ -144,6 +144,11 @@ export interface TransactionRecords {
     details?: TransitionDetails,
   ): Promise<{ record: TransactionRecord; changed: boolean }>;
   get(merchantReference: string): Promise<TransactionRecord | undefined>;
+  /**
+   * `get` for up to 1,000 merchant references in one read: the records in the order asked,
+   * `undefined` where none is stored.
+   */
+  getMany(merchantReferences: readonly string[]): Promise<Array<TransactionRecord | undefined>>;
   /** By any reference kind: the merchant reference first, then the platform's in field order. */
   findByReference(reference: string): Promise<TransactionRecord | undefined>;
   find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined>;

@@ -301,6 +301,42 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         expect(await store.findByReference('')).toBeUndefined();
         expect(await store.get('CN-1')).toBeUndefined();
       });
+
+      it('getMany reads many merchant references at once, in the order asked', async () => {
+        const store = await open();
+        for (const reference of ['row:1', 'row:2', 'row:3']) {
+          await store.createIntent(intent(reference));
+        }
+        await store.attachReferences('row:2', { controlNumber: 'CN-2' });
+        const found = await store.getMany(['row:3', 'row:9', 'CN-2', '', 'row:1', 'row:3']);
+        expect(found.map((record) => record?.merchantReference)).toEqual([
+          'row:3',
+          undefined,
+          undefined,
+          undefined,
+          'row:1',
+          'row:3',
+        ]);
+        expect(found[0]).toEqual(await store.get('row:3'));
+        expect(await store.getMany([])).toEqual([]);
+        const asked = Array.from({ length: 1000 }, (_, index) => `row:${index + 1}`);
+        expect((await store.getMany(asked)).filter(Boolean)).toHaveLength(3);
+      });
+
+      it('getMany refuses more than 1,000 references or a list that is not one, naming the field', async () => {
+        const store = await open();
+        const tooMany = await failure(
+          store.getMany(Array.from({ length: 1001 }, (_, index) => `row:${index}`)),
+        );
+        expect(isStoreInputError(tooMany)).toBe(true);
+        expect((tooMany as StoreInputError).errors['merchantReferences']?.[0]).toMatch(
+          /at most 1000/,
+        );
+        const notList = await failure(store.getMany('row:1' as unknown as string[]));
+        expect((notList as StoreInputError).errors).toHaveProperty(['merchantReferences']);
+        const notText = await failure(store.getMany([7 as unknown as string]));
+        expect((notText as StoreInputError).errors).toHaveProperty(['merchantReferences.0']);
+      });
     });
 
     describe('references never change once known', () => {
@@ -725,7 +761,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         ).toBe(true);
       });
 
-      it('success takes the float off the balance, failed releases it, pending and unknown keep it', async () => {
+      it('failed releases the float, success keeps it as its debit until the next read, pending and unknown keep it', async () => {
         const store = await open();
         await store.recordWalletBalance('payouts@duka.co.tz', async () => 10_000);
         for (const reference of ['paid', 'refused', 'waiting', 'lost', 'disputed']) {

@@ -68,6 +68,22 @@ export function parseMerchantReference(operation: string, value: string): string
   }).merchantReference;
 }
 
+/** The most merchant references one `getMany` reads: one statement's worth on every store. */
+export const maxReferencesPerRead = 1000;
+
+const merchantReferencesSchema = z.object({
+  merchantReferences: z
+    .array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' })
+    .max(maxReferencesPerRead, { error: `must hold at most ${maxReferencesPerRead} references` }),
+});
+
+/** As `get`, any string is a fair question; the list itself must be an array within the limit. */
+export function parseMerchantReferences(values: readonly string[]): string[] {
+  return parse('getMany', 'merchantReferences', merchantReferencesSchema, {
+    merchantReferences: values,
+  }).merchantReferences;
+}
+
 /** Any string is a fair question, but only a valid reference can be an answer. */
 export function isLookupable(value: unknown): value is string {
   return referenceSchema.safeParse(value).success;

@@ -62,6 +62,10 @@ export class SqlReferenceStore extends SqlRecordWrites {
     const row = await this.#select().where(column, '=', value).executeTakeFirst();
     return row && toRecord(row);
   }
+  protected async lookupMany(references: string[]): Promise<Map<string, TransactionRecord>> {
+    const rows = await this.#select().where('merchant_reference', 'in', references).execute();
+    return new Map(rows.map((row) => [row.merchant_reference, toRecord(row)]));
+  }
   protected async lookupAny(value: string): Promise<TransactionRecord | undefined> {
     const own = await this.lookup('merchantReference', value);
     if (own) return own;

@@ -91,7 +91,7 @@ export async function runBulk(
   const concurrency = concurrencyOf(product.operation, options.concurrency);
   const batchId = batchIdFor(options.batchId, product.operation);
   const rows = await loadRows(product, plan.source, options.format);
-  const earlier = await readEarlierRun(context.store, product, batchId, rows, concurrency);
+  const earlier = await readEarlierRun(context.store, product, batchId, rows);
   const left = rows.filter((row) => !earlier.has(row.row));
   if (plan.float && left.length > 0) {
     await checkFloat(plan.float, context.store, left, plan.partial === true);

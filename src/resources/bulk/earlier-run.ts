@@ -1,4 +1,5 @@
 import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
+import { maxReferencesPerRead } from '../../references/input-rules.js';
 import { rowReference } from './batch-id.js';
 import { BatchMismatchError, type BatchRowMismatch } from './batch-mismatch-error.js';
 import type { BulkProduct, BulkRow } from './bulk-product.js';
@@ -9,24 +10,25 @@ import type { BulkRowOutcome } from './types.js';
 export type EarlierRows = Map<number, TransactionRecord>;
 
 /**
- * Reads the batch's stored rows before anything is sent, `concurrency` lookups at a time (a
- * PostgreSQL pool answers them side by side); a stored row that differs from (or is past the end
- * of) the file given now refuses the batch: a reused id must not pay strangers.
+ * Reads the batch's stored rows before anything is sent, and the row after the last, in reads of
+ * up to 1,000 references; a stored row that differs from (or is past the end of) the file given
+ * now refuses the batch: a reused id must not pay strangers.
  */
 export async function readEarlierRun(
   store: ReferenceStore,
   product: BulkProduct,
   batchId: string,
   rows: readonly BulkRow[],
-  concurrency: number,
 ): Promise<EarlierRows> {
   const earlier: EarlierRows = new Map();
   const mismatches: BatchRowMismatch[] = [];
+  const after = rows.length + 1;
+  const references = [...rows.map((row) => row.row), after].map((row) =>
+    rowReference(product.prefix, batchId, row),
+  );
   const stored: Array<TransactionRecord | undefined> = [];
-  for (let start = 0; start < rows.length; start += concurrency) {
-    const slice = rows.slice(start, start + concurrency);
-    const reads = slice.map((row) => store.get(rowReference(product.prefix, batchId, row.row)));
-    stored.push(...(await Promise.all(reads)));
+  for (let start = 0; start < references.length; start += maxReferencesPerRead) {
+    stored.push(...(await store.getMany(references.slice(start, start + maxReferencesPerRead))));
   }
   for (const [index, row] of rows.entries()) {
     const record = stored[index];
@@ -41,10 +43,7 @@ export async function readEarlierRun(
     earlier.set(row.row, record);
   }
   if (mismatches.length > 0) throw new BatchMismatchError(batchId, mismatches);
-  const after = rows.length + 1;
-  if (await store.get(rowReference(product.prefix, batchId, after))) {
-    throw new BatchMismatchError(batchId, [], after);
-  }
+  if (stored[rows.length] !== undefined) throw new BatchMismatchError(batchId, [], after);
   return earlier;
 }
 
