@@ -45,9 +45,9 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly #clock: () => Date;
   readonly inbox: CallbackInbox;
   readonly #schedule = new MemorySchedule();
-  /** Account → last balance read and what its open payouts hold; reference → a payout's hold. */
   /** Float per account, as `pesakit_wallets` keeps it: free = `cents - (held - settled)`. */
   readonly #wallets = new Map<string, { cents: number; held: number; settled: number }>();
+  /** Merchant reference → the hold of a payout not yet final. */
   readonly #reservations = new Map<string, { account: string; cents: number }>();
   protected readonly effects: MemoryEffects;
   constructor(options: MemoryReferenceStoreOptions = {}) {
@@ -61,8 +61,9 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   }
   protected walletSettled(account: string): number {
     let open = 0;
-    for (const hold of this.#reservations.values())
+    for (const hold of this.#reservations.values()) {
       if (hold.account === account) open += hold.cents;
+    }
     return (this.#wallets.get(account)?.held ?? 0) - open;
   }
   protected writeWalletBalance(account: string, cents: number, settled: number): WalletFloatState {
