@@ -3,9 +3,10 @@
 // `disbursement.bulkPay` against `disbursement.pay`. Both sides send to the same distinct numbers,
 // each pass through a fresh client on a fresh SQLite store: the baseline is the loop (the
 // write-ahead record and the send, nothing else); the subject also checks every row, reads the
-// store for an earlier run of the batch, checks the wallet (payouts: reserve each row's float with its intent) and
-// emits row events. The sandbox is reset to its seed before each pass. Passes alternate; figures
-// are the median rows/s of five rounds (a pass lasts seconds, and the disk's fsync time swings).
+// store for an earlier run of the batch, checks the wallet (payouts: reserve each row's float
+// with its intent) and emits row events. The sandbox is reset to its seed before each pass.
+// Passes alternate; figures are the median rows/s of five rounds (a pass lasts seconds, and the
+// disk's fsync time swings).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
