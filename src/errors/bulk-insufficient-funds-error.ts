@@ -6,6 +6,7 @@ import { InsufficientFundsError, isInsufficientFundsError } from './insufficient
  * batches hold. Top the wallet up, or send fewer rows.
  */
 export class BulkInsufficientFundsError extends InsufficientFundsError {
+  override name = 'BulkInsufficientFundsError' as string;
   override readonly code = 'bulk_insufficient_funds' as const;
   override readonly source = 'client' as const;
   readonly balance: number;

@@ -376,6 +376,10 @@ describe('Every exported error class has its own code, listed in docs/errors.md'
     ...spreadsheetCodes.map((code) => new SpreadsheetError(code, 'x')),
   ];
 
+  it('each error is named after its class, as logs and the CLI print it', () => {
+    for (const error of instances) expect(error.name).toBe(error.constructor.name);
+  });
+
   it('each code belongs to one class, and each exported class to its codes', async () => {
     const entries = await Promise.all([
       import('../../src/index.js'),
