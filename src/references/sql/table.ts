@@ -67,9 +67,7 @@ export interface CheckLogTable {
   observation: string;
 }
 
-/**
- * A disbursement account's float: free = `balance_cents - (held_cents - settled_cents)`.
- */
+/** A disbursement account's float: free = `balance_cents - (held_cents - settled_cents)`. */
 export interface WalletsTable {
   account: string;
   /** The last balance read from the platform. */

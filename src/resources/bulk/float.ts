@@ -18,8 +18,8 @@ export interface BulkFloat {
 /**
  * Before the first row is sent: the wallet must cover `rows`, else the batch is refused whole,
  * nothing stored or sent. Reserving products keep the balance read in the store, less what
- * payouts hold there (see `WalletFloat`); `partial` sends anyway, and the store refuses the first row that does not
- * fit, which stops the batch there.
+ * payouts hold there (see `WalletFloat`); `partial` sends anyway, and the store refuses the
+ * first row that does not fit, which stops the batch there.
  */
 export async function checkFloat(
   float: BulkFloat,
