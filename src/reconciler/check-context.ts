@@ -1,5 +1,5 @@
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
-import type { ReferenceStore, TransactionRecord } from '../references/index.js';
+import type { ReferenceStore, References, TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
 import type { CollectionSettlement } from '../settlement/settle-collection.js';
@@ -70,15 +70,19 @@ export function collectionOutcome(
   }
 }
 
-/** Writes a final state (fenced) and says how the check ended. */
+/**
+ * Writes a final state (fenced) and says how the check ended; with `claim`, the platform's
+ * references in the same commit (another record owning one → `ReferenceConflictError`).
+ */
 export async function settle(
   ctx: RecordCheck,
   to: 'success' | 'failed',
   details: { payload?: unknown; reason?: string },
+  claim?: References,
 ): Promise<CheckOutcome> {
   let moved: { record: TransactionRecord; changed: boolean };
   try {
-    moved = await ctx.store.transition(ctx.record.merchantReference, to, details);
+    moved = await move(ctx, to, details, claim);
   } catch (error) {
     return lostRace(ctx, error);
   }
@@ -110,17 +114,35 @@ async function lostRace(ctx: RecordCheck, error: unknown): Promise<CheckOutcome>
   return { kind: 'already_final', record: current };
 }
 
-/** An `unknown` record the platform shows in progress goes back to `pending` (fenced). */
-export async function backToPending(ctx: RecordCheck, answer: unknown): Promise<TransactionRecord> {
-  if (ctx.record.status !== 'unknown') return ctx.record;
+/**
+ * An `unknown` record the platform shows in progress goes back to `pending` (fenced); with
+ * `claim`, the platform's references are attached in the same commit, whatever the status.
+ */
+export async function backToPending(
+  ctx: RecordCheck,
+  answer: unknown,
+  claim?: References,
+): Promise<TransactionRecord> {
+  if (ctx.record.status !== 'unknown' && claim === undefined) return ctx.record;
+  const to = ctx.record.status === 'unknown' ? 'pending' : ctx.record.status;
   try {
-    const { record } = await ctx.store.transition(ctx.record.merchantReference, 'pending', {
-      payload: answer,
-      reason: 'The platform shows the transaction in progress.',
-    });
+    const details = { payload: answer, reason: 'The platform shows the transaction in progress.' };
+    const { record } = await move(ctx, to, details, claim);
     return record;
   } catch (error) {
     if (!isInvalidTransitionError(error)) throw error;
     return (await ctx.store.get(ctx.record.merchantReference)) ?? ctx.record;
   }
+}
+
+function move(
+  ctx: RecordCheck,
+  to: TransactionRecord['status'],
+  details: { payload?: unknown; reason?: string },
+  claim: References | undefined,
+) {
+  const reference = ctx.record.merchantReference;
+  return claim === undefined
+    ? ctx.store.transition(reference, to, details)
+    : ctx.store.attachAndTransition(reference, claim, to, details);
 }

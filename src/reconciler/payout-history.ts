@@ -1,4 +1,4 @@
-import type { DisbursementPayment } from '../schemas/disbursement.js';
+import type { DisbursementHistoryRow } from '../schemas/disbursement.js';
 import { awaitShared, LeaseMargin, MarginWaiters } from './lease-margin.js';
 import type { Platform } from './platform.js';
 
@@ -7,7 +7,7 @@ const perPage = 100;
 
 /** The history fetched so far: `covers` when it reaches back to the instant asked, or the end. */
 export interface HistoryView {
-  rows: readonly DisbursementPayment[];
+  rows: readonly DisbursementHistoryRow[];
   covers: boolean;
   /** When the first page was fetched: rows created after it may be missing. */
   fetchedAt: Date;
@@ -21,7 +21,7 @@ export interface HistoryView {
 export class PayoutHistory {
   readonly #platform: Pick<Platform, 'payouts'>;
   readonly #now: () => Date;
-  readonly #rows = new Map<string, DisbursementPayment>();
+  readonly #rows = new Map<string, DisbursementHistoryRow>();
   #fetchedAt: Date | undefined;
   #nextPage = 1;
   #lastPage = Number.POSITIVE_INFINITY;
@@ -57,7 +57,7 @@ export class PayoutHistory {
       this.#nextPage = page.currentPage + 1;
       for (const row of page.data) {
         this.#rows.set(row.txnid, row);
-        const created = Date.parse(row.created_at);
+        const created = row.created_at === undefined ? Number.NaN : Date.parse(row.created_at);
         if (Number.isFinite(created)) this.#oldest = Math.min(this.#oldest, created);
       }
       if (page.data.length === 0) break;

@@ -2,13 +2,13 @@ import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import type { AirtimeUserResponse } from '../schemas/airtime.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
-import type { DisbursementPayment } from '../schemas/disbursement.js';
+import type { DisbursementHistoryRow } from '../schemas/disbursement.js';
 import type { LeaseMargin } from './lease-margin.js';
 import type { RateGate } from './rate-gate.js';
 
 /** One page of the payout history, newest first. */
 export interface PayoutPage {
-  data: DisbursementPayment[];
+  data: DisbursementHistoryRow[];
   currentPage: number;
   lastPage: number;
 }

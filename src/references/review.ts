@@ -13,6 +13,11 @@ export const reviewReasons = [
   'no_platform_reference',
   /** More than one platform record could be this transaction (e.g. payout history rows). */
   'ambiguous_match',
+  /**
+   * A payout with no platform reference: no history row matches it exactly, but some agree on
+   * the MSISDN or the amount (or carry no MSISDN), so it may have been paid, told differently.
+   */
+  'history_partial_match',
   /** The evidence neither proves nor disproves the outcome (e.g. an airtime wallet balance). */
   'ambiguous_evidence',
   /** The answer says another amount, MSISDN, reference or inner status than was asked. */

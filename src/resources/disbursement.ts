@@ -6,9 +6,10 @@ import { TransactionNotFoundError } from '../errors/transaction-not-found-error.
 import { resolveOptions } from '../reconciler/options.js';
 import { PayoutHistory } from '../reconciler/payout-history.js';
 import { checkDisbursement } from '../reconciler/strategies/disbursement.js';
+import { nameEcho } from '../reconciler/strategies/payout-rows.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
-import type { DisbursementPayment, DisbursementRequest } from '../schemas/disbursement.js';
+import type { DisbursementHistoryRow, DisbursementRequest } from '../schemas/disbursement.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
 import type { PageRequest } from '../schemas/pagination.js';
 import { payableMsisdnSchema } from '../schemas/provider.js';
@@ -105,6 +106,7 @@ export class Disbursement {
         echoes: (body, r) => ({
           amount: [body.amount, r.payment?.amount],
           msisdn: [body.msisdn, r.payment?.msisdn],
+          name: nameEcho(body.name, r.payment?.name),
           refid: [r.response.reference, r.payment?.refid],
           status: [
             r.response.status ? 'completed' : 'failed',
@@ -126,7 +128,7 @@ export class Disbursement {
   }
 
   /** The user's payouts, newest first: await it for one page, `for await` it for all. */
-  payments(request: PageRequest = {}, options?: CallOptions): PagePromise<DisbursementPayment> {
+  payments(request: PageRequest = {}, options?: CallOptions): PagePromise<DisbursementHistoryRow> {
     // A JavaScript caller's `null` is refused when awaited, like any other bad request.
     if (typeof request !== 'object' || request === null) {
       const refused = new RequestValidationError('disbursementPayments', {

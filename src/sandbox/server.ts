@@ -56,7 +56,7 @@ export function buildSandboxApp(
   registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
   registerAnswerFaults(app, {
     takeContradiction: () => context.faultBoard.takeContradiction(),
-    takeBareAnswer: () => context.faultBoard.takeBareAnswer(),
+    takeBareAnswer: (where) => context.faultBoard.takeBareAnswer(where),
     payout: (refid) => context.disbursements.records.find((row) => row.refid === refid),
   });
   registerJsonBody(app);

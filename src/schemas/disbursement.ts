@@ -73,7 +73,19 @@ export const disbursementResponseSchema = z.looseObject({
 });
 export type DisbursementResponse = z.infer<typeof disbursementResponseSchema>;
 
+/**
+ * A payout as the history lists it. The spec shows only `txnid`, `refid` and `amount`; the
+ * recipient, name, status and time are read when the platform sends them, never required.
+ */
+export const disbursementHistoryRowSchema = disbursementPaymentSchema.partial({
+  msisdn: true,
+  name: true,
+  status: true,
+  created_at: true,
+});
+export type DisbursementHistoryRow = z.infer<typeof disbursementHistoryRowSchema>;
+
 export const disbursementHistoryResponseSchema = z.looseObject({
-  payments: paginatorSchema(disbursementPaymentSchema),
+  payments: paginatorSchema(disbursementHistoryRowSchema),
 });
 export type DisbursementHistoryResponse = z.infer<typeof disbursementHistoryResponseSchema>;

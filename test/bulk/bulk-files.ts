@@ -125,7 +125,7 @@ export async function fundPayouts(harness: Harness, amount: number): Promise<voi
 export async function payoutsByMsisdn(harness: Harness): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for await (const payout of harness.client().disbursement.payments({ per_page: 100 })) {
-    if (payout.status !== 'completed') continue;
+    if (payout.status !== 'completed' || payout.msisdn === undefined) continue;
     counts.set(payout.msisdn, (counts.get(payout.msisdn) ?? 0) + 1);
   }
   return counts;

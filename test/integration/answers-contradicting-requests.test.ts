@@ -226,10 +226,10 @@ describe('the contradict fault', () => {
       faults: { contradict: { next: 1, field: 'msisdn' } },
     });
     const refused = await harness
-      .control('faults', { contradict: { next: 1, field: 'name' } })
+      .control('faults', { contradict: { next: 1, field: 'charge' } })
       .catch((error: unknown) => String(error));
     expect(refused).toContain('422');
-    expect(refused).toContain('contradict.field');
+    expect(refused).toContain('contradict.field must be amount, msisdn, name or status');
     const nowhere = await harness
       .control('faults', { contradict: { next: 1, field: 'amount', in: 'ledger' } })
       .catch((error: unknown) => String(error));

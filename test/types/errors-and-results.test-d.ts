@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   AmbiguousOutcomeError,
-  DisbursementPayment,
+  DisbursementHistoryRow,
   LastResponse,
   Page,
   Pesakit,
@@ -40,12 +40,12 @@ describe('types a merchant relies on', () => {
   });
 
   it('payments() is assignable where a Promise<Page<…>> is expected', () => {
-    const page: Promise<Page<DisbursementPayment>> = pesakit.disbursement.payments();
+    const page: Promise<Page<DisbursementHistoryRow>> = pesakit.disbursement.payments();
     expectTypeOf(page.catch(() => undefined)).toEqualTypeOf<
-      Promise<Page<DisbursementPayment> | undefined>
+      Promise<Page<DisbursementHistoryRow> | undefined>
     >();
     expectTypeOf(pesakit.disbursement.payments().finally(() => {})).toEqualTypeOf<
-      Promise<Page<DisbursementPayment>>
+      Promise<Page<DisbursementHistoryRow>>
     >();
   });
 

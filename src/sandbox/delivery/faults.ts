@@ -40,8 +40,8 @@ const contradictFaultSchema = z.strictObject(
   {
     /** Answer the next N money calls (payout, airtime, collection) with this field changed. */
     next: boundedInteger('contradict.next', 0, 1000),
-    field: z.enum(['amount', 'msisdn', 'status'], {
-      error: 'The contradict.field must be amount, msisdn or status.',
+    field: z.enum(['amount', 'msisdn', 'name', 'status'], {
+      error: 'The contradict.field must be amount, msisdn, name or status.',
     }),
     /** `history`: the answer is true and the payout history lies (payouts only). */
     in: z
@@ -53,10 +53,16 @@ const contradictFaultSchema = z.strictObject(
 
 const bareAnswersSchema = z.strictObject(
   {
-    /** Answer the next N payouts with only `message` and `response`, as the spec shows them. */
+    /**
+     * Answer the next N payouts with only `message` and `response`, as the spec shows them; with
+     * `in: 'history'`, the next N payout history pages list only `txnid`, `refid` and `amount`.
+     */
     next: boundedInteger('bareAnswers.next', 0, 1000),
+    in: z
+      .enum(['answer', 'history'], { error: 'The bareAnswers.in must be answer or history.' })
+      .optional(),
   },
-  { error: 'The bareAnswers must be an object with only next.' },
+  { error: 'The bareAnswers must be an object with only next and in.' },
 );
 
 /** `POST _control/faults` and the `faults` option; a patch changes only the fields it names. */
@@ -77,7 +83,7 @@ export const faultSettingsSchema = z.strictObject(
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
 
 export interface Contradiction {
-  field: 'amount' | 'msisdn' | 'status';
+  field: 'amount' | 'msisdn' | 'name' | 'status';
   in: 'answer' | 'history';
 }
 
@@ -128,11 +134,11 @@ export class FaultBoard {
     return { field: fault.field, in: fault.in ?? 'answer' };
   }
 
-  /** Uses up one bare payout answer; true when this answer is to be bare. */
-  takeBareAnswer(): boolean {
-    const remaining = this.#settings.bareAnswers?.next ?? 0;
-    if (remaining <= 0) return false;
-    this.patch({ bareAnswers: { next: remaining - 1 } });
+  /** Uses up one bare payout answer or history page (`where`); true when it is to be bare. */
+  takeBareAnswer(where: 'answer' | 'history'): boolean {
+    const fault = this.#settings.bareAnswers;
+    if (!fault?.next || (fault.in ?? 'answer') !== where) return false;
+    this.patch({ bareAnswers: { ...fault, next: fault.next - 1 } });
     return true;
   }
 
