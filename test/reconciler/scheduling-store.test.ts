@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { isStoreInputError } from '../../src/errors/store-input-error.js';
+import { fencedStore } from '../../src/reconciler/fenced-store.js';
 import { MemoryReferenceStore, type ReferenceStore } from '../../src/references/index.js';
 import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
 import { isLeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
@@ -166,6 +167,30 @@ function describeScheduling(name: string, open: Open) {
         leaseToken: taken!.token,
       });
       expect(changed).toBe(true);
+      await store.close();
+    });
+
+    it('a claim of platform references through a lost lease is refused, and attaches nothing', async () => {
+      const clock = manualClock();
+      const store = await open(clock.now);
+      await seedOpenRecords(store, 1, 'unknown');
+      const [lease] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      clock.advance(30_000);
+      const [taken] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      const claim = { paymentReference: 'PAY-CLAIMED' };
+      const stale = fencedStore(store, lease!.token);
+      const error = await failure(stale.attachAndTransition('order-000', claim, 'pending'));
+      expect(isLeaseLostError(error)).toBe(true);
+      expect(await store.get('order-000')).toMatchObject({
+        status: 'unknown',
+        paymentReference: null,
+      });
+      const holder = fencedStore(store, taken!.token);
+      await holder.attachAndTransition('order-000', claim, 'pending');
+      expect(await store.get('order-000')).toMatchObject({
+        status: 'pending',
+        paymentReference: 'PAY-CLAIMED',
+      });
       await store.close();
     });
 
