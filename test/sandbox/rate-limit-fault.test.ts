@@ -102,6 +102,23 @@ describe('the rateLimit fault', () => {
     expect(summary).toMatchObject({ checked: 3, settled: 3, errors: 0 });
   });
 
+  it("never limits the engine's own settlement: a collection settles while the fault is on, and no 429 is used up", async () => {
+    harness = await startHarness();
+    const pesakit = harness.client();
+    const payment = await pesakit.collection.initiateMno(
+      { amount: 3_000, msisdn: '255754123456' },
+      { merchantReference: 'rl-engine' },
+    );
+    await harness.control('faults', { rateLimit: { next: 3 } });
+    const settled = (await harness.control('collection/settle', {
+      ref_id: payment.controlNumber,
+      outcome: 'success',
+    })) as { status?: string };
+    expect(settled.status).toBe('success');
+    expect(harness.sandbox.inspect.collection(payment.controlNumber)?.status).toBe('success');
+    expect(await harness.control('faults')).toEqual({ faults: { rateLimit: { next: 3 } } });
+  });
+
   it('refuses values out of range, naming the field, and changes nothing', async () => {
     harness = await startHarness();
     for (const [rateLimit, field] of [

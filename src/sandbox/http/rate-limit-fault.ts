@@ -1,11 +1,22 @@
 import type { FastifyInstance } from 'fastify';
+import { endpoints } from '../../core/endpoints.js';
 import { CONTROL_PREFIX } from './control-path.js';
 import { sendError } from './replies.js';
+import { routePath } from './route-path.js';
 
-/** The `rateLimit` fault: a 429 before any route runs; the control API is never limited. */
+const engineCallbackRoute = routePath(endpoints.engineCallback);
+
+/**
+ * The `rateLimit` fault: a 429 before any route runs, for merchant traffic only. The control API
+ * and the engine's own settlement call (the callback route) are never limited: a limited engine
+ * would leave every collection pending for as long as the fault is on.
+ */
 export function registerRateLimitFault(app: FastifyInstance, take: () => number | undefined): void {
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.startsWith(CONTROL_PREFIX)) {
+    if (
+      request.url.startsWith(CONTROL_PREFIX) ||
+      request.routeOptions.url === engineCallbackRoute
+    ) {
       done();
       return;
     }
