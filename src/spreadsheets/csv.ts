@@ -77,10 +77,11 @@ export function readCsvLines(
   return { lines, truncated: lines.length > maxLines };
 }
 
-// `;` too: Excel splits on it where the decimal mark is a comma.
+// `;` too: Excel splits on it where the decimal mark is a comma, and a tab where it guesses a
+// tab-separated file (`x<TAB>=1` would be a formula in the cell after).
 /** One CSV field: quoted when it holds a delimiter, a quote, a line break or edge spaces. */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
   const text = String(value);
-  return /[",;\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return /[",;\t\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

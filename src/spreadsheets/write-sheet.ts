@@ -23,9 +23,10 @@ export async function writeSheet(
   if (typeof inert !== 'boolean') {
     throw new ConfigurationError('inertFormulas', 'writeSheet: inertFormulas must be a boolean.');
   }
-  // A leading `'` is the spreadsheet's own "this is text" mark; numbers are never formulas.
+  // A leading `'` is the spreadsheet's own "this is text" mark; numbers are never formulas. A
+  // leading tab, CR or LF is one a spreadsheet may drop before reading the formula after it.
   const inertCell = <Cell>(cell: Cell) =>
-    typeof cell === 'string' && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+    typeof cell === 'string' && /^[=+\-@\t\r\n]/.test(cell) ? `'${cell}` : cell;
   const head = inert ? header.map(inertCell) : header;
   const body = inert ? rows.map((row) => row.map(inertCell)) : rows;
   if (format === 'xlsx') {

@@ -16,6 +16,7 @@ const dangerous = [
   '@SUM(1+1)',
   '\t=1+1',
   '\r=1+1',
+  '\n=1+1',
 ];
 const header = ['name', 'amount'];
 const rows = [...dangerous.map((text) => [text, -5]), ['Asha', 1000]];
@@ -37,9 +38,16 @@ describe('writeSheet and formulas', () => {
     expect(lines[2]).toBe("x,'+cmd|' /C calc'!A0,-5");
     expect(lines[3]).toBe("x,'-2+3,-5");
     expect(lines[4]).toBe("x,'@SUM(1+1),-5");
-    expect(lines[5]).toBe(`x,'\t=1+1,-5`);
+    expect(lines[5]).toBe(`x,"'\t=1+1",-5`);
     expect(lines[6]).toBe(`x,"'\r=1+1",-5`);
-    expect(lines[7]).toBe('x,Asha,1000');
+    // The CSV's own line break is CRLF: a lone LF stays inside the quoted field.
+    expect(lines[7]).toBe(`x,"'\n=1+1",-5`);
+    expect(lines[8]).toBe('x,Asha,1000');
+  });
+
+  it('CSV: a tab inside a cell is quoted, so a program guessing tab-separated fields finds no formula', async () => {
+    const text = (await writeSheet('csv', ['a', 'b'], [['x\t=1', 'ok']])).toString('utf8');
+    expect(text).toBe('\uFEFFa,b\r\n"x\t=1",ok\r\n');
   });
 
   it('xlsx: the same cells are text with the quote; numbers stay numbers', async () => {
