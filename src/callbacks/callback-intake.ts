@@ -8,6 +8,7 @@ import {
   type ReceivedRequest,
   type ReceiverResponse,
   redactedHeaders,
+  tooLargeResponse,
   validationResponse,
 } from './http.js';
 import { type ParsedCallback, parseCallback } from './parse-callback.js';
@@ -29,9 +30,7 @@ export async function receivePost(
     });
   }
   if (sizeOf(request.body) > context.options.maxBodyBytes) {
-    return jsonResponse(413, {
-      message: `The callback body is larger than ${context.options.maxBodyBytes} bytes.`,
-    });
+    return tooLargeResponse('body', context.options.maxBodyBytes);
   }
   return accept(context, request, url, request.body);
 }
@@ -42,9 +41,7 @@ export async function receiveGet(
   url: URL,
 ): Promise<ReceiverResponse> {
   if (Buffer.byteLength(url.search) > context.options.maxBodyBytes) {
-    return jsonResponse(413, {
-      message: `The callback query is larger than ${context.options.maxBodyBytes} bytes.`,
-    });
+    return tooLargeResponse('query', context.options.maxBodyBytes);
   }
   const payload = payloadFromQuery(url.searchParams);
   if (payload === undefined) {

@@ -21,6 +21,18 @@ export interface ReceiverResponse {
   body: string;
 }
 
+/** The 413 of every receiver path: what was too large, the limit, and that nothing was stored. */
+export function tooLargeResponse(
+  part: 'body' | 'query',
+  maxBodyBytes: number,
+  headers: Record<string, string> = {},
+): ReceiverResponse {
+  const message =
+    `The callback ${part} is larger than ${maxBodyBytes} bytes (the receiver's maxBodyBytes); ` +
+    "the platform's callbacks are well under 1 KiB. Nothing was stored.";
+  return jsonResponse(413, { message }, headers);
+}
+
 export function jsonResponse(
   status: number,
   body: unknown,

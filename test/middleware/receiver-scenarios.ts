@@ -289,7 +289,11 @@ export function describeReceiverMount(framework: Framework): void {
       const shop = await openShop();
       const limit = shop.receiver.maxBodyBytes;
       const big = JSON.stringify({ padding: 'x'.repeat(limit) });
-      expect((await post(shop.callbackUrl, big)).status).toBe(413);
+      const declared = await post(shop.callbackUrl, big);
+      expect(declared.status).toBe(413);
+      expect(await declared.json()).toEqual({
+        message: `The callback body is larger than ${limit} bytes (the receiver's maxBodyBytes); the platform's callbacks are well under 1 KiB. Nothing was stored.`,
+      });
       const chunks = Math.ceil((limit * 2) / 1024);
       const streamed = new ReadableStream<Uint8Array>({
         start(controller) {
