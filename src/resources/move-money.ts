@@ -197,12 +197,24 @@ async function recordAnswer(
     );
     return record;
   } catch (error) {
-    const current = isInvalidTransitionError(error)
-      ? await context.store.get(merchantReference)
-      : undefined;
-    if (current && current.status !== 'initiating') return current;
+    const current = await settledElsewhere(context, merchantReference, error);
+    if (current) return current;
     throw error;
   }
+}
+
+/**
+ * The record another path (a callback verified by pull) moved on while this call was out, when
+ * `error` is the refusal of our own move: theirs stands, and it is no store failure.
+ */
+async function settledElsewhere(
+  context: ClientContext,
+  merchantReference: string,
+  error: unknown,
+): Promise<TransactionRecord | undefined> {
+  if (!isInvalidTransitionError(error)) return undefined;
+  const current = await context.store.get(merchantReference);
+  return current && current.status !== 'initiating' ? current : undefined;
 }
 
 const optionNames = ['merchantReference', 'metadata', 'timeoutMs', 'signal'] as const;
@@ -227,11 +239,15 @@ async function recordFailure(context: ClientContext, merchantReference: string, 
   const payload = isApiError(error) || isResponseValidationError(error) ? error.body : undefined;
   const redirect =
     isAmbiguousOutcomeError(error) && isApiError(error.cause) ? error.cause : undefined;
-  await context.store.transition(merchantReference, to, {
-    ...(payload === undefined ? {} : { payload }),
-    ...(redirect ? { payload: redirect.body } : {}),
-    reason: redirect ? `redirected with ${redirect.status}: outcome unknown` : reason,
-  });
+  try {
+    await context.store.transition(merchantReference, to, {
+      ...(payload === undefined ? {} : { payload }),
+      ...(redirect ? { payload: redirect.body } : {}),
+      reason: redirect ? `redirected with ${redirect.status}: outcome unknown` : reason,
+    });
+  } catch (storeError) {
+    if (!(await settledElsewhere(context, merchantReference, storeError))) throw storeError;
+  }
 }
 
 function failureOutcome(error: unknown): [status: 'unknown' | 'failed', reason: string] {

@@ -42,3 +42,45 @@ describe('a settlement that overtakes the initiation answer is not an error', ()
     expect((await store.get('raced-1'))?.status).toBe('success');
   });
 });
+
+/** A store where a callback settles the payment while its money call is still timing out. */
+class CallbackWinsBeforeTimeoutStore extends MemoryReferenceStore {
+  override async transition(
+    merchantReference: string,
+    to: TransactionStatus,
+    details?: TransitionDetails,
+  ) {
+    if (to === 'unknown' && (await this.get(merchantReference))?.status === 'initiating') {
+      await super.transition(merchantReference, 'success', { reason: 'callback verified by pull' });
+    }
+    return super.transition(merchantReference, to, details);
+  }
+}
+
+describe('a settlement that overtakes a lost answer is no store failure', () => {
+  it('the record stays settled, the call still says its answer was lost, and no PESAKIT_STORE_WRITE_FAILED is emitted', async () => {
+    const store = new CallbackWinsBeforeTimeoutStore();
+    const pesakit = harness.client({ store, maxRetries: 0 });
+    await pesakit.collection.login();
+    const warnings: string[] = [];
+    const listen = (warning: Error & { code?: string }) => warnings.push(String(warning.code));
+    process.on('warning', listen);
+    await harness.control('faults', { latencyMs: 1_000 });
+    try {
+      const error = await pesakit.collection
+        .initiateMno(
+          { amount: 5_000, msisdn: '255754123456' },
+          { merchantReference: 'raced-2', timeoutMs: 300 },
+        )
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'ambiguous_outcome', merchantReference: 'raced-2' });
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+      await harness.control('faults', { latencyMs: 0 });
+    }
+    expect((await store.get('raced-2'))?.status).toBe('success');
+    expect(warnings).not.toContain('PESAKIT_STORE_WRITE_FAILED');
+  });
+});
