@@ -92,12 +92,14 @@ async function accept(
   // A known record's callback is due an hour early, so it is claimed before the orphans
   // (a forger's) however many wait; a failed lookup only loses that head start. The
   // `pesakit_ref` pesakit put in the callback URL makes it one primary-key read on the path
-  // the platform waits on; without it, the platform references are looked up.
+  // the platform waits on; without it, the platform references are looked up. The head start
+  // is the record's, once a window: forgeries naming a real record do not all go first.
   const { merchantReferenceHint } = callback.claim;
   const known = await (merchantReferenceHint
     ? store.get(merchantReferenceHint)
-    : findRecord(store, callback.claim)
+    : findRecord(store, callback.claim).then((match) => match?.record)
   ).catch(() => undefined);
+  const headStart = known !== undefined && context.turns.takeHeadStart(known.merchantReference);
   let appended: Awaited<ReturnType<ReferenceStore['inbox']['append']>>;
   try {
     appended = await context.store.inbox.append({
@@ -108,7 +110,7 @@ async function accept(
       body: callback.text,
       claim: callback.claim,
       receivedAt,
-      ...(known && { dueAt: new Date(receivedAt.getTime() - knownRecordHeadStartMs) }),
+      ...(headStart && { dueAt: new Date(receivedAt.getTime() - knownRecordHeadStartMs) }),
     });
   } catch (error) {
     context.emit('error', { stage: 'receive', error: asError(error) });

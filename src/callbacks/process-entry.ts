@@ -13,6 +13,7 @@ import {
   type SettlementResult,
 } from './foundation.js';
 import { delayFor, type ResolvedReceiverOptions } from './options.js';
+import type { RecordTurns } from './record-turns.js';
 import type { SourceBudget } from './source-budget.js';
 import { pullPriority, type StatusPuller, unknownReferenceMs } from './status-puller.js';
 
@@ -31,8 +32,10 @@ export interface ProcessContext {
   nudge(): void;
   /** What one source address may store (absent: no budget). */
   budget?: SourceBudget;
-  /** Orphan references already handed to `onReview` within the hour. */
+  /** Orphan references (or the records forgeries named) already handed to `onReview` within the hour. */
   orphans: ExpiringMap<true>;
+  /** Each named record's head start and pull, once a window however many callbacks name it. */
+  turns: RecordTurns;
 }
 
 /** Processes one entry: the callback is a hint, so the status is PULLED; throws to retry. */
@@ -51,6 +54,12 @@ export async function processEntry(
   ) {
     return { kind: 'complete', outcome: 'already_final' };
   }
+  if (match.by === 'hint') {
+    // Pulled by the callback's own reference (the record has none yet): every forgery naming
+    // the record would be a new pull. One pull per window for the record; the rest wait, never
+    // dropped — the genuine callback is how the record learns its reference.
+    if (!context.turns.takePull(record.merchantReference)) return waitTurn(context, entry);
+  }
   const reference =
     match.by === 'hint'
       ? (claim.controlNumber ?? claim.paymentReference)
@@ -60,14 +69,17 @@ export async function processEntry(
     const priority = match.by === 'hint' ? pullPriority.other : pullPriority.known;
     transaction = await context.puller.pull(reference, priority);
   } catch (error) {
-    if (!isNotFoundError(error)) throw error;
+    if (!isNotFoundError(error)) {
+      if (match.by === 'hint') context.turns.returnPull(record.merchantReference);
+      throw error;
+    }
     // The platform does not know the reference the callback named: nothing to confirm.
-    if (match.by === 'hint') return orphan(context, entry);
+    if (match.by === 'hint') return orphan(context, entry, record.merchantReference);
     return notConfirmed(context, entry, record, 'does not know the transaction');
   }
   if (match.by === 'hint') {
     const adopted = await adopt(context.store, record, transaction);
-    if (!adopted) return orphan(context, entry);
+    if (!adopted) return orphan(context, entry, record.merchantReference);
     record = adopted;
   }
   const result = await applyCollectionObservation(context.store, record, transaction);
@@ -162,16 +174,38 @@ async function adopt(
   return adopted;
 }
 
-async function orphan(context: ProcessContext, entry: InboxEntry): Promise<Disposition> {
+/** A callback naming a record whose turn was taken in this window: due again later, last. */
+function waitTurn(context: ProcessContext, entry: InboxEntry): Disposition {
+  const delay = Math.max(
+    context.options.pullWindowMs,
+    delayFor(context.options.recheckDelaysMs, entry.attempts),
+  );
+  return {
+    kind: 'reschedule',
+    dueAt: new Date(context.now().getTime() + delay),
+    note: 'Another callback naming this record was pulled within pullWindowMs; this one waits its turn.',
+  };
+}
+
+/**
+ * A callback that no stored transaction confirms. `named`: the stored record it named by
+ * `pesakit_ref` (its forgeries are one orphan), else the reference it claimed.
+ */
+async function orphan(
+  context: ProcessContext,
+  entry: InboxEntry,
+  named?: string,
+): Promise<Disposition> {
   const { claim } = entry;
-  // Once an hour per orphan reference in this process, however many callbacks name it.
-  if (context.orphans.get(claim.paymentReference)) return { kind: 'complete', outcome: 'orphan' };
+  const key = named === undefined ? claim.paymentReference : `record:${named}`;
+  // Once an hour per orphan in this process, however many callbacks name it.
+  if (context.orphans.get(key)) return { kind: 'complete', outcome: 'orphan' };
   const verdict: ReviewVerdict = {
     reason: 'orphan',
     message: `A callback claiming ${claim.status} for ${claim.amount} TZS (paymentReference ${claim.paymentReference}) matches no stored transaction; check whether it belongs to this shop.`,
     evidence: { entryId: entry.id, claim, body: entry.body },
   };
-  context.orphans.set(claim.paymentReference, true, unknownReferenceMs);
+  context.orphans.set(key, true, unknownReferenceMs);
   try {
     // At least once, like every handler: a throw retries the entry.
     await context.options.onReview?.(null, verdict, {
@@ -179,7 +213,7 @@ async function orphan(context: ProcessContext, entry: InboxEntry): Promise<Dispo
       attempt: entry.attempts,
     });
   } catch (error) {
-    context.orphans.delete(claim.paymentReference);
+    context.orphans.delete(key);
     throw error;
   }
   context.emit('orphan', { entryId: entry.id, claim, verdict });

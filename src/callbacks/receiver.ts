@@ -19,6 +19,7 @@ import {
 } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
+import { RecordTurns } from './record-turns.js';
 import { SourceBudget } from './source-budget.js';
 import { clientPuller, type PullStatus, StatusPuller } from './status-puller.js';
 
@@ -106,6 +107,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       nudge: () => this.#worker.nudge(),
       ...(this.#options.sourceBudget && { budget: new SourceBudget(this.#options.sourceBudget) }),
       orphans: new ExpiringMap(),
+      turns: new RecordTurns(this.#options.pullWindowMs),
     };
     this.#worker = new InboxWorker({
       inbox: this.#store.inbox,

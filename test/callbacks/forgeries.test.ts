@@ -110,4 +110,64 @@ describe('forged callbacks', () => {
     expect(shop.reviews).toEqual([null]);
     expect((await shop.store.get('order-lost'))?.status).toBe('unknown');
   });
+
+  it('1,000 forgeries naming one real unknown record take its one turn: a genuine callback for another order goes next, the record is pulled once', async () => {
+    let pulls = 0;
+    let pullsWhenPaid: number | undefined;
+    const store = await SqliteReferenceStore.open(':memory:');
+    const reviews: Array<string | null> = [];
+    const receiver = new CallbackReceiver(
+      {
+        store,
+        pull: (async (reference: string) => {
+          pulls += 1;
+          if (reference === '991001') return collectionTransaction();
+          throw notFound();
+        }) as never,
+      },
+      {
+        pollIntervalMs: 10,
+        // One window for the whole test, so that "once a window" is "once".
+        pullWindowMs: 60_000,
+        onPaid: () => {
+          pullsWhenPaid = pulls;
+        },
+        onReview: (record) => void reviews.push(record?.merchantReference ?? null),
+      },
+    );
+    opened.push({ receiver, store });
+    const post = (callback: unknown, query = '') =>
+      receiver.receive({
+        method: 'POST',
+        url: `/callback${query}`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(callback),
+      });
+    await store.createIntent({
+      merchantReference: 'order-lost',
+      product: 'collection',
+      flow: 'mno',
+      amount: 15_000,
+      msisdn: '255754123456',
+    });
+    await store.transition('order-lost', 'unknown', { reason: 'timeout' });
+    await pendingCollection(store);
+    // Each forgery its own reference: before, each was a new pull and each went first.
+    for (let n = 0; n < 1_000; n += 1) {
+      expect((await post(forgery(n), '?pesakit_ref=order-lost')).status).toBe(200);
+    }
+    await post(
+      merchantCallback({ paymentReference: 'PR-1', controlNumber: '991001', amount: 15_000 }),
+    );
+    receiver.start();
+    await eventually(() => pullsWhenPaid !== undefined, 10_000, 'the genuine order is paid');
+    // At most the forgeries' one pull went ahead of the genuine callback's.
+    expect(pullsWhenPaid).toBeLessThanOrEqual(2);
+    await eventually(() => reviews.length === 1, 10_000, 'the forgeries reviewed once');
+    expect(reviews).toEqual([null]);
+    expect(pulls).toBe(2);
+    // Not dropped: the forgeries wait their turn, due again later.
+    expect((await store.inbox.backlog()).scheduled).toBeGreaterThan(900);
+    expect((await store.get('order-lost'))?.status).toBe('unknown');
+  });
 });
