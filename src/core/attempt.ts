@@ -7,7 +7,7 @@ import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import type { RequestInfo } from '../errors/request-info.js';
 import { ResponseValidationError } from '../errors/response-validation-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-import { redactBody } from '../internal/redaction.js';
+import { redactBody, redactUrl } from '../internal/redaction.js';
 import type { Endpoint } from './endpoints.js';
 import { describeFailure, failedBeforeSending } from './network-failure.js';
 
@@ -90,7 +90,7 @@ export async function sendAttempt(
       const failure = errorFromResponse({ ...request, status, body: parsedBody(text), headers });
       // A server may answer a POST it processed with 303 (post/redirect/get).
       if (money && status >= 300 && status < 400) {
-        const to = headers.get('location')?.split('?')[0];
+        const to = redactUrl(headers.get('location')?.split('?')[0] ?? '');
         const reason = `was answered ${status}, a redirect${to ? ` to ${to}` : ''} that pesakit does not follow, after the platform may have processed it`;
         throw new AmbiguousOutcomeError(request, merchantReference, { cause: failure, reason });
       }

@@ -1,3 +1,4 @@
+import { redactUrl } from '../internal/redaction.js';
 import { ApiError, type ApiErrorDetails } from './api-error.js';
 import { AuthenticationError } from './authentication-error.js';
 import { BadRequestError } from './bad-request-error.js';
@@ -37,7 +38,7 @@ export function errorFromResponse(details: ApiErrorDetails): ApiError {
 /** Advice for a redirect, which pesakit never follows; the Location without its query. */
 function redirectAdvice(details: ApiErrorDetails): string | undefined {
   if (details.status < 300 || details.status >= 400) return undefined;
-  const location = details.headers.get('location')?.split('?')[0];
+  const location = redactUrl(details.headers.get('location')?.split('?')[0] ?? '');
   return (
     `The platform answered with a redirect${location ? ` to ${location}` : ''}, which pesakit ` +
     'does not follow: set the base URL to the address the platform serves from. A money-moving ' +

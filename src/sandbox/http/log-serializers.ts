@@ -1,19 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { decodedPath } from './control-path.js';
+import { redactUrl } from '../../internal/redaction.js';
 
-/** Logs redact the checkout's payment token from URLs, however `checkout` is spelled. */
-export function redactCheckoutToken(url: string): string {
-  const query = url.indexOf('?');
-  const path = decodedPath(query === -1 ? url : url.slice(0, query));
-  const redacted = path.replace(/([/\\]checkout[/\\]+)[^/\\]+/gi, '$1[redacted]');
-  return query === -1 ? redacted : redacted + url.slice(query);
-}
-
+/** Only these fields of a request are logged; its URL with tokens redacted, however spelled. */
 export const sandboxLogSerializers = {
   req(request: FastifyRequest) {
     return {
       method: request.method,
-      url: redactCheckoutToken(request.url),
+      url: redactUrl(request.url),
       host: request.host,
       remoteAddress: request.ip,
       remotePort: request.socket?.remotePort as number,

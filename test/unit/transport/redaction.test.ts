@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Transport } from '../../../src/core/transport.js';
-import { redactBody, redactHeaders } from '../../../src/internal/redaction.js';
+import { redactBody, redactHeaders, redactUrl } from '../../../src/internal/redaction.js';
 import { airtimeUser, origin, purchase } from './platform.js';
 
 const password = 'pw-Sup3rSecret-9431';
@@ -11,7 +11,8 @@ const setToken = 'tok-Q4w8-set-by-hand';
 const apiKey = 'key-H7k2-api-secret';
 const cookie = 'laravel_session=ck-P3x9-cookie-secret';
 const accessToken = 'at-V6m1-access-secret';
-const secrets = [password, loginToken, setToken, apiKey, cookie, accessToken];
+const paymentToken = 'pt-K2v7-checkout-secret';
+const secrets = [password, loginToken, setToken, apiKey, cookie, accessToken, paymentToken];
 
 /** Everything reachable from a value as text: own fields, error messages, stacks and causes. */
 function everything(value: unknown, seen = new Set<unknown>()): string {
@@ -186,6 +187,57 @@ describe('Secret values echoed by the platform or a proxy are scrubbed, whatever
   });
 });
 
+describe('A URL the platform answers with carries no token, however it is spelled', () => {
+  const checkout = { amount: 1000, callback_url: 'https://merchant.example/paid' };
+
+  it('a money call redirected to its checkout: the payment token is in no error or event', async () => {
+    nock(origin)
+      .post('/api/sandbox/initiate-secure-payment')
+      .reply(303, '', {
+        location: `${origin}/api/sandbox/Checkout;v=2/${paymentToken}?access_token=${accessToken}`,
+      });
+    const t = new Transport({ baseUrl: origin });
+    const events = capture(t);
+    const error = await t.request('initiateSecure', { body: checkout }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AmbiguousOutcomeError' });
+    expect((error as Error).message).toContain('/api/sandbox/Checkout;v=2/[redacted]');
+    expectNoSecret(everything(events) + everything(error) + inspect(error, { depth: 9 }));
+  });
+
+  it('a redirect with a token in its query: redacted from the response event and the ApiError', async () => {
+    nock(origin)
+      .get('/api/sandbox/airtime/user')
+      .reply(302, '', { location: `/login?next=%2Fuser&%54oken=${accessToken}` });
+    const t = new Transport({ baseUrl: origin, maxRetries: 0 });
+    t.setToken('airtime', setToken);
+    const events = capture(t);
+    const error = await t.request('airtimeUser').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ApiError', status: 302 });
+    expect((error as { headers: Headers }).headers.get('location')).toBe(
+      '/login?next=%2Fuser&%54oken=[redacted]',
+    );
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        responseHeaders: expect.objectContaining({
+          location: '/login?next=%2Fuser&%54oken=[redacted]',
+        }),
+      }),
+    );
+    expectNoSecret(everything(events) + everything(error));
+  });
+
+  it("an answer of the wrong shape: its payment_url's token is redacted from the error", async () => {
+    nock(origin)
+      .post('/api/sandbox/initiate-secure-payment')
+      .reply(200, { payment_url: `${origin}/api/sandbox/checkout/${paymentToken}` });
+    const t = new Transport({ baseUrl: origin });
+    const events = capture(t);
+    const error = await t.request('initiateSecure', { body: checkout }).catch((e: unknown) => e);
+    expect(everything(error)).toContain(`${origin}/api/sandbox/checkout/[redacted]`);
+    expectNoSecret(everything(events) + everything(error) + inspect(error, { depth: 9 }));
+  });
+});
+
 describe('The redaction rules', () => {
   it('replaces credential headers and keeps the rest', () => {
     const headers = new Headers({
@@ -218,6 +270,62 @@ describe('The redaction rules', () => {
       user: { password: '[redacted]', name: 'Duka' },
       list: [{ payment_token: '[redacted]' }],
       errors: { password: ['The password field is required.'] },
+    });
+  });
+
+  it.each([
+    ['/user?token=s3cret', '/user?token=[redacted]'],
+    ['/user?a=1&access_token=s3cret&b=2', '/user?a=1&access_token=[redacted]&b=2'],
+    ['/user?TOKEN=s3cret', '/user?TOKEN=[redacted]'],
+    ['/user?%74oken=s3cret', '/user?%74oken=[redacted]'],
+    ['/user?%2574oken=s3cret', '/user?%2574oken=[redacted]'],
+    ['/user?token=s1&token=s2', '/user?token=[redacted]&token=[redacted]'],
+    ['/user?token[]=s3cret', '/user?token[]=[redacted]'],
+    ['/user?x=1;password=s3cret', '/user?x=1;password=[redacted]'],
+    ['/user;token=s3cret/x', '/user;token=[redacted]/x'],
+    ['/user%3Ftoken%3Ds3cret', '/user?token=[redacted]'],
+    ['/api/sandbox/checkout/s3cret/status', '/api/sandbox/checkout/[redacted]/status'],
+    ['/api/sandbox/checkout;x/s3cret', '/api/sandbox/checkout;x/[redacted]'],
+    ['/api/sandbox/check%6Fut/s3cret', '/api/sandbox/checkout/[redacted]'],
+    ['/api/sandbox/check%256Fut/s3cret', '/api/sandbox/checkout/[redacted]'],
+    ['/api/sandbox/checkout/%73%33cret', '/api/sandbox/checkout/[redacted]'],
+    ['//api/sandbox//checkout//s3cret/', '//api/sandbox//checkout//[redacted]/'],
+    ['/api/sandbox/checkout\\s3cret', '/api/sandbox/checkout\\[redacted]'],
+    ['/api/sandbox/checkout/./s3cret', '/api/sandbox/checkout/./[redacted]'],
+    ['/api/sandbox/checkout/x/../s3cret', '/api/sandbox/checkout/[redacted]/../[redacted]'],
+    ['/api/sandbox/checkout#/s3cret', '/api/sandbox/checkout#/[redacted]'],
+    ['/api/sandbox/%FF/check%6Fut/s3cret%zz', '/api/sandbox/%FF/checkout/[redacted]'],
+    ['/api/sandbox/x%FF%2F%63heckout/s3cret', '/api/sandbox/x%FF/checkout/[redacted]'],
+    ['https://pay.example/checkout/s3cret?id=1', 'https://pay.example/checkout/[redacted]?id=1'],
+  ])('redacts %s as %s', (url, redacted) => {
+    expect(redactUrl(url)).toBe(redacted);
+  });
+
+  it('returns a URL without a secret as it was, encoded or not', () => {
+    for (const url of [
+      '/api/sandbox/transaction/status?x=%2F',
+      '/api/sandbox/%5Fcontrol/records?status=pending&page=2',
+      'https://checkout.example/pay?tokens=1&reference=ENG-1',
+      '',
+    ]) {
+      expect(redactUrl(url)).toBe(url);
+    }
+  });
+
+  it('shows nothing of a path still percent-encoded after every decoding round', () => {
+    const deep = `/api/sandbox/%${'25'.repeat(8)}63heckout/s3cret`;
+    expect(redactUrl(`${deep}?token=s3cret`)).toBe('[redacted]?token=[redacted]');
+  });
+
+  it('redacts the URL in a Location header and a body key ending in url', () => {
+    const headers = new Headers({ location: '/checkout/s3cret', link: '</checkout/s3cret>' });
+    expect(redactHeaders(headers)).toEqual({
+      location: '/checkout/[redacted]',
+      link: '</checkout/s3cret>',
+    });
+    expect(redactBody({ payment_url: '/checkout/s3cret', note: '/checkout/s3cret' })).toEqual({
+      payment_url: '/checkout/[redacted]',
+      note: '/checkout/s3cret',
     });
   });
 });
