@@ -4,8 +4,9 @@ import { metrics, trace } from '@opentelemetry/api';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { ReferenceStore } from '../../references/types.js';
 import { callbackReceivedChannel, transitionChannel } from '../channels.js';
+import { SubscriberFailures } from '../subscriber-failures.js';
 import type { CallbackReceivedView, TransitionView } from '../views.js';
-import { follow } from './follow.js';
+import { follow, type Signal } from './follow.js';
 import { observeStore } from './gauges.js';
 import { instruments } from './instruments.js';
 import { spanRules } from './rules.js';
@@ -22,6 +23,13 @@ export interface InstrumentPesakitOptions {
 export interface PesakitInstrumentation {
   /** Unsubscribes from every channel and stops the gauges; idempotent. */
   disable(): void;
+  /**
+   * What the providers threw since this call to `instrumentPesakit`, counted by what it cost:
+   * `spans` (the tracer provider: startSpan, setAttributes, end, …) and `metrics` (the meter
+   * provider: counter.add, histogram.record). Each was caught: the payment went on without that
+   * span or metric. The first of each kind is also a process warning, code `PESAKIT_OTEL_FAILED`.
+   */
+  failures(): { spans: number; metrics: number };
 }
 
 // One instrumentation per process, even with the CommonJS and ESM builds both loaded: a second
@@ -47,27 +55,28 @@ export function instrumentPesakit(options: InstrumentPesakitOptions = {}): Pesak
   const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer('pesakit');
   const meter = (meterProvider ?? metrics.getMeterProvider()).getMeter('pesakit');
   const recorded = instruments(meter);
-  const active = new AsyncLocalStorage<Context>();
+  const active = new AsyncLocalStorage<Context | undefined>();
+  const failures = new SubscriberFailures<Signal>(['spans', 'metrics'], warn);
   const [operation, request, callback, reconcile] = spanRules(recorded);
-  const received = (message: unknown) => {
+  const received = failures.guard('metrics', (message: unknown) => {
     const view = message as CallbackReceivedView;
     recorded.callbacksReceived.add(1);
     if (view.duplicate) recorded.callbacksDuplicate.add(1);
-  };
-  const transition = (message: unknown) => {
+  });
+  const transition = failures.guard('metrics', (message: unknown) => {
     const view = message as TransitionView;
     if (view.to !== 'success' && view.to !== 'failed') return;
     const seconds = (Date.now() - view.createdAt.getTime()) / 1000;
     const attributes = { 'pesakit.product': view.product, 'pesakit.outcome': view.to };
     recorded.operationDuration.record(Math.max(0, seconds), attributes);
-  };
+  });
   callbackReceivedChannel.subscribe(received);
   transitionChannel.subscribe(transition);
   const stops = [
-    follow(tracer, active, operation),
-    follow(tracer, active, request),
-    follow(tracer, active, callback),
-    follow(tracer, active, reconcile),
+    follow(tracer, active, operation, failures),
+    follow(tracer, active, request, failures),
+    follow(tracer, active, callback, failures),
+    follow(tracer, active, reconcile, failures),
     () => callbackReceivedChannel.unsubscribe(received),
     () => transitionChannel.unsubscribe(transition),
     ...(store ? [observeStore(meter, store)] : []),
@@ -77,7 +86,20 @@ export function instrumentPesakit(options: InstrumentPesakitOptions = {}): Pesak
       for (const stop of stops.splice(0)) stop();
       if (holder[slot] === instrumentation) delete holder[slot];
     },
+    failures: () => failures.counts(),
   };
   holder[slot] = instrumentation;
   return instrumentation;
+}
+
+/** The first failure of a kind, as a process warning: what broke, and that payments went on. */
+function warn(kind: Signal, error: unknown): void {
+  const provider = kind === 'spans' ? 'tracer provider' : 'meter provider';
+  const thrown = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  process.emitWarning(
+    `pesakit/otel: the ${provider} threw (${thrown}). pesakit caught it and the payment went on ` +
+      `without this ${kind === 'spans' ? 'span' : 'metric'}. Later failures are caught too and ` +
+      `counted in instrumentation.failures().${kind}, without another warning.`,
+    { code: 'PESAKIT_OTEL_FAILED' },
+  );
 }

@@ -30,7 +30,7 @@ export function spanRules(metrics: Instruments) {
       'pesakit.outcome': view.outcome,
       'pesakit.merchant_reference': view.merchantReference,
     }),
-    measured: (view, _seconds, span) => {
+    finished: (view, span) => {
       if (view.merchantReference === undefined) return;
       payments.delete(view.merchantReference);
       payments.set(view.merchantReference, span.spanContext());
