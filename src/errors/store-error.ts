@@ -1,8 +1,16 @@
 import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
- * The store's database failed (unreachable, busy, read-only) in `operation` (`createIntent`,
- * `get`, `open` …): `cause` is the driver's error.
+ * What a store found itself, not a driver's error: its message says what happened and what to
+ * do, in place of "check that the database is reachable", which would invite a retry.
+ */
+export class StoreFault extends Error {
+  override name = 'StoreFault';
+}
+
+/**
+ * The store's database failed (unreachable, busy, read-only, its file gone) in `operation`
+ * (`createIntent`, `get`, `open` …): `cause` is the driver's error, or the store's own finding.
  */
 export class StoreError extends PesakitError {
   override name = 'StoreError' as string;
@@ -15,8 +23,10 @@ export class StoreError extends PesakitError {
     // A connection string in a driver's message keeps its user, never its password.
     const detail = String(cause instanceof Error ? cause.message : cause);
     super(
-      `The reference store failed in ${operation}: ${detail.replace(/(\/\/[^/\s:@]*:)[^@\s]*@/g, '$1***@')}. ` +
-        'Check that the database is reachable and writable, then try again (error.cause has the driver’s error).',
+      `The reference store failed in ${operation}: ${detail.replace(/(\/\/[^/\s:@]*:)[^@\s]*@/g, '$1***@')}.` +
+        (cause instanceof StoreFault
+          ? ''
+          : ' Check that the database is reachable and writable, then try again (error.cause has the driver’s error).'),
       { cause },
     );
   }

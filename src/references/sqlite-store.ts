@@ -5,6 +5,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { storeFailure } from '../errors/store-error.js';
 import { migrateToLatest } from './sql/migrations.js';
 import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-store.js';
+import { writingInPlace } from './sql/sqlite-file-in-place.js';
 import { ImmediateSqliteDialect } from './sql/sqlite-immediate-dialect.js';
 import { reusingStatements } from './sql/sqlite-statements.js';
 import type { StoreDatabase } from './sql/table.js';
@@ -32,8 +33,9 @@ export class SqliteReferenceStore extends SqlReferenceStore {
       throw error;
     }
     const { lock, letGo } = shareFileLock(database);
+    const handle = writingInPlace(reusingStatements(database), database);
     const db = new Kysely<StoreDatabase>({
-      dialect: new ImmediateSqliteDialect({ database: reusingStatements(database) }, lock),
+      dialect: new ImmediateSqliteDialect({ database: handle }, lock),
     });
     const where = { dialect: 'sqlite', file: database.memory ? undefined : database.name } as const;
     try {
