@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { emailSchema } from '../schemas/account.js';
+import { emailSchema, registerRequestSchema } from '../schemas/account.js';
 import { amountSchema } from '../schemas/amount.js';
 import { engineDateSchema } from '../schemas/engine-date.js';
 import { msisdnSchema } from '../schemas/msisdn.js';
@@ -21,6 +21,15 @@ export const schemaAnnotations = new Map<z.core.$ZodType, JsonSchema>([
     // No `format: email`: the platform accepts the untrimmed input it lower-cases and trims.
     emailSchema,
     { description: 'An email address; surrounding spaces and case do not matter.' },
+  ],
+  [
+    // An account's name and a payout's: one schema.
+    registerRequestSchema.shape.name,
+    {
+      description:
+        'A name as a person writes it, 1–255 characters once trimmed; no control characters ' +
+        '(U+0000–U+001F, tab included, U+007F–U+009F): such a name is rejected (422).',
+    },
   ],
   [
     msisdnSchema,

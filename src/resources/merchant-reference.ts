@@ -1,5 +1,6 @@
 import { getRandomValues } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
+import { findControlCharacter } from '../schemas/control-characters.js';
 
 /** CSPRNG bytes for the ULID's random part, drawn in batches rather than one call a character. */
 const pool = new Uint8Array(4096);
@@ -27,3 +28,14 @@ export function newMerchantReference(now: number = Date.now()): string {
 
 /** What a merchant may use as its own reference: 1–64 of letters, digits, `_ - : .`. */
 export const merchantReferencePattern = /^[A-Za-z0-9_\-:.]{1,64}$/;
+
+/** Why `value` cannot be a merchant reference, or `undefined`; a control character is named. */
+export function merchantReferenceProblem(value: string): string | undefined {
+  const found = findControlCharacter(value);
+  if (found !== undefined) {
+    return `The merchantReference may not contain control characters (found ${found}).`;
+  }
+  return merchantReferencePattern.test(value)
+    ? undefined
+    : 'The merchantReference must be 1–64 letters, digits, or _ - : .';
+}

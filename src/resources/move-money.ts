@@ -28,7 +28,7 @@ import { contradictions, contradictionVerdict, type ReviewVerdict } from '../ref
 import type { WalletReservation } from '../references/wallet-float.js';
 import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
-import { merchantReferencePattern } from './merchant-reference.js';
+import { merchantReferenceProblem } from './merchant-reference.js';
 import { reasonFromPlatform } from './stored-reason.js';
 
 /** Options every money-moving call accepts. */
@@ -90,10 +90,9 @@ export async function moveMoney<K extends EndpointId>(
   const endpoint = endpoints[movement.endpoint];
   misplacedOptions(movement.endpoint, movement.body);
   const merchantReference = options.merchantReference ?? context.newMerchantReference();
-  if (!merchantReferencePattern.test(merchantReference)) {
-    throw new RequestValidationError(movement.endpoint, {
-      merchantReference: ['The merchantReference must be 1–64 letters, digits, or _ - : .'],
-    });
+  const referenceProblem = merchantReferenceProblem(merchantReference);
+  if (referenceProblem !== undefined) {
+    throw new RequestValidationError(movement.endpoint, { merchantReference: [referenceProblem] });
   }
   const body = movement.tagsCallbackUrl
     ? withMerchantReferenceInCallbackUrl(movement.body, merchantReference)

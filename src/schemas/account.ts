@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutControlCharacters } from './control-characters.js';
 
 // Each product has its own accounts, sharing these shapes (ours: the spec does not show them).
 export const emailSchema = z
@@ -22,8 +23,14 @@ export const loginRequestSchema = z.object({
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 export const registerRequestSchema = z.object({
+  // The payout's name too: what the payee's statement and the payout history show, so no tab.
   name: z
     .string({ error: 'The name must be a string.' })
+    .check(
+      withoutControlCharacters(
+        (found) => `The name may not contain control characters (found ${found}).`,
+      ),
+    )
     .trim()
     .min(1, { error: 'The name field is required.' })
     .max(255, { error: 'The name may not be greater than 255 characters.' }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { airtimePaymentSchema, airtimePurchaseRequestSchema } from './airtime.js';
+import { withoutControlCharacters } from './control-characters.js';
 
 // The spec does not show bulk airtime's file shape: everything here is our decision.
 
@@ -11,8 +12,14 @@ export const AIRTIME_BULK_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const airtimeBulkRowSchema = z.object({
   msisdn: airtimePurchaseRequestSchema.shape.msisdn,
   amount: airtimePurchaseRequestSchema.shape.amount,
+  // A label unique to its row, passed on in the platform's upload file: no tab either.
   reference: z
     .string({ error: 'The reference must be a string.' })
+    .check(
+      withoutControlCharacters(
+        (found) => `The reference may not contain control characters (found ${found}).`,
+      ),
+    )
     .trim()
     .min(1, { error: 'The reference may not be empty; leave the cell blank instead.' })
     .max(64, { error: 'The reference may not be longer than 64 characters.' })

@@ -1,6 +1,9 @@
 import { decodeTime, isValid } from 'ulid';
 import { describe, expect, it } from 'vitest';
-import { newMerchantReference } from '../../src/resources/merchant-reference.js';
+import {
+  merchantReferenceProblem,
+  newMerchantReference,
+} from '../../src/resources/merchant-reference.js';
 
 describe('generated merchant references are monotonic ULIDs', () => {
   it('valid ULIDs carrying the creation time', () => {
@@ -43,5 +46,23 @@ describe('the random part of generated merchant references', () => {
     expect(counts.size).toBe(32);
     for (const count of counts.values()) expect(count).toBeGreaterThan(800);
     for (const count of counts.values()) expect(count).toBeLessThan(1_200);
+  });
+});
+
+describe('a merchant reference given as a call option', () => {
+  it('names a control character and where it is (a tab too); other refusals name the allowed set', () => {
+    expect(merchantReferenceProblem('order\u00001')).toBe(
+      'The merchantReference may not contain control characters (found U+0000 at position 6).',
+    );
+    expect(merchantReferenceProblem('order\t1')).toBe(
+      'The merchantReference may not contain control characters (found U+0009 at position 6).',
+    );
+    expect(merchantReferenceProblem('order\u00851')).toBe(
+      'The merchantReference may not contain control characters (found U+0085 at position 6).',
+    );
+    expect(merchantReferenceProblem('order 1')).toBe(
+      'The merchantReference must be 1–64 letters, digits, or _ - : .',
+    );
+    expect(merchantReferenceProblem('order-1001:retry.2')).toBeUndefined();
   });
 });

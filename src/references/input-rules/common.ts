@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
+import { withoutControlCharacters } from '../../schemas/control-characters.js';
 import { transactionStatuses } from '../transitions.js';
 import type { TransactionStatus } from '../types.js';
 
-// References are compared byte for byte: spaces around or control characters would make two
-// spellings of one reference, so they are refused rather than trimmed.
-const controlCharacter = /\p{Cc}/u;
+// References are compared byte for byte: spaces around or control characters (a tab too) would
+// make two spellings of one reference, so they are refused rather than trimmed.
 export const referenceSchema = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
   .max(128, { error: 'must be at most 128 characters' })
   .refine((value) => value.trim() === value, { error: 'must not start or end with spaces' })
-  .refine((value) => !controlCharacter.test(value), {
-    error: 'must not contain control characters',
-  });
+  .check(
+    withoutControlCharacters((found) => `must not contain control characters (found ${found})`),
+  );
 
 const statusError = `must be one of ${transactionStatuses.join(', ')}`;
 export const statusSchema = z.enum(
@@ -57,10 +57,11 @@ export function parse<T>(
   throw new StoreInputError(operation, errors);
 }
 
+// A shared request rule names its field already ("The amount must …"); a store rule does not,
+// and its words may be a metadata key's own ("a", "tab"): only that opening counts as named.
 function sentence(field: string, message: string): string {
   const name = field.split('.').at(-1) ?? field;
-  const words: string[] = message.toLowerCase().match(/\w+/g) ?? [];
-  const named = words.includes(name.toLowerCase()) ? message : `${field} ${message}`;
+  const named = message.startsWith(`The ${name} `) ? message : `${field} ${message}`;
   return /[.!?]$/.test(named) ? named : `${named}.`;
 }
 

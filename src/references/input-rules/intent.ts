@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { amountSchema } from '../../schemas/amount.js';
+import {
+  findControlCharacter,
+  showControlCharacters,
+  withoutControlCharacters,
+} from '../../schemas/control-characters.js';
 import { msisdnSchema } from '../../schemas/msisdn.js';
 import type { Flow, TransactionIntent } from '../types.js';
 import { type ParsedReservation, reservationSchema } from '../wallet-float.js';
@@ -23,18 +28,40 @@ export const productSchema = z.enum(['collection', 'airtime', 'disbursement'], {
   error: 'must be collection, airtime or disbursement',
 });
 
-// Metadata is for the merchant's own identifiers, not for documents: small and flat.
+// Metadata is for the merchant's own identifiers, not for documents: small and flat. A key is a
+// name, so it holds no control character; a value is the merchant's free text, where a tab
+// (pasted from a sheet) is kept, and no other control character.
 const metadataSchema = z
   .record(
-    z
-      .string()
-      .min(1, { error: 'keys must not be empty' })
-      .max(64, { error: 'keys: at most 64 characters' }),
+    z.string(),
     z
       .string({ error: 'values must be strings' })
-      .max(500, { error: 'values: at most 500 characters' }),
+      .max(500, { error: 'values: at most 500 characters' })
+      .check(
+        withoutControlCharacters(
+          (found) => `must not contain control characters other than a tab (found ${found})`,
+          { tab: true },
+        ),
+      ),
   )
+  .check((ctx) => {
+    // Checked here, not by the record's key schema, whose messages zod reports without the key.
+    for (const key of Object.keys(ctx.value)) {
+      const problem = metadataKeyProblem(key);
+      if (problem !== undefined)
+        ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
+    }
+  })
   .refine((value) => Object.keys(value).length <= 50, { error: 'must have at most 50 keys' });
+
+function metadataKeyProblem(key: string): string | undefined {
+  const shown = `"${showControlCharacters(key.slice(0, 64))}${key.length > 64 ? '…' : ''}"`;
+  if (key === '') return 'keys must not be empty';
+  if (key.length > 64) return `keys must be at most 64 characters (${shown} has ${key.length})`;
+  const found = findControlCharacter(key);
+  if (found === undefined) return undefined;
+  return `keys must not contain control characters (found ${found} in the key ${shown})`;
+}
 
 const intentSchema = z
   .object({
