@@ -1,6 +1,8 @@
 import { callbackReceivedChannel } from '../observability/channels.js';
 import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbox/input-rules.js';
-import type { ReferenceStore } from '../references/types.js';
+import type { CallbackClaim } from '../references/inbox/types.js';
+import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+import { sameAmount } from '../schemas/amount.js';
 import { findRecord } from './find-record.js';
 import {
   headerValue,
@@ -76,29 +78,20 @@ async function accept(
   const tooLong = claimTooLong(callback);
   if (tooLong) return validationResponse(tooLong);
   const receivedAt = context.now();
-  const bytes = Buffer.byteLength(callback.text) + Buffer.byteLength(request.url);
-  const { budget, store } = context;
-  const wait = request.source
-    ? (budget?.take(request.source, bytes, receivedAt.getTime()) ?? 0)
-    : 0;
-  // A 4xx would never be sent again; the budget is far above what the platform sends.
-  if (wait > 0) {
-    return jsonResponse(
-      503,
-      { message: 'Too many callbacks from this address; please send it again later.' },
-      { 'retry-after': String(wait) },
-    );
-  }
-  // A known record's callback is due an hour early, so it is claimed before the orphans
-  // (a forger's) however many wait; a failed lookup only loses that head start. The
-  // `pesakit_ref` pesakit put in the callback URL makes it one primary-key read on the path
-  // the platform waits on; without it, the platform references are looked up. The head start
-  // is the record's, once a window: forgeries naming a real record do not all go first.
+  const { store } = context;
+  // The record first: the `pesakit_ref` pesakit put in the callback URL makes it one
+  // primary-key read on the path the platform waits on; without it, the platform references are
+  // looked up. A failed lookup only costs the callback its standing as a known record's.
   const { merchantReferenceHint } = callback.claim;
   const known = await (merchantReferenceHint
     ? store.get(merchantReferenceHint)
     : findRecord(store, callback.claim).then((match) => match?.record)
   ).catch(() => undefined);
+  const refusal = await overBudget(context, request, callback, known, receivedAt.getTime());
+  if (refusal) return refusal;
+  // A known record's callback is due an hour early, so it is claimed before the orphans (a
+  // forger's) however many wait. The head start is the record's, once a window: forgeries
+  // naming a real record do not all go first.
   const headStart = known !== undefined && context.turns.takeHeadStart(known.merchantReference);
   let appended: Awaited<ReturnType<ReferenceStore['inbox']['append']>>;
   try {
@@ -135,6 +128,58 @@ async function accept(
     context.nudge();
   }
   return jsonResponse(200, { received: true, duplicate });
+}
+
+/**
+ * The platform is never throttled: a callback naming an open record and agreeing with it is
+ * capped per record (a handful of distinct ones an hour), never by its address. Everything else
+ * (orphans, claims at odds with their record) has a budget per source and per process, and waits
+ * while the inbox's backlog is full. A 503 with Retry-After, never a 4xx, which would not be sent
+ * again; nothing is stored.
+ */
+async function overBudget(
+  context: ProcessContext,
+  request: ReceivedRequest,
+  callback: ParsedCallback,
+  known: TransactionRecord | undefined,
+  now: number,
+): Promise<ReceiverResponse | undefined> {
+  if (known !== undefined && isGenuine(known, callback.claim)) {
+    if (context.turns.admit(known.merchantReference, callback.dedupKey)) return undefined;
+    return busy('Too many distinct callbacks for this transaction this hour', 60);
+  }
+  const { budget, backlog } = context;
+  if (budget === undefined) return undefined;
+  const bytes = Buffer.byteLength(callback.text) + Buffer.byteLength(request.url);
+  const wait = request.source ? budget.take(request.source, bytes, now) : 0;
+  if (wait > 0) return busy('Too many callbacks from this address', wait);
+  if (backlog && (await backlog.gauge.unfinished(now)) >= backlog.max) {
+    return busy('The callback inbox is full', 5);
+  }
+  return undefined;
+}
+
+function busy(reason: string, retryAfterSeconds: number): ReceiverResponse {
+  return jsonResponse(
+    503,
+    { message: `${reason}; please send it again later. Nothing was stored.` },
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+}
+
+/** Open, and agreeing with the record: the same amount, and no reference another than its own. */
+function isGenuine(record: TransactionRecord, claim: CallbackClaim): boolean {
+  const open =
+    record.status === 'initiating' || record.status === 'pending' || record.status === 'unknown';
+  const same = (ours: string | null, claimed: string | null) =>
+    ours === null || claimed === null || ours === claimed;
+  return (
+    open &&
+    sameAmount(record.amount, claim.amount) &&
+    same(record.controlNumber, claim.controlNumber) &&
+    same(record.paymentReference, claim.paymentReference) &&
+    same(record.externalReference, claim.externalReference)
+  );
 }
 
 function sizeOf(body: unknown): number {

@@ -52,12 +52,34 @@ export class InboxRetention {
   }
 
   async #prune(): Promise<void> {
-    const olderThan = new Date(this.#now().getTime() - this.#options.keepMs);
+    const now = this.#now().getTime();
+    // Entries that changed nothing go first and sooner: they are what a forger can add.
+    await this.#pruneOlderThan(new Date(now - this.#options.orphanKeepMs), evidenceOnlyOutcomes);
+    if (this.#stopped) return;
+    await this.#pruneOlderThan(new Date(now - this.#options.keepMs), undefined);
+  }
+
+  async #pruneOlderThan(olderThan: Date, outcomes: readonly string[] | undefined): Promise<void> {
     for (;;) {
-      const { deleted } = await this.#inbox.prune({ olderThan, limit: inboxPruneBatchSize });
+      const { deleted } = await this.#inbox.prune({
+        olderThan,
+        limit: inboxPruneBatchSize,
+        ...(outcomes && { outcomes }),
+      });
       if (deleted < inboxPruneBatchSize || this.#stopped) return;
       // A memory inbox answers without I/O: let callbacks be received between batches.
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
 }
+
+/**
+ * Outcomes of entries that moved no record: no transaction matched (`orphan`), the record was
+ * already final, or the platform did not confirm the claim. Kept `orphanKeepMs`, not `keepMs`.
+ */
+export const evidenceOnlyOutcomes: readonly string[] = [
+  'orphan',
+  'already_final',
+  'not_confirmed',
+  'pending',
+];

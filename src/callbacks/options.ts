@@ -46,20 +46,34 @@ const inboxRetention = z.object(
   {
     /** How long a finished entry is kept (a redelivery within it is a counted duplicate). @default 7 days */
     keepMs: wholeMs(7 * 24 * 3_600_000, MAX_KEEP_MS),
+    /**
+     * How long a finished entry that changed nothing (an orphan, a callback for a record already
+     * final or never confirmed) is kept: what bounds the disk a forger can take. @default 3600000 (1 hour)
+     */
+    orphanKeepMs: wholeMs(3_600_000, MAX_KEEP_MS),
     /** How often this receiver prunes, from `start()` until `close()`. @default 3600000 (1 hour) */
     everyMs: wholeMs(3_600_000, MAX_TIMER_MS),
   },
-  { error: '{ keepMs?, everyMs? } or false' },
+  { error: '{ keepMs?, orphanKeepMs?, everyMs? } or false' },
 );
 
 const sourceBudget = z.object(
   {
-    /** Callbacks one source address may store a minute. @default 1200 */
+    /** Callbacks one source address (an IPv6 one: its /64) may store a minute. @default 1200 */
     callbacksPerMinute: positive(1200, { whole: true }),
     /** Bytes (body and URL) one source address may store a minute. @default 2097152 (2 MiB) */
     bytesPerMinute: positive(2 * 1024 * 1024, { whole: true }),
+    /** Callbacks every source together may store a minute, in this process. @default 6000 */
+    totalCallbacksPerMinute: positive(6000, { whole: true }),
+    /** Bytes every source together may store a minute, in this process. @default 4194304 (4 MiB) */
+    totalBytesPerMinute: positive(4 * 1024 * 1024, { whole: true }),
+    /** Unfinished inbox entries above which such callbacks answer 503. @default 10000 */
+    maxBacklog: positive(10_000, { whole: true }),
   },
-  { error: '{ callbacksPerMinute?, bytesPerMinute? } or false' },
+  {
+    error:
+      '{ callbacksPerMinute?, bytesPerMinute?, totalCallbacksPerMinute?, totalBytesPerMinute?, maxBacklog? } or false',
+  },
 );
 
 const receiverOptions = z.object({
@@ -105,7 +119,10 @@ const receiverOptions = z.object({
   // Forged callbacks: how long a status answer is shared, and what one source may store.
   /** One status pull per reference per window, however many callbacks name it. @default 5000 */
   pullWindowMs: positive(5000),
-  /** Above it, callbacks from that source address answer 503 with Retry-After; `false`: none. */
+  /**
+   * What callbacks that are not a known open record's (orphans, claims at odds with their
+   * record) may store: above it they answer 503 with Retry-After; `false`: no limit.
+   */
   sourceBudget: z.union([z.literal(false), sourceBudget]).prefault({}),
 });
 

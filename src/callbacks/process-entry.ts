@@ -3,6 +3,7 @@ import type { InboxEntry } from '../references/inbox/types.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
+import type { BacklogGauge } from './backlog-gauge.js';
 import type { CallbackReceiverEvents } from './events.js';
 import type { ExpiringMap } from './expiring-map.js';
 import { findRecord, pullReferenceOf } from './find-record.js';
@@ -30,8 +31,10 @@ export interface ProcessContext {
   now(): Date;
   /** A new entry is in the inbox: the worker should look now, not at its next poll. */
   nudge(): void;
-  /** What one source address may store (absent: no budget). */
+  /** What callbacks that are not an open record's may store, per source and in all (absent: no budget). */
   budget?: SourceBudget;
+  /** Their other limit: the inbox's unfinished entries (absent with the budget). */
+  backlog?: { gauge: BacklogGauge; max: number };
   /** Orphan references (or the records forgeries named) already handed to `onReview` within the hour. */
   orphans: ExpiringMap<true>;
   /** Each named record's head start and pull, once a window however many callbacks name it. */

@@ -2,6 +2,7 @@ import { EventEmitter } from 'eventemitter3';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
 import type { ReferenceStore } from '../references/types.js';
+import { BacklogGauge } from './backlog-gauge.js';
 import { receiveGet, receivePost } from './callback-intake.js';
 import { answerCheckoutReturn } from './checkout-return-handler.js';
 import type { CallbackReceiverEvents } from './events.js';
@@ -105,7 +106,13 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       emit,
       now: this.#now,
       nudge: () => this.#worker.nudge(),
-      ...(this.#options.sourceBudget && { budget: new SourceBudget(this.#options.sourceBudget) }),
+      ...(this.#options.sourceBudget && {
+        budget: new SourceBudget(this.#options.sourceBudget),
+        backlog: {
+          gauge: new BacklogGauge(this.#store.inbox),
+          max: this.#options.sourceBudget.maxBacklog,
+        },
+      }),
       orphans: new ExpiringMap(),
       turns: new RecordTurns(this.#options.pullWindowMs),
     };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallbackReceiver } from '../../src/callbacks/receiver.js';
+import { entriesPerRecordPerHour } from '../../src/callbacks/record-turns.js';
 import { StatusPuller } from '../../src/callbacks/status-puller.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import type { CollectionTransaction } from '../../src/schemas/collection.js';
@@ -272,7 +273,7 @@ describe('the amplification guard', () => {
     expect((sorted[5] ?? 0) - first).toBeGreaterThanOrEqual(900);
   });
 
-  it('many forged callbacks for one payment cost one pull each time it is processed, not one per callback', async () => {
+  it('many forged callbacks for one payment: a handful stored, the rest 503, and one pull each time they are processed', async () => {
     const store = new MemoryReferenceStore();
     await pendingCollection(store);
     const receiver = new CallbackReceiver(
@@ -280,22 +281,28 @@ describe('the amplification guard', () => {
       { pollIntervalMs: 10, recheckDelaysMs: [60_000], concurrency: 8 },
     );
     receivers.push(receiver);
-    // Fifty different forged bodies (different transaction ids): fifty inbox entries.
+    // Fifty different bodies that agree with the payment (different transaction ids): the
+    // record's handful are stored, the rest refused until the hour is over.
+    const statuses: number[] = [];
     for (let index = 0; index < 50; index += 1) {
-      await post(
+      const answer = await post(
         receiver,
         JSON.stringify({
           ...JSON.parse(body),
           data: { ...JSON.parse(body).data, transactionID: `FORGED-${index}` },
         }),
       );
+      statuses.push(answer.status);
     }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(entriesPerRecordPerHour);
+    expect(statuses.filter((status) => status === 503)).toHaveLength(50 - entriesPerRecordPerHour);
     receiver.start();
-    await eventually(async () =>
-      (await store.inbox.list({ status: 'pending', limit: 100 })).every(
-        (entry) => entry.attempts === 1,
-      ),
-    );
+    await eventually(async () => {
+      const waiting = await store.inbox.list({ status: 'pending', limit: 100 });
+      return (
+        waiting.length === entriesPerRecordPerHour && waiting.every((entry) => entry.attempts === 1)
+      );
+    });
     // One answer serves every claim naming the reference within its window.
     expect(receiver.pulls).toBe(1);
     expect((await store.get('order-1'))?.status).toBe('pending');

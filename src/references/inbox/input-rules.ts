@@ -77,8 +77,16 @@ const rescheduleSchema = object(
 );
 
 const pruneSchema = object(
-  { olderThan: dateSchema, limit: limitSchema(1_000_000).optional() },
-  '{ olderThan, limit? }',
+  {
+    olderThan: dateSchema,
+    limit: limitSchema(1_000_000).optional(),
+    outcomes: z
+      .array(z.string({ error: 'must list outcome strings' }), { error: 'must be an array' })
+      .min(1, { error: 'must list at least one outcome' })
+      .max(20, { error: 'must list at most 20 outcomes' })
+      .optional(),
+  },
+  '{ olderThan, limit?, outcomes? }',
 );
 
 export function parseAppend(input: InboxAppend): InboxAppend {
@@ -134,7 +142,11 @@ export function storedError(operation: string, error: unknown): string {
 
 /** A cut-off later than now deletes nothing more: a mistake, refused before anything is deleted. */
 export function parsePruneOptions(options: InboxPruneOptions, now: Date) {
-  const { olderThan, limit = 10_000 } = parse('inbox.prune', 'options', pruneSchema, options);
+  const {
+    olderThan,
+    limit = 10_000,
+    outcomes,
+  } = parse('inbox.prune', 'options', pruneSchema, options);
   if (olderThan.getTime() > now.getTime()) {
     throw new StoreInputError('inbox.prune', {
       olderThan: [
@@ -142,5 +154,5 @@ export function parsePruneOptions(options: InboxPruneOptions, now: Date) {
       ],
     });
   }
-  return { olderThan: new Date(olderThan), limit };
+  return { olderThan: new Date(olderThan), limit, outcomes };
 }

@@ -146,13 +146,14 @@ export class MemoryCallbackInbox implements CallbackInbox {
       .map(copy);
   }
   async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {
-    const { olderThan, limit } = rules.parsePruneOptions(options, this.#now());
+    const { olderThan, limit, outcomes } = rules.parsePruneOptions(options, this.#now());
     const finished = [...this.#entries.values()]
       .filter(
         (entry) =>
           (entry.status === 'done' || entry.status === 'dead') &&
           entry.processedAt !== null &&
-          entry.processedAt < olderThan,
+          entry.processedAt < olderThan &&
+          (outcomes === undefined || (entry.outcome !== null && outcomes.includes(entry.outcome))),
       )
       .sort((a, b) => (a.processedAt?.getTime() ?? 0) - (b.processedAt?.getTime() ?? 0))
       .slice(0, limit);

@@ -196,7 +196,7 @@ export class SqlCallbackInbox implements CallbackInbox {
     return rows.map(toInboxEntry);
   }
   async prune(options: InboxPruneOptions): Promise<{ deleted: number }> {
-    const { olderThan, limit } = rules.parsePruneOptions(options, this.#now());
+    const { olderThan, limit, outcomes } = rules.parsePruneOptions(options, this.#now());
     const cutoff = this.#instant(olderThan);
     let deleted = 0;
     while (deleted < limit) {
@@ -209,6 +209,7 @@ export class SqlCallbackInbox implements CallbackInbox {
         .where('processed_at', '<', cutoff)
         // `not in`, which no index serves: `in ('done', 'dead')` led SQLite to the due index.
         .where('status', 'not in', ['pending', 'processing'])
+        .$if(outcomes !== undefined, (qb) => qb.where('outcome', 'in', outcomes as string[]))
         .orderBy('processed_at')
         .limit(batch)
         .$if(this.#dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());

@@ -76,6 +76,8 @@ export interface InboxPruneOptions {
   olderThan: Date;
   /** 1 to 1,000,000; `deleted === limit` means more may be left. @default 10000 */
   limit?: number;
+  /** Only entries that finished with one of these outcomes (`'orphan'`, …). @default every entry */
+  outcomes?: readonly string[];
 }
 
 /** Per prune statement: each its own short transaction, so other writes get their turn. */
