@@ -6,6 +6,7 @@ import { Transport, type TransportEvents, type TransportOptions } from './core/t
 import { traceOperations } from './observability/operations.js';
 import type { ReconcilerOptions } from './reconciler/options.js';
 import { Reconciler } from './reconciler/reconciler.js';
+import { accountOf, type RecordAccount } from './references/account.js';
 import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
 import { Airtime } from './resources/airtime.js';
 import type { ClientContext } from './resources/client-context.js';
@@ -40,6 +41,8 @@ export class Pesakit {
   readonly store: ReferenceStore;
   readonly #transport: Transport;
   readonly #credentials: PesakitOptions['credentials'];
+  /** The account of each product, as records store it: theirs alone are pulled. */
+  readonly #account: (product: Product) => RecordAccount;
 
   /**
    * @throws ConfigurationError when an option cannot work — an empty email or password, no
@@ -50,12 +53,15 @@ export class Pesakit {
     const { store, newMerchantReference: makeReference, ...transportOptions } = options;
     this.#transport = new Transport(transportOptions);
     this.#credentials = options.credentials;
+    const environment = options.environment ?? 'sandbox';
+    this.#account = (product) => accountOf(environment, options.credentials?.[product]);
     this.store = store ?? new MemoryReferenceStore();
     const context: ClientContext = {
       transport: this.#transport,
       store: this.store,
       newMerchantReference: makeReference ?? (() => newMerchantReference()),
       credentials: options.credentials ?? {},
+      account: this.#account,
     };
     this.collection = new Collection(context);
     this.airtime = new Airtime(context);
@@ -78,6 +84,7 @@ export class Pesakit {
         store: this.store,
         pull: (reference) => clientPuller(this).pull(reference),
         client: this,
+        account: this.#account,
         canPull: () =>
           this.#credentials?.collection !== undefined ||
           this.#transport.token('collection') !== undefined,
@@ -92,7 +99,12 @@ export class Pesakit {
    */
   createReconciler(options?: ReconcilerOptions): Reconciler {
     return new Reconciler(
-      { store: this.store, transport: this.#transport, credentials: this.#credentials ?? {} },
+      {
+        store: this.store,
+        transport: this.#transport,
+        credentials: this.#credentials ?? {},
+        account: this.#account,
+      },
       options,
     );
   }

@@ -77,6 +77,7 @@ export {
   isPermissionError,
   isPesakitError,
   isRateLimitError,
+  isRecordNotVisibleError,
   isReferenceConflictError,
   isRequestAbortedError,
   isRequestValidationError,
@@ -91,6 +92,7 @@ export {
   PermissionError,
   PesakitError,
   RateLimitError,
+  RecordNotVisibleError,
   ReferenceConflictError,
   RequestAbortedError,
   RequestValidationError,
@@ -123,6 +125,7 @@ export type {
   RunOnceOptions,
 } from './reconciler/index.js';
 export { defaultSchedules, Reconciler } from './reconciler/index.js';
+export type { NotVisibleWarning, RecordAccount } from './references/account.js';
 export type {
   ClaimEffectsOptions,
   EffectClaim,
@@ -193,6 +196,10 @@ export type {
   AirtimeBulkSource,
 } from './resources/bulk/airtime-bulk.js';
 // Bulk sends: airtime.bulkPurchase and disbursement.bulkPay, their results and errors.
+export {
+  BatchAlreadyRunError,
+  isBatchAlreadyRunError,
+} from './resources/bulk/batch-already-run-error.js';
 export {
   BatchMismatchError,
   type BatchRowMismatch,

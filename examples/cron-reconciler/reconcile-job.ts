@@ -5,7 +5,9 @@
 // Why a script and not `npx pesakit reconcile`? The CLI settles records but cannot run your
 // code; when a payment settles here rather than through a callback, your `onPaid` must still
 // run. Exit codes follow the CLI's: 0 nothing needs review, 3 something does (cron alerts on
-// any non-zero code), 1 the run failed.
+// any non-zero code), 4 records of another account or environment were left unpulled (this
+// job's credentials or PESAKIT_ENVIRONMENT are not the ones the payments were made with), 1 the
+// run failed.
 //
 //   PESAKIT_STORE=./shop.sqlite PESAKIT_BASE_URL=http://127.0.0.1:4010 \
 //   PESAKIT_COLLECTION_EMAIL=… PESAKIT_COLLECTION_PASSWORD=… npx tsx reconcile-job.ts
@@ -113,6 +115,14 @@ reconciler.on('failed', (record) =>
 reconciler.on('review', (record, verdict) =>
   log('review', { merchantReference: record.merchantReference, reason: verdict.reason }),
 );
+// A payment made with another account (or environment) cannot be pulled with this one.
+reconciler.on('warning', (warning) =>
+  log('not_visible', {
+    merchantReference: warning.merchantReference,
+    recordAccount: warning.recordAccount,
+    clientAccount: warning.clientAccount,
+  }),
+);
 reconciler.on('error', (error, record) =>
   log('error', { merchantReference: record?.merchantReference, error: String(error) }),
 );
@@ -121,7 +131,7 @@ let exitCode = 0;
 try {
   const summary = await reconciler.runOnce();
   const waiting = await store.listReview({ limit: 1 });
-  exitCode = waiting.length > 0 ? 3 : 0;
+  exitCode = summary.notVisible > 0 ? 4 : waiting.length > 0 ? 3 : 0;
   log('summary', { ...summary, needsReview: waiting.length > 0, exitCode });
 } catch (error) {
   log('error', { error: String(error) });

@@ -1,3 +1,4 @@
+import type { NotVisibleWarning } from '../references/account.js';
 import type { CallbackClaim } from '../references/inbox/types.js';
 import type { TransactionRecord } from '../references/types.js';
 import type { ReviewVerdict } from './foundation.js';
@@ -16,6 +17,11 @@ export interface CallbackReceiverEvents {
   unconfirmed: [
     { record: TransactionRecord; claim: CallbackClaim; entryId: string; message: string },
   ];
+  /**
+   * A callback named a record of another account or environment: not pulled, the record left
+   * open and untouched; the entry is kept with outcome `not_visible`.
+   */
+  warning: [NotVisibleWarning & { record: TransactionRecord; entryId: string }];
   /** A callback that matches no record (once an hour per reference); kept with outcome `orphan`. */
   orphan: [{ entryId: string; claim: CallbackClaim; verdict: ReviewVerdict }];
   /** A failure while storing, processing, running an effect, answering a return, or pruning. */

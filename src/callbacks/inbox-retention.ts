@@ -75,11 +75,13 @@ export class InboxRetention {
 
 /**
  * Outcomes of entries that moved no record: no transaction matched (`orphan`), the record was
- * already final, or the platform did not confirm the claim. Kept `orphanKeepMs`, not `keepMs`.
+ * already final or of another account (`not_visible`), or the platform did not confirm the
+ * claim. Kept `orphanKeepMs`, not `keepMs`.
  */
 export const evidenceOnlyOutcomes: readonly string[] = [
   'orphan',
   'already_final',
+  'not_visible',
   'not_confirmed',
   'pending',
 ];

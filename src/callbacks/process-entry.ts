@@ -1,4 +1,6 @@
+import type { Product } from '../core/endpoints.js';
 import { isNotFoundError } from '../errors/not-found-error.js';
+import { notVisibleWarning, type RecordAccount } from '../references/account.js';
 import type { InboxEntry } from '../references/inbox/types.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
@@ -39,6 +41,8 @@ export interface ProcessContext {
   orphans: ExpiringMap<true>;
   /** Each named record's head start and pull, once a window however many callbacks name it. */
   turns: RecordTurns;
+  /** The client's account of each product (absent: every record is this client's). */
+  account?: (product: Product) => RecordAccount;
 }
 
 /** Processes one entry: the callback is a hint, so the status is PULLED; throws to retry. */
@@ -56,6 +60,12 @@ export async function processEntry(
     record.status === 'needs_review'
   ) {
     return { kind: 'complete', outcome: 'already_final' };
+  }
+  // Another account's record would answer 404: proving nothing, it is not pulled at all.
+  const warning = context.account && notVisibleWarning(record, context.account(record.product));
+  if (warning) {
+    context.emit('warning', { ...warning, record, entryId: entry.id });
+    return { kind: 'complete', outcome: 'not_visible' };
   }
   if (match.by === 'hint') {
     // Pulled by the callback's own reference (the record has none yet): every forgery naming

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'eventemitter3';
+import type { Product } from '../core/endpoints.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
+import type { RecordAccount } from '../references/account.js';
 import type { ReferenceStore } from '../references/types.js';
 import { BacklogGauge } from './backlog-gauge.js';
 import { receiveGet, receivePost } from './callback-intake.js';
@@ -37,6 +39,11 @@ export interface ReceiverDependencies {
   canPull?: () => boolean;
   /** The client whose one status puller (window, rate limit) this receiver shares. */
   client?: object;
+  /**
+   * The client's account of each product: a callback naming a record of another account or
+   * environment does not pull it (`not_visible`). @default every record is this client's
+   */
+  account?: (product: Product) => RecordAccount;
 }
 
 const noCollectionCredentials =
@@ -106,6 +113,7 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
       emit,
       now: this.#now,
       nudge: () => this.#worker.nudge(),
+      ...(dependencies.account && { account: dependencies.account }),
       ...(this.#options.sourceBudget && {
         budget: new SourceBudget(this.#options.sourceBudget),
         backlog: {

@@ -7,6 +7,11 @@ export const exitCodes = {
   usage: 2,
   /** The pass ran and at least one record is in `needs_review`: cron should alert. */
   needsReview: 3,
+  /**
+   * The pass met records made with another account or in another environment (`not_visible`):
+   * they were not pulled, so this job's credentials or environment are not the store's.
+   */
+  notVisible: 4,
 } as const;
 
 /** The exit codes of `pesakit airtime|disbursement bulk`: 0, 1 and 2 as above, then what the rows need. */
@@ -20,6 +25,11 @@ export const bulkExitCodes = {
   rowsOpen: 4,
   /** Refused before anything was stored or sent: bad rows, an unreadable file, a short wallet… */
   refused: 5,
+  /**
+   * Nothing was sent: the store already holds a run of these rows under the batch id — every row
+   * has a record, or (an id derived from the rows) the run started more than 24 hours ago.
+   */
+  alreadyRun: 6,
 } as const;
 
 /** The code for a batch that ran: open rows first (they need action), then failures. */

@@ -17,6 +17,7 @@ export { isNotFoundError, NotFoundError } from './not-found-error.js';
 export { isPermissionError, PermissionError } from './permission-error.js';
 export { isPesakitError, PesakitError } from './pesakit-error.js';
 export { isRateLimitError, parseRetryAfter, RateLimitError } from './rate-limit-error.js';
+export { isRecordNotVisibleError, RecordNotVisibleError } from './record-not-visible-error.js';
 export { isReferenceConflictError, ReferenceConflictError } from './reference-conflict-error.js';
 export { isRequestAbortedError, RequestAbortedError } from './request-aborted-error.js';
 export type { RequestInfo } from './request-info.js';

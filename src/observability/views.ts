@@ -43,7 +43,10 @@ export interface CallbackView extends TracedView {
   readonly product: 'collection';
   /** The callback URL's `pesakit_ref`: a hint, as the receiver treats it. */
   readonly merchantReference: string | undefined;
-  /** `paid`, `failed`, `review`, `orphan`, `already_final`, `pending`, `not_confirmed`, `rescheduled`. */
+  /**
+   * `paid`, `failed`, `review`, `orphan`, `already_final`, `not_visible`, `pending`,
+   * `not_confirmed`, `rescheduled`.
+   */
   readonly outcome: string | undefined;
 }
 

@@ -1,3 +1,4 @@
+import type { NotVisibleWarning } from '../references/account.js';
 import type { EffectKind } from '../references/effects.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
@@ -15,6 +16,11 @@ export interface ReconcileSummary {
   errors: number;
   /** Records handed back unchecked, their lease (nearly) run out first. Not in `checked`. */
   leaseExpired: number;
+  /**
+   * Records of another account or environment (`warning` names both): not pulled, left open and
+   * untouched, due again later. Not in `checked`.
+   */
+  notVisible: number;
   /** Due effects of the kinds this reconciler has no handler for, by kind (another process may). */
   unhandledEffects: Partial<Record<EffectKind, number>>;
   durationMs: number;
@@ -31,6 +37,8 @@ export interface ReconcilerEvents {
   failed: [record: TransactionRecord];
   /** This reconciler handed the record to a person. */
   review: [record: TransactionRecord, verdict: ReviewVerdict];
+  /** A record of another account or environment was not pulled (`not_visible`), once a pass. */
+  warning: [warning: NotVisibleWarning, record: TransactionRecord];
   progress: [progress: ReconcileProgress];
   /** A check or a handler threw; the record (when there is one) is retried on its schedule. */
   error: [error: unknown, record?: TransactionRecord];
@@ -39,5 +47,14 @@ export interface ReconcilerEvents {
 }
 
 export function emptyProgress(): ReconcileProgress {
-  return { checked: 0, settled: 0, failed: 0, review: 0, pending: 0, errors: 0, leaseExpired: 0 };
+  return {
+    checked: 0,
+    settled: 0,
+    failed: 0,
+    review: 0,
+    pending: 0,
+    errors: 0,
+    leaseExpired: 0,
+    notVisible: 0,
+  };
 }

@@ -7,6 +7,7 @@ import { awaitShared, LeaseMargin, MarginWaiters } from './lease-margin.js';
 import type { ResolvedOptions } from './options.js';
 import { PayoutHistory } from './payout-history.js';
 import type { Platform } from './platform.js';
+import { nextCheckAt } from './schedule.js';
 
 export interface PassRun {
   pass: PassState;
@@ -16,6 +17,14 @@ export interface PassRun {
   release: (release: LeaseRelease) => Promise<void>;
   /** Hands back, uncounted, a record whose lease margin ran out before its pull could leave. */
   expired: (leased: LeasedRecord) => Promise<void>;
+  /**
+   * Keeps the lease of a record this client cannot pull (another account or environment) until
+   * the pass ends, so that no page of the pass (a forced one included) leases it again; true the
+   * first time the pass meets it (a lease that expired in a long pass is taken again).
+   */
+  holdNotVisible: (leased: LeasedRecord) => boolean;
+  /** Hands back every held record, uncounted, due again when its next check would be. */
+  releaseNotVisible: () => Promise<void>;
 }
 
 export interface PassSetUp {
@@ -58,6 +67,24 @@ export function startPass(setUp: PassSetUp): { run: PassRun; due: DueRecords } {
       counted: false,
     });
   };
+  const held = new Map<string, LeasedRecord>();
+  const holdNotVisible = (leased: LeasedRecord) => {
+    const first = !held.has(leased.record.merchantReference);
+    held.set(leased.record.merchantReference, leased);
+    if (first) progress.notVisible += 1;
+    return first;
+  };
+  const releaseNotVisible = async () => {
+    for (const { record, token } of held.values()) {
+      await release({
+        merchantReference: record.merchantReference,
+        token,
+        nextCheckAt: nextCheckAt(record, record.checkCount + 1, options, now()),
+        counted: false,
+      });
+    }
+    held.clear();
+  };
   const due = new DueRecords(store, {
     limit,
     leaseMs: options.leaseMs,
@@ -72,7 +99,17 @@ export function startPass(setUp: PassSetUp): { run: PassRun; due: DueRecords } {
     expired,
   });
   const pass = passState(setUp.platform, now);
-  return { run: { pass, progress, force, stopped, release, expired }, due };
+  const run = {
+    pass,
+    progress,
+    force,
+    stopped,
+    release,
+    expired,
+    holdNotVisible,
+    releaseNotVisible,
+  };
+  return { run, due };
 }
 
 function passState(platform: Platform, now: () => Date): PassState {

@@ -5,6 +5,7 @@ import { PesakitError } from '../errors/pesakit-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
 import { traced } from '../observability/traced.js';
 import { reconcileUnit } from '../observability/units.js';
+import { notVisibleWarning, type RecordAccount } from '../references/account.js';
 import type { ReferenceStore } from '../references/index.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import { EffectRunner } from '../settlement/effects.js';
@@ -32,6 +33,11 @@ export interface ReconcilerDependencies {
   store: ReferenceStore;
   transport: Transport;
   credentials: Readonly<Partial<Record<Product, unknown>>>;
+  /**
+   * The client's account of each product: a record of another account or environment is not
+   * pulled (`not_visible`). @default every record is this client's
+   */
+  account?: (product: Product) => RecordAccount;
   /** The clock. @default () => new Date() */
   now?: () => Date;
 }
@@ -53,6 +59,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #effects: EffectRunner;
   readonly #transport: Transport;
   readonly #now: () => Date;
+  readonly #account: ((product: Product) => RecordAccount) | undefined;
   #pass: Promise<ReconcileSummary> | undefined;
   #running = false;
   #closing = false;
@@ -66,6 +73,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#store = dependencies.store;
     this.#transport = dependencies.transport;
     this.#now = dependencies.now ?? (() => new Date());
+    this.#account = dependencies.account;
     this.#gate = new RateGate({ ...this.#options, now: () => this.#now().getTime() });
     this.#gate.onPause = (ms) => this.emit('paused', { ms });
     this.#platform = transportPlatform(this.#transport, this.#gate, dependencies.credentials);
@@ -149,7 +157,10 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     const unwatch = this.#gate.watchRetries(this.#transport.events);
     const workers = await Promise.allSettled(
       Array.from({ length: this.#options.concurrency }, worker),
-    ).finally(unwatch);
+    ).finally(async () => {
+      unwatch();
+      await run.releaseNotVisible();
+    });
     const failed = workers.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     let unhandledEffects: ReconcileSummary['unhandledEffects'] = {};
@@ -184,6 +195,16 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     const notYet = force && !inFlight ? undefined : firstDueAt(leased.record, this.#options, now);
     if (notYet) {
       await release({ merchantReference: reference, token, nextCheckAt: notYet, counted: false });
+      return;
+    }
+    // Another account's record would answer 404 (or be absent from the payout history): that
+    // proves nothing, so it is not pulled, and stays open for a client that can see it.
+    const account = this.#account?.(leased.record.product);
+    const warning = account && notVisibleWarning(leased.record, account);
+    if (warning) {
+      if (!run.holdNotVisible(leased)) return; // Met earlier in this pass: its lease had expired.
+      this.emit('warning', warning, leased.record);
+      this.#emitProgress(progress);
       return;
     }
     const ctx: CheckContext = {

@@ -108,6 +108,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       checkCount: 0,
       lastPayload: null,
       metadata: { ...(parsed.metadata ?? {}) },
+      account: parsed.account ? { ...parsed.account } : null,
       review: null,
       resolution: null,
       effect: { ...noEffect },

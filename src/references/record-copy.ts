@@ -11,6 +11,7 @@ export function copyRecord(record: TransactionRecord): TransactionRecord {
     lastCheckedAt: record.lastCheckedAt && new Date(record.lastCheckedAt),
     lastPayload: structuredClone(record.lastPayload),
     metadata: { ...record.metadata },
+    account: record.account && { ...record.account },
     review: structuredClone(record.review),
     resolution: record.resolution && { ...record.resolution, at: new Date(record.resolution.at) },
     effect: {

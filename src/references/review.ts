@@ -24,6 +24,12 @@ export const reviewReasons = [
   'answer_contradicts_request',
   /** The reconciler reached its maximum age or number of attempts without a final answer. */
   'max_attempts',
+  /**
+   * The platform still does not show a transaction of this account past its window (a status
+   * 404 past `noReferenceWindowMs`; a payout's refid absent from the history past
+   * `settleWindowMs`).
+   */
+  'not_visible',
 ] as const;
 
 export type ReviewReason = (typeof reviewReasons)[number];

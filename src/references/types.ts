@@ -1,4 +1,5 @@
 import type { Product } from '../core/endpoints.js';
+import type { RecordAccount } from './account.js';
 import type { EffectOutbox, EffectState } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { OperationsReport, OperationsReportOptions } from './operations-report.js';
@@ -70,6 +71,12 @@ export interface TransactionRecord {
   checkCount: number;
   lastPayload: unknown;
   metadata: Record<string, string>;
+  /**
+   * The account and environment the record was sent with; a reconciler, receiver or status
+   * call of another one does not pull it (`not_visible`). `null`: written before records knew
+   * their account, treated as every client's.
+   */
+  account: RecordAccount | null;
   /** Why the record went to `needs_review` (kept after it is resolved). */
   review: ReviewVerdict | null;
   resolution: Resolution | null;
@@ -84,6 +91,8 @@ export interface TransactionIntent {
   amount: number;
   msisdn?: string;
   metadata?: Record<string, string>;
+  /** The account and environment the request is sent with (`pesakit` fills it in). */
+  account?: RecordAccount;
   /** Float to hold for a payout until it is final; refused when the wallet's free float is short. */
   reservation?: WalletReservation;
 }

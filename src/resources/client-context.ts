@@ -1,5 +1,6 @@
 import type { Product } from '../core/endpoints.js';
 import type { Credentials, Transport } from '../core/transport.js';
+import type { RecordAccount } from '../references/account.js';
 import type { ReferenceStore } from '../references/index.js';
 
 /** What every resource needs from the client: the wire, the memory, and a reference maker. */
@@ -7,6 +8,11 @@ export interface ClientContext {
   readonly transport: Transport;
   readonly store: ReferenceStore;
   readonly newMerchantReference: () => string;
+  /**
+   * The client's account of each product: stored with every record, and a status call pulls
+   * only records of that account.
+   */
+  readonly account: (product: Product) => RecordAccount;
   /** The configured credentials, for explicit `login()` calls. */
   readonly credentials: Readonly<Partial<Record<Product, Credentials>>>;
 }

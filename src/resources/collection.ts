@@ -1,5 +1,7 @@
 import type { ResponseOf } from '../core/endpoints.js';
 import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
+import { RecordNotVisibleError } from '../errors/record-not-visible-error.js';
+import { notVisibleWarning } from '../references/account.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { LoginRequest } from '../schemas/account.js';
 import type {
@@ -170,11 +172,17 @@ export class Collection {
   /**
    * Pulls a transaction's state by control number or engine reference, and applies it to a
    * stored record (`success` only when references and amount match, else `needs_review`).
+   * @throws RecordNotVisibleError when the stored record was made with another account or in
+   * another environment: nothing is pulled (the platform would answer 404) or changed.
    */
   async status(
     refId: string,
     options?: CallOptions,
   ): Promise<WithLastResponse<ResponseOf<'collectionStatus'>> & { record?: TransactionRecord }> {
+    const { store, account } = this.#context;
+    const stored = await store.findByReference(refId);
+    const warning = stored && notVisibleWarning(stored, account(stored.product));
+    if (warning) throw new RecordNotVisibleError(warning);
     const response = await this.#context.transport.request('collectionStatus', {
       body: { ref_id: refId },
       ...transportOptions(options),

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { ResponseOf } from '../core/endpoints.js';
 import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
+import { RecordNotVisibleError } from '../errors/record-not-visible-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
 import { resolveOptions } from '../reconciler/options.js';
 import { PayoutHistory } from '../reconciler/payout-history.js';
 import { checkDisbursement } from '../reconciler/strategies/disbursement.js';
 import { nameEcho } from '../reconciler/strategies/payout-rows.js';
+import { notVisibleWarning } from '../references/account.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
 import type { DisbursementHistoryRow, DisbursementRequest } from '../schemas/disbursement.js';
@@ -157,9 +159,11 @@ export class Disbursement {
   /**
    * One payout's stored record; while `pending` or `unknown`, first refreshed from the payout
    * history (the platform has no status route per payout) by the reconciler's own rules.
+   * @throws RecordNotVisibleError when the payout was made with another account or in another
+   * environment: that account's history is not this one's, so nothing is pulled or changed.
    */
   async status(merchantReference: string, options?: CallOptions): Promise<TransactionRecord> {
-    const { store } = this.#context;
+    const { store, account } = this.#context;
     const record = await store.get(merchantReference);
     if (record?.product !== 'disbursement') {
       throw new TransactionNotFoundError(
@@ -168,6 +172,8 @@ export class Disbursement {
       );
     }
     if (record.status !== 'pending' && record.status !== 'unknown') return record;
+    const warning = notVisibleWarning(record, account('disbursement'));
+    if (warning) throw new RecordNotVisibleError(warning);
     const payouts = (page: number, per_page: number) => this.payments({ page, per_page }, options);
     const history = new PayoutHistory({ payouts }, () => new Date());
     const margin = { until: Number.POSITIVE_INFINITY };

@@ -119,6 +119,8 @@ export async function moveMoney<K extends EndpointId>(
   const metadata = kept || options.metadata ? { ...kept, ...options.metadata } : undefined;
   // A bulk payout's float, held in the intent's own write (not a public option).
   const { reservation } = options as { reservation?: WalletReservation };
+  // Only a bearer route ties the transaction to the login: the others are any account's.
+  const account = context.account(endpoint.product);
   await context.store.createIntent({
     merchantReference,
     product: endpoint.product,
@@ -126,6 +128,7 @@ export async function moveMoney<K extends EndpointId>(
     amount,
     ...(msisdn === undefined ? {} : { msisdn }),
     ...(metadata === undefined ? {} : { metadata }),
+    account: endpoint.auth === 'bearer' ? account : { ...account, login: null },
     ...(reservation === undefined ? {} : { reservation }),
   });
 

@@ -5,6 +5,10 @@ import {
 } from '../../src/errors/bulk-insufficient-funds-error.js';
 import { isInsufficientFundsError } from '../../src/errors/insufficient-funds-error.js';
 import { MemoryReferenceStore } from '../../src/references/index.js';
+import {
+  type BatchAlreadyRunError,
+  isBatchAlreadyRunError,
+} from '../../src/resources/bulk/batch-already-run-error.js';
 import { isBatchMismatchError } from '../../src/resources/bulk/batch-mismatch-error.js';
 import {
   type BulkValidationError,
@@ -251,9 +255,11 @@ describe('an answer with nothing to compare leaves the row pending', () => {
     const first = await client().disbursement.bulkPay(rows, { batchId: 'bare' });
     expect(first.rows.map((row) => row.status)).toEqual(['pending', 'success']);
     expect(first.totals).toMatchObject({ pending: 1, succeeded: 1, unknown: 0 });
-    const again = await client().disbursement.bulkPay(rows, { batchId: 'bare' });
-    expect(again.rows[0]).toMatchObject({ status: 'pending', fromEarlierRun: true });
-    expect(again.totals).toMatchObject({ sent: 0 });
+    const again = await failure(client().disbursement.bulkPay(rows, { batchId: 'bare' }));
+    expect(isBatchAlreadyRunError(again)).toBe(true);
+    const { result } = again as BatchAlreadyRunError;
+    expect(result.rows[0]).toMatchObject({ status: 'pending', fromEarlierRun: true });
+    expect(result.totals).toMatchObject({ sent: 0 });
     const paid = await payoutsByMsisdn(harness);
     expect([...paid.values()]).toEqual([1, 1]);
   });

@@ -2,6 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pesakit } from '../../src/client.js';
 import { MemoryReferenceStore } from '../../src/references/index.js';
+import {
+  type BatchAlreadyRunError,
+  isBatchAlreadyRunError,
+} from '../../src/resources/bulk/batch-already-run-error.js';
+import { failure } from '../helpers/failure.js';
 import { json, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { batchRows } from './bulk-files.js';
 
@@ -83,11 +88,11 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
     }
 
     // The rerun sends nothing: every row may have been paid.
-    const rerun = await client(store).airtime.bulkPurchase(rows, {
-      via: 'bulkpayment',
-      batchId: 'lost',
-    });
-    expect(rerun.totals).toMatchObject({ unknown: 5, sent: 0 });
+    const rerun = await failure(
+      client(store).airtime.bulkPurchase(rows, { via: 'bulkpayment', batchId: 'lost' }),
+    );
+    expect(isBatchAlreadyRunError(rerun)).toBe(true);
+    expect((rerun as BatchAlreadyRunError).result.totals).toMatchObject({ unknown: 5, sent: 0 });
     expect(uploads).toHaveLength(1);
   });
 

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryReferenceStore } from '../../src/references/index.js';
+import {
+  type BatchAlreadyRunError,
+  isBatchAlreadyRunError,
+} from '../../src/resources/bulk/batch-already-run-error.js';
 import { isBulkValidationError } from '../../src/resources/bulk/bulk-validation-error.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { airtimeBalance, batchRows, fundAirtime, purchasesByMsisdn, xlsxOf } from './bulk-files.js';
@@ -48,8 +52,17 @@ describe("via 'bulkpayment' against the sandbox's customer/bulkpayment route", (
     // The same batch again, either way: nothing is sent twice.
     const rerun = await harness
       .client({ store })
-      .airtime.bulkPurchase(rows, { batchId: 'upload-1' });
-    expect(rerun.totals).toMatchObject({ succeeded: 28, failed: 2, sent: 0 });
+      .airtime.bulkPurchase(rows, { batchId: 'upload-1' })
+      .then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+    expect(isBatchAlreadyRunError(rerun)).toBe(true);
+    expect((rerun as BatchAlreadyRunError).result.totals).toMatchObject({
+      succeeded: 28,
+      failed: 2,
+      sent: 0,
+    });
     expect((await purchasesByMsisdn(harness)).size).toBe(30);
     expect(await airtimeBalance(harness)).toBe(100_000 - 28_000);
   });

@@ -57,7 +57,8 @@ describe('pesakit airtime bulk <file>', () => {
       ],
       env(),
     );
-    expect(run.stderr).toMatch(/starting batch (\w{26})/);
+    // No --batch-id: the id is derived from the rows, and printed before anything is sent.
+    expect(run.stderr).toMatch(/starting batch (rows-[a-z2-7]{26}) \(derived from the rows\)/);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
       /\|\s*120\s*\|\s*120\s*\|\s*0\s*\|\s*0\s*\|\s*0\s*\|\s*120\s*\|\s*120000\s*\|/,
@@ -65,7 +66,7 @@ describe('pesakit airtime bulk <file>', () => {
     expect(run.stdout).toMatch(/Every row succeeded/);
     const results = await readXlsx(readFileSync(out));
     expect(results).toHaveLength(120);
-    const batchId = /starting batch (\w+)/.exec(run.stderr)?.[1];
+    const batchId = /starting batch ([\w-]+)/.exec(run.stderr)?.[1];
     for (const [index, row] of results.entries()) {
       expect(row).toMatchObject({
         row: index + 1,
@@ -76,6 +77,14 @@ describe('pesakit airtime bulk <file>', () => {
     }
     const purchases = await purchasesByMsisdn(each.harness);
     expect(purchases.size).toBe(120);
+
+    // The same command again: the same rows are the same batch, every row has a record.
+    const again = await runCli(['airtime', 'bulk', file, '-e', 'sandbox', '--store', store], env());
+    expect(again.code, again.stderr).toBe(6);
+    expect(again.stdout).toContain(`These rows already ran as batch ${batchId}, started `);
+    const after = await purchasesByMsisdn(each.harness);
+    expect([...after.values()].every((count) => count === 1)).toBe(true);
+    expect(after.size).toBe(120);
   }, 180_000);
 
   it('exits 3 when rows failed at the vendor, listing them; --json gives one line per row and a summary', async () => {
@@ -201,7 +210,7 @@ describe.each(crashProducts)(
         },
       });
       expect(killed.code).toBeNull();
-      expect(batchId).toMatch(/^\w{26}$/);
+      expect(batchId).toMatch(/^rows-[a-z2-7]{26}$/);
       const sentBeforeCrash = await product.paid();
       expect(sentBeforeCrash.size).toBeGreaterThanOrEqual(60);
       expect(sentBeforeCrash.size).toBeLessThan(300);

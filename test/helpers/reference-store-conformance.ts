@@ -130,6 +130,7 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
           checkCount: 0,
           lastPayload: null,
           metadata: { orderId: 'A-17', customer: 'Neema' },
+          account: null,
           review: null,
           resolution: null,
           effect: { status: 'none', attempts: 0, dueAt: null, lastError: null, completedAt: null },
@@ -153,6 +154,78 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         expect((error as Error).message).toContain('order-1');
         expect(await store.get('order-1')).toEqual(first);
       });
+    });
+
+    describe("the record keeps the account it was sent with, and nothing else of the client's", () => {
+      it('reads the account back through every read, unchanged by later writes', async () => {
+        const store = await open();
+        const account = { environment: 'production', login: 'shop@duka.co.tz' } as const;
+        const created = await store.createIntent(intent('order-1', { account }));
+        expect(created.account).toEqual(account);
+        await store.attachAndTransition('order-1', { controlNumber: 'CN-1' }, 'pending');
+        const { record } = await store.transition('order-1', 'needs_review', {
+          review: verdict,
+        });
+        expect(record.account).toEqual(account);
+        expect(await store.get('order-1')).toEqual(record);
+        expect(await store.findByReference('CN-1')).toEqual(record);
+        expect((await store.getMany(['order-1']))[0]).toEqual(record);
+        expect((await store.listReview())[0]?.account).toEqual(account);
+      });
+
+      it('keeps a login of null (a request without a login) and lower-cases a login', async () => {
+        const store = await open();
+        const sandbox = { environment: 'sandbox', login: null } as const;
+        await store.createIntent(intent('checkout-1', { flow: 'secure', account: sandbox }));
+        await store.createIntent(
+          intent('order-2', { account: { environment: 'sandbox', login: 'Shop@Duka.co.TZ' } }),
+        );
+        expect((await store.get('checkout-1'))?.account).toEqual(sandbox);
+        expect((await store.get('order-2'))?.account).toEqual({
+          environment: 'sandbox',
+          login: 'shop@duka.co.tz',
+        });
+        const leased = await store.leaseDue({ limit: 10, leaseMs: 60_000, force: true });
+        expect(leased.map(({ record }) => record.account)).toEqual(
+          expect.arrayContaining([sandbox, { environment: 'sandbox', login: 'shop@duka.co.tz' }]),
+        );
+      });
+
+      it('stores no other key of the account given (a password is never kept)', async () => {
+        const store = await open();
+        const given = { environment: 'sandbox', login: 'shop@duka.co.tz', password: 'hunter22' };
+        await store.createIntent(intent('order-1', { account: given as never }));
+        const record = await store.get('order-1');
+        expect(record?.account).toEqual({ environment: 'sandbox', login: 'shop@duka.co.tz' });
+        expect(JSON.stringify(record)).not.toContain('hunter22');
+      });
+
+      it.each([
+        ['another environment', { environment: 'staging', login: 'a@b.tz' }, 'account.environment'],
+        ['an empty login', { environment: 'sandbox', login: '' }, 'account.login'],
+        [
+          'a login with spaces around it',
+          { environment: 'sandbox', login: ' a@b.tz' },
+          'account.login',
+        ],
+        [
+          'a login with a line break',
+          { environment: 'sandbox', login: 'a@b.tz\n' },
+          'account.login',
+        ],
+        ['no login at all', { environment: 'sandbox' }, 'account.login'],
+      ])(
+        'createIntent refuses an account with %s, naming the field',
+        async (_case, account, field) => {
+          const store = await open();
+          const error = await failure(
+            store.createIntent(intent('order-1', { account: account as never })),
+          );
+          expect(isStoreInputError(error)).toBe(true);
+          expect(Object.keys((error as StoreInputError).errors)).toContain(field);
+          expect(await store.get('order-1')).toBeUndefined();
+        },
+      );
     });
 
     describe('amounts are stored exactly', () => {
@@ -633,7 +706,11 @@ export function describeReferenceStore(name: string, harness: ReferenceStoreHarn
         it('another handle finds the transaction by any of its references', async () => {
           const store = await open();
           await store.createIntent(
-            intent('order-1', { amount: 1234.56, metadata: { orderId: 'A-1' } }),
+            intent('order-1', {
+              amount: 1234.56,
+              metadata: { orderId: 'A-1' },
+              account: { environment: 'production', login: 'shop@duka.co.tz' },
+            }),
           );
           await store.attachReferences('order-1', {
             controlNumber: 'CN-1',

@@ -1,9 +1,11 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Pesakit } from '../../src/client.js';
 import { defaultSchedules } from '../../src/reconciler/options.js';
+import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { runNode } from '../helpers/run-node.js';
 import { runtimeEnv } from './harness.js';
-import { credentialEnv, startShop } from './sandbox-shop.js';
+import { accounts, credentialEnv, startShop } from './sandbox-shop.js';
 
 /** Runs examples/cron-reconciler/reconcile-job.ts once, as cron would: env only, no argv. */
 async function runJob(env: Record<string, string>) {
@@ -55,6 +57,48 @@ describe('examples/cron-reconciler: the scheduled job, run once against a sandbo
     expect(rows).toEqual([
       { effect_key: payment.merchantReference, outcome: 'paid', amount: 15_000 },
     ]);
+  }, 90_000);
+
+  it("exits 4 when the payments were made with another account than the job's: nothing pulled, both accounts named", async () => {
+    // The README's sandbox account (shop@example.tz), against a shop that paid with its own.
+    const readmeAccount = { email: 'shop@example.tz', password: 'sandbox-pass' };
+    await shop.control('accounts', { product: 'collection', ...readmeAccount });
+    // Paid a minute ago (the store's clock), so that the job's pass finds it due.
+    const earlier = await SqliteReferenceStore.open(shop.file, {
+      now: () => new Date(Date.now() - 60_000),
+    });
+    const payment = await new Pesakit({
+      environment: 'sandbox',
+      baseUrl: shop.url,
+      credentials: accounts,
+      store: earlier,
+    }).collection.initiateMno({ amount: 15_000, msisdn: '255754321998' });
+    await earlier.close();
+    const before = await shop.store.get(payment.merchantReference);
+    const run = await runJob({
+      PESAKIT_STORE: shop.file,
+      PESAKIT_BASE_URL: shop.url,
+      PESAKIT_COLLECTION_EMAIL: readmeAccount.email,
+      PESAKIT_COLLECTION_PASSWORD: readmeAccount.password,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(4);
+    expect(run.events).toContainEqual(
+      expect.objectContaining({
+        event: 'not_visible',
+        merchantReference: payment.merchantReference,
+        recordAccount: { environment: 'sandbox', login: accounts.collection.email },
+        clientAccount: { environment: 'sandbox', login: readmeAccount.email },
+      }),
+    );
+    expect(run.events.at(-1)).toMatchObject({
+      event: 'summary',
+      checked: 0,
+      pending: 0,
+      notVisible: 1,
+      exitCode: 4,
+    });
+    expect(await shop.store.get(payment.merchantReference)).toEqual(before);
   }, 90_000);
 
   it('exits 2 and names the variable when the store is not configured', async () => {

@@ -17,7 +17,16 @@ const record = {
 } as unknown as TransactionRecord;
 
 const outcome = {
-  counts: { checked: 3, settled: 1, failed: 1, review: 1, pending: 0, errors: 0, leaseExpired: 0 },
+  counts: {
+    checked: 3,
+    settled: 1,
+    failed: 1,
+    review: 1,
+    pending: 0,
+    errors: 0,
+    leaseExpired: 0,
+    notVisible: 0,
+  },
   durationMs: 1234,
   needsReview: 1,
   unhandledEffects: {},
@@ -143,5 +152,60 @@ describe('records handed back unchecked (lease expired)', () => {
     passes.add(event(1, 1, 0));
     passes.add(event(1, 1, 1));
     expect(passes.totals).toMatchObject({ checked: 4, settled: 4, leaseExpired: 2 });
+  });
+});
+
+describe('records of another account or environment (not visible)', () => {
+  const warning = {
+    code: 'not_visible',
+    merchantReference: 'ORDER-7',
+    product: 'collection',
+    recordAccount: { environment: 'sandbox', login: 'shop-a@duka.co.tz' },
+    clientAccount: { environment: 'sandbox', login: 'shop-b@duka.co.tz' },
+    message: 'ORDER-7 was made with the collection account shop-a@duka.co.tz (sandbox) …',
+  } as const;
+  const counted = { ...outcome, counts: { ...outcome.counts, notVisible: 2 }, exitCode: 4 };
+
+  it('get a line each, a column in the table and a sentence after it only when there were any', () => {
+    const quiet = streams(false);
+    createReporter(false, quiet).finished({ ...outcome, needsReview: 0, exitCode: 0 });
+    expect(quiet.out.text).not.toContain('not visible');
+
+    const io = streams(false);
+    const reporter = createReporter(false, io);
+    reporter.notVisible(record, warning);
+    reporter.finished(counted);
+    expect(io.out.text).toContain(
+      'not visible ORDER-7 collection/mno 20000 TZS: ORDER-7 was made with the collection account',
+    );
+    expect(io.out.text).toContain('not visible |');
+    expect(io.out.text).toMatch(
+      /\|\s+3\s+\|\s+1\s+\|\s+1\s+\|\s+0\s+\|\s+1\s+\|\s+0\s+\|\s+2\s+\|/,
+    );
+    expect(io.out.text).toContain('2 records were made with another account or environment');
+  });
+
+  it('--json prints a not_visible line naming both accounts, and notVisible in the summary', () => {
+    const io = streams(false);
+    const reporter = createReporter(true, io);
+    reporter.notVisible(record, warning);
+    reporter.finished(counted);
+    const [line, summary] = io.out.lines().map((text) => JSON.parse(text));
+    expect(line).toMatchObject({
+      event: 'not_visible',
+      merchantReference: 'ORDER-7',
+      recordAccount: warning.recordAccount,
+      clientAccount: warning.clientAccount,
+    });
+    expect(summary).toMatchObject({ event: 'summary', notVisible: 2, exitCode: 4 });
+    expect(io.out.text).not.toContain('255754321998');
+  });
+
+  it('--watch totals count a record not visible as progress within a pass', () => {
+    const passes = new PassTotals();
+    passes.add({ ...emptyProgress(), checked: 1, settled: 1 });
+    passes.add({ ...emptyProgress(), checked: 1, settled: 1, notVisible: 1 });
+    passes.add({ ...emptyProgress(), checked: 2, settled: 2, notVisible: 1 });
+    expect(passes.totals).toMatchObject({ checked: 2, settled: 2, notVisible: 1 });
   });
 });

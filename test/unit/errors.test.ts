@@ -35,6 +35,7 @@ import {
   PesakitError,
   parseRetryAfter,
   RateLimitError,
+  RecordNotVisibleError,
   ReferenceConflictError,
   RequestAbortedError,
   RequestValidationError,
@@ -48,6 +49,7 @@ import {
 } from '../../src/errors/index.js';
 import { LeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
 import type { TransactionRecord } from '../../src/references/types.js';
+import { BatchAlreadyRunError } from '../../src/resources/bulk/batch-already-run-error.js';
 import { BatchMismatchError } from '../../src/resources/bulk/batch-mismatch-error.js';
 import { BulkValidationError } from '../../src/resources/bulk/bulk-validation-error.js';
 import { SpreadsheetError } from '../../src/spreadsheets/spreadsheet-error.js';
@@ -344,6 +346,19 @@ describe('Every exported error class has its own code, listed in docs/errors.md'
     'empty_file',
   ] as const;
   const problem = { row: 1, field: 'msisdn', message: 'Row 1: x' };
+  const noRows = {
+    rows: 0,
+    amount: 0,
+    amountSucceeded: 0,
+    amountSucceededNow: 0,
+    done: 0,
+    succeeded: 0,
+    failed: 0,
+    pending: 0,
+    unknown: 0,
+    skipped: 0,
+    sent: 0,
+  };
   const instances: PesakitError[] = [
     new PesakitError('x'),
     new AmbiguousOutcomeError(info, 'order-1'),
@@ -370,7 +385,16 @@ describe('Every exported error class has its own code, listed in docs/errors.md'
     ...[302, 400, 401, 403, 404, 409, 422, 429, 503].map((status) => respond(status)),
     respond(422, { message: 'Declined.', code: 'insufficient_funds' }),
     new LeaseLostError('order-1'),
+    new RecordNotVisibleError({
+      code: 'not_visible',
+      merchantReference: 'order-1',
+      product: 'collection',
+      recordAccount: { environment: 'production', login: 'shop@duka.co.tz' },
+      clientAccount: { environment: 'sandbox', login: 'shop@duka.co.tz' },
+      message: 'x',
+    }),
     new BatchMismatchError('batch-1', []),
+    new BatchAlreadyRunError({ batchId: 'batch-1', rows: [], totals: noRows }, new Date(0), false),
     new BulkValidationError('airtimeBulkPurchase', [problem]),
     new BulkInsufficientFundsError(1, 2),
     ...spreadsheetCodes.map((code) => new SpreadsheetError(code, 'x')),

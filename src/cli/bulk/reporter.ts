@@ -1,3 +1,4 @@
+import type { BatchAlreadyRunError } from '../../resources/bulk/batch-already-run-error.js';
 import type { BulkResult, BulkRowOutcome, BulkTotals } from '../../resources/bulk/types.js';
 import { bulkExitCodes } from '../exit-codes.js';
 import {
@@ -14,14 +15,23 @@ export interface BulkStartInfo {
   file: string;
   store: string;
   environment: string;
+  /** `--batch-id` was given. */
   resumed: boolean;
+  /** The batch id was derived from the rows (no `--batch-id`). */
+  derived: boolean;
 }
 
 export interface BulkReporter {
   started(info: BulkStartInfo): void;
   row(result: BulkRowOutcome): void;
   progress(totals: BulkTotals): void;
-  finished(result: BulkResult, exitCode: number, out: string | undefined): void;
+  /** The summary; `alreadyRun` when nothing was sent because the batch had run. */
+  finished(
+    result: BulkResult,
+    exitCode: number,
+    out: string | undefined,
+    alreadyRun?: BatchAlreadyRunError,
+  ): void;
   stopped(message: string, exitCode: number, lines: readonly string[]): void;
 }
 
@@ -48,30 +58,40 @@ function rowLine(result: BulkRowOutcome): string {
 }
 
 function startLine(name: string, info: BulkStartInfo): string {
+  const rerun = info.derived
+    ? `the same command within 24 hours (later: with --batch-id ${info.batchId})`
+    : 'the same command';
   return (
-    `${name} ${info.resumed ? 'resuming' : 'starting'} batch ${info.batchId} from ` +
-    `${info.file} (store ${info.store}, ${info.environment}). If it stops, run the same command ` +
-    `with --batch-id ${info.batchId}: rows already sent are never sent again.\n`
+    `${name} starting batch ${info.batchId}${info.derived ? ' (derived from the rows)' : ''} ` +
+    `from ${info.file} (store ${info.store}, ${info.environment}). If it stops, run ${rerun}: ` +
+    'rows already sent are never sent again.\n'
   );
 }
 
+/**
+ * The batch's rows by status, then what this run sent and paid: "sent now" and "TZS paid now"
+ * count this run only; a rerun adds the batch's total, labelled as such.
+ */
 export function bulkSummaryTable(
   result: BulkResult,
   exitCode: number,
   out: string | undefined,
   payouts = false,
+  alreadyRun?: BatchAlreadyRunError,
 ): string {
   const { totals: t } = result;
   const counts = [t.rows, t.succeeded, t.failed, t.pending, t.unknown, t.skipped, t.sent];
   const columns = ['rows', 'succeeded', 'failed', 'pending', 'unknown', 'skipped', 'sent now'];
   // Only payouts can be `pending` (accepted, awaiting the payout history).
   const shown = (_: unknown, index: number) => payouts || index !== 3;
+  const rerun = result.rows.some((row) => row.fromEarlierRun);
   const table = asciiTable(
-    [...columns.filter(shown), 'TZS sent'],
-    [[...counts.filter(shown), t.amountSucceeded]],
+    [...columns.filter(shown), 'TZS paid now', ...(rerun ? ['TZS paid in all'] : [])],
+    [[...counts.filter(shown), t.amountSucceededNow, ...(rerun ? [t.amountSucceeded] : [])]],
   );
-  const next =
-    exitCode === bulkExitCodes.ok
+  const next = alreadyRun
+    ? alreadyRunAdvice(alreadyRun)
+    : exitCode === bulkExitCodes.ok
       ? 'Every row succeeded.'
       : exitCode === bulkExitCodes.rowsFailed
         ? 'Some rows failed (nothing was debited for them): send them again in a new batch.'
@@ -80,6 +100,19 @@ export function bulkSummaryTable(
           'Pending and unknown rows may have been paid and are never resent: `pesakit reconcile` ' +
           '(then `pesakit review` for what it cannot settle).';
   return `${table}\nbatch ${result.batchId}. ${next}${out !== undefined ? ` Results: ${out}.` : ''}\n`;
+}
+
+function alreadyRunAdvice(error: BatchAlreadyRunError): string {
+  const { batchId, result } = error;
+  const open = result.totals.pending + result.totals.unknown;
+  return (
+    `${error.message} On the command line: ` +
+    (result.totals.skipped > 0 ? `--batch-id ${batchId} sends the rows left in it; ` : '') +
+    '--batch-id with a new id pays the rows again.' +
+    (open > 0
+      ? ' Pending and unknown rows may have been paid and are never resent: `pesakit reconcile`.'
+      : '')
+  );
 }
 
 class TextBulkReporter implements BulkReporter {
@@ -113,10 +146,15 @@ class TextBulkReporter implements BulkReporter {
     this.#bar?.update(totals.done, totals.rows, { ...totals });
   }
 
-  finished(result: BulkResult, exitCode: number, out: string | undefined): void {
+  finished(
+    result: BulkResult,
+    exitCode: number,
+    out: string | undefined,
+    alreadyRun?: BatchAlreadyRunError,
+  ): void {
     this.#bar?.stop();
     const payouts = this.#command.product === 'disbursement';
-    this.#streams.out.write(bulkSummaryTable(result, exitCode, out, payouts));
+    this.#streams.out.write(bulkSummaryTable(result, exitCode, out, payouts, alreadyRun));
   }
 
   stopped(message: string, _exitCode: number, lines: readonly string[]): void {
@@ -147,10 +185,18 @@ class JsonBulkReporter implements BulkReporter {
 
   progress(_totals: BulkTotals): void {}
 
-  finished(result: BulkResult, exitCode: number, out: string | undefined): void {
+  finished(
+    result: BulkResult,
+    exitCode: number,
+    out: string | undefined,
+    alreadyRun?: BatchAlreadyRunError,
+  ): void {
     writeJsonLine(this.#out, 'summary', {
       batchId: result.batchId,
       ...result.totals,
+      ...(alreadyRun
+        ? { alreadyRun: true, ranAt: alreadyRun.ranAt.toISOString(), message: alreadyRun.message }
+        : {}),
       ...(out !== undefined ? { out } : {}),
       exitCode,
     });

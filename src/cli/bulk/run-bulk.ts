@@ -5,7 +5,8 @@ import { isInsufficientFundsError } from '../../errors/insufficient-funds-error.
 import { isRequestValidationError } from '../../errors/request-validation-error.js';
 import type { ReferenceStore } from '../../references/index.js';
 import { airtimeBulkRows } from '../../resources/bulk/airtime-bulk.js';
-import { batchIdFor, batchIdRule } from '../../resources/bulk/batch-id.js';
+import { isBatchAlreadyRunError } from '../../resources/bulk/batch-already-run-error.js';
+import { batchIdRule, checkedBatchId, derivedBatchId } from '../../resources/bulk/batch-id.js';
 import { isBatchMismatchError } from '../../resources/bulk/batch-mismatch-error.js';
 import type { BulkProduct } from '../../resources/bulk/bulk-product.js';
 import type { BulkBatch } from '../../resources/bulk/bulk-run.js';
@@ -13,7 +14,6 @@ import { isBulkValidationError } from '../../resources/bulk/bulk-validation-erro
 import { loadRows } from '../../resources/bulk/load-rows.js';
 import { payoutBulkRows } from '../../resources/bulk/payout-bulk.js';
 import type { BulkOptions } from '../../resources/bulk/types.js';
-import { newMerchantReference } from '../../resources/merchant-reference.js';
 import { isSpreadsheetError } from '../../spreadsheets/index.js';
 import { bulkExitCodes, exitCodeOf } from '../exit-codes.js';
 import { errorMessage, type ReporterStreams } from '../output.js';
@@ -87,13 +87,13 @@ export async function runBulk(
     }
     if (flags.batchId !== undefined) {
       try {
-        batchIdFor(flags.batchId, command.rows.operation);
+        checkedBatchId(flags.batchId, command.rows.operation);
       } catch {
         throw new UsageError(`--batch-id ${flags.batchId}: use ${batchIdRule}.`);
       }
     }
     // The file is read and checked before the resume advice: a refused file has no batch.
-    await loadRows(command.rows, file, undefined);
+    const rows = await loadRows(command.rows, file, undefined);
     const resuming = flags.batchId !== undefined;
     const location = bulkStoreLocation(flags.store, flags.storeFromArgv, resuming);
     const clientOptions = checkedClientOptions(io.env, flags);
@@ -112,12 +112,13 @@ export async function runBulk(
       return bulkExitCodes.runError;
     }
     const pesakit = new Pesakit({ ...clientOptions, store });
-    // Generated here rather than by the SDK, so it is printed before the first row is sent.
-    const batchId = flags.batchId ?? newMerchantReference();
+    // Derived here as the SDK derives it, so it is printed before the first row is sent; left out
+    // of the options, so that the SDK applies a derived id's rules (24 hours).
+    const batchId = flags.batchId ?? derivedBatchId(command.rows, rows);
     const abort = new AbortController();
     void io.stopRequested.then(() => abort.abort());
     const batch = command.start(pesakit, file, {
-      batchId,
+      ...(flags.batchId !== undefined ? { batchId: flags.batchId } : {}),
       signal: abort.signal,
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
       ...(flags.partial === true ? { partial: true } : {}),
@@ -130,8 +131,17 @@ export async function runBulk(
       store: describeStore(location),
       environment: flags.environment,
       resumed: resuming,
+      derived: flags.batchId === undefined,
     });
-    const result = await batch;
+    const result = await batch.catch(async (error: unknown) => {
+      if (!isBatchAlreadyRunError(error)) throw error;
+      // Nothing was sent: the rows as the store holds them, the results file, and why.
+      for (const row of error.result.rows) reporter.row(row);
+      if (flags.out !== undefined) await writeResultsFile(flags.out, error.result, command.product);
+      reporter.finished(error.result, bulkExitCodes.alreadyRun, flags.out, error);
+      return undefined;
+    });
+    if (result === undefined) return bulkExitCodes.alreadyRun;
     const exitCode = exitCodeOf(result.totals);
     if (flags.out !== undefined) await writeResultsFile(flags.out, result, command.product);
     reporter.finished(result, exitCode, flags.out);

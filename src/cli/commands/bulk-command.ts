@@ -12,8 +12,9 @@ import {
 } from './options.js';
 
 const exitCodes =
-  'Exit codes: 0 every row succeeded, 3 some rows failed, 4 some rows open (rerun with ' +
-  '--batch-id / reconcile), 5 refused before anything was sent, 1 the run failed, 2 usage error.';
+  'Exit codes: 0 every row succeeded, 3 some rows failed, 4 some rows open (rerun / ' +
+  'reconcile), 5 refused before anything was sent, 6 nothing sent: these rows already ran ' +
+  'under the batch id, 1 the run failed, 2 usage error.';
 
 /** `pesakit <product> bulk <file>`: one command shape for every product the bulk engine sends. */
 export function registerBulkCommand(
@@ -26,7 +27,12 @@ export function registerBulkCommand(
   const bulk = parent
     .command('bulk <file>')
     .description(`${what} ${exitCodes}`)
-    .option('--batch-id <id>', 'resume this batch (rows already sent are never sent again)')
+    .option(
+      '--batch-id <id>',
+      'run or resume this batch (rows already sent are never sent again); default: an id ' +
+        'derived from the rows, which resumes a run of the same rows started in the last 24 ' +
+        'hours. Paying the same rows again (next month) takes a new id',
+    )
     .option('--concurrency <n>', 'rows in flight (default 4)', wholeNumber('--concurrency', 64))
     .option('--out <file>', 'write every row’s outcome to this .xlsx or .csv file')
     .addOption(storeOption())

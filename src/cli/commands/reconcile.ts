@@ -17,7 +17,8 @@ export function registerReconcileCommand(program: Command): void {
     .command('reconcile')
     .description(
       'Pull the platform state of every due pending/unknown record and settle it. Exit codes: ' +
-        '0 nothing needs review, 3 something needs review, 1 the run failed, 2 usage error.',
+        '0 nothing needs review, 3 something needs review, 4 records of another account or ' +
+        'environment were not pulled, 1 the run failed, 2 usage error.',
     )
     .option('--once', 'one pass over what is due, then exit (the default)')
     .option('--watch', 'keep running passes until SIGINT or SIGTERM')

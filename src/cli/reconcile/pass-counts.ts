@@ -14,15 +14,15 @@ export interface RunOutcome {
   exitCode: number;
 }
 
-/** Totals across `--watch` passes: an event not moving checked + leaseExpired forward is a new pass. */
+/** Totals across `--watch` passes: an event not moving a record's count forward is a new pass. */
 export class PassTotals {
   readonly totals: PassCounts = emptyProgress();
   #previous: PassCounts = emptyProgress();
 
   add(counts: PassCounts): void {
     const previous = this.#previous;
-    const newPass =
-      counts.checked + counts.leaseExpired <= previous.checked + previous.leaseExpired;
+    const seen = (c: PassCounts) => c.checked + c.leaseExpired + c.notVisible;
+    const newPass = seen(counts) <= seen(previous);
     for (const key of Object.keys(this.totals) as (keyof PassCounts)[]) {
       this.totals[key] += newPass ? counts[key] : counts[key] - previous[key];
     }

@@ -1,4 +1,5 @@
 import { withoutPhoneNumbers } from '../../internal/phone-numbers.js';
+import type { NotVisibleWarning } from '../../references/account.js';
 import type { TransactionRecord } from '../../references/index.js';
 import type { ReviewVerdict } from '../../references/review.js';
 import {
@@ -26,6 +27,7 @@ export interface ReconcileReporter {
   settled(record: TransactionRecord): void;
   failed(record: TransactionRecord): void;
   review(record: TransactionRecord, verdict: ReviewVerdict): void;
+  notVisible(record: TransactionRecord, warning: NotVisibleWarning): void;
   error(error: unknown, record?: TransactionRecord): void;
   finished(outcome: RunOutcome): void;
 }
@@ -41,17 +43,22 @@ export function describe(record: TransactionRecord): string {
 
 export function summaryTable(outcome: RunOutcome): string {
   const { counts } = outcome;
-  // Rare (a pass far slower than its rate, or a long 429 pause): a column only when it happened.
-  const handedBack = counts.leaseExpired > 0 ? [counts.leaseExpired] : [];
+  // Rare (a pass far slower than its rate, or a long 429 pause; records of another account):
+  // a column only when it happened.
+  const rare = [
+    ['lease expired', counts.leaseExpired],
+    ['not visible', counts.notVisible],
+  ] as const;
+  const shown = rare.filter(([, count]) => count > 0);
   const table = asciiTable(
     [
       ...['checked', 'settled', 'failed', 'still pending', 'needs review', 'errors'],
-      ...(handedBack.length > 0 ? ['lease expired'] : []),
+      ...shown.map(([name]) => name),
     ],
     [
       [
         ...[counts.checked, counts.settled, counts.failed, counts.pending, counts.review],
-        ...[counts.errors, ...handedBack],
+        ...[counts.errors, ...shown.map(([, count]) => count)],
       ],
     ],
   );
@@ -69,7 +76,13 @@ export function summaryTable(outcome: RunOutcome): string {
   const effects = waiting
     ? `\nEffects due for your handlers (onPaid, onSent, …), which run in your receiver or reconciler, not here: ${waiting}.`
     : '';
-  return `${table}\n${seconds} s. ${review}${effects}\n`;
+  const notVisible =
+    counts.notVisible > 0
+      ? `\n${counts.notVisible} record${counts.notVisible === 1 ? ' was' : 's were'} made with ` +
+        'another account or environment than this job’s credentials and --environment: not ' +
+        'pulled, left open. Reconcile them with the credentials they were made with.'
+      : '';
+  return `${table}\n${seconds} s. ${review}${notVisible}${effects}\n`;
 }
 
 class TextReporter implements ReconcileReporter {
@@ -113,7 +126,8 @@ class TextReporter implements ReconcileReporter {
     this.#line(
       `progress  ${counts.checked} checked, ${counts.settled} settled, ${counts.failed} failed, ` +
         `${counts.review} to review, ${counts.errors} errors` +
-        (counts.leaseExpired > 0 ? `, ${counts.leaseExpired} lease expired` : ''),
+        (counts.leaseExpired > 0 ? `, ${counts.leaseExpired} lease expired` : '') +
+        (counts.notVisible > 0 ? `, ${counts.notVisible} not visible` : ''),
     );
   }
 
@@ -130,6 +144,10 @@ class TextReporter implements ReconcileReporter {
     this.#line(
       `review    ${describe(record)}: ${verdict.reason}: ${withoutPhoneNumbers(verdict.message)}`,
     );
+  }
+
+  notVisible(record: TransactionRecord, warning: NotVisibleWarning): void {
+    this.#line(`not visible ${describe(record)}: ${warning.message}`);
   }
 
   error(error: unknown, record?: TransactionRecord): void {
@@ -178,6 +196,16 @@ class JsonReporter implements ReconcileReporter {
     writeJsonLine(this.#out, 'review', {
       ...recordFields(record),
       reason: verdict.reason,
+      message,
+    });
+  }
+
+  notVisible(record: TransactionRecord, warning: NotVisibleWarning): void {
+    const { recordAccount, clientAccount, message } = warning;
+    writeJsonLine(this.#out, 'not_visible', {
+      ...recordFields(record),
+      recordAccount,
+      clientAccount,
       message,
     });
   }

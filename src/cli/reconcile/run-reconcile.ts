@@ -51,6 +51,7 @@ export function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Promise<nu
     reconciler.on('settled', (record) => reporter.settled(record));
     reconciler.on('failed', (record) => reporter.failed(record));
     reconciler.on('review', (record, verdict) => reporter.review(record, verdict));
+    reconciler.on('warning', (warning, record) => reporter.notVisible(record, warning));
     reconciler.on('error', (error, record) => reporter.error(error, record));
     const all = flags.all === true;
     reporter.started({ mode, environment: flags.environment, store: describeStore(location), all });
@@ -88,11 +89,14 @@ export function runReconcile(flags: ReconcileFlags, io: ReconcileIo): Promise<nu
       runFailed = true;
       reporter.error(error);
     }
+    // Records of another account first: the job itself is set up for the wrong account.
     const exitCode = runFailed
       ? exitCodes.runError
-      : needsReview !== null && needsReview > 0
-        ? exitCodes.needsReview
-        : exitCodes.ok;
+      : counts.notVisible > 0
+        ? exitCodes.notVisible
+        : needsReview !== null && needsReview > 0
+          ? exitCodes.needsReview
+          : exitCodes.ok;
     const durationMs = Date.now() - startedAt;
     reporter.finished({ counts, durationMs, needsReview, unhandledEffects, exitCode });
     return exitCode;

@@ -19,10 +19,7 @@ export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> 
   try {
     transaction = await ctx.platform.collectionStatus(refId, ctx.margin);
   } catch (error) {
-    // A reference the platform does not know (yet): nothing proves anything; keep checking.
-    if (isNotFoundError(error)) {
-      return { kind: 'pending', pulled: true, answer: { refId, found: false, at: now } };
-    }
+    if (isNotFoundError(error)) return notFound(ctx, refId);
     throw error;
   }
   const answer = { refId, at: now, data: transaction };
@@ -58,6 +55,34 @@ async function withoutReference(ctx: CheckContext): Promise<CheckOutcome> {
       windowMs: options.noReferenceWindowMs,
       lastPayload: record.lastPayload,
       statusReason: record.statusReason,
+    },
+  });
+}
+
+/**
+ * The platform answers 404 for a reference this account gave it. Within `noReferenceWindowMs`
+ * that may be the platform not listing it yet: keep checking. Past it a person looks
+ * (`not_visible`) rather than the record waiting for `maxAgeMs` — never `failed`: 404 is no
+ * refusal, and a transaction made with another account answers 404 just the same.
+ */
+async function notFound(ctx: CheckContext, refId: string): Promise<CheckOutcome> {
+  const { record, now, options } = ctx;
+  const answer = { refId, found: false, at: now };
+  const deadline = attemptTime(record).getTime() + options.noReferenceWindowMs;
+  if (now.getTime() < deadline) return { kind: 'pending', pulled: true, answer };
+  return review(ctx, {
+    reason: 'not_visible',
+    message:
+      `The platform does not know ${refId} (${record.merchantReference}, ${record.amount} TZS) ` +
+      `${Math.round(options.noReferenceWindowMs / 60_000)} min after it was sent. If it was made ` +
+      'with another account or in another environment, check it there; else ask the platform ' +
+      'about the reference before resolving it.',
+    evidence: {
+      ...answer,
+      attemptedAt: attemptTime(record),
+      windowMs: options.noReferenceWindowMs,
+      account: record.account,
+      lastPayload: record.lastPayload,
     },
   });
 }

@@ -11,6 +11,7 @@ import {
   settle,
 } from '../check-context.js';
 import type { ResolvedOptions } from '../options.js';
+import type { HistoryView } from '../payout-history.js';
 import { attemptTime } from '../schedule.js';
 import { rowContradictions, rowMatch } from './payout-rows.js';
 
@@ -35,16 +36,41 @@ export async function checkDisbursement(ctx: PayoutCheck): Promise<CheckOutcome>
         (record.refid !== null && candidate.refid === record.refid) ||
         (record.txnid !== null && candidate.txnid === record.txnid),
     );
-    if (!row) {
-      return {
-        kind: 'pending',
-        pulled: true,
-        answer: { found: false, refid: record.refid, txnid: record.txnid, pages: history.pages },
-      };
-    }
+    if (!row) return rowAbsent(ctx, history);
     return decide(ctx, row);
   }
   return matchWithoutReference(ctx, history.rows, history.covers, history.fetchedAt);
+}
+
+/**
+ * The platform gave this payout a refid/txnid, yet its history shows no such row. Within the
+ * settle window the history may not list it yet: keep checking. Once the window is over and the
+ * pages cover it, a person looks (`not_visible`) rather than the record waiting for `maxAgeMs` —
+ * never `failed`: the platform accepted it, and absence is no proof.
+ */
+async function rowAbsent(ctx: PayoutCheck, history: HistoryView): Promise<CheckOutcome> {
+  const { record, options } = ctx;
+  const answer = { found: false, refid: record.refid, txnid: record.txnid, pages: history.pages };
+  const until = attemptTime(record).getTime() + options.settleWindowMs;
+  if (history.fetchedAt.getTime() < until || !history.covers) {
+    return { kind: 'pending', pulled: true, answer };
+  }
+  const reference = record.refid ?? record.txnid;
+  return review(ctx, {
+    reason: 'not_visible',
+    message:
+      `The payout history still shows no row for ${reference} (${record.merchantReference}, ` +
+      `${record.amount} TZS) ${Math.round(options.settleWindowMs / 60_000)} min after it was ` +
+      'sent. If it was made with another account or in another environment, check it there; ' +
+      'else ask the platform about the reference before paying again or resolving it.',
+    evidence: {
+      ...answer,
+      attemptedAt: attemptTime(record),
+      windowMs: options.settleWindowMs,
+      account: record.account,
+      lastPayload: record.lastPayload,
+    },
+  });
 }
 
 /** The row's status decides; with `claim`, its references are attached in the same commit. */

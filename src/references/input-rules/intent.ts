@@ -63,6 +63,23 @@ function metadataKeyProblem(key: string): string | undefined {
   return `keys must not contain control characters (found ${found} in the key ${shown})`;
 }
 
+// The login is an account's name (an email), compared exactly after lower-casing: spaces around
+// it or control characters would make two spellings of one account. Extra keys are dropped, so
+// nothing but these two fields (never a password) is stored.
+const accountSchema = z.object({
+  environment: z.enum(['sandbox', 'production'], { error: 'must be sandbox or production' }),
+  login: z
+    .string({ error: 'must be a string or null' })
+    .min(1, { error: 'must not be empty' })
+    .max(320, { error: 'must be at most 320 characters' })
+    .refine((value) => value.trim() === value, { error: 'must not start or end with spaces' })
+    .check(
+      withoutControlCharacters((found) => `must not contain control characters (found ${found})`),
+    )
+    .transform((value) => value.toLowerCase())
+    .nullable(),
+});
+
 const intentSchema = z
   .object({
     merchantReference: referenceSchema,
@@ -71,6 +88,7 @@ const intentSchema = z
     amount: amountSchema,
     msisdn: msisdnSchema.optional(),
     metadata: metadataSchema.optional(),
+    account: accountSchema.optional(),
     reservation: reservationSchema.optional(),
   })
   .refine((intent) => productOfFlow[intent.flow] === intent.product, {

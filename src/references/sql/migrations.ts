@@ -48,6 +48,11 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     .addColumn('check_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('last_payload', 'text')
     .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
+    // The account the record was sent with (RecordAccount); NULL: written without one.
+    .addColumn('account_environment', 'text', (c) =>
+      c.check(sql`account_environment in ('sandbox', 'production')`),
+    )
+    .addColumn('account_login', 'text')
     .addColumn('review', 'text')
     .addColumn('resolution', 'text')
     .addColumn('effect_status', 'text', (c) =>

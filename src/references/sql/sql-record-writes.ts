@@ -78,6 +78,8 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
         check_count: 0,
         last_payload: null,
         metadata: JSON.stringify(parsed.metadata ?? {}),
+        account_environment: parsed.account?.environment ?? null,
+        account_login: parsed.account?.login ?? null,
         effect_status: 'none',
         effect_attempts: 0,
         check_log_seq: 0,

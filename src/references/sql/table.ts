@@ -1,5 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely';
-import type { Product } from '../../core/endpoints.js';
+import type { Environment, Product } from '../../core/endpoints.js';
 import { centsToAmount } from '../../schemas/amount.js';
 import type { EffectStatus } from '../effects.js';
 import type { Resolution, ReviewVerdict } from '../review.js';
@@ -40,6 +40,9 @@ export interface TransactionsTable {
   /** JSON text, as are metadata, review and resolution. */
   last_payload: string | null;
   metadata: string;
+  /** The record's account (`RecordAccount`); both NULL for a record written without one. */
+  account_environment: string | null;
+  account_login: string | null;
   review: string | null;
   resolution: string | null;
   effect_status: string;
@@ -134,6 +137,10 @@ export function toRecord(row: Selectable<TransactionsTable>): TransactionRecord 
     checkCount: Number(row.check_count),
     lastPayload: row.last_payload === null ? null : JSON.parse(row.last_payload),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
+    account:
+      row.account_environment === null
+        ? null
+        : { environment: row.account_environment as Environment, login: row.account_login },
     review: row.review === null ? null : (JSON.parse(row.review) as ReviewVerdict),
     resolution: row.resolution === null ? null : toResolution(row.resolution),
     effect: {

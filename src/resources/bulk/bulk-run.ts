@@ -1,11 +1,12 @@
 import { EventEmitter } from 'eventemitter3';
 import { RequestValidationError } from '../../errors/request-validation-error.js';
 import type { ClientContext } from '../client-context.js';
-import { batchIdFor } from './batch-id.js';
+import { checkedBatchId, derivedBatchId } from './batch-id.js';
 import type { BulkProduct, BulkRow, SendRow } from './bulk-product.js';
 import { earlierRowResult, readEarlierRun } from './earlier-run.js';
 import { type BulkFloat, checkFloat } from './float.js';
 import { type BulkSource, loadRows } from './load-rows.js';
+import { refuseRepeatRun } from './repeat-run.js';
 import { sendRows } from './send-rows.js';
 import { BulkTally } from './totals.js';
 import type {
@@ -79,8 +80,9 @@ export interface BulkRunPlan {
 }
 
 /**
- * The one bulk engine: checks rows, an earlier run of the batch id and the wallet before the first
- * intent, reports the earlier run's rows, then sends the rest.
+ * The one bulk engine: checks rows, an earlier run of the batch id (the id given, else one derived
+ * from the rows) and the wallet before the first intent, reports the earlier run's rows, then
+ * sends the rest.
  */
 export async function runBulk(
   context: ClientContext,
@@ -89,9 +91,19 @@ export async function runBulk(
 ): Promise<BulkResult> {
   const { product, options } = plan;
   const concurrency = concurrencyOf(product.operation, options.concurrency);
-  const batchId = batchIdFor(options.batchId, product.operation);
+  const given =
+    options.batchId === undefined ? undefined : checkedBatchId(options.batchId, product.operation);
   const rows = await loadRows(product, plan.source, options.format);
+  const batchId = given ?? derivedBatchId(product, rows);
   const earlier = await readEarlierRun(context.store, product, batchId, rows);
+  refuseRepeatRun({
+    product,
+    batchId,
+    derived: given === undefined,
+    rows,
+    earlier,
+    now: new Date(),
+  });
   const left = rows.filter((row) => !earlier.has(row.row));
   if (plan.float && left.length > 0) {
     await checkFloat(plan.float, context.store, left, plan.partial === true);
@@ -107,7 +119,7 @@ export async function runBulk(
   };
   for (const row of rows) {
     const record = earlier.get(row.row);
-    if (record) onRow(earlierRowResult(product, row, record));
+    if (record) onRow(earlierRowResult(product, batchId, row, record));
   }
   const sendLeft: SendLeft =
     plan.sendLeft ??

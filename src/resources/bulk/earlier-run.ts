@@ -3,7 +3,7 @@ import { maxReferencesPerRead } from '../../references/input-rules.js';
 import { rowReference } from './batch-id.js';
 import { BatchMismatchError, type BatchRowMismatch } from './batch-mismatch-error.js';
 import type { BulkProduct, BulkRow } from './bulk-product.js';
-import { paymentReferenceOf, rowFields, rowStatus } from './row-outcome.js';
+import { instantText, paymentReferenceOf, rowFields, rowStatus } from './row-outcome.js';
 import type { BulkRowOutcome } from './types.js';
 
 /** What the store already knows of a batch: the rows an earlier run wrote, by row number. */
@@ -61,30 +61,36 @@ function sameIntent(product: BulkProduct, record: TransactionRecord, row: BulkRo
   );
 }
 
-/** An earlier run's row: final records as they are; anything open is never resent. */
+/**
+ * An earlier run's row, reported and not sent: final records as they are; anything open is never
+ * resent. The message says so, naming the batch and when the row was stored.
+ */
 export function earlierRowResult(
   product: BulkProduct,
+  batchId: string,
   row: BulkRow,
   record: TransactionRecord,
 ): BulkRowOutcome {
   const status = rowStatus(product, record);
+  const sent = `Already sent in batch ${batchId} at ${instantText(record.createdAt)}`;
+  const reason = record.statusReason ?? undefined;
   const message =
     status === 'success' || status === 'failed'
-      ? (record.statusReason ?? undefined)
+      ? `${sent}: ${status}${reason !== undefined ? ` (${reason})` : ''}.`
       : record.status === 'initiating'
-        ? 'An earlier run stored this row and may have sent it, then stopped before the answer: ' +
-          `not resent. ${product.settledBy}`
+        ? `Stored in batch ${batchId} at ${instantText(record.createdAt)} and may have been ` +
+          `sent; that run stopped before the answer: not resent. ${product.settledBy}`
         : record.status === 'needs_review'
-          ? `Needs review: ${record.review?.message ?? record.statusReason ?? 'see the record'}`
-          : `${status === 'pending' ? 'Accepted, awaiting confirmation' : 'Outcome unknown'} (${
-              record.statusReason ?? record.status
+          ? `${sent}: needs review: ${record.review?.message ?? reason ?? 'see the record'}`
+          : `${sent}: ${status === 'pending' ? 'accepted, awaiting confirmation' : 'outcome unknown'} (${
+              reason ?? record.status
             }): not resent. ${product.settledBy}`;
   const paymentReference = paymentReferenceOf(record);
   return {
     ...rowFields(row, record.merchantReference),
     status,
     ...(paymentReference !== undefined ? { paymentReference } : {}),
-    ...(message !== undefined ? { message } : {}),
+    message,
     fromEarlierRun: true,
   };
 }

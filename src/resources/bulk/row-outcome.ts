@@ -26,6 +26,11 @@ export function rowMetadata(batchId: string, row: BulkRow): Record<string, strin
   };
 }
 
+/** A time as messages show it: UTC, to the second (`2026-11-25T08:00:00Z`). */
+export function instantText(at: Date): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 /** The platform's reference a person looks the payment up by: engine reference, else `refid`. */
 export function paymentReferenceOf(record: TransactionRecord): string | undefined {
   return record.paymentReference ?? record.refid ?? undefined;

@@ -40,6 +40,7 @@ export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void
       amount: row.amount,
       msisdn: row.msisdn,
       metadata: { ...rowMetadata(batchId, row), via: 'bulkpayment' },
+      account: context.account('airtime'),
     });
   }
   const csv = await writeSheet(

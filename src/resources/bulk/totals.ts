@@ -5,6 +5,7 @@ export class BulkTally {
   readonly #rows: number;
   readonly #amountCents: number;
   #succeededCents = 0;
+  #succeededNowCents = 0;
   readonly #counts = {
     done: 0,
     succeeded: 0,
@@ -26,6 +27,7 @@ export class BulkTally {
     if (result.status === 'success') {
       this.#counts.succeeded += 1;
       this.#succeededCents += cents(result.amount);
+      if (!result.fromEarlierRun) this.#succeededNowCents += cents(result.amount);
     } else if (result.status === 'failed') this.#counts.failed += 1;
     else if (result.status === 'pending') this.#counts.pending += 1;
     else if (result.status === 'unknown') this.#counts.unknown += 1;
@@ -37,6 +39,7 @@ export class BulkTally {
       rows: this.#rows,
       amount: this.#amountCents / 100,
       amountSucceeded: this.#succeededCents / 100,
+      amountSucceededNow: this.#succeededNowCents / 100,
       ...this.#counts,
     };
   }

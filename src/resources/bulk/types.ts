@@ -39,8 +39,10 @@ export interface BulkTotals {
   rows: number;
   /** TZS over every row of the batch. */
   amount: number;
-  /** TZS of the rows that succeeded (charges aside). */
+  /** TZS of the rows that succeeded, in this run or an earlier one of the batch (charges aside). */
   amountSucceeded: number;
+  /** TZS of the rows this run sent that succeeded (charges aside): 0 when it sent nothing. */
+  amountSucceededNow: number;
   /** Rows that have an outcome so far (only in `progress`, equal to `rows` at the end). */
   done: number;
   succeeded: number;
@@ -72,7 +74,13 @@ export type DisbursementBulkResult = BulkResult;
 
 /** Options of every bulk send. */
 export interface BulkOptions {
-  /** Rows are stored as `<product>:<batchId>:<row>`; reuse to resume. 1–50 letters, digits, `_ - .`. */
+  /**
+   * Rows are stored as `<product>:<batchId>:<row>`; the same id resumes the batch, at any age.
+   * 1–50 letters, digits, `_ - .`. Give a new one to pay the same rows again (next month's run).
+   * @default derived from the rows (`rows-` and a hash of each row's number, MSISDN, amount,
+   * name and reference): the same rows resume a run started in the last 24 hours; a later run,
+   * or one with every row already recorded, is refused with `BatchAlreadyRunError`
+   */
   batchId?: string;
   /** Rows in flight at once. @default 4 */
   concurrency?: number;

@@ -1,0 +1,77 @@
+import type { Environment, Product } from '../core/endpoints.js';
+import type { Credentials } from '../core/transport-options.js';
+import type { TransactionRecord } from './types.js';
+
+/**
+ * The platform account a record was sent with, for `record.product`. The platform shows a
+ * transaction only to the account that made it (a 404 to any other, and no row in another
+ * account's payout history), and a sandbox and production are two platforms: a record of
+ * another account or environment cannot be pulled, only misread as "not there yet".
+ */
+export interface RecordAccount {
+  /** `sandbox` or `production`: the client's `environment`. */
+  readonly environment: Environment;
+  /**
+   * The email the product's credentials log in with, lower-cased; `null` when the request
+   * carried no login (a token set with `setToken`, or a route that takes none: secure checkout,
+   * pay_mobile), so that any account of the environment may pull it. Never a secret.
+   */
+  readonly login: string | null;
+}
+
+/** The account a client with `credentials` uses for one product in `environment`. */
+export function accountOf(
+  environment: Environment,
+  credentials: Credentials | undefined,
+): RecordAccount {
+  return { environment, login: credentials ? credentials.email.trim().toLowerCase() : null };
+}
+
+/**
+ * True when `client` may pull `record`: the same environment, and the same login where both
+ * are known. A record written before records knew their account (`account: null`) is the
+ * client's.
+ */
+export function isVisibleTo(record: TransactionRecord, client: RecordAccount): boolean {
+  const { account } = record;
+  if (account === null) return true;
+  if (account.environment !== client.environment) return false;
+  return account.login === null || client.login === null || account.login === client.login;
+}
+
+/** A record of another account or environment, left open and untouched (not pulled). */
+export interface NotVisibleWarning {
+  readonly code: 'not_visible';
+  readonly merchantReference: string;
+  readonly product: Product;
+  /** The account the record was created with. */
+  readonly recordAccount: RecordAccount;
+  /** The account this client uses for the record's product. */
+  readonly clientAccount: RecordAccount;
+  readonly message: string;
+}
+
+/** The warning for a record `client` cannot see; `undefined` when it can. */
+export function notVisibleWarning(
+  record: TransactionRecord,
+  client: RecordAccount,
+): NotVisibleWarning | undefined {
+  if (record.account === null || isVisibleTo(record, client)) return undefined;
+  const { merchantReference, product } = record;
+  return {
+    code: 'not_visible',
+    merchantReference,
+    product,
+    recordAccount: record.account,
+    clientAccount: client,
+    message:
+      `${merchantReference} was made with the ${product} account ${describeAccount(record.account)}, ` +
+      `and this client uses ${describeAccount(client)}: the platform shows a transaction only to ` +
+      'its own account, so it was not pulled and is left open. Reconcile it with the credentials ' +
+      'and environment it was made with.',
+  };
+}
+
+function describeAccount(account: RecordAccount): string {
+  return `${account.login ?? '(no login)'} (${account.environment})`;
+}
