@@ -6,8 +6,9 @@ import { Transport, type TransportEvents, type TransportOptions } from './core/t
 import { traceOperations } from './observability/operations.js';
 import type { ReconcilerOptions } from './reconciler/options.js';
 import { Reconciler } from './reconciler/reconciler.js';
-import { accountOf, type RecordAccount } from './references/account.js';
+import { accountOf } from './references/account.js';
 import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
+import type { RecordAccount } from './references/types.js';
 import { Airtime } from './resources/airtime.js';
 import type { ClientContext } from './resources/client-context.js';
 import { Collection } from './resources/collection.js';

@@ -125,7 +125,7 @@ export type {
   RunOnceOptions,
 } from './reconciler/index.js';
 export { defaultSchedules, Reconciler } from './reconciler/index.js';
-export type { NotVisibleWarning, RecordAccount } from './references/account.js';
+export type { NotVisibleWarning } from './references/account.js';
 export type {
   ClaimEffectsOptions,
   EffectClaim,
@@ -151,6 +151,7 @@ export type {
   ListOpenOptions,
   MemoryReferenceStoreOptions,
   PlatformReferenceField,
+  RecordAccount,
   ReferenceField,
   ReferenceStore,
   References,

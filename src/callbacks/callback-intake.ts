@@ -1,6 +1,7 @@
 import { callbackReceivedChannel } from '../observability/channels.js';
 import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbox/input-rules.js';
 import type { CallbackClaim } from '../references/inbox/types.js';
+import { openStatuses } from '../references/transitions.js';
 import type { ReferenceStore, TransactionRecord } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 import { findRecord } from './find-record.js';
@@ -169,12 +170,10 @@ function busy(reason: string, retryAfterSeconds: number): ReceiverResponse {
 
 /** Open, and agreeing with the record: the same amount, and no reference another than its own. */
 function isGenuine(record: TransactionRecord, claim: CallbackClaim): boolean {
-  const open =
-    record.status === 'initiating' || record.status === 'pending' || record.status === 'unknown';
   const same = (ours: string | null, claimed: string | null) =>
     ours === null || claimed === null || ours === claimed;
   return (
-    open &&
+    openStatuses.includes(record.status) &&
     sameAmount(record.amount, claim.amount) &&
     same(record.controlNumber, claim.controlNumber) &&
     same(record.paymentReference, claim.paymentReference) &&

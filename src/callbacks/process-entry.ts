@@ -1,8 +1,8 @@
 import type { Product } from '../core/endpoints.js';
 import { isNotFoundError } from '../errors/not-found-error.js';
-import { notVisibleWarning, type RecordAccount } from '../references/account.js';
+import { notVisibleWarning } from '../references/account.js';
 import type { InboxEntry } from '../references/inbox/types.js';
-import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+import type { RecordAccount, ReferenceStore, TransactionRecord } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import type { BacklogGauge } from './backlog-gauge.js';

@@ -1,4 +1,5 @@
-import type { NotVisibleWarning, RecordAccount } from '../references/account.js';
+import type { NotVisibleWarning } from '../references/account.js';
+import type { RecordAccount } from '../references/types.js';
 import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**

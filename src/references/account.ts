@@ -1,23 +1,6 @@
 import type { Environment, Product } from '../core/endpoints.js';
 import type { Credentials } from '../core/transport-options.js';
-import type { TransactionRecord } from './types.js';
-
-/**
- * The platform account a record was sent with, for `record.product`. The platform shows a
- * transaction only to the account that made it (a 404 to any other, and no row in another
- * account's payout history), and a sandbox and production are two platforms: a record of
- * another account or environment cannot be pulled, only misread as "not there yet".
- */
-export interface RecordAccount {
-  /** `sandbox` or `production`: the client's `environment`. */
-  readonly environment: Environment;
-  /**
-   * The email the product's credentials log in with, lower-cased; `null` when the request
-   * carried no login (a token set with `setToken`, or a route that takes none: secure checkout,
-   * pay_mobile), so that any account of the environment may pull it. Never a secret.
-   */
-  readonly login: string | null;
-}
+import type { RecordAccount, TransactionRecord } from './types.js';
 
 /** The account a client with `credentials` uses for one product in `environment`. */
 export function accountOf(

@@ -10,6 +10,7 @@ export type {
   Flow,
   ListOpenOptions,
   PlatformReferenceField,
+  RecordAccount,
   ReferenceField,
   ReferenceStore,
   References,

@@ -1,5 +1,4 @@
-import type { Product } from '../core/endpoints.js';
-import type { RecordAccount } from './account.js';
+import type { Environment, Product } from '../core/endpoints.js';
 import type { EffectOutbox, EffectState } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { OperationsReport, OperationsReportOptions } from './operations-report.js';
@@ -12,6 +11,23 @@ import type { WalletFloat, WalletReservation } from './wallet-float.js';
  * answer came back: only the reconciler resolves it, never treated as failed), `needs_review`
  * (only `store.resolve()` leaves it), `success` and `failed` (final).
  */
+/**
+ * The platform account a record was sent with, for `record.product`. The platform shows a
+ * transaction only to the account that made it (a 404 to any other, and no row in another
+ * account's payout history), and a sandbox and production are two platforms: a record of
+ * another account or environment cannot be pulled, only misread as "not there yet".
+ */
+export interface RecordAccount {
+  /** `sandbox` or `production`: the client's `environment`. */
+  readonly environment: Environment;
+  /**
+   * The email the product's credentials log in with, lower-cased; `null` when the request
+   * carried no login (a token set with `setToken`, or a route that takes none: secure checkout,
+   * pay_mobile), so that any account of the environment may pull it. Never a secret.
+   */
+  readonly login: string | null;
+}
+
 export type TransactionStatus =
   | 'initiating'
   | 'pending'
