@@ -112,6 +112,17 @@ describe('the callback budgets', () => {
     expect(await shop.post(orphan(6), '2001:db8:1:2::1')).toBe(503);
   });
 
+  it('bytes count too: per source and for every source together', async () => {
+    const size = Buffer.byteLength(JSON.stringify(orphan(1))) + '/callback'.length;
+    const perSource = await open({ sourceBudget: { bytesPerMinute: size + 10 } });
+    expect(await perSource.post(orphan(1))).toBe(200);
+    expect(await perSource.post(orphan(2))).toBe(503);
+    const together = await open({ sourceBudget: { totalBytesPerMinute: size * 2 + 10 } });
+    const answers = [];
+    for (let n = 0; n < 3; n += 1) answers.push(await together.post(orphan(n), `203.0.113.${n}`));
+    expect(answers).toEqual([200, 200, 503]);
+  });
+
   it('every source together has a budget per process', async () => {
     const shop = await open({
       sourceBudget: { callbacksPerMinute: 100, totalCallbacksPerMinute: 3 },

@@ -161,4 +161,30 @@ describe('forged callbacks', () => {
     expect((await store.inbox.backlog()).scheduled).toBe(entriesPerRecordPerHour - 1);
     expect((await store.get('order-lost'))?.status).toBe('unknown');
   });
+
+  it("a pull that failed before the platform answered gives the record's turn back", async () => {
+    let pulls = 0;
+    const shop = await open(
+      async () => {
+        pulls += 1;
+        if (pulls === 1) throw new Error('platform unreachable');
+        throw notFound();
+      },
+      { pullWindowMs: 60_000 },
+    );
+    await shop.store.createIntent({
+      merchantReference: 'order-lost',
+      product: 'collection',
+      flow: 'mno',
+      amount: 15_000,
+      msisdn: '255754123456',
+    });
+    await shop.store.transition('order-lost', 'unknown', { reason: 'timeout' });
+    await shop.post(forgery(1), '?pesakit_ref=order-lost');
+    shop.receiver.start();
+    await eventually(() => pulls === 1, 5_000, 'the first pull');
+    // Within the window, yet pulled: the failed pull did not use the record's turn up.
+    await shop.post(forgery(2), '?pesakit_ref=order-lost');
+    await eventually(() => pulls === 2, 5_000, 'the second callback pulled');
+  });
 });
