@@ -4,6 +4,7 @@ import { clientPuller, registerStatusPull } from './callbacks/status-puller.js';
 import type { Product } from './core/endpoints.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
 import { traceOperations } from './observability/operations.js';
+import { Ledger } from './ledger/ledger.js';
 import type { ReconcilerOptions } from './reconciler/options.js';
 import { Reconciler } from './reconciler/reconciler.js';
 import { accountOf } from './references/account.js';
@@ -60,6 +61,7 @@ export class Pesakit {
     const context: ClientContext = {
       transport: this.#transport,
       store: this.store,
+      ledger: new Ledger(this.store),
       newMerchantReference: makeReference ?? (() => newMerchantReference()),
       credentials: options.credentials ?? {},
       account: this.#account,

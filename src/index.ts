@@ -104,6 +104,7 @@ export {
   TransactionNotFoundError,
   ValidationError,
 } from './errors/index.js';
+export { resolveReview } from './ledger/ledger.js';
 // The diagnostics channels' views, for subscribers (docs/observability.md).
 export type * from './observability/views.js';
 export type { OpenApiDocument, OpenApiOptions } from './openapi/index.js';

@@ -1,20 +1,17 @@
 import type { Product } from '../core/endpoints.js';
 import { isNotFoundError } from '../errors/not-found-error.js';
+import { Ledger } from '../ledger/ledger.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { InboxEntry } from '../references/inbox/types.js';
 import type { RecordAccount, ReferenceStore, TransactionRecord } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
+import { settleCollection } from '../settlement/settle-collection.js';
 import type { BacklogGauge } from './backlog-gauge.js';
 import type { CallbackReceiverEvents } from './events.js';
 import type { ExpiringMap } from './expiring-map.js';
 import { findRecord, pullReferenceOf } from './find-record.js';
-import {
-  applyCollectionObservation,
-  type EffectRunner,
-  type ReviewVerdict,
-  type SettlementResult,
-} from './foundation.js';
+import type { EffectRunner, ReviewVerdict, SettlementResult } from './foundation.js';
 import { delayFor, type ResolvedReceiverOptions } from './options.js';
 import type { RecordTurns } from './record-turns.js';
 import type { SourceBudget } from './source-budget.js';
@@ -90,12 +87,13 @@ export async function processEntry(
     if (match.by === 'hint') return orphan(context, entry, record.merchantReference);
     return notConfirmed(context, entry, record, 'does not know the transaction');
   }
+  const ledger = new Ledger(context.store);
   if (match.by === 'hint') {
-    const adopted = await adopt(context.store, record, transaction);
+    const adopted = await adopt(ledger, record, transaction);
     if (!adopted) return orphan(context, entry, record.merchantReference);
     record = adopted;
   }
-  const result = await applyCollectionObservation(context.store, record, transaction);
+  const result = await settleCollection(ledger, record, transaction);
   if (result.outcome === 'pending') return stillPending(context, entry, result.record, transaction);
   await announce(context, result, entry.id);
   return { kind: 'complete', outcome: result.outcome };
@@ -162,28 +160,30 @@ function notConfirmed(
 
 /** A record found by hint takes the platform's references if the transaction is plausibly its own. */
 async function adopt(
-  store: ReferenceStore,
+  ledger: Ledger,
   record: TransactionRecord,
   transaction: CollectionTransaction,
 ): Promise<TransactionRecord | undefined> {
   if (!sameAmount(record.amount, transaction.amount)) return undefined;
   if (record.msisdn && transaction.msisdn && record.msisdn !== transaction.msisdn) return undefined;
   if (pullReferenceOf(record) !== undefined) return record;
-  let adopted = await store.attachReferences(record.merchantReference, {
+  const references = {
     controlNumber: transaction.controlNumber,
     paymentReference: transaction.reference,
     ...(transaction.external_reference
       ? { externalReference: transaction.external_reference }
       : {}),
+  };
+  // Pending now: references and status in one commit; otherwise the settlement moves it next.
+  const pending = transaction.status === 'pending' && record.status !== 'pending';
+  const { record: adopted } = await ledger.move(record.merchantReference, {
+    references,
+    ...(pending && {
+      to: 'pending' as const,
+      payload: transaction,
+      reason: 'Found by its callback; the platform reports it pending.',
+    }),
   });
-  if (transaction.status === 'pending' && adopted.status !== 'pending') {
-    adopted = (
-      await store.transition(record.merchantReference, 'pending', {
-        payload: transaction,
-        reason: 'Found by its callback; the platform reports it pending.',
-      })
-    ).record;
-  }
   return adopted;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { isStoreInputError } from '../errors/store-input-error.js';
 import { isTransactionNotFoundError } from '../errors/transaction-not-found-error.js';
+import { resolveReview } from '../ledger/ledger.js';
 import { transactionStatuses } from '../references/transitions.js';
 import type { ReferenceStore, TransactionStatus } from '../references/types.js';
 
@@ -70,7 +71,7 @@ export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore
     }
     const { outcome, note, by } = body;
     return answer(reply, async () => ({
-      record: await store.resolve(request.params.ref, outcome as 'success', {
+      record: await resolveReview(store, request.params.ref, outcome as 'success', {
         note: note as string,
         ...(by !== undefined && by !== '' && { by: by as string }),
       }),

@@ -8,7 +8,7 @@ export class InvalidTransitionError extends PesakitError {
   readonly from: string;
   readonly to: string;
 
-  /** `details.resolving`: the refused move was `store.resolve()`. */
+  /** `details.resolving`: the refused move was a person's resolve. */
   constructor(details: {
     merchantReference: string;
     from: string;
@@ -20,7 +20,7 @@ export class InvalidTransitionError extends PesakitError {
       : details.from === 'success' || details.from === 'failed'
         ? `${details.from} is final and never changes`
         : details.from === 'needs_review'
-          ? 'a transaction in needs_review waits for a person: only store.resolve() moves it'
+          ? 'a transaction in needs_review waits for a person: only a resolve (resolveReview, `pesakit review resolve`, the operations page) moves it'
           : `a transaction in ${details.from} cannot become ${details.to}`;
     super(
       `Cannot move ${details.merchantReference} from ${details.from} to ${details.to}: ${why}. ` +

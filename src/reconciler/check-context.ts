@@ -1,4 +1,4 @@
-import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
+import type { Ledger } from '../ledger/ledger.js';
 import type { ReferenceStore, References, TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
@@ -35,7 +35,10 @@ export type CheckOutcome =
   | { kind: 'already_final'; record: TransactionRecord };
 
 export interface CheckContext {
+  /** For reads; every move goes through `ledger`. */
   store: ReferenceStore;
+  /** Fenced by the lease: a worker whose lease was taken over writes nothing. */
+  ledger: Ledger;
   leased: LeasedRecord;
   record: TransactionRecord;
   now: Date;
@@ -47,7 +50,7 @@ export interface CheckContext {
 }
 
 /** What writing a check's outcome needs: a payout status call has no lease or pass of its own. */
-export type RecordCheck = Pick<CheckContext, 'store' | 'record'>;
+export type RecordCheck = Pick<CheckContext, 'store' | 'ledger' | 'record'>;
 
 /** The collection settlement's outcome as a check's; undefined while still open. */
 export function collectionOutcome(
@@ -80,13 +83,7 @@ export async function settle(
   details: { payload?: unknown; reason?: string },
   claim?: References,
 ): Promise<CheckOutcome> {
-  let moved: { record: TransactionRecord; changed: boolean };
-  try {
-    moved = await move(ctx, to, details, claim);
-  } catch (error) {
-    return lostRace(ctx, error);
-  }
-  const { record, changed } = moved;
+  const { record, changed } = await move(ctx, to, details, claim);
   if (!changed) return { kind: 'already_final', record };
   const kind = to === 'success' ? 'settled' : 'failed';
   return { kind, record, changed, answer: details.payload };
@@ -94,24 +91,13 @@ export async function settle(
 
 /** Hands the record to a person (fenced) with the verdict and its evidence. */
 export async function review(ctx: RecordCheck, verdict: ReviewVerdict): Promise<CheckOutcome> {
-  let moved: { record: TransactionRecord; changed: boolean };
-  try {
-    moved = await ctx.store.transition(ctx.record.merchantReference, 'needs_review', {
-      review: verdict,
-      payload: verdict.evidence ?? null,
-    });
-  } catch (error) {
-    return lostRace(ctx, error);
-  }
-  if (!moved.changed) return { kind: 'already_final', record: moved.record };
-  return { kind: 'review', record: moved.record, changed: true, verdict, answer: verdict.evidence };
-}
-
-/** Another path settled the record between our lease and our write: theirs stands. */
-async function lostRace(ctx: RecordCheck, error: unknown): Promise<CheckOutcome> {
-  if (!isInvalidTransitionError(error)) throw error;
-  const current = (await ctx.store.get(ctx.record.merchantReference)) ?? ctx.record;
-  return { kind: 'already_final', record: current };
+  const { record, changed } = await ctx.ledger.move(ctx.record.merchantReference, {
+    to: 'needs_review',
+    review: verdict,
+    payload: verdict.evidence ?? null,
+  });
+  if (!changed) return { kind: 'already_final', record };
+  return { kind: 'review', record, changed: true, verdict, answer: verdict.evidence };
 }
 
 /**
@@ -125,14 +111,8 @@ export async function backToPending(
 ): Promise<TransactionRecord> {
   if (ctx.record.status !== 'unknown' && claim === undefined) return ctx.record;
   const to = ctx.record.status === 'unknown' ? 'pending' : ctx.record.status;
-  try {
-    const details = { payload: answer, reason: 'The platform shows the transaction in progress.' };
-    const { record } = await move(ctx, to, details, claim);
-    return record;
-  } catch (error) {
-    if (!isInvalidTransitionError(error)) throw error;
-    return (await ctx.store.get(ctx.record.merchantReference)) ?? ctx.record;
-  }
+  const details = { payload: answer, reason: 'The platform shows the transaction in progress.' };
+  return (await move(ctx, to, details, claim)).record;
 }
 
 function move(
@@ -141,8 +121,9 @@ function move(
   details: { payload?: unknown; reason?: string },
   claim: References | undefined,
 ) {
-  const reference = ctx.record.merchantReference;
-  return claim === undefined
-    ? ctx.store.transition(reference, to, details)
-    : ctx.store.attachAndTransition(reference, claim, to, details);
+  return ctx.ledger.move(ctx.record.merchantReference, {
+    to,
+    ...details,
+    ...(claim === undefined ? {} : { references: claim }),
+  });
 }

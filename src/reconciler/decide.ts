@@ -10,9 +10,12 @@ export async function decide(ctx: CheckContext): Promise<CheckOutcome> {
   let { record } = ctx;
   if (record.status === 'initiating') {
     // Past the grace the process died after the write-ahead: maybe sent, so unknown, never failed.
-    ({ record } = await ctx.store.transition(record.merchantReference, 'unknown', {
+    const moved = await ctx.ledger.move(record.merchantReference, {
+      to: 'unknown',
       reason: `No outcome was recorded within ${ctx.options.initiatingGraceMs} ms of the write-ahead; treated as unknown.`,
-    }));
+    });
+    if (moved.overtaken) return { kind: 'already_final', record: moved.record };
+    record = moved.record;
     ctx = { ...ctx, record };
   }
   const credentials =

@@ -3,6 +3,7 @@ import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
+import { Ledger } from '../ledger/ledger.js';
 import { traced } from '../observability/traced.js';
 import { reconcileUnit } from '../observability/units.js';
 import { notVisibleWarning } from '../references/account.js';
@@ -14,7 +15,6 @@ import type { CheckContext, CheckOutcome } from './check-context.js';
 import { decide } from './decide.js';
 import type { DueRecord } from './due-records.js';
 import type { ReconcileProgress, ReconcilerEvents, ReconcileSummary } from './events.js';
-import { fencedStore } from './fenced-store.js';
 import { LeaseMarginSpent } from './lease-margin.js';
 import {
   type ReconcilerOptions,
@@ -53,6 +53,7 @@ export interface RunOnceOptions {
 /** Pulls every open record to a final state or `needs_review`: scheduled, leased and fenced. */
 export class Reconciler extends EventEmitter<ReconcilerEvents> {
   readonly #store: ReferenceStore;
+  readonly #ledger: Ledger;
   readonly #options: ResolvedOptions;
   readonly #gate: RateGate;
   readonly #platform: Platform;
@@ -72,6 +73,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#options = resolveOptions(options);
     warnIfShortSettleWindow(this.#options);
     this.#store = dependencies.store;
+    this.#ledger = new Ledger(dependencies.store);
     this.#transport = dependencies.transport;
     this.#now = dependencies.now ?? (() => new Date());
     this.#account = dependencies.account;
@@ -209,7 +211,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       return;
     }
     const ctx: CheckContext = {
-      store: fencedStore(this.#store, token),
+      store: this.#store,
+      ledger: this.#ledger.fenced(token),
       leased,
       record: leased.record,
       now,

@@ -1,5 +1,4 @@
 import { guardStoreErrors } from '../errors/store-error.js';
-import { publishTransition } from '../observability/transitions.js';
 import type {
   ClaimEffectsOptions,
   EffectClaim,
@@ -147,19 +146,17 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     merchantReference: string,
     to: TransactionStatus,
     details?: TransitionDetails,
-  ): Promise<Omit<Moved, 'from'>> {
+  ): Promise<Moved> {
     const reference = parseMerchantReference('transition', merchantReference);
-    return published(await this.move(reference, parseTransition(to, details), details?.leaseToken));
+    return this.move(reference, parseTransition(to, details), details?.leaseToken);
   }
   async attachAndTransition(
     merchantReference: string,
     refs: References,
     to: TransactionStatus,
     details?: TransitionDetails,
-  ): Promise<Omit<Moved, 'from'>> {
-    return published(
-      await this.writeAnswer(parseAnswerWrite(merchantReference, refs, to, details)),
-    );
+  ): Promise<Moved> {
+    return this.writeAnswer(parseAnswerWrite(merchantReference, refs, to, details));
   }
   async get(merchantReference: string): Promise<TransactionRecord | undefined> {
     return this.find({ field: 'merchantReference', value: merchantReference });
@@ -214,9 +211,7 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     options: ResolveOptions,
   ): Promise<TransactionRecord> {
     const reference = parseMerchantReference('resolve', merchantReference);
-    const record = await this.writeResolution(reference, parseResolve(outcome, options));
-    publishTransition(record, 'needs_review', 'review');
-    return record;
+    return this.writeResolution(reference, parseResolve(outcome, options));
   }
   async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
     const { limit, after } = parseListPage('listReview', options);
@@ -253,12 +248,6 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const { limit } = parseListPage('listEffects', options);
     return this.effects.list(listed, limit, parseEffectKinds(options?.handles));
   }
-}
-
-/** A committed change is published; the caller gets `record` and `changed`, as the interface says. */
-function published({ record, changed, from }: Moved): Omit<Moved, 'from'> {
-  if (changed) publishTransition(record, from);
-  return { record, changed };
 }
 
 // A driver's error leaves every method above as a StoreError; pesakit's own pass as they are.

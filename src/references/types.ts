@@ -99,6 +99,13 @@ export interface TransactionRecord {
   effect: EffectState;
 }
 
+/** A committed move: the record after it, whether the status changed, and the status it left. */
+export interface StatusMove {
+  record: TransactionRecord;
+  changed: boolean;
+  from: TransactionStatus;
+}
+
 /** What the merchant is about to ask the platform for, stored before the request is sent. */
 export interface TransactionIntent {
   merchantReference: string;
@@ -155,19 +162,22 @@ export interface TransactionRecords {
    * owns under any kind → `ReferenceConflictError`, and none of `refs` is attached.
    */
   attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord>;
-  /** The current status is a no-op; a move not in `allowedTransitions` → `InvalidTransitionError`. */
+  /**
+   * The current status is a no-op; a move not in `allowedTransitions` → `InvalidTransitionError`.
+   * pesakit moves records only through its ledger, which publishes each committed change.
+   */
   transition(
     merchantReference: string,
     to: TransactionStatus,
     details?: TransitionDetails,
-  ): Promise<{ record: TransactionRecord; changed: boolean }>;
+  ): Promise<StatusMove>;
   /** `attachReferences` then `transition` in one commit, failing as the two calls in turn would. */
   attachAndTransition(
     merchantReference: string,
     refs: References,
     to: TransactionStatus,
     details?: TransitionDetails,
-  ): Promise<{ record: TransactionRecord; changed: boolean }>;
+  ): Promise<StatusMove>;
   get(merchantReference: string): Promise<TransactionRecord | undefined>;
   /**
    * `get` for up to 1,000 merchant references in one read: the records in the order asked,

@@ -124,7 +124,8 @@ export class Airtime {
     const record = await this.#context.store.findByReference(request.controlNumber);
     const open = record?.status === 'pending' || record?.status === 'unknown';
     if (open && (response.status === 'success' || response.status === 'failed')) {
-      await this.#context.store.transition(record.merchantReference, response.status, {
+      await this.#context.ledger.move(record.merchantReference, {
+        to: response.status,
         payload: response,
       });
     }

@@ -13,7 +13,7 @@ import type {
   SecureCheckoutRequest,
   TestProvider,
 } from '../schemas/collection.js';
-import { applyCollectionObservation } from '../settlement/settle-collection.js';
+import { settleCollection } from '../settlement/settle-collection.js';
 import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
@@ -207,17 +207,17 @@ export class Collection {
     references: { controlNumber: string; paymentReference: string },
   ) {
     const record = await this.#context.store.findByReference(externalReference);
-    if (record) await this.#context.store.attachReferences(record.merchantReference, references);
+    if (record) await this.#context.ledger.move(record.merchantReference, { references });
   }
 
   async #apply(
     transaction: ResponseOf<'collectionStatus'>['data'],
   ): Promise<TransactionRecord | undefined> {
-    const { store } = this.#context;
+    const { store, ledger } = this.#context;
     const found =
       (await store.findByReference(transaction.controlNumber)) ??
       (await store.findByReference(transaction.reference));
     if (!found) return undefined;
-    return (await applyCollectionObservation(store, found, transaction)).record;
+    return (await settleCollection(ledger, found, transaction)).record;
   }
 }

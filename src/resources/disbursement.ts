@@ -163,7 +163,7 @@ export class Disbursement {
    * environment: that account's history is not this one's, so nothing is pulled or changed.
    */
   async status(merchantReference: string, options?: CallOptions): Promise<TransactionRecord> {
-    const { store, account } = this.#context;
+    const { store, ledger, account } = this.#context;
     const record = await store.get(merchantReference);
     if (record?.product !== 'disbursement') {
       throw new TransactionNotFoundError(
@@ -177,7 +177,7 @@ export class Disbursement {
     const payouts = (page: number, per_page: number) => this.payments({ page, per_page }, options);
     const history = new PayoutHistory({ payouts }, () => new Date());
     const margin = { until: Number.POSITIVE_INFINITY };
-    const check = { store, record, margin, pass: { payouts: history } };
+    const check = { store, ledger, record, margin, pass: { payouts: history } };
     await checkDisbursement({ ...check, options: resolveOptions({}) });
     return (await store.get(merchantReference)) ?? record;
   }

@@ -5,31 +5,16 @@ import {
   withLastResponse,
 } from '../core/last-response.js';
 import type { RequestOptions } from '../core/transport.js';
-import {
-  AmbiguousOutcomeError,
-  isAmbiguousOutcomeError,
-} from '../errors/ambiguous-outcome-error.js';
+import { AmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { AnswerContradictsRequestError } from '../errors/answer-contradicts-request-error.js';
-import { isApiError } from '../errors/api-error.js';
-import { isConnectionError } from '../errors/connection-error.js';
-import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
-import { isRateLimitError } from '../errors/rate-limit-error.js';
-import { isRequestAbortedError, RequestAbortedError } from '../errors/request-aborted-error.js';
+import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
-import { isResponseValidationError } from '../errors/response-validation-error.js';
-import { isServerError } from '../errors/server-error.js';
-import type {
-  Flow,
-  References,
-  TransactionRecord,
-  TransactionStatus,
-} from '../references/index.js';
-import { contradictions, contradictionVerdict, type ReviewVerdict } from '../references/review.js';
+import type { Flow, References, TransactionRecord } from '../references/index.js';
 import type { WalletReservation } from '../references/wallet-float.js';
 import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferenceProblem } from './merchant-reference.js';
-import { reasonFromPlatform } from './stored-reason.js';
+import { checkedOutcome, type Outcome, recordAnswer, recordFailure } from './write-ahead.js';
 
 /** Options every money-moving call accepts. */
 export interface MoneyMovementOptions {
@@ -73,7 +58,6 @@ interface Movement<K extends EndpointId> {
   echoes?: (body: RequestOf<K>, response: ResponseOf<K>) => Record<string, [unknown, unknown]>;
 }
 
-type Outcome = { status: TransactionStatus; reason?: string; review?: ReviewVerdict };
 /**
  * The one path by which money moves: check all that can be checked unsent and get a token, then
  * store the intent (so a crash or lost answer leaves a record to reconcile), send once, and
@@ -121,7 +105,7 @@ export async function moveMoney<K extends EndpointId>(
   const { reservation } = options as { reservation?: WalletReservation };
   // Only a bearer route ties the transaction to the login: the others are any account's.
   const account = context.account(endpoint.product);
-  await context.store.createIntent({
+  await context.ledger.open({
     merchantReference,
     product: endpoint.product,
     flow: movement.flow,
@@ -137,7 +121,7 @@ export async function moveMoney<K extends EndpointId>(
     response = await transport.sendChecked(checked);
   } catch (error) {
     try {
-      await recordFailure(context, merchantReference, error);
+      await recordFailure(context.ledger, merchantReference, error);
     } catch (storeError) {
       // A store error in place of the send's error could invite a resend that pays twice; the
       // record stays `initiating`, which the reconciler pulls.
@@ -149,19 +133,17 @@ export async function moveMoney<K extends EndpointId>(
     throw error;
   }
 
-  const contradicted = contradictions(movement.echoes?.(movement.body, response) ?? {});
-  const review = contradicted.length > 0 ? contradictionVerdict(contradicted) : undefined;
+  const { outcome, contradicted } = checkedOutcome(
+    movement.echoes?.(movement.body, response) ?? {},
+    () => movement.outcome(response),
+  );
   let record: TransactionRecord;
   try {
-    record = await recordAnswer(
-      context,
-      merchantReference,
-      movement.references(response),
-      review
-        ? { status: 'needs_review', reason: review.message, review }
-        : movement.outcome(response),
-      response,
-    );
+    record = await recordAnswer(context.ledger, merchantReference, {
+      references: movement.references(response),
+      outcome,
+      payload: response,
+    });
   } catch (storeError) {
     // Money may have moved: a raw store error would invite a resend. The record stays
     // `initiating`, which the reconciler pulls once it is stale.
@@ -173,50 +155,13 @@ export async function moveMoney<K extends EndpointId>(
     transport.reportFailure(checked, ambiguous);
     throw ambiguous;
   }
-  if (review) {
+  if (contradicted.length > 0) {
     // Neither paid nor lost: thrown, as `unknown` is, so that no caller takes it for paid.
     const error = new AnswerContradictsRequestError(record, contradicted);
     transport.reportFailure(checked, error);
     throw error;
   }
   return withLastResponse({ ...response, merchantReference, record }, response.lastResponse);
-}
-
-/** Records the answer in one write; a record a callback or the reconciler settled first is kept. */
-async function recordAnswer(
-  context: ClientContext,
-  merchantReference: string,
-  references: References,
-  { status, ...details }: Outcome,
-  response: unknown,
-): Promise<TransactionRecord> {
-  try {
-    const { record } = await context.store.attachAndTransition(
-      merchantReference,
-      references,
-      status,
-      { payload: response, ...details },
-    );
-    return record;
-  } catch (error) {
-    const current = await settledElsewhere(context, merchantReference, error);
-    if (current) return current;
-    throw error;
-  }
-}
-
-/**
- * The record another path (a callback verified by pull) moved on while this call was out, when
- * `error` is the refusal of our own move: theirs stands, and it is no store failure.
- */
-async function settledElsewhere(
-  context: ClientContext,
-  merchantReference: string,
-  error: unknown,
-): Promise<TransactionRecord | undefined> {
-  if (!isInvalidTransitionError(error)) return undefined;
-  const current = await context.store.get(merchantReference);
-  return current && current.status !== 'initiating' ? current : undefined;
 }
 
 const optionNames = ['merchantReference', 'metadata', 'timeoutMs', 'signal'] as const;
@@ -233,47 +178,4 @@ function misplacedOptions(endpoint: EndpointId, body: unknown): void {
     }
   }
   if (Object.keys(errors).length > 0) throw new RequestValidationError(endpoint, errors);
-}
-
-/** Records a failed send: `failed` only for a definite answer, else `unknown` to reconcile. */
-async function recordFailure(context: ClientContext, merchantReference: string, error: unknown) {
-  const [to, reason] = failureOutcome(error);
-  const payload = isApiError(error) || isResponseValidationError(error) ? error.body : undefined;
-  const redirect =
-    isAmbiguousOutcomeError(error) && isApiError(error.cause) ? error.cause : undefined;
-  try {
-    await context.store.transition(merchantReference, to, {
-      ...(payload === undefined ? {} : { payload }),
-      ...(redirect ? { payload: redirect.body } : {}),
-      reason: redirect ? `redirected with ${redirect.status}: outcome unknown` : reason,
-    });
-  } catch (storeError) {
-    if (!(await settledElsewhere(context, merchantReference, storeError))) throw storeError;
-  }
-}
-
-function failureOutcome(error: unknown): [status: 'unknown' | 'failed', reason: string] {
-  if (isAmbiguousOutcomeError(error)) return ['unknown', 'no response: outcome unknown'];
-  if (isResponseValidationError(error)) return ['unknown', 'unreadable success response'];
-  if (isServerError(error)) return ['unknown', `platform error ${error.status}`];
-  if (isRateLimitError(error)) return ['failed', rateLimitedReason(error.retryAfterMs)];
-  if (isApiError(error)) {
-    const message = error.platformMessage;
-    return [
-      'failed',
-      message === undefined ? `rejected with ${error.status}` : reasonFromPlatform(message),
-    ];
-  }
-  if (isConnectionError(error)) return ['failed', 'not sent: connection failed'];
-  // The transport throws this for a money-moving call only when nothing was sent.
-  if (isRequestAbortedError(error)) return ['failed', 'not sent: aborted before sending'];
-  // An error we cannot classify (a bug) may still have sent bytes.
-  return ['unknown', 'unclassified failure'];
-}
-
-/** A 429 is a definite refusal; `rate_limited` lets `onFailed` tell it from a declined payment. */
-function rateLimitedReason(retryAfterMs: number | undefined): string {
-  const wait =
-    retryAfterMs === undefined ? 'after a pause' : `after ${Math.ceil(retryAfterMs / 1000)} s`;
-  return `rate_limited: the platform refused the request before processing it (429); nothing moved. Try again ${wait} with a new merchant reference.`;
 }

@@ -31,7 +31,7 @@ export interface SettlementHandlers {
   onSent?: (record: MoneyOutRecord, context: EffectContext) => unknown;
   /** A payout or an airtime purchase failed: no money went out. */
   onNotSent?: (record: MoneyOutRecord, context: EffectContext) => unknown;
-  /** Any product: a person must decide (`record.review` says why); `store.resolve()` settles it. */
+  /** Any product: a person must decide (`record.review` says why); `resolveReview()` settles it. */
   onReview?: (record: TransactionRecord, verdict: ReviewVerdict, context: EffectContext) => unknown;
 }
 

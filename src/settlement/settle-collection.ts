@@ -1,4 +1,4 @@
-import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
+import { Ledger } from '../ledger/ledger.js';
 import { isPaid, type PaymentObservation } from '../payments/is-paid.js';
 import { isFinalStatus, type ReferenceStore, type TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
@@ -12,8 +12,17 @@ export type CollectionSettlement =
 
 /** The one rule of "paid" (`isPaid`, spec rule 5) for every path; a differing amount or reference
  * is `needs_review`. Exactly one caller across processes gets `changed: true` and the effect. */
-export async function applyCollectionObservation(
+export function applyCollectionObservation(
   store: ReferenceStore,
+  record: TransactionRecord,
+  transaction: CollectionTransaction,
+): Promise<CollectionSettlement> {
+  return settleCollection(new Ledger(store), record, transaction);
+}
+
+/** `applyCollectionObservation` through a given ledger (a reconciler's is fenced by its lease). */
+export async function settleCollection(
+  ledger: Ledger,
   record: TransactionRecord,
   transaction: CollectionTransaction,
 ): Promise<CollectionSettlement> {
@@ -46,33 +55,33 @@ export async function applyCollectionObservation(
           : `The platform's ${aboutAnother.field} differs from the one stored for ${record.merchantReference}; check which transaction was paid.`,
       evidence: { status: transaction },
     };
-    return move(store, record, verdict, 'needs_review', transaction);
+    return move(ledger, record, verdict, 'needs_review', transaction);
   }
 
   if (aboutAnother) return { outcome: 'pending', record, changed: false };
   if (transaction.status === 'success') {
     if (sameTransaction.paid) {
-      return move(store, record, 'paid', 'success', transaction, 'confirmed by status pull');
+      return move(ledger, record, 'paid', 'success', transaction, 'confirmed by status pull');
     }
     const verdict: ReviewVerdict = {
       reason: 'amount_mismatch',
       message: `The platform says ${observation.amount} TZS were paid for ${record.merchantReference}, which asked for ${record.amount} TZS; do not credit it in full until a person checks.`,
       evidence: { status: transaction },
     };
-    return move(store, record, verdict, 'needs_review', transaction);
+    return move(ledger, record, verdict, 'needs_review', transaction);
   }
   if (transaction.status === 'failed') {
-    return move(store, record, 'failed', 'failed', transaction, 'the platform says it failed');
+    return move(ledger, record, 'failed', 'failed', transaction, 'the platform says it failed');
   }
   if (record.status === 'unknown') {
-    return move(store, record, 'pending', 'pending', transaction, 'the platform has it, pending');
+    return move(ledger, record, 'pending', 'pending', transaction, 'the platform has it, pending');
   }
   return { outcome: 'pending', record, changed: false };
 }
 
 /** One status write; another caller settled the record between our read and it: theirs stands. */
 async function move(
-  store: ReferenceStore,
+  ledger: Ledger,
   record: TransactionRecord,
   outcome: 'paid' | 'failed' | 'pending' | ReviewVerdict,
   to: 'success' | 'failed' | 'pending' | 'needs_review',
@@ -80,20 +89,17 @@ async function move(
   reason?: string,
 ): Promise<CollectionSettlement> {
   const review = typeof outcome === 'object' ? outcome : undefined;
-  try {
-    const { record: moved, changed } = await store.transition(record.merchantReference, to, {
-      payload: transaction,
-      // A customer-chosen channel (bank, checkout) names its provider only here.
-      ...(transaction.provider && { provider: transaction.provider }),
-      ...(review && { review }),
-      ...(reason && { reason }),
-    });
-    return review
-      ? { outcome: 'review', record: moved, changed, verdict: review }
-      : { outcome: outcome as 'paid' | 'failed' | 'pending', record: moved, changed };
-  } catch (error) {
-    if (!isInvalidTransitionError(error)) throw error;
-    const current = (await store.get(record.merchantReference)) ?? record;
-    return { outcome: 'already_final', record: current, changed: false };
-  }
+  const moved = await ledger.move(record.merchantReference, {
+    to,
+    payload: transaction,
+    // A customer-chosen channel (bank, checkout) names its provider only here.
+    ...(transaction.provider && { provider: transaction.provider }),
+    ...(review && { review }),
+    ...(reason && { reason }),
+  });
+  if (moved.overtaken) return { outcome: 'already_final', record: moved.record, changed: false };
+  const { record: after, changed } = moved;
+  return review
+    ? { outcome: 'review', record: after, changed, verdict: review }
+    : { outcome: outcome as 'paid' | 'failed' | 'pending', record: after, changed };
 }

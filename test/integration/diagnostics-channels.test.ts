@@ -2,6 +2,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import type { Pesakit } from '../../src/client.js';
+import { resolveReview } from '../../src/index.js';
 import { PostgresReferenceStore } from '../../src/postgres.js';
 import { BulkBatch } from '../../src/resources/bulk/bulk-run.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
@@ -197,7 +198,10 @@ describe('diagnostics channels', () => {
     const { seen } = listening;
     await pesakit.collection.status(pulled.controlNumber);
     await pesakit.createReconciler().runOnce({ force: true });
-    await store.resolve('obs-review', 'success', { note: 'paid at the counter', by: 'asha' });
+    await resolveReview(store, 'obs-review', 'success', {
+      note: 'paid at the counter',
+      by: 'asha',
+    });
     await expect(pesakit.collection.status('CN-NOT-THERE')).rejects.toThrow();
 
     const transitions = published(seen, 'pesakit:record:transition');

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { isStoreInputError } from '../../src/errors/store-input-error.js';
-import { fencedStore } from '../../src/reconciler/fenced-store.js';
+import { Ledger } from '../../src/ledger/ledger.js';
 import { MemoryReferenceStore, type ReferenceStore } from '../../src/references/index.js';
 import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
 import { isLeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
@@ -178,15 +178,15 @@ function describeScheduling(name: string, open: Open) {
       clock.advance(30_000);
       const [taken] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
       const claim = { paymentReference: 'PAY-CLAIMED' };
-      const stale = fencedStore(store, lease!.token);
-      const error = await failure(stale.attachAndTransition('order-000', claim, 'pending'));
+      const stale = new Ledger(store).fenced(lease!.token);
+      const error = await failure(stale.move('order-000', { to: 'pending', references: claim }));
       expect(isLeaseLostError(error)).toBe(true);
       expect(await store.get('order-000')).toMatchObject({
         status: 'unknown',
         paymentReference: null,
       });
-      const holder = fencedStore(store, taken!.token);
-      await holder.attachAndTransition('order-000', claim, 'pending');
+      const holder = new Ledger(store).fenced(taken!.token);
+      await holder.move('order-000', { to: 'pending', references: claim });
       expect(await store.get('order-000')).toMatchObject({
         status: 'pending',
         paymentReference: 'PAY-CLAIMED',

@@ -3,6 +3,7 @@ import {
   isStoreInputError,
   isTransactionNotFoundError,
 } from '../../errors/index.js';
+import { resolveReview } from '../../ledger/ledger.js';
 import type { ReferenceStore } from '../../references/index.js';
 import { parseResolve } from '../../references/input-rules.js';
 import { exitCodes } from '../exit-codes.js';
@@ -80,7 +81,7 @@ export function runReviewResolve(
   const work = async (store: ReferenceStore) => {
     if (decision !== 'success' && decision !== 'failed') return exitCodes.usage;
     try {
-      const record = await store.resolve(flags.merchantReference, decision, resolution);
+      const record = await resolveReview(store, flags.merchantReference, decision, resolution);
       if (flags.json === true) {
         io.out.write(
           `${JSON.stringify({

@@ -1,5 +1,5 @@
 import { isNotFoundError } from '../../errors/not-found-error.js';
-import { applyCollectionObservation } from '../../settlement/settle-collection.js';
+import { settleCollection } from '../../settlement/settle-collection.js';
 import {
   type CheckContext,
   type CheckOutcome,
@@ -46,7 +46,7 @@ export async function checkAirtimeRecharge(ctx: CheckContext): Promise<CheckOutc
   if (ctx.platform.canUse('collection')) {
     try {
       const transaction = await ctx.platform.collectionStatus(record.controlNumber, ctx.margin);
-      const result = await applyCollectionObservation(ctx.store, record, transaction);
+      const result = await settleCollection(ctx.ledger, record, transaction);
       const decided = collectionOutcome(result, transaction);
       if (decided) return decided;
     } catch (error) {

@@ -1,5 +1,5 @@
 import { isNotFoundError } from '../../errors/not-found-error.js';
-import { applyCollectionObservation } from '../../settlement/settle-collection.js';
+import { settleCollection } from '../../settlement/settle-collection.js';
 import {
   type CheckContext,
   type CheckOutcome,
@@ -9,7 +9,7 @@ import {
 } from '../check-context.js';
 import { attemptTime } from '../schedule.js';
 
-/** Collections: pulled by control number (or engine reference), decided by `applyCollectionObservation`. */
+/** Collections: pulled by control number (or engine reference), decided by `settleCollection`. */
 export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> {
   const { record, now, options } = ctx;
   const refId = record.controlNumber ?? record.paymentReference;
@@ -23,7 +23,7 @@ export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> 
     throw error;
   }
   const answer = { refId, at: now, data: transaction };
-  const result = await applyCollectionObservation(ctx.store, record, transaction);
+  const result = await settleCollection(ctx.ledger, record, transaction);
   const decided = collectionOutcome(result, answer);
   if (decided) return decided;
   // An unpaid secure checkout stays pending at the platform forever: failed past the expiry.
@@ -33,7 +33,7 @@ export async function checkCollection(ctx: CheckContext): Promise<CheckOutcome> 
   ) {
     return settle(ctx, 'failed', { payload: transaction, reason: 'expired' });
   }
-  // applyCollectionObservation moved an `unknown` record back to `pending` (the platform has it).
+  // settleCollection moved an `unknown` record back to `pending` (the platform has it).
   return { kind: 'pending', pulled: true, answer, record: result.record };
 }
 

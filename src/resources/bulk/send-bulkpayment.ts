@@ -1,12 +1,8 @@
-import { isAmbiguousOutcomeError } from '../../errors/ambiguous-outcome-error.js';
-import { isApiError } from '../../errors/api-error.js';
-import { isConnectionError } from '../../errors/connection-error.js';
-import { isServerError } from '../../errors/server-error.js';
-import { contradictions, contradictionVerdict } from '../../references/review.js';
 import type { AirtimeBulkResponse } from '../../schemas/airtime-bulk.js';
 import { writeSheet } from '../../spreadsheets/index.js';
 import type { ClientContext } from '../client-context.js';
 import { reasonFromPlatform } from '../stored-reason.js';
+import { checkedOutcome, recordAnswer, recordFailure } from '../write-ahead.js';
 import { rowReference } from './batch-id.js';
 import type { BulkRow } from './bulk-product.js';
 import { airtimeBulkPaymentEndpoint } from './bulkpayment-endpoint.js';
@@ -25,15 +21,17 @@ export interface SendBulkPaymentInput {
 type AnswerRow = AirtimeBulkResponse['rows'][number];
 
 /**
- * Sends the rows left in one CSV upload to the bulkpayment route, after writing every intent;
- * answer rows match ours by position. No answer leaves every row `unknown`; a 4xx, `failed`.
+ * Sends the rows left in one CSV upload to the bulkpayment route: the write-ahead path of every
+ * money request (`write-ahead.ts`) with one request for many rows. Every intent is written first;
+ * answer rows match ours by position; a failed upload is recorded on every row by the same rule
+ * as a single payment's.
  */
 export async function sendBulkPayment(input: SendBulkPaymentInput): Promise<void> {
   const { context, batchId, rows } = input;
   // A wrong password is found out before any intent is written.
   await context.transport.authenticate('airtime', input.signal);
   for (const row of rows) {
-    await context.store.createIntent({
+    await context.ledger.open({
       merchantReference: rowReference('airtime', batchId, row.row),
       product: 'airtime',
       flow: 'airtime_purchase',
@@ -76,54 +74,49 @@ async function recordAnswerRow(
   line: AnswerRow | undefined,
 ): Promise<void> {
   const merchantReference = rowReference('airtime', input.batchId, row.row);
+  const { ledger } = input.context;
   // The answer must be about this row; anything else proves nothing about it.
   if (line === undefined || line.msisdn !== row.msisdn || line.amount !== row.amount) {
     const reason = 'the bulk answer has no line for this row: outcome unknown';
-    await input.context.store.transition(merchantReference, 'unknown', { reason });
+    await ledger.move(merchantReference, { to: 'unknown', reason });
     input.onRow({ ...rowFields(row, merchantReference), status: 'unknown', message: reason });
     return;
   }
   // The row's payment must agree with it: a contradiction is neither success nor failure.
   const { payment } = line;
-  const contradicted = contradictions({
-    amount: [row.amount, payment.amount],
-    msisdn: [row.msisdn, payment.msisdn],
-    status: [line.status, payment.status === 'pending' ? undefined : payment.status],
-  });
-  const review = contradicted.length > 0 ? contradictionVerdict(contradicted) : undefined;
-  await input.context.store.attachReferences(merchantReference, {
-    paymentReference: payment.reference,
-  });
-  await input.context.store.transition(merchantReference, review ? 'needs_review' : line.status, {
+  const { outcome, contradicted } = checkedOutcome(
+    {
+      amount: [row.amount, payment.amount],
+      msisdn: [row.msisdn, payment.msisdn],
+      status: [line.status, payment.status === 'pending' ? undefined : payment.status],
+    },
+    () => ({ status: line.status, reason: reasonFromPlatform(line.message) }),
+  );
+  await recordAnswer(ledger, merchantReference, {
+    references: { paymentReference: payment.reference },
+    outcome,
     payload: line,
-    ...(review ? { review, reason: review.message } : { reason: reasonFromPlatform(line.message) }),
   });
   input.onRow({
     ...rowFields(row, merchantReference),
-    status: review ? 'unknown' : line.status,
+    status: contradicted.length > 0 ? 'unknown' : line.status,
     paymentReference: payment.reference,
-    message: review?.message ?? line.message,
+    message: outcome.review?.message ?? line.message,
   });
 }
 
 async function recordRefusalOrSilence(input: SendBulkPaymentInput, error: unknown): Promise<void> {
   const asError = error instanceof Error ? error : new Error(String(error));
-  const definite = (isApiError(error) && !isServerError(error)) || isConnectionError(error);
-  const status = definite && !isAmbiguousOutcomeError(error) ? 'failed' : 'unknown';
-  const reason =
-    status === 'failed'
-      ? `the bulk upload was refused, nothing spent: ${asError.message}`
-      : `no answer to the bulk upload: outcome unknown (${asError.message})`;
   for (const row of input.rows) {
     const merchantReference = rowReference('airtime', input.batchId, row.row);
-    await input.context.store.transition(merchantReference, status, {
-      reason,
-      ...(isApiError(error) ? { payload: error.body } : {}),
-    });
+    const { status, reason } = await recordFailure(input.context.ledger, merchantReference, error);
     input.onRow({
       ...rowFields(row, merchantReference),
       status,
-      message: reason,
+      message:
+        status === 'failed'
+          ? `the bulk upload was refused, nothing spent: ${reason}`
+          : `no answer to the bulk upload: ${reason} (${asError.message})`,
       error: asError,
     });
   }
