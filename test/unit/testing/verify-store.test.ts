@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryReferenceStore, type ReferenceStore } from '../../../src/references/index.js';
+import {
+  MemoryReferenceStore,
+  type ReferenceStore,
+  type TransitionDetails,
+} from '../../../src/references/index.js';
 import { type StoreFactory, storeCaseNames, verifyStore } from '../../../src/testing.js';
 
 /** The memory store with some of its methods replaced, as a merchant's faulty store would be. */
@@ -59,13 +63,16 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
   it('a transition that ignores the lease fence is caught writing for a worker whose lease was taken', async () => {
     const result = await verifyStore(
       memoryWith((inner) => ({
-        transition: (reference: string, to: never, { leaseToken: _ignored, ...details } = {}) =>
-          inner.transition(reference, to, details),
+        transition: (
+          reference: string,
+          to: never,
+          { leaseToken: _ignored, ...details }: TransitionDetails = {},
+        ) => inner.transition(reference, to, details),
         attachAndTransition: (
           reference: string,
           refs: object,
           to: never,
-          { leaseToken: _ignored, ...details } = {},
+          { leaseToken: _ignored, ...details }: TransitionDetails = {},
         ) => inner.attachAndTransition(reference, refs, to, details),
       })),
     );
