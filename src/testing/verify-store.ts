@@ -36,7 +36,11 @@ export interface StoreFactory {
 }
 
 export interface VerifyStoreOptions {
-  /** How long one case may take, opening and closing its stores included. @default 10_000 */
+  /**
+   * How long one case may take, opening and closing its stores included. The longest case
+   * writes and prunes 1,050 callbacks: a few seconds on a database that fsyncs every commit.
+   * @default 30_000
+   */
   timeoutMs?: number;
   /** Run only these cases (names from `storeCaseNames()`), e.g. one test per case. */
   only?: readonly string[];
@@ -69,7 +73,7 @@ export async function verifyStore(
   if (typeof factory?.open !== 'function') {
     throw new ConfigurationError('factory', 'verifyStore(factory) needs factory.open(options).');
   }
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
     throw new ConfigurationError('timeoutMs', 'timeoutMs must be a whole number of ms above 0.');
   }

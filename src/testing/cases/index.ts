@@ -1,6 +1,8 @@
 import type { StoreCase } from '../case.js';
 import { answerWriteCases } from './answer-write.js';
 import { effectCases } from './effects.js';
+import { inboxCases } from './inbox.js';
+import { inboxPruneCases } from './inbox-prune.js';
 import { leaseCases } from './leases.js';
 import { readCases } from './reads.js';
 import { referenceCases } from './references.js';
@@ -21,6 +23,8 @@ export function storeCases(): StoreCase[] {
     ...walletCases,
     ...reviewCases,
     ...effectCases,
+    ...inboxCases,
+    ...inboxPruneCases,
     ...leaseCases,
     ...twoHandleCases,
   ];
