@@ -89,16 +89,22 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
   });
 
   it('a store whose methods throw fails every case, and verifyStore still resolves', async () => {
-    const broken = new Proxy(new MemoryReferenceStore(), {
-      get(target, name) {
-        const value = Reflect.get(target, name, target);
-        // Only the store's own methods: `then` stays undefined, so the store is no thenable.
-        if (name === 'close' || typeof value !== 'function') return value;
-        return async () => {
-          throw new Error('disk I/O error');
-        };
-      },
-    });
+    // Every method rejects, the inbox's too, as a store whose database is gone would.
+    const failing = <T extends object>(target: T, keep: string[] = []): T =>
+      new Proxy(target, {
+        get(inner, name) {
+          const value = Reflect.get(inner, name, inner);
+          // Only methods: `then` stays undefined, so the store is no thenable.
+          if (keep.includes(String(name)) || typeof value !== 'function') return value;
+          return async () => {
+            throw new Error('disk I/O error');
+          };
+        },
+      });
+    const memory = new MemoryReferenceStore();
+    const broken = failing(Object.assign(Object.create(memory), { inbox: failing(memory.inbox) }), [
+      'close',
+    ]);
     const result = await verifyStore({ open: async () => broken });
     expect(result.passed).toBe(0);
     expect(result.skipped).toEqual([]);
