@@ -12,15 +12,19 @@ export function describeStoreConformance(
   skipped: readonly string[] = [],
 ): void {
   describe(`${name} store passes pesakit/testing`, () => {
-    it.each(storeCaseNames())('%s', async (caseName) => {
-      const result = await verifyStore(factory, { only: [caseName] });
-      expect(result.failed).toEqual([]);
-      if (skipped.includes(caseName)) {
-        expect(result.skipped.map((each) => each.name)).toEqual([caseName]);
-      } else {
-        expect(result).toEqual({ passed: 1, failed: [], skipped: [] });
-      }
-      // The kit's own per-case limit (30 s) answers first, naming the case.
-    }, 60_000);
+    it.each(storeCaseNames())(
+      '%s',
+      async (caseName) => {
+        const result = await verifyStore(factory, { only: [caseName] });
+        expect(result.failed).toEqual([]);
+        if (skipped.includes(caseName)) {
+          expect(result.skipped.map((each) => each.name)).toEqual([caseName]);
+        } else {
+          expect(result).toEqual({ passed: 1, failed: [], skipped: [] });
+        }
+        // The kit's own per-case limit (30 s) answers first, naming the case.
+      },
+      60_000,
+    );
   });
 }
