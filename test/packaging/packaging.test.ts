@@ -44,6 +44,16 @@ describe('the built package', () => {
     });
   });
 
+  it('runs pesakit/testing under node --test, one test per case', async () => {
+    const { stdout } = await run(process.execPath, ['--test', `${here}/node-test-consumer.mjs`], {
+      cwd: root,
+    });
+    const count = (label: string) =>
+      Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(stdout)?.[1]);
+    expect(count('pass')).toBeGreaterThan(150);
+    expect(count('fail')).toBe(0);
+  }, 60_000);
+
   it('passes publint', async () => {
     const { stdout } = await run(
       process.execPath,

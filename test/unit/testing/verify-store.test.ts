@@ -189,6 +189,11 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
     expect(disposed).toBe(1);
   });
 
+  it('gives every case its own name, so that `only` picks exactly one', () => {
+    const names = storeCaseNames();
+    expect(new Set(names).size).toBe(names.length);
+  });
+
   it('refuses a factory without open(), naming it', async () => {
     await expect(verifyStore({} as StoreFactory)).rejects.toThrow(/factory\.open/);
   });
