@@ -4,8 +4,8 @@
 // registry (`node@22`, `node@24` ship the binary), it installs the `npm pack` tarball into a
 // project, then runs scripts/matrix/first-day.mjs from a CommonJS project (`require`, no
 // top-level await) and from an ES module project (`import`): client calls, the receiver in
-// Express, a reconciler pass, a bulk airtime purchase, the SQLite and PostgreSQL stores, and
-// the clear refusal of an .xlsx while the optional exceljs is not installed (SDK, sandbox
+// Express, a reconciler pass, a bulk airtime purchase, the SQLite and PostgreSQL stores,
+// `verifyStore` (pesakit/testing) on the memory store, and the clear refusal of an .xlsx while the optional exceljs is not installed (SDK, sandbox
 // route, CLI). Only this runs on Node 22 and 24; the vitest suite runs once, on Node 20.
 //
 // The projects live outside the clone, in PESAKIT_MATRIX_CACHE (default

@@ -4,7 +4,7 @@
 // uses only what it is given and Node's built-ins. Each feature reports `ok` or `FAIL` through
 // `m.report`; a failure of one does not stop the others.
 //
-// m: { pesakit, sandbox, dashboard, sqlite, postgres, express, expressMiddleware, dir, xlsxFile, cliPath,
+// m: { pesakit, sandbox, dashboard, sqlite, postgres, testing, express, expressMiddleware, dir, xlsxFile, cliPath,
 //      postgresUrl?, report(feature, ok, detail?) }
 export async function firstDay(m) {
   const { join } = process.getBuiltinModule('node:path');
@@ -164,6 +164,22 @@ export async function firstDay(m) {
       } finally {
         await page.close();
       }
+    });
+
+    await feature('pesakit/testing: verifyStore passes the memory store', async () => {
+      let memory;
+      const kit = await m.testing.verifyStore({
+        persistent: false,
+        open: async ({ fresh, now }) => {
+          if (fresh || memory === undefined) memory = new m.pesakit.MemoryReferenceStore({ now });
+          return memory;
+        },
+      });
+      const all = kit.passed + kit.skipped.length === m.testing.storeCaseNames().length;
+      return (
+        (kit.failed.length === 0 && kit.skipped.length === 1 && all) ||
+        `${kit.passed} passed, skipped ${JSON.stringify(kit.skipped)}, failed ${JSON.stringify(kit.failed)}`
+      );
     });
 
     await feature('one copy of each class across entries', async () => {

@@ -4,6 +4,7 @@ const sandbox = require('pesakit/sandbox');
 const dashboard = require('pesakit/dashboard');
 const sqlite = require('pesakit/sqlite');
 const postgres = require('pesakit/postgres');
+const testing = require('pesakit/testing');
 const expressMiddleware = require('pesakit/express');
 const express = require('express');
 const { firstDay } = require('./first-day.js');
@@ -15,6 +16,7 @@ firstDay({
   dashboard,
   sqlite,
   postgres,
+  testing,
   expressMiddleware,
   express,
   report,

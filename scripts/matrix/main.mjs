@@ -6,6 +6,7 @@ import * as expressMiddleware from 'pesakit/express';
 import * as postgres from 'pesakit/postgres';
 import * as sandbox from 'pesakit/sandbox';
 import * as sqlite from 'pesakit/sqlite';
+import * as testing from 'pesakit/testing';
 import { firstDay } from './first-day.js';
 
 function report(feature, ok, detail) {
@@ -21,6 +22,7 @@ try {
     dashboard,
     sqlite,
     postgres,
+    testing,
     expressMiddleware,
     express,
     report,

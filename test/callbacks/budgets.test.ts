@@ -5,8 +5,8 @@ import { sourceKey } from '../../src/callbacks/source-budget.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import type { ReferenceStore } from '../../src/references/types.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { TestClock } from '../helpers/test-clock.js';
 import { collectionTransaction, controlNumberOf, seedPendingCollections } from './collections.js';
-import { TestClock } from './inbox-conformance.js';
 import { merchantCallback } from './payloads.js';
 
 // The platform is never throttled: a callback for an open record that agrees with it is capped

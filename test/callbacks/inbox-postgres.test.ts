@@ -1,34 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PostgresReferenceStore } from '../../src/postgres.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { callback, describeCallbackInbox } from './inbox-conformance.js';
-import { describeInboxPrune } from './inbox-prune-conformance.js';
+import { callback } from '../../src/testing/fixtures.js';
+import { createTestDatabase } from '../helpers/postgres.js';
 
-let database: TestDatabase | undefined;
-let schemas = 0;
-
-const postgresSubject = {
-  open: async ({ now }: { now: () => Date }) => {
-    database ??= await createTestDatabase('inbox');
-    schemas += 1;
-    return PostgresReferenceStore.open(database.url, {
-      now,
-      schema: `inbox_${schemas}`,
-      maxConnections: 4,
-    });
-  },
-};
-
-describeCallbackInbox('PostgreSQL', postgresSubject);
-
-describeInboxPrune('PostgreSQL', {
-  ...postgresSubject,
-  // The last suite on the shared database drops it.
-  dispose: async () => {
-    await database?.drop();
-  },
-});
-
+// The inbox's rules on PostgreSQL go through pesakit/testing with the store's other parts
+// (test/integration/references/postgres-store.test.ts); these are PostgreSQL's own.
 describe('PostgreSQL inbox across processes sharing one database', () => {
   it('concurrent workers never claim the same entry; concurrent appends dedup to one row', async () => {
     const shared = await createTestDatabase('inbox_shared');

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { PostgresReferenceStore } from '../../src/postgres.js';
 import type { CallbackInbox } from '../../src/references/inbox/types.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { callback } from '../../src/testing/fixtures.js';
 import { createTestDatabase } from '../helpers/postgres.js';
-import { callback, TestClock } from './inbox-conformance.js';
+import { TestClock } from '../helpers/test-clock.js';
 
 // How the SQL inboxes prune: in statements of at most 500 rows each (so a big prune never holds
 // the write lock, or many row locks, for long), found through the partial index on the finish

@@ -4,7 +4,8 @@ import { isConfigurationError } from '../../src/errors/configuration-error.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import type { ReferenceStore } from '../../src/references/types.js';
 import type { CollectionTransaction } from '../../src/schemas/collection.js';
-import { callback, TestClock } from './inbox-conformance.js';
+import { callback } from '../../src/testing/fixtures.js';
+import { TestClock } from '../helpers/test-clock.js';
 
 // The receiver prunes the inbox for the merchant (`inboxRetention`): started by start(), stopped
 // by close(), never overlapping itself, failures reported as `error` events, not thrown.

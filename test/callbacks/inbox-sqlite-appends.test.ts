@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
-import { callback } from './inbox-conformance.js';
+import { callback } from '../../src/testing/fixtures.js';
 
 // The SQLite inbox commits each append on the store's connection. What must not change: an
 // append resolves only once its row is committed, dedup holds among concurrent appends, one bad

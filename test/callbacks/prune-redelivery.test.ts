@@ -6,8 +6,8 @@ import type { ReferenceStore } from '../../src/references/types.js';
 import type { CollectionTransaction } from '../../src/schemas/collection.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { TestClock } from '../helpers/test-clock.js';
 import { collectionTransaction } from './collections.js';
-import { TestClock } from './inbox-conformance.js';
 import { merchantCallback } from './payloads.js';
 import { eventually } from './receiver-server.js';
 

@@ -2,12 +2,19 @@
 // them. ky, p-retry and p-queue are ESM-only, so the client, the receiver and the reconciler
 // work only if tsup bundled them into the CJS build; an error a store throws is `instanceof` the
 // root's `PesakitError` only if the entries share one copy of each class.
-const { Pesakit, PesakitError, normalizeMsisdn, isRequestValidationError } = require('pesakit');
+const {
+  Pesakit,
+  PesakitError,
+  MemoryReferenceStore,
+  normalizeMsisdn,
+  isRequestValidationError,
+} = require('pesakit');
 const { createSandbox } = require('pesakit/sandbox');
 const { pesakitExpress } = require('pesakit/express');
 const { pesakitFastify } = require('pesakit/fastify');
 const { SqliteReferenceStore } = require('pesakit/sqlite');
 const { instrumentPesakit } = require('pesakit/otel');
+const { verifyStore, storeCaseNames } = require('pesakit/testing');
 
 async function main() {
   const instrumentation = instrumentPesakit();
@@ -25,6 +32,15 @@ async function main() {
     const store = await SqliteReferenceStore.open(':memory:');
     const storeError = await store.createIntent({}).catch((error) => error);
     await store.close();
+    // The conformance kit on the root's memory store: every case passes but the restart.
+    let memory;
+    const kit = await verifyStore({
+      persistent: false,
+      open: async ({ fresh, now }) => {
+        if (fresh || memory === undefined) memory = new MemoryReferenceStore({ now });
+        return memory;
+      },
+    });
     console.log(
       JSON.stringify({
         msisdn: normalizeMsisdn('+255 713 000 111'),
@@ -35,6 +51,11 @@ async function main() {
         reconciled: typeof reconciled,
         sharedClasses: storeError instanceof PesakitError,
         otel: typeof instrumentation.disable,
+        storeKit: {
+          failed: kit.failed,
+          skipped: kit.skipped.length,
+          all: kit.passed + kit.skipped.length === storeCaseNames().length,
+        },
       }),
     );
   } finally {

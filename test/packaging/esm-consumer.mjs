@@ -3,12 +3,19 @@
 // (ky, p-retry and the schemas on the way).
 
 import Fastify from 'fastify';
-import { isValidationError, normalizeMsisdn, Pesakit, PesakitError } from 'pesakit';
+import {
+  isValidationError,
+  MemoryReferenceStore,
+  normalizeMsisdn,
+  Pesakit,
+  PesakitError,
+} from 'pesakit';
 import { pesakitExpress } from 'pesakit/express';
 import { pesakitFastify } from 'pesakit/fastify';
 import { instrumentPesakit } from 'pesakit/otel';
 import { createSandbox } from 'pesakit/sandbox';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
+import { storeCaseNames, verifyStore } from 'pesakit/testing';
 
 // The global (no-op) OpenTelemetry providers: the subpath loads and subscribes.
 const instrumentation = instrumentPesakit();
@@ -34,6 +41,15 @@ try {
   const store = await SqliteReferenceStore.open(':memory:');
   const storeError = await store.createIntent({}).catch((refused) => refused);
   await store.close();
+  // The conformance kit on the root's memory store: every case passes but the restart.
+  let memory;
+  const kit = await verifyStore({
+    persistent: false,
+    open: async ({ fresh, now }) => {
+      if (fresh || memory === undefined) memory = new MemoryReferenceStore({ now });
+      return memory;
+    },
+  });
   console.log(
     JSON.stringify({
       msisdn: normalizeMsisdn('0754 123 456'),
@@ -43,6 +59,11 @@ try {
       middleware: [typeof pesakitExpress, refusedCallback.statusCode],
       sharedClasses: storeError instanceof PesakitError,
       otel: typeof instrumentation.disable,
+      storeKit: {
+        failed: kit.failed,
+        skipped: kit.skipped.length,
+        all: kit.passed + kit.skipped.length === storeCaseNames().length,
+      },
     }),
   );
 } finally {

@@ -15,7 +15,7 @@ describe('the built package', () => {
     expect(existsSync(`${root}/dist/index.cjs`)).toBe(true);
   });
 
-  it('imports from ESM and makes a real call through the sandbox', async () => {
+  it('imports from ESM, makes a real call through the sandbox, and verifies a store with pesakit/testing', async () => {
     const { stdout } = await run(process.execPath, [`${here}/esm-consumer.mjs`], { cwd: root });
     expect(JSON.parse(stdout)).toEqual({
       msisdn: '255754123456',
@@ -25,10 +25,11 @@ describe('the built package', () => {
       middleware: ['function', 415],
       sharedClasses: true,
       otel: 'function',
+      storeKit: { failed: [], skipped: 1, all: true },
     });
   });
 
-  it('requires from CJS: every feature works (ESM-only dependencies are bundled), one copy of each class', async () => {
+  it('requires from CJS: every feature works (ESM-only dependencies are bundled, pesakit/testing verifies a store), one copy of each class', async () => {
     const { stdout } = await run(process.execPath, [`${here}/cjs-consumer.cjs`], { cwd: root });
     expect(JSON.parse(stdout)).toEqual({
       msisdn: '255713000111',
@@ -39,8 +40,19 @@ describe('the built package', () => {
       reconciled: 'object',
       sharedClasses: true,
       otel: 'function',
+      storeKit: { failed: [], skipped: 1, all: true },
     });
   });
+
+  it('runs pesakit/testing under node --test, one test per case', async () => {
+    const { stdout } = await run(process.execPath, ['--test', `${here}/node-test-consumer.mjs`], {
+      cwd: root,
+    });
+    const count = (label: string) =>
+      Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(stdout)?.[1]);
+    expect(count('pass')).toBeGreaterThan(150);
+    expect(count('fail')).toBe(0);
+  }, 60_000);
 
   it('passes publint', async () => {
     const { stdout } = await run(

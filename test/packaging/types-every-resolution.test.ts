@@ -27,9 +27,11 @@ import { createSandbox } from 'pesakit/sandbox';
 import { engineCallbackSchema } from 'pesakit/schemas';
 import { instrumentPesakit } from 'pesakit/otel';
 import { createDashboard } from 'pesakit/dashboard';
+import { verifyStore, type StoreFactory } from 'pesakit/testing';
+const factory: StoreFactory = { open: async ({ now }) => new MemoryReferenceStore({ now }) };
 export const used = [Pesakit, MemoryReferenceStore, SqliteReferenceStore, PostgresReferenceStore,
   pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema, instrumentPesakit,
-  createDashboard];
+  createDashboard, verifyStore, factory];
 `;
 
 function project(type: 'commonjs' | 'module'): string {

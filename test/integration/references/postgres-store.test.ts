@@ -4,30 +4,25 @@ import { isConfigurationError } from '../../../src/errors/configuration-error.js
 import { PostgresReferenceStore } from '../../../src/postgres.js';
 import { failure } from '../../helpers/failure.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
-import { describeReferenceStore } from '../../helpers/reference-store-conformance.js';
+import { describeStoreConformance } from '../../helpers/verify-store-cases.js';
 
 let database: TestDatabase | undefined;
 let schemas = 0;
 
-describeReferenceStore('PostgreSQL', {
-  open: async ({ now }) => {
+// Each case's database is a schema of its own; another handle opens the same schema.
+describeStoreConformance('PostgreSQL', {
+  open: async ({ fresh, now }) => {
     database ??= await createTestDatabase('conformance');
-    schemas += 1;
+    if (fresh) schemas += 1;
     return PostgresReferenceStore.open(database.url, {
       now,
       schema: `store_${schemas}`,
       maxConnections: 2,
     });
   },
-  reopen: async ({ now }) =>
-    PostgresReferenceStore.open(database!.url, {
-      now,
-      schema: `store_${schemas}`,
-      maxConnections: 2,
-    }),
-  dispose: async () => {
-    await database?.drop();
-  },
+});
+afterAll(async () => {
+  await database?.drop();
 });
 
 describe('PostgreSQL store schema', () => {

@@ -9,7 +9,7 @@ import {
 } from '../../../src/errors/configuration-error.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
 import { failure } from '../../helpers/failure.js';
-import { describeReferenceStore } from '../../helpers/reference-store-conformance.js';
+import { describeStoreConformance } from '../../helpers/verify-store-cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pesakit-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,18 +17,35 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 let lastFile = '';
 
-describeReferenceStore('SQLite file', {
-  open: async ({ now }) => {
-    files += 1;
-    lastFile = join(dir, `store-${files}.sqlite`);
+// Each case's database is a new file; another handle opens the same file.
+describeStoreConformance('SQLite file', {
+  open: async ({ fresh, now }) => {
+    if (fresh) {
+      files += 1;
+      lastFile = join(dir, `store-${files}.sqlite`);
+    }
     return SqliteReferenceStore.open(lastFile, { now });
   },
-  reopen: async ({ now }) => SqliteReferenceStore.open(lastFile, { now }),
 });
 
-describeReferenceStore('SQLite :memory:', {
-  open: async ({ now }) => SqliteReferenceStore.open(':memory:', { now }),
-});
+let inMemory: SqliteReferenceStore | undefined;
+
+// A `:memory:` database lives in its connection: a second handle is the same store.
+describeStoreConformance(
+  'SQLite :memory:',
+  {
+    persistent: false,
+    open: async ({ fresh, now }) => {
+      if (fresh || inMemory === undefined) {
+        inMemory = await SqliteReferenceStore.open(':memory:', { now });
+      }
+      return inMemory;
+    },
+  },
+  [
+    'records outlive the store that wrote them › another handle, after a restart, finds the transaction by any of its references',
+  ],
+);
 
 describe('SQLite store files', () => {
   it('a path in a folder that does not exist is a ConfigurationError naming the path', async () => {

@@ -22,6 +22,13 @@ describe('status moves only forward', () => {
     expect(isFinalStatus('needs_review')).toBe(false);
   });
 
+  it('success and failed are final; pending never becomes unknown, unknown may return to pending', () => {
+    expect(allowedTransitions.success).toEqual([]);
+    expect(allowedTransitions.failed).toEqual([]);
+    expect(allowedTransitions.pending).not.toContain('unknown');
+    expect(allowedTransitions.unknown).toContain('pending');
+  });
+
   it('the SQL status check allows exactly the statuses the code knows', () => {
     expect([...schemaStatuses].sort()).toEqual([...transactionStatuses].sort());
   });
