@@ -146,7 +146,8 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
     expect(result.failed).toEqual([
       {
         name: 'status moves only forward along the allowed transitions › initiating → pending',
-        error: "store.transition() resolved to { status: 'success' }, not { record, changed, from }",
+        error:
+          "store.transition() resolved to { status: 'success' }, not { record, changed, from }",
       },
     ]);
   });
