@@ -15,9 +15,10 @@ export type {
   ReceiverResponse,
   ReturnUrls,
 } from './callbacks/index.js';
-export { CallbackReceiver, verifyCheckoutReturn } from './callbacks/index.js';
+export { CallbackReceiver } from './callbacks/index.js';
+export type { StatusPullOptions } from './callbacks/status-puller.js';
 export type { PesakitOptions } from './client.js';
-export { Pesakit } from './client.js';
+export { Pesakit, verifyCheckoutReturn } from './client.js';
 export type {
   AuthScheme,
   Endpoint,

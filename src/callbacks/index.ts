@@ -1,8 +1,7 @@
-export {
-  type CheckoutOutcome,
-  type CheckoutReturnQuery,
-  type CheckoutReturnResult,
-  verifyCheckoutReturn,
+export type {
+  CheckoutOutcome,
+  CheckoutReturnQuery,
+  CheckoutReturnResult,
 } from './checkout-return.js';
 export type { CallbackReceiverEvents } from './events.js';
 export type { ReceivedRequest, ReceiverResponse } from './http.js';

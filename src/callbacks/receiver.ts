@@ -23,7 +23,7 @@ import { asError, type ProcessContext } from './process-entry.js';
 import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
 import { RecordTurns } from './record-turns.js';
 import { SourceBudget } from './source-budget.js';
-import { clientPuller, type PullStatus, StatusPuller } from './status-puller.js';
+import { defaultPullLimits, type PullStatus, StatusPuller } from './status-puller.js';
 
 /** Per-call options of `receive()`: return redirects that win over the receiver's own. */
 export interface ReceiveOptions {
@@ -36,8 +36,11 @@ export interface ReceiverDependencies {
   now?: () => Date;
   /** Whether `pull` can authenticate now; when not, `start()` refuses. @default always yes */
   canPull?: () => boolean;
-  /** The client whose one status puller (window, rate limit) this receiver shares. */
-  client?: object;
+  /**
+   * The status puller (window, rate limit) this receiver shares: a `Pesakit` client's, with its
+   * `verifyCheckoutReturn`. @default its own, pulling with `pull` under the default limits
+   */
+  puller?: StatusPuller;
   /**
    * The client's account of each product: a callback naming a record of another account or
    * environment does not pull it (`not_visible`). @default every record is this client's
@@ -75,19 +78,12 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
 
   constructor(dependencies: ReceiverDependencies, options: CallbackReceiverOptions = {}) {
     super();
-    this.#options = resolveOptions(options);
+    this.#puller = dependencies.puller ?? new StatusPuller(dependencies.pull, defaultPullLimits);
+    this.#options = { ...resolveOptions(options), pullWindowMs: this.#puller.windowMs };
     this.maxBodyBytes = this.#options.maxBodyBytes;
     this.#store = dependencies.store;
     this.#now = dependencies.now ?? (() => new Date());
     this.#canPull = dependencies.canPull ?? (() => true);
-    const pulls = {
-      perSecond: this.#options.pullsPerSecond,
-      concurrency: this.#options.pullConcurrency,
-      windowMs: this.#options.pullWindowMs,
-    };
-    this.#puller = dependencies.client
-      ? clientPuller(dependencies.client, pulls)
-      : new StatusPuller(dependencies.pull, pulls);
     const { onPaid, onFailed, onSent, onNotSent, onReview } = this.#options;
     this.#effects = new EffectRunner(
       this.#store,

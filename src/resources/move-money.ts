@@ -71,6 +71,8 @@ interface Movement<K extends EndpointId> {
   outcome: (response: ResponseOf<K>) => Outcome;
   /** The fields the answer echoes, `[asked, answered]`: any difference goes to a person. */
   echoes?: (body: RequestOf<K>, response: ResponseOf<K>) => Record<string, [unknown, unknown]>;
+  /** A bulk payout row's float, held in the intent's own write. */
+  reservation?: WalletReservation | undefined;
 }
 
 type Outcome = { status: TransactionStatus; reason?: string; review?: ReviewVerdict };
@@ -117,8 +119,7 @@ export async function moveMoney<K extends EndpointId>(
 
   const { amount, msisdn, metadata: kept } = movement.intent(movement.body);
   const metadata = kept || options.metadata ? { ...kept, ...options.metadata } : undefined;
-  // A bulk payout's float, held in the intent's own write (not a public option).
-  const { reservation } = options as { reservation?: WalletReservation };
+  const { reservation } = movement;
   // Only a bearer route ties the transaction to the login: the others are any account's.
   const account = context.account(endpoint.product);
   await context.store.createIntent({
