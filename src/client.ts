@@ -11,20 +11,20 @@ import {
   StatusPuller,
   type StatusPullOptions,
 } from './callbacks/status-puller.js';
-import type { Product } from './core/endpoints.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
 import { ConfigurationError } from './errors/configuration-error.js';
 import type { ReconcilerOptions } from './reconciler/options.js';
 import { Reconciler } from './reconciler/reconciler.js';
 import { accountOf } from './references/account.js';
 import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
-import type { RecordAccount } from './references/types.js';
+import type { RecordAccount } from './references/record.js';
 import { Airtime } from './resources/airtime.js';
 import type { ClientContext } from './resources/client-context.js';
 import { Collection } from './resources/collection.js';
 import { Disbursement } from './resources/disbursement.js';
 import { newMerchantReference } from './resources/merchant-reference.js';
 import { traceOperations } from './resources/operation-tracing.js';
+import type { Product } from './schemas/product.js';
 
 export interface PesakitOptions extends TransportOptions, StatusPullOptions {
   /**

@@ -24,7 +24,6 @@ export type {
   Endpoint,
   EndpointId,
   Environment,
-  Product,
   RequestOf,
   ResponseOf,
   RetryClass,
@@ -53,7 +52,6 @@ export {
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
 export {
   AmbiguousOutcomeError,
-  AnswerContradictsRequestError,
   ApiError,
   AuthenticationError,
   BadRequestError,
@@ -64,7 +62,6 @@ export {
   InsufficientFundsError,
   InvalidTransitionError,
   isAmbiguousOutcomeError,
-  isAnswerContradictsRequestError,
   isApiError,
   isAuthenticationError,
   isBadRequestError,
@@ -78,7 +75,6 @@ export {
   isPermissionError,
   isPesakitError,
   isRateLimitError,
-  isRecordNotVisibleError,
   isReferenceConflictError,
   isRequestAbortedError,
   isRequestValidationError,
@@ -93,7 +89,6 @@ export {
   PermissionError,
   PesakitError,
   RateLimitError,
-  RecordNotVisibleError,
   ReferenceConflictError,
   RequestAbortedError,
   RequestValidationError,
@@ -131,8 +126,6 @@ export type {
   ClaimEffectsOptions,
   EffectClaim,
   EffectOutbox,
-  EffectState,
-  EffectStatus,
   FailEffectOptions,
 } from './references/effects.js';
 export type {
@@ -175,11 +168,10 @@ export type {
   OperationsReportOptions,
   ProviderHealth,
 } from './references/operations-report.js';
+export type { EffectState, EffectStatus } from './references/record.js';
 export type {
   Contradiction,
   Resolution,
-  ResolveOptions,
-  ReviewQueue,
   ReviewReason,
   ReviewVerdict,
 } from './references/review.js';
@@ -192,7 +184,12 @@ export type {
   ReleaseLeaseOptions,
   SchedulingStore,
 } from './references/schedule/types.js';
+export type { ResolveOptions, ReviewQueue } from './references/types.js';
 export type { Airtime } from './resources/airtime.js';
+export {
+  AnswerContradictsRequestError,
+  isAnswerContradictsRequestError,
+} from './resources/answer-contradicts-request-error.js';
 export type {
   AirtimeBulkPurchase,
   AirtimeBulkSource,
@@ -239,6 +236,10 @@ export type { Disbursement } from './resources/disbursement.js';
 export { newMerchantReference } from './resources/merchant-reference.js';
 export type { MoneyMovementOptions, WithMerchantReference } from './resources/move-money.js';
 export type { Page, PagePromise } from './resources/pagination.js';
+export {
+  isRecordNotVisibleError,
+  RecordNotVisibleError,
+} from './resources/record-not-visible-error.js';
 // Bulk airtime: the limits and the spreadsheets (.xlsx through the optional peer exceljs; CSV).
 export type {
   AirtimeBulkResponse,
@@ -251,6 +252,7 @@ export { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from './schemas/ai
 export { amountToCents, centsToAmount, MAX_AMOUNT_TZS, sameAmount } from './schemas/amount.js';
 export type * from './schemas/index.js';
 export { normalizeMsisdn } from './schemas/msisdn.js';
+export type { Product } from './schemas/product.js';
 export { providerNames, resolveProvider } from './schemas/provider.js';
 export type {
   CollectionRecord,

@@ -1,5 +1,6 @@
 import { withSource } from '../observability/transitions.js';
-import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+import type { TransactionRecord } from '../references/record.js';
+import type { ReferenceStore } from '../references/types.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import { pullReferenceOf } from './find-record.js';
 import { applyCollectionObservation, type SettlementResult } from './foundation.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { TransactionRecord } from '../references/types.js';
+import type { TransactionRecord } from '../references/record.js';
 import type { EffectContext, ReviewVerdict, SettlementHandler } from './foundation.js';
 import { checkReturnUrls } from './return-urls.js';
 import { pullOptionNames } from './status-puller.js';

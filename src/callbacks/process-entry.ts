@@ -1,10 +1,11 @@
-import type { Product } from '../core/endpoints.js';
 import { isNotFoundError } from '../errors/not-found-error.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { InboxEntry } from '../references/inbox/types.js';
-import type { RecordAccount, ReferenceStore, TransactionRecord } from '../references/types.js';
+import type { RecordAccount, TransactionRecord } from '../references/record.js';
+import type { ReferenceStore } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
+import type { Product } from '../schemas/product.js';
 import type { BacklogGauge } from './backlog-gauge.js';
 import type { CallbackReceiverEvents } from './events.js';
 import type { ExpiringMap } from './expiring-map.js';

@@ -1,8 +1,9 @@
 import { EventEmitter } from 'eventemitter3';
-import type { Product } from '../core/endpoints.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
-import type { RecordAccount, ReferenceStore } from '../references/types.js';
+import type { RecordAccount } from '../references/record.js';
+import type { ReferenceStore } from '../references/types.js';
+import type { Product } from '../schemas/product.js';
 import { BacklogGauge } from './backlog-gauge.js';
 import { receiveGet, receivePost } from './callback-intake.js';
 import { answerCheckoutReturn } from './checkout-return-handler.js';

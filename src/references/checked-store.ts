@@ -1,12 +1,7 @@
 import { guardStoreErrors } from '../errors/store-error.js';
 import { publishTransition } from '../observability/transitions.js';
-import type {
-  ClaimEffectsOptions,
-  EffectClaim,
-  EffectKind,
-  EffectStatus,
-  FailEffectOptions,
-} from './effects.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
+import type { ClaimEffectsOptions, EffectClaim, EffectKind, FailEffectOptions } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
 import { notDead } from './input-rules/common.js';
 import {
@@ -39,7 +34,7 @@ import {
   operationsReportOf,
   parseOperationsReport,
 } from './operations-report.js';
-import type { ResolveOptions } from './review.js';
+import type { EffectStatus, ReferenceField, References, TransactionRecord } from './record.js';
 import {
   type ParsedLeaseDue,
   type ParsedRelease,
@@ -49,13 +44,10 @@ import {
 import type { LeaseDueOptions, LeasedRecord, ReleaseLeaseOptions } from './schedule/types.js';
 import type {
   ListOpenOptions,
-  ReferenceField,
   ReferenceStore,
-  References,
+  ResolveOptions,
   StoreSummary,
   TransactionIntent,
-  TransactionRecord,
-  TransactionStatus,
   TransitionDetails,
 } from './types.js';
 import { parseWalletBalance, type WalletFloatState } from './wallet-float.js';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { ResponseOf } from '../core/endpoints.js';
 import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
-import { RecordNotVisibleError } from '../errors/record-not-visible-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
 import { resolveOptions } from '../reconciler/options.js';
@@ -27,6 +26,7 @@ import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
 import { PagePromise } from './pagination.js';
+import { RecordNotVisibleError } from './record-not-visible-error.js';
 import { reasonFromPlatform } from './stored-reason.js';
 
 const payoutMsisdnSchema = z.object({ msisdn: payableMsisdnSchema });

@@ -9,7 +9,6 @@ import {
   AmbiguousOutcomeError,
   isAmbiguousOutcomeError,
 } from '../errors/ambiguous-outcome-error.js';
-import { AnswerContradictsRequestError } from '../errors/answer-contradicts-request-error.js';
 import { isApiError } from '../errors/api-error.js';
 import { isConnectionError } from '../errors/connection-error.js';
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
@@ -26,6 +25,7 @@ import type {
 } from '../references/index.js';
 import { contradictions, contradictionVerdict, type ReviewVerdict } from '../references/review.js';
 import type { WalletReservation } from '../references/wallet-float.js';
+import { AnswerContradictsRequestError } from './answer-contradicts-request-error.js';
 import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferenceProblem } from './merchant-reference.js';

@@ -1,4 +1,3 @@
-import type { Product } from '../core/endpoints.js';
 import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { maskedMsisdn } from '../internal/phone-numbers.js';
 import {
@@ -7,7 +6,8 @@ import {
   transitionChannel,
 } from '../observability/channels.js';
 import { type Mutable, traced } from '../observability/traced.js';
-import type { TransactionRecord } from '../references/types.js';
+import type { TransactionRecord } from '../references/record.js';
+import type { Product } from '../schemas/product.js';
 
 /** Calls that read the platform's state of a stored payment: their store writes are pulls. */
 const pulls = new Set(['status', 'confirmRecharge']);

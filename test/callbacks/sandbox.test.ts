@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallbackReceiverOptions } from '../../src/callbacks/options.js';
 import type { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import { type Pesakit, verifyCheckoutReturn } from '../../src/client.js';
-import type { TransactionRecord } from '../../src/references/types.js';
+import type { TransactionRecord } from '../../src/references/record.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { engineCallback, merchantCallback } from './payloads.js';

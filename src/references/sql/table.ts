@@ -1,14 +1,10 @@
 import type { ColumnType, Selectable } from 'kysely';
-import type { Environment, Product } from '../../core/endpoints.js';
+import type { Environment } from '../../core/endpoints.js';
 import { centsToAmount } from '../../schemas/amount.js';
-import type { EffectStatus } from '../effects.js';
+import type { Product } from '../../schemas/product.js';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
+import type { EffectStatus, Flow, PlatformReferenceField, TransactionRecord } from '../record.js';
 import type { Resolution, ReviewVerdict } from '../review.js';
-import type {
-  Flow,
-  PlatformReferenceField,
-  TransactionRecord,
-  TransactionStatus,
-} from '../types.js';
 import type { InboxTable } from './inbox-table.js';
 
 export type SqlDialectName = 'sqlite' | 'postgres';
