@@ -105,13 +105,6 @@ export type * from './observability/views.js';
 export type { OpenApiDocument, OpenApiOptions } from './openapi/index.js';
 export { buildOpenApiDocument } from './openapi/index.js';
 export type {
-  NotPaidReason,
-  PaidRecord,
-  PaidVerdict,
-  PaymentObservation,
-} from './payments/is-paid.js';
-export { isPaid } from './payments/is-paid.js';
-export type {
   ReconcileProgress,
   ReconcilerDependencies,
   ReconcilerEvents,
@@ -269,6 +262,13 @@ export {
   DEFAULT_EFFECT_RETRY_DELAYS,
   EffectRunner,
 } from './settlement/index.js';
+export type {
+  NotPaidReason,
+  PaidRecord,
+  PaidVerdict,
+  PaymentObservation,
+} from './settlement/is-paid.js';
+export { isPaid } from './settlement/is-paid.js';
 export type {
   AirtimeBulkRowInput,
   BulkRowProblem,

@@ -2,8 +2,11 @@ import { withSource } from '../observability/transitions.js';
 import type { TransactionRecord } from '../references/record.js';
 import type { ReferenceStore } from '../references/types.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
+import {
+  applyCollectionObservation,
+  type CollectionSettlement,
+} from '../settlement/settle-collection.js';
 import { pullReferenceOf } from './find-record.js';
-import { applyCollectionObservation, type SettlementResult } from './foundation.js';
 
 export type CheckoutOutcome = 'paid' | 'pending' | 'failed' | 'review' | 'not_found';
 
@@ -39,7 +42,7 @@ export async function settleCheckoutReturn(
   store: ReferenceStore,
   pull: (reference: string) => Promise<CollectionTransaction>,
   externalReference: string,
-): Promise<CheckoutReturnResult & { settlement?: SettlementResult; error?: unknown }> {
+): Promise<CheckoutReturnResult & { settlement?: CollectionSettlement; error?: unknown }> {
   const record = await store.find({ field: 'externalReference', value: externalReference });
   if (!record) return { outcome: 'not_found', changed: false };
   if (outcomeOf(record) !== 'pending')

@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { TransactionRecord } from '../references/record.js';
-import type { EffectContext, ReviewVerdict, SettlementHandler } from './foundation.js';
-import { checkReturnUrls } from './return-urls.js';
+import type { ReviewVerdict } from '../references/review.js';
+import type { EffectContext, SettlementHandler } from '../settlement/effects.js';
+import { checkReturnUrls, type ReturnUrls } from './return-urls.js';
 import { pullOptionNames } from './status-puller.js';
-
-/** Where the checkout return sends the browser, by outcome (303). Without them: JSON. */
-export interface ReturnUrls {
-  paid?: string;
-  pending?: string;
-  failed?: string;
-}
 
 /** The longest a Node timer can wait; a longer one fires after 1 ms (TimeoutOverflowWarning). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

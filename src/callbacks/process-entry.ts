@@ -2,20 +2,20 @@ import { isNotFoundError } from '../errors/not-found-error.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { InboxEntry } from '../references/inbox/types.js';
 import type { RecordAccount, TransactionRecord } from '../references/record.js';
+import type { ReviewVerdict } from '../references/review.js';
 import type { ReferenceStore } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import type { Product } from '../schemas/product.js';
+import type { EffectRunner } from '../settlement/effects.js';
+import {
+  applyCollectionObservation,
+  type CollectionSettlement as SettlementResult,
+} from '../settlement/settle-collection.js';
 import type { BacklogGauge } from './backlog-gauge.js';
 import type { CallbackReceiverEvents } from './events.js';
 import type { ExpiringMap } from './expiring-map.js';
 import { findRecord, pullReferenceOf } from './find-record.js';
-import {
-  applyCollectionObservation,
-  type EffectRunner,
-  type ReviewVerdict,
-  type SettlementResult,
-} from './foundation.js';
 import { delayFor, type ResolvedReceiverOptions } from './options.js';
 import type { RecordTurns } from './record-turns.js';
 import type { SourceBudget } from './source-budget.js';

@@ -4,12 +4,12 @@ import { inspectAs } from '../internal/inspect-as.js';
 import type { RecordAccount } from '../references/record.js';
 import type { ReferenceStore } from '../references/types.js';
 import type { Product } from '../schemas/product.js';
+import { EffectRunner } from '../settlement/effects.js';
 import { BacklogGauge } from './backlog-gauge.js';
 import { receiveGet, receivePost } from './callback-intake.js';
 import { answerCheckoutReturn } from './checkout-return-handler.js';
 import type { CallbackReceiverEvents } from './events.js';
 import { ExpiringMap } from './expiring-map.js';
-import { EffectRunner } from './foundation.js';
 import { handleClaim } from './handle-claim.js';
 import { jsonResponse, type ReceivedRequest, type ReceiverResponse } from './http.js';
 import { InboxRetention } from './inbox-retention.js';
@@ -17,12 +17,12 @@ import { InboxWorker } from './inbox-worker.js';
 import {
   type CallbackReceiverOptions,
   type ResolvedReceiverOptions,
-  type ReturnUrls,
   resolveOptions,
 } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
 import { RecordTurns } from './record-turns.js';
+import type { ReturnUrls } from './return-urls.js';
 import { SourceBudget } from './source-budget.js';
 import { defaultPullLimits, type PullStatus, StatusPuller } from './status-puller.js';
 
