@@ -1,22 +1,33 @@
+import {
+  type CheckoutReturnQuery,
+  type CheckoutReturnResult,
+  checkoutReturnOutcome,
+} from './callbacks/checkout-return.js';
 import type { CallbackReceiverOptions } from './callbacks/options.js';
 import { CallbackReceiver } from './callbacks/receiver.js';
-import { clientPuller, registerStatusPull } from './callbacks/status-puller.js';
-import type { Product } from './core/endpoints.js';
+import {
+  pullPriority,
+  resolvePullLimits,
+  StatusPuller,
+  type StatusPullOptions,
+} from './callbacks/status-puller.js';
 import { Transport, type TransportEvents, type TransportOptions } from './core/transport.js';
+import { ConfigurationError } from './errors/configuration-error.js';
 import { Ledger } from './ledger/ledger.js';
-import { traceOperations } from './observability/operations.js';
 import type { ReconcilerOptions } from './reconciler/options.js';
 import { Reconciler } from './reconciler/reconciler.js';
 import { accountOf } from './references/account.js';
 import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
-import type { RecordAccount } from './references/types.js';
+import type { RecordAccount } from './references/record.js';
 import { Airtime } from './resources/airtime.js';
 import type { ClientContext } from './resources/client-context.js';
 import { Collection } from './resources/collection.js';
 import { Disbursement } from './resources/disbursement.js';
 import { newMerchantReference } from './resources/merchant-reference.js';
+import { traceOperations } from './resources/operation-tracing.js';
+import type { Product } from './schemas/product.js';
 
-export interface PesakitOptions extends TransportOptions {
+export interface PesakitOptions extends TransportOptions, StatusPullOptions {
   /**
    * Where every transaction is remembered: `SqliteReferenceStore` on one machine,
    * `PostgresReferenceStore` across many.
@@ -30,19 +41,23 @@ export interface PesakitOptions extends TransportOptions {
   newMerchantReference?: () => string;
 }
 
-// Every public call of a product is one `pesakit.operation` (docs/observability.md).
-traceOperations(Collection.prototype, 'collection');
-traceOperations(Airtime.prototype, 'airtime');
-traceOperations(Disbursement.prototype, 'disbursement');
+/** A client's status puller, for `verifyCheckoutReturn`; undefined for anything else. */
+let statusPullerOf: (client: Pesakit) => StatusPuller | undefined;
 
 /** The pesakit client: one typed method per endpoint of the three products. */
 export class Pesakit {
+  static {
+    statusPullerOf = (client) => (#puller in client ? client.#puller : undefined);
+  }
+
   readonly collection: Collection;
   readonly airtime: Airtime;
   readonly disbursement: Disbursement;
   readonly store: ReferenceStore;
   readonly #transport: Transport;
   readonly #credentials: PesakitOptions['credentials'];
+  /** Its receivers and `verifyCheckoutReturn` share it: one window, one rate limit. */
+  readonly #puller: StatusPuller;
   /** The account of each product, as records store it: theirs alone are pulled. */
   readonly #account: (product: Product) => RecordAccount;
 
@@ -52,7 +67,14 @@ export class Pesakit {
    * naming the option. Nothing is sent or stored by a client that fails here.
    */
   constructor(options: PesakitOptions) {
-    const { store, newMerchantReference: makeReference, ...transportOptions } = options;
+    const {
+      store,
+      newMerchantReference: makeReference,
+      pullsPerSecond,
+      pullConcurrency,
+      pullWindowMs,
+      ...transportOptions
+    } = options;
     this.#transport = new Transport(transportOptions);
     this.#credentials = options.credentials;
     const environment = options.environment ?? 'sandbox';
@@ -66,14 +88,17 @@ export class Pesakit {
       credentials: options.credentials ?? {},
       account: this.#account,
     };
-    this.collection = new Collection(context);
-    this.airtime = new Airtime(context);
-    this.disbursement = new Disbursement(context);
-    // Its receivers and verifyCheckoutReturn share one status puller (window, rate limit).
-    registerStatusPull(
-      this,
-      async (reference) =>
-        (await this.#transport.request('collectionStatus', { body: { ref_id: reference } })).data,
+    // Every public call of a product is one `pesakit.operation` (docs/observability.md).
+    this.collection = traceOperations(new Collection(context), 'collection');
+    this.airtime = traceOperations(new Airtime(context), 'airtime');
+    this.disbursement = traceOperations(new Disbursement(context), 'disbursement');
+    this.#puller = new StatusPuller(
+      (reference) => this.#pullStatus(reference),
+      resolvePullLimits({
+        ...(pullsPerSecond !== undefined && { pullsPerSecond }),
+        ...(pullConcurrency !== undefined && { pullConcurrency }),
+        ...(pullWindowMs !== undefined && { pullWindowMs }),
+      }),
     );
   }
 
@@ -85,8 +110,8 @@ export class Pesakit {
     return new CallbackReceiver(
       {
         store: this.store,
-        pull: (reference) => clientPuller(this).pull(reference),
-        client: this,
+        pull: (reference) => this.#pullStatus(reference),
+        puller: this.#puller,
         account: this.#account,
         canPull: () =>
           this.#credentials?.collection !== undefined ||
@@ -110,6 +135,11 @@ export class Pesakit {
       },
       options,
     );
+  }
+
+  async #pullStatus(reference: string) {
+    return (await this.#transport.request('collectionStatus', { body: { ref_id: reference } }))
+      .data;
   }
 
   /**
@@ -138,4 +168,24 @@ export class Pesakit {
     this.#transport.events.off(event, listener as never);
     return this;
   }
+}
+
+/**
+ * Verifies a checkout return without a framework (spec rule 10): pulls the status through the
+ * client's puller (shared with its receivers), never trusts the query; handlers stay due.
+ */
+export async function verifyCheckoutReturn(
+  pesakit: Pesakit,
+  query: CheckoutReturnQuery,
+): Promise<CheckoutReturnResult> {
+  const puller =
+    typeof pesakit === 'object' && pesakit !== null ? statusPullerOf(pesakit) : undefined;
+  if (puller === undefined) {
+    throw new ConfigurationError('pesakit', 'Pass the Pesakit client (`new Pesakit(...)`) itself.');
+  }
+  return checkoutReturnOutcome(
+    pesakit.store,
+    (reference) => puller.pull(reference, pullPriority.browser),
+    query,
+  );
 }

@@ -15,15 +15,15 @@ export type {
   ReceiverResponse,
   ReturnUrls,
 } from './callbacks/index.js';
-export { CallbackReceiver, verifyCheckoutReturn } from './callbacks/index.js';
+export { CallbackReceiver } from './callbacks/index.js';
+export type { StatusPullOptions } from './callbacks/status-puller.js';
 export type { PesakitOptions } from './client.js';
-export { Pesakit } from './client.js';
+export { Pesakit, verifyCheckoutReturn } from './client.js';
 export type {
   AuthScheme,
   Endpoint,
   EndpointId,
   Environment,
-  Product,
   RequestOf,
   ResponseOf,
   RetryClass,
@@ -52,7 +52,6 @@ export {
 export type { ApiErrorDetails, RequestInfo } from './errors/index.js';
 export {
   AmbiguousOutcomeError,
-  AnswerContradictsRequestError,
   ApiError,
   AuthenticationError,
   BadRequestError,
@@ -63,7 +62,6 @@ export {
   InsufficientFundsError,
   InvalidTransitionError,
   isAmbiguousOutcomeError,
-  isAnswerContradictsRequestError,
   isApiError,
   isAuthenticationError,
   isBadRequestError,
@@ -77,7 +75,6 @@ export {
   isPermissionError,
   isPesakitError,
   isRateLimitError,
-  isRecordNotVisibleError,
   isReferenceConflictError,
   isRequestAbortedError,
   isRequestValidationError,
@@ -92,7 +89,6 @@ export {
   PermissionError,
   PesakitError,
   RateLimitError,
-  RecordNotVisibleError,
   ReferenceConflictError,
   RequestAbortedError,
   RequestValidationError,
@@ -110,13 +106,6 @@ export type * from './observability/views.js';
 export type { OpenApiDocument, OpenApiOptions } from './openapi/index.js';
 export { buildOpenApiDocument } from './openapi/index.js';
 export type {
-  NotPaidReason,
-  PaidRecord,
-  PaidVerdict,
-  PaymentObservation,
-} from './payments/is-paid.js';
-export { isPaid } from './payments/is-paid.js';
-export type {
   ReconcileProgress,
   ReconcilerDependencies,
   ReconcilerEvents,
@@ -131,8 +120,6 @@ export type {
   ClaimEffectsOptions,
   EffectClaim,
   EffectOutbox,
-  EffectState,
-  EffectStatus,
   FailEffectOptions,
 } from './references/effects.js';
 export type {
@@ -175,11 +162,10 @@ export type {
   OperationsReportOptions,
   ProviderHealth,
 } from './references/operations-report.js';
+export type { EffectState, EffectStatus } from './references/record.js';
 export type {
   Contradiction,
   Resolution,
-  ResolveOptions,
-  ReviewQueue,
   ReviewReason,
   ReviewVerdict,
 } from './references/review.js';
@@ -192,7 +178,12 @@ export type {
   ReleaseLeaseOptions,
   SchedulingStore,
 } from './references/schedule/types.js';
+export type { ResolveOptions, ReviewQueue } from './references/types.js';
 export type { Airtime } from './resources/airtime.js';
+export {
+  AnswerContradictsRequestError,
+  isAnswerContradictsRequestError,
+} from './resources/answer-contradicts-request-error.js';
 export type {
   AirtimeBulkPurchase,
   AirtimeBulkSource,
@@ -239,6 +230,10 @@ export type { Disbursement } from './resources/disbursement.js';
 export { newMerchantReference } from './resources/merchant-reference.js';
 export type { MoneyMovementOptions, WithMerchantReference } from './resources/move-money.js';
 export type { Page, PagePromise } from './resources/pagination.js';
+export {
+  isRecordNotVisibleError,
+  RecordNotVisibleError,
+} from './resources/record-not-visible-error.js';
 // Bulk airtime: the limits and the spreadsheets (.xlsx through the optional peer exceljs; CSV).
 export type {
   AirtimeBulkResponse,
@@ -251,6 +246,7 @@ export { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from './schemas/ai
 export { amountToCents, centsToAmount, MAX_AMOUNT_TZS, sameAmount } from './schemas/amount.js';
 export type * from './schemas/index.js';
 export { normalizeMsisdn } from './schemas/msisdn.js';
+export type { Product } from './schemas/product.js';
 export { providerNames, resolveProvider } from './schemas/provider.js';
 export type {
   CollectionRecord,
@@ -267,6 +263,13 @@ export {
   DEFAULT_EFFECT_RETRY_DELAYS,
   EffectRunner,
 } from './settlement/index.js';
+export type {
+  NotPaidReason,
+  PaidRecord,
+  PaidVerdict,
+  PaymentObservation,
+} from './settlement/is-paid.js';
+export { isPaid } from './settlement/is-paid.js';
 export type {
   AirtimeBulkRowInput,
   BulkRowProblem,

@@ -3,4 +3,4 @@ export {
   type InstrumentPesakitOptions,
   instrumentPesakit,
   type PesakitInstrumentation,
-} from './observability/otel/instrument.js';
+} from './otel/instrument.js';

@@ -1,8 +1,9 @@
 import { callbackReceivedChannel } from '../observability/channels.js';
 import { maxClaimedReferenceLength, maxInboxUrlLength } from '../references/inbox/input-rules.js';
 import type { CallbackClaim } from '../references/inbox/types.js';
+import type { TransactionRecord } from '../references/record.js';
 import { openStatuses } from '../references/transitions.js';
-import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+import type { ReferenceStore } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 import { findRecord } from './find-record.js';
 import {

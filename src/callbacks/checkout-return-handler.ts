@@ -1,7 +1,7 @@
 import { externalReferenceOf, settleCheckoutReturn } from './checkout-return.js';
 import { jsonResponse, type ReceiverResponse, validationResponse } from './http.js';
-import type { ReturnUrls } from './options.js';
 import { announce, asError, type ProcessContext } from './process-entry.js';
+import type { ReturnUrls } from './return-urls.js';
 import { redirectLocation } from './return-urls.js';
 import { pullPriority } from './status-puller.js';
 

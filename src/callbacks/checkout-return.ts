@@ -1,10 +1,12 @@
-import type { Pesakit } from '../client.js';
 import { withSource } from '../observability/transitions.js';
-import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+import type { TransactionRecord } from '../references/record.js';
+import type { ReferenceStore } from '../references/types.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
+import {
+  applyCollectionObservation,
+  type CollectionSettlement,
+} from '../settlement/settle-collection.js';
 import { pullReferenceOf } from './find-record.js';
-import { applyCollectionObservation, type SettlementResult } from './foundation.js';
-import { clientPuller, pullPriority } from './status-puller.js';
 
 export type CheckoutOutcome = 'paid' | 'pending' | 'failed' | 'review' | 'not_found';
 
@@ -40,7 +42,7 @@ export async function settleCheckoutReturn(
   store: ReferenceStore,
   pull: (reference: string) => Promise<CollectionTransaction>,
   externalReference: string,
-): Promise<CheckoutReturnResult & { settlement?: SettlementResult; error?: unknown }> {
+): Promise<CheckoutReturnResult & { settlement?: CollectionSettlement; error?: unknown }> {
   const record = await store.find({ field: 'externalReference', value: externalReference });
   if (!record) return { outcome: 'not_found', changed: false };
   if (outcomeOf(record) !== 'pending')
@@ -63,19 +65,15 @@ export async function settleCheckoutReturn(
   };
 }
 
-/** Verifies a checkout return without a framework (spec rule 10): pulls the status through the
- * client's puller (shared with its receivers), never trusts the query; handlers stay due. */
-export async function verifyCheckoutReturn(
-  pesakit: Pesakit,
+/** A checkout return's outcome (spec rule 10): the status pulled with `pull`, never the query;
+ * handlers stay due. */
+export async function checkoutReturnOutcome(
+  store: ReferenceStore,
+  pull: (reference: string) => Promise<CollectionTransaction>,
   query: CheckoutReturnQuery,
 ): Promise<CheckoutReturnResult> {
   const externalReference = externalReferenceOf(query);
   if (externalReference === undefined) return { outcome: 'not_found', changed: false };
-  const puller = clientPuller(pesakit);
-  const { outcome, record, changed } = await settleCheckoutReturn(
-    pesakit.store,
-    (reference) => puller.pull(reference, pullPriority.browser),
-    externalReference,
-  );
+  const { outcome, record, changed } = await settleCheckoutReturn(store, pull, externalReference);
   return { outcome, changed, ...(record && { record }) };
 }

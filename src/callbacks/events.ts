@@ -1,7 +1,7 @@
 import type { NotVisibleWarning } from '../references/account.js';
 import type { CallbackClaim } from '../references/inbox/types.js';
-import type { TransactionRecord } from '../references/types.js';
-import type { ReviewVerdict } from './foundation.js';
+import type { TransactionRecord } from '../references/record.js';
+import type { ReviewVerdict } from '../references/review.js';
 
 /** The receiver's events; none carries a credential (stored headers are redacted). */
 export interface CallbackReceiverEvents {

@@ -1,5 +1,6 @@
 import type { CallbackClaim } from '../references/inbox/types.js';
-import type { ReferenceStore, TransactionRecord } from '../references/types.js';
+import type { TransactionRecord } from '../references/record.js';
+import type { ReferenceStore } from '../references/types.js';
 
 /** By platform references, then by the `pesakit_ref` hint for a record with none yet. */
 export async function findRecord(

@@ -1,6 +1,6 @@
 import { traced } from '../observability/traced.js';
-import { callbackUnit } from '../observability/units.js';
 import type { InboxClaim } from '../references/inbox/types.js';
+import { callbackUnit } from './callback-unit.js';
 import { delayFor } from './options.js';
 import { asError, type ProcessContext, processEntry } from './process-entry.js';
 

@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { TransactionRecord } from '../references/types.js';
-import type { EffectContext, ReviewVerdict, SettlementHandler } from './foundation.js';
-import { checkReturnUrls } from './return-urls.js';
-
-/** Where the checkout return sends the browser, by outcome (303). Without them: JSON. */
-export interface ReturnUrls {
-  paid?: string;
-  pending?: string;
-  failed?: string;
-}
+import type { TransactionRecord } from '../references/record.js';
+import type { ReviewVerdict } from '../references/review.js';
+import type { EffectContext, SettlementHandler } from '../settlement/effects.js';
+import { checkReturnUrls, type ReturnUrls } from './return-urls.js';
+import { pullOptionNames } from './status-puller.js';
 
 /** The longest a Node timer can wait; a longer one fires after 1 ms (TimeoutOverflowWarning). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -108,17 +103,11 @@ const receiverOptions = z.object({
   recheckDelaysMs: delays([5000, 15_000, 60_000, 300_000]),
   /** How long a success claim may stay unconfirmed before `needs_review`. @default 1800000 (30 min) */
   claimWindowMs: positive(30 * 60_000),
-  /** The global rate limit of status pulls, per second. @default 20 */
-  pullsPerSecond: positive(20),
-  /** Status pulls in flight at once. @default 8 */
-  pullConcurrency: positive(8, { whole: true }),
   /** How often due effects left by crashed processes are run. @default 5000 */
   effectDrainIntervalMs: positive(5000, { max: MAX_TIMER_MS }),
   /** Prune finished inbox entries `keepMs` after they finished, every `everyMs`; `false`: never. */
   inboxRetention: z.union([z.literal(false), inboxRetention]).prefault({}),
-  // Forged callbacks: how long a status answer is shared, and what one source may store.
-  /** One status pull per reference per window, however many callbacks name it. @default 5000 */
-  pullWindowMs: positive(5000),
+  // Forged callbacks: what one source may store (the client's puller shares status answers).
   /**
    * What callbacks that are not a known open record's (orphans, claims at odds with their
    * record) may store: above it they answer 503 with Retry-After; `false`: no limit.
@@ -129,11 +118,28 @@ const receiverOptions = z.object({
 export type CallbackReceiverOptions = z.input<typeof receiverOptions>;
 export type InboxRetentionOptions = z.input<typeof inboxRetention>;
 export type ResolvedInboxRetention = z.output<typeof inboxRetention>;
-export type ResolvedReceiverOptions = z.output<typeof receiverOptions>;
+/** The options with their defaults, and the window of the status puller the receiver uses. */
+export type ResolvedReceiverOptions = z.output<typeof receiverOptions> & {
+  /** One status pull per reference per window: the client's `pullWindowMs`. */
+  readonly pullWindowMs: number;
+};
 
-/** The options with their defaults; a bad value is a `ConfigurationError` naming the option. */
-export function resolveOptions(options: CallbackReceiverOptions): ResolvedReceiverOptions {
+/**
+ * The options with their defaults; a bad value is a `ConfigurationError` naming the option, and
+ * so is a status pull limit: the client's one puller has them (`new Pesakit({ pullsPerSecond })`).
+ */
+export function resolveOptions(options: CallbackReceiverOptions): z.output<typeof receiverOptions> {
   checkReturnUrls(options.returnUrls);
+  for (const name of pullOptionNames) {
+    if (options !== null && typeof options === 'object' && name in options) {
+      throw new ConfigurationError(
+        name,
+        `createCallbackReceiver: ${name} is an option of the client now — pass it to ` +
+          `new Pesakit({ ${name} }): one status puller, with one rate limit, serves the ` +
+          "client's receivers and verifyCheckoutReturn.",
+      );
+    }
+  }
   const parsed = receiverOptions.safeParse(options);
   if (parsed.success) return parsed.data;
   let [issue] = parsed.error.issues;

@@ -1,17 +1,22 @@
-import type { Product } from '../core/endpoints.js';
 import { isNotFoundError } from '../errors/not-found-error.js';
 import { Ledger } from '../ledger/ledger.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { InboxEntry } from '../references/inbox/types.js';
-import type { RecordAccount, ReferenceStore, TransactionRecord } from '../references/types.js';
+import type { RecordAccount, TransactionRecord } from '../references/record.js';
+import type { ReviewVerdict } from '../references/review.js';
+import type { ReferenceStore } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
-import { settleCollection } from '../settlement/settle-collection.js';
+import type { Product } from '../schemas/product.js';
+import type { EffectRunner } from '../settlement/effects.js';
+import {
+  type CollectionSettlement as SettlementResult,
+  settleCollection,
+} from '../settlement/settle-collection.js';
 import type { BacklogGauge } from './backlog-gauge.js';
 import type { CallbackReceiverEvents } from './events.js';
 import type { ExpiringMap } from './expiring-map.js';
 import { findRecord, pullReferenceOf } from './find-record.js';
-import type { EffectRunner, ReviewVerdict, SettlementResult } from './foundation.js';
 import { delayFor, type ResolvedReceiverOptions } from './options.js';
 import type { RecordTurns } from './record-turns.js';
 import type { SourceBudget } from './source-budget.js';

@@ -1,5 +1,6 @@
 import type { SettlementHandlers } from '../settlement/effects.js';
-import type { ResolvedReceiverOptions, ReturnUrls } from './options.js';
+import type { ResolvedReceiverOptions } from './options.js';
+import type { ReturnUrls } from './return-urls.js';
 
 /** What logs show of a receiver: never handlers' code nor return URLs (they may carry tokens). */
 export interface CallbackReceiverDescription {

@@ -1,14 +1,15 @@
 import { EventEmitter } from 'eventemitter3';
-import type { Product } from '../core/endpoints.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
-import type { RecordAccount, ReferenceStore } from '../references/types.js';
+import type { RecordAccount } from '../references/record.js';
+import type { ReferenceStore } from '../references/types.js';
+import type { Product } from '../schemas/product.js';
+import { EffectRunner } from '../settlement/effects.js';
 import { BacklogGauge } from './backlog-gauge.js';
 import { receiveGet, receivePost } from './callback-intake.js';
 import { answerCheckoutReturn } from './checkout-return-handler.js';
 import type { CallbackReceiverEvents } from './events.js';
 import { ExpiringMap } from './expiring-map.js';
-import { EffectRunner } from './foundation.js';
 import { handleClaim } from './handle-claim.js';
 import { jsonResponse, type ReceivedRequest, type ReceiverResponse } from './http.js';
 import { InboxRetention } from './inbox-retention.js';
@@ -16,14 +17,14 @@ import { InboxWorker } from './inbox-worker.js';
 import {
   type CallbackReceiverOptions,
   type ResolvedReceiverOptions,
-  type ReturnUrls,
   resolveOptions,
 } from './options.js';
 import { asError, type ProcessContext } from './process-entry.js';
 import { type CallbackReceiverDescription, describeReceiver } from './receiver-description.js';
 import { RecordTurns } from './record-turns.js';
+import type { ReturnUrls } from './return-urls.js';
 import { SourceBudget } from './source-budget.js';
-import { clientPuller, type PullStatus, StatusPuller } from './status-puller.js';
+import { defaultPullLimits, type PullStatus, StatusPuller } from './status-puller.js';
 
 /** Per-call options of `receive()`: return redirects that win over the receiver's own. */
 export interface ReceiveOptions {
@@ -36,8 +37,11 @@ export interface ReceiverDependencies {
   now?: () => Date;
   /** Whether `pull` can authenticate now; when not, `start()` refuses. @default always yes */
   canPull?: () => boolean;
-  /** The client whose one status puller (window, rate limit) this receiver shares. */
-  client?: object;
+  /**
+   * The status puller (window, rate limit) this receiver shares: a `Pesakit` client's, with its
+   * `verifyCheckoutReturn`. @default its own, pulling with `pull` under the default limits
+   */
+  puller?: StatusPuller;
   /**
    * The client's account of each product: a callback naming a record of another account or
    * environment does not pull it (`not_visible`). @default every record is this client's
@@ -75,19 +79,12 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
 
   constructor(dependencies: ReceiverDependencies, options: CallbackReceiverOptions = {}) {
     super();
-    this.#options = resolveOptions(options);
+    this.#puller = dependencies.puller ?? new StatusPuller(dependencies.pull, defaultPullLimits);
+    this.#options = { ...resolveOptions(options), pullWindowMs: this.#puller.windowMs };
     this.maxBodyBytes = this.#options.maxBodyBytes;
     this.#store = dependencies.store;
     this.#now = dependencies.now ?? (() => new Date());
     this.#canPull = dependencies.canPull ?? (() => true);
-    const pulls = {
-      perSecond: this.#options.pullsPerSecond,
-      concurrency: this.#options.pullConcurrency,
-      windowMs: this.#options.pullWindowMs,
-    };
-    this.#puller = dependencies.client
-      ? clientPuller(dependencies.client, pulls)
-      : new StatusPuller(dependencies.pull, pulls);
     const { onPaid, onFailed, onSent, onNotSent, onReview } = this.#options;
     this.#effects = new EffectRunner(
       this.#store,

@@ -1,5 +1,11 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { ReturnUrls } from './options.js';
+
+/** Where the checkout return sends the browser, by outcome (303). Without them: JSON. */
+export interface ReturnUrls {
+  paid?: string;
+  pending?: string;
+  failed?: string;
+}
 
 /** Relative return URLs ('/thanks') are resolved against this placeholder, then kept relative. */
 const placeholder = 'http://relative.invalid';

@@ -13,6 +13,45 @@ export interface PullerOptions {
   windowMs: number;
 }
 
+/**
+ * The limits of a client's one status puller, shared by its receivers and `verifyCheckoutReturn`
+ * (options of `new Pesakit(...)`).
+ */
+export interface StatusPullOptions {
+  /** The rate limit of status pulls, per second: one limit for all of them. @default 20 */
+  pullsPerSecond?: number;
+  /** Status pulls in flight at once. @default 8 */
+  pullConcurrency?: number;
+  /** One status pull per reference per window, however many callbacks or returns name it. @default 5000 */
+  pullWindowMs?: number;
+}
+
+/** The names of the status pull options, which only the client takes. */
+export const pullOptionNames = ['pullsPerSecond', 'pullConcurrency', 'pullWindowMs'] as const;
+
+/** The limits of a puller nobody set any for: a receiver built without a client. */
+export const defaultPullLimits: PullerOptions = { perSecond: 20, concurrency: 8, windowMs: 5000 };
+
+/** The client's pull options with their defaults; a bad value is a `ConfigurationError` naming it. */
+export function resolvePullLimits(options: StatusPullOptions): PullerOptions {
+  const limit = (name: (typeof pullOptionNames)[number], fallback: number, whole = false) => {
+    const value = options[name];
+    if (value === undefined) return fallback;
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
+      if (!whole || Number.isInteger(value)) return value;
+    }
+    throw new ConfigurationError(
+      name,
+      `new Pesakit: ${name} must be a positive ${whole ? 'whole ' : ''}number (got ${String(value)}).`,
+    );
+  };
+  return {
+    perSecond: limit('pullsPerSecond', defaultPullLimits.perSecond),
+    concurrency: limit('pullConcurrency', defaultPullLimits.concurrency, true),
+    windowMs: limit('pullWindowMs', defaultPullLimits.windowMs),
+  };
+}
+
 /** A reference the platform does not know (an orphan's) is asked again at most once an hour. */
 export const unknownReferenceMs = 3_600_000;
 /** Who waits first for a pull slot: a browser, then a known record's callback, then the rest. */
@@ -35,6 +74,11 @@ export class StatusPuller {
       intervalCap: options.perSecond,
       interval: 1000,
     });
+  }
+
+  /** How long an answer is shared by every pull of its reference. */
+  get windowMs(): number {
+    return this.#windowMs;
   }
 
   get pulls(): number {
@@ -71,24 +115,4 @@ export class StatusPuller {
   onIdle(): Promise<void> {
     return this.#queue.onIdle();
   }
-}
-
-const clients = new WeakMap<object, { pull: PullStatus; puller?: StatusPuller }>();
-
-/** A client's raw status pull, so that its receivers and `verifyCheckoutReturn` share one puller. */
-export function registerStatusPull(client: object, pull: PullStatus): void {
-  clients.set(client, { pull });
-}
-
-/** The client's one puller: made on first use, with the options of whoever uses it first. */
-export function clientPuller(
-  client: object,
-  options: PullerOptions = { perSecond: 20, concurrency: 8, windowMs: 5000 },
-): StatusPuller {
-  const registered = clients.get(client);
-  if (!registered) {
-    throw new ConfigurationError('pesakit', 'Pass the Pesakit client (`new Pesakit(...)`) itself.');
-  }
-  registered.puller ??= new StatusPuller(registered.pull, options);
-  return registered.puller;
 }

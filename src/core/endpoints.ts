@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import * as s from '../schemas/index.js';
+import type { Product } from '../schemas/product.js';
 
-export type Product = 'collection' | 'airtime' | 'disbursement';
 export type Environment = 'sandbox' | 'production';
 
 /** `bearer`: login token; `payment-token`: checkout token in the body; `api-key`: `x-api-key`. */

@@ -1,5 +1,6 @@
 import { AuthenticationError } from '../errors/authentication-error.js';
-import type { Endpoint, Product } from './endpoints.js';
+import type { Product } from '../schemas/product.js';
+import type { Endpoint } from './endpoints.js';
 
 /** A bearer call with no token nor credentials, refused unsent as a 401 AuthenticationError. */
 export function missingCredentials(

@@ -1,12 +1,12 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
+import type { Product } from '../schemas/product.js';
 import type { Call } from './call.js';
 import {
   type Endpoint,
   type EndpointId,
   type Environment,
-  type Product,
   sandboxPrefixes,
   type UploadEndpointId,
 } from './endpoints.js';

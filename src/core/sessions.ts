@@ -1,4 +1,4 @@
-import type { Product } from './endpoints.js';
+import type { Product } from '../schemas/product.js';
 
 /** Each product's token and its one login in flight, shared by concurrent calls. */
 export class Sessions {

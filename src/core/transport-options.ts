@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { Environment, Product } from './endpoints.js';
+import type { Product } from '../schemas/product.js';
+import type { Environment } from './endpoints.js';
 
 /** The email and password of one product's account (each product has its own accounts). */
 export interface Credentials {

@@ -6,7 +6,7 @@ import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import { scrubError } from '../internal/redaction.js';
 import { requestChannel } from '../observability/channels.js';
 import { traced } from '../observability/traced.js';
-import { requestUnit } from '../observability/units.js';
+import type { Product } from '../schemas/product.js';
 import { untilAborted } from './abortable.js';
 import { sendAttempt } from './attempt.js';
 import type { Call } from './call.js';
@@ -17,7 +17,6 @@ import {
   type EndpointId,
   endpoints,
   loginEndpoints,
-  type Product,
   type ResponseOf,
   type UploadEndpointId,
 } from './endpoints.js';
@@ -26,6 +25,7 @@ import { missingCredentials } from './missing-credentials.js';
 import { endpointPath } from './paths.js';
 import type { CheckedRequest, RequestOptions } from './request-options.js';
 import { checkedCall } from './request-target.js';
+import { requestUnit } from './request-unit.js';
 import { Sessions } from './sessions.js';
 import type { TransportEvents, WarningEvent } from './transport-events.js';
 import {

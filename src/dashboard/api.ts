@@ -4,7 +4,8 @@ import { isStoreInputError } from '../errors/store-input-error.js';
 import { isTransactionNotFoundError } from '../errors/transaction-not-found-error.js';
 import { resolveReview } from '../ledger/ledger.js';
 import { transactionStatuses } from '../references/transitions.js';
-import type { ReferenceStore, TransactionStatus } from '../references/types.js';
+import type { ReferenceStore } from '../references/types.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
 
 /** How many dead effects and dead callbacks the summary lists (the oldest first). */
 const deadListed = 50;

@@ -1,8 +1,4 @@
 export { AmbiguousOutcomeError, isAmbiguousOutcomeError } from './ambiguous-outcome-error.js';
-export {
-  AnswerContradictsRequestError,
-  isAnswerContradictsRequestError,
-} from './answer-contradicts-request-error.js';
 export { ApiError, type ApiErrorDetails, isApiError } from './api-error.js';
 export { AuthenticationError, isAuthenticationError } from './authentication-error.js';
 export { BadRequestError, isBadRequestError } from './bad-request-error.js';
@@ -17,7 +13,6 @@ export { isNotFoundError, NotFoundError } from './not-found-error.js';
 export { isPermissionError, PermissionError } from './permission-error.js';
 export { isPesakitError, PesakitError } from './pesakit-error.js';
 export { isRateLimitError, parseRetryAfter, RateLimitError } from './rate-limit-error.js';
-export { isRecordNotVisibleError, RecordNotVisibleError } from './record-not-visible-error.js';
 export { isReferenceConflictError, ReferenceConflictError } from './reference-conflict-error.js';
 export { isRequestAbortedError, RequestAbortedError } from './request-aborted-error.js';
 export type { RequestInfo } from './request-info.js';

@@ -1,14 +1,10 @@
 import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
 import { publishTransition } from '../observability/transitions.js';
-import type { ResolveOptions, ReviewVerdict } from '../references/review.js';
-import type {
-  ReferenceStore,
-  References,
-  TransactionIntent,
-  TransactionRecord,
-  TransactionStatus,
-} from '../references/types.js';
+import type { References, TransactionRecord } from '../references/record.js';
+import type { ReviewVerdict } from '../references/review.js';
+import type { ReferenceStore, ResolveOptions, TransactionIntent } from '../references/types.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
 
 /** One change of a record: a status, references, or both in one commit. */
 export interface Move {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ReceivedRequest } from '../callbacks/http.js';
-import type { ReturnUrls } from '../callbacks/options.js';
+import type { ReturnUrls } from '../callbacks/return-urls.js';
 import { checkReturnUrls } from '../callbacks/return-urls.js';
 import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
 import { bodyTooLargeResponse, declaresTooLarge, sendReceiverResponse } from './node-response.js';

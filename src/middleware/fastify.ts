@@ -7,7 +7,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonResponse, type ReceivedRequest, type ReceiverResponse } from '../callbacks/http.js';
-import type { ReturnUrls } from '../callbacks/options.js';
+import type { ReturnUrls } from '../callbacks/return-urls.js';
 import { checkReturnUrls } from '../callbacks/return-urls.js';
 import { type MountableReceiver, receiveOptions } from './mountable-receiver.js';
 import { bodyTooLargeResponse } from './node-response.js';

@@ -1,5 +1,5 @@
-import type { ReturnUrls } from '../callbacks/options.js';
 import type { CallbackReceiver, ReceiveOptions } from '../callbacks/receiver.js';
+import type { ReturnUrls } from '../callbacks/return-urls.js';
 
 export type MountableReceiver = Pick<CallbackReceiver, 'receive' | 'maxBodyBytes'>;
 

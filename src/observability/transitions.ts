@@ -1,7 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { TransactionRecord, TransactionStatus } from '../references/types.js';
+import type { Product } from '../schemas/product.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
 import { transitionChannel } from './channels.js';
 import type { TransitionSource, TransitionView } from './views.js';
+
+/** What a transition view is made of: the record as committed (a `TransactionRecord`). */
+export interface MovedRecord {
+  readonly merchantReference: string;
+  readonly product: Product;
+  readonly status: TransactionStatus;
+  readonly createdAt: Date;
+}
 
 /** What caused the store writes of the work in progress. */
 const sources = new AsyncLocalStorage<TransitionSource>();
@@ -17,7 +26,7 @@ export function withSource<R>(source: TransitionSource, work: () => R): R {
  * not cause (the application writing to the store itself) is not published.
  */
 export function publishTransition(
-  record: TransactionRecord,
+  record: MovedRecord,
   from: TransactionStatus,
   given?: TransitionSource,
 ): void {

@@ -1,5 +1,5 @@
-import type { Product } from '../core/endpoints.js';
-import type { TransactionStatus } from '../references/types.js';
+import type { Product } from '../schemas/product.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
 
 // The channels' views (a public contract): frozen, built only while someone subscribes, never a
 // credential, a body, an error object (it may hold the platform's answer) or a full MSISDN.

@@ -1,5 +1,6 @@
-import { type Endpoint, type EndpointId, endpoints, type Product } from '../core/endpoints.js';
+import { type Endpoint, type EndpointId, endpoints } from '../core/endpoints.js';
 import { airtimeBulkPaymentEndpoint } from '../resources/bulk/bulkpayment-endpoint.js';
+import type { Product } from '../schemas/product.js';
 import { buildOperation } from './operation.js';
 import { pathTemplate } from './path-template.js';
 import { SchemaComponents, toOpenApiSchema } from './schema-components.js';

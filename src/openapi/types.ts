@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Product } from '../core/endpoints.js';
+import type { Product } from '../schemas/product.js';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as zod emits it. */
 export type JsonSchema = z.core.JSONSchema.BaseSchema;

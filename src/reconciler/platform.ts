@@ -1,8 +1,8 @@
-import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import type { AirtimeUserResponse } from '../schemas/airtime.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import type { DisbursementHistoryRow } from '../schemas/disbursement.js';
+import type { Product } from '../schemas/product.js';
 import type { LeaseMargin } from './lease-margin.js';
 import type { RateGate } from './rate-gate.js';
 

@@ -1,15 +1,14 @@
 import { EventEmitter } from 'eventemitter3';
-import type { Product } from '../core/endpoints.js';
 import type { Transport } from '../core/transport.js';
 import { PesakitError } from '../errors/pesakit-error.js';
 import { inspectAs } from '../internal/inspect-as.js';
 import { Ledger } from '../ledger/ledger.js';
 import { traced } from '../observability/traced.js';
-import { reconcileUnit } from '../observability/units.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { ReferenceStore } from '../references/index.js';
+import type { RecordAccount } from '../references/record.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
-import type { RecordAccount } from '../references/types.js';
+import type { Product } from '../schemas/product.js';
 import { EffectRunner } from '../settlement/effects.js';
 import type { CheckContext, CheckOutcome } from './check-context.js';
 import { decide } from './decide.js';
@@ -25,6 +24,7 @@ import {
 import { type PassRun, startPass } from './pass-context.js';
 import { type Platform, transportPlatform } from './platform.js';
 import { RateGate } from './rate-gate.js';
+import { reconcileUnit } from './reconcile-unit.js';
 import { firstDueAt, nextCheckAt } from './schedule.js';
 import { type ReconcilerSnapshot, reconcilerSnapshot } from './snapshot.js';
 import { countUnhandledEffects } from './unhandled-effects.js';

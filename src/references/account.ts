@@ -1,6 +1,7 @@
-import type { Environment, Product } from '../core/endpoints.js';
+import type { Environment } from '../core/endpoints.js';
 import type { Credentials } from '../core/transport-options.js';
-import type { RecordAccount, TransactionRecord } from './types.js';
+import type { Product } from '../schemas/product.js';
+import type { RecordAccount, TransactionRecord } from './record.js';
 
 /** The account a client with `credentials` uses for one product in `environment`. */
 export function accountOf(

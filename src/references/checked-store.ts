@@ -1,11 +1,6 @@
 import { guardStoreErrors } from '../errors/store-error.js';
-import type {
-  ClaimEffectsOptions,
-  EffectClaim,
-  EffectKind,
-  EffectStatus,
-  FailEffectOptions,
-} from './effects.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
+import type { ClaimEffectsOptions, EffectClaim, EffectKind, FailEffectOptions } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
 import { notDead } from './input-rules/common.js';
 import {
@@ -38,7 +33,7 @@ import {
   operationsReportOf,
   parseOperationsReport,
 } from './operations-report.js';
-import type { ResolveOptions } from './review.js';
+import type { EffectStatus, ReferenceField, References, TransactionRecord } from './record.js';
 import {
   type ParsedLeaseDue,
   type ParsedRelease,
@@ -48,13 +43,10 @@ import {
 import type { LeaseDueOptions, LeasedRecord, ReleaseLeaseOptions } from './schedule/types.js';
 import type {
   ListOpenOptions,
-  ReferenceField,
   ReferenceStore,
-  References,
+  ResolveOptions,
   StoreSummary,
   TransactionIntent,
-  TransactionRecord,
-  TransactionStatus,
   TransitionDetails,
 } from './types.js';
 import { parseWalletBalance, type WalletFloatState } from './wallet-float.js';

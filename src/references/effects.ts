@@ -1,21 +1,5 @@
-import type { Product } from '../core/endpoints.js';
-import type { TransactionRecord } from './types.js';
-
-/**
- * The handler's run for a final transition, an outbox entry made `due` in the same write, so a
- * process dying before the run leaves it for another. `dead` waits for a person.
- */
-export type EffectStatus = 'none' | 'due' | 'running' | 'done' | 'dead';
-
-export const effectStatuses: readonly EffectStatus[] = ['none', 'due', 'running', 'done', 'dead'];
-
-export interface EffectState {
-  status: EffectStatus;
-  attempts: number;
-  dueAt: Date | null;
-  lastError: string | null;
-  completedAt: Date | null;
-}
+import type { Product } from '../schemas/product.js';
+import type { EffectStatus, TransactionRecord } from './record.js';
 
 /** A claimed effect: run the handler, then `completeEffect` or `failEffect` with the token. */
 export interface EffectClaim {

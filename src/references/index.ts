@@ -1,4 +1,13 @@
+export type { TransactionStatus } from '../schemas/transaction-status.js';
 export { MemoryReferenceStore, type MemoryReferenceStoreOptions } from './memory-store.js';
+export type {
+  Flow,
+  PlatformReferenceField,
+  RecordAccount,
+  ReferenceField,
+  References,
+  TransactionRecord,
+} from './record.js';
 export {
   allowedTransitions,
   canTransition,
@@ -7,16 +16,9 @@ export {
   transactionStatuses,
 } from './transitions.js';
 export type {
-  Flow,
   ListOpenOptions,
-  PlatformReferenceField,
-  RecordAccount,
-  ReferenceField,
   ReferenceStore,
-  References,
   TransactionIntent,
-  TransactionRecord,
   TransactionRecords,
-  TransactionStatus,
   TransitionDetails,
 } from './types.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
-import { type EffectClaim, type EffectKind, type EffectStatus, isOfKind } from './effects.js';
+import { type EffectClaim, type EffectKind, isOfKind } from './effects.js';
 import type { ParsedClaim } from './input-rules.js';
 import { byEffectDue } from './reconciliation-order.js';
+import type { EffectStatus, TransactionRecord } from './record.js';
 import { copyRecord } from './record-copy.js';
-import type { TransactionRecord } from './types.js';
 
 /** The memory store's effect outbox; leases beside the records: one not in the map is none. */
 export class MemoryEffects {

@@ -12,6 +12,7 @@ import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from './input-
 import { MemoryEffects } from './memory-effects.js';
 import type { FinalRow } from './operations-report.js';
 import { byCreation, compareForReconciliation } from './reconciliation-order.js';
+import type { ReferenceField, References, TransactionRecord } from './record.js';
 import {
   newReferences,
   noEffect,
@@ -26,7 +27,7 @@ import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
 import type { LeasedRecord } from './schedule/types.js';
 import { providerOf, summarizeRecords } from './summary.js';
-import type { ReferenceField, References, StoreSummary, TransactionRecord } from './types.js';
+import type { StoreSummary } from './types.js';
 import { floatShort, reservationEnd, type WalletFloatState } from './wallet-float.js';
 
 export interface MemoryReferenceStoreOptions {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateSchema, limitSchema, parse } from './input-rules/common.js';
-import type { TransactionRecord } from './types.js';
+import type { TransactionRecord } from './record.js';
 
 export interface OperationsReportOptions {
   /** The end of the window. @default now */

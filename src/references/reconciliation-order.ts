@@ -1,4 +1,4 @@
-import type { TransactionRecord } from './types.js';
+import type { TransactionRecord } from './record.js';
 
 /** Ties broken by merchant reference, so every store returns the same order. */
 function byReference(a: TransactionRecord, b: TransactionRecord): number {

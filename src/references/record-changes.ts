@@ -1,10 +1,15 @@
 import { InvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { ReferenceConflictError } from '../errors/reference-conflict-error.js';
 import type { ParsedResolve } from './checked-store.js';
-import { type EffectState, effectKindOf } from './effects.js';
+import { effectKindOf } from './effects.js';
 import type { ParsedTransition } from './input-rules.js';
+import type {
+  EffectState,
+  PlatformReferenceField,
+  References,
+  TransactionRecord,
+} from './record.js';
 import { canTransition, isFinalStatus } from './transitions.js';
-import type { PlatformReferenceField, References, TransactionRecord } from './types.js';
 
 // How a record changes, decided once for every store: they differ only in how they read and write.
 

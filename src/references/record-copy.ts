@@ -1,4 +1,4 @@
-import type { TransactionRecord } from './types.js';
+import type { TransactionRecord } from './record.js';
 
 /** The memory store hands out copies, so a returned record never changes the store. */
 export function copyRecord(record: TransactionRecord): TransactionRecord {

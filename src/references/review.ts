@@ -1,5 +1,4 @@
 import { sameAmount } from '../schemas/amount.js';
-import type { TransactionRecord } from './types.js';
 
 /** Why automation handed a transaction to a person (only `store.resolve()` moves it on). */
 export const reviewReasons = [
@@ -71,22 +70,4 @@ export interface Resolution {
   note: string;
   by: string | null;
   at: Date;
-}
-
-export interface ResolveOptions {
-  /** Why: kept with the record for the audit trail. */
-  note: string;
-  by?: string;
-  /** @default now */
-  at?: Date;
-}
-
-export interface ReviewQueue {
-  /** From `needs_review` only (else `InvalidTransitionError`); makes the effect due again. */
-  resolve(
-    merchantReference: string,
-    outcome: 'success' | 'failed',
-    options: ResolveOptions,
-  ): Promise<TransactionRecord>;
-  listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
 }

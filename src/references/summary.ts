@@ -1,7 +1,9 @@
-import type { Product } from '../core/endpoints.js';
+import type { Product } from '../schemas/product.js';
 import { resolveProvider } from '../schemas/provider.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
+import type { TransactionRecord } from './record.js';
 import { openStatuses } from './transitions.js';
-import type { StoreSummary, TransactionRecord, TransactionStatus } from './types.js';
+import type { StoreSummary } from './types.js';
 
 /** The operator a record's MSISDN belongs to, stored with the intent; null without one. */
 export function providerOf(msisdn: string | undefined): string | null {

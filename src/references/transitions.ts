@@ -1,4 +1,4 @@
-import type { TransactionStatus } from './types.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
 
 /**
  * Status only moves forward. `pending` never becomes `unknown`: an acknowledged transaction can

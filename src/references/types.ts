@@ -1,103 +1,18 @@
-import type { Environment, Product } from '../core/endpoints.js';
-import type { EffectOutbox, EffectState } from './effects.js';
+import type { Product } from '../schemas/product.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
+import type { EffectOutbox } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { OperationsReport, OperationsReportOptions } from './operations-report.js';
-import type { Resolution, ReviewQueue, ReviewVerdict } from './review.js';
+import type {
+  Flow,
+  RecordAccount,
+  ReferenceField,
+  References,
+  TransactionRecord,
+} from './record.js';
+import type { ReviewVerdict } from './review.js';
 import type { SchedulingStore } from './schedule/types.js';
 import type { WalletFloat, WalletReservation } from './wallet-float.js';
-
-/**
- * `initiating` (stored, being sent), `pending` (accepted, outcome not known), `unknown` (no
- * answer came back: only the reconciler resolves it, never treated as failed), `needs_review`
- * (only `store.resolve()` leaves it), `success` and `failed` (final).
- */
-/**
- * The platform account a record was sent with, for `record.product`. The platform shows a
- * transaction only to the account that made it (a 404 to any other, and no row in another
- * account's payout history), and a sandbox and production are two platforms: a record of
- * another account or environment cannot be pulled, only misread as "not there yet".
- */
-export interface RecordAccount {
-  /** `sandbox` or `production`: the client's `environment`. */
-  readonly environment: Environment;
-  /**
-   * The email the product's credentials log in with, lower-cased; `null` when the request
-   * carried no login (a token set with `setToken`, or a route that takes none: secure checkout,
-   * pay_mobile), so that any account of the environment may pull it. Never a secret.
-   */
-  readonly login: string | null;
-}
-
-export type TransactionStatus =
-  | 'initiating'
-  | 'pending'
-  | 'unknown'
-  | 'needs_review'
-  | 'success'
-  | 'failed';
-
-/** Which of the platform's operations started the transaction. */
-export type Flow =
-  | 'mno'
-  | 'bank'
-  | 'secure'
-  | 'pay_mobile'
-  | 'checkout_mno'
-  | 'airtime_purchase'
-  | 'airtime_recharge'
-  | 'disbursement';
-
-/** The platform's references for one transaction, each kind kept apart (spec general rule 9). */
-export interface References {
-  controlNumber?: string;
-  paymentReference?: string;
-  externalReference?: string;
-  txnid?: string;
-  refid?: string;
-}
-
-export type PlatformReferenceField = keyof References;
-
-export type ReferenceField = 'merchantReference' | PlatformReferenceField;
-
-/** One transaction as the store remembers it. Records returned by a store are copies. */
-export interface TransactionRecord {
-  merchantReference: string;
-  product: Product;
-  flow: Flow;
-  /** TZS, at most two decimals; stored exactly (whole cents). */
-  amount: number;
-  msisdn: string | null;
-  /** The mobile operator (from the MSISDN, e.g. `vodacom`) or a callback's provider name. */
-  provider: string | null;
-  status: TransactionStatus;
-  statusReason: string | null;
-  controlNumber: string | null;
-  paymentReference: string | null;
-  externalReference: string | null;
-  txnid: string | null;
-  refid: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  /** When the record left `initiating`. */
-  attemptedAt: Date | null;
-  /** When the record became `success` or `failed` (by an answer, a pull or a person). */
-  finalAt: Date | null;
-  lastCheckedAt: Date | null;
-  checkCount: number;
-  lastPayload: unknown;
-  metadata: Record<string, string>;
-  /**
-   * The account and environment the record was sent with; a reconciler, receiver or status
-   * call of another one does not pull it (`not_visible`). `null`: written before records knew
-   * their account, treated as every client's.
-   */
-  account: RecordAccount | null;
-  /** Why the record went to `needs_review` (kept after it is resolved). */
-  review: ReviewVerdict | null;
-  resolution: Resolution | null;
-  effect: EffectState;
-}
 
 /** A committed move: the record after it, whether the status changed, and the status it left. */
 export interface StatusMove {
@@ -151,6 +66,24 @@ export interface ListOpenOptions {
   limit?: number;
   /** Oldest created first (what a person reads), not the reconciler's order. @default false */
   oldestFirst?: boolean;
+}
+
+export interface ResolveOptions {
+  /** Why: kept with the record for the audit trail. */
+  note: string;
+  by?: string;
+  /** @default now */
+  at?: Date;
+}
+
+export interface ReviewQueue {
+  /** From `needs_review` only (else `InvalidTransitionError`); makes the effect due again. */
+  resolve(
+    merchantReference: string,
+    outcome: 'success' | 'failed',
+    options: ResolveOptions,
+  ): Promise<TransactionRecord>;
+  listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
 }
 
 /** The records: the write-ahead intent, references, status moves and lookups. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { BulkInsufficientFundsError } from '../errors/bulk-insufficient-funds-error.js';
 import { centsToAmount } from '../schemas/amount.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
 import { parse, withoutNul } from './input-rules/common.js';
-import type { TransactionStatus } from './types.js';
 
 /**
  * Float held for one payout, from the write of its intent until its record is final, so that

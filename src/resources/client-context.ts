@@ -1,8 +1,8 @@
-import type { Product } from '../core/endpoints.js';
 import type { Credentials, Transport } from '../core/transport.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { ReferenceStore } from '../references/index.js';
-import type { RecordAccount } from '../references/types.js';
+import type { RecordAccount } from '../references/record.js';
+import type { Product } from '../schemas/product.js';
 
 /** What every resource needs from the client: the wire, the memory, and a reference maker. */
 export interface ClientContext {

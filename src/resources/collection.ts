@@ -1,6 +1,5 @@
 import type { ResponseOf } from '../core/endpoints.js';
 import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
-import { RecordNotVisibleError } from '../errors/record-not-visible-error.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { LoginRequest } from '../schemas/account.js';
@@ -18,6 +17,7 @@ import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
+import { RecordNotVisibleError } from './record-not-visible-error.js';
 
 const pending = () => ({ status: 'pending' as const });
 

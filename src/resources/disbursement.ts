@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { ResponseOf } from '../core/endpoints.js';
 import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
-import { RecordNotVisibleError } from '../errors/record-not-visible-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
 import { resolveOptions } from '../reconciler/options.js';
@@ -10,6 +9,7 @@ import { checkDisbursement } from '../reconciler/strategies/disbursement.js';
 import { nameEcho } from '../reconciler/strategies/payout-rows.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { TransactionRecord } from '../references/index.js';
+import type { WalletReservation } from '../references/wallet-float.js';
 import type { LoginRequest, RegisterRequest } from '../schemas/account.js';
 import type { DisbursementHistoryRow, DisbursementRequest } from '../schemas/disbursement.js';
 import { fieldErrorsFrom } from '../schemas/error-body.js';
@@ -26,6 +26,7 @@ import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';
 import { type MoneyMovementOptions, moveMoney, type WithMerchantReference } from './move-money.js';
 import { PagePromise } from './pagination.js';
+import { RecordNotVisibleError } from './record-not-visible-error.js';
 import { reasonFromPlatform } from './stored-reason.js';
 
 const payoutMsisdnSchema = z.object({ msisdn: payableMsisdnSchema });
@@ -72,6 +73,12 @@ export class Disbursement {
   pay(
     request: DisbursementRequest,
     options?: MoneyMovementOptions,
+  ): Promise<WithMerchantReference<ResponseOf<'disbursementPay'>>>;
+  // Not in the public signature: a bulk row (`bulkPay`) holds its share of the float.
+  pay(
+    request: DisbursementRequest,
+    options?: MoneyMovementOptions,
+    reservation?: WalletReservation,
   ): Promise<WithMerchantReference<ResponseOf<'disbursementPay'>>> {
     // The wire schema takes any string: the SDK refuses a bad number before storing anything.
     const checked = payoutMsisdnSchema.safeParse({ msisdn: request?.msisdn });
@@ -115,6 +122,7 @@ export class Disbursement {
             r.payment?.status === 'pending' ? undefined : r.payment?.status,
           ],
         }),
+        reservation,
       },
       options,
     );

@@ -1,6 +1,7 @@
-import { loginEndpoints, type Product, type ResponseOf } from '../core/endpoints.js';
+import { loginEndpoints, type ResponseOf } from '../core/endpoints.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { LoginRequest } from '../schemas/account.js';
+import type { Product } from '../schemas/product.js';
 import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 

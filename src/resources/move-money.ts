@@ -6,11 +6,11 @@ import {
 } from '../core/last-response.js';
 import type { RequestOptions } from '../core/transport.js';
 import { AmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
-import { AnswerContradictsRequestError } from '../errors/answer-contradicts-request-error.js';
 import { RequestAbortedError } from '../errors/request-aborted-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { Flow, References, TransactionRecord } from '../references/index.js';
 import type { WalletReservation } from '../references/wallet-float.js';
+import { AnswerContradictsRequestError } from './answer-contradicts-request-error.js';
 import { withMerchantReferenceInCallbackUrl } from './callback-url.js';
 import type { ClientContext } from './client-context.js';
 import { merchantReferenceProblem } from './merchant-reference.js';
@@ -56,6 +56,8 @@ interface Movement<K extends EndpointId> {
   outcome: (response: ResponseOf<K>) => Outcome;
   /** The fields the answer echoes, `[asked, answered]`: any difference goes to a person. */
   echoes?: (body: RequestOf<K>, response: ResponseOf<K>) => Record<string, [unknown, unknown]>;
+  /** A bulk payout row's float, held in the intent's own write. */
+  reservation?: WalletReservation | undefined;
 }
 
 /**
@@ -101,8 +103,7 @@ export async function moveMoney<K extends EndpointId>(
 
   const { amount, msisdn, metadata: kept } = movement.intent(movement.body);
   const metadata = kept || options.metadata ? { ...kept, ...options.metadata } : undefined;
-  // A bulk payout's float, held in the intent's own write (not a public option).
-  const { reservation } = options as { reservation?: WalletReservation };
+  const { reservation } = movement;
   // Only a bearer route ties the transaction to the login: the others are any account's.
   const account = context.account(endpoint.product);
   await context.ledger.open({

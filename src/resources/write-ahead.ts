@@ -6,13 +6,14 @@ import { isRequestAbortedError } from '../errors/request-aborted-error.js';
 import { isResponseValidationError } from '../errors/response-validation-error.js';
 import { isServerError } from '../errors/server-error.js';
 import type { Ledger } from '../ledger/ledger.js';
+import type { References, TransactionRecord } from '../references/record.js';
 import {
   type Contradiction,
   contradictions,
   contradictionVerdict,
   type ReviewVerdict,
 } from '../references/review.js';
-import type { References, TransactionRecord, TransactionStatus } from '../references/types.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
 import { reasonFromPlatform } from './stored-reason.js';
 
 // The steps every money request shares, single or bulk: the intent is stored before the request

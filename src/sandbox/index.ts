@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Product } from '../core/endpoints.js';
+import type { Product } from '../schemas/product.js';
 import { SandboxContext, type StateSnapshot } from './context.js';
 import type { DeliveryRecord } from './delivery/dispatcher.js';
 import type { FaultSettings } from './delivery/faults.js';

@@ -1,4 +1,4 @@
-import type { Product } from '../core/endpoints.js';
+import type { Product } from '../schemas/product.js';
 import { type Cents, MAX_WALLET_BALANCE_CENTS, toShillings } from './money.js';
 
 /** One movement of a wallet. Debits are negative. The entries of a wallet sum to its balance. */

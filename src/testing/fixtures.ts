@@ -1,10 +1,7 @@
 import type { InboxAppend } from '../references/inbox/types.js';
 import type { ReviewVerdict } from '../references/review.js';
-import type {
-  TransactionIntent,
-  TransactionStatus,
-  TransitionDetails,
-} from '../references/types.js';
+import type { TransactionIntent, TransitionDetails } from '../references/types.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
 import type { StoreCalls } from './store-calls.js';
 
 /** A mobile collection of 5,000 TZS from a Vodacom number, unless `extra` says otherwise. */

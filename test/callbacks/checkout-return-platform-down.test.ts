@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { verifyCheckoutReturn } from '../../src/callbacks/checkout-return.js';
+import { verifyCheckoutReturn } from '../../src/client.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { closedAfterEach, sandboxClient } from '../helpers/sandbox-lifetime.js';

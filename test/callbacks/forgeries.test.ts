@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import { entriesPerRecordPerHour } from '../../src/callbacks/record-turns.js';
+import { defaultPullLimits, StatusPuller } from '../../src/callbacks/status-puller.js';
 import { NotFoundError } from '../../src/errors/not-found-error.js';
 import type { ReferenceStore } from '../../src/references/types.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
@@ -31,12 +32,17 @@ const notFound = () =>
 async function open(
   pull: (reference: string) => Promise<never> | Promise<unknown>,
   options: ConstructorParameters<typeof CallbackReceiver>[1] = { concurrency: 1 },
+  pullWindowMs = defaultPullLimits.windowMs,
 ) {
   const store = await SqliteReferenceStore.open(':memory:');
   const reviews: Array<string | null> = [];
   const paid: Array<{ merchantReference: string; reviewsBefore: number }> = [];
   const receiver = new CallbackReceiver(
-    { store, pull: pull as never },
+    {
+      store,
+      pull: pull as never,
+      puller: new StatusPuller(pull as never, { ...defaultPullLimits, windowMs: pullWindowMs }),
+    },
     {
       ...options,
       pollIntervalMs: 10,
@@ -125,8 +131,9 @@ describe('forged callbacks', () => {
         pullsToTheGenuine = pulls;
         return collectionTransaction();
       },
+      {},
       // One window for the whole test, so that "once a window" is "once".
-      { pullWindowMs: 60_000 },
+      60_000,
     );
     await store.createIntent({
       merchantReference: 'order-lost',
@@ -170,7 +177,8 @@ describe('forged callbacks', () => {
         if (pulls === 1) throw new Error('platform unreachable');
         throw notFound();
       },
-      { pullWindowMs: 60_000 },
+      {},
+      60_000,
     );
     await shop.store.createIntent({
       merchantReference: 'order-lost',

@@ -24,10 +24,10 @@ describe('a callback naming a record of another account', () => {
   it('is not pulled: a warning names both accounts, the entry ends not_visible, the record stays pending', async () => {
     const store = await SqliteReferenceStore.open(':memory:');
     // The receiver runs with another shop's collection account on the store shop A writes.
-    const shopB = harness.client({ store, credentials: { collection: other } });
+    const shopB = harness.client({ store, credentials: { collection: other }, pullWindowMs: 1 });
     const sent: string[] = [];
     shopB.on('request', (event) => sent.push(event.path));
-    const receiver = shopB.createCallbackReceiver({ pollIntervalMs: 50, pullWindowMs: 1 });
+    const receiver = shopB.createCallbackReceiver({ pollIntervalMs: 50 });
     const warnings: CallbackReceiverEvents['warning'][0][] = [];
     const paid: string[] = [];
     receiver.on('warning', (warning) => warnings.push(warning));

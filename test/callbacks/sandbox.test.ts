@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { verifyCheckoutReturn } from '../../src/callbacks/checkout-return.js';
 import type { CallbackReceiverOptions } from '../../src/callbacks/options.js';
 import type { CallbackReceiver } from '../../src/callbacks/receiver.js';
-import type { Pesakit } from '../../src/client.js';
-import type { TransactionRecord } from '../../src/references/types.js';
+import { type Pesakit, verifyCheckoutReturn } from '../../src/client.js';
+import type { TransactionRecord } from '../../src/references/record.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { engineCallback, merchantCallback } from './payloads.js';
@@ -42,9 +41,12 @@ afterEach(async () => {
   }
 });
 
-async function openShop(options: CallbackReceiverOptions = {}): Promise<Shop> {
+async function openShop(
+  options: CallbackReceiverOptions = {},
+  { pullWindowMs = 1 }: { pullWindowMs?: number } = {},
+): Promise<Shop> {
   const store = await SqliteReferenceStore.open(':memory:');
-  const pesakit = harness.client({ store });
+  const pesakit = harness.client({ store, pullWindowMs });
   const shop: Shop = { pesakit, paid: [], failed: [], reviews: [], events: [] } as unknown as Shop;
   shop.receiver = pesakit.createCallbackReceiver({
     onPaid: (record) => {
@@ -58,7 +60,6 @@ async function openShop(options: CallbackReceiverOptions = {}): Promise<Shop> {
     },
     pollIntervalMs: 50,
     recheckDelaysMs: [100],
-    pullWindowMs: 1,
     effectDrainIntervalMs: 200,
     ...options,
   });
@@ -381,7 +382,7 @@ describe('checkout return: never trusts the query string', () => {
   });
 
   it('verifyCheckoutReturn: many browser returns share one status pull with the receiver', async () => {
-    const shop = await openShop({ pullWindowMs: 60_000 });
+    const shop = await openShop({}, { pullWindowMs: 60_000 });
     const created = await checkout(shop, 'cart-hits');
     const query = { external_reference: created.external_reference };
     await Promise.all(Array.from({ length: 20 }, () => verifyCheckoutReturn(shop.pesakit, query)));

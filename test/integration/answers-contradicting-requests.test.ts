@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Pesakit } from '../../src/client.js';
+import { MemoryReferenceStore, type TransactionRecord } from '../../src/references/index.js';
 import {
   type AnswerContradictsRequestError,
   isAnswerContradictsRequestError,
-} from '../../src/errors/index.js';
-import { MemoryReferenceStore, type TransactionRecord } from '../../src/references/index.js';
+} from '../../src/resources/answer-contradicts-request-error.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { fund } from '../reconciler/helpers.js';
 

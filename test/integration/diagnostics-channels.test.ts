@@ -71,8 +71,11 @@ let listening: ReturnType<typeof listen> | undefined;
 
 beforeAll(async () => {
   harness = await startHarness();
-  pesakit = harness.client({ store: await SqliteReferenceStore.open(':memory:') });
-  receiver = pesakit.createCallbackReceiver({ pollIntervalMs: 50, pullWindowMs: 1 });
+  pesakit = harness.client({
+    store: await SqliteReferenceStore.open(':memory:'),
+    pullWindowMs: 1,
+  });
+  receiver = pesakit.createCallbackReceiver({ pollIntervalMs: 50 });
   server = await serveReceiver(receiver);
   receiver.start();
 });

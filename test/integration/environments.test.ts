@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pesakit } from '../../src/client.js';
-import { endpoints, type Product, sandboxPrefixes } from '../../src/core/endpoints.js';
+import { endpoints, sandboxPrefixes } from '../../src/core/endpoints.js';
+import type { Product } from '../../src/schemas/product.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 

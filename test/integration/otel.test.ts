@@ -49,8 +49,11 @@ let instrumentation: PesakitInstrumentation;
 
 beforeAll(async () => {
   harness = await startHarness();
-  pesakit = harness.client({ store: await SqliteReferenceStore.open(':memory:') });
-  receiver = pesakit.createCallbackReceiver({ pollIntervalMs: 50, pullWindowMs: 1 });
+  pesakit = harness.client({
+    store: await SqliteReferenceStore.open(':memory:'),
+    pullWindowMs: 1,
+  });
+  receiver = pesakit.createCallbackReceiver({ pollIntervalMs: 50 });
   server = await serveReceiver(receiver);
   receiver.start();
   // A second call replaces the first: nothing below is counted twice.

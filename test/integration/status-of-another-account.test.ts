@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRecordNotVisibleError, type RecordNotVisibleError } from '../../src/errors/index.js';
 import { MemoryReferenceStore } from '../../src/references/index.js';
+import {
+  isRecordNotVisibleError,
+  type RecordNotVisibleError,
+} from '../../src/resources/record-not-visible-error.js';
 import { failure } from '../helpers/failure.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { fund, lostAnswer } from '../reconciler/helpers.js';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
-import type { ReturnUrls } from '../../src/callbacks/options.js';
+import type { ReturnUrls } from '../../src/callbacks/return-urls.js';
 import { pesakitExpress } from '../../src/express.js';
 import { pesakitFastify } from '../../src/fastify.js';
 import type { MountableReceiver } from '../../src/middleware/mountable-receiver.js';

@@ -126,14 +126,14 @@ beforeAll(async () => {
     credentials: accounts,
     store,
     timeoutMs: 10_000,
+    // The sandbox delivers a few hundred callbacks within seconds; the default rate limit of
+    // status pulls (20/s) is for production, where a forged flood must not become one.
+    pullsPerSecond: 1_000,
   });
 
   // The shop: a Fastify app with pesakit's receiver mounted, on the reconciler's store.
   receiver = shop.createCallbackReceiver({
     ...handlers,
-    // The sandbox delivers a few hundred callbacks within seconds; the default rate limit of
-    // status pulls (20/s) is for production, where a forged flood must not become one.
-    pullsPerSecond: 1_000,
     concurrency: 8,
     pollIntervalMs: 50,
     effectDrainIntervalMs: 200,

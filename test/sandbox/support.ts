@@ -1,5 +1,5 @@
-import type { Product } from '../../src/core/endpoints.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import type { Product } from '../../src/schemas/product.js';
 
 /** What a sandbox route answered. */
 export interface Answer {

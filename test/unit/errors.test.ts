@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { BulkInsufficientFundsError } from '../../src/errors/bulk-insufficient-funds-error.js';
 import {
   AmbiguousOutcomeError,
-  AnswerContradictsRequestError,
   ApiError,
   AuthenticationError,
   BadRequestError,
@@ -35,7 +34,6 @@ import {
   PesakitError,
   parseRetryAfter,
   RateLimitError,
-  RecordNotVisibleError,
   ReferenceConflictError,
   RequestAbortedError,
   RequestValidationError,
@@ -47,11 +45,13 @@ import {
   TransactionNotFoundError,
   ValidationError,
 } from '../../src/errors/index.js';
+import type { TransactionRecord } from '../../src/references/record.js';
 import { LeaseLostError } from '../../src/references/schedule/lease-lost-error.js';
-import type { TransactionRecord } from '../../src/references/types.js';
+import { AnswerContradictsRequestError } from '../../src/resources/answer-contradicts-request-error.js';
 import { BatchAlreadyRunError } from '../../src/resources/bulk/batch-already-run-error.js';
 import { BatchMismatchError } from '../../src/resources/bulk/batch-mismatch-error.js';
 import { BulkValidationError } from '../../src/resources/bulk/bulk-validation-error.js';
+import { RecordNotVisibleError } from '../../src/resources/record-not-visible-error.js';
 import { SpreadsheetError } from '../../src/spreadsheets/spreadsheet-error.js';
 
 const request = { method: 'POST', path: '/api/sandbox/disbursement/payment' };

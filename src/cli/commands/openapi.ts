@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
-import type { Environment, Product } from '../../core/endpoints.js';
+import type { Environment } from '../../core/endpoints.js';
 import { buildOpenApiDocument } from '../../openapi/index.js';
+import type { Product } from '../../schemas/product.js';
 import { packageVersion } from '../version.js';
 
 const products: readonly Product[] = ['collection', 'airtime', 'disbursement'];

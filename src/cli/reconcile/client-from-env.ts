@@ -1,7 +1,8 @@
 import { Pesakit } from '../../client.js';
-import type { Environment, Product } from '../../core/endpoints.js';
+import type { Environment } from '../../core/endpoints.js';
 import type { Credentials } from '../../core/transport-options.js';
 import { isConfigurationError } from '../../errors/index.js';
+import type { Product } from '../../schemas/product.js';
 import { UsageError } from './usage-error.js';
 
 const products = ['collection', 'airtime', 'disbursement'] as const;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import { guardStoreErrors } from '../../errors/store-error.js';
-import { type InboxTable, inboxTable, toInboxEntry } from '../sql/inbox-table.js';
+import { inboxTable, toInboxEntry } from '../sql/inbox-table.js';
+import type { InboxTable } from '../sql/table.js';
 import { type SqlDialectName, type StoreDatabase, toInstant } from '../sql/table.js';
 import * as rules from './input-rules.js';
 import type {

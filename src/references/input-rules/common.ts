@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
 import { withoutControlCharacters } from '../../schemas/control-characters.js';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
 import { transactionStatuses } from '../transitions.js';
-import type { TransactionStatus } from '../types.js';
 
 // References are compared byte for byte: spaces around or control characters (a tab too) would
 // make two spellings of one reference, so they are refused rather than trimmed.

@@ -6,7 +6,8 @@ import {
   withoutControlCharacters,
 } from '../../schemas/control-characters.js';
 import { msisdnSchema } from '../../schemas/msisdn.js';
-import type { Flow, TransactionIntent } from '../types.js';
+import type { Flow } from '../record.js';
+import type { TransactionIntent } from '../types.js';
 import { type ParsedReservation, reservationSchema } from '../wallet-float.js';
 import { parse, referenceSchema } from './common.js';
 

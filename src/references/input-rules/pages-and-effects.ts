@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import type {
-  ClaimEffectsOptions,
-  EffectKind,
-  EffectStatus,
-  FailEffectOptions,
-} from '../effects.js';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
+import type { ClaimEffectsOptions, EffectKind, FailEffectOptions } from '../effects.js';
 import { effectKindNames } from '../effects.js';
+import type { EffectStatus } from '../record.js';
 import { openStatuses } from '../transitions.js';
-import type { ListOpenOptions, TransactionStatus } from '../types.js';
+import type { ListOpenOptions } from '../types.js';
 import {
   dateSchema,
   limitSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import type { ReferenceField, References } from '../types.js';
+import type { ReferenceField, References } from '../record.js';
 import { parse, referenceSchema } from './common.js';
 
 const referencesSchema = z.strictObject(

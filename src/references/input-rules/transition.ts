@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
-import { type ResolveOptions, type ReviewVerdict, reviewReasons } from '../review.js';
-import type { References, TransactionStatus, TransitionDetails } from '../types.js';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
+import type { References } from '../record.js';
+import { type ReviewVerdict, reviewReasons } from '../review.js';
+import type { ResolveOptions, TransitionDetails } from '../types.js';
 import { dateSchema, parse, shortText, statusSchema, toJson, toJsonText } from './common.js';
 import { parseMerchantReference } from './intent.js';
 import { parseReferences } from './references.js';

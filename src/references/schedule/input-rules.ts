@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
 import { dateSchema, limitSchema, parse, toJsonText } from '../input-rules/common.js';
 import { openStatuses, transactionStatuses } from '../transitions.js';
-import type { TransactionStatus } from '../types.js';
 import type { LeaseDueOptions, ReleaseLeaseOptions } from './types.js';
 
 const leaseDueSchema = z.object({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { byDueTime } from '../reconciliation-order.js';
-import type { TransactionRecord } from '../types.js';
+import type { TransactionRecord } from '../record.js';
 import { firstInOrder } from './first-in-order.js';
 import type { ParsedLeaseDue, ParsedRelease } from './input-rules.js';
 import { type LeasedRecord, maxObservations } from './types.js';

@@ -1,4 +1,5 @@
-import type { TransactionRecord, TransactionStatus } from '../types.js';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
+import type { TransactionRecord } from '../record.js';
 
 export interface LeaseDueOptions {
   limit: number;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Updateable } from 'kysely';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
-import type { EffectClaim, EffectKind, EffectState, EffectStatus } from '../effects.js';
+import type { EffectClaim, EffectKind } from '../effects.js';
 import { effectKinds } from '../effects.js';
 import type { ParsedClaim } from '../input-rules.js';
 import { byEffectDue } from '../reconciliation-order.js';
-import type { TransactionRecord } from '../types.js';
+import type { EffectState, EffectStatus, TransactionRecord } from '../record.js';
 import type { SqlStoreContext } from './sql-store-context.js';
 import {
   type SqlDialectName,

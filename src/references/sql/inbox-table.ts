@@ -1,28 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { CallbackClaim, InboxEntry, InboxEntryStatus } from '../inbox/types.js';
-import { fromInstant, type Instant } from './table.js';
-
-export interface InboxTable {
-  id: string;
-  dedup_key: string;
-  method: string;
-  url: string;
-  /** JSON text, as is `claim`. */
-  headers: string;
-  body: string;
-  claim: string;
-  payment_reference: string;
-  status: string;
-  duplicates: number;
-  attempts: number;
-  due_at: Instant;
-  lease_until: Instant | null;
-  lease_token: string | null;
-  last_error: string | null;
-  outcome: string | null;
-  received_at: Instant;
-  processed_at: Instant | null;
-}
+import { fromInstant, type InboxTable } from './table.js';
 
 export const inboxTable = 'pesakit_callback_inbox';
 

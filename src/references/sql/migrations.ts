@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { ConfigurationError } from '../../errors/configuration-error.js';
-import { effectStatuses } from '../effects.js';
 import { inboxEntryStatuses } from '../inbox/types.js';
+import { effectStatuses } from '../record.js';
 import type { SqlDialectName } from './table.js';
 
 /** Written out: an applied migration never changes meaning, so a new status is a new migration. */

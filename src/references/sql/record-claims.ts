@@ -1,13 +1,13 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import type { ParsedTransition } from '../input-rules.js';
+import type { PlatformReferenceField, References, TransactionRecord } from '../record.js';
 import {
   newReferences,
   ownedElsewhere,
   platformReferenceFields,
   type StatusChange,
 } from '../record-changes.js';
-import type { PlatformReferenceField, References, TransactionRecord } from '../types.js';
 import { effectColumns } from './effects.js';
 import {
   referenceColumns,

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
 import { byDueTime } from '../reconciliation-order.js';
 import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
-import type { TransactionStatus } from '../types.js';
 import type { Db } from './record-claims.js';
 import {
   checkLogTable,

@@ -5,9 +5,9 @@ import { TransactionNotFoundError } from '../../errors/transaction-not-found-err
 import { amountToCents } from '../../schemas/amount.js';
 import { CheckedReferenceStore, type Moved, type ParsedResolve } from '../checked-store.js';
 import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from '../input-rules.js';
+import type { References, TransactionRecord } from '../record.js';
 import { resolution, type StatusChange, statusChange } from '../record-changes.js';
 import { providerOf } from '../summary.js';
-import type { References, TransactionRecord } from '../types.js';
 import type { WalletFloatState } from '../wallet-float.js';
 import { effectColumns } from './effects.js';
 import {

@@ -1,19 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { Product } from '../../core/endpoints.js';
+import type { Product } from '../../schemas/product.js';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
 import type { ParsedListOpen } from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
 import type { FinalRow } from '../operations-report.js';
+import type { ReferenceField, TransactionRecord } from '../record.js';
 import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import type { LeasedRecord } from '../schedule/types.js';
 import { bySummaryOrder } from '../summary.js';
 import { openStatuses } from '../transitions.js';
-import type {
-  ReferenceField,
-  StoreSummary,
-  TransactionRecord,
-  TransactionStatus,
-} from '../types.js';
+import type { StoreSummary } from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
 import { leaseDueRows, readObservationRows, releaseLeaseRow } from './schedule.js';
 import { SqlRecordWrites } from './sql-record-writes.js';

@@ -1,15 +1,10 @@
 import type { ColumnType, Selectable } from 'kysely';
-import type { Environment, Product } from '../../core/endpoints.js';
+import type { Environment } from '../../core/endpoints.js';
 import { centsToAmount } from '../../schemas/amount.js';
-import type { EffectStatus } from '../effects.js';
+import type { Product } from '../../schemas/product.js';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
+import type { EffectStatus, Flow, PlatformReferenceField, TransactionRecord } from '../record.js';
 import type { Resolution, ReviewVerdict } from '../review.js';
-import type {
-  Flow,
-  PlatformReferenceField,
-  TransactionRecord,
-  TransactionStatus,
-} from '../types.js';
-import type { InboxTable } from './inbox-table.js';
 
 export type SqlDialectName = 'sqlite' | 'postgres';
 
@@ -80,6 +75,28 @@ export interface WalletsTable {
   /** The part of `held_cents` the last balance read already shows (successes before it began). */
   settled_cents: ColumnType<number | string, number, number>;
   read_at: Instant;
+}
+
+export interface InboxTable {
+  id: string;
+  dedup_key: string;
+  method: string;
+  url: string;
+  /** JSON text, as is `claim`. */
+  headers: string;
+  body: string;
+  claim: string;
+  payment_reference: string;
+  status: string;
+  duplicates: number;
+  attempts: number;
+  due_at: Instant;
+  lease_until: Instant | null;
+  lease_token: string | null;
+  last_error: string | null;
+  outcome: string | null;
+  received_at: Instant;
+  processed_at: Instant | null;
 }
 
 export interface StoreDatabase {

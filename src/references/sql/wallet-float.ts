@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import type { TransactionStatus } from '../../schemas/transaction-status.js';
 import { isFinalStatus, transactionStatuses } from '../transitions.js';
-import type { TransactionStatus } from '../types.js';
 import {
   floatShort,
   type ParsedReservation,

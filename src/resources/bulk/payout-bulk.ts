@@ -1,5 +1,6 @@
 import { RequestValidationError } from '../../errors/request-validation-error.js';
 import type { TransactionRecord } from '../../references/index.js';
+import type { WalletReservation } from '../../references/wallet-float.js';
 import { AIRTIME_BULK_MAX_FILE_BYTES } from '../../schemas/airtime-bulk.js';
 import type { DisbursementRequest } from '../../schemas/disbursement.js';
 import {
@@ -22,11 +23,16 @@ export type DisbursementBulkPay = BulkBatch<DisbursementBulkResult>;
 /** What `bulkPay` takes: rows, a file path, or the bytes of an .xlsx/.csv file. */
 export type DisbursementBulkSource = readonly PayoutBulkRow[] | string | Uint8Array;
 
-/** What the batch needs from the Disbursement resource: `pay` (write-ahead) and the wallet. */
+/**
+ * What the batch needs from the Disbursement resource: `pay` (write-ahead; a row's float is held
+ * in its intent's own write: `Disbursement.pay` takes it beyond its public signature) and the
+ * wallet.
+ */
 export interface DisbursementForBulk {
   pay(
     request: DisbursementRequest,
     options: MoneyMovementOptions,
+    reservation: WalletReservation | undefined,
   ): Promise<{ record: TransactionRecord; response: { message: string } }>;
   user(): Promise<{ wallet: { balance: number } }>;
 }
@@ -79,9 +85,9 @@ export function startBulkPay(
     const account = context.credentials.disbursement?.email ?? 'disbursement';
     return runBulk(context, batch, {
       product: payoutBulkRows,
-      send: async (row, payOptions) => {
+      send: async (row, { reservation, ...payOptions }) => {
         const request = { msisdn: row.msisdn, amount: row.amount, name: row.name ?? '' };
-        const { record, response } = await disbursement.pay(request, payOptions);
+        const { record, response } = await disbursement.pay(request, payOptions, reservation);
         return { record, message: response.message };
       },
       source: source as BulkSource,

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Product } from '../../core/endpoints.js';
+import type { Product } from '../../schemas/product.js';
 import type { SandboxContext } from '../context.js';
 import { sendError } from '../http/replies.js';
 import type { Account } from '../state/accounts.js';

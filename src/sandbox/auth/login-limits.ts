@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Product } from '../../core/endpoints.js';
+import type { Product } from '../../schemas/product.js';
 import type { ResolvedSandboxOptions } from '../options.js';
 
 /** A login that may go ahead: it counts as failed until `succeeded()` gives the count back. */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Product } from '../../core/endpoints.js';
 import { loginRequestSchema } from '../../schemas/account.js';
+import type { Product } from '../../schemas/product.js';
 import type { SandboxContext } from '../context.js';
 import { parseBody, sendError } from '../http/replies.js';
 import type { Account } from '../state/accounts.js';

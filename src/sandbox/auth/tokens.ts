@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Product } from '../../core/endpoints.js';
+import type { Product } from '../../schemas/product.js';
 
 interface StoredToken {
   readonly product: Product;

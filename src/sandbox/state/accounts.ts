@@ -1,6 +1,6 @@
-import type { Product } from '../../core/endpoints.js';
 import type { AirtimeUserStatus } from '../../schemas/airtime.js';
 import type { DisbursementUserStatus } from '../../schemas/disbursement.js';
+import type { Product } from '../../schemas/product.js';
 
 /** A user of one product. `passwordHash` never leaves this module's callers' views. */
 export interface Account {

@@ -1,4 +1,4 @@
-import type { Product } from '../../core/endpoints.js';
+import type { Product } from '../../schemas/product.js';
 
 /** A text message the sandbox would have sent; nothing leaves the machine. */
 export interface SmsMessage {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Product } from '../../../src/core/endpoints.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../../src/openapi/index.js';
+import type { Product } from '../../../src/schemas/product.js';
 
 export const root = new URL('../../../', import.meta.url);
 

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPaid, type PaidRecord, type PaymentObservation } from '../../../src/payments/is-paid.js';
+import {
+  isPaid,
+  type PaidRecord,
+  type PaymentObservation,
+} from '../../../src/settlement/is-paid.js';
 
 const fields = [
   'controlNumber',

@@ -1,5 +1,5 @@
+import type { PlatformReferenceField as ReferenceFieldName } from '../references/record.js';
 import { platformReferenceFields } from '../references/record-changes.js';
-import type { PlatformReferenceField as ReferenceFieldName } from '../references/types.js';
 import { sameAmount } from '../schemas/amount.js';
 
 /** What the merchant stored: the amount asked for and the references the platform gave back. */

@@ -2,7 +2,7 @@ import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { TracingChannel, TracingChannelSubscribers } from 'node:diagnostics_channel';
 import type { Attributes, Context, Link, Span, SpanKind, Tracer } from '@opentelemetry/api';
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { SubscriberFailures } from '../subscriber-failures.js';
+import type { SubscriberFailures } from './subscriber-failures.js';
 
 type Values = Record<string, string | number | undefined>;
 

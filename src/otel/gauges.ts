@@ -1,6 +1,6 @@
 import type { Meter } from '@opentelemetry/api';
-import { isFinalStatus } from '../../references/transitions.js';
-import type { ReferenceStore } from '../../references/types.js';
+import { isFinalStatus } from '../references/transitions.js';
+import type { ReferenceStore } from '../references/types.js';
 
 /** Gauges from `store.summarize()` at each collection; `needs_review` waits, so it counts open. */
 export function observeStore(meter: Meter, store: Pick<ReferenceStore, 'summarize'>): () => void {

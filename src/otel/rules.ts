@@ -4,8 +4,13 @@ import {
   operationChannel,
   reconcileChannel,
   requestChannel,
-} from '../channels.js';
-import type { CallbackView, OperationView, ReconcileView, RequestView } from '../views.js';
+} from '../observability/channels.js';
+import type {
+  CallbackView,
+  OperationView,
+  ReconcileView,
+  RequestView,
+} from '../observability/views.js';
 import { defined, type SpanRule } from './follow.js';
 import type { Instruments } from './instruments.js';
 

@@ -1,6 +1,6 @@
+import { guardFor, PesakitError } from '../errors/pesakit-error.js';
 import type { NotVisibleWarning } from '../references/account.js';
-import type { RecordAccount } from '../references/types.js';
-import { guardFor, PesakitError } from './pesakit-error.js';
+import type { RecordAccount } from '../references/record.js';
 
 /**
  * A status call named a record made with another account or in another environment than this

@@ -1,6 +1,6 @@
+import { guardFor, PesakitError } from '../errors/pesakit-error.js';
+import type { TransactionRecord } from '../references/record.js';
 import type { Contradiction } from '../references/review.js';
-import type { TransactionRecord } from '../references/types.js';
-import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
  * The platform answered a money-moving call with another amount, MSISDN or reference than asked,

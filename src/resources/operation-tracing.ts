@@ -1,9 +1,13 @@
-import type { Product } from '../core/endpoints.js';
 import { isAmbiguousOutcomeError } from '../errors/ambiguous-outcome-error.js';
 import { maskedMsisdn } from '../internal/phone-numbers.js';
-import type { TransactionRecord } from '../references/types.js';
-import { type OperationView, operationChannel, transitionChannel } from './channels.js';
-import { type Mutable, traced } from './traced.js';
+import {
+  type OperationView,
+  operationChannel,
+  transitionChannel,
+} from '../observability/channels.js';
+import { type Mutable, traced } from '../observability/traced.js';
+import type { TransactionRecord } from '../references/record.js';
+import type { Product } from '../schemas/product.js';
 
 /** Calls that read the platform's state of a stored payment: their store writes are pulls. */
 const pulls = new Set(['status', 'confirmRecharge']);
@@ -11,17 +15,18 @@ const pulls = new Set(['status', 'confirmRecharge']);
 const lazy = new Set(['payments']);
 
 /**
- * Traces every public method of a product's resource class on `pesakit.operation`, once, on
- * its prototype: one wrap point for money calls and reads alike.
+ * `resource` with every public method of its class traced on `pesakit.operation`: one wrap
+ * point for money calls and reads alike. The client applies it to each resource it builds; the
+ * class and its prototype stay as they are.
  */
-export function traceOperations(prototype: object, product: Product): void {
-  const methods = prototype as Record<string, (...args: unknown[]) => unknown>;
+export function traceOperations<R extends object>(resource: R, product: Product): R {
+  const prototype = Object.getPrototypeOf(resource) as object;
   for (const [name, { value }] of Object.entries(Object.getOwnPropertyDescriptors(prototype))) {
     if (name === 'constructor' || typeof value !== 'function' || lazy.has(name)) continue;
     const method = value as (...args: unknown[]) => Promise<unknown>;
     const operation = `${product}.${name}`;
     const source = pulls.has(name) ? 'pull' : 'answer';
-    methods[name] = function (this: unknown, ...args: unknown[]) {
+    function tracedMethod(this: unknown, ...args: unknown[]) {
       // Nothing is allocated while nobody listens to the call or the transitions it causes.
       if (!operationChannel.hasSubscribers && !transitionChannel.hasSubscribers) {
         return method.apply(this, args);
@@ -42,8 +47,16 @@ export function traceOperations(prototype: object, product: Product): void {
         },
         () => method.apply(this, args),
       );
-    };
+    }
+    // Not enumerable, as a method on the class is: the resource prints and spreads the same.
+    Object.defineProperty(resource, name, {
+      value: tracedMethod,
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
   }
+  return resource;
 }
 
 /** The view's last fields, from the record a call returned or its error carries. */

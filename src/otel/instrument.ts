@@ -1,15 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context, MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { metrics, trace } from '@opentelemetry/api';
-import { ConfigurationError } from '../../errors/configuration-error.js';
-import type { ReferenceStore } from '../../references/types.js';
-import { callbackReceivedChannel, transitionChannel } from '../channels.js';
-import { SubscriberFailures } from '../subscriber-failures.js';
-import type { CallbackReceivedView, TransitionView } from '../views.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { callbackReceivedChannel, transitionChannel } from '../observability/channels.js';
+import type { CallbackReceivedView, TransitionView } from '../observability/views.js';
+import type { ReferenceStore } from '../references/types.js';
 import { follow, type Signal } from './follow.js';
 import { observeStore } from './gauges.js';
 import { instruments } from './instruments.js';
 import { spanRules } from './rules.js';
+import { SubscriberFailures } from './subscriber-failures.js';
 
 export interface InstrumentPesakitOptions {
   /** @default the global tracer provider (`trace.getTracerProvider()`) */

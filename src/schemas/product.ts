@@ -1,0 +1,2 @@
+/** The platform's three products: each has its own accounts, hosts, paths and records. */
+export type Product = 'collection' | 'airtime' | 'disbursement';
