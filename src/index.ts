@@ -100,7 +100,18 @@ export {
   TransactionNotFoundError,
   ValidationError,
 } from './errors/index.js';
+export type {
+  NotPaidReason,
+  PaidRecord,
+  PaidVerdict,
+  PaymentObservation,
+} from './ledger/is-paid.js';
+export { isPaid } from './ledger/is-paid.js';
 export { resolveReview } from './ledger/ledger.js';
+export {
+  applyCollectionObservation,
+  type CollectionSettlement,
+} from './ledger/settle-collection.js';
 // The diagnostics channels' views, for subscribers (docs/observability.md).
 export type * from './observability/views.js';
 export type { OpenApiDocument, OpenApiOptions } from './openapi/index.js';
@@ -250,7 +261,6 @@ export type { Product } from './schemas/product.js';
 export { providerNames, resolveProvider } from './schemas/provider.js';
 export type {
   CollectionRecord,
-  CollectionSettlement,
   EffectContext,
   EffectKind,
   EffectRunnerEvents,
@@ -258,18 +268,7 @@ export type {
   MoneyOutRecord,
   SettlementHandlers,
 } from './settlement/index.js';
-export {
-  applyCollectionObservation,
-  DEFAULT_EFFECT_RETRY_DELAYS,
-  EffectRunner,
-} from './settlement/index.js';
-export type {
-  NotPaidReason,
-  PaidRecord,
-  PaidVerdict,
-  PaymentObservation,
-} from './settlement/is-paid.js';
-export { isPaid } from './settlement/is-paid.js';
+export { DEFAULT_EFFECT_RETRY_DELAYS, EffectRunner } from './settlement/index.js';
 export type {
   AirtimeBulkRowInput,
   BulkRowProblem,

@@ -1,11 +1,11 @@
+import {
+  applyCollectionObservation,
+  type CollectionSettlement,
+} from '../ledger/settle-collection.js';
 import { withSource } from '../observability/transitions.js';
 import type { TransactionRecord } from '../references/record.js';
 import type { ReferenceStore } from '../references/types.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
-import {
-  applyCollectionObservation,
-  type CollectionSettlement,
-} from '../settlement/settle-collection.js';
 import { pullReferenceOf } from './find-record.js';
 
 export type CheckoutOutcome = 'paid' | 'pending' | 'failed' | 'review' | 'not_found';

@@ -1,5 +1,9 @@
 import { isNotFoundError } from '../errors/not-found-error.js';
 import { Ledger } from '../ledger/ledger.js';
+import {
+  type CollectionSettlement as SettlementResult,
+  settleCollection,
+} from '../ledger/settle-collection.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { InboxEntry } from '../references/inbox/types.js';
 import type { RecordAccount, TransactionRecord } from '../references/record.js';
@@ -9,10 +13,6 @@ import { sameAmount } from '../schemas/amount.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import type { Product } from '../schemas/product.js';
 import type { EffectRunner } from '../settlement/effects.js';
-import {
-  type CollectionSettlement as SettlementResult,
-  settleCollection,
-} from '../settlement/settle-collection.js';
 import type { BacklogGauge } from './backlog-gauge.js';
 import type { CallbackReceiverEvents } from './events.js';
 import type { ExpiringMap } from './expiring-map.js';

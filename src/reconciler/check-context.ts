@@ -1,8 +1,8 @@
 import type { Ledger } from '../ledger/ledger.js';
+import type { CollectionSettlement } from '../ledger/settle-collection.js';
 import type { ReferenceStore, References, TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { LeasedRecord } from '../references/schedule/types.js';
-import type { CollectionSettlement } from '../settlement/settle-collection.js';
 import type { LeaseMargin } from './lease-margin.js';
 import type { ResolvedOptions } from './options.js';
 import type { PayoutHistory } from './payout-history.js';

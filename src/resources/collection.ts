@@ -1,5 +1,6 @@
 import type { ResponseOf } from '../core/endpoints.js';
 import { type WithLastResponse, withLastResponse } from '../core/last-response.js';
+import { settleCollection } from '../ledger/settle-collection.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { LoginRequest } from '../schemas/account.js';
@@ -12,7 +13,6 @@ import type {
   SecureCheckoutRequest,
   TestProvider,
 } from '../schemas/collection.js';
-import { settleCollection } from '../settlement/settle-collection.js';
 import { type CallOptions, transportOptions } from './call-options.js';
 import type { ClientContext } from './client-context.js';
 import { logIn } from './log-in.js';

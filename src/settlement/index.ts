@@ -9,4 +9,3 @@ export {
   type MoneyOutRecord,
   type SettlementHandlers,
 } from './effects.js';
-export { applyCollectionObservation, type CollectionSettlement } from './settle-collection.js';

@@ -1,5 +1,5 @@
 import { isNotFoundError } from '../../errors/not-found-error.js';
-import { settleCollection } from '../../settlement/settle-collection.js';
+import { settleCollection } from '../../ledger/settle-collection.js';
 import {
   type CheckContext,
   type CheckOutcome,

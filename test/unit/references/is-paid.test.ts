@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  isPaid,
-  type PaidRecord,
-  type PaymentObservation,
-} from '../../../src/settlement/is-paid.js';
+import { isPaid, type PaidRecord, type PaymentObservation } from '../../../src/ledger/is-paid.js';
 
 const fields = [
   'controlNumber',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { applyCollectionObservation } from '../../../src/ledger/settle-collection.js';
 import { MemoryReferenceStore, type TransactionRecord } from '../../../src/references/index.js';
 import type { CollectionTransaction } from '../../../src/schemas/collection.js';
-import { applyCollectionObservation } from '../../../src/settlement/settle-collection.js';
 import { collectionTransaction } from '../../callbacks/collections.js';
 
 function answer(overrides: Partial<CollectionTransaction> = {}): CollectionTransaction {

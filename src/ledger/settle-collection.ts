@@ -1,8 +1,8 @@
-import { Ledger } from '../ledger/ledger.js';
 import { isFinalStatus, type ReferenceStore, type TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import { isPaid, type PaymentObservation } from './is-paid.js';
+import { Ledger } from './ledger.js';
 
 export type CollectionSettlement =
   | { outcome: 'paid' | 'failed' | 'pending'; record: TransactionRecord; changed: boolean }
