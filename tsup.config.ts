@@ -17,6 +17,7 @@ const entry = {
   schemas: 'src/schemas.ts',
   otel: 'src/otel.ts',
   dashboard: 'src/dashboard.ts',
+  'testing/index': 'src/testing/index.ts',
 };
 
 const builds: Options[] = [

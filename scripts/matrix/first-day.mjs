@@ -4,7 +4,7 @@
 // uses only what it is given and Node's built-ins. Each feature reports `ok` or `FAIL` through
 // `m.report`; a failure of one does not stop the others.
 //
-// m: { pesakit, sandbox, dashboard, sqlite, postgres, express, expressMiddleware, dir, xlsxFile, cliPath,
+// m: { pesakit, sandbox, dashboard, testing, sqlite, postgres, express, expressMiddleware, dir, xlsxFile, cliPath,
 //      postgresUrl?, report(feature, ok, detail?) }
 export async function firstDay(m) {
   const { join } = process.getBuiltinModule('node:path');
@@ -164,6 +164,15 @@ export async function firstDay(m) {
       } finally {
         await page.close();
       }
+    });
+
+    await feature('verifier: the store checked against the sandbox (pesakit/testing)', async () => {
+      const report = await m.testing.verifyAgainstSandbox({ store, sandbox: baseUrl });
+      const twice = report.checks.find((check) => check.id === 'never_twice');
+      return (
+        (report.checks.length === 8 && twice?.ok === true) ||
+        m.testing.formatVerifyReport(report).join('\n')
+      );
     });
 
     await feature('one copy of each class across entries', async () => {

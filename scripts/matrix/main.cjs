@@ -2,6 +2,7 @@
 const pesakit = require('pesakit');
 const sandbox = require('pesakit/sandbox');
 const dashboard = require('pesakit/dashboard');
+const testing = require('pesakit/testing');
 const sqlite = require('pesakit/sqlite');
 const postgres = require('pesakit/postgres');
 const expressMiddleware = require('pesakit/express');
@@ -13,6 +14,7 @@ firstDay({
   pesakit,
   sandbox,
   dashboard,
+  testing,
   sqlite,
   postgres,
   expressMiddleware,

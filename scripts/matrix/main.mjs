@@ -6,6 +6,7 @@ import * as expressMiddleware from 'pesakit/express';
 import * as postgres from 'pesakit/postgres';
 import * as sandbox from 'pesakit/sandbox';
 import * as sqlite from 'pesakit/sqlite';
+import * as testing from 'pesakit/testing';
 import { firstDay } from './first-day.js';
 
 function report(feature, ok, detail) {
@@ -19,6 +20,7 @@ try {
     pesakit,
     sandbox,
     dashboard,
+    testing,
     sqlite,
     postgres,
     expressMiddleware,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Product } from '../core/endpoints.js';
-import type { ChaosEntry } from './chaos/chaos.js';
+import type { Chaos, ChaosEntry } from './chaos/chaos.js';
 import { SandboxContext, type StateSnapshot } from './context.js';
 import type { DeliveryRecord } from './delivery/dispatcher.js';
 import type { FaultSettings } from './delivery/faults.js';
@@ -66,6 +66,8 @@ export interface SandboxInspector {
   requests(): ActedRequest[];
   /** Every fault chaos mode drew so far, oldest first; empty when chaos is off. */
   chaos(): Array<ChaosEntry & { seq: number }>;
+  /** Chaos mode's settings, whether it is paused, and how many of each fault it drew. */
+  chaosSettings(): ReturnType<Chaos['describe']>;
   /** Settlement timers still waiting (0 after close or reset). */
   pendingSettlements(): number;
 }
@@ -122,6 +124,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       faults: () => context.faults,
       requests: () => context.requests.all(),
       chaos: () => context.chaos.page(0, Number.MAX_SAFE_INTEGER).items,
+      chaosSettings: () => context.chaos.describe(),
       pendingSettlements: () => context.timers.pending,
     },
   };

@@ -8,6 +8,7 @@ const { pesakitExpress } = require('pesakit/express');
 const { pesakitFastify } = require('pesakit/fastify');
 const { SqliteReferenceStore } = require('pesakit/sqlite');
 const { instrumentPesakit } = require('pesakit/otel');
+const { verifyAgainstSandbox } = require('pesakit/testing');
 
 async function main() {
   const instrumentation = instrumentPesakit();
@@ -25,6 +26,7 @@ async function main() {
     const store = await SqliteReferenceStore.open(':memory:');
     const storeError = await store.createIntent({}).catch((error) => error);
     await store.close();
+    const report = await verifyAgainstSandbox({ store: pesakit.store, sandbox: baseUrl });
     console.log(
       JSON.stringify({
         msisdn: normalizeMsisdn('+255 713 000 111'),
@@ -35,6 +37,7 @@ async function main() {
         reconciled: typeof reconciled,
         sharedClasses: storeError instanceof PesakitError,
         otel: typeof instrumentation.disable,
+        verified: report.ok,
       }),
     );
   } finally {

@@ -9,6 +9,7 @@ import { pesakitFastify } from 'pesakit/fastify';
 import { instrumentPesakit } from 'pesakit/otel';
 import { createSandbox } from 'pesakit/sandbox';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
+import { verifyAgainstSandbox } from 'pesakit/testing';
 
 // The global (no-op) OpenTelemetry providers: the subpath loads and subscribes.
 const instrumentation = instrumentPesakit();
@@ -34,6 +35,8 @@ try {
   const store = await SqliteReferenceStore.open(':memory:');
   const storeError = await store.createIntent({}).catch((refused) => refused);
   await store.close();
+  // The verifier reads the sandbox's truth over HTTP: the refused payout left nothing to find.
+  const report = await verifyAgainstSandbox({ store: pesakit.store, sandbox: baseUrl });
   console.log(
     JSON.stringify({
       msisdn: normalizeMsisdn('0754 123 456'),
@@ -43,6 +46,7 @@ try {
       middleware: [typeof pesakitExpress, refusedCallback.statusCode],
       sharedClasses: storeError instanceof PesakitError,
       otel: typeof instrumentation.disable,
+      verified: report.ok,
     }),
   );
 } finally {

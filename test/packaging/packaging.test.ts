@@ -25,6 +25,7 @@ describe('the built package', () => {
       middleware: ['function', 415],
       sharedClasses: true,
       otel: 'function',
+      verified: true,
     });
   });
 
@@ -39,6 +40,7 @@ describe('the built package', () => {
       reconciled: 'object',
       sharedClasses: true,
       otel: 'function',
+      verified: true,
     });
   });
 

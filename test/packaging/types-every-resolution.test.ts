@@ -27,9 +27,10 @@ import { createSandbox } from 'pesakit/sandbox';
 import { engineCallbackSchema } from 'pesakit/schemas';
 import { instrumentPesakit } from 'pesakit/otel';
 import { createDashboard } from 'pesakit/dashboard';
+import { verifyAgainstSandbox } from 'pesakit/testing';
 export const used = [Pesakit, MemoryReferenceStore, SqliteReferenceStore, PostgresReferenceStore,
   pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema, instrumentPesakit,
-  createDashboard];
+  createDashboard, verifyAgainstSandbox];
 `;
 
 function project(type: 'commonjs' | 'module'): string {
