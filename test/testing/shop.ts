@@ -60,8 +60,11 @@ export async function openShop(store: ReferenceStore, options: SandboxOptions = 
   });
   const server: ReceiverServer = await serveReceiver(receiver);
   receiver.start();
+  // A settlement that just fired is on its way to the callback route and the dispatcher, seen by
+  // neither counter yet: quiet means nothing moved across two looks 100 ms apart.
   const quiet = async () => {
     const deadline = Date.now() + 30_000;
+    let last = '';
     for (;;) {
       await sandbox.idle();
       await receiver.onIdle();
@@ -69,9 +72,12 @@ export async function openShop(store: ReferenceStore, options: SandboxOptions = 
         sandbox.inspect.pendingSettlements() +
         (await store.listEffects('due')).length +
         (await store.listEffects('running')).length;
-      if (busy === 0) return;
+      const summary = JSON.stringify(await store.summarize());
+      const seen = `${busy} ${sandbox.inspect.deliveries().length} ${summary}`;
+      if (busy === 0 && seen === last) return;
+      last = seen;
       if (Date.now() > deadline) throw new Error('the shop never went quiet');
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
   return {
