@@ -407,7 +407,12 @@ function walletLedger(world: World): VerifyCheck {
   // Each wallet movement: a final record agreeing with it.
   for (const [reference, sums] of moved) {
     checked += 1;
-    const record = world.recordByReference.get(reference);
+    // The record by its platform reference, else through the transaction's merchant reference
+    // (an answer lost after acting leaves the record without the platform's reference).
+    const transaction = world.byPlatformReference.get(reference);
+    const record =
+      world.recordByReference.get(reference) ??
+      (transaction === undefined ? undefined : world.recordOf(transaction));
     if (!record) {
       violations.push({
         reference,
