@@ -188,6 +188,47 @@ describe('chaos mode: the faults', () => {
   });
 });
 
+describe('chaos mode: callbacks', () => {
+  async function settledCollection(faults: ChaosOptions['faults']) {
+    const s = await startSandbox({
+      chaos: { seed: 5, rate: 1, faults, callbackDelayMs: 300 },
+      callbackSchedule: [],
+    });
+    running.push(s);
+    await s.control('chaos', { paused: true });
+    const token = await s.account('collection', 'shop@example.tz');
+    await s.control('chaos', { paused: false });
+    const started = await s.call(
+      'POST',
+      '/api/sandbox/initiate-payment/bank/',
+      { amount: 5000, callback_url: 'http://127.0.0.1:9/callback' },
+      { ...bearer(token), 'x-pesakit-merchant-reference': 'col-1' },
+    );
+    const settledAt = Date.now();
+    await s.control('collection/settle', {
+      ref_id: field(started, 'controlNumber'),
+      outcome: 'success',
+    });
+    await s.sandbox.idle();
+    return { s, settledAt };
+  }
+
+  it('a duplicated callback is sent twice, as two deliveries', async () => {
+    const { s } = await settledCollection(['callback_duplicate']);
+    const deliveries = s.sandbox.inspect.deliveries();
+    expect(deliveries).toHaveLength(2);
+    expect(new Set(deliveries.map((delivery) => delivery.id)).size).toBe(2);
+    expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
+  });
+
+  it('a delayed callback is held callbackDelayMs before its first attempt', async () => {
+    const { s, settledAt } = await settledCollection(['callback_delay']);
+    expect(s.sandbox.inspect.deliveries()).toHaveLength(1);
+    expect(Date.now() - settledAt).toBeGreaterThanOrEqual(290);
+    expect(s.sandbox.inspect.chaos().at(-1)).toMatchObject({ fault: 'callback_delay' });
+  });
+});
+
 describe('chaos mode: the control API', () => {
   it('pauses and resumes the draws; the timeline pages', async () => {
     const { s, token } = await sandboxWith({

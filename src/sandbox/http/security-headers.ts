@@ -53,7 +53,8 @@ export function registerAnswerHook(
       if (cut) request.raw.socket?.destroy();
       done(null, payload);
     };
-    if (delayMs > 0) setTimeout(send, delayMs);
+    // Unref'd: a held answer must not keep a closed sandbox's process alive.
+    if (delayMs > 0) setTimeout(send, delayMs).unref();
     else send();
   });
 }
