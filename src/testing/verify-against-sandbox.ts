@@ -406,11 +406,14 @@ function walletLedger(world: World): VerifyCheck {
     moved.set(entry.reference, sums);
   }
   let checked = 0;
-  // Each wallet movement: a final record agreeing with it.
+  // Each wallet movement belongs to a record: by its platform reference, else through the
+  // transaction's merchant reference (an answer lost after acting leaves the record without it).
+  const byRecord = new Map<
+    string,
+    { record: TransactionRecord; amount: number; references: string[] }
+  >();
   for (const [reference, sums] of moved) {
     checked += 1;
-    // The record by its platform reference, else through the transaction's merchant reference
-    // (an answer lost after acting leaves the record without the platform's reference).
     const transaction = world.byPlatformReference.get(reference);
     const record =
       world.recordByReference.get(reference) ??
@@ -422,19 +425,23 @@ function walletLedger(world: World): VerifyCheck {
       });
       continue;
     }
+    const total = byRecord.get(record.merchantReference) ?? { record, amount: 0, references: [] };
+    total.amount += sums.payout + sums.airtime + sums.recharge;
+    total.references.push(reference);
+    byRecord.set(record.merchantReference, total);
+  }
+  // Each record's movements together: none for a failed one, exactly its amount for a success.
+  for (const { record, amount, references } of byRecord.values()) {
+    const where = references.join(', ');
     if (record.status === 'failed') {
       violations.push({
         reference: record.merchantReference,
-        message: `failed, but the wallet moved for ${reference}`,
+        message: `failed, but the wallet moved TZS ${amount} for ${where}`,
       });
-      continue;
-    }
-    if (record.status !== 'success') continue;
-    const amount = sums.payout + sums.airtime + sums.recharge;
-    if (!sameAmount(amount, record.amount)) {
+    } else if (record.status === 'success' && !sameAmount(amount, record.amount)) {
       violations.push({
         reference: record.merchantReference,
-        message: `success for TZS ${record.amount}, but the wallet moved TZS ${amount} for ${reference}`,
+        message: `success for TZS ${record.amount}, but the wallet moved TZS ${amount} for ${where}`,
       });
     }
   }
