@@ -425,6 +425,15 @@ function walletLedger(world: World): VerifyCheck {
       });
       continue;
     }
+    // A payout's charge is the platform's own, unknown to the store: it must be the charge the
+    // payout's transaction names, taken with the payout and never without it.
+    const charged = transaction?.charge ?? 0;
+    if (!sameAmount(sums.charge, sums.payout === 0 ? 0 : charged)) {
+      violations.push({
+        reference: record.merchantReference,
+        message: `the wallet was charged TZS ${sums.charge} for ${reference}, which paid TZS ${sums.payout} with a charge of TZS ${charged}`,
+      });
+    }
     const total = byRecord.get(record.merchantReference) ?? { record, amount: 0, references: [] };
     total.amount += sums.payout + sums.airtime + sums.recharge;
     total.references.push(reference);
