@@ -182,6 +182,15 @@ export async function firstDay(m) {
       );
     });
 
+    await feature('verifier: the store checked against the sandbox (pesakit/testing)', async () => {
+      const report = await m.testing.verifyAgainstSandbox({ store, sandbox: baseUrl });
+      const twice = report.checks.find((check) => check.id === 'never_twice');
+      return (
+        (report.checks.length === 8 && twice?.ok === true) ||
+        m.testing.formatVerifyReport(report).join('\n')
+      );
+    });
+
     await feature('one copy of each class across entries', async () => {
       const error = await store.createIntent({}).then(
         () => undefined,

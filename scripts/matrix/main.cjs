@@ -2,6 +2,7 @@
 const pesakit = require('pesakit');
 const sandbox = require('pesakit/sandbox');
 const dashboard = require('pesakit/dashboard');
+const testing = require('pesakit/testing');
 const sqlite = require('pesakit/sqlite');
 const postgres = require('pesakit/postgres');
 const testing = require('pesakit/testing');
@@ -14,6 +15,7 @@ firstDay({
   pesakit,
   sandbox,
   dashboard,
+  testing,
   sqlite,
   postgres,
   testing,

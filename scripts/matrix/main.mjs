@@ -20,6 +20,7 @@ try {
     pesakit,
     sandbox,
     dashboard,
+    testing,
     sqlite,
     postgres,
     testing,

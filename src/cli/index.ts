@@ -8,6 +8,7 @@ import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerReconcileCommand } from './commands/reconcile.js';
 import { registerReviewCommand } from './commands/review.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
+import { registerVerifyCommand } from './commands/verify.js';
 import { exitTwoOnParseErrors } from './reconcile/usage-error.js';
 import { packageVersion } from './version.js';
 
@@ -29,5 +30,6 @@ registerReviewCommand(program);
 registerAirtimeCommand(program);
 registerDashboardCommand(program);
 registerDisbursementCommand(program);
+registerVerifyCommand(program);
 
 await program.parseAsync(process.argv);

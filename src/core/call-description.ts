@@ -6,7 +6,13 @@ import type { TransportEventBase } from './transport-events.js';
 import type { ResolvedTransportOptions } from './transport-options.js';
 import { USER_AGENT } from './user-agent.js';
 
-type HeaderOptions = Pick<ResolvedTransportOptions, 'headers' | 'apiKey'>;
+type HeaderOptions = Pick<ResolvedTransportOptions, 'headers' | 'apiKey' | 'environment'>;
+
+/**
+ * Names a money call's merchant reference to the sandbox, so its request log ties a payout or an
+ * airtime purchase (whose bodies carry none) to the record. Never sent to production.
+ */
+export const MERCHANT_REFERENCE_HEADER = 'x-pesakit-merchant-reference';
 
 /** The attempt's headers, lower-cased so later win: transport's, call's, then pesakit's. */
 export function callHeaders(call: Call, options: HeaderOptions): Record<string, string> {
@@ -25,6 +31,10 @@ export function callHeaders(call: Call, options: HeaderOptions): Record<string, 
   }
   if (call.endpoint.auth === 'api-key' && options.apiKey !== undefined) {
     headers['x-api-key'] = options.apiKey;
+  }
+  const { merchantReference } = call.options;
+  if (options.environment === 'sandbox' && merchantReference !== undefined) {
+    headers[MERCHANT_REFERENCE_HEADER] = merchantReference;
   }
   return headers;
 }

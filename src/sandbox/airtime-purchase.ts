@@ -11,7 +11,14 @@ import type { AirtimePaymentRecord } from './state/airtime.js';
  */
 export async function completeAirtimePurchase(
   context: SandboxContext,
-  purchase: { accountId: number; msisdn: string; amount: number; hold: Hold },
+  purchase: {
+    accountId: number;
+    msisdn: string;
+    amount: number;
+    hold: Hold;
+    /** The SDK's merchant reference (a bulk row's own), for the request log. */
+    merchantReference: string | null;
+  },
 ): Promise<AirtimePaymentRecord> {
   const { msisdn, amount, hold } = purchase;
   const now = context.nowIso();
@@ -31,6 +38,8 @@ export async function completeAirtimePurchase(
     updated_at: now,
   };
   context.airtime.payments.push(record);
+  const { merchantReference } = purchase;
+  context.journal.add({ kind: 'airtime_payment', merchantReference, record });
   const result = await callUpstream('airtime', msisdn, record.provider);
   // Success debits and marks success; failure marks failed and leaves the wallet alone.
   record.status = result.ok ? 'success' : 'failed';
@@ -39,6 +48,15 @@ export async function completeAirtimePurchase(
   if (result.ok)
     hold.capture([{ kind: 'airtime', amount: hold.amount, reference: record.reference }]);
   else hold.release();
+  context.actedOn({
+    product: 'airtime',
+    operation: 'airtime_purchase',
+    merchant_reference: merchantReference,
+    amount,
+    msisdn,
+    outcome: record.status,
+    reference: record.reference,
+  });
   context.sms.send({
     to: msisdn,
     product: 'airtime',

@@ -1,5 +1,6 @@
 import { LoginLimits } from './auth/login-limits.js';
 import { TokenRegistry } from './auth/tokens.js';
+import { Chaos } from './chaos/chaos.js';
 import { CallbackDispatcher } from './delivery/dispatcher.js';
 import { FaultBoard, type FaultSettings } from './delivery/faults.js';
 import { CollectionEngine, type EngineTransport } from './engine/collection-engine.js';
@@ -10,6 +11,8 @@ import { AccountBook } from './state/accounts.js';
 import { AirtimeBook } from './state/airtime.js';
 import { CollectionBook } from './state/collections.js';
 import { DisbursementBook } from './state/disbursements.js';
+import { type ActedRequest, type RequestLog, TransactionJournal } from './state/journal.js';
+import { PagedLog } from './state/paged-log.js';
 import { SmsOutbox } from './state/sms.js';
 
 export class SandboxContext {
@@ -21,6 +24,12 @@ export class SandboxContext {
   airtime!: AirtimeBook;
   disbursements!: DisbursementBook;
   sms!: SmsOutbox;
+  /** Every transaction of every product, in creation order (the control API lists it). */
+  journal!: TransactionJournal;
+  /** Every money request acted on, with its merchant reference (for a verifier). */
+  requests!: RequestLog;
+  /** Payouts whose history row lies (`contradict` in history): refid → field. */
+  historyLies!: Map<string, 'amount' | 'msisdn' | 'name' | 'status'>;
   /** Failed-login limits; not emptied by reset (their windows expire by themselves). */
   readonly loginLimits: LoginLimits;
   readonly timers = new SandboxTimers();
@@ -28,6 +37,8 @@ export class SandboxContext {
   readonly engine: CollectionEngine;
   /** Faults in force; the control API patches them, the dispatcher counts `drop` down. */
   readonly faultBoard: FaultBoard;
+  /** Seeded faults drawn per request and per callback; off unless the `chaos` option is set. */
+  readonly chaos: Chaos;
   /** `http://host:port` once listening; links fall back to it. */
   selfUrl: string | undefined;
   #engineTransport: EngineTransport | undefined;
@@ -35,11 +46,22 @@ export class SandboxContext {
   constructor(readonly options: ResolvedSandboxOptions) {
     this.#openBooks();
     this.faultBoard = new FaultBoard(options.faults);
+    this.chaos = new Chaos(options.chaos, options.logLimit, () => this.nowIso());
+    const chaos = this.chaos;
     this.loginLimits = new LoginLimits(options.loginLimits, () => this.now().getTime());
     this.dispatcher = new CallbackDispatcher({
       ...(options.callbackSchedule ? { schedule: options.callbackSchedule } : {}),
       faults: this.faultBoard,
       clock: options.clock,
+      logLimit: options.logLimit,
+      ...(options.chaos
+        ? {
+            chaos: {
+              draw: (delivery) => chaos.decideDelivery(delivery.kind, delivery.key),
+              delayMs: options.chaos.callbackDelayMs,
+            },
+          }
+        : {}),
     });
     this.engine = new CollectionEngine(
       (payload) => {
@@ -69,6 +91,7 @@ export class SandboxContext {
     this.timers.clearAll();
     this.dispatcher.reset();
     this.faultBoard.reset();
+    this.chaos.reset();
     this.#openBooks();
   }
 
@@ -81,6 +104,14 @@ export class SandboxContext {
     this.airtime = new AirtimeBook();
     this.disbursements = new DisbursementBook();
     this.sms = new SmsOutbox(nowIso);
+    this.journal = new TransactionJournal();
+    this.requests = new PagedLog<ActedRequest>(this.options.logLimit);
+    this.historyLies = new Map();
+  }
+
+  /** Logs a money request the sandbox acted on (the request log a verifier reads). */
+  actedOn(request: Omit<ActedRequest, 'at'>): void {
+    this.requests.append({ at: this.nowIso(), ...request });
   }
 
   get faults(): FaultSettings {

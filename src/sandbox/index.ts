@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Product } from '../schemas/product.js';
+import type { Chaos, ChaosEntry } from './chaos/chaos.js';
 import { SandboxContext, type StateSnapshot } from './context.js';
 import type { DeliveryRecord } from './delivery/dispatcher.js';
 import type { FaultSettings } from './delivery/faults.js';
@@ -9,13 +10,26 @@ import { resolveSandboxOptions, type SandboxOptions } from './options.js';
 import { buildSandboxApp } from './server.js';
 import { createAccount } from './state/account-setup.js';
 import { collectionView } from './state/collections.js';
+import type { ActedRequest } from './state/journal.js';
 import type { SmsMessage } from './state/sms.js';
 
+export type { ChaosEntry } from './chaos/chaos.js';
+export {
+  type ChaosFault,
+  type ChaosOptions,
+  chaosFaultNames,
+  defaultChaosFaults,
+} from './chaos/faults.js';
+export { INJECTED_FAULT_HEADER } from './chaos/request-hooks.js';
 export type { StateSnapshot } from './context.js';
 export type { DeliveryRecord } from './delivery/dispatcher.js';
 export type { FaultSettings } from './delivery/faults.js';
+export { MERCHANT_REFERENCE_HEADER } from './http/merchant-reference.js';
 export type { LedgerEntry } from './ledger.js';
 export type { SandboxClock, SandboxOptions, Seed, SeedAccount } from './options.js';
+export type { LedgerEntryView } from './routes/ledger-listing.js';
+export type { ActedRequest, TransactionKind, TransactionView } from './state/journal.js';
+export type { LogPage } from './state/paged-log.js';
 export type { SmsMessage } from './state/sms.js';
 
 /** A running (or ready to run) sandbox. */
@@ -48,6 +62,12 @@ export interface SandboxInspector {
   sms(): readonly SmsMessage[];
   deliveries(): DeliveryRecord[];
   faults(): FaultSettings;
+  /** Every money request acted on (the request log), oldest first. */
+  requests(): ActedRequest[];
+  /** Every fault chaos mode drew so far, oldest first; empty when chaos is off. */
+  chaos(): Array<ChaosEntry & { seq: number }>;
+  /** Chaos mode's settings, whether it is paused, and how many of each fault it drew. */
+  chaosSettings(): ReturnType<Chaos['describe']>;
   /** Settlement timers still waiting (0 after close or reset). */
   pendingSettlements(): number;
 }
@@ -102,6 +122,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       sms: () => context.sms.list(),
       deliveries: () => context.dispatcher.log(),
       faults: () => context.faults,
+      requests: () => context.requests.all(),
+      chaos: () => context.chaos.page(0, Number.MAX_SAFE_INTEGER).items,
+      chaosSettings: () => context.chaos.describe(),
       pendingSettlements: () => context.timers.pending,
     },
   };

@@ -5,6 +5,7 @@ import { airtimeRoleSchema, airtimeUserStatusSchema } from '../schemas/airtime.j
 import { AIRTIME_BULK_MAX_FILE_BYTES, AIRTIME_BULK_MAX_ROWS } from '../schemas/airtime-bulk.js';
 import { MAX_AMOUNT_TZS } from '../schemas/amount.js';
 import { disbursementUserStatusSchema } from '../schemas/disbursement.js';
+import { chaosOptionsSchema } from './chaos/faults.js';
 import { faultSettingsSchema } from './delivery/faults.js';
 import { MAX_WALLET_BALANCE_TZS } from './money.js';
 
@@ -99,6 +100,10 @@ export const sandboxOptionsSchema = z.object({
   logger: z.boolean().default(false),
   /** Records of each kind kept; one more is a 429 `sandbox_full` until a reset. @default 10_000 */
   recordLimit: limit(1, 1_000_000).default(10_000),
+  /** Entries kept in each log (deliveries, acted requests, the chaos timeline); the oldest go first. @default 100_000 */
+  logLimit: limit(100, 10_000_000).default(100_000),
+  /** Seeded faults drawn per request and per callback delivery (see docs/chaos.md). @default off */
+  chaos: chaosOptionsSchema.optional(),
   /** How long a client may take to send a whole request; a slower one is answered 408 and closed. @default 30_000 */
   requestTimeoutMs: limit(100, 600_000).default(30_000),
   /** Limits of the bulk airtime upload: rows per file and file size. @default { maxRows: 5_000, maxFileBytes: 5_242_880 } */

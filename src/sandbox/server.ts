@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { chaosDecisionOf, registerChaosRequests } from './chaos/request-hooks.js';
 import type { SandboxContext } from './context.js';
 import { registerAnswerFaults } from './http/answer-faults.js';
 import { clientErrorHandler, registerErrorHandling } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { sandboxLogSerializers } from './http/log-serializers.js';
+import { registerMerchantReferenceHeader } from './http/merchant-reference.js';
 import { registerRateLimitFault } from './http/rate-limit-fault.js';
 import { registerAnswerHook } from './http/security-headers.js';
 import { registerAirtimeRoutes } from './routes/airtime.js';
@@ -52,12 +54,38 @@ export function buildSandboxApp(
     },
     genReqId: () => `req_${randomUUID()}`,
   });
-  registerAnswerHook(app, () => context.faults.latencyMs ?? 0);
-  registerRateLimitFault(app, () => context.faultBoard.takeRateLimit());
+  const { chaos, faultBoard } = context;
+  const lateMs = context.options.chaos?.lateMs ?? 0;
+  registerAnswerHook(app, (request) => {
+    const fault = chaosDecisionOf(request)?.fault;
+    const latency = context.faults.latencyMs ?? 0;
+    return {
+      delayMs: latency + (fault === 'late_answer' ? lateMs : 0),
+      cut: fault === 'cut_after',
+    };
+  });
+  registerMerchantReferenceHeader(app);
+  registerRateLimitFault(app, () => faultBoard.takeRateLimit());
+  registerChaosRequests(app, chaos);
+  // A request chaos drew a lie or a bare answer for takes it; any other uses up a counted one.
   registerAnswerFaults(app, {
-    takeContradiction: () => context.faultBoard.takeContradiction(),
-    takeBareAnswer: (where) => context.faultBoard.takeBareAnswer(where),
-    payout: (refid) => context.disbursements.records.find((row) => row.refid === refid),
+    takeContradiction(request) {
+      const drawn = chaosDecisionOf(request);
+      if (drawn?.field !== undefined) {
+        return {
+          field: drawn.field,
+          in: drawn.fault === 'contradict_history' ? 'history' : 'answer',
+        };
+      }
+      return faultBoard.takeContradiction();
+    },
+    takeBareAnswer(where, request) {
+      if (chaosDecisionOf(request)?.fault === 'bare_answer') return true;
+      return faultBoard.takeBareAnswer(where);
+    },
+    get historyLies() {
+      return context.historyLies;
+    },
   });
   registerJsonBody(app);
   registerErrorHandling(app);

@@ -14,7 +14,7 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // A merchant copies the code in README.md and docs/ into a strict TypeScript project. Every ```ts block must type-check against pesakit's public entry points
-// (`pesakit`, `pesakit/sqlite`, `pesakit/postgres`, `pesakit/express`, `pesakit/fastify`, `pesakit/otel`),
+// (`pesakit`, `pesakit/sqlite`, `pesakit/postgres`, `pesakit/express`, `pesakit/fastify`, `pesakit/otel`, `pesakit/testing`),
 // with only the shop's own names (orders, alerts, ...) declared. A block that does not compile
 // is usually one that is wrong at run time too: `onReview(record, ...)` that reads
 // `record.merchantReference` throws on every orphan (record is null), so the orphan is retried
@@ -117,6 +117,7 @@ function typeCheck(list: Sample[]): Map<string, string[]> {
       'pesakit/fastify': entry('fastify.d.ts'),
       'pesakit/sandbox': entry('sandbox/index.d.ts'),
       'pesakit/otel': entry('otel.d.ts'),
+      'pesakit/testing': entry('testing.d.ts'),
     },
   });
   const problems = new Map<string, string[]>();

@@ -14,7 +14,7 @@ const { pesakitExpress } = require('pesakit/express');
 const { pesakitFastify } = require('pesakit/fastify');
 const { SqliteReferenceStore } = require('pesakit/sqlite');
 const { instrumentPesakit } = require('pesakit/otel');
-const { verifyStore, storeCaseNames } = require('pesakit/testing');
+const { verifyAgainstSandbox, verifyStore, storeCaseNames } = require('pesakit/testing');
 
 async function main() {
   const instrumentation = instrumentPesakit();
@@ -41,6 +41,7 @@ async function main() {
         return memory;
       },
     });
+    const report = await verifyAgainstSandbox({ store: pesakit.store, sandbox: baseUrl });
     console.log(
       JSON.stringify({
         msisdn: normalizeMsisdn('+255 713 000 111'),
@@ -56,6 +57,7 @@ async function main() {
           skipped: kit.skipped.length,
           all: kit.passed + kit.skipped.length === storeCaseNames().length,
         },
+        verified: report.ok,
       }),
     );
   } finally {

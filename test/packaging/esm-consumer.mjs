@@ -15,7 +15,7 @@ import { pesakitFastify } from 'pesakit/fastify';
 import { instrumentPesakit } from 'pesakit/otel';
 import { createSandbox } from 'pesakit/sandbox';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
-import { storeCaseNames, verifyStore } from 'pesakit/testing';
+import { storeCaseNames, verifyAgainstSandbox, verifyStore } from 'pesakit/testing';
 
 // The global (no-op) OpenTelemetry providers: the subpath loads and subscribes.
 const instrumentation = instrumentPesakit();
@@ -50,6 +50,8 @@ try {
       return memory;
     },
   });
+  // The verifier reads the sandbox's truth over HTTP: the refused payout left nothing to find.
+  const report = await verifyAgainstSandbox({ store: pesakit.store, sandbox: baseUrl });
   console.log(
     JSON.stringify({
       msisdn: normalizeMsisdn('0754 123 456'),
@@ -64,6 +66,7 @@ try {
         skipped: kit.skipped.length,
         all: kit.passed + kit.skipped.length === storeCaseNames().length,
       },
+      verified: report.ok,
     }),
   );
 } finally {

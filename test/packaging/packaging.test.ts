@@ -26,6 +26,7 @@ describe('the built package', () => {
       sharedClasses: true,
       otel: 'function',
       storeKit: { failed: [], skipped: 1, all: true },
+      verified: true,
     });
   });
 
@@ -41,6 +42,7 @@ describe('the built package', () => {
       sharedClasses: true,
       otel: 'function',
       storeKit: { failed: [], skipped: 1, all: true },
+      verified: true,
     });
   });
 

@@ -27,11 +27,11 @@ import { createSandbox } from 'pesakit/sandbox';
 import { engineCallbackSchema } from 'pesakit/schemas';
 import { instrumentPesakit } from 'pesakit/otel';
 import { createDashboard } from 'pesakit/dashboard';
-import { verifyStore, type StoreFactory } from 'pesakit/testing';
+import { verifyAgainstSandbox, verifyStore, type StoreFactory } from 'pesakit/testing';
 const factory: StoreFactory = { open: async ({ now }) => new MemoryReferenceStore({ now }) };
 export const used = [Pesakit, MemoryReferenceStore, SqliteReferenceStore, PostgresReferenceStore,
   pesakitExpress, pesakitFastify, createSandbox, engineCallbackSchema, instrumentPesakit,
-  createDashboard, verifyStore, factory];
+  createDashboard, verifyStore, factory, verifyAgainstSandbox];
 `;
 
 function project(type: 'commonjs' | 'module'): string {

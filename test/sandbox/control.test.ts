@@ -132,7 +132,12 @@ describe('GET sms and GET deliveries', () => {
         },
       ],
     });
-    expect((await s.control('deliveries', undefined, 'GET')).body).toEqual({ deliveries: [] });
+    expect((await s.control('deliveries', undefined, 'GET')).body).toEqual({
+      deliveries: [],
+      next: null,
+      total: 0,
+      dropped: 0,
+    });
   });
 });
 

@@ -22,7 +22,10 @@ export async function runAirtimeBatch(
 ): Promise<AirtimeBulkResponse> {
   const results: AirtimeBulkResponse['rows'] = [];
   for (const [index, row] of batch.rows.entries()) {
+    // The SDK stores each row under this reference: the request log ties the row to its record.
+    const merchantReference = `airtime:${batch.batchId}:${row.row}`;
     const record = await completeAirtimePurchase(context, {
+      merchantReference,
       accountId: batch.accountId,
       msisdn: row.msisdn,
       amount: row.amount,
@@ -33,7 +36,7 @@ export async function runAirtimeBatch(
       msisdn: row.msisdn,
       amount: row.amount,
       reference: row.reference ?? null,
-      merchant_reference: `airtime:${batch.batchId}:${row.row}`,
+      merchant_reference: merchantReference,
       status: record.status === 'success' ? 'success' : 'failed',
       message: record.message,
       payment: airtimePaymentView(record),

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { ChaosFault } from '../chaos/faults.js';
 import { CONTROL_URL_MESSAGE, DELIVERY_MARK_HEADER, isControlUrl } from '../http/control-path.js';
+import { type LogPage, PagedLog } from '../state/paged-log.js';
 import type { FaultBoard } from './faults.js';
 import type { CallbackDelivery, DeliveryOutcome, DeliveryRecord } from './record.js';
 
@@ -20,8 +22,10 @@ export interface CallbackDispatcherOptions {
   clock?: { now(): Date };
   /** How long `reorder` holds a batch when no `delayMs` is set. @default 1000 */
   reorderWindowMs?: number;
-  /** Records kept in the log; the oldest go first. @default 1000 */
+  /** Records kept in the log; the oldest go first. @default 100_000 */
   logLimit?: number;
+  /** Chaos mode's draw for one delivery (dropped, duplicated, reordered, delayed), if any. */
+  chaos?: { draw(delivery: CallbackDelivery): ChaosFault | undefined; delayMs: number };
 }
 
 interface Job extends CallbackDelivery {
@@ -34,9 +38,10 @@ const isHttpUrl = (value: string) =>
 
 /** Pushes callbacks at least once: non-2xx retried, then `failed`; never to the control API. */
 export class CallbackDispatcher {
-  readonly #options: Required<CallbackDispatcherOptions>;
+  readonly #options: Required<Omit<CallbackDispatcherOptions, 'chaos'>>;
+  readonly #chaos: CallbackDispatcherOptions['chaos'];
 
-  #log: DeliveryRecord[] = [];
+  #log: PagedLog<DeliveryRecord>;
   #timers = new Set<ReturnType<typeof setTimeout>>();
   #inFlight = new Set<AbortController>();
   #held: Job[] = [];
@@ -53,9 +58,11 @@ export class CallbackDispatcher {
       timeoutMs: 10_000,
       clock: { now: () => new Date() },
       reorderWindowMs: 1000,
-      logLimit: 1000,
+      logLimit: 100_000,
       ...options,
     };
+    this.#chaos = options.chaos;
+    this.#log = new PagedLog(this.#options.logLimit);
   }
 
   /** Queues one callback; the outcome shows in {@link log}. */
@@ -75,7 +82,9 @@ export class CallbackDispatcher {
         : body === undefined
           ? 'The payload is not serialisable.'
           : undefined;
-    if (error !== undefined || this.#options.faults.takeDrop()) {
+    // Chaos draws once per callback, beside the counted faults (which still count down).
+    const drawn = error === undefined ? this.#chaos?.draw(delivery) : undefined;
+    if (error !== undefined || drawn === 'callback_drop' || this.#options.faults.takeDrop()) {
       this.#record(
         error === undefined
           ? { ...unsent, outcome: 'dropped' }
@@ -84,7 +93,8 @@ export class CallbackDispatcher {
       return;
     }
     const faults = this.#options.faults.settings.callbacks ?? {};
-    const copies = Array.from({ length: faults.duplicate ?? 1 }, (_, index) => ({
+    const count = Math.max(faults.duplicate ?? 1, drawn === 'callback_duplicate' ? 2 : 1);
+    const copies = Array.from({ length: count }, (_, index) => ({
       ...delivery,
       id: index === 0 ? id : randomUUID(),
       body: body ?? 'null',
@@ -94,8 +104,9 @@ export class CallbackDispatcher {
     const start = () => {
       for (const job of copies) void this.#attempt(job, 1, generation);
     };
-    const delayMs = faults.delayMs ?? 0;
-    if (faults.reorder === true) {
+    const delayMs =
+      drawn === 'callback_delay' ? (this.#chaos?.delayMs ?? 0) : (faults.delayMs ?? 0);
+    if (faults.reorder === true || drawn === 'callback_reorder') {
       const armed = this.#held.length > 0;
       this.#held.push(...copies);
       if (!armed)
@@ -109,7 +120,12 @@ export class CallbackDispatcher {
 
   /** Every attempt so far, oldest first (a copy; at most `logLimit` records). */
   log(): DeliveryRecord[] {
-    return this.#log.map((record) => ({ ...record }));
+    return this.#log.all();
+  }
+
+  /** One page of the log: records with `seq` above `after`, and whether any were dropped. */
+  page(after?: number, limit?: number): LogPage<DeliveryRecord> {
+    return this.#log.page(after, limit);
   }
 
   /** Resolves when nothing is queued, held, waiting to retry or in flight. */
@@ -120,7 +136,7 @@ export class CallbackDispatcher {
 
   reset(): void {
     this.#cancelAll();
-    this.#log = [];
+    this.#log = new PagedLog(this.#options.logLimit);
   }
 
   async close(): Promise<void> {
@@ -229,10 +245,8 @@ export class CallbackDispatcher {
     this.#timers.add(timer);
   }
 
-  #record(record: Omit<DeliveryRecord, 'at'> & { outcome: DeliveryOutcome }): void {
-    this.#log.push({ ...record, at: this.#options.clock.now().toISOString() });
-    if (this.#log.length > this.#options.logLimit)
-      this.#log.splice(0, this.#log.length - this.#options.logLimit);
+  #record(record: Omit<DeliveryRecord, 'at' | 'seq'> & { outcome: DeliveryOutcome }): void {
+    this.#log.append({ ...record, at: this.#options.clock.now().toISOString() });
   }
 
   #settle(): void {

@@ -12,6 +12,8 @@ export interface CallbackDelivery {
 
 /** One record of the delivery log (`GET _control/deliveries`) per attempt or decision. */
 export interface DeliveryRecord extends CallbackDelivery {
+  /** The record's place in the log: 1, 2, … (`after` of `GET _control/deliveries` pages by it). */
+  seq?: number;
   /** Sent as `x-pesakit-delivery-id`; the same across retries. */
   id: string;
   /** 1 for the first send, 2 for the first retry, …; 0 when nothing was sent. */

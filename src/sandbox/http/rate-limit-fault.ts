@@ -1,10 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { endpoints } from '../../core/endpoints.js';
 import { CONTROL_PREFIX } from './control-path.js';
 import { sendError } from './replies.js';
 import { routePath } from './route-path.js';
 
 const engineCallbackRoute = routePath(endpoints.engineCallback);
+
+/** The platform's 429, as the `rateLimit` fault and chaos's `rate_limit` send it. */
+export function sendRateLimited(reply: FastifyReply, retryAfterSeconds: number) {
+  reply.header('retry-after', String(retryAfterSeconds));
+  return sendError(reply, 429, 'Too Many Attempts.', 'rate_limited');
+}
 
 /**
  * The `rateLimit` fault: a 429 before any route runs, for merchant traffic only. The control API
@@ -25,7 +31,6 @@ export function registerRateLimitFault(app: FastifyInstance, take: () => number 
       done();
       return;
     }
-    reply.header('retry-after', String(retryAfterSeconds));
-    sendError(reply, 429, 'Too Many Attempts.', 'rate_limited');
+    sendRateLimited(reply, retryAfterSeconds);
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyHelmetOptions } from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkoutCspDirectives } from '../checkout/page.js';
 import { CONTROL_PREFIX } from './control-path.js';
 
@@ -27,16 +27,34 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fre
   'cross-origin-resource-policy': 'same-origin',
 });
 
-/** `x-request-id`, API headers and the latency fault, applied after the handler ran. */
-export function registerAnswerHook(app: FastifyInstance, latencyMs: () => number): void {
+/** How one answer leaves: held `delayMs` first, or never (the connection cut after acting). */
+export interface AnswerTiming {
+  delayMs: number;
+  cut: boolean;
+}
+
+/**
+ * `x-request-id`, API headers and the latency faults, applied after the handler ran: a late or
+ * cut answer is one the platform acted on (an ambiguous outcome for the client).
+ */
+export function registerAnswerHook(
+  app: FastifyInstance,
+  timing: (request: FastifyRequest) => AnswerTiming,
+): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (!reply.hasHeader('content-security-policy')) reply.headers(API_SECURITY_HEADERS);
-    const latency = latencyMs();
-    if (latency > 0 && !request.url.startsWith(CONTROL_PREFIX)) {
-      setTimeout(() => done(null, payload), latency);
+    if (request.url.startsWith(CONTROL_PREFIX)) {
+      done(null, payload);
       return;
     }
-    done(null, payload);
+    const { delayMs, cut } = timing(request);
+    const send = () => {
+      if (cut) request.raw.socket?.destroy();
+      done(null, payload);
+    };
+    // Unref'd: a held answer must not keep a closed sandbox's process alive.
+    if (delayMs > 0) setTimeout(send, delayMs).unref();
+    else send();
   });
 }

@@ -44,13 +44,23 @@ export function openChecked(
 export function acceptInitiation(
   context: SandboxContext,
   channel: 'mno' | 'bank' | 'pay_mobile',
-  schema: z.ZodType<Omit<CollectionOpening, 'channel' | 'ownerId'>>,
-  request: { body: unknown; ownerId: number | null },
+  schema: z.ZodType<Omit<CollectionOpening, 'channel' | 'ownerId' | 'merchantReference'>>,
+  request: { body: unknown; ownerId: number | null; merchantReference: string | null },
   reply: FastifyReply,
 ): ReturnType<typeof initiationView> | undefined {
   const parsed = parseBody(schema, request.body, reply);
   const record =
-    parsed && openChecked(context, { ...parsed, channel, ownerId: request.ownerId }, reply);
+    parsed &&
+    openChecked(
+      context,
+      {
+        ...parsed,
+        channel,
+        ownerId: request.ownerId,
+        merchantReference: request.merchantReference,
+      },
+      reply,
+    );
   if (!record) return undefined;
   if (channel === 'bank') {
     return initiationView(record, 'Control number issued; the customer pays it at a bank.');

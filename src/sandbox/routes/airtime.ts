@@ -4,6 +4,7 @@ import { completeAirtimePurchase } from '../airtime-purchase.js';
 import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
+import { merchantReferenceOf } from '../http/merchant-reference.js';
 import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toCents, WALLET_LIMIT_MESSAGE } from '../money.js';
@@ -69,6 +70,7 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       msisdn,
       amount,
       hold,
+      merchantReference: merchantReferenceOf(request),
     });
     return {
       status: record.status,
@@ -88,14 +90,26 @@ export function registerAirtimeRoutes(app: FastifyInstance, context: SandboxCont
       newControlNumber,
       (value) => context.airtime.recharges.has(value) || context.collections.isTaken(value),
     );
-    context.airtime.recharges.set(controlNumber, {
+    const recharge = {
       controlNumber,
       accountId: caller.account.id,
       amount: parsed.amount,
       msisdn: parsed.msisdn ?? null,
-      status: 'pending',
+      status: 'pending' as const,
       created_at: now,
       updated_at: now,
+    };
+    context.airtime.recharges.set(controlNumber, recharge);
+    const merchantReference = merchantReferenceOf(request);
+    context.journal.add({ kind: 'recharge', merchantReference, record: recharge });
+    context.actedOn({
+      product: 'airtime',
+      operation: 'airtime_recharge',
+      merchant_reference: merchantReference,
+      amount: recharge.amount,
+      msisdn: recharge.msisdn,
+      outcome: recharge.status,
+      reference: controlNumber,
     });
     return {
       message: 'Recharge started. Pay the control number to top up the wallet.',

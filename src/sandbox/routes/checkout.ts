@@ -6,6 +6,7 @@ import { resolveProvider } from '../../schemas/provider.js';
 import { renderCheckoutPage } from '../checkout/page.js';
 import type { SandboxContext } from '../context.js';
 import { DECLINED_CARD_SUFFIX } from '../engine/test-numbers.js';
+import { merchantReferenceOf } from '../http/merchant-reference.js';
 import { parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { helmetOptions } from '../http/security-headers.js';
@@ -45,7 +46,13 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
   app.post(routePath(endpoints.initiateSecure), async (request, reply) => {
     const parsed = parseBody(endpoints.initiateSecure.request, request.body, reply);
     if (!parsed) return reply;
-    const record = openChecked(context, { channel: 'secure', ...parsed, ownerId: null }, reply);
+    const opening = {
+      channel: 'secure' as const,
+      ...parsed,
+      ownerId: null,
+      merchantReference: merchantReferenceOf(request),
+    };
+    const record = openChecked(context, opening, reply);
     if (!record) return reply;
     const origin = publicOrigin(request, context.selfUrl);
     return {
@@ -69,6 +76,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     record.msisdn = parsed.msisdn;
     record.provider = resolveProvider(parsed.msisdn) ?? null;
     record.updated_at = context.nowIso();
+    context.actedOn({
+      product: 'collection',
+      operation: 'checkout_mno',
+      merchant_reference: merchantReferenceOf(request),
+      amount: record.amount,
+      msisdn: record.msisdn,
+      outcome: record.status,
+      reference: record.controlNumber,
+    });
     autoSettle(context, record);
     return {
       message: 'Payment request sent to the customer’s phone.',
@@ -129,6 +145,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, context: SandboxCon
     const declined = parsed.card_number.endsWith(DECLINED_CARD_SUFFIX);
     // The card network answers at once: settle through the engine callback, as a real one would.
     await context.engine.settle(record, declined ? 'failed' : 'success', 'card');
+    context.actedOn({
+      product: 'collection',
+      operation: 'checkout_card',
+      merchant_reference: merchantReferenceOf(request),
+      amount: record.amount,
+      msisdn: null,
+      outcome: record.status,
+      reference: record.controlNumber,
+    });
     return {
       message: declined ? 'The card was declined.' : 'Card payment accepted.',
       status: record.status,

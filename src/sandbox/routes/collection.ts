@@ -4,6 +4,7 @@ import { sameSecret } from '../../internal/shared-secret.js';
 import { authenticate } from '../auth/bearer.js';
 import { checkLogin } from '../auth/login.js';
 import type { SandboxContext } from '../context.js';
+import { merchantReferenceOf } from '../http/merchant-reference.js';
 import { parseBody, sendError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { collectionUserView } from '../state/accounts.js';
@@ -35,7 +36,11 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
     app.post(routePath(endpoint), (request, reply) => {
       const caller = authenticate(context, 'collection', request, reply);
       if (!caller) return;
-      const initiation = { body: request.body, ownerId: caller.account.id };
+      const initiation = {
+        body: request.body,
+        ownerId: caller.account.id,
+        merchantReference: merchantReferenceOf(request),
+      };
       return acceptInitiation(context, channel, endpoint.request, initiation, reply);
     });
   }
@@ -47,7 +52,11 @@ export function registerCollectionRoutes(app: FastifyInstance, context: SandboxC
       sendError(reply, 401, 'Unauthenticated: the x-api-key is not valid.');
       return;
     }
-    const initiation = { body: request.body, ownerId: null };
+    const initiation = {
+      body: request.body,
+      ownerId: null,
+      merchantReference: merchantReferenceOf(request),
+    };
     return acceptInitiation(context, 'pay_mobile', endpoints.payMobile.request, initiation, reply);
   });
   app.post(routePath(endpoints.collectionStatus), (request, reply) => {

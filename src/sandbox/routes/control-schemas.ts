@@ -63,3 +63,31 @@ export const airtimePaymentsQuerySchema = z.object({
   reference: z.string().max(64).optional(),
   status: z.enum(['pending', 'success', 'failed']).optional(),
 });
+
+const pageNumber = (field: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `The ${field} must be a whole number.` })
+    .int({ error: `The ${field} must be a whole number.` })
+    .min(min, { error: `The ${field} must be at least ${min}.` })
+    .max(max, { error: `The ${field} may not be greater than ${max}.` })
+    .optional();
+
+/** `?after=<seq>&limit=<n>` of the control API's logs: the page after a cursor. */
+export const pageQuerySchema = z.object({
+  after: pageNumber('after', 0, Number.MAX_SAFE_INTEGER),
+  limit: pageNumber('limit', 1, 10_000),
+});
+
+export const transactionsQuerySchema = pageQuerySchema.extend({
+  kind: z
+    .enum(['collection', 'airtime_payment', 'recharge', 'payout'], {
+      error: 'The kind must be one of collection, airtime_payment, recharge, payout.',
+    })
+    .optional(),
+});
+
+/** `POST _control/chaos`: pause the draws (for a drain) or resume them. */
+export const chaosControlSchema = z.strictObject(
+  { paused: z.boolean({ error: 'The paused field must be true or false.' }) },
+  { error: 'The body must be {"paused": true} or {"paused": false}.' },
+);

@@ -12,10 +12,14 @@ import { type Account, accountView } from '../state/accounts.js';
 import { airtimePaymentView } from '../state/airtime.js';
 import {
   airtimePaymentsQuerySchema,
+  chaosControlSchema,
   controlAccountSchema,
+  pageQuerySchema,
   settleSchema,
+  transactionsQuerySchema,
   walletCreditSchema,
 } from './control-schemas.js';
+import { ledgerPage } from './ledger-listing.js';
 
 /** Who may drive the sandbox: loopback or `allowedHosts`, and the control key when one is set. */
 function controlRefusal(context: SandboxContext, guard: HostGuard, request: FastifyRequest) {
@@ -121,7 +125,54 @@ export function registerControlRoutes(
           .map(airtimePaymentView);
         return { count: payments.length, payments };
       });
-      control.get('/deliveries', async () => ({ deliveries: context.dispatcher.log() }));
+      // The logs a verifier reads, a page at a time: `next` is the `after` of the next page, and
+      // `dropped` counts entries lost to `logLimit` (non-zero: the log is not complete).
+      control.get('/deliveries', async (request, reply) => {
+        const query = parseBody(pageQuerySchema, request.query, reply);
+        if (!query) return reply;
+        const { items, ...page } = context.dispatcher.page(query.after, query.limit);
+        return { deliveries: items, ...page };
+      });
+      control.get('/requests', async (request, reply) => {
+        const query = parseBody(pageQuerySchema, request.query, reply);
+        if (!query) return reply;
+        const { items, ...page } = context.requests.page(query.after, query.limit);
+        return { requests: items, ...page };
+      });
+      // Every product's transactions (collections, airtime payments, recharges, payouts).
+      control.get('/transactions', async (request, reply) => {
+        const query = parseBody(transactionsQuerySchema, request.query, reply);
+        if (!query) return reply;
+        const { items, ...page } = context.journal.page(query.after, query.limit, query.kind);
+        return { transactions: items, ...page };
+      });
+      // Every wallet movement of every account, with the account's product and email.
+      control.get('/ledger', async (request, reply) => {
+        const query = parseBody(pageQuerySchema, request.query, reply);
+        if (!query) return reply;
+        const { items, ...page } = ledgerPage(context, query.after, query.limit);
+        return { entries: items, ...page };
+      });
+      control.get('/chaos', async (request, reply) => {
+        const query = parseBody(pageQuerySchema, request.query, reply);
+        if (!query) return reply;
+        const { items, ...page } = context.chaos.page(query.after, query.limit);
+        return { chaos: context.chaos.describe(), timeline: items, ...page };
+      });
+      control.post('/chaos', async (request, reply) => {
+        const parsed = parseBody(chaosControlSchema, request.body, reply);
+        if (!parsed) return reply;
+        if (!context.chaos.enabled) {
+          return sendError(
+            reply,
+            409,
+            'Chaos mode is off: start the sandbox with the chaos option (pesakit sandbox --chaos <seed>).',
+            'chaos_off',
+          );
+        }
+        context.chaos.setPaused(parsed.paused);
+        return { chaos: context.chaos.describe() };
+      });
       control.get('/faults', async () => ({ faults: context.faults }));
       control.post('/faults', async (request, reply) => {
         const parsed = parseBody(faultSettingsSchema, request.body, reply);

@@ -6,6 +6,7 @@ import { authenticate } from '../auth/bearer.js';
 import { chargeFor } from '../charge.js';
 import type { SandboxContext } from '../context.js';
 import { callUpstream } from '../engine/upstream.js';
+import { merchantReferenceOf } from '../http/merchant-reference.js';
 import { atCapacity, parseBody, sendError, sendValidationError } from '../http/replies.js';
 import { routePath } from '../http/route-path.js';
 import { toCents, toShillings } from '../money.js';
@@ -66,6 +67,18 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
       updated_at: now,
     };
     context.disbursements.add(record);
+    const merchantReference = merchantReferenceOf(request);
+    context.journal.add({ kind: 'payout', merchantReference, record });
+    const actedOn = () =>
+      context.actedOn({
+        product: 'disbursement',
+        operation: 'disbursement',
+        merchant_reference: merchantReference,
+        amount,
+        msisdn,
+        outcome: record.status,
+        reference: record.refid,
+      });
     const result = await callUpstream('disbursement', msisdn, provider);
     record.updated_at = context.nowIso();
     record.message = result.message;
@@ -73,6 +86,7 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
       // Our decision for the unshown failure state: the record stays in history as `failed`.
       record.status = 'failed';
       hold.release();
+      actedOn();
       return sendError(
         reply,
         400,
@@ -86,6 +100,7 @@ export function registerPayout(app: FastifyInstance, context: SandboxContext): v
       { kind: 'charge', amount: charge, reference: record.refid },
     ]);
     record.status = 'completed';
+    actedOn();
     context.sms.send({
       to: msisdn,
       product: 'disbursement',

@@ -17,6 +17,8 @@ export interface CollectionOpening {
   callback_url?: string | undefined;
   description?: string | undefined;
   ownerId: number | null;
+  /** The SDK's `x-pesakit-merchant-reference`, for the request log; null when none was sent. */
+  merchantReference: string | null;
 }
 
 /** Records a new pending collection; every initiation channel starts here. */
@@ -49,6 +51,17 @@ export function openCollection(
     updated_at: now,
   };
   context.collections.add(record);
+  const { merchantReference } = opening;
+  context.journal.add({ kind: 'collection', merchantReference, record });
+  context.actedOn({
+    product: 'collection',
+    operation: opening.channel,
+    merchant_reference: merchantReference,
+    amount: record.amount,
+    msisdn: record.msisdn,
+    outcome: record.status,
+    reference: record.controlNumber,
+  });
   return record;
 }
 
