@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { endpoints } from '../../../src/core/endpoints.js';
 import { pathParametersOf } from '../../../src/openapi/path-template.js';
+import { schemaAnnotations } from '../../../src/openapi/schema-annotations.js';
 import { SchemaComponents } from '../../../src/openapi/schema-components.js';
 import { allDocuments, collectRefs, resolvePointer } from './documents.js';
 
@@ -124,7 +125,7 @@ describe('zod refinements become words, not crashes', () => {
 
 describe('schema components', () => {
   it('are named after the exported zod schema and shared between operations', () => {
-    const components = new SchemaComponents();
+    const components = new SchemaComponents(schemaAnnotations('sandbox'));
     const login = endpoints.collectionLogin.request;
     expect(components.ref(login, 'input', 'Unused')).toEqual({
       $ref: '#/components/schemas/LoginRequest',
@@ -136,7 +137,7 @@ describe('schema components', () => {
   });
 
   it('refuse two different JSON Schemas under one name', () => {
-    const components = new SchemaComponents();
+    const components = new SchemaComponents(schemaAnnotations('sandbox'));
     // A default makes a field optional to send but always present when parsed.
     const paged = z.object({ page: z.number().default(1) });
     components.ref(paged, 'input', 'Paged');
@@ -144,6 +145,8 @@ describe('schema components', () => {
   });
 
   it('an undescribed path parameter is refused rather than printed without a description', () => {
-    expect(() => pathParametersOf('/api/things/{thing}')).toThrow(/\{thing\}.*no OpenAPI/);
+    expect(() =>
+      pathParametersOf('/api/things/{thing}', new SchemaComponents(schemaAnnotations('sandbox'))),
+    ).toThrow(/\{thing\}.*no OpenAPI/);
   });
 });
