@@ -100,7 +100,8 @@ function uploadBodyOf(
                 'The rows: an .xlsx workbook (first sheet) or a UTF-8 CSV, at most 5 MiB and ' +
                 '5 000 rows; a header row `msisdn`, `amount`, optional `reference` (any case, any ' +
                 'order, other columns ignored). The format is read from the content, then the ' +
-                'file name; the part needs no file name.',
+                'file name. The part must be a file (a `filename` in its Content-Disposition): a part ' +
+                'without one reads as a text field and is refused (422).',
             },
             batch_id: {
               ...components.ref(airtimeBulkBatchIdSchema, 'input', 'AirtimeBulkBatchId'),

@@ -112,12 +112,16 @@ describe('zod refinements become words, not crashes', () => {
 
   it('a payable MSISDN names the provider prefixes; an engine date its pattern', () => {
     expect(property('MnoCollectionRequest', 'msisdn')).toMatchObject({
-      pattern: '^255\\d{9}$',
+      pattern: '^255(?:61|62|65|67|68|69|71|73|74|75|76|77|78|79)\\d{7}$',
       description: expect.stringMatching(/Vodacom 74\/75\/76\/79/),
     });
     expect(property('EngineCallback', 'data')).toMatchObject({
       properties: {
-        transactionDate: { pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' },
+        transactionDate: {
+          pattern:
+            '^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01]) (?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$',
+          description: expect.stringMatching(/real calendar date/),
+        },
       },
     });
   });
