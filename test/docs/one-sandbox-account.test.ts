@@ -28,7 +28,7 @@ const pages = [
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 // `password: 'x'`, `"password":"x"`, `PASSWORD=x`, `password ?? 'x'`: a written-out value.
-const PASSWORD = /password["']?\s*(?:[:=]|\?\?|\|\|)\s*["']?([A-Za-z0-9][^"'\s,}`)]*)/gi;
+const PASSWORD = /password["']?\s*(?:[:=]|\?\?|\|\|)\s*["']?([A-Za-z0-9][^"'\s,}`()]*)(\()?/gi;
 /** Not a value but a pointer to one: the environment, a placeholder, a variable. */
 const notALiteral = /^(?:process\.env|env\[|password\b|undefined\b)/;
 
@@ -37,8 +37,9 @@ function accountsIn(text: string): { emails: string[]; passwords: string[] } {
   const passwords: string[] = [];
   for (const line of text.split('\n')) {
     if (/email/i.test(line)) emails.push(...(line.match(EMAIL) ?? []));
-    for (const [, value = ''] of line.matchAll(PASSWORD)) {
-      if (!notALiteral.test(value)) passwords.push(value);
+    for (const [, value = '', call] of line.matchAll(PASSWORD)) {
+      // `password: required('…')` reads it from somewhere: not a value.
+      if (call === undefined && !notALiteral.test(value)) passwords.push(value);
     }
   }
   return { emails, passwords };
