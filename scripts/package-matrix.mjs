@@ -5,8 +5,10 @@
 // project, then runs scripts/matrix/first-day.mjs from a CommonJS project (`require`, no
 // top-level await) and from an ES module project (`import`): client calls, the receiver in
 // Express, a reconciler pass, a bulk airtime purchase, the SQLite and PostgreSQL stores,
-// `verifyStore` (pesakit/testing) on the memory store, and the clear refusal of an .xlsx while the optional exceljs is not installed (SDK, sandbox
-// route, CLI). Only this runs on Node 22 and 24; the vitest suite runs once, on Node 20.
+// `verifyStore` and the verifier (pesakit/testing), and the clear refusal of an .xlsx while the
+// optional exceljs is not installed (SDK, sandbox route, CLI). Then every example shipped in the
+// tarball, ES module and CommonJS, runs against a sandbox (scripts/matrix/examples.mjs). Only
+// this runs on Node 22 and 24; the vitest suite runs once, on Node 20.
 //
 // The projects live outside the clone, in PESAKIT_MATRIX_CACHE (default
 // /var/cache/pesakit-matrix), one per Node major, so a warm run reinstalls only the tarball.
@@ -59,6 +61,7 @@ try {
     for (const system of ['cjs', 'esm']) {
       runFirstDay(`node${major} ${system}`, node, project, system, postgres.url);
     }
+    runExamples(`node${major}`, node, project);
   }
 } finally {
   await postgres.stop();
@@ -144,6 +147,8 @@ function prepareProject(major, node) {
       express: '^5.0.0',
       kysely: '^0.28.0',
       pg: '^8.11.0',
+      // The TypeScript examples run as their READMEs say, through tsx.
+      tsx: '^4.23.15',
     },
     allowScripts: { 'better-sqlite3': true },
   };
@@ -170,6 +175,7 @@ function prepareProject(major, node) {
     mkdirSync(directory, { recursive: true });
     writeFileSync(join(directory, 'package.json'), `${JSON.stringify({ type })}\n`);
     copyFileSync(join(here, main), join(directory, 'index.js'));
+    copyFileSync(join(here, 'examples.mjs'), join(directory, 'examples.mjs'));
     const body = readFileSync(join(here, 'first-day.mjs'), 'utf8');
     writeFileSync(
       join(directory, 'first-day.js'),
@@ -211,6 +217,18 @@ function npm(node, cwd, args) {
   return run.stderr.split('\n').filter((line) => line.startsWith('npm warn'));
 }
 
+/** Every example in the tarball (ES module and CommonJS) against a sandbox: scripts/matrix/examples.mjs. */
+function runExamples(label, node, project) {
+  const directory = join(project, 'esm');
+  const run = spawnSync(node, ['examples.mjs', JSON.stringify({ dir: directory })], {
+    cwd: directory,
+    encoding: 'utf8',
+    timeout: 600_000,
+    env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` },
+  });
+  report(label, run);
+}
+
 function runFirstDay(label, node, project, system, postgresUrl) {
   const directory = join(project, system);
   const given = {
@@ -225,6 +243,11 @@ function runFirstDay(label, node, project, system, postgresUrl) {
     timeout: 180_000,
     env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` },
   });
+  report(label, run);
+}
+
+/** One result per JSON line a run printed; a run that printed none, or failed, is a failure. */
+function report(label, run) {
   const reports = run.stdout
     .split('\n')
     .filter((line) => line.startsWith('{'))

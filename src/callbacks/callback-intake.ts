@@ -236,8 +236,9 @@ export function payloadFromQuery(
   return fields === 0 ? undefined : payload;
 }
 
+/** A number written as JSON writes one (`1000`, `99.5`, `1e3`): the GET form reads as the POST. */
 function numeric(value: string): number | string {
-  return /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  return /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(value) ? Number(value) : value;
 }
 
 function boolean(value: string): boolean | string {

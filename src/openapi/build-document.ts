@@ -3,6 +3,7 @@ import { airtimeBulkPaymentEndpoint } from '../resources/bulk/bulkpayment-endpoi
 import type { Product } from '../schemas/product.js';
 import { buildOperation } from './operation.js';
 import { pathTemplate } from './path-template.js';
+import { schemaAnnotations } from './schema-annotations.js';
 import { SchemaComponents, toOpenApiSchema } from './schema-components.js';
 import { securitySchemes } from './security.js';
 import type {
@@ -30,7 +31,7 @@ const productDescriptions: Readonly<Record<Product, string>> = {
 
 /** Built from the endpoint table and zod wire schemas, so it cannot disagree with the SDK. */
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
-  const components = new SchemaComponents();
+  const components = new SchemaComponents(schemaAnnotations(options.environment));
   const paths: Record<string, OpenApiPathItem> = {};
   const products = new Set<Product>();
   for (const endpoint of allEndpoints) {
@@ -49,7 +50,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     const operation = buildOperation(endpoint, template, components);
     item[method] = operation;
     // The engine's callback is also taken as GET (spec: "GET or POST"): its own operation.
-    const asQuery = method === 'post' ? queryVariantOf(endpoint, operation) : undefined;
+    const asQuery = method === 'post' ? queryVariantOf(endpoint, operation, components) : undefined;
     if (asQuery !== undefined) item.get = asQuery;
     paths[template] = item;
     products.add(endpoint.product);
@@ -110,9 +111,13 @@ function serversFor(options: OpenApiOptions): OpenApiServer[] {
 const takenAsQuery: ReadonlySet<string> = new Set<EndpointId>(['engineCallback']);
 
 /** The `GET` twin of a POST whose body may come as a query (`deepObject` fields), id + `Query`. */
-function queryVariantOf(endpoint: Endpoint, post: OpenApiOperation): OpenApiOperation | undefined {
+function queryVariantOf(
+  endpoint: Endpoint,
+  post: OpenApiOperation,
+  components: SchemaComponents,
+): OpenApiOperation | undefined {
   if (!takenAsQuery.has(endpoint.id) || endpoint.request === undefined) return undefined;
-  const body = toOpenApiSchema(endpoint.request, 'input') as {
+  const body = toOpenApiSchema(endpoint.request, 'input', components.annotations) as {
     properties?: Record<string, JsonSchema>;
     required?: string[];
   };
@@ -124,14 +129,14 @@ function queryVariantOf(endpoint: Endpoint, post: OpenApiOperation): OpenApiOper
       required: required.has(name),
       description:
         schema.type === 'object'
-          ? `The body's \`${name}\` object, one parameter per field: \`${name}[field]=value\`.`
+          ? `The body's \`${name}\` object, one parameter per field: \`${name}[field]=value\` (or \`${name}.field\`); a number is read as JSON reads it (\`1000\`, \`1e3\`, \`99.5\`).`
           : `The body's \`${name}\` field${schema.type === 'boolean' ? ' (`true`/`false`, or `1`/`0`)' : ''}.`,
       schema,
       ...(schema.type === 'object' ? { style: 'deepObject', explode: true } : {}),
     }),
   );
-  // A query string is never malformed JSON: the 400 of the JSON body does not apply.
-  const { 400: _malformedJson, ...responses } = post.responses;
+  // A query string is never a body: the JSON body's 400, 413 and 415 do not apply.
+  const { 400: _malformed, 413: _tooLarge, 415: _notJson, ...responses } = post.responses;
   const { requestBody: _body, ...rest } = post;
   return {
     ...rest,

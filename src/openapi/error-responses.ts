@@ -4,20 +4,42 @@ import type { SchemaComponents } from './schema-components.js';
 import type { OpenApiResponse } from './types.js';
 
 type Descriptions = Readonly<
-  Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422, string>>
+  Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429, string>>
 >;
 
 const unknownPaymentToken = 'The payment token is unknown.';
 
+const rateLimited =
+  'Too many requests: the platform (in the sandbox, the `rateLimit` fault) asks the client to ' +
+  'wait; `Retry-After` says how many seconds. Nothing happened.';
+
+const tooManyLogins =
+  'Too many failed logins for this account or address within the window ' +
+  '(`code: "too_many_logins"`, `Retry-After` in seconds), or the `rateLimit` fault.';
+
+const sandboxFull =
+  ' In the sandbox also when its in-memory list of this kind is full (`code: "sandbox_full"`, ' +
+  'no `Retry-After`): reset it.';
+
 /** Errors particular to one endpoint; a description here replaces the common one. */
 const endpointErrors: Readonly<Partial<Record<EndpointId | 'airtimeBulkPayment', Descriptions>>> = {
-  collectionLogin: { 401: 'These credentials do not match our records.' },
+  collectionLogin: { 401: 'These credentials do not match our records.', 429: tooManyLogins },
   airtimeLogin: {
     401: 'These credentials do not match our records.',
     403: 'A user (role 2) whose status is not active may not log in.',
+    429: tooManyLogins,
   },
   disbursementLogin: {
     401: 'The credentials do not match, or the account is unverified or rejected.',
+    429: tooManyLogins,
+  },
+  airtimeRegister: {
+    422: 'A field broke a rule, or the email is already taken (`errors.email`).',
+    429: rateLimited + sandboxFull,
+  },
+  disbursementRegister: {
+    422: 'A field broke a rule, or the email is already taken (`errors.email`).',
+    429: rateLimited + sandboxFull,
   },
   collectionStatus: {
     404:
@@ -62,14 +84,27 @@ const endpointErrors: Readonly<Partial<Record<EndpointId | 'airtimeBulkPayment',
   },
 };
 
-/** An operation's error responses: its kind's shared ones plus its own, only those the sandbox answers. */
+/** The engine's own settlement call is never rate limited (a limited engine settles nothing). */
+const neverRateLimited: ReadonlySet<string> = new Set<EndpointId>(['engineCallback']);
+
+/** Documented on every POST: what the sandbox answers before any route runs. */
+const bodyErrors = {
+  400: 'The request body is not valid JSON, or holds a `__proto__` or `constructor.prototype` key.',
+  413: 'The request body is larger than the 1 MiB limit.',
+  415: 'The body is not JSON: send it with `Content-Type: application/json`.',
+} as const;
+
+/**
+ * An operation's error responses: the ones every operation of its kind can answer plus its own,
+ * each with its body schema; only statuses the sandbox answers.
+ */
 export function errorResponses(
   endpoint: Endpoint,
   components: SchemaComponents,
 ): Record<string, OpenApiResponse> {
   const common: Record<number, string> = {};
+  if (endpoint.method === 'POST') Object.assign(common, bodyErrors);
   if (endpoint.request !== undefined) {
-    common[400] = 'The request body is not valid JSON.';
     common[422] = 'A field broke a rule; `errors` names each field and its messages.';
   }
   if (endpoint.auth === 'bearer') {
@@ -80,6 +115,9 @@ export function errorResponses(
     } else if (endpoint.product === 'disbursement') {
       common[401] += ' Also when the account is unverified or rejected.';
     }
+  }
+  if (!neverRateLimited.has(endpoint.id)) {
+    common[429] = endpoint.retry === 'money' ? rateLimited + sandboxFull : rateLimited;
   }
   const descriptions: Record<number, string> = {
     ...common,
@@ -95,8 +133,17 @@ export function errorResponses(
         : components.ref(errorBodySchema, 'output', 'ErrorBody');
     responses[status] = {
       description: descriptions[status]!,
+      ...(status === 429 ? { headers: { 'Retry-After': retryAfterHeader } } : {}),
       content: { 'application/json': { schema } },
     };
   }
   return responses;
 }
+
+const retryAfterHeader = {
+  description:
+    'Seconds to wait before trying again. Sent with a rate limit or a login limit; not with ' +
+    '`sandbox_full`.',
+  required: false,
+  schema: { type: 'integer', minimum: 0 },
+} as const;

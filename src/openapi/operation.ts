@@ -34,7 +34,7 @@ export function buildOperation(
   const description = [authNotes[endpoint.auth], endpoint.retry === 'money' ? moneyNote : '']
     .filter(Boolean)
     .join(' ');
-  const parameters = pathParametersOf(template);
+  const parameters = pathParametersOf(template, components);
   const security = securityByAuth[endpoint.auth];
   const status = createdBy.has(endpoint.id) ? '201' : '200';
   const requestBody = jsonBodyOf(endpoint, components) ?? uploadBodyOf(endpoint.id, components);
@@ -57,7 +57,7 @@ export function buildOperation(
     summary: endpoint.summary,
     ...(description !== '' ? { description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(security !== undefined ? { security } : {}),
+    security,
     ...(requestBody !== undefined ? { requestBody } : {}),
     responses: { [status]: success, ...errorResponses(endpoint, components) },
   };
@@ -100,12 +100,14 @@ function uploadBodyOf(
                 'The rows: an .xlsx workbook (first sheet) or a UTF-8 CSV, at most 5 MiB and ' +
                 '5 000 rows; a header row `msisdn`, `amount`, optional `reference` (any case, any ' +
                 'order, other columns ignored). The format is read from the content, then the ' +
-                'file name.',
+                'file name. The part must be a file (a `filename` in its Content-Disposition): a part ' +
+                'without one reads as a text field and is refused (422).',
             },
             batch_id: {
               ...components.ref(airtimeBulkBatchIdSchema, 'input', 'AirtimeBulkBatchId'),
               description:
-                'Names the batch; row merchant references are `<batch_id>:<row>`. Generated when left out.',
+                "Names the batch; each row's `merchant_reference` is `airtime:<batch_id>:<row>`. " +
+                'Generated when left out.',
             },
           },
         },

@@ -1,6 +1,6 @@
 import { type Endpoint, type Environment, sandboxPrefixes } from '../core/endpoints.js';
 import { testProviderSchema } from '../schemas/collection.js';
-import { toOpenApiSchema } from './schema-components.js';
+import { type SchemaComponents, toOpenApiSchema } from './schema-components.js';
 import type { OpenApiParameter } from './types.js';
 
 /** An endpoint's path as an OpenAPI template (`{provider}` kept); `endpointPath`'s rule. */
@@ -10,19 +10,24 @@ export function pathTemplate(endpoint: Endpoint, environment: Environment): stri
     : endpoint.productionPath;
 }
 
-const pathParameters: Readonly<Record<string, Omit<OpenApiParameter, 'name' | 'in' | 'required'>>> =
-  {
-    provider: {
-      description:
-        'The payment provider whose sample signed token to return; any other name is a 404.',
-      schema: toOpenApiSchema(testProviderSchema, 'input'),
-    },
-  };
+const pathParameters = (
+  components: SchemaComponents,
+): Readonly<Record<string, Omit<OpenApiParameter, 'name' | 'in' | 'required'>>> => ({
+  provider: {
+    description:
+      'The payment provider whose sample signed token to return; any other name is a 404.',
+    schema: toOpenApiSchema(testProviderSchema, 'input', components.annotations),
+  },
+});
 
 /** A template's path parameters; an undescribed `{name}` throws so none reaches the document. */
-export function pathParametersOf(template: string): OpenApiParameter[] {
+export function pathParametersOf(
+  template: string,
+  components: SchemaComponents,
+): OpenApiParameter[] {
+  const described = pathParameters(components);
   return [...template.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => {
-    const parameter = pathParameters[name];
+    const parameter = described[name];
     if (parameter === undefined) {
       throw new Error(`The path parameter {${name}} of ${template} has no OpenAPI description.`);
     }

@@ -25,15 +25,16 @@ export const securitySchemes = {
   },
 } as const satisfies Record<string, OpenApiSecurityScheme>;
 
-/** Each scheme's requirement; `{}` first means "or no credentials", the payment token is in the body. */
-export const securityByAuth: Readonly<
-  Record<AuthScheme, OpenApiSecurityRequirement[] | undefined>
-> = {
+/**
+ * Each scheme's requirement; `{}` first means "or no credentials". Public operations say `[]`
+ * outright (no credentials at all; the checkout's payment token travels in the body).
+ */
+export const securityByAuth: Readonly<Record<AuthScheme, OpenApiSecurityRequirement[]>> = {
   bearer: [{ bearerAuth: [] }],
   'api-key': [{}, { apiKey: [] }],
   engine: [{}, { engineKey: [] }],
-  'payment-token': undefined,
-  none: undefined,
+  'payment-token': [],
+  none: [],
 };
 
 /** What a reader must know about an auth scheme that `security` cannot say. */

@@ -5,8 +5,14 @@ import type { Product } from '../schemas/product.js';
 export type JsonSchema = z.core.JSONSchema.BaseSchema;
 export type OpenApiReference = { readonly $ref: string };
 export type OpenApiMediaType = { readonly schema: JsonSchema | OpenApiReference };
+export interface OpenApiHeader {
+  readonly description: string;
+  readonly required: boolean;
+  readonly schema: JsonSchema;
+}
 export interface OpenApiResponse {
   readonly description: string;
+  readonly headers?: Readonly<Record<string, OpenApiHeader>>;
   readonly content?: Readonly<Record<'application/json', OpenApiMediaType>>;
 }
 export type OpenApiRequestMediaType = 'application/json' | 'multipart/form-data';

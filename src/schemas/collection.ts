@@ -11,7 +11,7 @@ export type CollectionStatus = z.infer<typeof collectionStatusSchema>;
 export const collectionChannelSchema = z.enum(['mno', 'bank', 'secure', 'pay_mobile']);
 export type CollectionChannel = z.infer<typeof collectionChannelSchema>;
 
-const callbackUrlSchema = z.url({
+export const callbackUrlSchema = z.url({
   protocol: /^https?$/,
   error: 'The callback_url must be a valid http or https URL.',
 });

@@ -14,7 +14,8 @@ export const providerNames: Readonly<Record<Provider, string>> = {
   ttcl: 'TTCL',
 };
 
-const prefixes: Readonly<Record<string, Provider>> = {
+/** The two digits after `255` of each operator's numbers (the OpenAPI document's pattern too). */
+export const providerPrefixes: Readonly<Record<string, Provider>> = {
   '74': 'vodacom',
   '75': 'vodacom',
   '76': 'vodacom',
@@ -38,7 +39,7 @@ export function resolveProvider(msisdn: Msisdn): Provider | undefined {
 }
 
 function providerOfWellFormed(msisdn: Msisdn): Provider | undefined {
-  return prefixes[msisdn.slice(3, 5)];
+  return providerPrefixes[msisdn.slice(3, 5)];
 }
 
 /** Malformed and unsupported get their own messages, as the platform's; the format aborts first. */

@@ -1,5 +1,6 @@
 import { Pesakit, type PesakitOptions } from '../../src/client.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { harnessFetch } from './openapi-contract.js';
 
 export const accounts = {
   collection: { email: 'collect@duka.co.tz', password: 'collect-secret-1' },
@@ -38,8 +39,19 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
   return {
     sandbox,
     url,
-    client: (overrides = {}) =>
-      new Pesakit({ environment: 'sandbox', baseUrl: url, credentials: accounts, ...overrides }),
+    client: (overrides = {}) => {
+      const checked =
+        overrides.fetch === undefined
+          ? harnessFetch(options.maxAmount !== undefined ? { maxAmount: options.maxAmount } : {})
+          : undefined;
+      return new Pesakit({
+        environment: 'sandbox',
+        baseUrl: url,
+        credentials: accounts,
+        ...(checked !== undefined ? { fetch: checked } : {}),
+        ...overrides,
+      });
+    },
     async control(path, body) {
       const response = await fetch(`${url}/api/sandbox/_control/${path}`, {
         method: body === undefined ? 'GET' : 'POST',

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { Pesakit, type PesakitOptions } from '../../src/client.js';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
+import { harnessFetch } from './openapi-contract.js';
 import { type Harness, startHarness } from './sandbox-harness.js';
 
 /**
@@ -45,5 +46,11 @@ export function sandboxClient(
   baseUrl: string,
   options: Omit<PesakitOptions, 'environment' | 'baseUrl'>,
 ): Pesakit {
-  return new Pesakit({ environment: 'sandbox', baseUrl, ...options });
+  const checked = options.fetch === undefined ? harnessFetch() : undefined;
+  return new Pesakit({
+    environment: 'sandbox',
+    baseUrl,
+    ...(checked !== undefined ? { fetch: checked } : {}),
+    ...options,
+  });
 }

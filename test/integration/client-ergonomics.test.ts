@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Pesakit } from '../../src/client.js';
 import { AuthenticationError, RequestAbortedError, TimeoutError } from '../../src/errors/index.js';
+import { harnessFetch } from '../helpers/openapi-contract.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
 // What stripe-node and openai-node users expect: per-call options on reads,
@@ -18,7 +19,8 @@ afterEach(async () => {
 describe('pesakit.setToken(product, token)', () => {
   it('a client without credentials authenticates with a token obtained elsewhere', async () => {
     const { token } = await harness.client().airtime.login();
-    const pesakit = new Pesakit({ baseUrl: harness.url });
+    const checked = harnessFetch();
+    const pesakit = new Pesakit({ baseUrl: harness.url, ...(checked ? { fetch: checked } : {}) });
     await expect(pesakit.airtime.user()).rejects.toMatchObject({
       code: 'authentication_error',
       platformCode: 'missing_credentials',

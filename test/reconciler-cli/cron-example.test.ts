@@ -60,8 +60,8 @@ describe('examples/cron-reconciler: the scheduled job, run once against a sandbo
   }, 90_000);
 
   it("exits 4 when the payments were made with another account than the job's: nothing pulled, both accounts named", async () => {
-    // The README's sandbox account (shop@example.tz), against a shop that paid with its own.
-    const readmeAccount = { email: 'shop@example.tz', password: 'sandbox-pass' };
+    // The README's sandbox account (shop@example.co.tz), against a shop that paid with its own.
+    const readmeAccount = { email: 'shop@example.co.tz', password: 'sandbox-pass-1' };
     await shop.control('accounts', { product: 'collection', ...readmeAccount });
     // Paid a minute ago (the store's clock), so that the job's pass finds it due.
     const earlier = await SqliteReferenceStore.open(shop.file, {

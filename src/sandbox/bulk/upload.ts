@@ -24,6 +24,8 @@ export async function readBulkUpload(
   let file: BulkUpload['file'] | undefined;
   let batchId: string | undefined;
   let otherFile: string | undefined;
+  // A part without `filename=` is a text field to multipart readers, whatever its name.
+  let fileWithoutName = false;
   try {
     for await (const part of request.parts({
       // A text field may be 1 KiB: `batch_id` is at most 64 characters.
@@ -44,6 +46,8 @@ export async function readBulkUpload(
           return invalid('batch_id', 'Send the batch_id field once; it was sent more than once.');
         }
         batchId = String(part.value);
+      } else if (part.fieldname === 'file') {
+        fileWithoutName = true;
       }
     }
   } catch (error) {
@@ -52,9 +56,12 @@ export async function readBulkUpload(
   if (file === undefined) {
     return invalid(
       'file',
-      otherFile === undefined
-        ? 'The file field is required: upload the .xlsx or .csv in a multipart field named "file".'
-        : `The file field is required: the file was sent in field "${otherFile}"; name the field "file".`,
+      fileWithoutName
+        ? 'The file part has no file name, so it reads as a text field: send it as a file ' +
+            '(Content-Disposition: form-data; name="file"; filename="rows.csv").'
+        : otherFile === undefined
+          ? 'The file field is required: upload the .xlsx or .csv in a multipart field named "file".'
+          : `The file field is required: the file was sent in field "${otherFile}"; name the field "file".`,
     );
   }
   return { file, ...(batchId === undefined ? {} : { batchId }) };

@@ -111,5 +111,37 @@ describe('the OpenAPI document describes the bulk airtime upload', () => {
       const parsed = promised(status).safeParse(await answer.json());
       expect(parsed.error?.issues).toBeUndefined();
     });
+
+    it('each row names its merchant reference airtime:<batch_id>:<row>, as documented', async () => {
+      const answer = await upload('msisdn,amount\r\n255754123456,100\r\n');
+      expect(answer.status).toBe(200);
+      const body = (await answer.json()) as {
+        batch: { id: string };
+        rows: { merchant_reference: string }[];
+      };
+      expect(body.rows[0]?.merchant_reference).toBe(`airtime:${body.batch.id}:1`);
+      expect(promised(200).safeParse(body).error?.issues).toBeUndefined();
+      const broken = structuredClone(body);
+      broken.rows[0]!.merchant_reference = `${body.batch.id}:1`;
+      expect(promised(200).safeParse(broken).success).toBe(false);
+    });
+
+    it('a file part without a file name: a 422 that says the part needs one', async () => {
+      const boundary = 'pesakitBoundary';
+      const answer = await fetch(`${harness.url}${sandboxPath}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${await token()}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        body:
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"\r\n\r\n` +
+          `msisdn,amount\r\n255754123456,100\r\n--${boundary}--\r\n`,
+      });
+      expect(answer.status).toBe(422);
+      const body = (await answer.json()) as { errors: Record<string, string[]> };
+      expect(body.errors['file']?.[0]).toMatch(/no file name.*filename="rows\.csv"/);
+      expect(promised(422).safeParse(body).error?.issues).toBeUndefined();
+    });
   });
 });

@@ -81,5 +81,37 @@ describe('the OpenAPI document describes the settlement callback sent as GET', (
         expect(parsed.error?.issues).toBeUndefined();
       }
     });
+
+    it('reads a number in the query as the POST body reads it (1.5e4 is 15000)', async () => {
+      const client = harness.client({ store: new MemoryReferenceStore() });
+      const payment = await client.collection.initiateMno({
+        amount: 15_000,
+        msisdn: '255754123456',
+      });
+      const payload = engineCallback({ paymentReference: payment.reference, amount: 15_000 });
+      const query = queryFor(document, payload).replace(
+        'data%5Bamount%5D=15000',
+        'data%5Bamount%5D=1.5e4',
+      );
+      expect(query).toContain('data%5Bamount%5D=1.5e4');
+      const answer = await fetch(`${harness.url}${path}?${query}`);
+      expect(answer.status).toBe(200);
+      const status = await client.collection.status(payment.controlNumber);
+      expect(status.data).toMatchObject({ status: 'success', paid_amount: 15_000 });
+    });
+
+    it('refuses what JSON would not read as a number, naming data.amount', async () => {
+      const payload = engineCallback({ paymentReference: 'ENG-ANY', amount: 15_000 });
+      for (const written of ['015000', '15000.', '0x3a98', '1e']) {
+        const query = queryFor(document, payload).replace(
+          'data%5Bamount%5D=15000',
+          `data%5Bamount%5D=${encodeURIComponent(written)}`,
+        );
+        const answer = await fetch(`${harness.url}${path}?${query}`);
+        expect(answer.status, written).toBe(422);
+        const body = (await answer.json()) as { errors: Record<string, string[]> };
+        expect(body.errors['data.amount'], written).toEqual(['The amount must be a number.']);
+      }
+    });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { endpoints } from '../../../src/core/endpoints.js';
 import { pathParametersOf } from '../../../src/openapi/path-template.js';
+import { schemaAnnotations } from '../../../src/openapi/schema-annotations.js';
 import { SchemaComponents } from '../../../src/openapi/schema-components.js';
 import { allDocuments, collectRefs, resolvePointer } from './documents.js';
 
@@ -111,12 +112,16 @@ describe('zod refinements become words, not crashes', () => {
 
   it('a payable MSISDN names the provider prefixes; an engine date its pattern', () => {
     expect(property('MnoCollectionRequest', 'msisdn')).toMatchObject({
-      pattern: '^255\\d{9}$',
+      pattern: '^255(?:61|62|65|67|68|69|71|73|74|75|76|77|78|79)\\d{7}$',
       description: expect.stringMatching(/Vodacom 74\/75\/76\/79/),
     });
     expect(property('EngineCallback', 'data')).toMatchObject({
       properties: {
-        transactionDate: { pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' },
+        transactionDate: {
+          pattern:
+            '^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01]) (?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$',
+          description: expect.stringMatching(/real calendar date/),
+        },
       },
     });
   });
@@ -124,7 +129,7 @@ describe('zod refinements become words, not crashes', () => {
 
 describe('schema components', () => {
   it('are named after the exported zod schema and shared between operations', () => {
-    const components = new SchemaComponents();
+    const components = new SchemaComponents(schemaAnnotations('sandbox'));
     const login = endpoints.collectionLogin.request;
     expect(components.ref(login, 'input', 'Unused')).toEqual({
       $ref: '#/components/schemas/LoginRequest',
@@ -136,7 +141,7 @@ describe('schema components', () => {
   });
 
   it('refuse two different JSON Schemas under one name', () => {
-    const components = new SchemaComponents();
+    const components = new SchemaComponents(schemaAnnotations('sandbox'));
     // A default makes a field optional to send but always present when parsed.
     const paged = z.object({ page: z.number().default(1) });
     components.ref(paged, 'input', 'Paged');
@@ -144,6 +149,8 @@ describe('schema components', () => {
   });
 
   it('an undescribed path parameter is refused rather than printed without a description', () => {
-    expect(() => pathParametersOf('/api/things/{thing}')).toThrow(/\{thing\}.*no OpenAPI/);
+    expect(() =>
+      pathParametersOf('/api/things/{thing}', new SchemaComponents(schemaAnnotations('sandbox'))),
+    ).toThrow(/\{thing\}.*no OpenAPI/);
   });
 });
