@@ -23,7 +23,7 @@ import { formatVerifyReport, verifyAgainstSandbox } from 'pesakit/testing';
 
 const seed = Number(process.argv[2] ?? 42);
 const payments = Number(process.argv[3] ?? 60);
-const account = { email: 'shop@example.tz', password: 'sandbox-pass-1' };
+const account = { email: 'shop@example.co.tz', password: 'sandbox-pass-1' };
 
 // 1. The sandbox in chaos mode: one request or callback in five draws a fault. A late answer is
 //    held 1.5 s, past the shop's 1 s timeout: the payment happened, the shop does not know.

@@ -27,6 +27,7 @@ const examples = [
   { name: 'express-merchant-cjs', entry: 'server.cjs', kind: 'shop' },
   { name: 'cron-reconciler', entry: 'reconcile-job.ts', kind: 'job' },
   { name: 'cron-reconciler-cjs', entry: 'reconcile-job.cjs', kind: 'job' },
+  { name: 'chaos-integration', entry: 'verify-integration.ts', kind: 'alone' },
 ];
 
 for (const example of examples) {
@@ -45,7 +46,9 @@ for (const example of examples) {
     const detail =
       example.kind === 'shop'
         ? await runShop(example, directory, url, scratch)
-        : await runJob(example, directory, url, scratch);
+        : example.kind === 'job'
+          ? await runJob(example, directory, url, scratch)
+          : await runAlone(example, directory);
     console.log(JSON.stringify({ feature, ok: true, detail }));
   } catch (error) {
     console.log(JSON.stringify({ feature, ok: false, detail: String(error?.stack ?? error) }));
@@ -152,4 +155,22 @@ async function runJob(example, directory, baseUrl, scratch) {
     throw new Error(`the job exited ${run.code}:\n${run.stdout}${run.stderr}`);
   }
   return `exit 0, ${payment.merchantReference} settled`;
+}
+
+/** An example that brings its own sandbox (chaos mode): seed 42, 30 payments, verified. */
+async function runAlone(example, directory) {
+  const run = await new Promise((resolve) => {
+    const child = spawn(process.execPath, [...argsFor(example), '42', '30'], {
+      cwd: directory,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+  if (run.code !== 0 || !run.output.includes('verified: all 8 checks hold')) {
+    throw new Error(`the example exited ${run.code}:\n${run.output}`);
+  }
+  return 'exit 0, all 8 checks hold';
 }

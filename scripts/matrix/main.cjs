@@ -5,7 +5,6 @@ const dashboard = require('pesakit/dashboard');
 const testing = require('pesakit/testing');
 const sqlite = require('pesakit/sqlite');
 const postgres = require('pesakit/postgres');
-const testing = require('pesakit/testing');
 const expressMiddleware = require('pesakit/express');
 const express = require('express');
 const { firstDay } = require('./first-day.js');
@@ -18,7 +17,6 @@ firstDay({
   testing,
   sqlite,
   postgres,
-  testing,
   expressMiddleware,
   express,
   report,

@@ -23,7 +23,6 @@ try {
     testing,
     sqlite,
     postgres,
-    testing,
     expressMiddleware,
     express,
     report,
