@@ -39,15 +39,14 @@ export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore
   app.get('/api/summary', async (request, reply) => {
     const { hours } = request.query as Query;
     return answer(reply, async () => {
-      const report = await store.operationsReport(
-        hours === undefined ? {} : { hours: Number(hours) },
-      );
-      return {
-        ...(await store.summarize()),
-        ...report,
-        deadEffects: await store.listEffects('dead', { limit: deadListed }),
-        deadCallbacks: await store.inbox.list({ status: 'dead', limit: deadListed }),
-      };
+      // Side by side: over PostgreSQL each is a round trip of its own.
+      const [summary, report, deadEffects, deadCallbacks] = await Promise.all([
+        store.summarize(),
+        store.operationsReport(hours === undefined ? {} : { hours: Number(hours) }),
+        store.listEffects('dead', { limit: deadListed }),
+        store.inbox.list({ status: 'dead', limit: deadListed }),
+      ]);
+      return { ...summary, ...report, deadEffects, deadCallbacks };
     });
   });
 

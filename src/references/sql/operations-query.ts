@@ -41,10 +41,9 @@ export async function finalTalliesOf(
   dialect: SqlDialectName,
   window: ReportWindow,
 ): Promise<FinalTallies> {
-  const { until, chartFrom, hours, dayAgo } = window;
+  const { until, chartFrom, hours } = window;
   const end = until.getTime() + 1;
-  // One range per hour, joined as a table: every hour is an index range count, and no row is
-  // grouped by an expression (which would sort all of a busy week's finals).
+  // The chart's hours as a table of ranges.
   const slots = Array.from({ length: hours }, (_, slot) => {
     const from = chartFrom + slot * hourMs;
     const to = Math.min(from + hourMs, end);
@@ -60,7 +59,7 @@ export async function finalTalliesOf(
       .whereRef('t.final_at', '>=', 'chart_hours.from_at')
       .whereRef('t.final_at', '<', 'chart_hours.to_at')
       .as(status);
-  const hourly = await db
+  const hourlyCounts = db
     .with(
       'chart_hours(slot, from_at, to_at)',
       () => sql<ChartHours['chart_hours']>`(values ${sql.join(slots)})`,
@@ -68,6 +67,28 @@ export async function finalTalliesOf(
     .selectFrom('chart_hours')
     .select(['chart_hours.slot', countIn('success'), countIn('failed')])
     .execute();
+  const [hourly, providers] = await Promise.all([
+    hourlyCounts,
+    providerTallies(db, dialect, window),
+  ]);
+  return {
+    hourly: hourly.flatMap((row) =>
+      finalStatuses.map((status) => ({
+        slot: Number(row.slot),
+        status,
+        count: Number(row[status] ?? 0),
+      })),
+    ),
+    providers,
+  };
+}
+
+/** Each operator's finals and successes over the last 24 hours, and its latest durations. */
+async function providerTallies(
+  db: Kysely<StoreDatabase>,
+  dialect: SqlDialectName,
+  { until, dayAgo }: ReportWindow,
+): Promise<FinalTallies['providers']> {
   const day = [toInstant(dialect, new Date(dayAgo)), toInstant(dialect, until)] as const;
   // The operators, one index lookup each (a loose index scan: the next name after the last),
   // rather than a pass over every record; records without one are looked up as NULL.
@@ -94,50 +115,45 @@ export async function finalTalliesOf(
     .where('provider', 'is not', null)
     .execute();
   const operators = [...named, { provider: null }];
-  const providers: FinalTallies['providers'] = [];
-  for (const { provider } of operators) {
-    const inWindow = db
-      .selectFrom(transactionsTable)
-      .where('provider', provider === null ? 'is' : '=', provider)
-      .where('final_at', '>', day[0])
-      .where('final_at', '<=', day[1]);
-    const counted = await inWindow
-      .select((eb) => [
-        eb.fn.countAll<number | string>().as('finals'),
-        eb.fn
-          .sum<number | string | null>(
-            eb.case().when('status', '=', 'success').then(1).else(0).end(),
-          )
-          .as('successes'),
-      ])
-      .executeTakeFirstOrThrow();
-    if (Number(counted.finals) === 0) continue;
-    const latest = await inWindow
-      .select(['created_at', 'final_at'])
-      .orderBy('final_at', 'desc')
-      .limit(medianSampleSize)
-      .execute();
-    providers.push({
-      provider,
-      finals: Number(counted.finals),
-      successes: Number(counted.successes ?? 0),
-      latestMsToFinal: latest.map(
-        (row) =>
-          fromInstant(row.final_at as Date | string).getTime() -
-          fromInstant(row.created_at).getTime(),
-      ),
-    });
-  }
-  return {
-    hourly: hourly.flatMap((row) =>
-      finalStatuses.map((status) => ({
-        slot: Number(row.slot),
-        status,
-        count: Number(row[status] ?? 0),
-      })),
-    ),
-    providers,
-  };
+  // Each operator's two reads side by side: over PostgreSQL they are round trips.
+  return (
+    await Promise.all(
+      operators.map(async ({ provider }) => {
+        const inWindow = db
+          .selectFrom(transactionsTable)
+          .where('provider', provider === null ? 'is' : '=', provider)
+          .where('final_at', '>', day[0])
+          .where('final_at', '<=', day[1]);
+        const [counted, latest] = await Promise.all([
+          inWindow
+            .select((eb) => [
+              eb.fn.countAll<number | string>().as('finals'),
+              eb.fn
+                .sum<number | string | null>(
+                  eb.case().when('status', '=', 'success').then(1).else(0).end(),
+                )
+                .as('successes'),
+            ])
+            .executeTakeFirstOrThrow(),
+          inWindow
+            .select(['created_at', 'final_at'])
+            .orderBy('final_at', 'desc')
+            .limit(medianSampleSize)
+            .execute(),
+        ]);
+        return {
+          provider,
+          finals: Number(counted.finals),
+          successes: Number(counted.successes ?? 0),
+          latestMsToFinal: latest.map(
+            (row) =>
+              fromInstant(row.final_at as Date | string).getTime() -
+              fromInstant(row.created_at).getTime(),
+          ),
+        };
+      }),
+    )
+  ).filter((health) => health.finals > 0);
 }
 
 /**
