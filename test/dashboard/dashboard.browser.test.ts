@@ -164,4 +164,33 @@ describe('the operations page in Chromium', () => {
       await store.close();
     }
   });
+
+  it('reads long lists a page at a time: More brings the next page', async () => {
+    const store = await SqliteReferenceStore.open(sqliteFile());
+    for (let index = 0; index < 105; index++) {
+      await store.createIntent({
+        merchantReference: `open-${String(index).padStart(3, '0')}`,
+        product: 'collection',
+        flow: 'mno',
+        amount: 1000,
+      });
+    }
+    const dashboard = createDashboard({ store, port: 0 });
+    const context = await browser.newContext();
+    try {
+      await dashboard.listen();
+      const page = await context.newPage();
+      await page.goto(dashboard.signInUrl());
+      const rows = page.locator('#open tr td:first-child');
+      await expect.poll(() => rows.count()).toBe(100);
+      await page.locator('button[data-more="open"]').click();
+      await expect.poll(() => rows.count()).toBe(105);
+      expect(await rows.last().textContent()).toBe('open-104');
+      expect(await page.locator('button[data-more="open"]').count()).toBe(0);
+    } finally {
+      await context.close();
+      await dashboard.close();
+      await store.close();
+    }
+  });
 });
