@@ -36,16 +36,21 @@ function objectBody(body: unknown, shape: string, reply: FastifyReply): Body | u
  * rule, answered 400); the page records decisions and runs no handler.
  */
 export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore): void {
+  const inTurn = takingTurns();
+  const answer = (reply: FastifyReply, work: () => Promise<unknown>) =>
+    answerWith(inTurn, reply, work);
   app.get('/api/summary', async (request, reply) => {
     const { hours } = request.query as Query;
     return answer(reply, async () => {
-      // Side by side: over PostgreSQL each is a round trip of its own.
-      const [summary, report, deadEffects, deadCallbacks] = await Promise.all([
-        store.summarize(),
-        store.operationsReport(hours === undefined ? {} : { hours: Number(hours) }),
-        store.listEffects('dead', { limit: deadListed }),
-        store.inbox.list({ status: 'dead', limit: deadListed }),
-      ]);
+      // A turn of the event loop between the parts: each is one stretch of work, not their sum.
+      const summary = await store.summarize();
+      await nextTurn();
+      const report = await store.operationsReport(
+        hours === undefined ? {} : { hours: Number(hours) },
+      );
+      await nextTurn();
+      const deadEffects = await store.listEffects('dead', { limit: deadListed });
+      const deadCallbacks = await store.inbox.list({ status: 'dead', limit: deadListed });
       return { ...summary, ...report, deadEffects, deadCallbacks };
     });
   });
@@ -147,10 +152,34 @@ function readCursor(cursor: string): { createdAt: Date; merchantReference: strin
   }
 }
 
+/**
+ * A turn of the event loop. A SQLite store answers synchronously behind its promises, so
+ * without one a request's reads (and a burst of requests) would run as one block, and the
+ * application sharing the process would wait for all of it.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * One dashboard read at a time, each starting in a turn of its own: twenty requests at once
+ * hold the process for one request's work at a time, with its other work served in between.
+ */
+function takingTurns(): <T>(work: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const turn = last.then(nextTurn).then(work);
+    last = turn.catch(() => {});
+    return turn;
+  };
+}
+
 /** The store's refusals as 4xx naming the field; anything else is the server's failure. */
-async function answer(reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> {
+async function answerWith(
+  inTurn: ReturnType<typeof takingTurns>,
+  reply: FastifyReply,
+  work: () => Promise<unknown>,
+): Promise<unknown> {
   try {
-    return await work();
+    return await inTurn(work);
   } catch (error) {
     if (isTransactionNotFoundError(error)) return reply.code(404).send({ message: error.message });
     if (isInvalidTransitionError(error)) return reply.code(409).send({ message: error.message });
