@@ -45,9 +45,10 @@ async function api(path, body) {
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 const ref = (record) => record.merchantReference;
 
-function act(label, path) {
+// A record travels in the body or the query, never the path: '.' and '..' are references too.
+function act(label, path, body) {
   const button = el('button', label, { type: 'button' });
-  button.addEventListener('click', () => api(path, {}).then(refresh, show));
+  button.addEventListener('click', () => api(path, body).then(refresh, show));
   return button;
 }
 
@@ -89,24 +90,36 @@ function chart(finals) {
   $('chart').replaceChildren(picture);
 }
 
-function reviewCard(record) {
+function evidenceOf(record, open) {
+  const evidence = el('details');
+  evidence.append(el('summary', 'Evidence: the answer, callbacks, checks'));
+  const load = () => {
+    if (!evidence.open || evidence.dataset.loaded) return;
+    evidence.dataset.loaded = 'yes';
+    api('/api/records/evidence?reference=' + encodeURIComponent(ref(record))).then((found) => {
+      const shown = { review: found.record.review, answer: found.record.lastPayload,
+        callbacks: found.callbacks, checks: found.checks };
+      evidence.append(el('pre', JSON.stringify(shown, null, 2)));
+      for (const callback of found.callbacks.filter((c) => c.status === 'dead')) {
+        evidence.append(act('Requeue callback ' + callback.id, '/api/callbacks/requeue', { id: callback.id }));
+      }
+    }, show);
+  };
+  evidence.addEventListener('toggle', load);
+  if (open) evidence.open = true;
+  return evidence;
+}
+
+function recordCard(record, open) {
   const card = el('article', null, { 'data-ref': ref(record) });
   card.append(el('strong', ref(record) + ' · ' + record.status));
   card.append(el('p', record.product + ' ' + record.flow + ', ' + record.amount + ' TZS, ' +
     (record.msisdn || 'no MSISDN') + ', since ' + when(record.createdAt)));
   if (record.review) card.append(el('p', record.review.reason + ': ' + record.review.message));
-  const evidence = el('details');
-  evidence.append(el('summary', 'Evidence: the answer, callbacks, checks'));
-  evidence.addEventListener('toggle', () => {
-    if (!evidence.open || evidence.dataset.loaded) return;
-    evidence.dataset.loaded = 'yes';
-    api('/api/records/' + encodeURIComponent(ref(record))).then((found) => {
-      const shown = { review: found.record.review, answer: found.record.lastPayload,
-        callbacks: found.callbacks, checks: found.checks };
-      evidence.append(el('pre', JSON.stringify(shown, null, 2)));
-    }, show);
-  });
-  card.append(evidence);
+  card.append(evidenceOf(record, open));
+  if (record.effect && record.effect.status === 'dead') {
+    card.append(act('Retry effect', '/api/records/retry-effect', { reference: ref(record) }));
+  }
   if (record.status !== 'needs_review') return card;
   const form = el('form', null, { 'aria-label': 'Resolve ' + ref(record) });
   const outcome = el('select', null, { name: 'outcome' });
@@ -116,34 +129,70 @@ function reviewCard(record) {
   form.append(outcome, note, by, el('button', 'Resolve', { type: 'submit' }));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const path = '/api/records/' + encodeURIComponent(ref(record)) + '/resolve';
-    api(path, { outcome: outcome.value, note: note.value, by: by.value }).then(refresh, show);
+    api('/api/records/resolve', { reference: ref(record), outcome: outcome.value, note: note.value,
+      by: by.value }).then(refresh, show);
   });
   card.append(form);
   return card;
 }
 
+// A list read a page at a time: the first with every refresh, the next ones on request.
+async function paged(id, query, render, empty) {
+  const target = $(id);
+  const first = await api('/api/records?' + query);
+  const more = el('button', 'More', { type: 'button', 'data-more': id });
+  const place = (page) => {
+    more.remove();
+    if (page.next) {
+      more.onclick = () => api('/api/records?' + query + '&after=' + encodeURIComponent(page.next))
+        .then((next) => { render(next.records, target); place(next); }, show);
+      target.after(more);
+    }
+  };
+  target.replaceChildren();
+  for (const stale of document.querySelectorAll('[data-more="' + id + '"]')) stale.remove();
+  if (first.records.length === 0 && empty) target.append(empty());
+  render(first.records, target);
+  place(first);
+}
+
+const openHeadings = ['merchant reference', 'product', 'status', 'amount', 'since'];
+const openRows = (records, target) => {
+  if (!target.querySelector('th')) table(target.id, openHeadings, []);
+  const none = target.querySelector('td[colspan]');
+  if (none && records.length) none.parentNode.remove();
+  for (const r of records) {
+    const tr = el('tr');
+    for (const cell of [ref(r), r.product, r.status, r.amount, when(r.createdAt)]) tr.append(el('td', cell));
+    target.append(tr);
+  }
+};
+
+const found = $('find');
+found.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const reference = found.elements.reference.value;
+  api('/api/records/evidence?reference=' + encodeURIComponent(reference))
+    .then((answer) => $('found').replaceChildren(recordCard(answer.record, true)), show);
+});
+
 async function refresh() {
-  const [summary, waiting, open] = await Promise.all([
-    api('/api/summary?hours=' + hours),
-    api('/api/records?status=needs_review,unknown'),
-    api('/api/records?status=initiating,pending,unknown'),
-  ]);
+  const summary = await api('/api/summary?hours=' + hours);
   table('totals', ['product', 'status', 'records'],
     summary.counts.map((c) => [c.product, c.status, c.count]));
   chart(summary.finals);
   table('providers', ['operator', 'finals', 'success rate', 'median time to final'],
     summary.providers.map((p) => [p.provider || '(none)', p.finals,
       Math.round(p.successRate * 100) + '%', Math.round(p.medianMsToFinal / 1000) + ' s']));
-  $('review').replaceChildren(...(waiting.records.length ? waiting.records.map(reviewCard) : [el('p', 'None.')]));
-  table('open', ['merchant reference', 'product', 'status', 'amount', 'since'],
-    open.records.map((r) => [ref(r), r.product, r.status, r.amount, when(r.createdAt)]));
+  await paged('review', 'status=needs_review,unknown',
+    (records, target) => target.append(...records.map((r) => recordCard(r, false))), () => el('p', 'None.'));
+  await paged('open', 'status=initiating,pending,unknown', openRows, null);
   table('dead-effects', ['merchant reference', 'status', 'attempts', 'last error', ''],
     summary.deadEffects.map((r) => [ref(r), r.status, r.effect.attempts, r.effect.lastError,
-      act('Retry', '/api/records/' + encodeURIComponent(ref(r)) + '/retry-effect')]));
+      act('Retry', '/api/records/retry-effect', { reference: ref(r) })]));
   table('dead-callbacks', ['received', 'payment reference', 'attempts', 'last error', ''],
     summary.deadCallbacks.map((c) => [when(c.receivedAt), c.claim.paymentReference, c.attempts,
-      c.lastError, act('Requeue', '/api/callbacks/' + encodeURIComponent(c.id) + '/requeue')]));
+      c.lastError, act('Requeue', '/api/callbacks/requeue', { id: c.id })]));
   $('status').textContent = 'Updated ' + new Date().toLocaleTimeString() +
     (summary.oldestOpenAt ? '; oldest open record since ' + when(summary.oldestOpenAt) : '');
 }

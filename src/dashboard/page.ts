@@ -13,6 +13,12 @@ export function dashboardPage(csrf: string): string {
 <body>
 <header><h1>pesakit operations</h1><p id="status" role="status"></p></header>
 <main>
+<section>
+<h2>Find a record</h2>
+<form id="find" aria-label="Find a record"><input name="reference" aria-label="Merchant reference" placeholder="Merchant reference" required maxlength="128">
+<button type="submit">Show</button></form>
+<div id="found"></div>
+</section>
 <section><h2>Records by product and status</h2><table id="totals"></table></section>
 <section>
 <h2>Records reaching a final status, per hour</h2>

@@ -26,12 +26,12 @@ import {
   parseTransition,
 } from './input-rules.js';
 import {
-  type FinalRow,
+  type FinalTallies,
   type OperationsReport,
   type OperationsReportOptions,
-  operationsReportLimit,
-  operationsReportOf,
   parseOperationsReport,
+  type ReportWindow,
+  reportOf,
 } from './operations-report.js';
 import type { EffectStatus, ReferenceField, References, TransactionRecord } from './record.js';
 import {
@@ -112,8 +112,8 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     decision: ParsedResolve,
   ): Maybe<TransactionRecord>;
   protected abstract summaryOf(): Maybe<StoreSummary>;
-  /** Records that became final in `[from, until]`, the latest first, at most `limit`. */
-  protected abstract finalsBetween(from: Date, until: Date, limit: number): Maybe<FinalRow[]>;
+  /** The finals of the report's windows, counted (see `FinalTallies`). */
+  protected abstract finalTallies(window: ReportWindow): Maybe<FinalTallies>;
   protected abstract reviewPage(
     limit: number,
     after: string | undefined,
@@ -191,8 +191,7 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   }
   async operationsReport(options?: OperationsReportOptions): Promise<OperationsReport> {
     const window = parseOperationsReport(options, this.now());
-    const rows = await this.finalsBetween(window.from, window.until, operationsReportLimit);
-    return operationsReportOf(rows, window);
+    return reportOf(await this.finalTallies(window), window);
   }
   async readObservations(merchantReference: string): Promise<unknown[]> {
     return this.observationsOf(parseMerchantReference('readObservations', merchantReference));

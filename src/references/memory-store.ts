@@ -10,7 +10,7 @@ import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
-import type { FinalRow } from './operations-report.js';
+import { type FinalTallies, type ReportWindow, talliesOfRows } from './operations-report.js';
 import { byCreation, compareForReconciliation } from './reconciliation-order.js';
 import type { ReferenceField, References, TransactionRecord } from './record.js';
 import {
@@ -203,11 +203,12 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     return record && copyRecord(record);
   }
   protected listOpenRecords(filter: ParsedListOpen): TransactionRecord[] {
-    const { statuses, product, checkedBefore, limit, oldestFirst } = filter;
+    const { statuses, product, checkedBefore, limit, oldestFirst, after } = filter;
     return [...this.#records.values()]
       .filter(
         (record) =>
           statuses.includes(record.status) &&
+          (after === undefined || byCreation(record, after) > 0) &&
           (product === undefined || record.product === product) &&
           (checkedBefore === undefined ||
             record.lastCheckedAt === null ||
@@ -246,15 +247,12 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   protected summaryOf(): StoreSummary {
     return summarizeRecords(this.#records.values());
   }
-  protected finalsBetween(from: Date, until: Date, limit: number): FinalRow[] {
-    return [...this.#records.values()]
-      .flatMap(({ status, provider, createdAt, finalAt }) =>
-        finalAt && finalAt >= from && finalAt <= until
-          ? [{ status, provider, createdAt, finalAt }]
-          : [],
-      )
-      .sort((a, b) => b.finalAt.getTime() - a.finalAt.getTime())
-      .slice(0, limit);
+  protected finalTallies(window: ReportWindow): FinalTallies {
+    const from = Math.min(window.chartFrom, window.dayAgo);
+    const rows = [...this.#records.values()].flatMap(({ status, provider, createdAt, finalAt }) =>
+      finalAt && finalAt.getTime() >= from ? [{ status, provider, createdAt, finalAt }] : [],
+    );
+    return talliesOfRows(rows, window);
   }
   protected reviewPage(limit: number, after: string | undefined): TransactionRecord[] {
     return [...this.#records.values()]

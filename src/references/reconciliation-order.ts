@@ -1,7 +1,10 @@
 import type { TransactionRecord } from './record.js';
 
+/** Where a record stands in creation order (a page's `after` is one). */
+type CreationKey = Pick<TransactionRecord, 'createdAt' | 'merchantReference'>;
+
 /** Ties broken by merchant reference, so every store returns the same order. */
-function byReference(a: TransactionRecord, b: TransactionRecord): number {
+function byReference(a: CreationKey, b: CreationKey): number {
   const p = a.merchantReference;
   const q = b.merchantReference;
   return p < q ? -1 : p > q ? 1 : 0;
@@ -21,7 +24,7 @@ export function compareForReconciliation(a: TransactionRecord, b: TransactionRec
 }
 
 /** `listOpen({ oldestFirst })`'s order: the oldest created first. */
-export function byCreation(a: TransactionRecord, b: TransactionRecord): number {
+export function byCreation(a: CreationKey, b: CreationKey): number {
   return a.createdAt.getTime() - b.createdAt.getTime() || byReference(a, b);
 }
 

@@ -66,6 +66,8 @@ export interface ListOpenOptions {
   limit?: number;
   /** Oldest created first (what a person reads), not the reconciler's order. @default false */
   oldestFirst?: boolean;
+  /** With `oldestFirst`: the records after this one (the last of the page before). */
+  after?: { createdAt: Date; merchantReference: string };
 }
 
 export interface ResolveOptions {

@@ -64,3 +64,60 @@ export async function seedOperations(store: ReferenceStore): Promise<void> {
   );
   await store.inbox.deadLetter(lost!.entry.id, lost!.token, 'Gave up after 8 attempts');
 }
+
+/** Merchant references a path cannot carry: `.` and `..` (a browser resolves them away), 128 characters. */
+export const oddReferences = { dot: '.', dots: '..', long: `L${'o'.repeat(126)}g` } as const;
+
+/**
+ * `.` waits for a person, `..` is paid but its handler gave up (dead effect), and the
+ * 128-character one waits for a person with a dead callback for its payment reference.
+ */
+export async function seedOddReferences(store: ReferenceStore): Promise<void> {
+  const { dot, dots, long } = oddReferences;
+  for (const reference of [dot, dots, long]) {
+    await store.createIntent({
+      merchantReference: reference,
+      product: 'collection',
+      flow: 'mno',
+      amount: 7000,
+      msisdn: customer,
+    });
+  }
+  const review = {
+    reason: 'amount_mismatch',
+    message: 'The platform says 700 TZS were paid for a 7000 TZS order.',
+    evidence: { paid_amount: 700 },
+  } as const;
+  await store.attachReferences(long, { paymentReference: 'ENG-LONG' });
+  for (const reference of [dot, long]) {
+    await store.transition(reference, 'needs_review', { payload: { amount: 700 }, review });
+  }
+  await store.transition(dots, 'success', { payload: { status: 'success' } });
+  for (const { record, token } of await store.claimEffects({ leaseMs: 60_000 })) {
+    if (record.merchantReference === dots) {
+      await store.failEffect(dots, token, { error: 'orders DB down', retryAt: null });
+    } else {
+      await store.completeEffect(record.merchantReference, token);
+    }
+  }
+  await store.inbox.append({
+    dedupKey: 'key-ENG-LONG',
+    method: 'POST',
+    url: '/callbacks',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ reference: 'ENG-LONG' }),
+    claim: {
+      status: 'success',
+      amount: 7000,
+      controlNumber: null,
+      externalReference: null,
+      transactionId: null,
+      merchantReferenceHint: long,
+      paymentReference: 'ENG-LONG',
+    },
+  });
+  const [claimed] = (await store.inbox.claim({ leaseMs: 60_000, limit: 10 })).filter(
+    ({ entry }) => entry.claim.paymentReference === 'ENG-LONG',
+  );
+  await store.inbox.deadLetter(claimed!.entry.id, claimed!.token, 'Gave up after 8 attempts');
+}

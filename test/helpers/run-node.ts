@@ -14,6 +14,8 @@ export interface RunNodeOptions {
   env?: NodeJS.ProcessEnv;
   /** Called for each complete stdout line as it arrives (e.g. to kill the child mid-run). */
   onStdoutLine?: (line: string, child: ChildProcess) => void;
+  /** Gives the child a stdin pipe (`child.stdin`) instead of none, to type into it. */
+  stdin?: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface RunNodeOptions {
 export function runNode(args: readonly string[], options: RunNodeOptions = {}): Promise<NodeRun> {
   const child = spawn(process.execPath, args, {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
     ...(options.env ? { env: options.env } : {}),
   });
   let stdout = '';

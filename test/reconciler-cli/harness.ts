@@ -53,7 +53,7 @@ export type CliRun = NodeRun;
 export function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
-  options: Pick<RunNodeOptions, 'onStdoutLine'> = {},
+  options: Pick<RunNodeOptions, 'onStdoutLine' | 'stdin'> = {},
 ): Promise<CliRun> {
   return runNode(['--import', 'tsx', 'src/cli/index.ts', ...args], {
     ...options,

@@ -36,13 +36,24 @@ const listPageSchema = z.object({
   after: referenceSchema.optional(),
 });
 
-const listOpenSchema = z.object({
-  statuses: z.array(statusSchema).min(1, { error: 'must name at least one status' }).optional(),
-  product: productSchema.optional(),
-  checkedBefore: dateSchema.optional(),
-  limit: limitSchema(10_000).optional(),
-  oldestFirst: z.boolean({ error: 'must be true or false' }).optional(),
-});
+const listOpenSchema = z
+  .object({
+    statuses: z.array(statusSchema).min(1, { error: 'must name at least one status' }).optional(),
+    product: productSchema.optional(),
+    checkedBefore: dateSchema.optional(),
+    limit: limitSchema(10_000).optional(),
+    oldestFirst: z.boolean({ error: 'must be true or false' }).optional(),
+    after: z
+      .object(
+        { createdAt: dateSchema, merchantReference: referenceSchema },
+        { error: 'must be { createdAt, merchantReference } of the last record of a page' },
+      )
+      .optional(),
+  })
+  .refine((options) => options.after === undefined || options.oldestFirst === true, {
+    error: 'pages records in creation order only: pass oldestFirst: true with it',
+    path: ['after'],
+  });
 
 export function parseClaimEffects(options: ClaimEffectsOptions) {
   const parsed = parse('claimEffects', 'options', claimEffectsSchema, options ?? {});
@@ -82,6 +93,7 @@ export function parseListOpen(options: ListOpenOptions = {}) {
     checkedBefore: parsed.checkedBefore,
     limit: parsed.limit ?? 100,
     oldestFirst: parsed.oldestFirst ?? false,
+    after: parsed.after,
   };
 }
 

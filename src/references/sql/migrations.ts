@@ -92,7 +92,17 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
   await index('pesakit_transactions', 'open', ['status', 'last_checked_at', 'created_at']);
   await index('pesakit_transactions', 'due', ['status', 'next_check_at', 'merchant_reference']);
   await index('pesakit_transactions', 'effect', ['effect_status', 'effect_due_at']);
-  await index('pesakit_transactions', 'final', ['final_at']);
+  // The operations page's figures (operations-query.ts): finals per hour and status, each
+  // operator's latest finals, counts by status and product, and pages in creation order, each
+  // read from its index alone.
+  await index('pesakit_transactions', 'final', ['status', 'final_at', 'provider']);
+  await index('pesakit_transactions', 'operator', ['provider', 'final_at', 'status', 'created_at']);
+  await index('pesakit_transactions', 'listing', [
+    'status',
+    'product',
+    'created_at',
+    'merchant_reference',
+  ]);
   await db.schema
     .createTable('pesakit_check_log')
     .addColumn('merchant_reference', 'text', (c) => c.notNull())
@@ -128,6 +138,8 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     )
     .execute();
   await index('pesakit_callback_inbox', 'due', ['status', 'due_at']);
+  // A record's evidence: the callbacks naming its payment reference.
+  await index('pesakit_callback_inbox', 'payment_reference', ['payment_reference']);
   // Bulk payouts' float per disbursement account: the last balance read, and what payouts held
   // (each holding payout's record names its account and cents) and settled since.
   await db.schema

@@ -4,7 +4,7 @@ import type { TransactionStatus } from '../../schemas/transaction-status.js';
 import type { ParsedListOpen } from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
-import type { FinalRow } from '../operations-report.js';
+import type { FinalTallies, ReportWindow } from '../operations-report.js';
 import type { ReferenceField, TransactionRecord } from '../record.js';
 import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import type { LeasedRecord } from '../schedule/types.js';
@@ -12,6 +12,7 @@ import { bySummaryOrder } from '../summary.js';
 import { openStatuses } from '../transitions.js';
 import type { StoreSummary } from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
+import { finalTalliesOf, recordsByCreation } from './operations-query.js';
 import { leaseDueRows, readObservationRows, releaseLeaseRow } from './schedule.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlStoreContext } from './sql-store-context.js';
@@ -74,6 +75,9 @@ export class SqlReferenceStore extends SqlRecordWrites {
     return row && toRecord(row);
   }
   protected async listOpenRecords(filter: ParsedListOpen): Promise<TransactionRecord[]> {
+    if (filter.oldestFirst) {
+      return (await recordsByCreation(this.sql.open(), this.sql.dialect, filter)).map(toRecord);
+    }
     const { statuses, product, checkedBefore, limit } = filter;
     const rows = await this.#select()
       .where('status', 'in', [...statuses])
@@ -86,10 +90,8 @@ export class SqlReferenceStore extends SqlRecordWrites {
           ]),
         ),
       )
-      // The order of compareForReconciliation, or of byCreation.
-      .$if(!filter.oldestFirst, (qb) =>
-        qb.orderBy('last_checked_at', (ob) => ob.asc().nullsFirst()),
-      )
+      // The order of compareForReconciliation.
+      .orderBy('last_checked_at', (ob) => ob.asc().nullsFirst())
       .orderBy('created_at', 'asc')
       .orderBy('merchant_reference', 'asc')
       .limit(limit)
@@ -125,22 +127,8 @@ export class SqlReferenceStore extends SqlRecordWrites {
     const at = oldest?.at ?? null;
     return { counts: counts.sort(bySummaryOrder), oldestOpenAt: fromInstant(at) };
   }
-  protected async finalsBetween(from: Date, until: Date, limit: number): Promise<FinalRow[]> {
-    const rows = await this.sql
-      .open()
-      .selectFrom(transactionsTable)
-      .select(['status', 'provider', 'created_at', 'final_at'])
-      .where('final_at', '>=', this.sql.instant(from))
-      .where('final_at', '<=', this.sql.instant(until))
-      .orderBy('final_at', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({
-      status: row.status as TransactionStatus,
-      provider: row.provider,
-      createdAt: fromInstant(row.created_at),
-      finalAt: fromInstant(row.final_at as Date | string),
-    }));
+  protected finalTallies(window: ReportWindow): Promise<FinalTallies> {
+    return finalTalliesOf(this.sql.open(), this.sql.dialect, window);
   }
   protected async reviewPage(
     limit: number,
