@@ -74,6 +74,8 @@ const products = {
   payouts: {
     title: 'Bulk payouts (`disbursement.bulkPay`)',
     single: '`disbursement.pay`',
+    // What a merchant would feel: the float each row holds may cost a little, not a lot.
+    floor: 0.85,
     send: async (pesakit, row) => (await pesakit.disbursement.pay(row)).record.status,
     bulk: (pesakit, options) => pesakit.disbursement.bulkPay(rows, options),
   },
@@ -107,6 +109,9 @@ async function compare(product) {
     figure: `${bulkRate.toFixed(0)} rows/s`,
     baseline: `${product.single} loop ${loopRate.toFixed(0)} rows/s`,
     ratio: bulkRate / loopRate,
+    ...(product.floor === undefined
+      ? {}
+      : { floor: `≥ ${product.floor}×`, met: bulkRate / loopRate >= product.floor }),
   });
 }
 

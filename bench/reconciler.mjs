@@ -29,6 +29,8 @@ import {
 
 const LARGE = Number(process.env.BENCH_RECONCILER_RECORDS ?? (quick ? 500 : 100_000));
 const SMALL = quick ? 100 : 10_000;
+/** The published ratio to raw fetch pulls (0.30×) less 10 %. */
+const GUARD_RATIO = 0.27;
 const CONCURRENCY = 16;
 const HEAP_FLAGS = ['--max-old-space-size=128'];
 const mb = (bytes) => bytes / 1024 / 1024;
@@ -102,8 +104,10 @@ async function main() {
       figure: `${rate.toFixed(0)} records/s`,
       baseline: `raw fetch ${rawRate.toFixed(0)} pulls/s`,
       ratio: rate / rawRate,
-      floor: '≥ 1,000/s',
-      met: rate >= 1000,
+      // A regression guard against the published ratio (docs/benchmarks.md), not a fixed rate:
+      // in production the platform's latency and ratePerSecond bound a pass long before this.
+      floor: `≥ ${GUARD_RATIO}× (no drop over 10 %)`,
+      met: rate / rawRate >= GUARD_RATIO,
     });
     report({
       benchmark: `Reconciler peak RSS, ${LARGE.toLocaleString('en')} due records, ${HEAP_FLAGS[0]}`,
