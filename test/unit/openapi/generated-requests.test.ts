@@ -342,24 +342,22 @@ describe.each(operations)('$method $path ($operation.operationId)', (entry) => {
   }, 120_000);
 
   const invalid = requestsOf(entry, 'invalid');
-  it.runIf(invalid !== undefined)(
-    `${RUNS} requests invalid by the document: each refused with a documented 4xx`,
-    async () => {
-      const failures: string[] = [];
-      for (const request of fc.sample(invalid!, { seed: SEED, numRuns: RUNS })) {
-        const sent = await send(
-          entry.method,
-          request.path,
-          entry.operation,
-          request.body,
-          request.query,
-        );
-        const shown = `${JSON.stringify(request.body instanceof FormData ? fieldsOf(request.body) : request.body)}${request.query}`;
-        if (sent.status < 400 || sent.status >= 500) failures.push(`${shown} → ${sent.status}`);
-        for (const problem of sent.problems) failures.push(`${shown} → ${problem}`);
-      }
-      expect(failures).toEqual([]);
-    },
-    120_000,
-  );
+  // An operation with no input (logout, user) has no request the document calls invalid.
+  if (invalid === undefined) return;
+  it(`${RUNS} requests invalid by the document: each refused with a documented 4xx`, async () => {
+    const failures: string[] = [];
+    for (const request of fc.sample(invalid, { seed: SEED, numRuns: RUNS })) {
+      const sent = await send(
+        entry.method,
+        request.path,
+        entry.operation,
+        request.body,
+        request.query,
+      );
+      const shown = `${JSON.stringify(request.body instanceof FormData ? fieldsOf(request.body) : request.body)}${request.query}`;
+      if (sent.status < 400 || sent.status >= 500) failures.push(`${shown} → ${sent.status}`);
+      for (const problem of sent.problems) failures.push(`${shown} → ${problem}`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 });
