@@ -29,8 +29,8 @@ import {
 
 const LARGE = Number(process.env.BENCH_RECONCILER_RECORDS ?? (quick ? 500 : 100_000));
 const SMALL = quick ? 100 : 10_000;
-/** The published ratio to raw fetch pulls (0.30×) less 10 %. */
-const GUARD_RATIO = 0.27;
+/** The figure docs/benchmarks.md publishes for this machine (records/s); updated with the table. */
+const PUBLISHED_RATE = 575;
 const CONCURRENCY = 16;
 const HEAP_FLAGS = ['--max-old-space-size=128'];
 const mb = (bytes) => bytes / 1024 / 1024;
@@ -104,10 +104,10 @@ async function main() {
       figure: `${rate.toFixed(0)} records/s`,
       baseline: `raw fetch ${rawRate.toFixed(0)} pulls/s`,
       ratio: rate / rawRate,
-      // A regression guard against the published ratio (docs/benchmarks.md), not a fixed rate:
-      // in production the platform's latency and ratePerSecond bound a pass long before this.
-      floor: `≥ ${GUARD_RATIO}× (no drop over 10 %)`,
-      met: rate / rawRate >= GUARD_RATIO,
+      // A regression guard against the published figure, not a product floor: in production the
+      // platform's latency and ratePerSecond bound a pass long before this.
+      floor: `≥ ${Math.round(PUBLISHED_RATE * 0.9)}/s (${PUBLISHED_RATE}/s less 10 %)`,
+      met: rate >= PUBLISHED_RATE * 0.9,
     });
     report({
       benchmark: `Reconciler peak RSS, ${LARGE.toLocaleString('en')} due records, ${HEAP_FLAGS[0]}`,
