@@ -111,6 +111,34 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
     expect((await store.get('airtime:refused:2'))?.status).toBe('failed');
   });
 
+  it("a failed upload is recorded by the single payment's rule: a 429 is failed (rate_limited), a 503 unknown", async () => {
+    let uploadsSeen = 0;
+    // The first upload is refused before processing; the platform is down for the second.
+    const { client } = await platform((response) => {
+      uploadsSeen += 1;
+      if (uploadsSeen === 1) {
+        response.setHeader('retry-after', '30');
+        return json(response, 429, { message: 'Too Many Attempts.' });
+      }
+      json(response, 503, { message: 'Service Unavailable' });
+    });
+    const store = new MemoryReferenceStore();
+    const limited = await client(store).airtime.bulkPurchase(batchRows(2), {
+      via: 'bulkpayment',
+      batchId: 'limited',
+    });
+    expect(limited.totals).toMatchObject({ failed: 2, unknown: 0 });
+    expect((await store.get('airtime:limited:1'))?.statusReason).toMatch(
+      /^rate_limited: .*after 30 s/,
+    );
+    const down = await client(store).airtime.bulkPurchase(batchRows(2), {
+      via: 'bulkpayment',
+      batchId: 'down',
+    });
+    expect(down.totals).toMatchObject({ failed: 0, unknown: 2 });
+    expect((await store.get('airtime:down:2'))?.status).toBe('unknown');
+  });
+
   it('sends references exactly as given, even formula-like: the platform reads the file, no person opens it', async () => {
     const { uploads, client } = await platform((response) =>
       json(response, 413, { message: 'The file may not be larger than 5 MiB.' }),
