@@ -189,7 +189,12 @@ export type {
   ReleaseLeaseOptions,
   SchedulingStore,
 } from './references/schedule/types.js';
-export type { ResolveOptions, ReviewQueue } from './references/types.js';
+export type {
+  MoveCommit,
+  RecordChange,
+  RecordMove,
+  ResolveOptions,
+} from './references/types.js';
 export type { Airtime } from './resources/airtime.js';
 export {
   AnswerContradictsRequestError,

@@ -30,7 +30,7 @@ const receiver = pesakit.createCallbackReceiver({
   onFailed: async (record) => orders.mark(record.merchantReference, 'failed'),
   // A person must look: an amount or reference mismatch,
   // or (record null) a callback that matches no order. A person settles it with
-  // `pesakit.store.resolve(merchantReference, 'success' | 'failed', { note })`.
+  // `resolveReview(pesakit.store, merchantReference, 'success' | 'failed', { note })`.
   onReview: async (record, verdict) => {
     console.warn(`needs review (${verdict.reason}): ${verdict.message}`);
     if (record) orders.mark(record.merchantReference, 'needs_review');

@@ -1,10 +1,22 @@
-import { isInvalidTransitionError } from '../errors/invalid-transition-error.js';
+import { StoreFault } from '../errors/store-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
 import { publishTransition } from '../observability/transitions.js';
+import {
+  parseMerchantReference,
+  parseReferences,
+  parseResolve,
+  parseTransition,
+} from '../references/input-rules.js';
 import type { References, TransactionRecord } from '../references/record.js';
 import type { ReviewVerdict } from '../references/review.js';
-import type { ReferenceStore, ResolveOptions, TransactionIntent } from '../references/types.js';
+import type {
+  RecordChange,
+  ReferenceStore,
+  ResolveOptions,
+  TransactionIntent,
+} from '../references/types.js';
 import type { TransactionStatus } from '../schemas/transaction-status.js';
+import { changeFor, resolutionFor } from './changes.js';
 
 /** One change of a record: a status, references, or both in one commit. */
 export interface Move {
@@ -19,6 +31,8 @@ export interface Move {
   review?: ReviewVerdict;
   /** The provider the answer or callback names; kept only when the record has none yet. */
   provider?: string;
+  /** When the platform acted (`attemptedAt`, `finalAt`). @default the commit's time */
+  at?: Date;
 }
 
 export interface MoveResult {
@@ -26,6 +40,8 @@ export interface MoveResult {
   record: TransactionRecord;
   /** This move changed the status (exactly one caller across processes sees `true`). */
   changed: boolean;
+  /** The status the record left (with `changed`), else the one it was in when read. */
+  from: TransactionStatus;
   /**
    * Another path (a callback, a pull, a person, another worker) moved the record where this move
    * cannot follow before it committed: their status stands. The platform references this move
@@ -42,11 +58,14 @@ export interface MoveResult {
  * every committed change is published on `pesakit:record:transition`, and a reconciler's moves
  * carry its lease's fencing token, so a worker whose lease was taken over writes nothing.
  */
+/** What the ledger needs of a store: the records' write-ahead, read and commit. */
+export type LedgerStore = Pick<ReferenceStore, 'createIntent' | 'get' | 'move'>;
+
 export class Ledger {
-  readonly #store: ReferenceStore;
+  readonly #store: LedgerStore;
   readonly #fence: string | undefined;
 
-  constructor(store: ReferenceStore, fence?: string) {
+  constructor(store: LedgerStore, fence?: string) {
     this.#store = store;
     this.#fence = fence;
   }
@@ -63,25 +82,14 @@ export class Ledger {
 
   /** Commits one change; the current status again is a no-op (`changed: false`). */
   async move(merchantReference: string, move: Move): Promise<MoveResult> {
-    const { to, references, ...rest } = move;
-    const details = { ...rest, ...(this.#fence === undefined ? {} : { leaseToken: this.#fence }) };
-    const claims = references !== undefined && Object.keys(references).length > 0;
-    try {
-      if (to === undefined) {
-        const record = claims
-          ? await this.#store.attachReferences(merchantReference, references)
-          : await this.#current(merchantReference);
-        return { record, changed: false, overtaken: false };
-      }
-      const moved = claims
-        ? await this.#store.attachAndTransition(merchantReference, references, to, details)
-        : await this.#store.transition(merchantReference, to, details);
-      if (moved.changed) publishTransition(moved.record, moved.from);
-      return { record: moved.record, changed: moved.changed, overtaken: false };
-    } catch (error) {
-      if (!isInvalidTransitionError(error)) throw error;
-      return { record: await this.#current(merchantReference), changed: false, overtaken: true };
-    }
+    const { to, references, ...details } = move;
+    const reference = parseMerchantReference('move', merchantReference);
+    const refs = parseReferences(references ?? {});
+    const transition = to === undefined ? undefined : parseTransition(to, details);
+    return this.#commit(reference, refs, (record) => {
+      const change = transition && changeFor(record, transition);
+      return change === 'refused' ? { overtaken: true } : { change, overtaken: false };
+    });
   }
 
   /** A person's decision on a record in `needs_review`; its effect becomes due again. */
@@ -90,9 +98,58 @@ export class Ledger {
     outcome: 'success' | 'failed',
     options: ResolveOptions,
   ): Promise<TransactionRecord> {
-    const record = await this.#store.resolve(merchantReference, outcome, options);
-    publishTransition(record, 'needs_review', 'review');
+    const reference = parseMerchantReference('resolve', merchantReference);
+    const decision = parseResolve(outcome, options);
+    const { record } = await this.#commit(reference, {}, (current) => ({
+      change: resolutionFor(current, decision),
+      overtaken: false,
+    }));
     return record;
+  }
+
+  /**
+   * Reads the record, decides, and commits only while it is still in the status read; another
+   * path that moved it in between is read again and decided against. Statuses only move forward
+   * (at most four moves from `initiating`), so this ends after a few rounds on any store that
+   * keeps its compare-and-set.
+   */
+  async #commit(
+    reference: string,
+    references: References,
+    decide: (record: TransactionRecord) => {
+      change?: RecordChange | undefined;
+      overtaken: boolean;
+    },
+  ): Promise<MoveResult> {
+    const claims = Object.keys(references).length > 0;
+    for (let round = 0; round < maxRounds; round += 1) {
+      const record = await this.#current(reference);
+      const { change, overtaken } = decide(record);
+      if (change === undefined && !claims) {
+        return { record, changed: false, from: record.status, overtaken };
+      }
+      const commit = await this.#store.move(reference, {
+        expected: record.status,
+        ...(claims ? { references } : {}),
+        ...(change === undefined ? {} : { change }),
+        ...(this.#fence === undefined ? {} : { leaseToken: this.#fence }),
+      });
+      if (!commit.applied) continue;
+      if (change !== undefined) {
+        publishTransition(commit.record, record.status, change.resolution && 'review');
+      }
+      return {
+        record: commit.record,
+        changed: change !== undefined,
+        from: record.status,
+        overtaken,
+      };
+    }
+    throw new StoreFault(
+      `store.move() for ${reference} never applied in ${maxRounds} rounds although the record ` +
+        'was in the expected status each time it was read: the store must compare the status ' +
+        'and write in one transaction (see verifyStore in pesakit/testing)',
+    );
   }
 
   async #current(merchantReference: string): Promise<TransactionRecord> {
@@ -102,13 +159,16 @@ export class Ledger {
   }
 }
 
+/** Statuses move forward at most four times; more refused rounds mean a broken store. */
+const maxRounds = 8;
+
 /**
  * A person's decision on a record in `needs_review`, the way the review CLI and the operations
- * page make it: committed by the store (`success` or `failed`, the note kept, the effect due
- * again for the application's handler) and published as a `review` transition.
+ * page make it: `success` or `failed`, the note kept, the effect due again for the
+ * application's handler, published as a `review` transition.
  */
 export function resolveReview(
-  store: ReferenceStore,
+  store: LedgerStore,
   merchantReference: string,
   outcome: 'success' | 'failed',
   options: ResolveOptions,

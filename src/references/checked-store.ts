@@ -1,15 +1,12 @@
 import { guardStoreErrors } from '../errors/store-error.js';
-import type { TransactionStatus } from '../schemas/transaction-status.js';
 import type { ClaimEffectsOptions, EffectClaim, EffectKind, FailEffectOptions } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
 import { notDead } from './input-rules/common.js';
 import {
   isLookupable,
-  type ParsedAnswerWrite,
   type ParsedClaim,
   type ParsedIntent,
-  type ParsedTransition,
-  parseAnswerWrite,
+  type ParsedMove,
   parseCheckTime,
   parseClaimEffects,
   parseEffectKinds,
@@ -21,9 +18,7 @@ import {
   parseListPage,
   parseMerchantReference,
   parseMerchantReferences,
-  parseReferences,
-  parseResolve,
-  parseTransition,
+  parseMove,
 } from './input-rules.js';
 import {
   type FinalTallies,
@@ -33,7 +28,7 @@ import {
   type ReportWindow,
   reportOf,
 } from './operations-report.js';
-import type { EffectStatus, ReferenceField, References, TransactionRecord } from './record.js';
+import type { EffectStatus, ReferenceField, TransactionRecord } from './record.js';
 import {
   type ParsedLeaseDue,
   type ParsedRelease,
@@ -43,20 +38,17 @@ import {
 import type { LeaseDueOptions, LeasedRecord, ReleaseLeaseOptions } from './schedule/types.js';
 import type {
   ListOpenOptions,
+  MoveCommit,
+  RecordMove,
   ReferenceStore,
-  ResolveOptions,
   StoreSummary,
   TransactionIntent,
-  TransitionDetails,
 } from './types.js';
 import { parseWalletBalance, type WalletFloatState } from './wallet-float.js';
 
 type Maybe<T> = T | Promise<T>;
-/** A write's result; `from` is the status it found, for the transition it publishes. */
-export type Moved = { record: TransactionRecord; changed: boolean; from: TransactionStatus };
 type ListedEffect = Exclude<EffectStatus, 'none' | 'done'>;
 export type ParsedListOpen = ReturnType<typeof parseListOpen>;
-export type ParsedResolve = ReturnType<typeof parseResolve>;
 
 /** Where a store keeps its effect outbox; its input is checked already. */
 export interface EffectsPart {
@@ -88,13 +80,7 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     cents: number,
     settled: number,
   ): Maybe<WalletFloatState>;
-  protected abstract attach(reference: string, refs: References): Promise<TransactionRecord>;
-  protected abstract move(
-    reference: string,
-    transition: ParsedTransition,
-    leaseToken: string | undefined,
-  ): Promise<Moved>;
-  protected abstract writeAnswer(answer: ParsedAnswerWrite): Promise<Moved>;
+  protected abstract commitMove(reference: string, move: ParsedMove): Promise<MoveCommit>;
   protected abstract lookup(
     field: ReferenceField,
     value: string,
@@ -107,10 +93,6 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   protected abstract lease(options: ParsedLeaseDue): Maybe<LeasedRecord[]>;
   protected abstract release(reference: string, options: ParsedRelease): Maybe<boolean>;
   protected abstract observationsOf(reference: string): Maybe<unknown[]>;
-  protected abstract writeResolution(
-    reference: string,
-    decision: ParsedResolve,
-  ): Maybe<TransactionRecord>;
   protected abstract summaryOf(): Maybe<StoreSummary>;
   /** The finals of the report's windows, counted (see `FinalTallies`). */
   protected abstract finalTallies(window: ReportWindow): Maybe<FinalTallies>;
@@ -130,25 +112,9 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
     const parsed = parseWalletBalance(account, await readBalance());
     return this.writeWalletBalance(parsed.account, parsed.balance, settled);
   }
-  async attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('attachReferences', merchantReference);
-    return this.attach(reference, parseReferences(refs));
-  }
-  async transition(
-    merchantReference: string,
-    to: TransactionStatus,
-    details?: TransitionDetails,
-  ): Promise<Moved> {
-    const reference = parseMerchantReference('transition', merchantReference);
-    return this.move(reference, parseTransition(to, details), details?.leaseToken);
-  }
-  async attachAndTransition(
-    merchantReference: string,
-    refs: References,
-    to: TransactionStatus,
-    details?: TransitionDetails,
-  ): Promise<Moved> {
-    return this.writeAnswer(parseAnswerWrite(merchantReference, refs, to, details));
+  async move(merchantReference: string, move: RecordMove): Promise<MoveCommit> {
+    const reference = parseMerchantReference('move', merchantReference);
+    return this.commitMove(reference, parseMove(move));
   }
   async get(merchantReference: string): Promise<TransactionRecord | undefined> {
     return this.find({ field: 'merchantReference', value: merchantReference });
@@ -195,14 +161,6 @@ export abstract class CheckedReferenceStore implements ReferenceStore {
   }
   async readObservations(merchantReference: string): Promise<unknown[]> {
     return this.observationsOf(parseMerchantReference('readObservations', merchantReference));
-  }
-  async resolve(
-    merchantReference: string,
-    outcome: 'success' | 'failed',
-    options: ResolveOptions,
-  ): Promise<TransactionRecord> {
-    const reference = parseMerchantReference('resolve', merchantReference);
-    return this.writeResolution(reference, parseResolve(outcome, options));
   }
   async listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]> {
     const { limit, after } = parseListPage('listReview', options);

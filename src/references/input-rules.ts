@@ -8,6 +8,7 @@ export {
   parseMerchantReferences,
   productOfFlow,
 } from './input-rules/intent.js';
+export { type ParsedChange, type ParsedMove, parseMove } from './input-rules/move.js';
 export {
   type ParsedClaim,
   parseCheckTime,
@@ -20,9 +21,7 @@ export {
 } from './input-rules/pages-and-effects.js';
 export { parseFindBy, parseReferences } from './input-rules/references.js';
 export {
-  type ParsedAnswerWrite,
   type ParsedTransition,
-  parseAnswerWrite,
   parseResolve,
   parseTransition,
 } from './input-rules/transition.js';

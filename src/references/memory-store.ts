@@ -1,25 +1,19 @@
 import { DuplicateReferenceError } from '../errors/duplicate-reference-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
-import {
-  CheckedReferenceStore,
-  type Moved,
-  type ParsedListOpen,
-  type ParsedResolve,
-} from './checked-store.js';
+import { CheckedReferenceStore, type ParsedListOpen } from './checked-store.js';
 import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
-import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from './input-rules.js';
+import type { ParsedIntent, ParsedMove } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
 import { type FinalTallies, type ReportWindow, talliesOfRows } from './operations-report.js';
 import { byCreation, compareForReconciliation } from './reconciliation-order.js';
 import type { ReferenceField, References, TransactionRecord } from './record.js';
 import {
+  applyChange,
   newReferences,
   noEffect,
   ownedElsewhere,
   platformReferenceFields,
-  resolution,
-  statusChange,
 } from './record-changes.js';
 import { copyRecord } from './record-copy.js';
 import type { ParsedLeaseDue, ParsedRelease } from './schedule/input-rules.js';
@@ -27,7 +21,7 @@ import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
 import type { LeasedRecord } from './schedule/types.js';
 import { providerOf, summarizeRecords } from './summary.js';
-import type { StoreSummary } from './types.js';
+import type { MoveCommit, StoreSummary } from './types.js';
 import { floatShort, reservationEnd, type WalletFloatState } from './wallet-float.js';
 
 export interface MemoryReferenceStoreOptions {
@@ -117,23 +111,17 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     this.#records.set(record.merchantReference, record);
     return copyRecord(record);
   }
-  protected async attach(reference: string, refs: References): Promise<TransactionRecord> {
+  protected async commitMove(reference: string, move: ParsedMove): Promise<MoveCommit> {
     const record = this.#require(reference);
-    this.#attach(record, refs);
-    return copyRecord(record);
-  }
-  protected async move(
-    reference: string,
-    transition: ParsedTransition,
-    leaseToken: string | undefined,
-  ): Promise<Moved> {
-    return this.#move(this.#require(reference), transition, leaseToken);
-  }
-  protected async writeAnswer(answer: ParsedAnswerWrite): Promise<Moved> {
-    const record = this.#require(answer.merchantReference);
-    this.#assertLease(answer.merchantReference, answer.leaseToken);
-    this.#attach(record, answer.refs);
-    return this.#move(record, answer.transition, undefined);
+    this.#assertLease(reference, move.leaseToken);
+    if (record.status !== move.expected) return { record: copyRecord(record), applied: false };
+    this.#attach(record, move.references);
+    if (move.change !== undefined) {
+      Object.assign(record, applyChange(record, move.change, this.now()));
+      this.effects.forget(reference);
+      this.#endReservation(record);
+    }
+    return { record: copyRecord(record), applied: true };
   }
   #attach(record: TransactionRecord, parsed: References): void {
     const reference = record.merchantReference;
@@ -160,21 +148,6 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     if (leaseToken !== undefined && !this.#schedule.holds(reference, leaseToken)) {
       throw new LeaseLostError(reference);
     }
-  }
-  #move(
-    record: TransactionRecord,
-    parsed: ParsedTransition,
-    leaseToken: string | undefined,
-  ): Moved {
-    const reference = record.merchantReference;
-    this.#assertLease(reference, leaseToken);
-    const from = record.status;
-    const change = statusChange(record, parsed, this.now());
-    if (change === undefined) return { record: copyRecord(record), changed: false, from };
-    Object.assign(record, change);
-    this.effects.forget(reference);
-    this.#endReservation(record);
-    return { record: copyRecord(record), changed: true, from };
   }
   /** A failure gives the float back; a success's debit keeps its place (see `walletSettled`). */
   #endReservation(record: TransactionRecord): void {
@@ -236,13 +209,6 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   protected observationsOf(reference: string): unknown[] {
     this.#require(reference);
     return this.#schedule.observations(reference);
-  }
-  protected writeResolution(reference: string, decision: ParsedResolve): TransactionRecord {
-    const record = this.#require(reference);
-    Object.assign(record, resolution(record, decision, this.now()));
-    this.effects.forget(reference);
-    this.#endReservation(record);
-    return copyRecord(record);
   }
   protected summaryOf(): StoreSummary {
     return summarizeRecords(this.#records.values());

@@ -1,17 +1,14 @@
-import { InvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { ReferenceConflictError } from '../errors/reference-conflict-error.js';
-import type { ParsedResolve } from './checked-store.js';
-import { effectKindOf } from './effects.js';
-import type { ParsedTransition } from './input-rules.js';
 import type {
   EffectState,
   PlatformReferenceField,
   References,
   TransactionRecord,
 } from './record.js';
-import { canTransition, isFinalStatus } from './transitions.js';
+import type { RecordChange } from './types.js';
 
-// How a record changes, decided once for every store: they differ only in how they read and write.
+// How a committed move lands on a record, the same in every store: they differ only in how they
+// read and write. What the move is, the ledger decides.
 
 export const platformReferenceFields: readonly PlatformReferenceField[] = [
   'controlNumber',
@@ -57,8 +54,8 @@ export function ownedElsewhere(
   });
 }
 
-/** The fields a status change writes. */
-export type StatusChange = Pick<
+/** The fields a move writes. */
+export type AppliedChange = Pick<
   TransactionRecord,
   | 'status'
   | 'statusReason'
@@ -68,37 +65,35 @@ export type StatusChange = Pick<
   | 'provider'
   | 'lastPayload'
   | 'review'
+  | 'resolution'
   | 'effect'
 >;
 
-/** `undefined` when the record already has that status (a repeated callback: nothing to do). */
-export function statusChange(
+/** The ledger's change as the record's fields, at the commit's time `now`. */
+export function applyChange(
   record: TransactionRecord,
-  transition: ParsedTransition,
+  change: RecordChange,
   now: Date,
-): StatusChange | undefined {
-  if (record.status === transition.to) return undefined;
-  if (!canTransition(record.status, transition.to)) {
-    throw new InvalidTransitionError({
-      merchantReference: record.merchantReference,
-      from: record.status,
-      to: transition.to,
-    });
-  }
-  const at = transition.at ?? now;
+): AppliedChange {
+  const at = change.at ?? now;
   return {
-    status: transition.to,
-    statusReason: transition.reason ?? null,
+    status: change.status,
+    statusReason: change.statusReason,
     updatedAt: now,
-    attemptedAt: record.status === 'initiating' ? at : record.attemptedAt,
-    finalAt: isFinalStatus(transition.to) ? at : null,
-    provider: record.provider ?? transition.provider ?? null,
-    lastPayload: transition.hasPayload ? transition.payload : record.lastPayload,
-    review: transition.review ?? record.review,
-    // One write with the transition: a crash right after leaves the effect due for another.
-    effect: effectKindOf({ ...record, status: transition.to })
-      ? dueEffect(record.effect, now)
-      : record.effect,
+    attemptedAt: change.attempted ? at : record.attemptedAt,
+    finalAt: change.final ? at : null,
+    provider: change.provider === undefined ? record.provider : change.provider,
+    lastPayload: 'lastPayload' in change ? (change.lastPayload ?? null) : record.lastPayload,
+    review: change.review === undefined ? record.review : change.review,
+    resolution: change.resolution
+      ? { ...change.resolution, at: change.resolution.at ?? now }
+      : record.resolution,
+    effect:
+      change.effect === 'due'
+        ? dueEffect(record.effect, now)
+        : change.effect === 'done'
+          ? { ...record.effect, status: 'done', dueAt: null, completedAt: now }
+          : record.effect,
   };
 }
 
@@ -119,34 +114,3 @@ export const noEffect: EffectState = {
   lastError: null,
   completedAt: null,
 };
-
-/** The change `store.resolve()` makes: the decision, the note, and the effect due again. */
-export function resolution(
-  record: TransactionRecord,
-  decision: ParsedResolve,
-  now: Date,
-): Pick<
-  TransactionRecord,
-  'status' | 'statusReason' | 'updatedAt' | 'finalAt' | 'resolution' | 'effect'
-> {
-  if (record.status !== 'needs_review') {
-    throw new InvalidTransitionError({
-      merchantReference: record.merchantReference,
-      from: record.status,
-      to: decision.outcome,
-      resolving: true,
-    });
-  }
-  const at = decision.at ?? now;
-  return {
-    status: decision.outcome,
-    statusReason: `resolved by a person: ${decision.note}`,
-    updatedAt: now,
-    finalAt: at,
-    resolution: { status: decision.outcome, note: decision.note, by: decision.by, at },
-    // A recharge's outcome runs no handler: its review effect is over, done.
-    effect: effectKindOf({ ...record, status: decision.outcome })
-      ? dueEffect(record.effect, now)
-      : { ...record.effect, status: 'done', dueAt: null, completedAt: now },
-  };
-}

@@ -10,15 +10,50 @@ import type {
   References,
   TransactionRecord,
 } from './record.js';
-import type { ReviewVerdict } from './review.js';
+import type { Resolution, ReviewVerdict } from './review.js';
 import type { SchedulingStore } from './schedule/types.js';
 import type { WalletFloat, WalletReservation } from './wallet-float.js';
 
-/** A committed move: the record after it, whether the status changed, and the status it left. */
-export interface StatusMove {
+/**
+ * A status change as the ledger decided it from the record it read: what `store.move()` writes.
+ * Every instant it leaves out is the commit's own time (the store's clock).
+ */
+export interface RecordChange {
+  status: TransactionStatus;
+  statusReason: string | null;
+  /** Absent: the record's provider stays. */
+  provider?: string | null;
+  /** Absent: the record's review verdict stays. */
+  review?: ReviewVerdict | null;
+  /** The upstream payload that proved the change; absent, the last one stays. */
+  lastPayload?: unknown;
+  /** A person's decision (a resolve); its `at` left out is the commit's time. */
+  resolution?: Omit<Resolution, 'at'> & { at?: Date };
+  /** When the platform acted: `attemptedAt` with `attempted`, `finalAt` with `final`. */
+  at?: Date;
+  /** The record's first answer: `attemptedAt` is set. */
+  attempted: boolean;
+  /** A final status: `finalAt` is set (else cleared). */
+  final: boolean;
+  /** The move makes the record's effect due, ends it (`done`), or leaves it as it is. */
+  effect: 'due' | 'done' | 'kept';
+}
+
+/** One commit: references, a status change or both, while the record is as the ledger read it. */
+export interface RecordMove {
+  /** The status the ledger read: in another status now, the store writes nothing. */
+  expected: TransactionStatus;
+  /** Platform references to claim; a known field with another value, or a value another record owns → `ReferenceConflictError`, nothing written. */
+  references?: References;
+  change?: RecordChange;
+  /** The lease's fencing token (`leaseDue`): written only while it holds, else `LeaseLostError`. */
+  leaseToken?: string;
+}
+
+/** The record after the commit; `applied: false` when it was no longer in the expected status. */
+export interface MoveCommit {
   record: TransactionRecord;
-  changed: boolean;
-  from: TransactionStatus;
+  applied: boolean;
 }
 
 /** What the merchant is about to ask the platform for, stored before the request is sent. */
@@ -35,14 +70,13 @@ export interface TransactionIntent {
   reservation?: WalletReservation;
 }
 
+/** How the ledger's move to a status is told: checked before anything is decided. */
 export interface TransitionDetails {
   /** The upstream payload that proved the change. */
   payload?: unknown;
   reason?: string;
   /** @default now */
   at?: Date;
-  /** The lease's fencing token (`leaseDue`): written only while it holds, else `LeaseLostError`. */
-  leaseToken?: string;
   /** Required when moving to `needs_review`. */
   review?: ReviewVerdict;
   /** The provider the answer or callback names; kept only when the record has none yet. */
@@ -78,41 +112,17 @@ export interface ResolveOptions {
   at?: Date;
 }
 
-export interface ReviewQueue {
-  /** From `needs_review` only (else `InvalidTransitionError`); makes the effect due again. */
-  resolve(
-    merchantReference: string,
-    outcome: 'success' | 'failed',
-    options: ResolveOptions,
-  ): Promise<TransactionRecord>;
-  listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
-}
-
-/** The records: the write-ahead intent, references, status moves and lookups. */
+/** The records: the write-ahead intent, moves and lookups. */
 export interface TransactionRecords {
   /** Write-ahead: stored BEFORE the request is sent. A duplicate → `DuplicateReferenceError`. */
   createIntent(intent: TransactionIntent): Promise<TransactionRecord>;
   /**
-   * The same value again is a no-op; another value for a known field, or a value another record
-   * owns under any kind → `ReferenceConflictError`, and none of `refs` is attached.
+   * Commits what the ledger decided, as one transaction: the fence, then compare-and-set on
+   * `expected`, then the references, the change, the effect it makes due and the end of a float
+   * reservation — all or nothing. The store decides no rule of its own: pesakit's ledger
+   * (`Ledger`, `resolveReview`) computes every change and is the way to move a record.
    */
-  attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord>;
-  /**
-   * The current status is a no-op; a move not in `allowedTransitions` → `InvalidTransitionError`.
-   * pesakit moves records only through its ledger, which publishes each committed change.
-   */
-  transition(
-    merchantReference: string,
-    to: TransactionStatus,
-    details?: TransitionDetails,
-  ): Promise<StatusMove>;
-  /** `attachReferences` then `transition` in one commit, failing as the two calls in turn would. */
-  attachAndTransition(
-    merchantReference: string,
-    refs: References,
-    to: TransactionStatus,
-    details?: TransitionDetails,
-  ): Promise<StatusMove>;
+  move(merchantReference: string, move: RecordMove): Promise<MoveCommit>;
   get(merchantReference: string): Promise<TransactionRecord | undefined>;
   /**
    * `get` for up to 1,000 merchant references in one read: the records in the order asked,
@@ -129,6 +139,8 @@ export interface TransactionRecords {
   summarize(): Promise<StoreSummary>;
   /** Finals per hour over the window, and each operator's health over the last 24 hours. */
   operationsReport(options?: OperationsReportOptions): Promise<OperationsReport>;
+  /** The records a person must decide, by merchant reference. */
+  listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
 }
 
 /**
@@ -137,7 +149,6 @@ export interface TransactionRecords {
  */
 export interface ReferenceStore
   extends TransactionRecords,
-    ReviewQueue,
     EffectOutbox,
     SchedulingStore,
     WalletFloat {

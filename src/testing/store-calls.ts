@@ -1,20 +1,37 @@
 import { AssertionError } from 'node:assert/strict';
+import { InvalidTransitionError } from '../errors/invalid-transition-error.js';
+import { Ledger } from '../ledger/ledger.js';
 import type { CallbackInbox } from '../references/inbox/types.js';
-import type { ReferenceStore } from '../references/types.js';
+import { parseTransition } from '../references/input-rules.js';
+import type { References, TransactionRecord } from '../references/record.js';
+import type { ReferenceStore, ResolveOptions, TransitionDetails } from '../references/types.js';
+import type { TransactionStatus } from '../schemas/transaction-status.js';
 import { show } from './assertions.js';
+
+/** A move through pesakit's ledger, told the way the cases tell it (`leaseToken` fences it). */
+type Details = TransitionDetails & { leaseToken?: string };
+type Moved = { record: TransactionRecord; changed: boolean; from: TransactionStatus };
 
 /**
  * The store as the cases call it. Every case reaches the store through these calls only, so a
  * change in the store's interface (a method renamed, moved into a part) is one edit here and none
  * in the cases. Each call checks that the method exists and that what it resolved to has the
  * shape the interface promises: a store returning garbage fails with a message naming the
- * method, not with a TypeError deep inside a case.
+ * method, not with a TypeError deep inside a case. Records move as pesakit moves them: through
+ * its ledger over `store.move()` (`transition`, `attachReferences`, `attachAndTransition`,
+ * `resolve`), a refused move throwing `InvalidTransitionError` as a direct request would.
  */
 export interface StoreCalls {
   createIntent: ReferenceStore['createIntent'];
-  attachReferences: ReferenceStore['attachReferences'];
-  transition: ReferenceStore['transition'];
-  attachAndTransition: ReferenceStore['attachAndTransition'];
+  move: ReferenceStore['move'];
+  attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord>;
+  transition(merchantReference: string, to: TransactionStatus, details?: Details): Promise<Moved>;
+  attachAndTransition(
+    merchantReference: string,
+    refs: References,
+    to: TransactionStatus,
+    details?: Details,
+  ): Promise<Moved>;
   get: ReferenceStore['get'];
   getMany: ReferenceStore['getMany'];
   findByReference: ReferenceStore['findByReference'];
@@ -23,7 +40,11 @@ export interface StoreCalls {
   recordCheck: ReferenceStore['recordCheck'];
   summarize: ReferenceStore['summarize'];
   operationsReport: ReferenceStore['operationsReport'];
-  resolve: ReferenceStore['resolve'];
+  resolve(
+    merchantReference: string,
+    outcome: 'success' | 'failed',
+    options: ResolveOptions,
+  ): Promise<TransactionRecord>;
   listReview: ReferenceStore['listReview'];
   claimEffects: ReferenceStore['claimEffects'];
   completeEffect: ReferenceStore['completeEffect'];
@@ -48,14 +69,10 @@ const record: Check = (value) =>
     : 'a transaction record';
 const maybeRecord: Check = (value) => (value === undefined ? undefined : record(value));
 const records: Check = listOf(record, 'an array of transaction records');
-// `from` is what the ledger publishes as the status the record left.
-const moved: Check = (value) =>
-  isObject(value) &&
-  typeof value['changed'] === 'boolean' &&
-  typeof value['from'] === 'string' &&
-  record(value['record']) === undefined
+const committed: Check = (value) =>
+  isObject(value) && typeof value['applied'] === 'boolean' && record(value['record']) === undefined
     ? undefined
-    : '{ record, changed, from }';
+    : '{ record, applied }';
 const leased: Check = listOf(
   (value) =>
     isObject(value) && typeof value['token'] === 'string' && record(value['record']) === undefined
@@ -114,12 +131,33 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
     }
     return on(target, name, `${where}.inbox.${name}`, check) as never;
   };
+  const get = call('get', maybeRecord);
+  const move = call('move', committed);
+  const ledger = new Ledger({ createIntent: call('createIntent', record), get, move });
+  const moveTo = async (
+    reference: string,
+    refs: References | undefined,
+    to: TransactionStatus,
+    details: Details = {},
+  ): Promise<Moved> => {
+    // Details that are no object are refused as the ledger's own input check words it.
+    if (typeof details !== 'object' || details === null) parseTransition(to, details);
+    const { leaseToken, ...told } = details;
+    const by = leaseToken === undefined ? ledger : ledger.fenced(leaseToken);
+    const result = await by.move(reference, { ...told, to, ...(refs ? { references: refs } : {}) });
+    if (result.overtaken) {
+      throw new InvalidTransitionError({ merchantReference: reference, from: result.from, to });
+    }
+    return result;
+  };
   return {
     createIntent: call('createIntent', record),
-    attachReferences: call('attachReferences', record),
-    transition: call('transition', moved),
-    attachAndTransition: call('attachAndTransition', moved),
-    get: call('get', maybeRecord),
+    move,
+    attachReferences: async (reference, refs) =>
+      (await ledger.move(reference, { references: refs })).record,
+    transition: (reference, to, details) => moveTo(reference, undefined, to, details),
+    attachAndTransition: (reference, refs, to, details) => moveTo(reference, refs, to, details),
+    get,
     getMany: call('getMany', array),
     findByReference: call('findByReference', maybeRecord),
     find: call('find', maybeRecord),
@@ -127,7 +165,7 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
     recordCheck: call('recordCheck', record),
     summarize: call('summarize', object),
     operationsReport: call('operationsReport', object),
-    resolve: call('resolve', record),
+    resolve: (reference, outcome, options) => ledger.resolve(reference, outcome, options),
     listReview: call('listReview', records),
     claimEffects: call('claimEffects', leased),
     completeEffect: call('completeEffect', flag),

@@ -19,6 +19,7 @@ import {
 import type { AirtimeBulkRowOutcome, AirtimeBulkTotals } from '../../src/resources/bulk/types.js';
 import { isSpreadsheetError } from '../../src/spreadsheets/index.js';
 import { failure } from '../helpers/failure.js';
+import { moves } from '../helpers/moves.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import {
   airtimeBalance,
@@ -289,7 +290,7 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
         metadata: { batchId: 'crashed', row: String(row), reference: `staff-${row}` },
       });
     }
-    await store.transition('airtime:crashed:2', 'unknown', {
+    await moves(store).transition('airtime:crashed:2', 'unknown', {
       reason: 'no response: outcome unknown',
     });
     const result = await client().airtime.bulkPurchase(rows, { batchId: 'crashed' });

@@ -1,6 +1,7 @@
 import type { ReceivedRequest } from '../../src/callbacks/http.js';
 import type { ReferenceStore } from '../../src/references/types.js';
 import type { CollectionTransaction } from '../../src/schemas/collection.js';
+import { moves } from '../helpers/moves.js';
 import { merchantCallback } from './payloads.js';
 
 /** The platform's answer to a status pull: by default `991001` / `PR-1`, paid in full. */
@@ -36,8 +37,8 @@ export async function pendingCollection(
     amount: 15_000,
     msisdn: '255754123456',
   });
-  await store.attachReferences(merchantReference, { controlNumber, paymentReference });
-  await store.transition(merchantReference, 'pending');
+  await moves(store).attachReferences(merchantReference, { controlNumber, paymentReference });
+  await moves(store).transition(merchantReference, 'pending');
 }
 
 /** The control number of a test's `i`-th collection (`order-<i>`, `PR-<i>`). */

@@ -5,6 +5,7 @@ import { defaultPullLimits, StatusPuller } from '../../src/callbacks/status-pull
 import { NotFoundError } from '../../src/errors/not-found-error.js';
 import type { ReferenceStore } from '../../src/references/types.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { moves } from '../helpers/moves.js';
 import { collectionTransaction, pendingCollection } from './collections.js';
 import { merchantCallback } from './payloads.js';
 import { eventually } from './receiver-server.js';
@@ -110,7 +111,7 @@ describe('forged callbacks', () => {
       amount: 15_000,
       msisdn: '255754123456',
     });
-    await shop.store.transition('order-lost', 'unknown', { reason: 'timeout' });
+    await moves(shop.store).transition('order-lost', 'unknown', { reason: 'timeout' });
     for (let n = 0; n < 5; n += 1) {
       await shop.post(forgery(n, 'PR-NAMING-LOST'), '?pesakit_ref=order-lost');
     }
@@ -142,7 +143,7 @@ describe('forged callbacks', () => {
       amount: 15_000,
       msisdn: '255754123456',
     });
-    await store.transition('order-lost', 'unknown', { reason: 'timeout' });
+    await moves(store).transition('order-lost', 'unknown', { reason: 'timeout' });
     await pendingCollection(store);
     // Each forgery its own reference: before, each was stored, a new pull, and went first. They
     // agree with the record (it has no reference to contradict), so the record's cap holds them.
@@ -187,7 +188,7 @@ describe('forged callbacks', () => {
       amount: 15_000,
       msisdn: '255754123456',
     });
-    await shop.store.transition('order-lost', 'unknown', { reason: 'timeout' });
+    await moves(shop.store).transition('order-lost', 'unknown', { reason: 'timeout' });
     await shop.post(forgery(1), '?pesakit_ref=order-lost');
     shop.receiver.start();
     await eventually(() => pulls === 1, 5_000, 'the first pull');

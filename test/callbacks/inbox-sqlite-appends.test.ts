@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { callback } from '../../src/testing/fixtures.js';
+import { moves } from '../helpers/moves.js';
 
 // The SQLite inbox commits each append on the store's connection. What must not change: an
 // append resolves only once its row is committed, dedup holds among concurrent appends, one bad
@@ -96,10 +97,12 @@ describe('the SQLite inbox: appends', () => {
     });
     // A transition (a Kysely transaction on the same connection) and appends, interleaved.
     const [, ...appended] = await Promise.all([
-      store.transition('order-1', 'pending'),
+      moves(store).transition('order-1', 'pending'),
       store.inbox.append(callback('T1')),
       store.inbox.append(callback('T2')),
-      store.transition('order-1', 'pending').catch((error: unknown) => error),
+      moves(store)
+        .transition('order-1', 'pending')
+        .catch((error: unknown) => error),
     ]);
     expect(
       appended.slice(0, 2).map((result) => (result as { duplicate: boolean }).duplicate),

@@ -5,6 +5,7 @@ import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import type { ReferenceStore } from '../../src/references/types.js';
 import type { CollectionTransaction } from '../../src/schemas/collection.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { moves } from '../helpers/moves.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { TestClock } from '../helpers/test-clock.js';
 import { collectionTransaction } from './collections.js';
@@ -65,8 +66,11 @@ async function shop(name: string, options: { failFirstOnPaid?: boolean } = {}) {
     amount: 15_000,
     msisdn: '255754123456',
   });
-  await store.attachReferences('order-1', { controlNumber: '991001', paymentReference: 'PR-1' });
-  await store.transition('order-1', 'pending');
+  await moves(store).attachReferences('order-1', {
+    controlNumber: '991001',
+    paymentReference: 'PR-1',
+  });
+  await moves(store).transition('order-1', 'pending');
   const handled = { started: 0, completed: 0 };
   let pulls = 0;
   const receiver = new CallbackReceiver(

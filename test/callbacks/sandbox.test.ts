@@ -4,6 +4,7 @@ import type { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import { type Pesakit, verifyCheckoutReturn } from '../../src/client.js';
 import type { TransactionRecord } from '../../src/references/record.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { moves } from '../helpers/moves.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { engineCallback, merchantCallback } from './payloads.js';
 import { eventually, type ReceiverServer, serveReceiver } from './receiver-server.js';
@@ -211,7 +212,7 @@ describe('callbacks from the sandbox, verified by pull', () => {
     expect(shop.paid).toEqual([]);
 
     // A person decides: resolve makes the effect due again, and onPaid runs.
-    await shop.pesakit.store.resolve('order-short', 'success', {
+    await moves(shop.pesakit.store).resolve('order-short', 'success', {
       note: 'The customer paid the remaining 1,000 TZS in cash',
       by: 'amina',
     });
@@ -281,7 +282,7 @@ describe('callbacks from the sandbox, verified by pull', () => {
       amount: 12_000,
       msisdn: '255754123456',
     });
-    await shop.pesakit.store.transition('order-lost', 'unknown', { reason: 'timeout' });
+    await moves(shop.pesakit.store).transition('order-lost', 'unknown', { reason: 'timeout' });
     // The request did reach the platform: sent here by another client with its own store, so
     // the shop's store learns nothing from the answer. The SDK put the merchant reference on
     // the callback URL as pesakit_ref.

@@ -4,6 +4,7 @@ import { entriesPerRecordPerHour } from '../../src/callbacks/record-turns.js';
 import { StatusPuller } from '../../src/callbacks/status-puller.js';
 import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 import type { CollectionTransaction } from '../../src/schemas/collection.js';
+import { moves } from '../helpers/moves.js';
 import { collectionTransaction, pendingCollection } from './collections.js';
 import { merchantCallback } from './payloads.js';
 import { eventually } from './receiver-server.js';
@@ -169,7 +170,7 @@ describe('matching by the pesakit_ref hint', () => {
       amount: 15_000,
       msisdn: '255754123456',
     });
-    await store.transition('order-lost', 'unknown', { reason: 'timeout' });
+    await moves(store).transition('order-lost', 'unknown', { reason: 'timeout' });
   }
 
   it('a hinted record never takes the references of a transaction for another amount', async () => {

@@ -1,4 +1,5 @@
 import type { ReferenceStore } from '../../src/references/types.js';
+import { moves } from './moves.js';
 
 export const customer = '255754123456';
 
@@ -22,11 +23,11 @@ export async function seedOperations(store: ReferenceStore): Promise<void> {
     ['dead-1', 'success'],
   ] as const) {
     await intent(reference);
-    await store.transition(reference, to, { payload: { msisdn: customer, status: to } });
+    await moves(store).transition(reference, to, { payload: { msisdn: customer, status: to } });
   }
   await intent('review-1');
-  await store.attachReferences('review-1', { paymentReference: 'ENG-REVIEW-1' });
-  await store.transition('review-1', 'needs_review', {
+  await moves(store).attachReferences('review-1', { paymentReference: 'ENG-REVIEW-1' });
+  await moves(store).transition('review-1', 'needs_review', {
     payload: { msisdn: customer, amount: 150 },
     review: {
       reason: 'amount_mismatch',
@@ -88,11 +89,11 @@ export async function seedOddReferences(store: ReferenceStore): Promise<void> {
     message: 'The platform says 700 TZS were paid for a 7000 TZS order.',
     evidence: { paid_amount: 700 },
   } as const;
-  await store.attachReferences(long, { paymentReference: 'ENG-LONG' });
+  await moves(store).attachReferences(long, { paymentReference: 'ENG-LONG' });
   for (const reference of [dot, long]) {
-    await store.transition(reference, 'needs_review', { payload: { amount: 700 }, review });
+    await moves(store).transition(reference, 'needs_review', { payload: { amount: 700 }, review });
   }
-  await store.transition(dots, 'success', { payload: { status: 'success' } });
+  await moves(store).transition(dots, 'success', { payload: { status: 'success' } });
   for (const { record, token } of await store.claimEffects({ leaseMs: 60_000 })) {
     if (record.merchantReference === dots) {
       await store.failEffect(dots, token, { error: 'orders DB down', retryAt: null });

@@ -1,4 +1,5 @@
 import type { ReferenceStore } from '../../src/references/types.js';
+import { moves } from './moves.js';
 
 /**
  * Puts a 1,000 TZS collection `reference` in `needs_review` the way a reconcile pass would leave
@@ -11,8 +12,8 @@ export async function collectionInReview(store: ReferenceStore, reference: strin
     flow: 'mno',
     amount: 1_000,
   });
-  await store.transition(reference, 'pending');
-  await store.transition(reference, 'needs_review', {
+  await moves(store).transition(reference, 'pending');
+  await moves(store).transition(reference, 'needs_review', {
     review: { reason: 'amount_mismatch', message: 'paid 500 of 1000', evidence: {} },
   });
 }

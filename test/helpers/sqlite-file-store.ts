@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { ReferenceStore, TransactionStatus } from '../../src/references/index.js';
+import { moves } from './moves.js';
 
 /**
  * A new file path at each call, for a SQLite store opened by path, in a directory of the test
@@ -30,6 +31,6 @@ export async function seedOpenRecords(
       amount: 5000,
       msisdn: '255754123456',
     });
-    await store.transition(merchantReference, status);
+    await moves(store).transition(merchantReference, status);
   }
 }

@@ -7,6 +7,7 @@ import { PostgresReferenceStore } from '../../src/postgres.js';
 import { BulkBatch } from '../../src/resources/bulk/bulk-run.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { eventually, type ReceiverServer, serveReceiver } from '../callbacks/receiver-server.js';
+import { moves } from '../helpers/moves.js';
 import { createTestDatabase } from '../helpers/postgres.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
@@ -193,7 +194,7 @@ describe('diagnostics channels', () => {
       flow: 'mno',
       amount: 1_000,
     });
-    await store.transition('obs-review', 'needs_review', {
+    await moves(store).transition('obs-review', 'needs_review', {
       review: { reason: 'ambiguous_evidence', message: 'set by the test' },
     });
 

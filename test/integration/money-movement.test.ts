@@ -142,10 +142,10 @@ describe('the outcome of a send outranks the bookkeeping', () => {
     const { pesakit, store, paymentRequests } = await platform((request) =>
       request.socket.destroy(),
     );
-    const transition = store.transition.bind(store);
-    store.transition = async (reference, to, details) => {
-      if (to === 'unknown') throw new Error('disk full');
-      return transition(reference, to, details);
+    const move = store.move.bind(store);
+    store.move = async (reference, change) => {
+      if (change.change?.status === 'unknown') throw new Error('disk full');
+      return move(reference, change);
     };
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MemoryReferenceStore,
-  type References,
-  type TransactionStatus,
-  type TransitionDetails,
-} from '../../src/references/index.js';
+import { MemoryReferenceStore } from '../../src/references/index.js';
+import type { RecordMove } from '../../src/references/types.js';
+import { moves } from '../helpers/moves.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
 let harness: Harness;
@@ -18,14 +15,13 @@ afterAll(() => harness.close());
  * answer, just before it records the answer (references and `pending`, in one write).
  */
 class CallbackWinsStore extends MemoryReferenceStore {
-  override async attachAndTransition(
-    merchantReference: string,
-    refs: References,
-    to: TransactionStatus,
-    details?: TransitionDetails,
-  ) {
-    await this.transition(merchantReference, 'success', { reason: 'callback verified by pull' });
-    return super.attachAndTransition(merchantReference, refs, to, details);
+  override async move(merchantReference: string, move: RecordMove) {
+    if (move.references !== undefined && move.change?.status === 'pending') {
+      await moves(this).transition(merchantReference, 'success', {
+        reason: 'callback verified by pull',
+      });
+    }
+    return super.move(merchantReference, move);
   }
 }
 
@@ -45,15 +41,13 @@ describe('a settlement that overtakes the initiation answer is not an error', ()
 
 /** A store where a callback settles the payment while its money call is still timing out. */
 class CallbackWinsBeforeTimeoutStore extends MemoryReferenceStore {
-  override async transition(
-    merchantReference: string,
-    to: TransactionStatus,
-    details?: TransitionDetails,
-  ) {
-    if (to === 'unknown' && (await this.get(merchantReference))?.status === 'initiating') {
-      await super.transition(merchantReference, 'success', { reason: 'callback verified by pull' });
+  override async move(merchantReference: string, move: RecordMove) {
+    if (move.change?.status === 'unknown' && move.expected === 'initiating') {
+      await moves(this).transition(merchantReference, 'success', {
+        reason: 'callback verified by pull',
+      });
     }
-    return super.transition(merchantReference, to, details);
+    return super.move(merchantReference, move);
   }
 }
 

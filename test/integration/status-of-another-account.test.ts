@@ -5,6 +5,7 @@ import {
   type RecordNotVisibleError,
 } from '../../src/resources/record-not-visible-error.js';
 import { failure } from '../helpers/failure.js';
+import { moves } from '../helpers/moves.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { fund, lostAnswer } from '../reconciler/helpers.js';
 
@@ -101,7 +102,7 @@ describe('a status call for a record of another account or environment pulls not
       msisdn: '255754123456',
       account: { environment: 'production', login: accounts.collection.email },
     });
-    await store.attachAndTransition('prod-1', { controlNumber: 'CN-PROD-1' }, 'pending');
+    await moves(store).attachAndTransition('prod-1', { controlNumber: 'CN-PROD-1' }, 'pending');
     const sandboxClient = harness.client({ store });
     const sent: string[] = [];
     sandboxClient.on('request', (event) => sent.push(event.path));

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { pesakitExpress } from '../../src/express.js';
 import { pesakitFastify } from '../../src/fastify.js';
 import { isConfigurationError, isPesakitError, Pesakit } from '../../src/index.js';
+import { moves } from '../helpers/moves.js';
 
 // "Everything pesakit throws is a PesakitError — configuration
 // mistakes included" (docs/errors.md), and a mistake is found when the receiver is made, not
@@ -94,12 +95,12 @@ describe('the adapters check their own returnUrls when mounted', () => {
       flow: 'secure',
       amount: 1000,
     });
-    await client.store.attachReferences('order-1', {
+    await moves(client.store).attachReferences('order-1', {
       controlNumber: '990000000001',
       externalReference: 'EXT0000000000000001',
     });
-    await client.store.transition('order-1', 'pending');
-    await client.store.transition('order-1', 'success');
+    await moves(client.store).transition('order-1', 'pending');
+    await moves(client.store).transition('order-1', 'success');
     const receiver = client.createCallbackReceiver();
     const answer = await receiver.receive(
       { method: 'GET', url: '/return?external_reference=EXT0000000000000001', headers: {} },

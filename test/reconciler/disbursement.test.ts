@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Pesakit } from '../../src/client.js';
 import { isTransactionNotFoundError } from '../../src/errors/index.js';
 import { MemoryReferenceStore } from '../../src/references/index.js';
+import { moves } from '../helpers/moves.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { fund, lostAnswer } from './helpers.js';
 
@@ -79,7 +80,7 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
         amount: 7_000,
         msisdn: '255754000222',
       });
-      await store.transition(merchantReference, 'unknown');
+      await moves(store).transition(merchantReference, 'unknown');
     }
     const reconciler = pesakit.createReconciler({ settleWindowMs: 3_600_000 });
     const summary = await reconciler.runOnce({ force: true });
@@ -104,7 +105,7 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
       amount: 9_000,
       msisdn: '255754000333',
     });
-    await store.transition('payout-two', 'unknown');
+    await moves(store).transition('payout-two', 'unknown');
     const reconciler = pesakit.createReconciler({ settleWindowMs: 3_600_000 });
     const summary = await reconciler.runOnce({ force: true });
     expect(summary).toMatchObject({ settled: 1, pending: 1 });
@@ -124,7 +125,7 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
       amount: 4_321,
       msisdn: '255754000444',
     });
-    await store.transition('payout-never-sent', 'unknown');
+    await moves(store).transition('payout-never-sent', 'unknown');
     const waiting = pesakit.createReconciler({ settleWindowMs: 3_600_000 });
     expect(await waiting.runOnce({ force: true })).toMatchObject({ pending: 1, failed: 0 });
     await waiting.close();
@@ -184,8 +185,10 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
         amount: 1_000 + i,
         msisdn: `25575400050${i}`,
       });
-      await store.attachReferences(`payout-pending-${i}`, { refid: paid.response.reference });
-      await store.transition(`payout-pending-${i}`, 'pending');
+      await moves(store).attachReferences(`payout-pending-${i}`, {
+        refid: paid.response.reference,
+      });
+      await moves(store).transition(`payout-pending-${i}`, 'pending');
     }
     const reconciler = pesakit.createReconciler();
     const summary = await reconciler.runOnce({ force: true });
@@ -214,8 +217,8 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
         amount: 1_000 + i,
         msisdn: '255754000800',
       });
-      await store.attachReferences(`payout-page-${i}`, { refid: refids[i]! });
-      await store.transition(`payout-page-${i}`, 'pending');
+      await moves(store).attachReferences(`payout-page-${i}`, { refid: refids[i]! });
+      await moves(store).transition(`payout-page-${i}`, 'pending');
     }
     const reconciler = pesakit.createReconciler();
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 5, settled: 5 });
@@ -236,8 +239,8 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
       amount: 2_000,
       msisdn: '255754000600',
     });
-    await store.attachReferences('payout-mismatch', { refid: paid.response.reference });
-    await store.transition('payout-mismatch', 'pending');
+    await moves(store).attachReferences('payout-mismatch', { refid: paid.response.reference });
+    await moves(store).transition('payout-mismatch', 'pending');
     const reviews: string[] = [];
     const reconciler = pesakit.createReconciler();
     reconciler.on('review', (_record, verdict) => reviews.push(verdict.reason));
@@ -260,8 +263,8 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
       amount: 2_000,
       msisdn: '255754000602',
     });
-    await store.attachReferences('payout-other-number', { refid: paid.response.reference });
-    await store.transition('payout-other-number', 'pending');
+    await moves(store).attachReferences('payout-other-number', { refid: paid.response.reference });
+    await moves(store).transition('payout-other-number', 'pending');
     const reconciler = pesakit.createReconciler();
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1 });
     expect(await store.get('payout-other-number')).toMatchObject({
@@ -310,8 +313,10 @@ describe('disbursement.status(merchantReference): the stored record, refreshed f
       amount: 300,
       msisdn: '255754000603',
     });
-    await store.attachReferences('payout-status-mismatch', { refid: paid.response.reference });
-    await store.transition('payout-status-mismatch', 'pending');
+    await moves(store).attachReferences('payout-status-mismatch', {
+      refid: paid.response.reference,
+    });
+    await moves(store).transition('payout-status-mismatch', 'pending');
     const record = await pesakit.disbursement.status('payout-status-mismatch');
     expect(record.status).toBe('needs_review');
     expect(record.review?.reason).toBe('amount_mismatch');

@@ -3,6 +3,7 @@ import type { Pesakit } from '../../src/client.js';
 import type { ReferenceStore, TransactionRecord } from '../../src/references/index.js';
 import { PostgresReferenceStore } from '../../src/references/postgres-store.js';
 import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
+import { moves } from '../helpers/moves.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { temporarySqliteFiles } from '../helpers/sqlite-file-store.js';
@@ -198,7 +199,7 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
       amount: 4_000,
       msisdn: '255754200132',
     });
-    await store.transition('payout-never-sent', 'unknown');
+    await moves(store).transition('payout-never-sent', 'unknown');
     afterTheSettleWindow();
 
     // Checked alone first: the only row agrees on amount but is payout-sent's, still open.
@@ -224,7 +225,7 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
       msisdn: '255754200142',
       metadata: { name: 'Rehema' },
     });
-    await store.transition('payout-never-sent', 'unknown');
+    await moves(store).transition('payout-never-sent', 'unknown');
     await reconcile();
     expect((await store.get('payout-never-sent'))?.status).toBe('unknown');
     afterTheSettleWindow();

@@ -8,6 +8,7 @@ import {
   type TransactionRecord,
 } from '../../src/references/index.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
+import { moves } from '../helpers/moves.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { temporarySqliteFiles } from '../helpers/sqlite-file-store.js';
@@ -181,7 +182,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
       msisdn: '255754123456',
       account: { environment: 'production', login: accounts.collection.email },
     });
-    await store.attachAndTransition('prod-order', references, 'pending');
+    await moves(store).attachAndTransition('prod-order', references, 'pending');
     const before = await store.get('prod-order');
 
     const sandboxClient = clientOf(store, accounts);
@@ -204,7 +205,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
       amount: 9_000,
       msisdn: '255754123456',
     });
-    await store.attachAndTransition('old-order', references, 'pending');
+    await moves(store).attachAndTransition('old-order', references, 'pending');
     expect((await store.get('old-order'))?.account).toBeNull();
 
     // Another account pulls it too (the platform answers 404): counted as a check, not hidden.
@@ -253,7 +254,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
       msisdn: '255754000333',
       account: { environment: 'sandbox', login: accounts.disbursement.email },
     });
-    await store.attachAndTransition(
+    await moves(store).attachAndTransition(
       'payout-ghost',
       { refid: 'DSB-GHOST-1', txnid: 'TXN-GHOST-1' },
       'pending',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Pesakit } from '../../src/client.js';
 import { MemoryReferenceStore, type TransactionRecord } from '../../src/references/index.js';
+import { moves } from '../helpers/moves.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { fund, lostAnswer } from './helpers.js';
 
@@ -105,7 +106,7 @@ describe('needs_review: what automation cannot decide goes to a person, with evi
       amount: 3_000,
       msisdn: '255754000700',
     });
-    await store.transition('payout-which', 'unknown');
+    await moves(store).transition('payout-which', 'unknown');
     // The first payout is another record's (it owns its refid); the second row is unowned —
     // exactly one candidate. Add a third unowned one to make it ambiguous.
     await harness

@@ -9,6 +9,7 @@ import {
   type VerifyReport,
   verifyAgainstSandbox,
 } from '../../src/testing.js';
+import { moves } from '../helpers/moves.js';
 import { accounts, cleanRun, forgetfulEndpoint, openShop, type Shop } from './shop.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'pesakit-verify-'));
@@ -69,7 +70,9 @@ describe('verifyAgainstSandbox', () => {
         message: expect.stringMatching(/^pending, but the platform holds collection \d+ \(success/),
       },
     ]);
-    await store.transition('order-contradicted', 'failed', { reason: 'planted by the test' });
+    await moves(store).transition('order-contradicted', 'failed', {
+      reason: 'planted by the test',
+    });
     await shop.quiet();
     const report = await verify();
     expect(report.ok).toBe(false);

@@ -3,7 +3,7 @@ import { StoreInputError } from '../../errors/store-input-error.js';
 import type { ReferenceField, References } from '../record.js';
 import { parse, referenceSchema } from './common.js';
 
-const referencesSchema = z.strictObject(
+export const referencesSchema = z.strictObject(
   {
     controlNumber: referenceSchema.optional(),
     paymentReference: referenceSchema.optional(),

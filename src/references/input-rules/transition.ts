@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { StoreInputError } from '../../errors/store-input-error.js';
 import type { TransactionStatus } from '../../schemas/transaction-status.js';
-import type { References } from '../record.js';
 import { type ReviewVerdict, reviewReasons } from '../review.js';
 import type { ResolveOptions, TransitionDetails } from '../types.js';
 import { dateSchema, parse, shortText, statusSchema, toJson, toJsonText } from './common.js';
-import { parseMerchantReference } from './intent.js';
-import { parseReferences } from './references.js';
 
-const reviewSchema = z.object(
+export const reviewSchema = z.object(
   {
     reason: z.enum(reviewReasons, { error: `must be one of ${reviewReasons.join(', ')}` }),
     message: shortText.min(1, { error: 'must not be empty' }),
@@ -55,9 +52,7 @@ export type ParsedTransition = ReturnType<typeof parseTransition>;
 export function parseTransition(to: TransactionStatus, details: TransitionDetails = {}) {
   if (typeof details !== 'object' || details === null) {
     throw new StoreInputError('transition', {
-      details: [
-        'details must be an object { reason?, at?, review?, payload?, provider?, leaseToken? }.',
-      ],
+      details: ['details must be an object { reason?, at?, review?, payload?, provider? }.'],
     });
   }
   const parsed = parse('transition', 'details', transitionSchema, { ...details, to });
@@ -72,23 +67,6 @@ export function parseTransition(to: TransactionStatus, details: TransitionDetail
     hasPayload,
     review: parsed.review && parseReview('transition', parsed.review),
     provider: parsed.provider,
-  };
-}
-
-export type ParsedAnswerWrite = ReturnType<typeof parseAnswerWrite>;
-
-/** In one order in every store, so each refuses the same input with the same error. */
-export function parseAnswerWrite(
-  merchantReference: string,
-  refs: References,
-  to: TransactionStatus,
-  details?: TransitionDetails,
-) {
-  return {
-    merchantReference: parseMerchantReference('attachAndTransition', merchantReference),
-    refs: parseReferences(refs),
-    transition: parseTransition(to, details),
-    leaseToken: details?.leaseToken,
   };
 }
 

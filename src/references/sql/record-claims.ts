@@ -1,12 +1,12 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
-import type { ParsedTransition } from '../input-rules.js';
+import type { ParsedChange } from '../input-rules.js';
 import type { PlatformReferenceField, References, TransactionRecord } from '../record.js';
 import {
+  type AppliedChange,
   newReferences,
   ownedElsewhere,
   platformReferenceFields,
-  type StatusChange,
 } from '../record-changes.js';
 import { effectColumns } from './effects.js';
 import {
@@ -76,20 +76,25 @@ export async function claimReferences(
   return columns;
 }
 
-export function statusColumns(
+/** The columns of a committed change; the payload as the move's own JSON text. */
+export function changeColumns(
   dialect: SqlDialectName,
-  change: StatusChange,
-  parsed: ParsedTransition,
+  applied: AppliedChange,
+  change: ParsedChange,
 ) {
   return {
-    status: change.status,
-    status_reason: change.statusReason,
-    attempted_at: change.attemptedAt && toInstant(dialect, change.attemptedAt),
-    final_at: change.finalAt && toInstant(dialect, change.finalAt),
-    provider: change.provider,
-    last_payload: parsed.hasPayload ? parsed.payloadText : sql.ref<string | null>('last_payload'),
-    review: change.review === null ? null : JSON.stringify(change.review),
-    ...effectColumns(dialect, change.effect),
+    status: applied.status,
+    status_reason: applied.statusReason,
+    attempted_at: applied.attemptedAt && toInstant(dialect, applied.attemptedAt),
+    final_at: applied.finalAt && toInstant(dialect, applied.finalAt),
+    provider: applied.provider,
+    last_payload:
+      change.payloadText === undefined
+        ? sql.ref<string | null>('last_payload')
+        : change.payloadText,
+    review: applied.review === null ? null : JSON.stringify(applied.review),
+    resolution: applied.resolution === null ? null : JSON.stringify(applied.resolution),
+    ...effectColumns(dialect, applied.effect),
   };
 }
 

@@ -1,21 +1,20 @@
 import type { UpdateObject } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
-import { isInvalidTransitionError } from '../../errors/invalid-transition-error.js';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import { amountToCents } from '../../schemas/amount.js';
-import { CheckedReferenceStore, type Moved, type ParsedResolve } from '../checked-store.js';
-import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from '../input-rules.js';
-import type { References, TransactionRecord } from '../record.js';
-import { resolution, type StatusChange, statusChange } from '../record-changes.js';
+import { CheckedReferenceStore } from '../checked-store.js';
+import type { ParsedIntent, ParsedMove } from '../input-rules.js';
+import type { TransactionRecord } from '../record.js';
+import { applyChange } from '../record-changes.js';
 import { providerOf } from '../summary.js';
+import type { MoveCommit } from '../types.js';
 import type { WalletFloatState } from '../wallet-float.js';
-import { effectColumns } from './effects.js';
 import {
+  changeColumns,
   claimReferences,
   type Db,
   explainConflict,
   lockRecord,
-  statusColumns,
 } from './record-claims.js';
 import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
@@ -90,89 +89,36 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
       .executeTakeFirstOrThrow();
     return toRecord(row);
   }
-  protected async attach(reference: string, parsed: References): Promise<TransactionRecord> {
-    return (await this.#write(reference, parsed, undefined, undefined)).record;
-  }
-  protected move(
-    reference: string,
-    parsed: ParsedTransition,
-    leaseToken: string | undefined,
-  ): Promise<Moved> {
-    return this.#write(reference, {}, parsed, leaseToken);
-  }
-  protected writeAnswer(answer: ParsedAnswerWrite): Promise<Moved> {
-    const { merchantReference, refs, transition, leaseToken } = answer;
-    return this.#write(merchantReference, refs, transition, leaseToken);
-  }
   /**
-   * References, status or both in one transaction. A refused move is decided in code, so the
-   * references commit and the refusal follows.
+   * One transaction that locks the row, checks the fence and the expected status, claims the
+   * references (the unique constraints have the last word on who owns one) and writes the change.
    */
-  async #write(
-    reference: string,
-    refs: References,
-    transition: ParsedTransition | undefined,
-    leaseToken: string | undefined,
-  ): Promise<Moved> {
+  protected async commitMove(reference: string, move: ParsedMove): Promise<MoveCommit> {
     const { dialect } = this.sql;
-    let refused: unknown;
-    let result: Moved;
+    const { references, change, leaseToken } = move;
     try {
-      result = await this.sql
+      return await this.sql
         .open()
         .transaction()
         .execute(async (trx) => {
           const { record, held } = await lockRecord(trx, dialect, reference);
           if (leaseToken !== undefined) await assertLeaseRow(trx, reference, leaseToken);
-          const claimed = await claimReferences(trx, dialect, record, refs);
-          const at = this.sql.now();
-          let change: StatusChange | undefined;
-          try {
-            change = transition && statusChange(record, transition, at);
-          } catch (error) {
-            if (!isInvalidTransitionError(error)) throw error;
-            refused = error;
-          }
-          const from = record.status;
-          if (claimed === undefined && change === undefined)
-            return { record, changed: false, from };
+          if (record.status !== move.expected) return { record, applied: false };
+          const claimed = await claimReferences(trx, dialect, record, references);
+          if (claimed === undefined && change === undefined) return { record, applied: true };
+          const now = this.sql.now();
           const released = change && (await endReservation(trx, held, change.status));
           const updated = await this.#update(trx, reference, {
             ...(claimed ?? {}),
-            updated_at: this.sql.instant(at),
-            ...(change && transition ? statusColumns(dialect, change, transition) : {}),
+            updated_at: this.sql.instant(now),
+            ...(change ? changeColumns(dialect, applyChange(record, change, now), change) : {}),
             ...released,
           });
-          return { record: updated, changed: change !== undefined, from };
+          return { record: updated, applied: true };
         });
     } catch (error) {
-      throw await explainConflict(this.sql.database, error, reference, refs);
+      throw await explainConflict(this.sql.database, error, reference, references);
     }
-    if (refused !== undefined) throw refused;
-    return result;
-  }
-  protected async writeResolution(
-    reference: string,
-    decision: ParsedResolve,
-  ): Promise<TransactionRecord> {
-    const { dialect } = this.sql;
-    return this.sql
-      .open()
-      .transaction()
-      .execute(async (trx) => {
-        const { record, held } = await lockRecord(trx, dialect, reference);
-        const change = resolution(record, decision, this.sql.now());
-        const released = await endReservation(trx, held, change.status);
-        return this.#update(trx, reference, {
-          status: change.status,
-          status_reason: change.statusReason,
-          updated_at: this.sql.instant(change.updatedAt),
-          final_at: change.finalAt && this.sql.instant(change.finalAt),
-          resolution: JSON.stringify(change.resolution),
-          ...effectColumns(dialect, change.effect),
-          ...released,
-        });
-      });
   }
   protected async countCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {
     // The engine increments the count, so concurrent checks all count.

@@ -4,6 +4,7 @@ import { effectCases } from './effects.js';
 import { inboxCases } from './inbox.js';
 import { inboxPruneCases } from './inbox-prune.js';
 import { leaseCases } from './leases.js';
+import { moveCases } from './move.js';
 import { readCases } from './reads.js';
 import { referenceCases } from './references.js';
 import { reviewCases } from './review.js';
@@ -19,6 +20,7 @@ export function storeCases(): StoreCase[] {
     ...referenceCases,
     ...transitionCases,
     ...answerWriteCases,
+    ...moveCases,
     ...readCases,
     ...walletCases,
     ...reviewCases,

@@ -5,6 +5,7 @@ import { isInvalidTransitionError } from '../../../src/errors/invalid-transition
 import { isReferenceConflictError } from '../../../src/errors/reference-conflict-error.js';
 import { PostgresReferenceStore } from '../../../src/postgres.js';
 import type { ReferenceStore, TransactionIntent } from '../../../src/references/index.js';
+import { moves } from '../../helpers/moves.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 
 /**
@@ -86,7 +87,7 @@ describe('PostgreSQL: many writers at once', () => {
   it('a contested reference gets exactly one owner', async () => {
     await Promise.all(stores.map((store, i) => store.createIntent(intent(`contest-${i}`))));
     const { won, lost } = await race((store, i) =>
-      store.attachReferences(`contest-${i}`, { controlNumber: 'CN-CONTESTED' }),
+      moves(store).attachReferences(`contest-${i}`, { controlNumber: 'CN-CONTESTED' }),
     );
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(writers - 1);
@@ -106,7 +107,7 @@ describe('PostgreSQL: many writers at once', () => {
     ] as const;
     await Promise.all(stores.map((store, i) => store.createIntent(intent(`kinds-${i}`))));
     const { won, lost } = await race((store, i) =>
-      store.attachReferences(`kinds-${i}`, { [kinds[i % kinds.length]!]: 'SHARED-VALUE' }),
+      moves(store).attachReferences(`kinds-${i}`, { [kinds[i % kinds.length]!]: 'SHARED-VALUE' }),
     );
     expect(won).toHaveLength(1);
     expect(lost.every(isReferenceConflictError)).toBe(true);
@@ -121,7 +122,7 @@ describe('PostgreSQL: many writers at once', () => {
       // Even writers each claim their own controlNumber (only one may stick); odd writers
       // count a check on the same row at the same time, and every check must survive.
       i % 2 === 0
-        ? store.attachReferences('shared-record', { controlNumber: `CN-${i}` })
+        ? moves(store).attachReferences('shared-record', { controlNumber: `CN-${i}` })
         : store.recordCheck('shared-record'),
     );
     const winners = won.filter(({ index }) => index % 2 === 0);
@@ -137,11 +138,11 @@ describe('PostgreSQL: many writers at once', () => {
     const records = 5;
     for (let r = 0; r < records; r += 1) {
       await stores[0]!.createIntent(intent(`settle-${r}`));
-      await stores[0]!.transition(`settle-${r}`, 'pending');
+      await moves(stores[0]!).transition(`settle-${r}`, 'pending');
     }
     for (let r = 0; r < records; r += 1) {
       const { won, lost } = await race((store, i) =>
-        store.transition(`settle-${r}`, i % 2 === 0 ? 'success' : 'failed', {
+        moves(store).transition(`settle-${r}`, i % 2 === 0 ? 'success' : 'failed', {
           payload: { writer: i },
         }),
       );
@@ -171,12 +172,15 @@ describe('PostgreSQL: another process sees the same records', () => {
     const b = await PostgresReferenceStore.open(database.url, { schema: 'shared' });
     try {
       await a.createIntent(intent('order-1'));
-      await a.attachReferences('order-1', { controlNumber: 'CN-1', paymentReference: 'ENG-1' });
+      await moves(a).attachReferences('order-1', {
+        controlNumber: 'CN-1',
+        paymentReference: 'ENG-1',
+      });
       expect((await b.findByReference('ENG-1'))?.merchantReference).toBe('order-1');
-      await b.transition('order-1', 'success', { payload: { paid: true } });
+      await moves(b).transition('order-1', 'success', { payload: { paid: true } });
       expect((await a.get('order-1'))?.status).toBe('success');
       await b.createIntent(intent('order-2'));
-      await expect(a.attachReferences('order-2', { txnid: 'CN-1' })).rejects.toSatisfy(
+      await expect(moves(a).attachReferences('order-2', { txnid: 'CN-1' })).rejects.toSatisfy(
         isReferenceConflictError,
       );
     } finally {

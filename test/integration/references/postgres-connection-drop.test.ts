@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresReferenceStore } from '../../../src/postgres.js';
+import { moves } from '../../helpers/moves.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 
 // A merchant whose database restarts or fails over: a connection
@@ -86,7 +87,9 @@ describe.each(['connection string', 'pg.Pool passed in', 'pg.Pool another store 
           `SELECT 1 FROM "${schema}".pesakit_transactions WHERE merchant_reference = $1 FOR UPDATE`,
           [`${schema}-1`],
         );
-        const transition = store.transition(`${schema}-1`, 'pending', { reason: 'accepted' });
+        const transition = moves(store).transition(`${schema}-1`, 'pending', {
+          reason: 'accepted',
+        });
         const settled = transition.then(
           () => 'resolved',
           () => 'rejected',
@@ -98,7 +101,9 @@ describe.each(['connection string', 'pg.Pool passed in', 'pg.Pool another store 
         // Give the dropped socket's own 'error' event time to be emitted (it was the crash).
         await new Promise((resolve) => setTimeout(resolve, 200));
 
-        const after = await store.transition(`${schema}-1`, 'pending', { reason: 'accepted' });
+        const after = await moves(store).transition(`${schema}-1`, 'pending', {
+          reason: 'accepted',
+        });
         expect(after.record.status).toBe('pending');
       } finally {
         await admin.query('ROLLBACK').catch(() => {});

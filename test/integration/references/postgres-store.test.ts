@@ -93,6 +93,27 @@ describe('PostgreSQL store schema', () => {
     }
   });
 
+  it("refuses a schema whose fingerprint is another build's, naming it and both fingerprints", async () => {
+    const made = await PostgresReferenceStore.open(database.url, { schema: 'other_build' });
+    await made.close();
+    const client = new pg.Client(database.url);
+    await client.connect();
+    try {
+      await client.query(`update other_build.pesakit_schema set fingerprint = '0123456789abcdef'`);
+      const error = await failure(
+        PostgresReferenceStore.open(database.url, { schema: 'other_build' }),
+      );
+      expect(isConfigurationError(error)).toBe(true);
+      expect((error as Error).message).toMatch(
+        /PostgreSQL schema "other_build" .* another build of pesakit, whose schema differs \(fingerprint 0123456789abcdef, this build's [0-9a-f]{16}\).*drop the schema/,
+      );
+      const { rows } = await client.query('select fingerprint from other_build.pesakit_schema');
+      expect(rows).toEqual([{ fingerprint: '0123456789abcdef' }]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('leaves a pool it was given open when closed', async () => {
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     const store = await PostgresReferenceStore.open(pool);

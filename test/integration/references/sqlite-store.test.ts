@@ -9,6 +9,7 @@ import {
 } from '../../../src/errors/configuration-error.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
 import { failure } from '../../helpers/failure.js';
+import { moves } from '../../helpers/moves.js';
 import { describeStoreConformance } from '../../helpers/verify-store-cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pesakit-sqlite-'));
@@ -144,6 +145,33 @@ describe('SQLite store files', () => {
     ]);
   });
 
+  it("refuses a file whose schema fingerprint is another build's, naming the file, and leaves it", async () => {
+    const file = join(dir, 'other-build.sqlite');
+    const made = await SqliteReferenceStore.open(file);
+    await made.close();
+    const raw = new Database(file);
+    const own = raw.prepare('select fingerprint from pesakit_schema').get() as {
+      fingerprint: string;
+    };
+    expect(own.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    // A build whose 0001 differs (a column, an index) wrote its own digest.
+    raw.prepare('update pesakit_schema set fingerprint = ?').run('0123456789abcdef');
+    raw.close();
+    const error = await failure(SqliteReferenceStore.open(file));
+    expect(isConfigurationError(error)).toBe(true);
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toContain(
+      `another build of pesakit, whose schema differs (fingerprint 0123456789abcdef, this build's ${own.fingerprint})`,
+    );
+    expect((error as Error).message).toMatch(/delete the file/);
+    // Reopened after the refusal: nothing was migrated or rewritten.
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare('select fingerprint from pesakit_schema').all()).toEqual([
+      { fingerprint: '0123456789abcdef' },
+    ]);
+    after.close();
+  });
+
   it('refuses a bad or unknown option before the file is touched, naming it', async () => {
     const file = join(dir, 'never-made.sqlite');
     for (const [options, option] of [
@@ -210,7 +238,7 @@ describe('SQLite store files', () => {
       flow: 'mno',
       amount: 10,
     });
-    await store.attachReferences('m-1', { controlNumber: 'CN-1' });
+    await moves(store).attachReferences('m-1', { controlNumber: 'CN-1' });
     expect(() =>
       database
         .prepare(

@@ -7,6 +7,7 @@ import {
 } from '../../../src/index.js';
 import { PostgresReferenceStore } from '../../../src/postgres.js';
 import { SqliteReferenceStore } from '../../../src/sqlite.js';
+import { moves } from '../../helpers/moves.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 
 // The store's public methods with text PostgreSQL cannot hold: a
@@ -62,7 +63,9 @@ describe.each(stores)('%s store: a NUL character in stored text', (_, open) => {
 
   it('transition reason: a StoreInputError naming it, nothing written', async () => {
     const ref = await intent();
-    const error = await refusal(() => store.transition(ref, 'pending', { reason: 'a\u0000b' }));
+    const error = await refusal(() =>
+      moves(store).transition(ref, 'pending', { reason: 'a\u0000b' }),
+    );
     expect(Object.keys(error.errors)).toEqual(['reason']);
     expect((await store.get(ref))?.status).toBe('initiating');
   });
@@ -70,7 +73,7 @@ describe.each(stores)('%s store: a NUL character in stored text', (_, open) => {
   it('a review message: a StoreInputError naming it, nothing written', async () => {
     const ref = await intent();
     const error = await refusal(() =>
-      store.transition(ref, 'needs_review', {
+      moves(store).transition(ref, 'needs_review', {
         review: { reason: 'max_attempts', message: 'look\u0000here' },
       }),
     );
@@ -80,17 +83,17 @@ describe.each(stores)('%s store: a NUL character in stored text', (_, open) => {
 
   it("resolve's note: a StoreInputError naming it, the record still waits for review", async () => {
     const ref = await intent();
-    await store.transition(ref, 'needs_review', {
+    await moves(store).transition(ref, 'needs_review', {
       review: { reason: 'max_attempts', message: 'look' },
     });
-    const error = await refusal(() => store.resolve(ref, 'success', { note: 'paid\u0000' }));
+    const error = await refusal(() => moves(store).resolve(ref, 'success', { note: 'paid\u0000' }));
     expect(Object.keys(error.errors)).toEqual(['note']);
     expect((await store.get(ref))?.status).toBe('needs_review');
   });
 
   it("failEffect's error text is recorded, the NUL replaced", async () => {
     const ref = await intent();
-    await store.transition(ref, 'failed', { reason: 'declined' });
+    await moves(store).transition(ref, 'failed', { reason: 'declined' });
     const [claimed] = await store.claimEffects({ leaseMs: 60_000, merchantReference: ref });
     expect(claimed).toBeDefined();
     if (!claimed) return;

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isLeaseLostError } from '../../../src/index.js';
-import { Ledger } from '../../../src/ledger/ledger.js';
+import { Ledger, type LedgerStore } from '../../../src/ledger/ledger.js';
 import { MemoryReferenceStore } from '../../../src/references/index.js';
+import type { RecordMove } from '../../../src/references/types.js';
 import { failure } from '../../helpers/failure.js';
 
 const intent = {
@@ -80,11 +81,60 @@ describe('the ledger', () => {
     const error = await failure(ledger.resolve('ledger-1', 'failed', { note: 'again' }));
     expect(error).toMatchObject({ name: 'InvalidTransitionError' });
   });
+
+  it('a record another path moved between the read and the commit is read again and decided anew', async () => {
+    const store = new MemoryReferenceStore();
+    const ledger = new Ledger(store);
+    await ledger.open(intent);
+    // The store's compare-and-set refuses the first commit: another worker moved the record to
+    // `unknown` after the ledger read `initiating`.
+    let raced = false;
+    const racing: LedgerStore = {
+      createIntent: (given) => store.createIntent(given),
+      get: (reference) => store.get(reference),
+      async move(reference: string, move: RecordMove) {
+        if (!raced) {
+          raced = true;
+          await ledger.move(reference, { to: 'unknown', reason: 'the answer was lost' });
+        }
+        return store.move(reference, move);
+      },
+    };
+    const moved = await new Ledger(racing).move('ledger-1', { to: 'success', reason: 'paid' });
+    expect(moved).toMatchObject({ changed: true, from: 'unknown', overtaken: false });
+    expect(moved.record).toMatchObject({ status: 'success', statusReason: 'paid' });
+  });
+
+  it('a stale move the record has passed is overtaken: theirs stands, nothing is thrown', async () => {
+    const store = new MemoryReferenceStore();
+    const ledger = new Ledger(store);
+    await ledger.open(intent);
+    await ledger.move('ledger-1', { to: 'success', reason: 'a callback confirmed it' });
+    // The reconciler's lost-answer move (initiating → unknown), decided before the callback won.
+    const stale = await ledger.move('ledger-1', { to: 'unknown', reason: 'the answer was lost' });
+    expect(stale).toMatchObject({ changed: false, overtaken: true, from: 'success' });
+    expect(stale.record.status).toBe('success');
+  });
+
+  it('a store whose compare-and-set never applies is named, not looped on forever', async () => {
+    const store = new MemoryReferenceStore();
+    await new Ledger(store).open(intent);
+    const stuck: LedgerStore = {
+      createIntent: (given) => store.createIntent(given),
+      get: (reference) => store.get(reference),
+      move: async (reference) => ({ record: (await store.get(reference))!, applied: false }),
+    };
+    const error = await failure(new Ledger(stuck).move('ledger-1', { to: 'pending' }));
+    expect(String((error as Error).message)).toMatch(/never applied .* one transaction/);
+    expect((await store.get('ledger-1'))?.status).toBe('initiating');
+  });
 });
 
-/** The store's record-changing methods; outside the store and the ledger, none is called. */
-const recordChanges =
-  /\.(transition|attachAndTransition|attachReferences|createIntent)\(|store\.resolve\(/;
+/**
+ * The store's record-changing methods (`move`, `createIntent`); outside the store and the ledger,
+ * none is called — a `.move(` is a ledger's, on a name that says so.
+ */
+const recordChanges = /(?<![lL]edger)\.move\(|\.createIntent\(/;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

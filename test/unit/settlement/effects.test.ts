@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryReferenceStore, type TransactionRecord } from '../../../src/references/index.js';
 import { EffectRunner } from '../../../src/settlement/effects.js';
+import { moves } from '../../helpers/moves.js';
 
 function clock() {
   let now = Date.parse('2025-03-01T08:00:00.000Z');
@@ -21,8 +22,8 @@ async function settled(
   kind: keyof typeof money = 'in',
 ) {
   await store.createIntent({ merchantReference: reference, ...money[kind], amount: 1000 });
-  await store.transition(reference, 'pending');
-  await store.transition(reference, to);
+  await moves(store).transition(reference, 'pending');
+  await moves(store).transition(reference, to);
 }
 
 describe('effects: the transition happens once; the handler runs at least once until it completes', () => {
@@ -119,11 +120,11 @@ describe('effects: the transition happens once; the handler runs at least once u
       flow: 'mno',
       amount: 1000,
     });
-    await store.transition('a', 'needs_review', {
+    await moves(store).transition('a', 'needs_review', {
       review: { reason: 'amount_mismatch', message: 'paid 150 of 1000' },
     });
     await runner.runFor('a');
-    await store.resolve('a', 'success', { note: 'balance paid in cash' });
+    await moves(store).resolve('a', 'success', { note: 'balance paid in cash' });
     await runner.runFor('a');
     expect(calls).toEqual(['review a amount_mismatch', 'paid a balance paid in cash']);
   });

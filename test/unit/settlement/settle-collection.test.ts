@@ -3,6 +3,7 @@ import { applyCollectionObservation } from '../../../src/ledger/settle-collectio
 import { MemoryReferenceStore, type TransactionRecord } from '../../../src/references/index.js';
 import type { CollectionTransaction } from '../../../src/schemas/collection.js';
 import { collectionTransaction } from '../../callbacks/collections.js';
+import { moves } from '../../helpers/moves.js';
 
 function answer(overrides: Partial<CollectionTransaction> = {}): CollectionTransaction {
   return collectionTransaction({
@@ -22,8 +23,11 @@ async function pendingRecord(status: 'pending' | 'unknown' = 'pending') {
     flow: 'mno',
     amount: 15_000,
   });
-  await store.attachReferences('order-1', { controlNumber: 'CN-1', paymentReference: 'ENG-1' });
-  const { record } = await store.transition('order-1', status);
+  await moves(store).attachReferences('order-1', {
+    controlNumber: 'CN-1',
+    paymentReference: 'ENG-1',
+  });
+  const { record } = await moves(store).transition('order-1', status);
   return { store, record };
 }
 

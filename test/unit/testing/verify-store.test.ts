@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MemoryReferenceStore,
-  type ReferenceStore,
-  type TransitionDetails,
-} from '../../../src/references/index.js';
+import { MemoryReferenceStore, type ReferenceStore } from '../../../src/references/index.js';
+import type { RecordMove } from '../../../src/references/types.js';
 import { type StoreFactory, storeCaseNames, verifyStore } from '../../../src/testing.js';
 
 /** The memory store with some of its methods replaced, as a merchant's faulty store would be. */
@@ -35,16 +32,15 @@ const byName = (result: { failed: { name: string; error: string }[] }, name: str
   result.failed.find((each) => each.name.includes(name))?.error;
 
 describe('verifyStore fails a store that breaks the rules, and says why', () => {
-  it('a transition that reads, then writes without checking the status it read, is caught racing itself', async () => {
-    // Read-modify-write outside one transaction: two callers both see `pending`, both write, and
-    // both are told they won the final move — the store's half of "money never moves twice".
+  it('a move that writes without comparing the status the ledger read is caught racing itself', async () => {
+    // No compare-and-set: two callers both read `pending`, both commit, and both are told they
+    // won the final move — the store's half of "money never moves twice".
     const result = await verifyStore(
       memoryWith((inner) => ({
-        transition: async (reference: string, to: never, details?: object) => {
-          const before = await inner.get(reference);
+        move: async (reference: string, move: RecordMove) => {
           await new Promise((resolve) => setTimeout(resolve, 1));
-          const result = await inner.transition(reference, to, details);
-          return { ...result, changed: result.changed || before?.status !== to };
+          const current = await inner.get(reference);
+          return inner.move(reference, { ...move, expected: current?.status ?? move.expected });
         },
       })),
     );
@@ -60,20 +56,11 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
     expect(result.passed).toBeGreaterThan(100);
   });
 
-  it('a transition that ignores the lease fence is caught writing for a worker whose lease was taken', async () => {
+  it('a move that ignores the lease fence is caught writing for a worker whose lease was taken', async () => {
     const result = await verifyStore(
       memoryWith((inner) => ({
-        transition: (
-          reference: string,
-          to: never,
-          { leaseToken: _ignored, ...details }: TransitionDetails = {},
-        ) => inner.transition(reference, to, details),
-        attachAndTransition: (
-          reference: string,
-          refs: object,
-          to: never,
-          { leaseToken: _ignored, ...details }: TransitionDetails = {},
-        ) => inner.attachAndTransition(reference, refs, to, details),
+        move: (reference: string, { leaseToken: _ignored, ...move }: RecordMove) =>
+          inner.move(reference, move),
       })),
     );
     expect(names(result)).toEqual(
@@ -133,7 +120,7 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
 
   it('a result of the wrong shape is named by its method', async () => {
     const result = await verifyStore(
-      memoryWith(() => ({ transition: async () => ({ status: 'success' }) })),
+      memoryWith(() => ({ move: async () => ({ status: 'success' }) })),
       {
         only: [
           'amounts are stored exactly › reads 0.01 back unchanged',
@@ -146,8 +133,7 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
     expect(result.failed).toEqual([
       {
         name: 'status moves only forward along the allowed transitions › initiating → pending',
-        error:
-          "store.transition() resolved to { status: 'success' }, not { record, changed, from }",
+        error: "store.move() resolved to { status: 'success' }, not { record, applied }",
       },
     ]);
   });
