@@ -1,13 +1,12 @@
 import { effectKindOf } from '../references/effects.js';
 import type { ReferenceStore, TransactionRecord, TransactionStatus } from '../references/index.js';
-import type { Product } from '../schemas/product.js';
 
 /**
  * Everything the verifier reads from a store, and the only place it touches the store's shape:
  * read methods only (records listed, found and got; the effect listing; the inbox listing).
  */
 export interface StoreReader {
-  /** Every record, each once. Throws when the store cannot list them all. */
+  /** Every record, each once, read page by page. */
   records(): Promise<TransactionRecord[]>;
   /** Records whose handler run was given up (`dead`), waiting for a person. */
   deadEffects(): Promise<TransactionRecord[]>;
@@ -19,7 +18,6 @@ export interface StoreReader {
   effectDone(record: TransactionRecord): boolean;
 }
 
-const products: readonly Product[] = ['collection', 'airtime', 'disbursement'];
 const statuses: readonly TransactionStatus[] = [
   'initiating',
   'pending',
@@ -30,29 +28,26 @@ const statuses: readonly TransactionStatus[] = [
 ];
 /** The largest listing a store hands out at once. */
 const LISTING_LIMIT = 10_000;
+/** Records read per page: creation order, each page after the last record of the one before. */
+const PAGE = 1_000;
 
 export function storeReader(store: ReferenceStore): StoreReader {
   return {
     async records() {
       const all: TransactionRecord[] = [];
-      // One listing per product and status keeps each within the store's largest page.
-      for (const product of products) {
-        for (const status of statuses) {
-          const page = await store.listOpen({
-            product,
-            statuses: [status],
-            limit: LISTING_LIMIT,
-            oldestFirst: true,
-          });
-          if (page.length >= LISTING_LIMIT) {
-            throw new Error(
-              `The store holds ${LISTING_LIMIT} or more ${status} ${product} records, more than one listing returns; the verifier cannot see them all.`,
-            );
-          }
-          all.push(...page);
-        }
+      let after: { createdAt: Date; merchantReference: string } | undefined;
+      for (;;) {
+        const page = await store.listOpen({
+          statuses,
+          limit: PAGE,
+          oldestFirst: true,
+          ...(after === undefined ? {} : { after }),
+        });
+        all.push(...page);
+        const last = page.at(-1);
+        if (page.length < PAGE || last === undefined) return all;
+        after = { createdAt: last.createdAt, merchantReference: last.merchantReference };
       }
-      return all;
     },
     deadEffects: () => store.listEffects('dead', { limit: LISTING_LIMIT }),
     async inboxKeys(paymentReference) {
