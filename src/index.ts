@@ -158,7 +158,6 @@ export type {
   TransactionRecord,
   TransactionRecords,
   TransactionStatus,
-  TransitionDetails,
 } from './references/index.js';
 export {
   allowedTransitions,

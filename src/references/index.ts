@@ -20,5 +20,4 @@ export type {
   ReferenceStore,
   TransactionIntent,
   TransactionRecords,
-  TransitionDetails,
 } from './types.js';
