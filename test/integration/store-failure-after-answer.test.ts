@@ -12,6 +12,7 @@ import {
 } from '../../src/errors/index.js';
 import { PostgresReferenceStore } from '../../src/postgres.js';
 import type { ReferenceStore } from '../../src/references/index.js';
+import type { RecordMove } from '../../src/references/types.js';
 import { SqliteReferenceStore } from '../../src/sqlite.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 
@@ -51,12 +52,14 @@ function busyError(file: string): unknown {
   }
 }
 
-/** `store`, except that recording an answer throws `error`, as a busy database would. */
+/** `store`, except that committing an answer throws `error`, as a busy database would. */
 function failingAnswerWrites(store: ReferenceStore, error: unknown): ReferenceStore {
   return new Proxy(store, {
     get(target, property) {
-      if (property === 'attachAndTransition') {
-        return () => Promise.reject(error);
+      // The answer's commit: the references the platform gave, with the status they prove.
+      if (property === 'move') {
+        return (reference: string, move: RecordMove) =>
+          move.references === undefined ? target.move(reference, move) : Promise.reject(error);
       }
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? value.bind(target) : value;

@@ -75,7 +75,7 @@ function expectAmbiguousWithFileCause(
   expect(ambiguous.answer).toMatchObject({ response: { status: true } });
   expect(isStoreError(ambiguous.cause)).toBe(true);
   const cause = ambiguous.cause as StoreError;
-  expect(cause).toMatchObject({ code: 'store_unavailable', operation: 'attachAndTransition' });
+  expect(cause).toMatchObject({ code: 'store_unavailable', operation: 'move' });
   expect(cause.message).toContain(`${JSON.stringify(file)} was deleted or replaced`);
   expect(cause.message).toContain('Restore the file');
   expect(cause.message).not.toContain(accounts.disbursement.password);
