@@ -12,7 +12,7 @@ export interface PostgresReferenceStoreOptions extends SqlReferenceStoreOptions 
    * Pool size when pesakit creates the pool (a `pg.Pool` you pass keeps its own `max`). A
    * transaction holds one connection for a few milliseconds, and a reconciler's checks spend
    * their time waiting on the platform, so a few connections serve its whole `concurrency`:
-   * N processes open at most N × this many (docs/reconciler.md, "Many workers").
+   * N processes open at most N × this many (docs/reconciler.md, "Running many workers").
    * @default 4
    */
   maxConnections?: number;
