@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pesakit } from 'pesakit';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
-import { account, median, pool, quick, report, startSandbox } from './lib/common.mjs';
+import { account, control, median, pool, quick, report, startSandbox } from './lib/common.mjs';
 
 const ROWS = quick ? 100 : 2000;
 const ROUNDS = quick ? 1 : 5;
@@ -35,12 +35,7 @@ let passes = 0;
 
 /** A fresh sandbox state, store and logged-in client; the login is made before the clock runs. */
 async function fresh() {
-  const reset = await fetch(`${sandbox.url}/api/sandbox/_control/reset`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  });
-  if (!reset.ok) throw new Error(`reset answered ${reset.status}`);
+  await control(sandbox.url, 'reset');
   const store = await SqliteReferenceStore.open(join(directory, `pass-${++passes}.sqlite`));
   const pesakit = new Pesakit({
     environment: 'sandbox',

@@ -5,17 +5,17 @@
 // (this file, `--serve`), with the defaults `pesakit dashboard` has; requests come from here.
 // Rounds alternate the small and the large store; the figure is the median of the rounds.
 // PostgreSQL: DATABASE_URL, or a throwaway cluster (PG_BIN, default Debian's PostgreSQL 15).
-import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import pg from 'pg';
-import { median, quick, report } from './lib/common.mjs';
+import * as lib from './lib/common.mjs';
 
+const { median, quick, report } = lib;
 const LARGE = quick ? 2_000 : 100_000;
 const SMALL = quick ? 200 : 1_000;
 const ROUNDS = quick ? 3 : 15;
@@ -107,64 +107,39 @@ function recordAt(index, now) {
   };
 }
 
-async function seedSqlite(file, count) {
-  const { SqliteReferenceStore } = await import('pesakit/sqlite');
-  const store = await SqliteReferenceStore.open(file);
+/** The template every row copies: an intent, written by the store itself. */
+async function writeTemplate(store) {
   await store.createIntent({
     merchantReference: 'template',
-    product: 'collection',
-    flow: 'mno',
-    amount: 5000,
-    msisdn: '255754123456',
+    ...{ product: 'collection', flow: 'mno', amount: 5000, msisdn: '255754123456' },
   });
   await store.close();
-  const database = new Database(file);
-  const template = database.prepare('select * from pesakit_transactions').get();
-  const columns = Object.keys(template);
-  const insert = database.prepare(
-    `insert into pesakit_transactions (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`,
-  );
-  const now = Date.now();
-  database.transaction(() => {
-    for (let index = 1; index < count; index++) {
-      const { createdAt, status, finalAt } = recordAt(index, now);
-      const iso = (ms) => new Date(ms).toISOString();
-      insert.run({
-        ...template,
-        merchant_reference: `BENCH-${String(index).padStart(7, '0')}`,
-        provider: providers[index % 4],
-        status,
-        created_at: iso(createdAt),
-        updated_at: iso(finalAt ?? createdAt),
-        final_at: finalAt && iso(finalAt),
-        last_payload: JSON.stringify({ status, reference: `ENG-${index}`, amount: 5000 }),
-      });
-    }
-  })();
-  database.exec('analyze');
-  database.close();
+}
+
+async function seedSqlite(file, count) {
+  await writeTemplate(await (await import('pesakit/sqlite')).SqliteReferenceStore.open(file));
+  const [now, iso] = [Date.now(), (ms) => new Date(ms).toISOString()];
+  lib.copySqliteRow(file, count - 1, (index) => {
+    const { createdAt, status, finalAt } = recordAt(index, now);
+    return {
+      merchant_reference: `BENCH-${String(index).padStart(7, '0')}`,
+      provider: providers[index % 4],
+      status,
+      created_at: iso(createdAt),
+      updated_at: iso(finalAt ?? createdAt),
+      final_at: finalAt && iso(finalAt),
+      last_payload: JSON.stringify({ status, reference: `ENG-${index}`, amount: 5000 }),
+    };
+  });
 }
 
 /** The same records in PostgreSQL, made by the server from the template row in one statement. */
 async function seedPostgres(url, count) {
   const { PostgresReferenceStore } = await import('pesakit/postgres');
-  const store = await PostgresReferenceStore.open(url, { schema: 'bench' });
-  await store.createIntent({
-    merchantReference: 'template',
-    product: 'collection',
-    flow: 'mno',
-    amount: 5000,
-    msisdn: '255754123456',
-  });
-  await store.close();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const { rows } = await client.query(
-    "select column_name from information_schema.columns where table_schema = 'bench' and table_name = 'pesakit_transactions'",
-  );
+  await writeTemplate(await PostgresReferenceStore.open(url, { schema: 'bench' }));
   const age = "((g * 7919) % 86000000 + 60000) * interval '1 millisecond'";
   const final = `case when g % 10 = 0 then null else now() - ${age} + (5000 + (g % 600) * 1000) * interval '1 millisecond' end`;
-  const overrides = {
+  await lib.copyPostgresRow(url, 'bench', count - 1, {
     merchant_reference: "'BENCH-' || g",
     provider: `(array['${providers.join("','")}'])[1 + g % 4]`,
     status: "case when g % 10 = 0 then 'pending' when g % 10 = 1 then 'failed' else 'success' end",
@@ -172,40 +147,7 @@ async function seedPostgres(url, count) {
     updated_at: `now() - ${age}`,
     final_at: final,
     last_payload: `'{"status":"success","amount":5000,"reference":"ENG-' || g || '"}'`,
-  };
-  const columns = rows.map((row) => row.column_name);
-  const values = columns.map((column) => overrides[column] ?? `t.${column}`);
-  await client.query(
-    `insert into bench.pesakit_transactions (${columns.join(', ')}) select ${values.join(', ')} from bench.pesakit_transactions t, generate_series(1, ${count - 1}) g where t.merchant_reference = 'template'`,
-  );
-  await client.query('analyze bench.pesakit_transactions');
-  await client.end();
-}
-
-/** DATABASE_URL's server, or a throwaway cluster (as user postgres when run as root). */
-function startPostgres(directory) {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: () => {} };
-  const bin = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
-  const asPostgres = (file, args) =>
-    process.getuid?.() === 0
-      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, file), ...args], {
-          cwd: directory,
-          stdio: 'ignore',
-        })
-      : execFileSync(join(bin, file), args, { stdio: 'ignore' });
-  if (process.getuid?.() === 0) {
-    const id = (flag) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
-    chownSync(directory, id('-u'), id('-g'));
-  }
-  const data = join(directory, 'data');
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--locale=C']);
-  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${directory}`;
-  asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', join(directory, 'log'), '-w', 'start']);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: () => asPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
-  };
+  });
 }
 
 /** Small and large dashboards over one engine, alternated round by round; one row each figure. */
@@ -240,7 +182,7 @@ async function measure(engine, small, large) {
 
 async function main() {
   const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-dashboard-'));
-  const postgres = startPostgres(directory);
+  const postgres = lib.startPostgres(directory);
   const started = [];
   try {
     const files = {

@@ -1,7 +1,11 @@
 // Helpers shared by the benchmarks. They live in bench/lib so that bench/run.mjs, which runs
 // every bench/*.mjs, does not mistake them for benchmarks.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { chownSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 
 export const quick = process.argv.includes('--quick');
 
@@ -108,4 +112,70 @@ export async function pool(count, concurrency, work) {
     while (next < count) await work(next++);
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** DATABASE_URL's server, or a throwaway cluster (as user postgres when run as root). */
+export function startPostgres(directory) {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: () => {} };
+  const bin = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+  const [root, quiet] = [process.getuid?.() === 0, { cwd: directory, stdio: 'ignore' }];
+  const asPostgres = (file, args) =>
+    root
+      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, file), ...args], quiet)
+      : execFileSync(join(bin, file), args, quiet);
+  if (root) {
+    const id = (flag) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+    chownSync(directory, id('-u'), id('-g'));
+  }
+  const data = join(directory, 'data');
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--locale=C']);
+  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${directory}`;
+  asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', join(directory, 'log'), '-w', 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => asPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+  };
+}
+
+/** Calls the sandbox's control API (`/api/sandbox/_control/<path>`); throws unless it agrees. */
+export async function control(url, path, body = {}) {
+  const init = { method: 'POST', headers: { 'content-type': 'application/json' } };
+  const response = await fetch(`${url}/api/sandbox/_control/${path}`, {
+    ...init,
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+}
+
+/** `count` copies of a SQLite store's only row in one transaction, `row(g)` overriding copy g's. */
+export function copySqliteRow(file, count, row) {
+  const database = new Database(file);
+  const template = database.prepare('select * from pesakit_transactions').get();
+  const columns = Object.keys(template).filter((column) => column !== 'check_due_at');
+  const values = columns.map((column) => `@${column}`).join(', ');
+  const into = `insert into pesakit_transactions (${columns.join(', ')}) values (${values})`;
+  const insert = database.prepare(into);
+  database.transaction(() => {
+    for (let g = 1; g <= count; g++) insert.run({ ...template, ...row(g) });
+  })();
+  database.exec('analyze');
+  database.close();
+}
+
+/** The same in a PostgreSQL schema, by the server in one statement: `overrides` are SQL of g. */
+export async function copyPostgresRow(url, schema, count, overrides, params = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query(
+    "select column_name from information_schema.columns where table_schema = $1 and table_name = 'pesakit_transactions' and is_generated = 'NEVER'",
+    [schema],
+  );
+  const table = `${schema}.pesakit_transactions`;
+  const columns = rows.map((row) => row.column_name);
+  const values = columns.map((column) => overrides[column] ?? `t.${column}`).join(', ');
+  const copies = `select ${values} from ${table} t, generate_series(1, $1::int) g`;
+  await client.query(`insert into ${table} (${columns.join(', ')}) ${copies}`, [count, ...params]);
+  await client.query(`analyze ${table}`);
+  await client.end();
 }

@@ -75,7 +75,7 @@ const optionsSchema = z.object({
   initiatingGraceMs: duration('initiatingGraceMs').default(minute),
   /** How long a leased record stays this worker's. @default 60 000 */
   leaseMs: positiveInt('leaseMs').default(minute),
-  /** Records per keyset page read from the store. @default 200 */
+  /** The most records one lease takes (a page is also at most `concurrency`). @default 200 */
   batchSize: positiveInt('batchSize').max(10_000).default(200),
   /** `start()`: how often to look for due work. @default 5 000 */
   // A Node timer waits at most 2^31-1 ms; a longer one fires after 1 ms, passes back to back.

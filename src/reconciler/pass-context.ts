@@ -44,10 +44,17 @@ export function startPass(setUp: PassSetUp): { run: PassRun; due: DueRecords } {
   const { store, options, now, force, stopped } = setUp;
   const passStartedAt = now();
   const progress = emptyProgress();
-  // A page is at most a quarter of a lease's worth of requests at `ratePerSecond`.
+  // A page is what this worker can start at once (`concurrency`), so that workers running
+  // together share even a pass smaller than `batchSize`: a record waits in no worker's page
+  // while another has a free slot. Never more than a quarter of a lease's worth of requests
+  // at `ratePerSecond`.
   const limit = Math.max(
     1,
-    Math.min(options.batchSize, Math.floor((options.ratePerSecond * options.leaseMs) / 4000)),
+    Math.min(
+      options.batchSize,
+      options.concurrency,
+      Math.floor((options.ratePerSecond * options.leaseMs) / 4000),
+    ),
   );
   const release = async ({ merchantReference, token, ...written }: LeaseRelease) => {
     try {

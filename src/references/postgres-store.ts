@@ -8,7 +8,13 @@ import { SqlReferenceStore, type SqlReferenceStoreOptions } from './sql/sql-stor
 import type { StoreDatabase } from './sql/table.js';
 
 export interface PostgresReferenceStoreOptions extends SqlReferenceStoreOptions {
-  /** Pool size when pesakit creates the pool. @default 10 */
+  /**
+   * Pool size when pesakit creates the pool (a `pg.Pool` you pass keeps its own `max`). A
+   * transaction holds one connection for a few milliseconds, and a reconciler's checks spend
+   * their time waiting on the platform, so a few connections serve its whole `concurrency`:
+   * N processes open at most N × this many (docs/reconciler.md, "Running many workers").
+   * @default 4
+   */
   maxConnections?: number;
   /** Created if missing; give each store sharing a database its own. @default 'public' */
   schema?: string;
@@ -45,6 +51,9 @@ export class PostgresReferenceStore extends SqlReferenceStore {
   }
 }
 
+/** Connections of a pool pesakit makes: 25 processes fit PostgreSQL's default 100. */
+export const defaultMaxConnections = 4;
+
 /** PostgreSQL silently truncates a longer identifier. */
 const maxIdentifierBytes = 63;
 
@@ -64,7 +73,7 @@ function checkOptions(
       'PostgresReferenceStore.open: connection must be a connection string or a pg.Pool.',
     );
   }
-  const { schema = 'public', maxConnections = 10 } = options ?? {};
+  const { schema = 'public', maxConnections = defaultMaxConnections } = options ?? {};
   if (
     typeof schema !== 'string' ||
     schema.length === 0 ||

@@ -3,10 +3,12 @@ import { MemoryReferenceStore } from '../../src/references/index.js';
 import { clientThrough, sandboxBehindProxy } from './helpers.js';
 
 /**
- * A worker that hands a page out slower than its lease allows must not start a check on a
- * record whose lease has (nearly) run out: another worker may lease and pull it meanwhile. Here
- * the clock is the test's (only `Date` is faked: timers and sockets are real), and each status
- * pull moves it 400 ms, so a 1 s lease runs out mid-page exactly the same way on any machine.
+ * A worker that held records longer than their lease allows before their checks started would
+ * pull records another worker may lease and pull meanwhile. A page is one round of checks
+ * (`concurrency`), so a record is leased when a check slot is free for it: here the clock is
+ * the test's (only `Date` is faked: timers and sockets are real), each status pull moves it
+ * 400 ms, and with a 1 s lease a page of `batchSize` 3 would leave its third record past its
+ * margin. (A page whose margin runs out mid-page is test/reconciler/due-records.test.ts's.)
  */
 /** Milliseconds the fake clock moves per status pull: the platform "takes" this long. */
 const pullMs = 400;
@@ -30,10 +32,16 @@ function pullsByControlNumber(): Map<string, number> {
   return pulls;
 }
 
-describe('a record whose lease runs out before its check starts', () => {
-  it('is not pulled: dropped from the page, counted, handed back, and checked by a later page — never pulled twice', async () => {
+describe('pages of one round of checks: no record waits in a page past its lease margin', () => {
+  it('each record is leased as a check slot frees, pulled once, none handed back', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const store = new MemoryReferenceStore();
+    const limits: number[] = [];
+    const leaseDue = store.leaseDue.bind(store);
+    store.leaseDue = (options) => {
+      limits.push(options.limit);
+      return leaseDue(options);
+    };
     const pesakit = clientThrough(sandbox.proxy, store, { maxRetries: 0 });
     const controlNumbers = new Map<string, string>();
     for (let i = 1; i <= 6; i += 1) {
@@ -58,16 +66,14 @@ describe('a record whose lease runs out before its check starts', () => {
     });
     const first = await reconciler.runOnce();
 
-    // Page 1 (exp-1..3) leased at 0 ms, usable until 750: exp-1 pulled at 0, exp-2 at 400;
-    // exp-3's turn comes at 800: dropped, handed back as due. Page 2 (leased at 800: exp-3..5)
-    // pulls exp-3 and exp-4; exp-5's turn comes at 1 600, past 1 550: dropped. Page 3 (leased
-    // at 1 600) holds exp-5 and exp-6. Every record pulled once, none inside an expired lease.
+    // Six pages of one record (and one that finds nothing), each leased as its check starts.
+    expect(limits).toEqual([1, 1, 1, 1, 1, 1, 1]);
     const pulls = pullsByControlNumber();
     const pulledTwice = [...controlNumbers].filter(([, cn]) => (pulls.get(cn) ?? 0) > 1);
     expect(pulledTwice).toEqual([]);
     const pulled = [...controlNumbers].filter(([, cn]) => pulls.has(cn)).map(([ref]) => ref);
     expect(pulled).toEqual(['exp-1', 'exp-2', 'exp-3', 'exp-4', 'exp-5', 'exp-6']);
-    expect(first).toMatchObject({ checked: 6, pending: 6, errors: 0, leaseExpired: 2 });
+    expect(first).toMatchObject({ checked: 6, pending: 6, errors: 0, leaseExpired: 0 });
     for (const reference of controlNumbers.keys()) {
       expect(await store.get(reference)).toMatchObject({ checkCount: 1 });
     }

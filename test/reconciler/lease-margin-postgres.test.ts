@@ -87,7 +87,9 @@ describe('two workers on PostgreSQL, a 429 longer than the lease margin', () => 
       schedules: { pending: [1, 3_600_000], unknown: [1, 3_600_000] },
       jitter: 0,
     };
-    const reconcilerA = a.createReconciler({ ...options, concurrency: 1 });
+    // A's page holds all three (a page is `concurrency` records); one request every 2 s, so the
+    // second and third wait at A's gate behind the first.
+    const reconcilerA = a.createReconciler({ ...options, concurrency: 3, ratePerSecond: 0.5 });
     const reconcilerB = b.createReconciler({ ...options, concurrency: 3 });
     // B runs its passes while A waits out the 429. A's fenced hand-back of the same records
     // locks their rows for an instant, and B's lease skips locked rows (SKIP LOCKED): a pass of

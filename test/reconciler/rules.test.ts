@@ -155,7 +155,8 @@ describe('pages', () => {
       return page;
     };
     proxy = await startProxy(harness.url);
-    const reconciler = through(proxy.url).createReconciler({ batchSize: 3, concurrency: 2 });
+    // A page is at most `concurrency` records and at most `batchSize`: here the smaller, 3.
+    const reconciler = through(proxy.url).createReconciler({ batchSize: 3, concurrency: 4 });
     const summary = await reconciler.runOnce({ force: true });
     expect(summary).toMatchObject({ checked: 10, pending: 10, errors: 0 });
     expect(pageSizes).toEqual([3, 3, 3, 1]);

@@ -129,7 +129,7 @@ describe('CLI: npx pesakit sandbox --port <n> --host <h>', () => {
 
   // Regression: the ready line was printed before the signal handlers existed, so a SIGTERM
   // sent on reading it got the OS default and killed the process (10 of 20 runs of the built
-  // CLI; found by bench/sandbox-startup.mjs). The built CLI shows it; tsx's slower start hides it.
+  // CLI; found by bench/sandbox.mjs). The built CLI shows it; tsx's slower start hides it.
   it('a SIGTERM sent the moment the ready line appears still closes cleanly (built CLI)', async () => {
     const cli = new URL('dist/cli/index.js', root);
     const outcomes: Array<{ code: number | null; signal: string | null }> = [];

@@ -66,10 +66,7 @@ export async function openStore(location: StoreLocation): Promise<ReferenceStore
   }
   const { PostgresReferenceStore } = await import('../../references/postgres-store.js');
   await requireExistingSchema(location);
-  return PostgresReferenceStore.open(location.url, {
-    maxConnections: 4,
-    schema: location.schema,
-  });
+  return PostgresReferenceStore.open(location.url, { schema: location.schema });
 }
 
 /** A schema that holds no store would be created empty and report success: the CLI never creates one. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TransactionStatus } from '../../schemas/transaction-status.js';
 import { dateSchema, limitSchema, parse, toJsonText } from '../input-rules/common.js';
-import { openStatuses, transactionStatuses } from '../transitions.js';
+import { openStatuses } from '../transitions.js';
 import type { LeaseDueOptions, ReleaseLeaseOptions } from './types.js';
 
 const leaseDueSchema = z.object({
@@ -13,7 +13,12 @@ const leaseDueSchema = z.object({
   force: z.boolean({ error: 'must be true or false' }).optional(),
   passStartedAt: dateSchema.optional(),
   statuses: z
-    .array(z.enum(transactionStatuses as [TransactionStatus, ...TransactionStatus[]]))
+    // A lease is the reconciler's: a record no longer open is never due.
+    .array(
+      z.enum(openStatuses as [TransactionStatus, ...TransactionStatus[]], {
+        error: `must be open statuses (${openStatuses.join(', ')})`,
+      }),
+    )
     .min(1, { error: 'must name at least one status' })
     .optional(),
   observations: z.boolean({ error: 'must be true or false' }).optional(),

@@ -8,7 +8,7 @@ export interface LeaseDueOptions {
   force?: boolean;
   /** Due: next check at or before it; skipped: checked at or after it (no record twice a pass). */
   passStartedAt?: Date;
-  /** @default ['initiating', 'pending', 'unknown'] */
+  /** Open statuses only. @default ['initiating', 'pending', 'unknown'] */
   statuses?: readonly TransactionStatus[];
   /** Only `initiating` records written before this: a younger one is most likely being sent. */
   initiatingBefore?: Date;

@@ -27,6 +27,9 @@ export const schemaStatuses = [
   'needs_review',
 ] as const;
 
+/** The statuses a lease takes (the open ones), written out for the same reason. */
+export const leaseStatuses = ['initiating', 'pending', 'unknown'] as const;
+
 const initialSchema = '0001_initial_schema';
 
 /** Inline so they ship in the bundle; a released one is never edited. Names sort in apply order. */
@@ -99,6 +102,16 @@ function schemaStatements(db: Kysely<unknown>, dialect: SqlDialectName): SchemaS
       .addColumn('effect_lease_token', 'text')
       .addColumn('effect_lease_until', instant)
       .addColumn('next_check_at', instant)
+      // The lease's order, kept by the engine: an open record's next check ('-infinity', first in
+      // either engine, when it was never scheduled); NULL once the record is no longer open, so
+      // the lease's index holds open records only and a page stops after its `limit` rows.
+      .addColumn('check_due_at', instant, (c) =>
+        c
+          .generatedAlwaysAs(
+            sql`case when status in (${list(leaseStatuses)}) then coalesce(next_check_at, '-infinity') end`,
+          )
+          .stored(),
+      )
       .addColumn('lease_token', 'text')
       .addColumn('lease_expires_at', instant)
       .addColumn('check_log_seq', 'integer', (c) => c.notNull().defaultTo(0))
@@ -121,7 +134,8 @@ function schemaStatements(db: Kysely<unknown>, dialect: SqlDialectName): SchemaS
   const index = (table: string, what: string, columns: string[]) =>
     statements.push(db.schema.createIndex(`${table}_${what}_idx`).on(table).columns(columns));
   index('pesakit_transactions', 'open', ['status', 'last_checked_at', 'created_at']);
-  index('pesakit_transactions', 'due', ['status', 'next_check_at', 'merchant_reference']);
+  // The lease (schedule.ts) reads it in its own order and stops after a page.
+  index('pesakit_transactions', 'due', ['check_due_at', 'merchant_reference']);
   index('pesakit_transactions', 'effect', ['effect_status', 'effect_due_at']);
   // The operations page's figures (operations-query.ts): finals per hour and status, each
   // operator's latest finals, counts by status and product, and pages in creation order, each

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
-import type { TransactionStatus } from '../../schemas/transaction-status.js';
 import { byDueTime } from '../reconciliation-order.js';
 import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import { LeaseLostError } from '../schedule/lease-lost-error.js';
 import { type LeasedRecord, maxObservations } from '../schedule/types.js';
+import { leaseStatuses } from './migrations.js';
 import type { Db } from './record-claims.js';
 import {
   checkLogTable,
@@ -16,7 +16,12 @@ import {
   transactionsTable,
 } from './table.js';
 
-/** One statement; on PostgreSQL SKIP LOCKED lets concurrent workers split the due records. */
+/**
+ * One statement, read in the order of the `due` index (check_due_at, merchant_reference), so
+ * that the engine walks due records only and stops after `limit`: a page costs the same with a
+ * million records due as with a thousand. On PostgreSQL SKIP LOCKED lets concurrent workers
+ * split the due records.
+ */
 export async function leaseDueRows(
   db: Db,
   dialect: SqlDialectName,
@@ -30,49 +35,32 @@ export async function leaseDueRows(
     dialect === 'postgres'
       ? sql<string>`gen_random_uuid()::text`
       : sql<string>`lower(hex(randomblob(16)))`;
-  const initiatingBefore = options.initiatingBefore;
-  const dueIn = (statuses: readonly TransactionStatus[]) =>
-    db
-      .selectFrom(transactionsTable)
-      .select(['merchant_reference', 'next_check_at'])
-      .where('status', 'in', [...statuses])
-      .where((eb) =>
-        eb.or([eb('last_checked_at', 'is', null), eb('last_checked_at', '<', at(passStartedAt))]),
-      )
-      .where((eb) => eb.or([eb('lease_token', 'is', null), eb('lease_expires_at', '<=', at(now))]))
-      .$if(initiatingBefore !== undefined && statuses.includes('initiating'), (qb) =>
-        qb.where((eb) => {
-          const old = eb('created_at', '<', at(initiatingBefore as Date));
-          return statuses.length === 1 ? old : eb.or([eb('status', '!=', 'initiating'), old]);
-        }),
-      )
-      .$if(!options.force, (qb) =>
-        qb.where((eb) =>
-          eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', at(passStartedAt))]),
-        ),
-      )
-      .orderBy('next_check_at', (ob) => ob.asc().nullsFirst())
-      .orderBy('merchant_reference', 'asc')
-      .limit(options.limit);
-  // PostgreSQL: FOR UPDATE SKIP LOCKED (a UNION cannot lock). SQLite: one index range per
-  // status, merged; over `status IN (…)` its planner sorts every open record per page.
-  const due =
-    dialect === 'postgres' || options.statuses.length === 1
-      ? dueIn(options.statuses)
-          .clearSelect()
-          .select('merchant_reference')
-          .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
-      : db
-          .selectFrom(
-            options.statuses
-              .map((status, i) => db.selectFrom(dueIn([status]).as(`s${i}`)).selectAll())
-              .reduce((all, next) => all.unionAll(next))
-              .as('due'),
-          )
-          .select('due.merchant_reference')
-          .orderBy('due.next_check_at', (ob) => ob.asc().nullsFirst())
-          .orderBy('due.merchant_reference', 'asc')
-          .limit(options.limit);
+  const { initiatingBefore, statuses } = options;
+  // check_due_at is set for open records only: their status is filtered only for a subset.
+  const everyOpen = leaseStatuses.every((status) => statuses.includes(status));
+  const due = db
+    .selectFrom(transactionsTable)
+    .select('merchant_reference')
+    .where((eb) =>
+      options.force
+        ? eb('check_due_at', 'is not', null)
+        : eb('check_due_at', '<=', at(passStartedAt)),
+    )
+    .$if(!everyOpen, (qb) => qb.where('status', 'in', [...statuses]))
+    .where((eb) =>
+      eb.or([eb('last_checked_at', 'is', null), eb('last_checked_at', '<', at(passStartedAt))]),
+    )
+    .where((eb) => eb.or([eb('lease_token', 'is', null), eb('lease_expires_at', '<=', at(now))]))
+    .$if(initiatingBefore !== undefined && statuses.includes('initiating'), (qb) =>
+      qb.where((eb) => {
+        const old = eb('created_at', '<', at(initiatingBefore as Date));
+        return statuses.length === 1 ? old : eb.or([eb('status', '!=', 'initiating'), old]);
+      }),
+    )
+    .orderBy('check_due_at')
+    .orderBy('merchant_reference')
+    .limit(options.limit)
+    .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
   // The check log (up to 20 full answers per record) is read only when asked for.
   const { rows, logs } = await db.transaction().execute(async (trx) => {
     const leasedRows = await trx

@@ -51,6 +51,8 @@ export interface TransactionsTable {
   next_check_at: Instant | null;
   lease_token: string | null;
   lease_expires_at: Instant | null;
+  /** Generated: an open record's next check ('-infinity': never scheduled); NULL when not open. */
+  check_due_at: ColumnType<Date | string | null, never, never>;
   /** The seq of the record's latest check-log entry (0: none yet). */
   check_log_seq: number;
   /** An open payout's hold on its account's wallet (amount plus charge); NULL once final. */

@@ -30,6 +30,27 @@ export const leaseCases = rule(
       equal(new Set(pages.map((lease) => lease.token)).size, 5, 'each lease has its own token');
     });
 
+    it('leases in due order, page by page: never scheduled first, then the earliest due', {
+      clock: true,
+    }, async (t) => {
+      const store = await t.open();
+      await openRecords(store, 4);
+      const due = { 'order-000': 3_000, 'order-001': 1_000, 'order-002': 1_000 };
+      for (const { record, token } of await store.leaseDue({ limit: 3, leaseMs: 60_000 })) {
+        const at = due[record.merchantReference as keyof typeof due];
+        await store.releaseLease(record.merchantReference, token, { nextCheckAt: t.clock.at(at) });
+      }
+      await store.createIntent(intent('order-004'));
+      await store.transition('order-004', 'unknown');
+      t.clock.advance(5_000);
+      const pages = [];
+      for (let page = 0; page < 3; page += 1) {
+        pages.push(merchantReferences(await store.leaseDue({ limit: 2, leaseMs: 60_000 })));
+      }
+      // Never scheduled (by reference), then by due time, a tie by reference.
+      equal(pages, [['order-003', 'order-004'], ['order-001', 'order-002'], ['order-000']]);
+    });
+
     it('a released record is not due until its next check time; its check is counted', {
       clock: true,
     }, async (t) => {
@@ -387,6 +408,8 @@ export const leaseCases = rule(
         [{ limit: 0, leaseMs: 1000 }, /limit/],
         [{ limit: 1, leaseMs: 0 }, /leaseMs/],
         [{ limit: 1, leaseMs: 1000, statuses: ['settled' as never] }, /statuses/],
+        // A record no longer open is never due.
+        [{ limit: 1, leaseMs: 1000, statuses: ['success'] }, /statuses.* must be open statuses/],
       ] as const) {
         const error = await rejection(store.leaseDue(options));
         isError(error, isStoreInputError, 'StoreInputError');
