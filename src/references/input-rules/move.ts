@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import type { References } from '../record.js';
 import type { RecordChange, RecordMove } from '../types.js';
-import { dateSchema, parse, shortText, statusSchema, toJsonText } from './common.js';
+import { dateSchema, parse, shortText, statusSchema, toJsonText, withoutNul } from './common.js';
 import { referencesSchema } from './references.js';
 import { reviewSchema } from './transition.js';
 
 const changeSchema = z.strictObject(
   {
     status: statusSchema,
-    statusReason: shortText.nullable(),
+    // A reason the ledger composed (a person's note behind `resolved by a person: `).
+    statusReason: withoutNul(
+      z
+        .string({ error: 'must be a string' })
+        .max(2000, { error: 'must be at most 2000 characters' }),
+    ).nullable(),
     provider: z.string({ error: 'must be a string' }).max(64).nullable().optional(),
     review: reviewSchema.nullable().optional(),
     lastPayload: z.unknown().optional(),
