@@ -34,6 +34,7 @@ import {
   reportOf,
 } from './operations-report.js';
 import type { EffectStatus, ReferenceField, References, TransactionRecord } from './record.js';
+import type { SharedRateLimit } from './rate-limit/types.js';
 import {
   type ParsedLeaseDue,
   type ParsedRelease,
@@ -78,6 +79,7 @@ export interface EffectsPart {
  */
 export abstract class CheckedReferenceStore implements ReferenceStore {
   abstract readonly inbox: CallbackInbox;
+  abstract readonly rateLimit: SharedRateLimit;
   protected abstract readonly effects: EffectsPart;
   protected abstract now(): Date;
   protected abstract writeIntent(intent: ParsedIntent): Promise<TransactionRecord>;

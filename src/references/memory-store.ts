@@ -10,6 +10,9 @@ import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
+import { checkedRateLimit } from './rate-limit/checked-rate-limit.js';
+import { MemoryRateLimit } from './rate-limit/memory-rate-limit.js';
+import type { SharedRateLimit } from './rate-limit/types.js';
 import { type FinalTallies, type ReportWindow, talliesOfRows } from './operations-report.js';
 import { byCreation, compareForReconciliation } from './reconciliation-order.js';
 import type { ReferenceField, References, TransactionRecord } from './record.js';
@@ -45,6 +48,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly #owners = new Map<string, string>();
   readonly #clock: () => Date;
   readonly inbox: CallbackInbox;
+  readonly rateLimit: SharedRateLimit;
   readonly #schedule = new MemorySchedule();
   /** Float per account, as `pesakit_wallets` keeps it: free = `cents - (held - settled)`. */
   readonly #wallets = new Map<string, { cents: number; held: number; settled: number }>();
@@ -55,6 +59,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     super();
     this.#clock = options.now ?? (() => new Date());
     this.inbox = new MemoryCallbackInbox(this.#clock);
+    this.rateLimit = checkedRateLimit(new MemoryRateLimit(this.#clock));
     this.effects = new MemoryEffects(this.#records, this.#clock);
   }
   protected now(): Date {

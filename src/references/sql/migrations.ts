@@ -158,6 +158,15 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
     .column('processed_at')
     .where(sql.ref('processed_at'), 'is not', null)
     .execute();
+  // One token bucket per merchant account, shared by every process (rate-limit/bucket.ts).
+  await db.schema
+    .createTable('pesakit_rate_limits')
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('tokens', dialect === 'postgres' ? 'double precision' : 'real', (c) => c.notNull())
+    .addColumn('updated_at', instant, (c) => c.notNull())
+    .addColumn('paused_until', instant)
+    .addPrimaryKeyConstraint('pesakit_rate_limits_pkey', ['key'])
+    .execute();
 }
 
 /** Where the store's tables are (a PostgreSQL schema, a SQLite file), as its errors name it. */
