@@ -2,27 +2,46 @@ import type { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import type { TransportEvents } from '../core/transport-events.js';
 import { isRateLimitError } from '../errors/rate-limit-error.js';
+import { LeasedTokens } from '../references/rate-limit/leased-tokens.js';
+import type { SharedRateLimit } from '../references/rate-limit/types.js';
 import { type LeaseMargin, LeaseMarginSpent } from './lease-margin.js';
 
+export interface RateGateOptions {
+  concurrency: number;
+  ratePerSecond: number;
+  /** The store's shared buckets, and the merchant account's key among them. */
+  rateLimit: SharedRateLimit;
+  key: string;
+  now?: () => number;
+  /** The pause could not be written to the store (this gate pauses all the same). */
+  onError?: (error: unknown) => void;
+}
+
 /**
- * One p-queue for every reconciler request: bounded concurrency, a per-second cap; a 429 pauses
- * all of it. A request leaves only before its lease margin; a longer pause aborts it.
+ * Every reconciler request goes through one gate: bounded concurrency, and a token from the
+ * merchant account's bucket in the store — shared with every other reconciler and receiver of
+ * the account — per request. A 429 pauses the bucket, so every process pauses. A request leaves
+ * only before its lease margin; a pause that outlasts a request in flight aborts it.
  */
 export class RateGate {
   readonly #queue: PQueue;
-  #pausedUntil = 0;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #tokens: LeasedTokens;
   onPause: ((ms: number) => void) | undefined;
   readonly #now: () => number;
+  readonly #onError: (error: unknown) => void;
   // The margins of the requests out, with how many use each.
   readonly #started = new Map<LeaseMargin, number>();
 
-  constructor(options: { concurrency: number; ratePerSecond: number; now?: () => number }) {
+  constructor(options: RateGateOptions) {
     this.#now = options.now ?? Date.now;
-    // A fractional rate (0.5/s) becomes one request per 2 s.
-    const intervalCap = Math.max(1, Math.floor(options.ratePerSecond));
-    const interval = Math.round((1000 * intervalCap) / options.ratePerSecond);
-    this.#queue = new PQueue({ concurrency: options.concurrency, intervalCap, interval });
+    this.#onError = options.onError ?? (() => {});
+    this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.#tokens = new LeasedTokens({
+      rateLimit: options.rateLimit,
+      key: options.key,
+      ratePerSecond: options.ratePerSecond,
+      onPause: (ms) => this.#paused(ms),
+    });
   }
 
   /** Runs `request` under the limits (a 429 retries, 5 times at most); past `margin`, LeaseMarginSpent. */
@@ -36,13 +55,16 @@ export class RateGate {
     }
   }
 
-  /** Pauses inside the queued task, so the queue stops before it starts the next one. */
   async #watch<T>(
     request: (signal?: AbortSignal) => Promise<T>,
     margin: LeaseMargin | undefined,
   ): Promise<T> {
+    const spent = () => margin !== undefined && (margin.aborted || this.#now() >= margin.until);
+    // No token is taken for a request already too late; the token may make it late (a pause).
+    if (spent()) throw new LeaseMarginSpent();
+    await this.#tokens.acquire();
     // The moment the request leaves the gate: the last moment to decide not to send it.
-    if (margin && (margin.aborted || this.#now() >= margin.until)) throw new LeaseMarginSpent();
+    if (spent()) throw new LeaseMarginSpent();
     if (margin) this.#started.set(margin, (this.#started.get(margin) ?? 0) + 1);
     try {
       return await request(margin?.signal);
@@ -66,33 +88,22 @@ export class RateGate {
     return () => events.off('retry', onRetry);
   }
 
-  /** Pauses for `ms` (longer wins); a request whose margin ends first is aborted, never late. */
+  /** The platform answered 429: pauses every process of the merchant account for `ms`. */
   pause(ms: number): void {
+    this.#tokens.pause(ms).catch(this.#onError);
+  }
+
+  /** Any pause, this process's or one another process wrote: a request whose margin ends first is aborted, never late. */
+  #paused(ms: number): void {
     const endsAt = this.#now() + ms;
     for (const margin of this.#started.keys()) {
       if (margin.until <= endsAt) margin.abort();
     }
-    const until = Date.now() + ms;
-    if (until <= this.#pausedUntil) return;
-    this.#pausedUntil = until;
-    this.#queue.pause();
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#pausedUntil = 0;
-      this.#queue.start();
-    }, ms);
-    this.#timer.unref?.();
     this.onPause?.(ms);
   }
 
-  get pausedUntil(): number {
-    return this.#pausedUntil;
-  }
-
-  /** Waits for the requests in flight; drops the pause timer. */
+  /** Waits for the requests in flight. */
   async close(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#queue.start();
     await this.#queue.onIdle();
   }
 }

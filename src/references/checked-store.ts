@@ -33,8 +33,8 @@ import {
   type ReportWindow,
   reportOf,
 } from './operations-report.js';
-import type { EffectStatus, ReferenceField, References, TransactionRecord } from './record.js';
 import type { SharedRateLimit } from './rate-limit/types.js';
+import type { EffectStatus, ReferenceField, References, TransactionRecord } from './record.js';
 import {
   type ParsedLeaseDue,
   type ParsedRelease,

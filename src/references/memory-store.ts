@@ -10,10 +10,10 @@ import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
+import { type FinalTallies, type ReportWindow, talliesOfRows } from './operations-report.js';
 import { checkedRateLimit } from './rate-limit/checked-rate-limit.js';
 import { MemoryRateLimit } from './rate-limit/memory-rate-limit.js';
 import type { SharedRateLimit } from './rate-limit/types.js';
-import { type FinalTallies, type ReportWindow, talliesOfRows } from './operations-report.js';
 import { byCreation, compareForReconciliation } from './reconciliation-order.js';
 import type { ReferenceField, References, TransactionRecord } from './record.js';
 import {

@@ -3,6 +3,7 @@ import { LeaseMarginSpent } from '../../src/reconciler/lease-margin.js';
 import { PayoutHistory } from '../../src/reconciler/payout-history.js';
 import type { PayoutPage, Platform } from '../../src/reconciler/platform.js';
 import { RateGate } from '../../src/reconciler/rate-gate.js';
+import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 
 /**
  * The payout history is pulled once for every due payout of a pass, so a page's request waits
@@ -13,7 +14,13 @@ import { RateGate } from '../../src/reconciler/rate-gate.js';
  */
 function historyWithClock() {
   let now = 1_000;
-  const gate = new RateGate({ concurrency: 4, ratePerSecond: 1_000, now: () => now });
+  const gate = new RateGate({
+    concurrency: 4,
+    ratePerSecond: 1_000,
+    rateLimit: new MemoryReferenceStore().rateLimit,
+    key: 'sandbox:shop@example.co.tz',
+    now: () => now,
+  });
   const sent: number[] = [];
   let release: (() => void) | undefined;
   const platform: Platform = {

@@ -31,9 +31,13 @@ export function takeTokens(
     return { grant: { granted: want, waitMs: 0, pausedUntil: null }, write };
   }
   const at = Math.max(now, state.updatedAt);
-  const pausedUntil = state.pausedUntil !== null && state.pausedUntil > at ? state.pausedUntil : null;
+  const pausedUntil =
+    state.pausedUntil !== null && state.pausedUntil > at ? state.pausedUntil : null;
   if (pausedUntil !== null) {
-    return { grant: { granted: 0, waitMs: pausedUntil - at, pausedUntil: new Date(pausedUntil) }, write: undefined };
+    return {
+      grant: { granted: 0, waitMs: pausedUntil - at, pausedUntil: new Date(pausedUntil) },
+      write: undefined,
+    };
   }
   const tokens = Math.min(burst, state.tokens + ((at - state.updatedAt) * ratePerSecond) / 1000);
   if (tokens < want) {
@@ -46,6 +50,9 @@ export function takeTokens(
   };
 }
 
+/** More tokens than any bucket holds: a bucket made by a pause is full once it ends, as others are. */
+const full = 1e9;
+
 /** A 429 recorded: the later of the pause in force and `now + ms` wins. */
 export function pauseBucket(
   state: BucketState | undefined,
@@ -53,7 +60,7 @@ export function pauseBucket(
   now: number,
 ): BucketState & { pausedUntil: number } {
   const until = now + ms;
-  if (state === undefined) return { tokens: 0, updatedAt: now, pausedUntil: until };
+  if (state === undefined) return { tokens: full, updatedAt: now, pausedUntil: until };
   const pausedUntil = Math.max(state.pausedUntil ?? 0, until);
   return { ...state, pausedUntil };
 }

@@ -10,7 +10,9 @@ const keySchema = z
   .string({ error: 'must be a string (the merchant account the bucket limits)' })
   .min(1, { error: 'must not be empty' })
   .max(512, { error: 'must be at most 512 characters' })
-  .check(withoutControlCharacters((found) => `must not contain control characters (found ${found})`));
+  .check(
+    withoutControlCharacters((found) => `must not contain control characters (found ${found})`),
+  );
 
 const takeSchema = z
   .object(

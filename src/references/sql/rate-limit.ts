@@ -49,8 +49,8 @@ export class SqlRateLimit implements SharedRateLimit {
       .transaction()
       .execute(async (trx) => {
         const now = this.#now().getTime();
-        const empty = { tokens: 0, updatedAt: now, pausedUntil: null };
-        const paused = pauseBucket(await this.#lock(trx, key, empty), ms, now);
+        const made = pauseBucket(undefined, ms, now);
+        const paused = pauseBucket(await this.#lock(trx, key, made), ms, now);
         await this.#write(trx, key, paused);
         return { pausedUntil: new Date(paused.pausedUntil) };
       });
@@ -60,11 +60,7 @@ export class SqlRateLimit implements SharedRateLimit {
    * that two processes starting a bucket at once take turns on one row rather than both
    * deciding on a bucket of their own.
    */
-  async #lock(
-    trx: Kysely<StoreDatabase>,
-    key: string,
-    initial: BucketState,
-  ): Promise<BucketState> {
+  async #lock(trx: Kysely<StoreDatabase>, key: string, initial: BucketState): Promise<BucketState> {
     const read = () =>
       trx
         .selectFrom(buckets)
@@ -89,11 +85,7 @@ export class SqlRateLimit implements SharedRateLimit {
     };
   }
   async #write(trx: Kysely<StoreDatabase>, key: string, state: BucketState): Promise<void> {
-    await trx
-      .updateTable(buckets)
-      .set(this.#columns(state))
-      .where('key', '=', key)
-      .execute();
+    await trx.updateTable(buckets).set(this.#columns(state)).where('key', '=', key).execute();
   }
 }
 
