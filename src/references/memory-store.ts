@@ -11,6 +11,7 @@ import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedAnswerWrite, ParsedIntent, ParsedTransition } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
 import { type FinalTallies, type ReportWindow, talliesOfRows } from './operations-report.js';
+import { bucketClock } from './rate-limit/bucket-clock.js';
 import { checkedRateLimit } from './rate-limit/checked-rate-limit.js';
 import { MemoryRateLimit } from './rate-limit/memory-rate-limit.js';
 import type { SharedRateLimit } from './rate-limit/types.js';
@@ -59,7 +60,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     super();
     this.#clock = options.now ?? (() => new Date());
     this.inbox = new MemoryCallbackInbox(this.#clock);
-    this.rateLimit = checkedRateLimit(new MemoryRateLimit(this.#clock));
+    this.rateLimit = checkedRateLimit(new MemoryRateLimit(options.now ?? bucketClock));
     this.effects = new MemoryEffects(this.#records, this.#clock);
   }
   protected now(): Date {

@@ -18,10 +18,11 @@ const buckets = 'pesakit_rate_limits';
  * begun IMMEDIATE), decided by `takeTokens`, written only when tokens were granted. Callers
  * take a few tokens at a time, so this costs one write per few requests.
  *
- * Instants are the store's clock (`open({ now })`), as for leases and due times: one clock for
- * every instant a store writes, which tests can move. Not the database's `now()`: SQLite has
- * none apart from the process's, and `takeTokens` already keeps processes whose clocks differ
- * from letting more through (a bucket's instant never moves back).
+ * Instants are the caller's: the store's clock when it was given one (`open({ now })`, which
+ * tests move, as for leases and due times), else `bucketClock`. Not the database's `now()`:
+ * SQLite has none apart from the process's, one rule serves both dialects, and `takeTokens`
+ * already keeps processes whose clocks differ from letting more through (a bucket's instant
+ * never moves back).
  */
 export class SqlRateLimit implements SharedRateLimit {
   readonly #db: () => Kysely<StoreDatabase>;

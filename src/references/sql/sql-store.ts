@@ -5,6 +5,7 @@ import type { ParsedListOpen } from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
 import type { FinalTallies, ReportWindow } from '../operations-report.js';
+import { bucketClock } from '../rate-limit/bucket-clock.js';
 import { checkedRateLimit } from '../rate-limit/checked-rate-limit.js';
 import type { SharedRateLimit } from '../rate-limit/types.js';
 import type { ReferenceField, TransactionRecord } from '../record.js';
@@ -51,7 +52,8 @@ export class SqlReferenceStore extends SqlRecordWrites {
     this.sql = store;
     this.#release = release;
     this.inbox = new SqlCallbackInbox(() => store.open(), dialect, store.now);
-    this.rateLimit = checkedRateLimit(new SqlRateLimit(() => store.open(), dialect, store.now));
+    const bucketNow = options.now ?? bucketClock;
+    this.rateLimit = checkedRateLimit(new SqlRateLimit(() => store.open(), dialect, bucketNow));
     this.effects = new SqlEffectOutbox(store);
   }
   protected now(): Date {
