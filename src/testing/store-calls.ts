@@ -1,5 +1,6 @@
 import { AssertionError } from 'node:assert/strict';
 import type { CallbackInbox } from '../references/inbox/types.js';
+import type { SharedRateLimit } from '../references/rate-limit/types.js';
 import type { ReferenceStore } from '../references/types.js';
 import { show } from './assertions.js';
 
@@ -35,6 +36,7 @@ export interface StoreCalls {
   readObservations: ReferenceStore['readObservations'];
   recordWalletBalance: ReferenceStore['recordWalletBalance'];
   readonly inbox: CallbackInbox;
+  readonly rateLimit: SharedRateLimit;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,15 @@ const inboxClaims: Check = listOf(
       : 'x',
   'an array of { entry, token }',
 );
+const grant: Check = (value) =>
+  isObject(value) &&
+  typeof value['granted'] === 'number' &&
+  typeof value['waitMs'] === 'number' &&
+  (value['pausedUntil'] === null || value['pausedUntil'] instanceof Date)
+    ? undefined
+    : '{ granted, waitMs, pausedUntil }';
+const pause: Check = (value) =>
+  isObject(value) && value['pausedUntil'] instanceof Date ? undefined : '{ pausedUntil }';
 const nothing: Check = () => undefined;
 
 /** The calls on `store`; `where` names it in messages (`store`, `the second store`). */
@@ -105,15 +116,20 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
   };
   const call = (name: keyof ReferenceStore, check: Check) =>
     on(store, name, `${where}.${name}`, check) as never;
-  const inbox = (name: keyof CallbackInbox, check: Check) => {
-    const target = (store as { inbox?: unknown }).inbox;
+  const part = (key: 'inbox' | 'rateLimit', what: string) => (name: string, check: Check) => {
+    const target = (store as { [part: string]: unknown })[key];
     if (!isObject(target)) {
       return (async () => {
-        throw new AssertionError({ message: `${where}.inbox is ${show(target)}, not an inbox` });
+        throw new AssertionError({ message: `${where}.${key} is ${show(target)}, not ${what}` });
       }) as never;
     }
-    return on(target, name, `${where}.inbox.${name}`, check) as never;
+    return on(target, name, `${where}.${key}.${name}`, check) as never;
   };
+  const inbox: (name: keyof CallbackInbox, check: Check) => never = part('inbox', 'an inbox');
+  const rateLimit: (name: keyof SharedRateLimit, check: Check) => never = part(
+    'rateLimit',
+    'a rate limit',
+  );
   return {
     createIntent: call('createIntent', record),
     attachReferences: call('attachReferences', record),
@@ -149,6 +165,10 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
       backlog: inbox('backlog', object),
       list: inbox('list', array),
       prune: inbox('prune', object),
+    },
+    rateLimit: {
+      take: rateLimit('take', grant),
+      pause: rateLimit('pause', pause),
     },
     close: call('close', nothing),
   };

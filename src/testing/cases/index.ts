@@ -4,6 +4,7 @@ import { effectCases } from './effects.js';
 import { inboxCases } from './inbox.js';
 import { inboxPruneCases } from './inbox-prune.js';
 import { leaseCases } from './leases.js';
+import { rateLimitCases } from './rate-limit.js';
 import { readCases } from './reads.js';
 import { referenceCases } from './references.js';
 import { reviewCases } from './review.js';
@@ -27,5 +28,6 @@ export function storeCases(): StoreCase[] {
     ...inboxPruneCases,
     ...leaseCases,
     ...twoHandleCases,
+    ...rateLimitCases,
   ];
 }
