@@ -101,7 +101,7 @@ export class Pesakit {
         ...(pullWindowMs !== undefined && { pullWindowMs }),
       }),
       // The merchant account's rate limit, shared with its reconcilers, in the store.
-      { rateLimit: this.store.rateLimit, key: merchantKey(this.#account) },
+      { rateLimit: this.store.rateLimit, key: merchantKey(this.#account('collection')) },
     );
   }
 

@@ -82,7 +82,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       concurrency: this.#options.concurrency,
       ratePerSecond: this.#options.ratePerSecond,
       rateLimit: this.#store.rateLimit,
-      key: merchantKey(this.#account),
+      key: (product) => (this.#account ? merchantKey(this.#account(product)) : 'default'),
       now: () => this.#now().getTime(),
       onError: (error) => this.emit('error', error),
     });

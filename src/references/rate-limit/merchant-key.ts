@@ -1,17 +1,12 @@
-import type { Product } from '../../schemas/product.js';
 import type { RecordAccount } from '../record.js';
 
-const products: readonly Product[] = ['collection', 'airtime', 'disbursement'];
-
 /**
- * The bucket a client's requests take from: its environment and the logins of its products
- * (`sandbox:shop@example.co.tz`). Every client built with the same environment and credentials
- * shares one bucket on a store; another merchant's logins make another bucket. A client with no
- * account (no credentials, no environment given) takes from `default`.
+ * The bucket an account's requests take from: its environment and login
+ * (`sandbox:shop@example.co.tz`), as records keep their account. Every client and process with
+ * that login in that environment shares one bucket on a store — the products logged in with one
+ * email together — and another merchant's login makes another bucket. Requests sent without a
+ * login (a token set with `setToken`) share the environment's `sandbox:` or `production:`.
  */
-export function merchantKey(account: ((product: Product) => RecordAccount) | undefined): string {
-  if (account === undefined) return 'default';
-  const accounts = products.map(account);
-  const logins = [...new Set(accounts.flatMap(({ login }) => (login === null ? [] : [login])))];
-  return `${accounts[0]?.environment ?? 'sandbox'}:${logins.sort().join(',')}`;
+export function merchantKey(account: RecordAccount): string {
+  return `${account.environment}:${account.login ?? ''}`;
 }
