@@ -94,8 +94,7 @@ export class LeasedTokens {
       this.#storePause = Math.max(this.#storePause, until);
       return;
     }
-    // Several processes wait on one bucket: a little jitter, so they do not all wake at once.
-    await sleep(grant.waitMs + Math.random() * (this.#leaseMs / 4));
+    await sleep(grant.waitMs);
   }
 
   #pauseHere(ms: number, announce: boolean): void {
