@@ -50,7 +50,7 @@ export function takeTokens(
   };
 }
 
-/** More tokens than any bucket holds: a bucket made by a pause is full once it ends, as others are. */
+/** More tokens than any bucket holds (`maxBurst`): a bucket made by a pause is full once it ends. */
 const full = 1e9;
 
 /** A 429 recorded: the later of the pause in force and `now + ms` wins. */

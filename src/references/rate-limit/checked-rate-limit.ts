@@ -5,6 +5,10 @@ import type { RateLimitGrant, RateLimitTake, SharedRateLimit } from './types.js'
 
 /** The longest pause a 429 can ask for (the platform's `Retry-After` is capped to it). */
 export const maxPauseMs = 86_400_000;
+/** The fastest bucket: a higher rate limits nothing a platform could serve. */
+export const maxRatePerSecond = 1_000_000_000;
+/** The largest bucket (a bucket made by a pause starts above it: see `bucket.ts`). */
+export const maxBurst = 100_000_000;
 
 const keySchema = z
   .string({ error: 'must be a string (the merchant account the bucket limits)' })
@@ -20,12 +24,12 @@ const takeSchema = z
       ratePerSecond: z
         .number({ error: 'must be a number of requests a second' })
         .positive({ error: 'must be above 0' })
-        .max(1_000_000, { error: 'must be at most 1000000' }),
+        .max(maxRatePerSecond, { error: `must be at most ${maxRatePerSecond}` }),
       burst: z
         .number({ error: 'must be a whole number of tokens' })
         .int({ error: 'must be a whole number of tokens' })
         .min(1, { error: 'must be at least 1' })
-        .max(1_000_000, { error: 'must be at most 1000000' }),
+        .max(maxBurst, { error: `must be at most ${maxBurst}` }),
       want: z
         .number({ error: 'must be a whole number of tokens' })
         .int({ error: 'must be a whole number of tokens' })

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { maxPauseMs } from './checked-rate-limit.js';
+import { maxPauseMs, maxRatePerSecond } from './checked-rate-limit.js';
 import type { SharedRateLimit } from './types.js';
 
 export interface LeasedTokensOptions {
@@ -37,9 +37,9 @@ export class LeasedTokens {
   constructor(options: LeasedTokensOptions) {
     this.#rateLimit = options.rateLimit;
     this.#key = options.key;
-    this.#rate = options.ratePerSecond;
-    this.#batch = Math.max(1, Math.ceil(options.ratePerSecond / 10));
-    this.#leaseMs = (1000 * this.#batch) / options.ratePerSecond;
+    this.#rate = Math.min(options.ratePerSecond, maxRatePerSecond);
+    this.#batch = Math.max(1, Math.ceil(this.#rate / 10));
+    this.#leaseMs = (1000 * this.#batch) / this.#rate;
     this.#onPause = options.onPause;
   }
 
