@@ -2,9 +2,12 @@ import type { RateLimitGrant, RateLimitTake } from './types.js';
 
 /** A bucket as every store keeps it: instants in epoch milliseconds. */
 export interface BucketState {
-  tokens: number;
-  /** The instant `tokens` was counted at. */
-  updatedAt: number;
+  /**
+   * When the bucket is full again: each token taken moves it `1000 / ratePerSecond` ms later, and
+   * a bucket whose `fullAt` has passed is full. (The generic cell rate algorithm's "theoretical
+   * arrival time".)
+   */
+  fullAt: number;
   pausedUntil: number | null;
 }
 
@@ -15,43 +18,43 @@ export interface BucketTake {
 }
 
 /**
- * The one token-bucket rule, shared by every store. `now` never moves a bucket back: processes
- * on several machines stamp it with their own clocks, and a clock behind the last stamp refills
- * nothing (rather than a clock ahead refilling the same interval twice), so a skewed clock can
- * only slow the bucket, never let more through.
+ * The one token-bucket rule, shared by every store. A bucket holds time, not a count: a token
+ * costs `1000 / ratePerSecond` ms of it, and a bucket holds at most `burst` tokens' worth. So
+ * takers of one account at different rates (a reconciler and a receiver) share its time, each
+ * paying at its own rate; none can keep another waiting for ever. All `want` tokens, or none:
+ * a taker waits for its whole batch, one write a batch.
+ *
+ * `fullAt` never moves back: a process whose clock is behind the others' finds the bucket
+ * emptier than it is and waits longer; one ahead finds it full at most one burst early.
  */
 export function takeTokens(
   state: BucketState | undefined,
   { ratePerSecond, burst, want }: RateLimitTake,
   now: number,
 ): BucketTake {
-  if (state === undefined) {
-    // A new bucket starts full: the first requests need not wait.
-    const write = { tokens: burst - want, updatedAt: now, pausedUntil: null };
-    return { grant: { granted: want, waitMs: 0, pausedUntil: null }, write };
-  }
-  const at = Math.max(now, state.updatedAt);
-  const pausedUntil =
-    state.pausedUntil !== null && state.pausedUntil > at ? state.pausedUntil : null;
-  if (pausedUntil !== null) {
+  const pausedUntil = state?.pausedUntil ?? null;
+  if (pausedUntil !== null && pausedUntil > now) {
     return {
-      grant: { granted: 0, waitMs: pausedUntil - at, pausedUntil: new Date(pausedUntil) },
+      grant: { granted: 0, waitMs: pausedUntil - now, pausedUntil: new Date(pausedUntil) },
       write: undefined,
     };
   }
-  const tokens = Math.min(burst, state.tokens + ((at - state.updatedAt) * ratePerSecond) / 1000);
-  if (tokens < want) {
-    const waitMs = Math.ceil(((want - tokens) * 1000) / ratePerSecond);
-    return { grant: { granted: 0, waitMs, pausedUntil: null }, write: undefined };
+  // Whole milliseconds, rounded up: a rate that does not divide a second is kept, never exceeded.
+  const cost = Math.ceil((want * 1000) / ratePerSecond);
+  const holds = Math.floor((burst * 1000) / ratePerSecond);
+  const fullAt = Math.max(state?.fullAt ?? now, now) + cost;
+  // The bucket would owe more than it holds: wait until enough has come back.
+  if (fullAt - now > holds) {
+    return {
+      grant: { granted: 0, waitMs: fullAt - now - holds, pausedUntil: null },
+      write: undefined,
+    };
   }
   return {
     grant: { granted: want, waitMs: 0, pausedUntil: null },
-    write: { tokens: tokens - want, updatedAt: at, pausedUntil: null },
+    write: { fullAt, pausedUntil: null },
   };
 }
-
-/** More tokens than any bucket holds (`maxBurst`): a bucket made by a pause is full once it ends. */
-const full = 1e9;
 
 /** A 429 recorded: the later of the pause in force and `now + ms` wins. */
 export function pauseBucket(
@@ -59,8 +62,6 @@ export function pauseBucket(
   ms: number,
   now: number,
 ): BucketState & { pausedUntil: number } {
-  const until = now + ms;
-  if (state === undefined) return { tokens: full, updatedAt: now, pausedUntil: until };
-  const pausedUntil = Math.max(state.pausedUntil ?? 0, until);
-  return { ...state, pausedUntil };
+  const pausedUntil = Math.max(state?.pausedUntil ?? 0, now + ms);
+  return { fullAt: state?.fullAt ?? now, pausedUntil };
 }

@@ -7,7 +7,7 @@ import type { RateLimitGrant, RateLimitTake, SharedRateLimit } from './types.js'
 export const maxPauseMs = 86_400_000;
 /** The fastest bucket: a higher rate limits nothing a platform could serve. */
 export const maxRatePerSecond = 1_000_000_000;
-/** The largest bucket (a bucket made by a pause starts above it: see `bucket.ts`). */
+/** The largest bucket. */
 export const maxBurst = 100_000_000;
 
 const keySchema = z

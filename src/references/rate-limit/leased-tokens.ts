@@ -94,7 +94,8 @@ export class LeasedTokens {
       this.#storePause = Math.max(this.#storePause, until);
       return;
     }
-    await sleep(grant.waitMs);
+    // A millisecond over: a timer may fire a little early, and then finds part of a batch.
+    await sleep(grant.waitMs + 1);
   }
 
   #pauseHere(ms: number, announce: boolean): void {

@@ -24,7 +24,11 @@ export interface RateLimitGrant {
  * together. Instants are the store's clock's.
  */
 export interface SharedRateLimit {
-  /** Takes `want` tokens from `key`'s bucket, refilled since its last take; all or none. */
+  /**
+   * Takes `want` tokens from `key`'s bucket, all or none. The bucket refills at `ratePerSecond`
+   * up to `burst` tokens; takers asking with different rates share its time, each token costing
+   * a second divided by the taker's rate.
+   */
   take(key: string, take: RateLimitTake): Promise<RateLimitGrant>;
   /**
    * The platform answered 429: nobody takes from `key`'s bucket for `ms` from now. A pause

@@ -162,8 +162,7 @@ async function createSchema(db: Kysely<unknown>, dialect: SqlDialectName): Promi
   await db.schema
     .createTable('pesakit_rate_limits')
     .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('tokens', dialect === 'postgres' ? 'double precision' : 'real', (c) => c.notNull())
-    .addColumn('updated_at', instant, (c) => c.notNull())
+    .addColumn('full_at', instant, (c) => c.notNull())
     .addColumn('paused_until', instant)
     .addPrimaryKeyConstraint('pesakit_rate_limits_pkey', ['key'])
     .execute();

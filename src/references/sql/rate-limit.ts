@@ -39,7 +39,7 @@ export class SqlRateLimit implements SharedRateLimit {
       .transaction()
       .execute(async (trx) => {
         const now = this.#now().getTime();
-        const full = { tokens: take.burst, updatedAt: now, pausedUntil: null };
+        const full = { fullAt: now, pausedUntil: null };
         const { grant, write } = takeTokens(await this.#lock(trx, key, full), take, now);
         if (write) await this.#write(trx, key, write);
         return grant;
@@ -79,8 +79,7 @@ export class SqlRateLimit implements SharedRateLimit {
   }
   #columns(state: BucketState) {
     return {
-      tokens: state.tokens,
-      updated_at: toInstant(this.#dialect, new Date(state.updatedAt)),
+      full_at: toInstant(this.#dialect, new Date(state.fullAt)),
       paused_until:
         state.pausedUntil === null ? null : toInstant(this.#dialect, new Date(state.pausedUntil)),
     };
@@ -92,8 +91,7 @@ export class SqlRateLimit implements SharedRateLimit {
 
 function toBucket(row: Selectable<RateLimitsTable>): BucketState {
   return {
-    tokens: Number(row.tokens),
-    updatedAt: fromInstant(row.updated_at).getTime(),
+    fullAt: fromInstant(row.full_at).getTime(),
     pausedUntil: row.paused_until === null ? null : fromInstant(row.paused_until).getTime(),
   };
 }

@@ -102,9 +102,8 @@ export interface InboxTable {
 /** A merchant account's shared rate limit: a token bucket (see `rate-limit/bucket.ts`). */
 export interface RateLimitsTable {
   key: string;
-  /** Tokens left at `updated_at` (a fraction: the bucket refills continuously). */
-  tokens: ColumnType<number | string, number, number>;
-  updated_at: Instant;
+  /** When the bucket is full again (`BucketState.fullAt`). */
+  full_at: Instant;
   /** The end of the last pause a platform 429 asked for. */
   paused_until: Instant | null;
 }

@@ -25,7 +25,7 @@ export const rateLimitCases = rule(
     }, async (t) => {
       const { rateLimit } = await t.open();
       equal(await rateLimit.take(account, twenty), { granted: 2, waitMs: 0, pausedUntil: null });
-      // All or none: one token is not two.
+      // All or none: the wait is for all that is wanted.
       equal(await rateLimit.take(account, twenty), { granted: 0, waitMs: 100, pausedUntil: null });
       t.clock.advance(50);
       equal(await rateLimit.take(account, twenty), { granted: 0, waitMs: 50, pausedUntil: null });
@@ -34,6 +34,7 @@ export const rateLimitCases = rule(
         waitMs: 0,
         pausedUntil: null,
       });
+      equal((await rateLimit.take(account, { ...twenty, want: 1 })).waitMs, 50);
       t.clock.advance(100);
       equal((await rateLimit.take(account, twenty)).granted, 2);
     });
@@ -48,6 +49,21 @@ export const rateLimitCases = rule(
         waitMs: 50,
         pausedUntil: null,
       });
+    });
+
+    it("takers at different rates share the bucket's time: neither waits for ever", {
+      clock: true,
+    }, async (t) => {
+      const { rateLimit } = await t.open();
+      // A reconciler at 1000/s and a receiver at 20/s of one account, a tenth of a second each.
+      const fast = { ratePerSecond: 1_000, burst: 100, want: 100 };
+      equal((await rateLimit.take(account, fast)).granted, 100);
+      equal(await rateLimit.take(account, twenty), { granted: 0, waitMs: 100, pausedUntil: null });
+      t.clock.advance(100);
+      equal((await rateLimit.take(account, twenty)).granted, 2);
+      equal(await rateLimit.take(account, fast), { granted: 0, waitMs: 100, pausedUntil: null });
+      t.clock.advance(100);
+      equal((await rateLimit.take(account, fast)).granted, 100);
     });
 
     it("another account's bucket is its own", { clock: true }, async (t) => {
