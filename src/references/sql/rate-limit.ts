@@ -21,8 +21,8 @@ const buckets = 'pesakit_rate_limits';
  * Instants are the caller's: the store's clock when it was given one (`open({ now })`, which
  * tests move, as for leases and due times), else `bucketClock`. Not the database's `now()`:
  * SQLite has none apart from the process's, one rule serves both dialects, and `takeTokens`
- * already keeps processes whose clocks differ from letting more through (a bucket's instant
- * never moves back).
+ * already bounds what processes whose clocks differ can let through (a bucket's instant never
+ * moves back: a clock behind waits longer, one ahead gains at most a burst).
  */
 export class SqlRateLimit implements SharedRateLimit {
   readonly #db: () => Kysely<StoreDatabase>;
