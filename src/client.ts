@@ -18,6 +18,7 @@ import type { ReconcilerOptions } from './reconciler/options.js';
 import { Reconciler } from './reconciler/reconciler.js';
 import { accountOf } from './references/account.js';
 import { MemoryReferenceStore, type ReferenceStore } from './references/index.js';
+import { merchantKey } from './references/rate-limit/merchant-key.js';
 import type { RecordAccount } from './references/record.js';
 import { Airtime } from './resources/airtime.js';
 import type { ClientContext } from './resources/client-context.js';
@@ -99,6 +100,8 @@ export class Pesakit {
         ...(pullConcurrency !== undefined && { pullConcurrency }),
         ...(pullWindowMs !== undefined && { pullWindowMs }),
       }),
+      // The merchant account's rate limit, shared with its reconcilers, in the store.
+      { rateLimit: this.store.rateLimit, key: merchantKey(this.#account('collection')) },
     );
   }
 

@@ -172,6 +172,11 @@ export type {
   OperationsReportOptions,
   ProviderHealth,
 } from './references/operations-report.js';
+export type {
+  RateLimitGrant,
+  RateLimitTake,
+  SharedRateLimit,
+} from './references/rate-limit/types.js';
 export type { EffectState, EffectStatus } from './references/record.js';
 export type {
   Contradiction,

@@ -1,6 +1,11 @@
 import PQueue from 'p-queue';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { isNotFoundError } from '../errors/not-found-error.js';
+import { isRateLimitError } from '../errors/rate-limit-error.js';
+import { bucketClock } from '../references/rate-limit/bucket-clock.js';
+import { LeasedTokens } from '../references/rate-limit/leased-tokens.js';
+import { MemoryRateLimit } from '../references/rate-limit/memory-rate-limit.js';
+import type { SharedRateLimit } from '../references/rate-limit/types.js';
 import type { CollectionTransaction } from '../schemas/collection.js';
 import { ExpiringMap } from './expiring-map.js';
 
@@ -28,6 +33,12 @@ export interface StatusPullOptions {
 
 /** The names of the status pull options, which only the client takes. */
 export const pullOptionNames = ['pullsPerSecond', 'pullConcurrency', 'pullWindowMs'] as const;
+
+/** Where a puller takes its tokens: a store's buckets and the merchant account's key. */
+export interface PullerBucket {
+  rateLimit: SharedRateLimit;
+  key: string;
+}
 
 /** The limits of a puller nobody set any for: a receiver built without a client. */
 export const defaultPullLimits: PullerOptions = { perSecond: 20, concurrency: 8, windowMs: 5000 };
@@ -62,18 +73,21 @@ export const pullPriority = { browser: 2, known: 1, other: 0 } as const;
 export class StatusPuller {
   readonly #pull: PullStatus;
   readonly #queue: PQueue;
+  readonly #tokens: LeasedTokens;
   readonly #windowMs: number;
   readonly #answers = new ExpiringMap<Promise<CollectionTransaction>>();
   #pulls = 0;
 
-  constructor(pull: PullStatus, options: PullerOptions) {
+  /**
+   * A client's puller takes a token per pull from the merchant account's bucket in its store,
+   * shared with its reconcilers and every other process on the store; a receiver built without a
+   * client has a bucket of its own, in this process.
+   */
+  constructor(pull: PullStatus, options: PullerOptions, bucket: PullerBucket = ownBucket()) {
     this.#pull = pull;
     this.#windowMs = options.windowMs;
-    this.#queue = new PQueue({
-      concurrency: options.concurrency,
-      intervalCap: options.perSecond,
-      interval: 1000,
-    });
+    this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.#tokens = new LeasedTokens({ ...bucket, ratePerSecond: options.perSecond });
   }
 
   /** How long an answer is shared by every pull of its reference. */
@@ -89,9 +103,18 @@ export class StatusPuller {
     const shared = this.#answers.get(reference);
     if (shared) return shared;
     const answer = this.#queue.add(
-      () => {
+      async () => {
+        await this.#tokens.acquire();
         this.#pulls += 1;
-        return this.#pull(reference);
+        try {
+          return await this.#pull(reference);
+        } catch (error) {
+          // The platform's limit is the merchant's: every process on the store pauses.
+          if (isRateLimitError(error)) {
+            await this.#tokens.pause(error.retryAfterMs ?? 1000).catch(() => {});
+          }
+          throw error;
+        }
       },
       { priority },
     ) as Promise<CollectionTransaction>;
@@ -115,4 +138,9 @@ export class StatusPuller {
   onIdle(): Promise<void> {
     return this.#queue.onIdle();
   }
+}
+
+/** A bucket for this puller alone, in this process. */
+function ownBucket(): PullerBucket {
+  return { rateLimit: new MemoryRateLimit(bucketClock), key: 'default' };
 }

@@ -29,18 +29,19 @@ export function transportPlatform(
   credentials: Readonly<Partial<Record<Product, unknown>>>,
 ): Platform {
   const send = <T>(
+    product: Product,
     margin: LeaseMargin | undefined,
     call: (options: { signal?: AbortSignal }) => Promise<T>,
-  ) => gate.run((signal) => call(signal ? { signal } : {}), margin);
+  ) => gate.run(product, (signal) => call(signal ? { signal } : {}), margin);
   return {
     collectionStatus: async (refId, margin) =>
       (
-        await send(margin, (o) =>
+        await send('collection', margin, (o) =>
           transport.request('collectionStatus', { body: { ref_id: refId }, ...o }),
         )
       ).data,
     async payouts(page, perPage, margin) {
-      const { payments } = await send(margin, (o) =>
+      const { payments } = await send('disbursement', margin, (o) =>
         transport.request('disbursementPayments', { body: { page, per_page: perPage }, ...o }),
       );
       return {
@@ -49,7 +50,7 @@ export function transportPlatform(
         lastPage: payments.last_page,
       };
     },
-    airtimeUser: (margin) => send(margin, (o) => transport.request('airtimeUser', o)),
+    airtimeUser: (margin) => send('airtime', margin, (o) => transport.request('airtimeUser', o)),
     // Credentials, or a token set with pesakit.setToken().
     canUse: (product) =>
       credentials[product] !== undefined || transport.token(product) !== undefined,

@@ -6,6 +6,7 @@ import { Ledger } from '../ledger/ledger.js';
 import { traced } from '../observability/traced.js';
 import { notVisibleWarning } from '../references/account.js';
 import type { ReferenceStore } from '../references/index.js';
+import { merchantKey } from '../references/rate-limit/merchant-key.js';
 import type { RecordAccount } from '../references/record.js';
 import { isLeaseLostError } from '../references/schedule/lease-lost-error.js';
 import type { Product } from '../schemas/product.js';
@@ -77,7 +78,14 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     this.#transport = dependencies.transport;
     this.#now = dependencies.now ?? (() => new Date());
     this.#account = dependencies.account;
-    this.#gate = new RateGate({ ...this.#options, now: () => this.#now().getTime() });
+    this.#gate = new RateGate({
+      concurrency: this.#options.concurrency,
+      ratePerSecond: this.#options.ratePerSecond,
+      rateLimit: this.#store.rateLimit,
+      key: (product) => (this.#account ? merchantKey(this.#account(product)) : 'default'),
+      now: () => this.#now().getTime(),
+      onError: (error) => this.emit('error', error),
+    });
     this.#gate.onPause = (ms) => this.emit('paused', { ms });
     this.#platform = transportPlatform(this.#transport, this.#gate, dependencies.credentials);
     this.#effects = new EffectRunner(this.#store, options, { leaseMs: this.#options.leaseMs });

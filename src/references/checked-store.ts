@@ -28,6 +28,7 @@ import {
   type ReportWindow,
   reportOf,
 } from './operations-report.js';
+import type { SharedRateLimit } from './rate-limit/types.js';
 import type { EffectStatus, ReferenceField, TransactionRecord } from './record.js';
 import {
   type ParsedLeaseDue,
@@ -70,6 +71,7 @@ export interface EffectsPart {
  */
 export abstract class CheckedReferenceStore implements ReferenceStore {
   abstract readonly inbox: CallbackInbox;
+  abstract readonly rateLimit: SharedRateLimit;
   protected abstract readonly effects: EffectsPart;
   protected abstract now(): Date;
   protected abstract writeIntent(intent: ParsedIntent): Promise<TransactionRecord>;

@@ -6,6 +6,10 @@ import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedIntent, ParsedMove } from './input-rules.js';
 import { MemoryEffects } from './memory-effects.js';
 import { type FinalTallies, type ReportWindow, talliesOfRows } from './operations-report.js';
+import { bucketClock } from './rate-limit/bucket-clock.js';
+import { checkedRateLimit } from './rate-limit/checked-rate-limit.js';
+import { MemoryRateLimit } from './rate-limit/memory-rate-limit.js';
+import type { SharedRateLimit } from './rate-limit/types.js';
 import { byCreation, compareForReconciliation } from './reconciliation-order.js';
 import type { ReferenceField, References, TransactionRecord } from './record.js';
 import {
@@ -39,6 +43,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
   readonly #owners = new Map<string, string>();
   readonly #clock: () => Date;
   readonly inbox: CallbackInbox;
+  readonly rateLimit: SharedRateLimit;
   readonly #schedule = new MemorySchedule();
   /** Float per account, as `pesakit_wallets` keeps it: free = `cents - (held - settled)`. */
   readonly #wallets = new Map<string, { cents: number; held: number; settled: number }>();
@@ -49,6 +54,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     super();
     this.#clock = options.now ?? (() => new Date());
     this.inbox = new MemoryCallbackInbox(this.#clock);
+    this.rateLimit = checkedRateLimit(new MemoryRateLimit(options.now ?? bucketClock));
     this.effects = new MemoryEffects(this.#records, this.#clock);
   }
   protected now(): Date {

@@ -3,6 +3,7 @@ import type { TransactionStatus } from '../schemas/transaction-status.js';
 import type { EffectOutbox } from './effects.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { OperationsReport, OperationsReportOptions } from './operations-report.js';
+import type { SharedRateLimit } from './rate-limit/types.js';
 import type {
   Flow,
   RecordAccount,
@@ -153,6 +154,8 @@ export interface ReferenceStore
     SchedulingStore,
     WalletFloat {
   readonly inbox: CallbackInbox;
+  /** The platform's rate limit of each merchant account, shared by every process on the store. */
+  readonly rateLimit: SharedRateLimit;
   /** A closed store must not be used again. */
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { InvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { Ledger } from '../ledger/ledger.js';
 import type { CallbackInbox } from '../references/inbox/types.js';
 import { parseTransition } from '../references/input-rules.js';
+import type { SharedRateLimit } from '../references/rate-limit/types.js';
 import type { References, TransactionRecord } from '../references/record.js';
 import type { ReferenceStore, ResolveOptions, TransitionDetails } from '../references/types.js';
 import type { TransactionStatus } from '../schemas/transaction-status.js';
@@ -56,6 +57,7 @@ export interface StoreCalls {
   readObservations: ReferenceStore['readObservations'];
   recordWalletBalance: ReferenceStore['recordWalletBalance'];
   readonly inbox: CallbackInbox;
+  readonly rateLimit: SharedRateLimit;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,15 @@ const inboxClaims: Check = listOf(
       : 'x',
   'an array of { entry, token }',
 );
+const grant: Check = (value) =>
+  isObject(value) &&
+  typeof value['granted'] === 'number' &&
+  typeof value['waitMs'] === 'number' &&
+  (value['pausedUntil'] === null || value['pausedUntil'] instanceof Date)
+    ? undefined
+    : '{ granted, waitMs, pausedUntil }';
+const pause: Check = (value) =>
+  isObject(value) && value['pausedUntil'] instanceof Date ? undefined : '{ pausedUntil }';
 const nothing: Check = () => undefined;
 
 /** The calls on `store`; `where` names it in messages (`store`, `the second store`). */
@@ -122,14 +133,14 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
   };
   const call = (name: keyof ReferenceStore, check: Check) =>
     on(store, name, `${where}.${name}`, check) as never;
-  const inbox = (name: keyof CallbackInbox, check: Check) => {
-    const target = (store as { inbox?: unknown }).inbox;
+  const part = (key: 'inbox' | 'rateLimit', what: string) => (name: string, check: Check) => {
+    const target = (store as { [part: string]: unknown })[key];
     if (!isObject(target)) {
       return (async () => {
-        throw new AssertionError({ message: `${where}.inbox is ${show(target)}, not an inbox` });
+        throw new AssertionError({ message: `${where}.${key} is ${show(target)}, not ${what}` });
       }) as never;
     }
-    return on(target, name, `${where}.inbox.${name}`, check) as never;
+    return on(target, name, `${where}.${key}.${name}`, check) as never;
   };
   const get = call('get', maybeRecord);
   const move = call('move', committed);
@@ -150,6 +161,11 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
     }
     return result;
   };
+  const inbox: (name: keyof CallbackInbox, check: Check) => never = part('inbox', 'an inbox');
+  const rateLimit: (name: keyof SharedRateLimit, check: Check) => never = part(
+    'rateLimit',
+    'a rate limit',
+  );
   return {
     createIntent: call('createIntent', record),
     move,
@@ -187,6 +203,10 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
       backlog: inbox('backlog', object),
       list: inbox('list', array),
       prune: inbox('prune', object),
+    },
+    rateLimit: {
+      take: rateLimit('take', grant),
+      pause: rateLimit('pause', pause),
     },
     close: call('close', nothing),
   };

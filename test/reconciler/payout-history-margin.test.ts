@@ -3,6 +3,7 @@ import { LeaseMarginSpent } from '../../src/reconciler/lease-margin.js';
 import { PayoutHistory } from '../../src/reconciler/payout-history.js';
 import type { PayoutPage, Platform } from '../../src/reconciler/platform.js';
 import { RateGate } from '../../src/reconciler/rate-gate.js';
+import { MemoryReferenceStore } from '../../src/references/memory-store.js';
 
 /**
  * The payout history is pulled once for every due payout of a pass, so a page's request waits
@@ -13,7 +14,13 @@ import { RateGate } from '../../src/reconciler/rate-gate.js';
  */
 function historyWithClock() {
   let now = 1_000;
-  const gate = new RateGate({ concurrency: 4, ratePerSecond: 1_000, now: () => now });
+  const gate = new RateGate({
+    concurrency: 4,
+    ratePerSecond: 1_000,
+    rateLimit: new MemoryReferenceStore().rateLimit,
+    key: () => 'sandbox:shop@example.co.tz',
+    now: () => now,
+  });
   const sent: number[] = [];
   let release: (() => void) | undefined;
   const platform: Platform = {
@@ -21,15 +28,19 @@ function historyWithClock() {
     airtimeUser: () => Promise.reject(new Error('not used')),
     canUse: () => true,
     payouts: (page, _perPage, margin) =>
-      gate.run(async () => {
-        sent.push(page);
-        // The page's answer waits until the test lets it through (the platform is slow).
-        await new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        const answer: PayoutPage = { data: [], currentPage: page, lastPage: 1 };
-        return answer;
-      }, margin),
+      gate.run(
+        'disbursement',
+        async () => {
+          sent.push(page);
+          // The page's answer waits until the test lets it through (the platform is slow).
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          const answer: PayoutPage = { data: [], currentPage: page, lastPage: 1 };
+          return answer;
+        },
+        margin,
+      ),
   };
   const history = new PayoutHistory(platform, () => new Date(now));
   return {
@@ -68,7 +79,7 @@ describe('the payout history and the lease margins of the checks waiting for it'
 
   it('sends nothing when every waiting check is out of its margin as the page leaves the gate', async () => {
     const h = historyWithClock();
-    h.gate.pause(50); // a 429: the page's request waits in the gate
+    h.gate.pause('disbursement', 50); // a 429: the page's request waits in the gate
     const first = h.history.covering(since, 2_000).catch((error: unknown) => error);
     const second = h.history.covering(since, 2_500).catch((error: unknown) => error);
     await tick();
@@ -81,7 +92,7 @@ describe('the payout history and the lease margins of the checks waiting for it'
 
   it('still pulls after a pause when one waiting check is inside its margin', async () => {
     const h = historyWithClock();
-    h.gate.pause(50);
+    h.gate.pause('disbursement', 50);
     const out = h.history.covering(since, 2_000).catch((error: unknown) => error);
     const inside = h.history.covering(since, 9_000);
     await tick();

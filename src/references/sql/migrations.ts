@@ -207,6 +207,15 @@ function schemaStatements(db: Kysely<unknown>, dialect: SqlDialectName): SchemaS
       .column('processed_at')
       .where(sql.ref('processed_at'), 'is not', null),
   );
+  // One token bucket per merchant account, shared by every process (rate-limit/bucket.ts).
+  statements.push(
+    db.schema
+      .createTable('pesakit_rate_limits')
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('full_at', instant, (c) => c.notNull())
+      .addColumn('paused_until', instant)
+      .addPrimaryKeyConstraint('pesakit_rate_limits_pkey', ['key']),
+  );
   return statements;
 }
 

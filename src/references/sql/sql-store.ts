@@ -5,6 +5,9 @@ import type { ParsedListOpen } from '../checked-store.js';
 import { SqlCallbackInbox } from '../inbox/sql-inbox.js';
 import type { CallbackInbox } from '../inbox/types.js';
 import type { FinalTallies, ReportWindow } from '../operations-report.js';
+import { bucketClock } from '../rate-limit/bucket-clock.js';
+import { checkedRateLimit } from '../rate-limit/checked-rate-limit.js';
+import type { SharedRateLimit } from '../rate-limit/types.js';
 import type { ReferenceField, TransactionRecord } from '../record.js';
 import type { ParsedLeaseDue, ParsedRelease } from '../schedule/input-rules.js';
 import type { LeasedRecord } from '../schedule/types.js';
@@ -13,6 +16,7 @@ import { openStatuses } from '../transitions.js';
 import type { StoreSummary } from '../types.js';
 import { SqlEffectOutbox } from './effects.js';
 import { finalTalliesOf, recordsByCreation } from './operations-query.js';
+import { SqlRateLimit } from './rate-limit.js';
 import { leaseDueRows, readObservationRows, releaseLeaseRow } from './schedule.js';
 import { SqlRecordWrites } from './sql-record-writes.js';
 import { SqlStoreContext } from './sql-store-context.js';
@@ -35,6 +39,7 @@ export class SqlReferenceStore extends SqlRecordWrites {
   protected readonly sql: SqlStoreContext;
   readonly #release: () => Promise<void>;
   readonly inbox: CallbackInbox;
+  readonly rateLimit: SharedRateLimit;
   protected readonly effects: SqlEffectOutbox;
   protected constructor(
     db: Kysely<StoreDatabase>,
@@ -47,6 +52,8 @@ export class SqlReferenceStore extends SqlRecordWrites {
     this.sql = store;
     this.#release = release;
     this.inbox = new SqlCallbackInbox(() => store.open(), dialect, store.now);
+    const bucketNow = options.now ?? bucketClock;
+    this.rateLimit = checkedRateLimit(new SqlRateLimit(() => store.open(), dialect, bucketNow));
     this.effects = new SqlEffectOutbox(store);
   }
   protected now(): Date {

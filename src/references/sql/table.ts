@@ -101,11 +101,21 @@ export interface InboxTable {
   processed_at: Instant | null;
 }
 
+/** A merchant account's shared rate limit: a token bucket (see `rate-limit/bucket.ts`). */
+export interface RateLimitsTable {
+  key: string;
+  /** When the bucket is full again (`BucketState.fullAt`). */
+  full_at: Instant;
+  /** The end of the last pause a platform 429 asked for. */
+  paused_until: Instant | null;
+}
+
 export interface StoreDatabase {
   pesakit_transactions: TransactionsTable;
   pesakit_check_log: CheckLogTable;
   pesakit_callback_inbox: InboxTable;
   pesakit_wallets: WalletsTable;
+  pesakit_rate_limits: RateLimitsTable;
 }
 
 export const checkLogTable = 'pesakit_check_log';

@@ -5,6 +5,7 @@ import { inboxCases } from './inbox.js';
 import { inboxPruneCases } from './inbox-prune.js';
 import { leaseCases } from './leases.js';
 import { moveCases } from './move.js';
+import { rateLimitCases } from './rate-limit.js';
 import { readCases } from './reads.js';
 import { referenceCases } from './references.js';
 import { reviewCases } from './review.js';
@@ -29,5 +30,6 @@ export function storeCases(): StoreCase[] {
     ...inboxPruneCases,
     ...leaseCases,
     ...twoHandleCases,
+    ...rateLimitCases,
   ];
 }

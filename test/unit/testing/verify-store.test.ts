@@ -76,7 +76,8 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
   });
 
   it('a store whose methods throw fails every case, and verifyStore still resolves', async () => {
-    // Every method rejects, the inbox's too, as a store whose database is gone would.
+    // Every method rejects, the inbox's and the rate limit's too, as a store whose database is
+    // gone would.
     const failing = <T extends object>(target: T, keep: string[] = []): T =>
       new Proxy(target, {
         get(inner, name) {
@@ -89,9 +90,8 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
         },
       });
     const memory = new MemoryReferenceStore();
-    const broken = failing(Object.assign(Object.create(memory), { inbox: failing(memory.inbox) }), [
-      'close',
-    ]);
+    const parts = { inbox: failing(memory.inbox), rateLimit: failing(memory.rateLimit) };
+    const broken = failing(Object.assign(Object.create(memory), parts), ['close']);
     const result = await verifyStore({ open: async () => broken });
     expect(result.passed).toBe(0);
     expect(result.skipped).toEqual([]);
