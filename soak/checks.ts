@@ -35,11 +35,7 @@ export async function runChecks(
     sandbox: sandbox.url,
     effectsOf: (reference) => handlerOnce.effective.get(reference) ?? 0,
   });
-  const own = [
-    handlerCheck(handlerOnce),
-    await logsComplete(sandbox),
-    crashes(fleet),
-  ];
+  const own = [handlerCheck(handlerOnce), await logsComplete(sandbox), crashes(fleet)];
   return { verify, own, ok: verify.ok && own.every((check) => check.violations.length === 0) };
 }
 
@@ -56,7 +52,9 @@ async function logsComplete(sandbox: SandboxProcess): Promise<SoakCheck> {
   const violations: SoakCheck['violations'] = [];
   const totals: string[] = [];
   for (const log of logs) {
-    const page = await sandbox.control<{ total: number; dropped: number }>(`${log}?after=0&limit=1`);
+    const page = await sandbox.control<{ total: number; dropped: number }>(
+      `${log}?after=0&limit=1`,
+    );
     totals.push(`${log} ${page.total}`);
     if (page.dropped > 0) {
       violations.push({ reference: `(${log} log)`, message: `dropped ${page.dropped} entries` });

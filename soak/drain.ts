@@ -28,7 +28,8 @@ export async function drain(
       .filter((check) => check.id === 'open_not_final' || check.id === 'effects_completed')
       .every((check) => check.ok);
     if (settled) return { ms: Date.now() - started, converged: true };
-    if (Date.now() - started > options.boundMs) return { ms: Date.now() - started, converged: false };
+    if (Date.now() - started > options.boundMs)
+      return { ms: Date.now() - started, converged: false };
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }

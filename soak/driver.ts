@@ -91,7 +91,10 @@ async function pay(
   try {
     switch (payment.kind) {
       case 'push': {
-        const answer = await pesakit.collection.initiateMno({ amount, msisdn, callback_url }, options);
+        const answer = await pesakit.collection.initiateMno(
+          { amount, msisdn, callback_url },
+          options,
+        );
         started.push({ ...answer, merchantReference, amount, settlesAs });
         break;
       }

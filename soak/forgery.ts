@@ -64,7 +64,9 @@ export function forge(
     // Success for one that fails or never settles; else failure, or success for another amount.
     const status = real.settlesAs !== 'success' || draw.chance(0.3);
     const amount =
-      status && real.settlesAs === 'success' ? real.amount + draw.between(1, 50) * 100 : real.amount;
+      status && real.settlesAs === 'success'
+        ? real.amount + draw.between(1, 50) * 100
+        : real.amount;
     const url = `${callbackUrl}?pesakit_ref=${encodeURIComponent(real.merchantReference)}`;
     return { url, body: callbackBody({ ...real, amount, status }, draw) };
   }

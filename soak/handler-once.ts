@@ -20,7 +20,10 @@ export interface HandlerOnce {
 
 const completionMs = 10_000;
 
-export function checkHandlerOnce(runs: readonly HandlerRun[], deaths: readonly Death[]): HandlerOnce {
+export function checkHandlerOnce(
+  runs: readonly HandlerRun[],
+  deaths: readonly Death[],
+): HandlerOnce {
   const diedAt = new Map(deaths.map((death) => [death.instance, death.at]));
   const byReference = new Map<string, HandlerRun[]>();
   for (const run of runs) {

@@ -30,7 +30,7 @@ export async function openHandlerRuns(store: StoreKind, location: string): Promi
 function sqliteRuns(file: string): HandlerRuns {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 10000');
+  db.pragma('busy_timeout = 5000');
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY AUTOINCREMENT,
       merchant_reference TEXT NOT NULL, handler TEXT NOT NULL, status TEXT NOT NULL,

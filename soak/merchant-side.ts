@@ -9,12 +9,18 @@ import type { StoreKind } from './options.js';
 
 export async function openStore(store: StoreKind, location: string): Promise<ReferenceStore> {
   return store === 'sqlite'
-    ? await SqliteReferenceStore.open(location, { busyTimeoutMs: 15_000 })
+    ? await SqliteReferenceStore.open(location)
     : await PostgresReferenceStore.open(location, { maxConnections: 8 });
 }
 
 export function soakClient(store: ReferenceStore, sandboxUrl: string, timeoutMs: number): Pesakit {
-  return new Pesakit({ environment: 'sandbox', baseUrl: sandboxUrl, credentials, store, timeoutMs });
+  return new Pesakit({
+    environment: 'sandbox',
+    baseUrl: sandboxUrl,
+    credentials,
+    store,
+    timeoutMs,
+  });
 }
 
 /** The four settlement handlers: each appends one row naming the process that ran it. */

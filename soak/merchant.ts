@@ -14,7 +14,7 @@ const pesakit = soakClient(store, config.sandboxUrl, config.timeoutMs);
 const receiver = pesakit.createCallbackReceiver({
   ...handlers(runs, config.instance),
   // Shorter than the defaults so a run drains in minutes; the rules are the same.
-  leaseMs: 5000,
+  leaseMs: 10_000,
   pollIntervalMs: 100,
   effectDrainIntervalMs: 500,
   retryDelaysMs: [500, 1000, 2000, 5000],

@@ -25,7 +25,22 @@ const weights: Record<PaymentKind, number> = {
   airtime: 20,
 };
 // Vodacom, Airtel, Tigo/Yas, Halotel, TTCL.
-const prefixes = ['74', '75', '76', '79', '68', '69', '78', '65', '67', '71', '77', '61', '62', '73'];
+const prefixes = [
+  '74',
+  '75',
+  '76',
+  '79',
+  '68',
+  '69',
+  '78',
+  '65',
+  '67',
+  '71',
+  '77',
+  '61',
+  '62',
+  '73',
+];
 
 export function msisdnFor(draw: ReturnType<typeof seeded>, outcome: Outcome): string {
   const middle = String(draw.between(0, 9999)).padStart(4, '0');

@@ -51,7 +51,9 @@ export function reportLines(summary: SoakSummary): string[] {
     ...formatVerifyReport(checks.verify, 1000),
   ];
   for (const check of checks.own) {
-    lines.push(`${check.violations.length === 0 ? 'ok  ' : 'FAIL'} ${check.title}: ${check.summary}`);
+    lines.push(
+      `${check.violations.length === 0 ? 'ok  ' : 'FAIL'} ${check.title}: ${check.summary}`,
+    );
     for (const violation of check.violations) {
       lines.push(`       ${violation.reference}: ${violation.message}`);
     }

@@ -65,7 +65,8 @@ export async function startSandbox(
             },
       );
       const text = await response.text();
-      if (!response.ok) throw new Error(`sandbox ${path}: ${response.status} ${text.slice(0, 300)}`);
+      if (!response.ok)
+        throw new Error(`sandbox ${path}: ${response.status} ${text.slice(0, 300)}`);
       return JSON.parse(text) as T;
     },
     stop: () => stopChild(child),
@@ -79,7 +80,9 @@ function readyUrl(child: ChildProcess): Promise<string> {
       const match = /listening on (http:\/\/\S+)/.exec(line);
       if (match) resolve(match[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the sandbox exited (${code}) before it was ready`)),
+    );
   });
 }
 

@@ -95,15 +95,17 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
 
   /** Runs one record's due effect right after its transition; `false` when nothing was run. */
   async runFor(merchantReference: string): Promise<boolean> {
+    const asked = this.#now().getTime();
     const claims = await this.#claim({ merchantReference });
-    for (const claim of claims) await this.#run(claim.record, claim.token);
+    for (const claim of claims) await this.#run(claim.record, claim.token, asked);
     return claims.length > 0;
   }
 
   /** Claims and runs every due effect (up to `limit`), e.g. those a crashed process left. */
   async drain(options: { limit?: number } = {}): Promise<number> {
+    const asked = this.#now().getTime();
     const claims = await this.#claim({ limit: options.limit ?? 50 });
-    await Promise.all(claims.map((claim) => this.#run(claim.record, claim.token)));
+    await Promise.all(claims.map((claim) => this.#run(claim.record, claim.token, asked)));
     return claims.length;
   }
 
@@ -112,7 +114,14 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     return this.#store.claimEffects({ ...options, leaseMs: this.#leaseMs, handles: this.handles });
   }
 
-  async #run(record: TransactionRecord, token: string): Promise<void> {
+  /** `asked`: when the claim was asked for. Its lease began then at the earliest. */
+  async #run(record: TransactionRecord, token: string, asked: number): Promise<void> {
+    // The store dates the lease when it is asked, and may then wait for its write lock (a busy
+    // SQLite file), as this process may wait for its event loop: a claim can arrive with its
+    // lease nearly or wholly spent, when another process may take the effect over. A handler
+    // never starts on the last quarter of its lease; the effect runs after the lease expires.
+    const left = asked + this.#leaseMs - this.#now().getTime();
+    if (left < this.#leaseMs / 4) return;
     const kind = effectKindOf(record);
     if (!kind) {
       throw new Error(
@@ -135,7 +144,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
             );
       // A hung handler must not hold its caller for ever; past its lease another process may run
       // it anyway, so it is recorded failed while the lease still holds (after it, fenced).
-      if (!(await settlesWithin(handled, Math.max(1, Math.floor(this.#leaseMs * 0.9))))) {
+      if (!(await settlesWithin(handled, Math.max(1, Math.floor(left - this.#leaseMs * 0.1))))) {
         throw new Error(
           `The ${kind} handler of ${record.merchantReference} did not finish within its lease ` +
             `(${this.#leaseMs} ms); it will be run again. Keep handlers shorter than the lease.`,
