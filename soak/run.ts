@@ -52,6 +52,19 @@ process.stdout.write(`soak seed ${options.seed}, ${options.store}: files in ${di
 let cluster: PostgresCluster | null = null;
 const fleet = new Fleet(directory);
 let stopSandbox = async () => {};
+// Ctrl-C or a CI timeout: stop every process the run started, then say where its files are.
+const interrupted = (signal: NodeJS.Signals) => {
+  process.stderr.write(`soak: ${signal}, stopping every process of the run\n`);
+  Promise.allSettled([fleet.stopAll(), stopSandbox()])
+    .then(() => cluster?.stop())
+    .catch(() => {})
+    .finally(() => {
+      process.stderr.write(`the run's files are in ${directory}\n`);
+      process.exit(130);
+    });
+};
+process.once('SIGINT', interrupted);
+process.once('SIGTERM', interrupted);
 try {
   cluster = options.store === 'postgres' ? await startCluster(directory) : null;
   const location = cluster?.url ?? join(directory, 'shop.sqlite');

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 // The soak in CI: a short run on each store with fixed seeds, against the built package (npm
 // test builds dist/ before vitest). A seed that ever failed is added here and stays.
@@ -24,6 +24,12 @@ interface SoakOutcome {
   };
 }
 
+// A run still going when its test ends (a timeout) is stopped: it stops its own processes.
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGTERM');
+});
+
 function soak(args: string[]): Promise<SoakOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'soak/run.ts', ...args], {
@@ -31,6 +37,7 @@ function soak(args: string[]): Promise<SoakOutcome> {
       env: { ...process.env, TSX_TSCONFIG_PATH: 'soak/tsconfig.json' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    running.add(child);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk;
@@ -40,6 +47,7 @@ function soak(args: string[]): Promise<SoakOutcome> {
     });
     child.once('error', reject);
     child.once('exit', (code) => {
+      running.delete(child);
       const line = output.split('\n').find((text) => text.startsWith('SOAK {'));
       resolve({ code, output, summary: line ? JSON.parse(line.slice(5)) : null });
     });
@@ -79,5 +87,5 @@ describe('the seeded soak', () => {
     const { code, output } = await soak(['--payments', '300']);
     expect(code).toBe(2);
     expect(output).toContain('--seed <n> is required');
-  });
+  }, 60_000);
 });
