@@ -13,10 +13,8 @@ const runs = await openHandlerRuns(config.store, config.location);
 const pesakit = soakClient(store, config.sandboxUrl, config.timeoutMs);
 const receiver = pesakit.createCallbackReceiver({
   ...handlers(runs, config.instance),
-  // Shorter than the defaults so a run drains in minutes; the rules are the same.
-  leaseMs: 10_000,
-  pollIntervalMs: 100,
-  effectDrainIntervalMs: 500,
+  // The defaults a merchant gets (leases, polling), but for the retries of a failed handler,
+  // shortened so that a run drains in minutes.
   retryDelaysMs: [500, 1000, 2000, 5000],
   recheckDelaysMs: [1000, 2000, 5000],
   // The verifier reads the inbox: nothing is pruned during a run.

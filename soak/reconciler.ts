@@ -14,11 +14,10 @@ const reconciler = pesakit.createReconciler({
   concurrency: 8,
   ratePerSecond: 400,
   // Each window is still longer than a request in flight (timeoutMs plus a late answer), so a
-  // record being sent is never taken for a lost one; a killed worker's leases free in seconds.
+  // record being sent is never taken for a lost one. Leases are the default.
   initiatingGraceMs: 4 * config.timeoutMs,
   settleWindowMs: 8 * config.timeoutMs,
   noReferenceWindowMs: 8 * config.timeoutMs,
-  leaseMs: 8 * config.timeoutMs,
 });
 reconciler.on('error', () => {});
 
@@ -39,7 +38,7 @@ while (!stopping) {
     // The store or the platform was unreachable (a database restart, a fault): the next pass
     // tries again, as a cron job would.
   }
-  await new Promise((resolve) => setTimeout(resolve, drain ? 1000 : 300));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
 }
 await reconciler.close();
 await Promise.all([store.close(), runs.close()]);
