@@ -151,10 +151,11 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
         );
       }
     } catch (error) {
-      await this.#failed(record, token, kind, error);
+      await this.#failed(record, token, kind, error, asked);
       return;
     }
-    if (await this.#store.completeEffect(record.merchantReference, token)) {
+    const completed = () => this.#store.completeEffect(record.merchantReference, token);
+    if (await this.#whileLeased(completed, asked)) {
       this.emit('effect', {
         merchantReference: record.merchantReference,
         kind,
@@ -163,14 +164,39 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     }
   }
 
-  async #failed(record: TransactionRecord, token: string, kind: EffectKind, error: unknown) {
+  /**
+   * The handler ran; a store write that fails now (a database restarting) is tried again while
+   * the lease holds, so that a run is not repeated only because its outcome could not be written.
+   */
+  async #whileLeased(write: () => Promise<boolean>, asked: number): Promise<boolean> {
+    // Six tries, 0.1 s apart doubling to 1.6 s: about 3 s, the time a database takes to restart.
+    for (let attempt = 1, delay = 100; ; attempt += 1, delay *= 2) {
+      try {
+        return await write();
+      } catch (error) {
+        const leaseEnds = asked + this.#leaseMs;
+        if (attempt === 6 || this.#now().getTime() + delay >= leaseEnds) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  async #failed(
+    record: TransactionRecord,
+    token: string,
+    kind: EffectKind,
+    error: unknown,
+    asked: number,
+  ) {
     const { merchantReference } = record;
     const { attempts } = record.effect;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const delay = this.#retryDelays[Math.min(attempts - 1, this.#retryDelays.length - 1)] ?? 1000;
     // After the last attempt, dead: not run again automatically.
     const retryAt = attempts >= this.#maxAttempts ? null : new Date(this.#now().getTime() + delay);
-    if (!(await this.#store.failEffect(merchantReference, token, { error: message, retryAt }))) {
+    const failed = () =>
+      this.#store.failEffect(merchantReference, token, { error: message, retryAt });
+    if (!(await this.#whileLeased(failed, asked))) {
       return;
     }
     const event = { merchantReference, kind, error };

@@ -135,6 +135,34 @@ describe('effects: the transition happens once; the handler runs at least once u
     expect((await store.get('a'))?.effect.status).toBe('done');
   });
 
+  it('a completion the store could not write (a database restarting) is written once it can: the handler is not run again', async () => {
+    const store = new MemoryReferenceStore();
+    await settled(store, 'a', 'success');
+    let down = 2;
+    const restarting: EffectOutbox = {
+      claimEffects: (options) => store.claimEffects(options),
+      completeEffect: async (reference, token) => {
+        if (down > 0) {
+          down -= 1;
+          throw new Error('connect ECONNREFUSED');
+        }
+        return store.completeEffect(reference, token);
+      },
+      failEffect: (reference, token, options) => store.failEffect(reference, token, options),
+      retryEffect: (reference) => store.retryEffect(reference),
+      listEffects: (status, options) => store.listEffects(status, options),
+    };
+    let runs = 0;
+    const runner = new EffectRunner(restarting, {
+      onPaid: () => {
+        runs += 1;
+      },
+    });
+    expect(await runner.drain()).toBe(1);
+    expect(runs).toBe(1);
+    expect((await store.get('a'))?.effect.status).toBe('done');
+  });
+
   it('onReview gets the verdict; a person’s resolve() makes onPaid run afterwards', async () => {
     const store = new MemoryReferenceStore();
     const calls: string[] = [];
