@@ -62,6 +62,7 @@ export class Fleet {
     if (!child || child.exitCode !== null) return;
     member.child = null;
     this.deaths.push({ instance: member.instance, at: Date.now(), how: 'killed' });
+    this.#log.write(`[${member.instance}] SIGKILL at ${new Date().toISOString()}\n`);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;

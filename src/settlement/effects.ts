@@ -169,13 +169,13 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
    * the lease holds, so that a run is not repeated only because its outcome could not be written.
    */
   async #whileLeased(write: () => Promise<boolean>, asked: number): Promise<boolean> {
-    // Six tries, 0.1 s apart doubling to 1.6 s: about 3 s, the time a database takes to restart.
-    for (let attempt = 1, delay = 100; ; attempt += 1, delay *= 2) {
+    // Ten tries, 0.1 s apart doubling to 2 s: about 11 s, longer than a database's restart.
+    for (let attempt = 1, delay = 100; ; attempt += 1, delay = Math.min(delay * 2, 2000)) {
       try {
         return await write();
       } catch (error) {
         const leaseEnds = asked + this.#leaseMs;
-        if (attempt === 6 || this.#now().getTime() + delay >= leaseEnds) throw error;
+        if (attempt === 10 || this.#now().getTime() + delay >= leaseEnds) throw error;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
