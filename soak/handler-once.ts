@@ -19,6 +19,7 @@ export interface HandlerOnce {
 }
 
 const completionMs = 10_000;
+const signalMs = 1000;
 
 export function checkHandlerOnce(
   runs: readonly HandlerRun[],
@@ -38,7 +39,8 @@ export function checkHandlerOnce(
     // Every run but the last may have been cut short; the last is the one that completed.
     const cut = list.slice(0, -1).filter((run) => {
       const died = diedAt.get(run.instance);
-      return died !== undefined && died >= run.at && died - run.at <= completionMs;
+      // A death is dated when SIGKILL is sent; the process may run a few ms more until it lands.
+      return died !== undefined && run.at - died <= signalMs && died - run.at <= completionMs;
     });
     excused += cut.length;
     effective.set(reference, list.length - cut.length);

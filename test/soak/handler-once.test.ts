@@ -44,6 +44,15 @@ describe('no handler runs twice unless its process died between run and completi
     expect(result.violations).toEqual([]);
   });
 
+  it('excuses a run that started as the SIGKILL was on its way', () => {
+    const deaths: Death[] = [{ instance: 'merchant-1#1', at: 995, how: 'killed' }];
+    const result = checkHandlerOnce(
+      [run(1, 'merchant-1#1', 1000), run(2, 'merchant-2#1', 61_000)],
+      deaths,
+    );
+    expect(result.violations).toEqual([]);
+  });
+
   it('does not excuse a run whose process died long after it completed', () => {
     const deaths: Death[] = [{ instance: 'merchant-1#1', at: 60_000, how: 'killed' }];
     const result = checkHandlerOnce(
