@@ -95,15 +95,17 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
 
   /** Runs one record's due effect right after its transition; `false` when nothing was run. */
   async runFor(merchantReference: string): Promise<boolean> {
+    const asked = this.#now().getTime();
     const claims = await this.#claim({ merchantReference });
-    for (const claim of claims) await this.#run(claim.record, claim.token);
+    for (const claim of claims) await this.#run(claim.record, claim.token, asked);
     return claims.length > 0;
   }
 
   /** Claims and runs every due effect (up to `limit`), e.g. those a crashed process left. */
   async drain(options: { limit?: number } = {}): Promise<number> {
+    const asked = this.#now().getTime();
     const claims = await this.#claim({ limit: options.limit ?? 50 });
-    await Promise.all(claims.map((claim) => this.#run(claim.record, claim.token)));
+    await Promise.all(claims.map((claim) => this.#run(claim.record, claim.token, asked)));
     return claims.length;
   }
 
@@ -112,7 +114,14 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     return this.#store.claimEffects({ ...options, leaseMs: this.#leaseMs, handles: this.handles });
   }
 
-  async #run(record: TransactionRecord, token: string): Promise<void> {
+  /** `asked`: when the claim was asked for. Its lease began then at the earliest. */
+  async #run(record: TransactionRecord, token: string, asked: number): Promise<void> {
+    // The store dates the lease when it is asked, and may then wait for its write lock (a busy
+    // SQLite file), as this process may wait for its event loop: a claim can arrive with its
+    // lease nearly or wholly spent, when another process may take the effect over. A handler
+    // never starts on the last quarter of its lease; the effect runs after the lease expires.
+    const left = asked + this.#leaseMs - this.#now().getTime();
+    if (left < this.#leaseMs / 4) return;
     const kind = effectKindOf(record);
     if (!kind) {
       throw new Error(
@@ -135,17 +144,18 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
             );
       // A hung handler must not hold its caller for ever; past its lease another process may run
       // it anyway, so it is recorded failed while the lease still holds (after it, fenced).
-      if (!(await settlesWithin(handled, Math.max(1, Math.floor(this.#leaseMs * 0.9))))) {
+      if (!(await settlesWithin(handled, Math.max(1, Math.floor(left - this.#leaseMs * 0.1))))) {
         throw new Error(
           `The ${kind} handler of ${record.merchantReference} did not finish within its lease ` +
             `(${this.#leaseMs} ms); it will be run again. Keep handlers shorter than the lease.`,
         );
       }
     } catch (error) {
-      await this.#failed(record, token, kind, error);
+      await this.#failed(record, token, kind, error, asked);
       return;
     }
-    if (await this.#store.completeEffect(record.merchantReference, token)) {
+    const completed = () => this.#store.completeEffect(record.merchantReference, token);
+    if (await this.#whileLeased(completed, asked)) {
       this.emit('effect', {
         merchantReference: record.merchantReference,
         kind,
@@ -154,14 +164,39 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     }
   }
 
-  async #failed(record: TransactionRecord, token: string, kind: EffectKind, error: unknown) {
+  /**
+   * The handler ran; a store write that fails now (a database restarting) is tried again while
+   * the lease holds, so that a run is not repeated only because its outcome could not be written.
+   */
+  async #whileLeased(write: () => Promise<boolean>, asked: number): Promise<boolean> {
+    // Ten tries, 0.1 s apart doubling to 2 s: about 11 s, longer than a database's restart.
+    for (let attempt = 1, delay = 100; ; attempt += 1, delay = Math.min(delay * 2, 2000)) {
+      try {
+        return await write();
+      } catch (error) {
+        const leaseEnds = asked + this.#leaseMs;
+        if (attempt === 10 || this.#now().getTime() + delay >= leaseEnds) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  async #failed(
+    record: TransactionRecord,
+    token: string,
+    kind: EffectKind,
+    error: unknown,
+    asked: number,
+  ) {
     const { merchantReference } = record;
     const { attempts } = record.effect;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const delay = this.#retryDelays[Math.min(attempts - 1, this.#retryDelays.length - 1)] ?? 1000;
     // After the last attempt, dead: not run again automatically.
     const retryAt = attempts >= this.#maxAttempts ? null : new Date(this.#now().getTime() + delay);
-    if (!(await this.#store.failEffect(merchantReference, token, { error: message, retryAt }))) {
+    const failed = () =>
+      this.#store.failEffect(merchantReference, token, { error: message, retryAt });
+    if (!(await this.#whileLeased(failed, asked))) {
       return;
     }
     const event = { merchantReference, kind, error };

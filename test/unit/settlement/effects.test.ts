@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EffectOutbox } from '../../../src/references/effects.js';
 import { MemoryReferenceStore, type TransactionRecord } from '../../../src/references/index.js';
 import { EffectRunner } from '../../../src/settlement/effects.js';
 import { moves } from '../../helpers/moves.js';
@@ -104,6 +105,63 @@ describe('effects: the transition happens once; the handler runs at least once u
     time.advance(60_000);
     expect(await runner.drain()).toBe(1);
     expect(paid.map((record) => record.merchantReference)).toEqual(['a']);
+  });
+
+  it('a claim answered on the last quarter of its lease does not run the handler: the next claim after the lease does, once', async () => {
+    const time = clock();
+    const store = new MemoryReferenceStore({ now: time.now });
+    await settled(store, 'a', 'success');
+    // The store dates the lease when asked, then waits 50 s for its write lock (a busy file).
+    const slow: EffectOutbox = {
+      claimEffects: async (options) => {
+        const claims = await store.claimEffects(options);
+        time.advance(50_000);
+        return claims;
+      },
+      completeEffect: (reference, token) => store.completeEffect(reference, token),
+      failEffect: (reference, token, options) => store.failEffect(reference, token, options),
+      retryEffect: (reference) => store.retryEffect(reference),
+      listEffects: (status, options) => store.listEffects(status, options),
+    };
+    const runs: string[] = [];
+    const handler = (who: string) => ({ onPaid: () => void runs.push(who) });
+    const late = new EffectRunner(slow, handler('late'), { now: time.now });
+    expect(await late.drain()).toBe(1);
+    expect(runs).toEqual([]);
+    time.advance(10_000);
+    // Another process takes the expired lease over: the handler runs there, and only there.
+    const next = new EffectRunner(store, handler('next'), { now: time.now });
+    expect(await next.drain()).toBe(1);
+    expect(runs).toEqual(['next']);
+    expect((await store.get('a'))?.effect.status).toBe('done');
+  });
+
+  it('a completion the store could not write (a database restarting) is written once it can: the handler is not run again', async () => {
+    const store = new MemoryReferenceStore();
+    await settled(store, 'a', 'success');
+    let down = 2;
+    const restarting: EffectOutbox = {
+      claimEffects: (options) => store.claimEffects(options),
+      completeEffect: async (reference, token) => {
+        if (down > 0) {
+          down -= 1;
+          throw new Error('connect ECONNREFUSED');
+        }
+        return store.completeEffect(reference, token);
+      },
+      failEffect: (reference, token, options) => store.failEffect(reference, token, options),
+      retryEffect: (reference) => store.retryEffect(reference),
+      listEffects: (status, options) => store.listEffects(status, options),
+    };
+    let runs = 0;
+    const runner = new EffectRunner(restarting, {
+      onPaid: () => {
+        runs += 1;
+      },
+    });
+    expect(await runner.drain()).toBe(1);
+    expect(runs).toBe(1);
+    expect((await store.get('a'))?.effect.status).toBe('done');
   });
 
   it('onReview gets the verdict; a person’s resolve() makes onPaid run afterwards', async () => {
