@@ -28,6 +28,8 @@ const soakDir = fileURLToPath(new URL('.', import.meta.url));
 export class Fleet {
   readonly deaths: Death[] = [];
   readonly #members = new Map<string, Member>();
+  /** Every child not yet exited, ready or still starting: a stop reaches them all. */
+  readonly #alive = new Set<ChildProcess>();
   readonly #log: WriteStream;
   #drain = false;
   #stopping = false;
@@ -83,9 +85,8 @@ export class Fleet {
   async stopAll(): Promise<void> {
     this.#stopping = true;
     await Promise.all(
-      [...this.#members.values()].map(async (member) => {
-        const child = member.child;
-        if (!child || child.exitCode !== null) return;
+      [...this.#alive].map(async (child) => {
+        if (child.exitCode !== null) return;
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         const late = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -114,6 +115,8 @@ export class Fleet {
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
+    this.#alive.add(child);
+    child.once('exit', () => this.#alive.delete(child));
     child.stderr?.on('data', (chunk: Buffer) => this.#log.write(`[${instance}] ${chunk}`));
     return new Promise((resolve) => {
       let ready = false;
