@@ -4,8 +4,8 @@
 // callback is the platform's for one stored open collection, so every one is a new commit.
 // Beside it, orphans from that address with the same defaults: what the source budget stores.
 // Baseline, same run: how many commits a second raw better-sqlite3 makes at synchronous=FULL
-// (WAL) on the same disk, one small insert each — the ceiling the disk sets for anyone.
-// Floor: at least 800 acknowledged callbacks a second.
+// (WAL) on the same disk, one small insert each — the ceiling the disk sets for anyone. Floor:
+// at least 800 acknowledged callbacks a second.
 // Second figure: a genuine callback's onPaid with 4,000 forged callbacks (orphans) queued ahead of
 // it in the SQLite inbox, from its arrival; baseline, the same with none queued. Floor: 2 s.
 // Third: the same behind 1,000 forgeries that each name one real `unknown` record by its
@@ -107,14 +107,15 @@ async function genuineOnPaidMs(forgeries, { naming = false } = {}) {
   const store = await SqliteReferenceStore.open(join(directory, 'store.sqlite'));
   const order = { merchantReference: 'order-genuine', product: 'collection', flow: 'mno' };
   await store.createIntent({ ...order, amount: 15000, msisdn: '255754123456' });
-  await store.attachReferences('order-genuine', {
-    controlNumber: '990000000000',
-    paymentReference: `ENG${'0'.repeat(16)}`,
+  const answered = (status) => ({
+    expected: 'initiating',
+    change: { status, statusReason: null, attempted: true, final: false, effect: 'kept' },
   });
-  await store.transition('order-genuine', 'pending');
+  const references = { controlNumber: '990000000000', paymentReference: `ENG${'0'.repeat(16)}` };
+  await store.move('order-genuine', { ...answered('pending'), references });
   if (naming) {
     await store.createIntent({ ...order, merchantReference: 'order-lost', amount: 15000 });
-    await store.transition('order-lost', 'unknown', { reason: 'timeout' });
+    await store.move('order-lost', answered('unknown'));
   }
   let resolve;
   const paid = new Promise((settle) => {
