@@ -25,8 +25,7 @@ const SECONDS = quick ? 1 : 10;
 const WARM_UP_SECONDS = quick ? 0 : 2;
 /** One open record per callback sent, with room to spare at twice the floor. */
 const RECORDS = (SECONDS + WARM_UP_SECONDS) * 2 * 800;
-const CONNECTIONS = 16;
-const FLOOR = 800;
+const [CONNECTIONS, FLOOR] = [16, 800];
 const FORGERIES = quick ? 400 : 4000;
 const NAMING = quick ? 200 : 1000;
 
