@@ -18,13 +18,17 @@ export interface PassRun {
   /** Hands back, uncounted, a record whose lease margin ran out before its pull could leave. */
   expired: (leased: LeasedRecord) => Promise<void>;
   /**
-   * Keeps the lease of a record this client cannot pull (another account or environment) until
-   * the pass ends, so that no page of the pass (a forced one included) leases it again; true the
-   * first time the pass meets it (a lease that expired in a long pass is taken again).
+   * Keeps a record's lease until the pass ends, so that no page of the pass (a forced one
+   * included) leases it again: a record this client cannot pull (another account or
+   * environment), or one a forced pass left waiting without a pull. True the first time the pass
+   * meets it (a lease that expired in a long pass is taken again).
    */
-  holdNotVisible: (leased: LeasedRecord) => boolean;
-  /** Hands back every held record, uncounted, due again when its next check would be. */
-  releaseNotVisible: () => Promise<void>;
+  hold: (leased: LeasedRecord, nextCheckAt?: Date) => boolean;
+  /**
+   * Hands back every held record, uncounted, due at the time it was held with, else when its
+   * next check would be.
+   */
+  releaseHeld: () => Promise<void>;
 }
 
 export interface PassSetUp {
@@ -74,19 +78,19 @@ export function startPass(setUp: PassSetUp): { run: PassRun; due: DueRecords } {
       counted: false,
     });
   };
-  const held = new Map<string, LeasedRecord>();
-  const holdNotVisible = (leased: LeasedRecord) => {
+  const held = new Map<string, { leased: LeasedRecord; nextCheckAt: Date | undefined }>();
+  const hold = (leased: LeasedRecord, nextCheckAt?: Date) => {
     const first = !held.has(leased.record.merchantReference);
-    held.set(leased.record.merchantReference, leased);
-    if (first) progress.notVisible += 1;
+    held.set(leased.record.merchantReference, { leased, nextCheckAt });
     return first;
   };
-  const releaseNotVisible = async () => {
-    for (const { record, token } of held.values()) {
+  const releaseHeld = async () => {
+    for (const { leased, nextCheckAt: at } of held.values()) {
+      const { record, token } = leased;
       await release({
         merchantReference: record.merchantReference,
         token,
-        nextCheckAt: nextCheckAt(record, record.checkCount + 1, options, now()),
+        nextCheckAt: at ?? nextCheckAt(record, record.checkCount + 1, options, now()),
         counted: false,
       });
     }
@@ -113,8 +117,8 @@ export function startPass(setUp: PassSetUp): { run: PassRun; due: DueRecords } {
     stopped,
     release,
     expired,
-    holdNotVisible,
-    releaseNotVisible,
+    hold,
+    releaseHeld,
   };
   return { run, due };
 }

@@ -170,7 +170,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       Array.from({ length: this.#options.concurrency }, worker),
     ).finally(async () => {
       unwatch();
-      await run.releaseNotVisible();
+      await run.releaseHeld();
     });
     const failed = workers.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
@@ -213,7 +213,8 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     const account = this.#account?.(leased.record.product);
     const warning = account && notVisibleWarning(leased.record, account);
     if (warning) {
-      if (!run.holdNotVisible(leased)) return; // Met earlier in this pass: its lease had expired.
+      if (!run.hold(leased)) return; // Met earlier in this pass: its lease had expired.
+      progress.notVisible += 1;
       this.emit('warning', warning, leased.record);
       this.#emitProgress(progress);
       return;
@@ -253,7 +254,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       return;
     }
     progress.checked += 1;
-    await this.#finish(ctx, outcome, progress, release);
+    await this.#finish(ctx, outcome, run);
     this.#emitProgress(progress);
   }
 
@@ -264,8 +265,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   async #finish(
     ctx: CheckContext,
     outcome: CheckOutcome,
-    progress: ReconcileProgress,
-    release: PassRun['release'],
+    { progress, release, force, hold }: PassRun,
   ) {
     const reference = ctx.record.merchantReference;
     const { token } = ctx.leased;
@@ -274,6 +274,11 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
       const after = outcome.record ?? ctx.record;
       const scheduled = nextCheckAt(after, after.checkCount + 1, this.#options, ctx.now);
       const due = outcome.dueAt && outcome.dueAt > scheduled ? outcome.dueAt : scheduled;
+      // Not pulled, so not counted as a check: a forced page would lease it again at once.
+      if (force && !outcome.pulled) {
+        hold(ctx.leased, due);
+        return;
+      }
       await release({
         merchantReference: reference,
         token,

@@ -6,6 +6,7 @@ import { Pesakit } from '../../src/client.js';
 import { MemoryReferenceStore, type ReferenceStore } from '../../src/references/index.js';
 import type { LeaseDueOptions } from '../../src/references/schedule/types.js';
 import { SqliteReferenceStore } from '../../src/references/sqlite-store.js';
+import { moves } from '../helpers/moves.js';
 import { accounts, type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { type CountingProxy, startProxy } from './helpers.js';
 
@@ -134,6 +135,52 @@ describe.each(stores)('%s: a forced pass with initiating records inside their gr
         const record = await store.get(`a-fresh-${String(i).padStart(2, '0')}`);
         expect(record).toMatchObject({ status: 'initiating', checkCount: 0, lastCheckedAt: null });
       }
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe.each(stores)('%s: a forced pass over records that wait without a pull', (_, open) => {
+  it('looks at each once and ends, though none of them is counted as checked', async () => {
+    const { store, cleanup } = await open();
+    try {
+      // Lost answers with no platform reference: within the no-reference window each check
+      // decides "pending" without a request, so nothing marks the record checked in this pass.
+      const waiting = 3 * page + 2;
+      const { transition } = moves(store);
+      for (let i = 0; i < waiting; i += 1) {
+        const merchantReference = `lost-${String(i).padStart(2, '0')}`;
+        await store.createIntent({
+          merchantReference,
+          product: 'collection',
+          flow: 'mno',
+          amount: 3_000 + i,
+          msisdn: '255754123456',
+        });
+        await transition(merchantReference, 'unknown');
+      }
+      const stop = new AbortController();
+      const { store: counted, log } = countingLeases(store, stop, 50);
+      const pesakit = harness.client({ store: counted });
+      const reconciler = pesakit.createReconciler({
+        batchSize: page,
+        concurrency: page,
+        initiatingGraceMs: 0,
+      });
+      const summary = await reconciler.runOnce({ force: true, signal: stop.signal });
+      // Handed back at the pass's end, due when their window closes: not due yet.
+      const again = await reconciler.runOnce();
+      await reconciler.close();
+
+      expect(stop.signal.aborted, `the pass leased ${log.calls} pages`).toBe(false);
+      expect(summary).toMatchObject({ checked: waiting, pending: waiting, errors: 0 });
+      expect([...log.leased].sort()).toEqual(
+        Array.from({ length: waiting }, (_, i) => `lost-${String(i).padStart(2, '0')}`),
+      );
+      expect(again.checked).toBe(0);
+      const record = await store.get('lost-00');
+      expect(record).toMatchObject({ status: 'unknown', checkCount: 0 });
     } finally {
       await cleanup();
     }
