@@ -171,11 +171,11 @@ export async function copyPostgresRow(url, schema, count, overrides, params = []
     "select column_name from information_schema.columns where table_schema = $1 and table_name = 'pesakit_transactions' and is_generated = 'NEVER'",
     [schema],
   );
-  const table = `${schema}.pesakit_transactions`;
-  const columns = rows.map((row) => row.column_name);
+  const [table, columns] = [`${schema}.pesakit_transactions`, rows.map((row) => row.column_name)];
   const values = columns.map((column) => overrides[column] ?? `t.${column}`).join(', ');
   const copies = `select ${values} from ${table} t, generate_series(1, $1::int) g`;
   await client.query(`insert into ${table} (${columns.join(', ')}) ${copies}`, [count, ...params]);
-  await client.query(`analyze ${table}`);
+  // As autovacuum would within a minute of such an insert (index-only scans need it).
+  await client.query(`vacuum analyze ${table}`);
   await client.end();
 }

@@ -26,9 +26,11 @@ export function withRetries(
 ): Promise<unknown> {
   const { maxRetries, retryDelay } = context.options;
   if (call.endpoint.retry !== 'safe' || maxRetries === 0) return attempt();
-  const { signal } = call.options;
+  const { signal, retryRateLimited = true } = call.options;
   const retried = (error: unknown, attemptNumber: number) =>
-    attemptNumber <= maxRetries && isTransient(error);
+    attemptNumber <= maxRetries &&
+    isTransient(error) &&
+    (retryRateLimited || !(error instanceof ApiError && error.status === 429));
   return pRetry(attempt, {
     retries: maxRetries,
     minTimeout: retryDelay.minMs,

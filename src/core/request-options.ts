@@ -14,6 +14,11 @@ export interface RequestOptions<K extends EndpointId = EndpointId> {
   readonly timeoutMs?: number;
   /** The money call's merchant reference, carried by an AmbiguousOutcomeError. */
   readonly merchantReference?: string;
+  /**
+   * False: a 429 is not retried here but thrown, for a caller whose rate gate sends the retry
+   * with a token of the merchant's shared bucket (a retry here would take none). @default true
+   */
+  readonly retryRateLimited?: boolean;
 }
 
 /** A request `Transport.prepare` checked, for `Transport.sendChecked`. */

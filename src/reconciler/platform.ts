@@ -31,8 +31,14 @@ export function transportPlatform(
   const send = <T>(
     product: Product,
     margin: LeaseMargin | undefined,
-    call: (options: { signal?: AbortSignal }) => Promise<T>,
-  ) => gate.run(product, (signal) => call(signal ? { signal } : {}), margin);
+    call: (options: { signal?: AbortSignal; retryRateLimited: false }) => Promise<T>,
+  ) =>
+    // The gate retries a 429 itself, with a token: the transport's retry would take none.
+    gate.run(
+      product,
+      (signal) => call({ retryRateLimited: false, ...(signal ? { signal } : {}) }),
+      margin,
+    );
   return {
     collectionStatus: async (refId, margin) =>
       (

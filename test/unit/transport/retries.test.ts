@@ -4,6 +4,7 @@ import { Transport } from '../../../src/core/transport.js';
 import {
   isAuthenticationError,
   isServerError,
+  RateLimitError,
   RequestAbortedError,
 } from '../../../src/errors/index.js';
 import { airtimeUser, origin, purchase, recordEvents } from './platform.js';
@@ -169,6 +170,27 @@ describe('Retry-After is honoured', () => {
     expect(error).toBeInstanceOf(RequestAbortedError);
     expect(error.reason).toEqual(new Error('caller gave up'));
     expect(nock.pendingMocks()).toHaveLength(1);
+  });
+});
+
+describe('A caller with its own rate gate retries a 429 itself', () => {
+  it('retryRateLimited: false throws the 429 after one attempt, and still retries a 503', async () => {
+    nock(origin)
+      .get(userPath)
+      .reply(429, { message: 'Too Many Attempts.' }, { 'retry-after-ms': '3' })
+      .get(userPath)
+      .reply(503, { message: 'Down' }, { 'retry-after-ms': '1' })
+      .get(userPath)
+      .reply(200, { user: airtimeUser });
+    const t = transport();
+    const events = recordEvents(t);
+    const error = await t.request('airtimeUser', { retryRateLimited: false }).catch((e) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(events.retry).toEqual([]);
+    // The gate's own retry: a 503 is still the transport's to repeat.
+    await t.request('airtimeUser', { retryRateLimited: false });
+    expect(events.retry.map((e) => e.status)).toEqual([503]);
+    expect(nock.pendingMocks()).toEqual([]);
   });
 });
 
