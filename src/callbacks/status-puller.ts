@@ -87,7 +87,11 @@ export class StatusPuller {
     this.#pull = pull;
     this.#windowMs = options.windowMs;
     this.#queue = new PQueue({ concurrency: options.concurrency });
-    this.#tokens = new LeasedTokens({ ...bucket, ratePerSecond: options.perSecond });
+    this.#tokens = new LeasedTokens({
+      ...bucket,
+      ratePerSecond: options.perSecond,
+      concurrency: options.concurrency,
+    });
   }
 
   /** How long an answer is shared by every pull of its reference. */

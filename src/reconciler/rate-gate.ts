@@ -51,6 +51,7 @@ export class RateGate {
         rateLimit: this.#options.rateLimit,
         key,
         ratePerSecond: this.#options.ratePerSecond,
+        concurrency: this.#options.concurrency,
         onPause: (ms) => this.#paused(ms),
       });
       this.#tokens.set(key, tokens);

@@ -40,8 +40,10 @@ export function takeTokens(
     };
   }
   // Whole milliseconds, rounded up: a rate that does not divide a second is kept, never exceeded.
+  // What a bucket holds is rounded the same way, so that a full one always grants a whole burst
+  // (3/s: a token costs 334 ms and a bucket of one holds 334, not 333 that no token fits in).
   const cost = Math.ceil((want * 1000) / ratePerSecond);
-  const holds = Math.floor((burst * 1000) / ratePerSecond);
+  const holds = Math.ceil((burst * 1000) / ratePerSecond);
   const fullAt = Math.max(state?.fullAt ?? now, now) + cost;
   // The bucket would owe more than it holds: wait until enough has come back.
   if (fullAt - now > holds) {

@@ -9,14 +9,20 @@ export interface LeasedTokensOptions {
   ratePerSecond: number;
   /** Told of every pause, this process's 429s and other processes' alike. */
   onPause?: (ms: number) => void;
+  /**
+   * The most requests the taker sends at once: it never takes more at a time, so that at a rate
+   * far above what it can use, a batch it cannot spend does not keep the others waiting.
+   */
+  concurrency?: number;
 }
 
 /**
  * This process's side of the shared rate limit: tokens are taken from the store a batch at a
  * time — a tenth of a second of requests at the rate (2 at 20/s), so the store sees about ten
  * writes a second however many processes share the bucket — and spent here, one per request.
- * A batch is good only for the time it is worth at the rate, so tokens leased and not spent
- * soon are dropped, never hoarded: every process together stays within the rate plus one batch.
+ * A batch is good only for that tenth of a second, so tokens leased and not spent soon are
+ * dropped, never hoarded: every process together stays within the rate plus one batch. A batch
+ * is never more than the taker can send at once (its `concurrency`).
  */
 export class LeasedTokens {
   readonly #rateLimit: SharedRateLimit;
@@ -38,8 +44,9 @@ export class LeasedTokens {
     this.#rateLimit = options.rateLimit;
     this.#key = options.key;
     this.#rate = Math.min(options.ratePerSecond, maxRatePerSecond);
-    this.#batch = Math.max(1, Math.ceil(this.#rate / 10));
-    this.#leaseMs = (1000 * this.#batch) / this.#rate;
+    const tenth = Math.max(1, Math.ceil(this.#rate / 10));
+    this.#batch = Math.min(tenth, Math.max(1, options.concurrency ?? tenth));
+    this.#leaseMs = (1000 * tenth) / this.#rate;
     this.#onPause = options.onPause;
   }
 

@@ -66,6 +66,20 @@ export const rateLimitCases = rule(
       equal((await rateLimit.take(account, fast)).granted, 100);
     });
 
+    it('a rate that does not divide a second grants a whole burst, and is never exceeded', {
+      clock: true,
+    }, async (t) => {
+      const { rateLimit } = await t.open();
+      // 3 a second, one at a time: a token costs 334 ms (333.3 rounded up).
+      const three = { ratePerSecond: 3, burst: 1, want: 1 };
+      equal(await rateLimit.take(account, three), { granted: 1, waitMs: 0, pausedUntil: null });
+      equal(await rateLimit.take(account, three), { granted: 0, waitMs: 334, pausedUntil: null });
+      t.clock.advance(333);
+      equal((await rateLimit.take(account, three)).waitMs, 1);
+      t.clock.advance(1);
+      equal((await rateLimit.take(account, three)).granted, 1);
+    });
+
     it("another account's bucket is its own", { clock: true }, async (t) => {
       const { rateLimit } = await t.open();
       await rateLimit.take(account, twenty);

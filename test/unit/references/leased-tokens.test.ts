@@ -40,6 +40,22 @@ describe('a process leases its tokens from the shared bucket a batch at a time',
     expect(granted).toHaveLength(2);
   });
 
+  it('takes no more at a time than it can send at once, so a rate far above it starves no one', async () => {
+    const { counted, granted } = countingRateLimit(new MemoryReferenceStore().rateLimit);
+    // Two workers at 1,000,000/s, 8 requests each at once: a tenth of a second would be 100,000
+    // tokens, all of the bucket, and the other worker would wait for a batch nobody spends.
+    const workers = [1, 2].map(
+      () => new LeasedTokens({ rateLimit: counted, key, ratePerSecond: 1e6, concurrency: 8 }),
+    );
+    await Promise.all(
+      workers.flatMap((tokens) => Array.from({ length: 8 }, () => tokens.acquire())),
+    );
+    expect(granted).toEqual([
+      { ratePerSecond: 1e6, burst: 8, want: 8 },
+      { ratePerSecond: 1e6, burst: 8, want: 8 },
+    ]);
+  });
+
   it('a rate above what the bucket takes limits nothing, and is not an input error', async () => {
     const tokens = new LeasedTokens({
       rateLimit: new MemoryReferenceStore().rateLimit,
