@@ -15,7 +15,7 @@ const binDir = process.env['PG_BIN'] ?? '/usr/lib/postgresql/15/bin';
 
 export interface PostgresCluster {
   url: string;
-  /** An immediate stop (no clean shutdown: every connection is cut) and a start. */
+  /** An immediate stop (no clean shutdown: every connection is cut) and a start, after any restart in progress. */
   restart(): Promise<void>;
   /** A fast stop (it waits for the server's processes); a directory of its own is removed. */
   stop(): Promise<void>;
@@ -70,11 +70,19 @@ export async function startCluster(inside?: string): Promise<PostgresCluster> {
       cause: error,
     });
   }
+  // One restart at a time: a stop sent while another restart's start is waiting for the server
+  // would leave that start waiting for a server that is gone.
+  let restarting: Promise<void> = Promise.resolve();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    async restart() {
-      await pgCtl(['-m', 'immediate', '-w', 'stop']);
-      await start();
+    restart() {
+      restarting = restarting
+        .catch(() => {})
+        .then(async () => {
+          await pgCtl(['-m', 'immediate', '-w', 'stop']);
+          await start();
+        });
+      return restarting;
     },
     async stop() {
       // `fast` waits for the server's processes to exit, so none is still writing into the
