@@ -15,7 +15,10 @@ const binDir = process.env['PG_BIN'] ?? '/usr/lib/postgresql/15/bin';
 
 export interface PostgresCluster {
   url: string;
-  /** An immediate stop (no clean shutdown: every connection is cut) and a start, after any restart in progress. */
+  /**
+   * An immediate stop (no clean shutdown: every connection is cut) and a start, after any
+   * restart already in progress.
+   */
   restart(): Promise<void>;
   /** A fast stop (it waits for the server's processes); a directory of its own is removed. */
   stop(): Promise<void>;
