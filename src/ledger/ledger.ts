@@ -50,6 +50,9 @@ export interface MoveResult {
   overtaken: boolean;
 }
 
+/** What the ledger needs of a store: the records' write-ahead, read and commit. */
+export type LedgerStore = Pick<ReferenceStore, 'createIntent' | 'get' | 'move'>;
+
 /**
  * Where every record of the store moves: the write-ahead intent, answers, failures, callbacks,
  * pulls, the reconciler's decisions, bulk rows and a person's resolve all come through here, and
@@ -58,9 +61,6 @@ export interface MoveResult {
  * every committed change is published on `pesakit:record:transition`, and a reconciler's moves
  * carry its lease's fencing token, so a worker whose lease was taken over writes nothing.
  */
-/** What the ledger needs of a store: the records' write-ahead, read and commit. */
-export type LedgerStore = Pick<ReferenceStore, 'createIntent' | 'get' | 'move'>;
-
 export class Ledger {
   readonly #store: LedgerStore;
   readonly #fence: string | undefined;

@@ -59,6 +59,10 @@ export async function paid(store: StoreCalls, reference: string) {
   return (await store.transition(reference, 'success', { reason: 'confirmed by pull' })).record;
 }
 
+/** The merchant references of leased records, in the order leased. */
+export const merchantReferences = (leased: { record: { merchantReference: string } }[]) =>
+  leased.map((lease) => lease.record.merchantReference);
+
 /** `count` pending collections, `order-000` up. */
 export async function openRecords(store: StoreCalls, count: number): Promise<void> {
   for (let index = 0; index < count; index += 1) {

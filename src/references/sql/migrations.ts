@@ -233,6 +233,18 @@ type FingerprintDatabase = { pesakit_schema: { fingerprint: string } };
  * rather than read with the wrong columns.
  */
 export function schemaFingerprint(dialect: SqlDialectName): string {
+  let fingerprint = fingerprints.get(dialect);
+  if (fingerprint === undefined) {
+    fingerprint = compileFingerprint(dialect);
+    fingerprints.set(dialect, fingerprint);
+  }
+  return fingerprint;
+}
+
+/** Compiled once per dialect per process: every store open compares against it. */
+const fingerprints = new Map<SqlDialectName, string>();
+
+function compileFingerprint(dialect: SqlDialectName): string {
   const compiler = new Kysely<unknown>({
     dialect: {
       createAdapter: () => (dialect === 'postgres' ? new PostgresAdapter() : new SqliteAdapter()),
@@ -279,11 +291,7 @@ export async function migrateToLatest(db: Kysely<unknown>, where: StoreLocation)
 }
 
 async function refusePreRelease(db: Kysely<unknown>, where: StoreLocation): Promise<void> {
-  const found =
-    where.dialect === 'postgres'
-      ? sql`select 1 from information_schema.tables where table_schema = ${where.schema ?? 'public'} and table_name = 'pesakit_migration'`
-      : sql`select 1 from sqlite_master where type = 'table' and name = 'pesakit_migration'`;
-  if ((await found.execute(db)).rows.length === 0) return;
+  if (!(await hasTable(db, where, 'pesakit_migration'))) return;
   const recorded = await (db as Kysely<{ pesakit_migration: { name: string } }>)
     .selectFrom('pesakit_migration')
     .select('name')
@@ -323,16 +331,20 @@ function refusal(where: StoreLocation, made: string): ConfigurationError {
   );
 }
 
+async function hasTable(db: Kysely<unknown>, where: StoreLocation, name: string): Promise<boolean> {
+  const found =
+    where.dialect === 'postgres'
+      ? sql`select 1 from information_schema.tables where table_schema = ${where.schema ?? 'public'} and table_name = ${name}`
+      : sql`select 1 from sqlite_master where type = 'table' and name = ${name}`;
+  return (await found.execute(db)).rows.length > 0;
+}
+
 /** The fingerprint the store's creator wrote; undefined when its build wrote none. */
 async function recordedFingerprint(
   db: Kysely<unknown>,
   where: StoreLocation,
 ): Promise<string | undefined> {
-  const found =
-    where.dialect === 'postgres'
-      ? sql`select 1 from information_schema.tables where table_schema = ${where.schema ?? 'public'} and table_name = ${fingerprintTable}`
-      : sql`select 1 from sqlite_master where type = 'table' and name = ${fingerprintTable}`;
-  if ((await found.execute(db)).rows.length === 0) return undefined;
+  if (!(await hasTable(db, where, fingerprintTable))) return undefined;
   const row = await (db as Kysely<FingerprintDatabase>)
     .selectFrom(fingerprintTable)
     .select('fingerprint')

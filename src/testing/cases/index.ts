@@ -8,6 +8,7 @@ import { moveCases } from './move.js';
 import { rateLimitCases } from './rate-limit.js';
 import { readCases } from './reads.js';
 import { referenceCases } from './references.js';
+import { releaseCases } from './releases.js';
 import { reviewCases } from './review.js';
 import { transitionCases } from './transitions.js';
 import { twoHandleCases } from './two-handles.js';
@@ -29,6 +30,7 @@ export function storeCases(): StoreCase[] {
     ...inboxCases,
     ...inboxPruneCases,
     ...leaseCases,
+    ...releaseCases,
     ...twoHandleCases,
     ...rateLimitCases,
   ];
