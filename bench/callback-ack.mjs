@@ -105,16 +105,16 @@ async function genuineOnPaidMs(forgeries, { naming = false } = {}) {
   const directory = mkdtempSync(join(tmpdir(), 'pesakit-bench-forged-'));
   const store = await SqliteReferenceStore.open(join(directory, 'store.sqlite'));
   const order = { merchantReference: 'order-genuine', product: 'collection', flow: 'mno' };
-  await store.createIntent({ ...order, amount: 15000, msisdn: '255754123456' });
+  await store.records.create({ ...order, amount: 15000, msisdn: '255754123456' });
   const answered = (status) => ({
     expected: 'initiating',
     change: { status, statusReason: null, attempted: true, final: false, effect: 'kept' },
   });
   const references = { controlNumber: '990000000000', paymentReference: `ENG${'0'.repeat(16)}` };
-  await store.move('order-genuine', { ...answered('pending'), references });
+  await store.records.move('order-genuine', { ...answered('pending'), references });
   if (naming) {
-    await store.createIntent({ ...order, merchantReference: 'order-lost', amount: 15000 });
-    await store.move('order-lost', answered('unknown'));
+    await store.records.create({ ...order, merchantReference: 'order-lost', amount: 15000 });
+    await store.records.move('order-lost', answered('unknown'));
   }
   let resolve;
   const paid = new Promise((settle) => {

@@ -109,7 +109,7 @@ function recordAt(index, now) {
 
 /** The template every row copies: an intent, written by the store itself. */
 async function writeTemplate(store) {
-  await store.createIntent({
+  await store.records.create({
     merchantReference: 'template',
     ...{ product: 'collection', flow: 'mno', amount: 5000, msisdn: '255754123456' },
   });

@@ -142,7 +142,7 @@ async function leasePages(location, schema) {
   for (let round = 0; round < 10; round++, now += 61_000) {
     for (const kind of Object.keys(pages)) {
       const [started, passStartedAt] = [performance.now(), new Date(T0 + dueBy[kind])];
-      await store.leaseDue({ limit: 200, leaseMs: 60_000, observations: false, passStartedAt });
+      await store.schedule.lease({ limit: 200, leaseMs: 60e3, observations: false, passStartedAt });
       if (round > 0) pages[kind].push(performance.now() - started);
     }
   }

@@ -165,6 +165,7 @@ export {
   isFinalStatus,
   MemoryReferenceStore,
   openStatuses,
+  reportsOf,
   transactionStatuses,
 } from './references/index.js';
 export type {
@@ -198,7 +199,14 @@ export type {
   RecordChange,
   RecordMove,
   ResolveOptions,
+  StoreReports,
+  StoreSummary,
 } from './references/types.js';
+export type {
+  WalletFloat,
+  WalletFloatState,
+  WalletReservation,
+} from './references/wallet-float.js';
 export type { Airtime } from './resources/airtime.js';
 export {
   AnswerContradictsRequestError,

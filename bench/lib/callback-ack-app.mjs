@@ -19,7 +19,7 @@ const store = await SqliteReferenceStore.open(join(directory, 'store.sqlite'));
 const records = Number(process.argv[2] ?? 0);
 for (let i = 0; i < records; i += 1) {
   const intent = { merchantReference: `order-${i}`, product: 'collection', flow: 'mno' };
-  await store.createIntent({ ...intent, amount: 15000, msisdn: '255754123456' });
+  await store.records.create({ ...intent, amount: 15000, msisdn: '255754123456' });
 }
 // No platform is called on the acknowledgement path; the URL only has to be well formed.
 const pesakit = new Pesakit({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:9', store });

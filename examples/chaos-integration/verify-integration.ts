@@ -129,8 +129,8 @@ for (let pass = 0; pass < 10; pass += 1) {
   await reconciler.runOnce({ force: true });
   await sandbox.idle();
   await receiver.onIdle();
-  const open = await store.listOpen({ limit: 1 });
-  const due = await store.listEffects('due', { limit: 1 });
+  const open = await store.records.list({ limit: 1 });
+  const due = await store.effects.list('due', { limit: 1 });
   if (open.length === 0 && due.length === 0) break;
   await new Promise((resolve) => setTimeout(resolve, 500));
 }

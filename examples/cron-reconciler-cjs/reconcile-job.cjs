@@ -7,7 +7,7 @@
 //   PESAKIT_COLLECTION_EMAIL=… PESAKIT_COLLECTION_PASSWORD=… node reconcile-job.cjs
 const { existsSync } = require('node:fs');
 const Database = require('better-sqlite3');
-const { Pesakit } = require('pesakit');
+const { Pesakit, reportsOf } = require('pesakit');
 const { SqliteReferenceStore } = require('pesakit/sqlite');
 const { Fulfilment } = require('./fulfilment.cjs');
 
@@ -109,7 +109,7 @@ async function main() {
   let exitCode = 0;
   try {
     const summary = await reconciler.runOnce();
-    const waiting = await store.listReview({ limit: 1 });
+    const waiting = await reportsOf(store).review({ limit: 1 });
     exitCode = summary.notVisible > 0 ? 4 : waiting.length > 0 ? 3 : 0;
     log('summary', { ...summary, needsReview: waiting.length > 0, exitCode });
   } catch (error) {

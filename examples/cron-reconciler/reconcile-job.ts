@@ -130,7 +130,7 @@ reconciler.on('error', (error, record) =>
 let exitCode = 0;
 try {
   const summary = await reconciler.runOnce();
-  const waiting = await store.listReview({ limit: 1 });
+  const waiting = await store.reports.review({ limit: 1 });
   exitCode = summary.notVisible > 0 ? 4 : waiting.length > 0 ? 3 : 0;
   log('summary', { ...summary, needsReview: waiting.length > 0, exitCode });
 } catch (error) {

@@ -44,7 +44,7 @@ export async function firstDay(m) {
         amount: 2000,
         name: 'Neema',
       });
-      const stored = await store.get(payout.record.merchantReference);
+      const stored = await store.records.get(payout.record.merchantReference);
       return (
         (sample.provider === 'vodacom' && stored?.status === 'success') ||
         `provider ${sample.provider}, stored ${stored?.status}`
@@ -89,7 +89,7 @@ export async function firstDay(m) {
       // The sandbox settles a mobile collection by itself after 1.5 s.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       await client.createReconciler().runOnce({ force: true });
-      const record = await store.get('order-reconciled');
+      const record = await store.records.get('order-reconciled');
       return record?.status === 'success' || `record ${record?.status}`;
     });
 
@@ -192,7 +192,7 @@ export async function firstDay(m) {
     });
 
     await feature('one copy of each class across entries', async () => {
-      const error = await store.createIntent({}).then(
+      const error = await store.records.create({}).then(
         () => undefined,
         (refused) => refused,
       );
@@ -210,7 +210,7 @@ export async function firstDay(m) {
             store: pgStore,
           });
           const sale = await pgClient.airtime.purchase({ msisdn: '255684123456', amount: 1000 });
-          const stored = await pgStore.get(sale.merchantReference);
+          const stored = await pgStore.records.get(sale.merchantReference);
           return stored?.status === 'success' || `stored ${stored?.status}`;
         } finally {
           await pgStore.close();

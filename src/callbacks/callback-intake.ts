@@ -86,7 +86,7 @@ async function accept(
   // looked up. A failed lookup only costs the callback its standing as a known record's.
   const { merchantReferenceHint } = callback.claim;
   const known = await (merchantReferenceHint
-    ? store.get(merchantReferenceHint)
+    ? store.records.get(merchantReferenceHint)
     : findRecord(store, callback.claim).then((match) => match?.record)
   ).catch(() => undefined);
   const refusal = await overBudget(context, request, callback, known, receivedAt.getTime());

@@ -30,7 +30,7 @@ export async function answerCheckoutReturn(
   } catch (error) {
     // The store is unreachable: the payment is not proven, so "pending" (a 404 without a record).
     result = { outcome: 'not_found', changed: false, error };
-    const record = await store
+    const record = await store.records
       .find({ field: 'externalReference', value: externalReference })
       .catch(() => undefined);
     if (record) result = { outcome: 'pending', record, changed: false, error };

@@ -43,7 +43,7 @@ export async function settleCheckoutReturn(
   pull: (reference: string) => Promise<CollectionTransaction>,
   externalReference: string,
 ): Promise<CheckoutReturnResult & { settlement?: CollectionSettlement; error?: unknown }> {
-  const record = await store.find({ field: 'externalReference', value: externalReference });
+  const record = await store.records.find({ field: 'externalReference', value: externalReference });
   if (!record) return { outcome: 'not_found', changed: false };
   if (outcomeOf(record) !== 'pending')
     return { outcome: outcomeOf(record), record, changed: false };

@@ -14,11 +14,11 @@ export async function findRecord(
   ] as const;
   for (const { field, value } of lookups) {
     if (!value) continue;
-    const record = await store.find({ field, value });
+    const record = await store.records.find({ field, value });
     if (record) return { record, by: 'reference' };
   }
   if (!claim.merchantReferenceHint) return undefined;
-  const hinted = await store.get(claim.merchantReferenceHint);
+  const hinted = await store.records.get(claim.merchantReferenceHint);
   if (!hinted || pullReferenceOf(hinted) !== undefined) return undefined;
   return { record: hinted, by: 'hint' };
 }

@@ -274,9 +274,9 @@ export class CallbackReceiver extends EventEmitter<CallbackReceiverEvents> {
   async #storeBusy(): Promise<'inbox' | 'effects' | false> {
     // Effects this receiver has no handler for are another process's work.
     const { handles } = this.#effects;
-    const running = await this.#store.listEffects('running', { limit: 1, handles });
+    const running = await this.#store.effects.list('running', { limit: 1, handles });
     if (running.length > 0) return 'effects';
-    const [due] = await this.#store.listEffects('due', { limit: 1, handles });
+    const [due] = await this.#store.effects.list('due', { limit: 1, handles });
     if (due?.effect.dueAt && due.effect.dueAt <= this.#now()) return 'effects';
     const backlog = await this.#store.inbox.backlog();
     return backlog.due + backlog.processing > 0 ? 'inbox' : false;

@@ -3,6 +3,7 @@ import { isInvalidTransitionError } from '../errors/invalid-transition-error.js'
 import { isStoreInputError } from '../errors/store-input-error.js';
 import { isTransactionNotFoundError } from '../errors/transaction-not-found-error.js';
 import { resolveReview } from '../ledger/ledger.js';
+import { reportsOf } from '../references/listed-reports.js';
 import { transactionStatuses } from '../references/transitions.js';
 import type { ReferenceStore } from '../references/types.js';
 import type { TransactionStatus } from '../schemas/transaction-status.js';
@@ -39,6 +40,7 @@ function objectBody(body: unknown, shape: string, reply: FastifyReply): Body | u
  */
 export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore): void {
   const inTurn = takingTurns();
+  const reports = reportsOf(store);
   const answer = (reply: FastifyReply, work: () => Promise<unknown>) =>
     answerWith(inTurn, reply, work);
   app.get('/api/summary', async (request, reply) => {
@@ -47,11 +49,11 @@ export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore
       // Side by side for PostgreSQL (round trips); for SQLite the counts and the rest run in two
       // turns of the event loop, so neither stretch of work is their sum.
       const [summary, report, deadEffects, deadCallbacks] = await Promise.all([
-        store.summarize(),
+        reports.summary(),
         nextTurn().then(() =>
-          store.operationsReport(hours === undefined ? {} : { hours: Number(hours) }),
+          reports.operations(hours === undefined ? {} : { hours: Number(hours) }),
         ),
-        nextTurn().then(() => store.listEffects('dead', { limit: deadListed })),
+        nextTurn().then(() => store.effects.list('dead', { limit: deadListed })),
         nextTurn().then(() => store.inbox.list({ status: 'dead', limit: deadListed })),
       ]);
       return { ...summary, ...report, deadEffects, deadCallbacks };
@@ -72,7 +74,7 @@ export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore
     const from = after === undefined ? undefined : readCursor(after);
     if (from === null) return refuse(reply, 'after', 'must be the next of a page this API gave');
     return answer(reply, async () => {
-      const records = await store.listOpen({
+      const records = await store.records.list({
         oldestFirst: true,
         limit: size,
         ...(statuses && { statuses: statuses as TransactionStatus[] }),
@@ -89,7 +91,7 @@ export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore
     const { reference } = request.query as Query;
     if (reference === undefined) return refuse(reply, 'reference', 'must be given');
     return answer(reply, async () => {
-      const record = await store.get(reference);
+      const record = await store.records.get(reference);
       if (!record) {
         return reply
           .code(404)
@@ -101,7 +103,7 @@ export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore
         callbacks: paymentReference
           ? await store.inbox.list({ paymentReference, limit: callbacksListed })
           : [],
-        checks: await store.readObservations(record.merchantReference),
+        checks: await store.schedule.observations(record.merchantReference),
       };
     });
   });
@@ -122,7 +124,7 @@ export function registerDashboardApi(app: FastifyInstance, store: ReferenceStore
     const body = objectBody(request.body, '{ reference }', reply);
     if (!body) return reply;
     return answer(reply, async () => ({
-      record: await store.retryEffect(body['reference'] as string),
+      record: await store.effects.retry(body['reference'] as string),
     }));
   });
 

@@ -10,7 +10,7 @@ export class StoreFault extends Error {
 
 /**
  * The store's database failed (unreachable, busy, read-only, its file gone) in `operation`
- * (`createIntent`, `get`, `open` …): `cause` is the driver's error, or the store's own finding.
+ * (`records.create`, `inbox.claim`, `open` …): `cause` is the driver's error, or the store's own finding.
  */
 export class StoreError extends PesakitError {
   override name = 'StoreError' as string;
@@ -39,24 +39,26 @@ export function storeFailure(operation: string, error: unknown): unknown {
   return error instanceof PesakitError ? error : new StoreError(operation, error);
 }
 
-type StoreMethod = (...args: unknown[]) => Promise<unknown>;
-
 /**
- * The store boundary, once per class: every async method of `prototype` rethrows a driver's error
- * (SqliteError, pg's, Kysely's) as a StoreError named `<prefix><method>`.
+ * The store boundary, once per part: a copy of `part` whose every method rethrows a driver's error
+ * (SqliteError, pg's, Kysely's) as a StoreError named `<name>.<method>`. Methods come from the
+ * part and its class; the part itself is left as it is.
  */
-export function guardStoreErrors(prototype: object, prefix = ''): void {
-  const methods = prototype as Record<string, StoreMethod>;
-  // Descriptors, not values: a getter on the class is never run against the prototype.
-  for (const [name, { value }] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
-    if (name === 'constructor' || typeof value !== 'function') continue;
-    const method = value as StoreMethod;
-    methods[name] = async function (this: unknown, ...args: unknown[]) {
-      try {
-        return await method.apply(this, args);
-      } catch (error) {
-        throw storeFailure(`${prefix}${name}`, error);
-      }
-    };
+export function guardPart<Part extends object>(name: string, part: Part): Part {
+  const guarded: Record<string, unknown> = {};
+  for (let from: object | null = part; from && from !== Object.prototype; ) {
+    for (const [method, { value }] of Object.entries(Object.getOwnPropertyDescriptors(from))) {
+      if (method === 'constructor' || typeof value !== 'function' || method in guarded) continue;
+      const call = value as (...args: unknown[]) => unknown;
+      guarded[method] = async (...args: unknown[]) => {
+        try {
+          return await call.apply(part, args);
+        } catch (error) {
+          throw storeFailure(`${name}.${method}`, error);
+        }
+      };
+    }
+    from = Object.getPrototypeOf(from) as object | null;
   }
+  return guarded as Part;
 }

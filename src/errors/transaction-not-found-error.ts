@@ -2,7 +2,7 @@ import { guardFor, PesakitError } from './pesakit-error.js';
 
 /**
  * A store operation named a merchant reference the store does not hold. Lookups (`get`,
- * `findByReference`) answer `undefined` instead; this is for changes, which need a record.
+ * `records.find`) answer `undefined` instead; this is for changes, which need a record.
  */
 export class TransactionNotFoundError extends PesakitError {
   override name = 'TransactionNotFoundError' as string;
@@ -11,7 +11,7 @@ export class TransactionNotFoundError extends PesakitError {
 
   constructor(
     merchantReference: string,
-    hint = 'Store the intent (createIntent) before attaching references or changing its status.',
+    hint = 'Store the intent (records.create) before attaching references or changing its status.',
   ) {
     super(`No transaction with merchant reference ${merchantReference} is stored. ${hint}`);
     this.merchantReference = merchantReference;

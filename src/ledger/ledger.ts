@@ -11,9 +11,9 @@ import type { References, TransactionRecord } from '../references/record.js';
 import type { ReviewVerdict } from '../references/review.js';
 import type {
   RecordChange,
-  ReferenceStore,
   ResolveOptions,
   TransactionIntent,
+  TransactionRecords,
 } from '../references/types.js';
 import type { TransactionStatus } from '../schemas/transaction-status.js';
 import { changeFor, resolutionFor } from './changes.js';
@@ -51,7 +51,9 @@ export interface MoveResult {
 }
 
 /** What the ledger needs of a store: the records' write-ahead, read and commit. */
-export type LedgerStore = Pick<ReferenceStore, 'createIntent' | 'get' | 'move'>;
+export interface LedgerStore {
+  readonly records: Pick<TransactionRecords, 'create' | 'get' | 'move'>;
+}
 
 /**
  * Where every record of the store moves: the write-ahead intent, answers, failures, callbacks,
@@ -77,7 +79,7 @@ export class Ledger {
 
   /** Write-ahead: the intent, stored before the request leaves. A duplicate is refused. */
   open(intent: TransactionIntent): Promise<TransactionRecord> {
-    return this.#store.createIntent(intent);
+    return this.#store.records.create(intent);
   }
 
   /** Commits one change; the current status again is a no-op (`changed: false`). */
@@ -128,7 +130,7 @@ export class Ledger {
       if (change === undefined && !claims) {
         return { record, changed: false, from: record.status, overtaken };
       }
-      const commit = await this.#store.move(reference, {
+      const commit = await this.#store.records.move(reference, {
         expected: record.status,
         ...(claims ? { references } : {}),
         ...(change === undefined ? {} : { change }),
@@ -153,7 +155,7 @@ export class Ledger {
   }
 
   async #current(merchantReference: string): Promise<TransactionRecord> {
-    const record = await this.#store.get(merchantReference);
+    const record = await this.#store.records.get(merchantReference);
     if (record === undefined) throw new TransactionNotFoundError(merchantReference);
     return record;
   }

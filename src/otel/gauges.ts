@@ -1,9 +1,13 @@
 import type { Meter } from '@opentelemetry/api';
+import { reportsOf } from '../references/listed-reports.js';
 import { isFinalStatus } from '../references/transitions.js';
 import type { ReferenceStore } from '../references/types.js';
 
-/** Gauges from `store.summarize()` at each collection; `needs_review` waits, so it counts open. */
-export function observeStore(meter: Meter, store: Pick<ReferenceStore, 'summarize'>): () => void {
+/** Gauges from the store's report summary at each collection; `needs_review` waits, so it counts open. */
+export function observeStore(
+  meter: Meter,
+  store: Pick<ReferenceStore, 'records' | 'reports'>,
+): () => void {
   const open = meter.createObservableGauge('pesakit.records.open', {
     description: 'Records not yet final, by product and status.',
     unit: '{record}',
@@ -13,7 +17,7 @@ export function observeStore(meter: Meter, store: Pick<ReferenceStore, 'summariz
     unit: 's',
   });
   const observe: Parameters<Meter['addBatchObservableCallback']>[0] = async (result) => {
-    const summary = await store.summarize();
+    const summary = await reportsOf(store).summary();
     for (const { product, status, count } of summary.counts) {
       if (isFinalStatus(status)) continue;
       result.observe(open, count, { 'pesakit.product': product, 'pesakit.status': status });

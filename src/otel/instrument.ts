@@ -17,7 +17,7 @@ export interface InstrumentPesakitOptions {
   /** @default the global meter provider (`metrics.getMeterProvider()`) */
   meterProvider?: MeterProvider;
   /** A store whose summary feeds `pesakit.records.open` and `pesakit.records.oldest_open_age`. */
-  store?: Pick<ReferenceStore, 'summarize'>;
+  store?: Pick<ReferenceStore, 'records' | 'reports'>;
 }
 
 export interface PesakitInstrumentation {
@@ -36,7 +36,7 @@ export interface PesakitInstrumentation {
 // call replaces the first, so nothing is counted twice.
 const slot = Symbol.for('pesakit.otel.instrumentation');
 const holder = globalThis as { [slot]?: PesakitInstrumentation };
-const expected = { tracerProvider: 'getTracer', meterProvider: 'getMeter', store: 'summarize' };
+const expected = { tracerProvider: 'getTracer', meterProvider: 'getMeter' };
 
 /** Maps pesakit's diagnostics channels to OpenTelemetry spans and metrics (docs/observability.md). */
 export function instrumentPesakit(options: InstrumentPesakitOptions = {}): PesakitInstrumentation {
@@ -50,6 +50,13 @@ export function instrumentPesakit(options: InstrumentPesakitOptions = {}): Pesak
       const rule = `must have a ${method}() method; leave it out to use the default`;
       throw new ConfigurationError(option, `instrumentPesakit: ${option} ${rule}.`);
     }
+  }
+  const records = (store as { records?: { list?: unknown } } | null | undefined)?.records;
+  if (store !== undefined && typeof records?.list !== 'function') {
+    throw new ConfigurationError(
+      'store',
+      'instrumentPesakit: store must be a reference store (its counts are read through records); leave it out to record no store gauges.',
+    );
   }
   holder[slot]?.disable();
   const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer('pesakit');

@@ -34,7 +34,7 @@ export async function decide(ctx: CheckContext): Promise<CheckOutcome> {
   if (!exhausted(record, ctx.options, ctx.now)) return outcome;
   // The check log is read only here, for the rare record given up on, never per check.
   const earlier =
-    ctx.leased.observations ?? (await ctx.store.readObservations(record.merchantReference));
+    ctx.leased.observations ?? (await ctx.store.schedule.observations(record.merchantReference));
   const observations = [...earlier, outcome.answer ?? null];
   return review(ctx, {
     reason: 'max_attempts',

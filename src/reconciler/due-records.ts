@@ -56,7 +56,7 @@ export class DueRecords {
   async #leasePage(): Promise<void> {
     const { stopped, now, marginMs, expired, ...lease } = this.#options;
     const usableUntil = now() + lease.leaseMs - marginMs;
-    const records = await this.#store.leaseDue(lease);
+    const records = await this.#store.schedule.lease(lease);
     // A short page is the last: what is left is due later (or leased by another worker).
     if (records.length < lease.limit) this.#more = false;
     this.#page = records;

@@ -62,7 +62,7 @@ export function startPass(setUp: PassSetUp): { run: PassRun; due: DueRecords } {
   );
   const release = async ({ merchantReference, token, ...written }: LeaseRelease) => {
     try {
-      await store.releaseLease(merchantReference, token, written);
+      await store.schedule.release(merchantReference, token, written);
     } catch (error) {
       setUp.onError(error);
     }

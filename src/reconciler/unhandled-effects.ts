@@ -6,7 +6,7 @@ export async function countUnhandledEffects(store: ReferenceStore, handles: read
   const counts: Partial<Record<EffectKind, number>> = {};
   const others = effectKindNames.filter((kind) => !handles.includes(kind));
   const due = others.length
-    ? await store.listEffects('due', { handles: others, limit: 10_000 })
+    ? await store.effects.list('due', { handles: others, limit: 10_000 })
     : [];
   for (const kind of due.map(effectKindOf)) if (kind) counts[kind] = (counts[kind] ?? 0) + 1;
   return counts;

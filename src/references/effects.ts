@@ -1,7 +1,7 @@
 import type { Product } from '../schemas/product.js';
 import type { EffectStatus, TransactionRecord } from './record.js';
 
-/** A claimed effect: run the handler, then `completeEffect` or `failEffect` with the token. */
+/** A claimed effect: run the handler, then `effects.complete` or `effects.fail` with the token. */
 export interface EffectClaim {
   record: TransactionRecord;
   token: string;
@@ -61,22 +61,18 @@ export function effectKindOf(
 /** Claim due effects under a lease, then complete or fail them with its token (else `false`). */
 export interface EffectOutbox {
   /** Due (or expired running) effects become `running` under a fresh token; never shared. */
-  claimEffects(options: ClaimEffectsOptions): Promise<EffectClaim[]>;
-  completeEffect(merchantReference: string, token: string): Promise<boolean>;
+  claim(options: ClaimEffectsOptions): Promise<EffectClaim[]>;
+  complete(merchantReference: string, token: string): Promise<boolean>;
   /** Due again at `retryAt`, or `dead` when it is null. */
-  failEffect(
-    merchantReference: string,
-    token: string,
-    options: FailEffectOptions,
-  ): Promise<boolean>;
+  fail(merchantReference: string, token: string, options: FailEffectOptions): Promise<boolean>;
   /**
    * A person's retry of a `dead` effect: `due` now with a fresh count of attempts (so the
    * runner's backoff and its last attempt start over); the last error stays until the next run.
    * Any other effect status → `StoreInputError` naming it. The handler runs where it always
    * does (the receiver's or reconciler's effect runner), never in the caller.
    */
-  retryEffect(merchantReference: string): Promise<TransactionRecord>;
-  listEffects(
+  retry(merchantReference: string): Promise<TransactionRecord>;
+  list(
     status: Exclude<EffectStatus, 'none' | 'done'>,
     options?: { limit?: number; handles?: readonly EffectKind[] },
   ): Promise<TransactionRecord[]>;

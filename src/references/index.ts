@@ -1,4 +1,5 @@
 export type { TransactionStatus } from '../schemas/transaction-status.js';
+export { reportsOf } from './listed-reports.js';
 export { MemoryReferenceStore, type MemoryReferenceStoreOptions } from './memory-store.js';
 export type {
   Flow,
@@ -18,6 +19,7 @@ export {
 export type {
   ListOpenOptions,
   ReferenceStore,
+  StoreReports,
   TransactionIntent,
   TransactionRecords,
 } from './types.js';

@@ -11,7 +11,6 @@ export {
 export { type ParsedChange, type ParsedMove, parseMove } from './input-rules/move.js';
 export {
   type ParsedClaim,
-  parseCheckTime,
   parseClaimEffects,
   parseEffectKinds,
   parseEffectStatus,

@@ -1,11 +1,21 @@
 import { DuplicateReferenceError } from '../errors/duplicate-reference-error.js';
 import { TransactionNotFoundError } from '../errors/transaction-not-found-error.js';
-import { CheckedReferenceStore, type ParsedListOpen } from './checked-store.js';
+import {
+  checkedEffects,
+  checkedRecords,
+  checkedReports,
+  checkedSchedule,
+  checkedWallets,
+  type ParsedListOpen,
+  type RecordsPart,
+} from './checked-parts.js';
+import type { EffectOutbox } from './effects.js';
 import { MemoryCallbackInbox } from './inbox/memory-inbox.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type { ParsedIntent, ParsedMove } from './input-rules.js';
+import { listedReports } from './listed-reports.js';
 import { MemoryEffects } from './memory-effects.js';
-import { type FinalTallies, type ReportWindow, talliesOfRows } from './operations-report.js';
+import { MemoryWallets } from './memory-wallets.js';
 import { bucketClock } from './rate-limit/bucket-clock.js';
 import { checkedRateLimit } from './rate-limit/checked-rate-limit.js';
 import { MemoryRateLimit } from './rate-limit/memory-rate-limit.js';
@@ -20,13 +30,12 @@ import {
   platformReferenceFields,
 } from './record-changes.js';
 import { copyRecord } from './record-copy.js';
-import type { ParsedLeaseDue, ParsedRelease } from './schedule/input-rules.js';
 import { LeaseLostError } from './schedule/lease-lost-error.js';
 import { MemorySchedule } from './schedule/memory-schedule.js';
-import type { LeasedRecord } from './schedule/types.js';
-import { providerOf, summarizeRecords } from './summary.js';
-import type { MoveCommit, StoreSummary } from './types.js';
-import { floatShort, reservationEnd, type WalletFloatState } from './wallet-float.js';
+import type { SchedulingStore } from './schedule/types.js';
+import { providerOf } from './summary.js';
+import type { MoveCommit, ReferenceStore, StoreReports, TransactionRecords } from './types.js';
+import type { WalletFloat } from './wallet-float.js';
 
 export interface MemoryReferenceStoreOptions {
   /** @default () => new Date() */
@@ -36,57 +45,59 @@ export interface MemoryReferenceStoreOptions {
 /**
  * The default store, lost when the process exits. Every method validates, decides and writes
  * without an await in between, so concurrent calls cannot interleave halfway through a change.
+ * Its reports are the ones any store gets from `records.list`.
  */
-export class MemoryReferenceStore extends CheckedReferenceStore {
-  readonly #records = new Map<string, TransactionRecord>();
+export class MemoryReferenceStore implements ReferenceStore {
+  readonly records: TransactionRecords;
+  readonly schedule: SchedulingStore;
+  readonly effects: EffectOutbox;
+  readonly inbox: CallbackInbox;
+  readonly wallets: WalletFloat;
+  readonly rateLimit: SharedRateLimit;
+  readonly reports: StoreReports;
+  constructor(options: MemoryReferenceStoreOptions = {}) {
+    const now = options.now ?? (() => new Date());
+    const rows = new Map<string, TransactionRecord>();
+    const schedule = new MemorySchedule(rows, now);
+    const effects = new MemoryEffects(rows, now);
+    const wallets = new MemoryWallets();
+    this.records = checkedRecords(new MemoryRecords(rows, now, { schedule, effects, wallets }));
+    this.schedule = checkedSchedule(schedule);
+    this.effects = checkedEffects(effects);
+    this.inbox = new MemoryCallbackInbox(now);
+    this.wallets = checkedWallets(wallets);
+    this.rateLimit = checkedRateLimit(new MemoryRateLimit(options.now ?? bucketClock));
+    this.reports = checkedReports(listedReports(this.records), now);
+  }
+  async close(): Promise<void> {}
+}
+
+/** What a move touches beside the record: the fence, the effect it replaces, the float it ends. */
+interface MoveSides {
+  schedule: MemorySchedule;
+  effects: MemoryEffects;
+  wallets: MemoryWallets;
+}
+
+class MemoryRecords implements RecordsPart {
+  readonly #rows: Map<string, TransactionRecord>;
   /** Platform reference value → merchant reference of the record that owns it. */
   readonly #owners = new Map<string, string>();
-  readonly #clock: () => Date;
-  readonly inbox: CallbackInbox;
-  readonly rateLimit: SharedRateLimit;
-  readonly #schedule = new MemorySchedule();
-  /** Float per account, as `pesakit_wallets` keeps it: free = `cents - (held - settled)`. */
-  readonly #wallets = new Map<string, { cents: number; held: number; settled: number }>();
-  /** Merchant reference → the hold of a payout not yet final. */
-  readonly #reservations = new Map<string, { account: string; cents: number }>();
-  protected readonly effects: MemoryEffects;
-  constructor(options: MemoryReferenceStoreOptions = {}) {
-    super();
-    this.#clock = options.now ?? (() => new Date());
-    this.inbox = new MemoryCallbackInbox(this.#clock);
-    this.rateLimit = checkedRateLimit(new MemoryRateLimit(options.now ?? bucketClock));
-    this.effects = new MemoryEffects(this.#records, this.#clock);
+  readonly #now: () => Date;
+  readonly #sides: MoveSides;
+  constructor(rows: Map<string, TransactionRecord>, now: () => Date, sides: MoveSides) {
+    this.#rows = rows;
+    this.#now = now;
+    this.#sides = sides;
   }
-  protected now(): Date {
-    return this.#clock();
-  }
-  protected walletSettled(account: string): number {
-    let open = 0;
-    for (const hold of this.#reservations.values()) {
-      if (hold.account === account) open += hold.cents;
-    }
-    return (this.#wallets.get(account)?.held ?? 0) - open;
-  }
-  protected writeWalletBalance(account: string, cents: number, settled: number): WalletFloatState {
-    const held = this.#wallets.get(account)?.held ?? 0;
-    this.#wallets.set(account, { cents, held, settled });
-    return { balance: cents / 100, reserved: (held - settled) / 100 };
-  }
-  protected async writeIntent(parsed: ParsedIntent): Promise<TransactionRecord> {
-    if (this.#records.has(parsed.merchantReference)) {
+  async create(parsed: ParsedIntent): Promise<TransactionRecord> {
+    if (this.#rows.has(parsed.merchantReference)) {
       throw new DuplicateReferenceError(parsed.merchantReference);
     }
-    const { reservation } = parsed;
-    if (reservation !== undefined) {
-      const wallet = this.#wallets.get(reservation.account);
-      const [balance, reserved] = [wallet?.cents ?? 0, wallet ? wallet.held - wallet.settled : 0];
-      if (wallet === undefined || balance - reserved < reservation.cents) {
-        throw floatShort(balance, reserved, reservation.cents);
-      }
-      wallet.held += reservation.cents;
-      this.#reservations.set(parsed.merchantReference, reservation);
+    if (parsed.reservation !== undefined) {
+      this.#sides.wallets.reserve(parsed.merchantReference, parsed.reservation);
     }
-    const now = this.now();
+    const now = this.#now();
     const record: TransactionRecord = {
       merchantReference: parsed.merchantReference,
       product: parsed.product,
@@ -114,18 +125,22 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       resolution: null,
       effect: { ...noEffect },
     };
-    this.#records.set(record.merchantReference, record);
+    this.#rows.set(record.merchantReference, record);
     return copyRecord(record);
   }
-  protected async commitMove(reference: string, move: ParsedMove): Promise<MoveCommit> {
-    const record = this.#require(reference);
-    this.#assertLease(reference, move.leaseToken);
+  async move(reference: string, move: ParsedMove): Promise<MoveCommit> {
+    const record = this.#rows.get(reference);
+    if (!record) throw new TransactionNotFoundError(reference);
+    const { leaseToken } = move;
+    if (leaseToken !== undefined && !this.#sides.schedule.holds(reference, leaseToken)) {
+      throw new LeaseLostError(reference);
+    }
     if (record.status !== move.expected) return { record: copyRecord(record), applied: false };
     this.#attach(record, move.references);
     if (move.change !== undefined) {
-      Object.assign(record, applyChange(record, move.change, this.now()));
-      this.effects.forget(reference);
-      this.#endReservation(record);
+      Object.assign(record, applyChange(record, move.change, this.#now()));
+      this.#sides.effects.forget(reference);
+      this.#sides.wallets.end(record);
     }
     return { record: copyRecord(record), applied: true };
   }
@@ -135,7 +150,7 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
     for (const field of platformReferenceFields) {
       const value = fresh[field];
       if (value === undefined) continue;
-      const owner = this.#owners.get(value) ?? (this.#records.has(value) ? value : undefined);
+      const owner = this.#owners.get(value) ?? (this.#rows.has(value) ? value : undefined);
       if (owner !== undefined && owner !== reference) {
         throw ownedElsewhere(reference, field, value, owner);
       }
@@ -148,42 +163,28 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       this.#owners.set(value, reference);
       changed = true;
     }
-    if (changed) record.updatedAt = this.now();
+    if (changed) record.updatedAt = this.#now();
   }
-  #assertLease(reference: string, leaseToken: string | undefined): void {
-    if (leaseToken !== undefined && !this.#schedule.holds(reference, leaseToken)) {
-      throw new LeaseLostError(reference);
+  find({ field, value }: { field?: ReferenceField; value: string }): TransactionRecord | undefined {
+    if (field === undefined) {
+      const record = this.#rows.get(value) ?? this.#rows.get(this.#owners.get(value) ?? '');
+      return record && copyRecord(record);
     }
-  }
-  /** A failure gives the float back; a success's debit keeps its place (see `walletSettled`). */
-  #endReservation(record: TransactionRecord): void {
-    const held = this.#reservations.get(record.merchantReference);
-    const end = reservationEnd(record.status);
-    if (held === undefined || end === undefined) return;
-    this.#reservations.delete(record.merchantReference);
-    const wallet = this.#wallets.get(held.account);
-    if (wallet !== undefined && end === 'release') wallet.held -= held.cents;
-  }
-  protected lookup(field: ReferenceField, value: string): TransactionRecord | undefined {
     const owner = field === 'merchantReference' ? value : this.#owners.get(value);
-    const record = owner === undefined ? undefined : this.#records.get(owner);
+    const record = owner === undefined ? undefined : this.#rows.get(owner);
     return record && record[field] === value ? copyRecord(record) : undefined;
   }
-  protected lookupMany(references: string[]): Map<string, TransactionRecord> {
+  getMany(references: string[]): Map<string, TransactionRecord> {
     const found = new Map<string, TransactionRecord>();
     for (const reference of references) {
-      const record = this.#records.get(reference);
+      const record = this.#rows.get(reference);
       if (record) found.set(reference, copyRecord(record));
     }
     return found;
   }
-  protected lookupAny(value: string): TransactionRecord | undefined {
-    const record = this.#records.get(value) ?? this.#records.get(this.#owners.get(value) ?? '');
-    return record && copyRecord(record);
-  }
-  protected listOpenRecords(filter: ParsedListOpen): TransactionRecord[] {
+  list(filter: ParsedListOpen): TransactionRecord[] {
     const { statuses, product, checkedBefore, limit, oldestFirst, after } = filter;
-    return [...this.#records.values()]
+    return [...this.#rows.values()]
       .filter(
         (record) =>
           statuses.includes(record.status) &&
@@ -196,51 +197,5 @@ export class MemoryReferenceStore extends CheckedReferenceStore {
       .sort(oldestFirst ? byCreation : compareForReconciliation)
       .slice(0, limit)
       .map(copyRecord);
-  }
-  protected countCheck(reference: string, at: Date): TransactionRecord {
-    const record = this.#require(reference);
-    record.lastCheckedAt = at;
-    record.checkCount += 1;
-    record.updatedAt = this.now();
-    return copyRecord(record);
-  }
-  protected lease(options: ParsedLeaseDue): LeasedRecord[] {
-    return this.#schedule
-      .lease(this.#records.values(), options, this.now())
-      .map((leased) => ({ ...leased, record: copyRecord(leased.record) }));
-  }
-  protected release(reference: string, options: ParsedRelease): boolean {
-    return this.#schedule.release(this.#require(reference), options.token, options, this.now());
-  }
-  protected observationsOf(reference: string): unknown[] {
-    this.#require(reference);
-    return this.#schedule.observations(reference);
-  }
-  protected summaryOf(): StoreSummary {
-    return summarizeRecords(this.#records.values());
-  }
-  protected finalTallies(window: ReportWindow): FinalTallies {
-    const from = Math.min(window.chartFrom, window.dayAgo);
-    const rows = [...this.#records.values()].flatMap(({ status, provider, createdAt, finalAt }) =>
-      finalAt && finalAt.getTime() >= from ? [{ status, provider, createdAt, finalAt }] : [],
-    );
-    return talliesOfRows(rows, window);
-  }
-  protected reviewPage(limit: number, after: string | undefined): TransactionRecord[] {
-    return [...this.#records.values()]
-      .filter(
-        (record) =>
-          record.status === 'needs_review' &&
-          (after === undefined || record.merchantReference > after),
-      )
-      .sort((a, b) => (a.merchantReference < b.merchantReference ? -1 : 1))
-      .slice(0, limit)
-      .map(copyRecord);
-  }
-  async close(): Promise<void> {}
-  #require(merchantReference: string): TransactionRecord {
-    const record = this.#records.get(merchantReference);
-    if (!record) throw new TransactionNotFoundError(merchantReference);
-    return record;
   }
 }

@@ -58,7 +58,7 @@ const optionsSchema = z.object({ now: dateSchema.optional(), hours: limitSchema(
 
 /** The windows: the chart's whole hours up to `until`, and the 24 hours before `until`. */
 export function parseOperationsReport(options: OperationsReportOptions | undefined, now: Date) {
-  const parsed = parse('operationsReport', 'options', optionsSchema, options ?? {});
+  const parsed = parse('reports.operations', 'options', optionsSchema, options ?? {});
   const until = parsed.now ?? now;
   const hours = parsed.hours ?? 24;
   const chartFrom = Math.floor(until.getTime() / hourMs) * hourMs - (hours - 1) * hourMs;

@@ -11,7 +11,7 @@ function byReference(a: CreationKey, b: CreationKey): number {
 }
 
 /**
- * `listOpen`'s order: never checked first (maybe stuck since a crash), then the longest
+ * `records.list`'s order: never checked first (maybe stuck since a crash), then the longest
  * unchecked, then the oldest. The SQL stores say the same in ORDER BY.
  */
 export function compareForReconciliation(a: TransactionRecord, b: TransactionRecord): number {
@@ -23,12 +23,12 @@ export function compareForReconciliation(a: TransactionRecord, b: TransactionRec
   return byCreation(a, b);
 }
 
-/** `listOpen({ oldestFirst })`'s order: the oldest created first. */
+/** `records.list({ oldestFirst })`'s order: the oldest created first. */
 export function byCreation(a: CreationKey, b: CreationKey): number {
   return a.createdAt.getTime() - b.createdAt.getTime() || byReference(a, b);
 }
 
-/** `leaseDue`'s order: never scheduled first, then the earliest due. */
+/** `schedule.lease`'s order: never scheduled first, then the earliest due. */
 export function byDueTime(
   a: { record: TransactionRecord; nextCheckAt: Date | null },
   b: { record: TransactionRecord; nextCheckAt: Date | null },

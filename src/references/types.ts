@@ -47,7 +47,7 @@ export interface RecordMove {
   /** Platform references to claim; a known field with another value, or a value another record owns → `ReferenceConflictError`, nothing written. */
   references?: References;
   change?: RecordChange;
-  /** The lease's fencing token (`leaseDue`): written only while it holds, else `LeaseLostError`. */
+  /** The lease's fencing token (`schedule.lease`): written only while it holds, else `LeaseLostError`. */
   leaseToken?: string;
 }
 
@@ -113,10 +113,10 @@ export interface ResolveOptions {
   at?: Date;
 }
 
-/** The records: the write-ahead intent, moves and lookups. */
+/** The records: the write-ahead intent, the one way a record moves, and lookups. */
 export interface TransactionRecords {
   /** Write-ahead: stored BEFORE the request is sent. A duplicate → `DuplicateReferenceError`. */
-  createIntent(intent: TransactionIntent): Promise<TransactionRecord>;
+  create(intent: TransactionIntent): Promise<TransactionRecord>;
   /**
    * Commits what the ledger decided, as one transaction: the fence, then compare-and-set on
    * `expected`, then the references, the change, the effect it makes due and the end of a float
@@ -130,32 +130,47 @@ export interface TransactionRecords {
    * `undefined` where none is stored.
    */
   getMany(merchantReferences: readonly string[]): Promise<Array<TransactionRecord | undefined>>;
-  /** By any reference kind: the merchant reference first, then the platform's in field order. */
-  findByReference(reference: string): Promise<TransactionRecord | undefined>;
-  find(by: { field: ReferenceField; value: string }): Promise<TransactionRecord | undefined>;
-  /** Never-checked first, then the oldest check, then the oldest created. */
-  listOpen(options?: ListOpenOptions): Promise<TransactionRecord[]>;
-  recordCheck(merchantReference: string, at?: Date): Promise<TransactionRecord>;
-  /** Counts by product and status, for operations (metrics, the dashboard). */
-  summarize(): Promise<StoreSummary>;
-  /** Finals per hour over the window, and each operator's health over the last 24 hours. */
-  operationsReport(options?: OperationsReportOptions): Promise<OperationsReport>;
-  /** The records a person must decide, by merchant reference. */
-  listReview(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
+  /**
+   * By one reference field, or, without `field`, by any: the merchant reference first, then the
+   * platform's references in field order.
+   */
+  find(by: { field?: ReferenceField; value: string }): Promise<TransactionRecord | undefined>;
+  /** Open records by default; never-checked first, then the oldest check, then the oldest created. */
+  list(options?: ListOpenOptions): Promise<TransactionRecord[]>;
 }
 
 /**
- * Every transaction pesakit starts, moved forward to a final state. Bad input → `StoreInputError`,
- * nothing stored; an unknown merchant reference → `TransactionNotFoundError`.
+ * What the dashboard, the review CLI and the metrics read. Optional in a store: `reportsOf(store)`
+ * computes them from `records.list` when a store has none; the SQL stores count in SQL.
  */
-export interface ReferenceStore
-  extends TransactionRecords,
-    EffectOutbox,
-    SchedulingStore,
-    WalletFloat {
+export interface StoreReports {
+  /** Counts by product and status, for operations (metrics, the dashboard). */
+  summary(): Promise<StoreSummary>;
+  /** Finals per hour over the window, and each operator's health over the last 24 hours. */
+  operations(options?: OperationsReportOptions): Promise<OperationsReport>;
+  /** The records a person must decide, by merchant reference. */
+  review(options?: { limit?: number; after?: string }): Promise<TransactionRecord[]>;
+}
+
+/**
+ * Every transaction pesakit starts, moved forward to a final state: an object of parts, each a
+ * plain interface. Bad input → `StoreInputError`, nothing stored; an unknown merchant reference →
+ * `TransactionNotFoundError`. What a store itself enforces: a move applies only while the record
+ * is in the expected status and the lease's fence holds, inside one transaction.
+ */
+export interface ReferenceStore {
+  readonly records: TransactionRecords;
+  /** The reconciler's due times and fenced leases. */
+  readonly schedule: SchedulingStore;
+  /** The effect outbox: each final record's handler, run at least once. */
+  readonly effects: EffectOutbox;
   readonly inbox: CallbackInbox;
+  /** Each merchant account's wallet float, held against bulk payouts. */
+  readonly wallets: WalletFloat;
   /** The platform's rate limit of each merchant account, shared by every process on the store. */
   readonly rateLimit: SharedRateLimit;
+  /** Counted reports; absent, `reportsOf(store)` computes them from `records.list`. */
+  readonly reports?: StoreReports;
   /** A closed store must not be used again. */
   close(): Promise<void>;
 }

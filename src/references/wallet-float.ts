@@ -34,10 +34,7 @@ export interface WalletFloat {
    * `success` keeps it as the debit until the next read; `pending`, `unknown` and `needs_review`
    * keep it.
    */
-  recordWalletBalance(
-    account: string,
-    readBalance: () => Promise<number>,
-  ): Promise<WalletFloatState>;
+  recordBalance(account: string, readBalance: () => Promise<number>): Promise<WalletFloatState>;
 }
 
 const accountSchema = withoutNul(
@@ -67,7 +64,7 @@ const balanceSchema = z.object({
 });
 
 export function parseWalletBalance(account: string, balance: number) {
-  return parse('recordWalletBalance', 'wallet', balanceSchema, { account, balance });
+  return parse('wallets.recordBalance', 'wallet', balanceSchema, { account, balance });
 }
 
 /** The refusal of an intent whose reservation the free float does not cover. */

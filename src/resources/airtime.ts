@@ -121,7 +121,7 @@ export class Airtime {
       body: request,
       ...transportOptions(options),
     });
-    const record = await this.#context.store.findByReference(request.controlNumber);
+    const record = await this.#context.store.records.find({ value: request.controlNumber });
     const open = record?.status === 'pending' || record?.status === 'unknown';
     if (open && (response.status === 'success' || response.status === 'failed')) {
       await this.#context.ledger.move(record.merchantReference, {

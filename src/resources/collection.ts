@@ -180,7 +180,7 @@ export class Collection {
     options?: CallOptions,
   ): Promise<WithLastResponse<ResponseOf<'collectionStatus'>> & { record?: TransactionRecord }> {
     const { store, account } = this.#context;
-    const stored = await store.findByReference(refId);
+    const stored = await store.records.find({ value: refId });
     const warning = stored && notVisibleWarning(stored, account(stored.product));
     if (warning) throw new RecordNotVisibleError(warning);
     const response = await this.#context.transport.request('collectionStatus', {
@@ -206,7 +206,7 @@ export class Collection {
     externalReference: string,
     references: { controlNumber: string; paymentReference: string },
   ) {
-    const record = await this.#context.store.findByReference(externalReference);
+    const record = await this.#context.store.records.find({ value: externalReference });
     if (record) await this.#context.ledger.move(record.merchantReference, { references });
   }
 
@@ -215,8 +215,8 @@ export class Collection {
   ): Promise<TransactionRecord | undefined> {
     const { store, ledger } = this.#context;
     const found =
-      (await store.findByReference(transaction.controlNumber)) ??
-      (await store.findByReference(transaction.reference));
+      (await store.records.find({ value: transaction.controlNumber })) ??
+      (await store.records.find({ value: transaction.reference }));
     if (!found) return undefined;
     return (await settleCollection(ledger, found, transaction)).record;
   }

@@ -172,7 +172,7 @@ export class Disbursement {
    */
   async status(merchantReference: string, options?: CallOptions): Promise<TransactionRecord> {
     const { store, ledger, account } = this.#context;
-    const record = await store.get(merchantReference);
+    const record = await store.records.get(merchantReference);
     if (record?.product !== 'disbursement') {
       throw new TransactionNotFoundError(
         merchantReference,
@@ -187,7 +187,7 @@ export class Disbursement {
     const margin = { until: Number.POSITIVE_INFINITY };
     const check = { store, ledger, record, margin, pass: { payouts: history } };
     await checkDisbursement({ ...check, options: resolveOptions({}) });
-    return (await store.get(merchantReference)) ?? record;
+    return (await store.records.get(merchantReference)) ?? record;
   }
 
   /** The authenticated user and the wallet balance. */

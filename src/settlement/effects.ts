@@ -1,8 +1,9 @@
 import { EventEmitter } from 'eventemitter3';
-import type { EffectKind, EffectOutbox } from '../references/effects.js';
+import type { EffectKind } from '../references/effects.js';
 import { effectKindNames, effectKindOf, effectKinds } from '../references/effects.js';
 import type { TransactionRecord } from '../references/index.js';
 import type { ReviewVerdict } from '../references/review.js';
+import type { ReferenceStore } from '../references/types.js';
 
 export interface EffectContext {
   /** Stable for the record: key your own writes on it, since a handler runs at least once. */
@@ -46,7 +47,7 @@ export interface EffectRunnerOptions {
   leaseMs?: number;
   /** Delays before each retry of a failed handler, in ms; the last repeats. @default 1 s, 5 s, 30 s, 2 min, 10 min */
   retryDelaysMs?: readonly number[];
-  /** Runs before the effect is dead-lettered (`store.listEffects('dead')`). @default 8 */
+  /** Runs before the effect is dead-lettered (`store.effects.list('dead')`). @default 8 */
   maxAttempts?: number;
   /** The clock for retry times. @default () => new Date() */
   now?: () => Date;
@@ -69,7 +70,7 @@ export const DEFAULT_EFFECT_RETRY_DELAYS: readonly number[] = [
 /** The settling transition makes the effect due in the same write: **the transition happens
  * exactly once; the handler runs at least once, until it completes** (expired leases are taken). */
 export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
-  readonly #store: EffectOutbox;
+  readonly #store: Pick<ReferenceStore, 'effects'>;
   readonly #handlers: GivenHandlers;
   /** The kinds this runner claims: those it has a handler for; the rest stay due for another. */
   readonly handles: readonly EffectKind[];
@@ -78,7 +79,11 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
   readonly #maxAttempts: number;
   readonly #now: () => Date;
 
-  constructor(store: EffectOutbox, handlers: GivenHandlers, options: EffectRunnerOptions = {}) {
+  constructor(
+    store: Pick<ReferenceStore, 'effects'>,
+    handlers: GivenHandlers,
+    options: EffectRunnerOptions = {},
+  ) {
     super();
     this.#store = store;
     this.#handlers = handlers;
@@ -111,7 +116,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
 
   async #claim(options: { limit?: number; merchantReference?: string }) {
     if (this.handles.length === 0) return [];
-    return this.#store.claimEffects({ ...options, leaseMs: this.#leaseMs, handles: this.handles });
+    return this.#store.effects.claim({ ...options, leaseMs: this.#leaseMs, handles: this.handles });
   }
 
   /** `asked`: when the claim was asked for. Its lease began then at the earliest. */
@@ -154,7 +159,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
       await this.#failed(record, token, kind, error, asked);
       return;
     }
-    const completed = () => this.#store.completeEffect(record.merchantReference, token);
+    const completed = () => this.#store.effects.complete(record.merchantReference, token);
     if (await this.#whileLeased(completed, asked)) {
       this.emit('effect', {
         merchantReference: record.merchantReference,
@@ -195,7 +200,7 @@ export class EffectRunner extends EventEmitter<EffectRunnerEvents> {
     // After the last attempt, dead: not run again automatically.
     const retryAt = attempts >= this.#maxAttempts ? null : new Date(this.#now().getTime() + delay);
     const failed = () =>
-      this.#store.failEffect(merchantReference, token, { error: message, retryAt });
+      this.#store.effects.fail(merchantReference, token, { error: message, retryAt });
     if (!(await this.#whileLeased(failed, asked))) {
       return;
     }

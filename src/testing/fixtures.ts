@@ -44,9 +44,9 @@ export function details(to: TransactionStatus, reason: string): TransitionDetail
 
 /** A record in `status`: any status is reachable from `initiating` in at most one step. */
 export async function recordIn(store: StoreCalls, reference: string, status: TransactionStatus) {
-  await store.createIntent(intent(reference));
+  await store.records.create(intent(reference));
   if (status !== 'initiating') await store.transition(reference, status, details(status, 'set up'));
-  const record = await store.get(reference);
+  const record = await store.records.get(reference);
   if (record === undefined)
     throw new Error(`store.get('${reference}') found nothing after writing it`);
   return record;
@@ -54,7 +54,7 @@ export async function recordIn(store: StoreCalls, reference: string, status: Tra
 
 /** A collection paid: pending, then success (its effect due). */
 export async function paid(store: StoreCalls, reference: string) {
-  await store.createIntent(intent(reference));
+  await store.records.create(intent(reference));
   await store.transition(reference, 'pending');
   return (await store.transition(reference, 'success', { reason: 'confirmed by pull' })).record;
 }
@@ -64,10 +64,26 @@ export const merchantReferences = (leased: { record: { merchantReference: string
   leased.map((lease) => lease.record.merchantReference);
 
 /** `count` pending collections, `order-000` up. */
+/**
+ * A counted check of `reference` at `at`, as the reconciler counts one: a forced lease and a
+ * counted release; every other record the lease took is handed back uncounted.
+ */
+export async function checkAt(store: StoreCalls, reference: string, at: Date): Promise<void> {
+  const leased = await store.schedule.lease({ limit: 10_000, leaseMs: 60_000, force: true });
+  for (const { record, token } of leased) {
+    const counted = record.merchantReference === reference;
+    await store.schedule.release(record.merchantReference, token, {
+      nextCheckAt: at,
+      checkedAt: at,
+      counted,
+    });
+  }
+}
+
 export async function openRecords(store: StoreCalls, count: number): Promise<void> {
   for (let index = 0; index < count; index += 1) {
     const reference = `order-${String(index).padStart(3, '0')}`;
-    await store.createIntent(intent(reference));
+    await store.records.create(intent(reference));
     await store.transition(reference, 'pending');
   }
 }

@@ -1,11 +1,21 @@
 import { AssertionError } from 'node:assert/strict';
 import { InvalidTransitionError } from '../errors/invalid-transition-error.js';
 import { Ledger } from '../ledger/ledger.js';
+import type { EffectOutbox } from '../references/effects.js';
 import type { CallbackInbox } from '../references/inbox/types.js';
 import { parseTransition } from '../references/input-rules.js';
+import { reportsOf } from '../references/listed-reports.js';
 import type { SharedRateLimit } from '../references/rate-limit/types.js';
 import type { References, TransactionRecord } from '../references/record.js';
-import type { ReferenceStore, ResolveOptions, TransitionDetails } from '../references/types.js';
+import type { SchedulingStore } from '../references/schedule/types.js';
+import type {
+  ReferenceStore,
+  ResolveOptions,
+  StoreReports,
+  TransactionRecords,
+  TransitionDetails,
+} from '../references/types.js';
+import type { WalletFloat } from '../references/wallet-float.js';
 import type { TransactionStatus } from '../schemas/transaction-status.js';
 import { show } from './assertions.js';
 
@@ -15,16 +25,22 @@ type Moved = { record: TransactionRecord; changed: boolean; from: TransactionSta
 
 /**
  * The store as the cases call it. Every case reaches the store through these calls only, so a
- * change in the store's interface (a method renamed, moved into a part) is one edit here and none
- * in the cases. Each call checks that the method exists and that what it resolved to has the
- * shape the interface promises: a store returning garbage fails with a message naming the
- * method, not with a TypeError deep inside a case. Records move as pesakit moves them: through
- * its ledger over `store.move()` (`transition`, `attachReferences`, `attachAndTransition`,
- * `resolve`), a refused move throwing `InvalidTransitionError` as a direct request would.
+ * change in the store's interface is one edit here and none in the cases. Each call checks that
+ * the part and its method exist and that what it resolved to has the shape the interface
+ * promises: a store returning garbage fails with a message naming the method, not with a
+ * TypeError deep inside a case. Records move as pesakit moves them: through its ledger over
+ * `records.move()` (`transition`, `attachReferences`, `attachAndTransition`, `resolve`), a refused
+ * move throwing `InvalidTransitionError` as a direct request would. A store without `reports`
+ * gets the ones `reportsOf` computes from `records.list`.
  */
 export interface StoreCalls {
-  createIntent: ReferenceStore['createIntent'];
-  move: ReferenceStore['move'];
+  readonly records: TransactionRecords;
+  readonly schedule: SchedulingStore;
+  readonly effects: EffectOutbox;
+  readonly inbox: CallbackInbox;
+  readonly wallets: WalletFloat;
+  readonly rateLimit: SharedRateLimit;
+  readonly reports: StoreReports;
   attachReferences(merchantReference: string, refs: References): Promise<TransactionRecord>;
   transition(merchantReference: string, to: TransactionStatus, details?: Details): Promise<Moved>;
   attachAndTransition(
@@ -33,31 +49,11 @@ export interface StoreCalls {
     to: TransactionStatus,
     details?: Details,
   ): Promise<Moved>;
-  get: ReferenceStore['get'];
-  getMany: ReferenceStore['getMany'];
-  findByReference: ReferenceStore['findByReference'];
-  find: ReferenceStore['find'];
-  listOpen: ReferenceStore['listOpen'];
-  recordCheck: ReferenceStore['recordCheck'];
-  summarize: ReferenceStore['summarize'];
-  operationsReport: ReferenceStore['operationsReport'];
   resolve(
     merchantReference: string,
     outcome: 'success' | 'failed',
     options: ResolveOptions,
   ): Promise<TransactionRecord>;
-  listReview: ReferenceStore['listReview'];
-  claimEffects: ReferenceStore['claimEffects'];
-  completeEffect: ReferenceStore['completeEffect'];
-  failEffect: ReferenceStore['failEffect'];
-  retryEffect: ReferenceStore['retryEffect'];
-  listEffects: ReferenceStore['listEffects'];
-  leaseDue: ReferenceStore['leaseDue'];
-  releaseLease: ReferenceStore['releaseLease'];
-  readObservations: ReferenceStore['readObservations'];
-  recordWalletBalance: ReferenceStore['recordWalletBalance'];
-  readonly inbox: CallbackInbox;
-  readonly rateLimit: SharedRateLimit;
   close(): Promise<void>;
 }
 
@@ -70,7 +66,7 @@ const record: Check = (value) =>
     ? undefined
     : 'a transaction record';
 const maybeRecord: Check = (value) => (value === undefined ? undefined : record(value));
-const records: Check = listOf(record, 'an array of transaction records');
+const recordList: Check = listOf(record, 'an array of transaction records');
 const committed: Check = (value) =>
   isObject(value) && typeof value['applied'] === 'boolean' && record(value['record']) === undefined
     ? undefined
@@ -131,20 +127,26 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
       return value;
     };
   };
-  const call = (name: keyof ReferenceStore, check: Check) =>
-    on(store, name, `${where}.${name}`, check) as never;
-  const part = (key: 'inbox' | 'rateLimit', what: string) => (name: string, check: Check) => {
-    const target = (store as { [part: string]: unknown })[key];
-    if (!isObject(target)) {
-      return (async () => {
-        throw new AssertionError({ message: `${where}.${key} is ${show(target)}, not ${what}` });
-      }) as never;
-    }
-    return on(target, name, `${where}.${key}.${name}`, check) as never;
-  };
-  const get = call('get', maybeRecord);
-  const move = call('move', committed);
-  const ledger = new Ledger({ createIntent: call('createIntent', record), get, move });
+  const part =
+    <Part>(key: keyof ReferenceStore, what: string, target: unknown = store[key]) =>
+    (name: keyof Part & string, check: Check) => {
+      if (!isObject(target)) {
+        return (async () => {
+          throw new AssertionError({ message: `${where}.${key} is ${show(target)}, not ${what}` });
+        }) as never;
+      }
+      return on(target, name, `${where}.${key}.${name}`, check) as never;
+    };
+  const records = part<TransactionRecords>('records', 'the records part');
+  const schedule = part<SchedulingStore>('schedule', 'the schedule part');
+  const effects = part<EffectOutbox>('effects', 'an effect outbox');
+  const inbox = part<CallbackInbox>('inbox', 'an inbox');
+  const rateLimit = part<SharedRateLimit>('rateLimit', 'a rate limit');
+  const reports = part<StoreReports>('reports', 'the reports part', reportsOf(store));
+  const create = records('create', record);
+  const get = records('get', maybeRecord);
+  const move = records('move', committed);
+  const ledger = new Ledger({ records: { create, get, move } });
   const moveTo = async (
     reference: string,
     refs: References | undefined,
@@ -161,37 +163,27 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
     }
     return result;
   };
-  const inbox: (name: keyof CallbackInbox, check: Check) => never = part('inbox', 'an inbox');
-  const rateLimit: (name: keyof SharedRateLimit, check: Check) => never = part(
-    'rateLimit',
-    'a rate limit',
-  );
   return {
-    createIntent: call('createIntent', record),
-    move,
-    attachReferences: async (reference, refs) =>
-      (await ledger.move(reference, { references: refs })).record,
-    transition: (reference, to, details) => moveTo(reference, undefined, to, details),
-    attachAndTransition: (reference, refs, to, details) => moveTo(reference, refs, to, details),
-    get,
-    getMany: call('getMany', array),
-    findByReference: call('findByReference', maybeRecord),
-    find: call('find', maybeRecord),
-    listOpen: call('listOpen', records),
-    recordCheck: call('recordCheck', record),
-    summarize: call('summarize', object),
-    operationsReport: call('operationsReport', object),
-    resolve: (reference, outcome, options) => ledger.resolve(reference, outcome, options),
-    listReview: call('listReview', records),
-    claimEffects: call('claimEffects', leased),
-    completeEffect: call('completeEffect', flag),
-    failEffect: call('failEffect', flag),
-    retryEffect: call('retryEffect', record),
-    listEffects: call('listEffects', records),
-    leaseDue: call('leaseDue', leased),
-    releaseLease: call('releaseLease', flag),
-    readObservations: call('readObservations', array),
-    recordWalletBalance: call('recordWalletBalance', object),
+    records: {
+      create,
+      move,
+      get,
+      getMany: records('getMany', array),
+      find: records('find', maybeRecord),
+      list: records('list', recordList),
+    },
+    schedule: {
+      lease: schedule('lease', leased),
+      release: schedule('release', flag),
+      observations: schedule('observations', array),
+    },
+    effects: {
+      claim: effects('claim', leased),
+      complete: effects('complete', flag),
+      fail: effects('fail', flag),
+      retry: effects('retry', record),
+      list: effects('list', recordList),
+    },
     inbox: {
       append: inbox('append', appended),
       claim: inbox('claim', inboxClaims),
@@ -204,11 +196,24 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
       list: inbox('list', array),
       prune: inbox('prune', object),
     },
+    wallets: {
+      recordBalance: part<WalletFloat>('wallets', 'the wallets part')('recordBalance', object),
+    },
     rateLimit: {
       take: rateLimit('take', grant),
       pause: rateLimit('pause', pause),
     },
-    close: call('close', nothing),
+    reports: {
+      summary: reports('summary', object),
+      operations: reports('operations', object),
+      review: reports('review', recordList),
+    },
+    attachReferences: async (reference, refs) =>
+      (await ledger.move(reference, { references: refs })).record,
+    transition: (reference, to, details) => moveTo(reference, undefined, to, details),
+    attachAndTransition: (reference, refs, to, details) => moveTo(reference, refs, to, details),
+    resolve: (reference, outcome, options) => ledger.resolve(reference, outcome, options),
+    close: on(store, 'close', `${where}.close`, nothing) as never,
   };
 }
 

@@ -37,7 +37,7 @@ export function storeReader(store: ReferenceStore): StoreReader {
       const all: TransactionRecord[] = [];
       let after: { createdAt: Date; merchantReference: string } | undefined;
       for (;;) {
-        const page = await store.listOpen({
+        const page = await store.records.list({
           statuses,
           limit: PAGE,
           oldestFirst: true,
@@ -49,7 +49,7 @@ export function storeReader(store: ReferenceStore): StoreReader {
         after = { createdAt: last.createdAt, merchantReference: last.merchantReference };
       }
     },
-    deadEffects: () => store.listEffects('dead', { limit: LISTING_LIMIT }),
+    deadEffects: () => store.effects.list('dead', { limit: LISTING_LIMIT }),
     async inboxKeys(paymentReference) {
       const entries = await store.inbox.list({ paymentReference, limit: LISTING_LIMIT });
       return new Set(entries.map((entry) => entry.dedupKey));

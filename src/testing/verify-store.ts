@@ -183,9 +183,9 @@ async function probeClock(factory: StoreFactory, timeoutMs: number): Promise<str
     store = await factory.open({ fresh: true, now: clock.storeNow });
     const calls = storeCalls(store);
     const intent = { product: 'collection', flow: 'mno', amount: 1000 } as const;
-    const early = await calls.createIntent({ merchantReference: 'clock-probe-1', ...intent });
+    const early = await calls.records.create({ merchantReference: 'clock-probe-1', ...intent });
     clock.forCase.advance(3_600_000);
-    const late = await calls.createIntent({ merchantReference: 'clock-probe-2', ...intent });
+    const late = await calls.records.create({ merchantReference: 'clock-probe-2', ...intent });
     seen = [early.createdAt, late.createdAt];
   };
   await settle(probe, timeoutMs, 'the clock probe');

@@ -53,7 +53,7 @@ describe('a payout batch: every row is one disbursement.pay under payout:<batchI
         merchantReference: `payout:nov-salaries:${row.row}`,
         paymentReference: expect.any(String),
       });
-      expect(await store.get(row.merchantReference)).toMatchObject({
+      expect(await store.records.get(row.merchantReference)).toMatchObject({
         product: 'disbursement',
         status: 'success',
         metadata: { batchId: 'nov-salaries', name: `Staff ${row.row}` },
@@ -62,7 +62,9 @@ describe('a payout batch: every row is one disbursement.pay under payout:<batchI
     expect(await payoutBalance(harness)).toBe(10_000 - 5 * 1100);
     expect([...(await payoutsByMsisdn(harness)).values()]).toEqual([1, 1, 1, 1, 1]);
     // The float the rows held ended with them: nothing is reserved any more.
-    expect(await store.recordWalletBalance(accounts.disbursement.email, async () => 4500)).toEqual({
+    expect(
+      await store.wallets.recordBalance(accounts.disbursement.email, async () => 4500),
+    ).toEqual({
       balance: 4500,
       reserved: 0,
     });
@@ -84,7 +86,7 @@ describe('the float is checked before anything is sent', () => {
       shortfall: 300,
     });
     expect((await payoutsByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('payout:short:1')).toBeUndefined();
+    expect(await store.records.get('payout:short:1')).toBeUndefined();
   });
 
   it('partial: pays rows in order while they fit, skips the rest; after a top-up the same batch id pays them', async () => {
@@ -99,7 +101,7 @@ describe('the float is checked before anything is sent', () => {
       'skipped',
       'skipped',
     ]);
-    expect(await store.get('payout:part:4')).toBeUndefined();
+    expect(await store.records.get('payout:part:4')).toBeUndefined();
 
     await fundPayouts(harness, 2000);
     const second = await client().disbursement.bulkPay(rows, { batchId: 'part' });
@@ -135,7 +137,7 @@ describe('the wallet runs dry mid-batch (the charge was underestimated)', () => 
       'skipped',
     ]);
     expect(isInsufficientFundsError(first.rows[2]?.error)).toBe(true);
-    expect(await store.get('payout:dry:4')).toBeUndefined();
+    expect(await store.records.get('payout:dry:4')).toBeUndefined();
 
     await fundPayouts(harness, 5000);
     const second = await client().disbursement.bulkPay(rows, options);
@@ -200,7 +202,7 @@ describe('a rerun of the same batch id pays no row twice', () => {
     expect([...paid.values()].every((count) => count === 1)).toBe(true);
     expect(paid.size).toBeGreaterThanOrEqual(5);
     // The unknown row still holds its float until the reconciler settles it.
-    const { reserved } = await store.recordWalletBalance(
+    const { reserved } = await store.wallets.recordBalance(
       accounts.disbursement.email,
       async () => 0,
     );
@@ -243,7 +245,7 @@ describe('bad rows refuse the file whole, before anything is sent', () => {
     ]);
     expect((error as BulkValidationError).problems[0]?.message).toMatch(/^Row 2 \(line 3\): /);
     expect((await payoutsByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('payout:bad:1')).toBeUndefined();
+    expect(await store.records.get('payout:bad:1')).toBeUndefined();
   });
 });
 

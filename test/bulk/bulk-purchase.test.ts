@@ -74,7 +74,7 @@ describe('a batch from a spreadsheet: every row becomes one purchase', () => {
         reference: `staff-${row.row}`,
         fromEarlierRun: false,
       });
-      const record = await store.get(row.merchantReference);
+      const record = await store.records.get(row.merchantReference);
       expect(record).toMatchObject({
         status: 'success',
         amount: 1000,
@@ -143,7 +143,7 @@ describe('every row is checked before anything is stored or sent', () => {
     ]);
     expect(error.message).toMatch(/4 rows refused, nothing was stored or sent/);
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('airtime:bad-rows:1')).toBeUndefined();
+    expect(await store.records.get('airtime:bad-rows:1')).toBeUndefined();
     expect(await airtimeBalance(harness)).toBe(100_000);
   });
 
@@ -161,7 +161,7 @@ describe('every row is checked before anything is stored or sent', () => {
       expect(isSpreadsheetError(error), String(error)).toBe(true);
     }
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('airtime:corrupt:1')).toBeUndefined();
+    expect(await store.records.get('airtime:corrupt:1')).toBeUndefined();
   });
 
   it('refuses a batch id that cannot make merchant references', async () => {
@@ -182,7 +182,7 @@ describe('the wallet must cover the batch', () => {
     expect(isInsufficientFundsError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'bulk_insufficient_funds', balance: 4999, required: 5000 });
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('airtime:too-much:1')).toBeUndefined();
+    expect(await store.records.get('airtime:too-much:1')).toBeUndefined();
   });
 
   it('when the wallet runs out mid-batch anyway, stops: the rest is skipped and a rerun sends it', async () => {
@@ -203,7 +203,7 @@ describe('the wallet must cover the batch', () => {
     ]);
     expect(first.rows[3]?.error && isInsufficientFundsError(first.rows[3].error)).toBe(true);
     expect(first.rows[4]?.message).toMatch(/Not sent: the batch stopped at row 4/);
-    expect(await store.get('airtime:runs-out:5')).toBeUndefined();
+    expect(await store.records.get('airtime:runs-out:5')).toBeUndefined();
 
     await fundAirtime(harness, 10_000);
     const second = await client().airtime.bulkPurchase(rows, { batchId: 'runs-out' });
@@ -234,7 +234,7 @@ describe('vendor failures', () => {
         message: expect.stringMatching(/rejected the airtime top-up/),
         paymentReference: expect.any(String),
       });
-      expect((await store.get(`airtime:${result.batchId}:${row}`))?.status).toBe('failed');
+      expect((await store.records.get(`airtime:${result.batchId}:${row}`))?.status).toBe('failed');
     }
     expect(await airtimeBalance(harness)).toBe(100_000 - 37_000);
   });
@@ -260,12 +260,12 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
     const file = await xlsxOf(batchRows(30));
     await client().airtime.bulkPurchase(file, { batchId: 'one-read' });
     const reads: string[][] = [];
-    const getMany = store.getMany.bind(store);
-    store.getMany = async (references) => {
+    const getMany = store.records.getMany.bind(store.records);
+    store.records.getMany = async (references) => {
       reads.push([...references]);
       return getMany(references);
     };
-    store.get = async (reference) => {
+    store.records.get = async (reference) => {
       throw new Error(`a lookup of ${reference}`);
     };
     const again = await failure(client().airtime.bulkPurchase(file, { batchId: 'one-read' }));
@@ -281,7 +281,7 @@ describe('a rerun of the same batch id sends only what was never attempted', () 
     const rows = batchRows(8);
     // What a run killed mid-send leaves: intents written, answers never recorded.
     for (const row of [1, 2]) {
-      await store.createIntent({
+      await store.records.create({
         merchantReference: `airtime:crashed:${row}`,
         product: 'airtime',
         flow: 'airtime_purchase',

@@ -129,7 +129,8 @@ describe('payout rows: a name or reference with a control character refuses the 
         'Row 3: The name may not contain control characters (found U+0009 at position 7).',
       ],
     ]);
-    for (const row of [1, 2, 3, 4]) expect(await store.get(`payout:ctl:${row}`)).toBeUndefined();
+    for (const row of [1, 2, 3, 4])
+      expect(await store.records.get(`payout:ctl:${row}`)).toBeUndefined();
     expect((await payoutsByMsisdn(harness)).size).toBe(0);
   });
 });

@@ -84,7 +84,7 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
     expect(result.totals).toMatchObject({ rows: 5, unknown: 5, succeeded: 0, sent: 5 });
     for (const row of result.rows) {
       expect(row.status).toBe('unknown');
-      expect((await store.get(`airtime:lost:${row.row}`))?.status).toBe('unknown');
+      expect((await store.records.get(`airtime:lost:${row.row}`))?.status).toBe('unknown');
     }
 
     // The rerun sends nothing: every row may have been paid.
@@ -108,7 +108,7 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
     expect(uploads).toHaveLength(1);
     expect(result.totals).toMatchObject({ failed: 3, unknown: 0 });
     expect(result.rows[0]?.message).toMatch(/refused, nothing spent: .*5 MiB/);
-    expect((await store.get('airtime:refused:2'))?.status).toBe('failed');
+    expect((await store.records.get('airtime:refused:2'))?.status).toBe('failed');
   });
 
   it("a failed upload is recorded by the single payment's rule: a 429 is failed (rate_limited), a 503 unknown", async () => {
@@ -128,7 +128,7 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
       batchId: 'limited',
     });
     expect(limited.totals).toMatchObject({ failed: 2, unknown: 0 });
-    expect((await store.get('airtime:limited:1'))?.statusReason).toMatch(
+    expect((await store.records.get('airtime:limited:1'))?.statusReason).toMatch(
       /^rate_limited: .*after 30 s/,
     );
     const down = await client(store).airtime.bulkPurchase(batchRows(2), {
@@ -136,7 +136,7 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
       batchId: 'down',
     });
     expect(down.totals).toMatchObject({ failed: 0, unknown: 2 });
-    expect((await store.get('airtime:down:2'))?.status).toBe('unknown');
+    expect((await store.records.get('airtime:down:2'))?.status).toBe('unknown');
   });
 
   it('sends references exactly as given, even formula-like: the platform reads the file, no person opens it', async () => {
@@ -174,7 +174,7 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
       ['success', 'AT-1'],
       ['unknown', undefined],
     ]);
-    expect(await store.get('airtime:odd:1')).toMatchObject({
+    expect(await store.records.get('airtime:odd:1')).toMatchObject({
       status: 'success',
       paymentReference: 'AT-1',
     });
@@ -202,14 +202,14 @@ describe("via 'bulkpayment': one upload, every row written ahead", () => {
       batchId: 'odd',
     });
     expect(result.rows.map((row) => row.status)).toEqual(['success', 'unknown', 'unknown']);
-    expect(await store.get('airtime:odd:2')).toMatchObject({
+    expect(await store.records.get('airtime:odd:2')).toMatchObject({
       status: 'needs_review',
       review: {
         reason: 'answer_contradicts_request',
         evidence: { contradictions: [{ field: 'amount', asked: 1000, answered: 10_000 }] },
       },
     });
-    expect((await store.get('airtime:odd:3'))?.review?.evidence).toEqual({
+    expect((await store.records.get('airtime:odd:3'))?.review?.evidence).toEqual({
       contradictions: [{ field: 'status', asked: 'success', answered: 'failed' }],
     });
   });

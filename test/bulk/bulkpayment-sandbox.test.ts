@@ -38,7 +38,7 @@ describe("via 'bulkpayment' against the sandbox's customer/bulkpayment route", (
         merchantReference: `airtime:upload-1:${row.row}`,
         paymentReference: expect.any(String),
       });
-      expect(await store.get(row.merchantReference)).toMatchObject({
+      expect(await store.records.get(row.merchantReference)).toMatchObject({
         status: row.status,
         paymentReference: row.paymentReference,
         metadata: expect.objectContaining({ via: 'bulkpayment', row: String(row.row) }),
@@ -81,6 +81,6 @@ describe("via 'bulkpayment' against the sandbox's customer/bulkpayment route", (
       );
     expect(isBulkValidationError(error)).toBe(true);
     expect((await purchasesByMsisdn(harness)).size).toBe(0);
-    expect(await store.get('airtime:bad:1')).toBeUndefined();
+    expect(await store.records.get('airtime:bad:1')).toBeUndefined();
   });
 });

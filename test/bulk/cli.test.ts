@@ -229,7 +229,7 @@ describe.each(crashProducts)(
       const sqlite = await SqliteReferenceStore.open(store);
       try {
         for (const [index, row] of rows.entries()) {
-          const record = await sqlite.get(`${product.prefix}:${batchId}:${index + 1}`);
+          const record = await sqlite.records.get(`${product.prefix}:${batchId}:${index + 1}`);
           expect(record, `row ${index + 1}`).toBeDefined();
           if (record?.status === 'success') expect(paid.get(row.msisdn)).toBe(1);
         }

@@ -18,7 +18,7 @@ const rows: BulkRow[] = Array.from({ length: 2_500 }, (_, index) => ({
 async function storeWith(stored: readonly BulkRow[]): Promise<MemoryReferenceStore> {
   const store = new MemoryReferenceStore();
   for (const row of stored) {
-    await store.createIntent({
+    await store.records.create({
       merchantReference: `airtime:long:${row.row}`,
       product: 'airtime',
       flow: 'airtime_purchase',
@@ -35,8 +35,8 @@ describe('the earlier run of a batch longer than one store read', () => {
     const stored = rows.filter((row) => row.row % 7 === 0 || row.row >= 2_400);
     const store = await storeWith(stored);
     const reads: number[] = [];
-    const getMany = store.getMany.bind(store);
-    store.getMany = async (references) => {
+    const getMany = store.records.getMany.bind(store.records);
+    store.records.getMany = async (references) => {
       reads.push(references.length);
       return getMany(references);
     };

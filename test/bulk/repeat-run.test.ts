@@ -73,7 +73,9 @@ async function resavedXlsx(rows: readonly SheetRow[]): Promise<Buffer> {
 /** The earliest `createdAt` of a batch's records: when it ran. */
 async function ranAt(store: ReferenceStore, prefix: string, batchId: string, rows: number) {
   const references = Array.from({ length: rows }, (_, i) => `${prefix}:${batchId}:${i + 1}`);
-  const records = (await store.getMany(references)).filter((record) => record !== undefined);
+  const records = (await store.records.getMany(references)).filter(
+    (record) => record !== undefined,
+  );
   return new Date(Math.min(...records.map((record) => record!.createdAt.getTime())));
 }
 

@@ -41,7 +41,7 @@ describe('verifyCheckoutReturn while the platform does not answer', () => {
     });
     expect(result).toMatchObject({ outcome: 'pending', changed: false });
     expect(result.record?.merchantReference).toBe('cart-7');
-    expect((await store.get('cart-7'))?.status).toBe('pending');
+    expect((await store.records.get('cart-7'))?.status).toBe('pending');
 
     // docs/callbacks.md, "Without a receiver, in your own route", as written.
     const app = express();

@@ -30,7 +30,7 @@ export async function pendingCollection(
   store: ReferenceStore,
   { merchantReference = 'order-1', controlNumber = '991001', paymentReference = 'PR-1' } = {},
 ): Promise<void> {
-  await store.createIntent({
+  await store.records.create({
     merchantReference,
     product: 'collection',
     flow: 'mno',

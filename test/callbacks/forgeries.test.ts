@@ -104,7 +104,7 @@ describe('forged callbacks', () => {
       throw notFound();
     });
     // A record whose initiation answer was lost: found only by the pesakit_ref hint.
-    await shop.store.createIntent({
+    await shop.store.records.create({
       merchantReference: 'order-lost',
       product: 'collection',
       flow: 'mno',
@@ -119,7 +119,7 @@ describe('forged callbacks', () => {
     await shop.receiver.onIdle();
     expect(pulls).toBe(1);
     expect(shop.reviews).toEqual([null]);
-    expect((await shop.store.get('order-lost'))?.status).toBe('unknown');
+    expect((await shop.store.records.get('order-lost'))?.status).toBe('unknown');
   });
 
   it('1,000 forgeries naming one real unknown record take its one turn: a genuine callback for another order goes next, the record is pulled once', async () => {
@@ -136,7 +136,7 @@ describe('forged callbacks', () => {
       // One window for the whole test, so that "once a window" is "once".
       60_000,
     );
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'order-lost',
       product: 'collection',
       flow: 'mno',
@@ -167,7 +167,7 @@ describe('forged callbacks', () => {
     expect(pulls).toBe(2);
     // Not dropped: the stored ones wait their turn, due again later.
     expect((await store.inbox.backlog()).scheduled).toBe(entriesPerRecordPerHour - 1);
-    expect((await store.get('order-lost'))?.status).toBe('unknown');
+    expect((await store.records.get('order-lost'))?.status).toBe('unknown');
   });
 
   it("a pull that failed before the platform answered gives the record's turn back", async () => {
@@ -181,7 +181,7 @@ describe('forged callbacks', () => {
       {},
       60_000,
     );
-    await shop.store.createIntent({
+    await shop.store.records.create({
       merchantReference: 'order-lost',
       product: 'collection',
       flow: 'mno',

@@ -88,7 +88,7 @@ describe('the SQLite inbox: appends', () => {
 
   it('appends wait for a store write in progress and never join its transaction', async () => {
     const { store } = await fileStore();
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'order-1',
       product: 'collection',
       flow: 'mno',
@@ -108,7 +108,7 @@ describe('the SQLite inbox: appends', () => {
       appended.slice(0, 2).map((result) => (result as { duplicate: boolean }).duplicate),
     ).toEqual([false, false]);
     expect(await store.inbox.list()).toHaveLength(2);
-    expect((await store.get('order-1'))?.status).toBe('pending');
+    expect((await store.records.get('order-1'))?.status).toBe('pending');
   });
 
   it('a closed store refuses appends', async () => {

@@ -82,7 +82,7 @@ describe('receiver.onIdle()', () => {
     handler.open();
     await idle;
     expect(completed).toBe(1);
-    const record = await store.get('order-1');
+    const record = await store.records.get('order-1');
     expect(record?.status).toBe('success');
     expect(record?.effect.status).toBe('done');
     expect(await store.inbox.backlog()).toEqual({ due: 0, processing: 0, scheduled: 0 });
@@ -101,7 +101,7 @@ describe('receiver.onIdle()', () => {
     const answered = post(receiver);
     await receiver.onIdle();
     expect((await answered).status).toBe(200);
-    expect((await store.get('order-1'))?.status).toBe('success');
+    expect((await store.records.get('order-1'))?.status).toBe('success');
     expect((await store.inbox.list())[0]).toMatchObject({ status: 'done', outcome: 'paid' });
   });
 
@@ -117,7 +117,7 @@ describe('receiver.onIdle()', () => {
     await post(receiver);
     await receiver.onIdle();
     expect(await store.inbox.backlog()).toEqual({ due: 0, processing: 0, scheduled: 1 });
-    expect((await store.get('order-1'))?.status).toBe('pending');
+    expect((await store.records.get('order-1'))?.status).toBe('pending');
   });
 
   it('on a receiver that only receives, waits for another receiver on the store to do the work', async () => {
@@ -151,7 +151,7 @@ describe('receiver.onIdle()', () => {
     expect(state.settled).toBe(false);
     pull.open();
     await idle;
-    expect((await store.get('order-1'))?.status).toBe('success');
+    expect((await store.records.get('order-1'))?.status).toBe('success');
     expect((await store.inbox.list())[0]).toMatchObject({ status: 'done', outcome: 'paid' });
   });
 
@@ -176,16 +176,16 @@ describe('receiver.onIdle()', () => {
     await post(receiver);
     await receiver.onIdle();
     // The handler failed; its retry is scheduled later, like p-queue's delayed work: not due.
-    const failed = await store.get('order-1');
+    const failed = await store.records.get('order-1');
     expect(failed?.effect.status).toBe('due');
     expect(runs).toBe(1);
     await eventually(async () => {
-      const dueAt = (await store.get('order-1'))?.effect.dueAt;
+      const dueAt = (await store.records.get('order-1'))?.effect.dueAt;
       return dueAt !== null && dueAt !== undefined && dueAt <= new Date();
     });
     // Due now, and the drain timer is a minute away: onIdle has it drained and waits for it.
     await receiver.onIdle();
     expect(runs).toBe(2);
-    expect((await store.get('order-1'))?.effect.status).toBe('done');
+    expect((await store.records.get('order-1'))?.effect.status).toBe('done');
   });
 });

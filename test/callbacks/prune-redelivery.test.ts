@@ -59,7 +59,7 @@ async function shop(name: string, options: { failFirstOnPaid?: boolean } = {}) {
   const clock = new TestClock();
   const store = await open(clock.now);
   opened.push(store);
-  await store.createIntent({
+  await store.records.create({
     merchantReference: 'order-1',
     product: 'collection',
     flow: 'mno',
@@ -138,7 +138,7 @@ describe('a pruned callback delivered again never credits twice', () => {
       // The record was already final: nothing was pulled, nothing transitioned, no handler ran.
       expect(pulls()).toBe(1);
       expect(handled).toEqual({ started: 1, completed: 1 });
-      const record = await store.get('order-1');
+      const record = await store.records.get('order-1');
       expect(record?.status).toBe('success');
       expect(record?.effect.status).toBe('done');
     });
@@ -151,7 +151,7 @@ describe('a pruned callback delivered again never credits twice', () => {
       await deliver();
       await receiver.onIdle();
       expect(handled).toEqual({ started: 1, completed: 0 });
-      expect((await store.get('order-1'))?.effect.status).toBe('due');
+      expect((await store.records.get('order-1'))?.effect.status).toBe('due');
 
       // Past the retention: the entry goes; the effect lives on the record and is not pruned.
       clock.advance(8 * day);
@@ -159,7 +159,7 @@ describe('a pruned callback delivered again never credits twice', () => {
       await deliver();
       await receiver.onIdle();
       expect(handled).toEqual({ started: 2, completed: 1 });
-      expect((await store.get('order-1'))?.effect.status).toBe('done');
+      expect((await store.records.get('order-1'))?.effect.status).toBe('done');
       expect((await store.inbox.list())[0]).toMatchObject({ outcome: 'already_final' });
     });
   }

@@ -40,7 +40,7 @@ describe('a callback naming a record of another account', () => {
         { amount: 15_000, msisdn: '255754123456', callback_url: `${server.url}/callback` },
         { merchantReference: 'order-a' },
       );
-      const before = await store.get('order-a');
+      const before = await store.records.get('order-a');
       await harness.control('collection/settle', {
         ref_id: payment.controlNumber,
         outcome: 'success',
@@ -65,7 +65,7 @@ describe('a callback naming a record of another account', () => {
       expect(sent.filter((path) => path.endsWith('/transaction/status'))).toEqual([]);
       expect(receiver.pulls).toBe(0);
       expect(paid).toEqual([]);
-      expect(await store.get('order-a')).toEqual(before);
+      expect(await store.records.get('order-a')).toEqual(before);
     } finally {
       await receiver.close();
       await server.close();

@@ -93,7 +93,7 @@ async function pay(shop: Shop, merchantReference: string, amount = 15_000) {
 }
 
 const statusOf = async (shop: Shop, reference: string) =>
-  (await shop.pesakit.store.get(reference))?.status;
+  (await shop.pesakit.store.records.get(reference))?.status;
 
 const named = (shop: Shop, name: string) => shop.events.filter(([event]) => event === name);
 
@@ -206,7 +206,7 @@ describe('callbacks from the sandbox, verified by pull', () => {
     await eventually(() => shop.reviews.length === 1, 15_000, 'onReview');
     expect(shop.reviews[0]?.reason).toBe('amount_mismatch');
     expect(shop.reviews[0]?.record?.merchantReference).toBe('order-short');
-    const record = await shop.pesakit.store.get('order-short');
+    const record = await shop.pesakit.store.records.get('order-short');
     expect(record?.status).toBe('needs_review');
     expect(record?.review?.reason).toBe('amount_mismatch');
     expect(shop.paid).toEqual([]);
@@ -275,7 +275,7 @@ describe('callbacks from the sandbox, verified by pull', () => {
   it('an initiation whose answer was lost (unknown) is found by pesakit_ref and settled', async () => {
     const shop = await openShop();
     // The merchant stored the intent; the answer never came back: unknown, no references.
-    await shop.pesakit.store.createIntent({
+    await shop.pesakit.store.records.create({
       merchantReference: 'order-lost',
       product: 'collection',
       flow: 'mno',
@@ -297,7 +297,7 @@ describe('callbacks from the sandbox, verified by pull', () => {
     );
     await settle(payment.controlNumber, 'success');
     await eventually(() => shop.paid.length === 1, 15_000, 'onPaid');
-    expect(await shop.pesakit.store.get('order-lost')).toMatchObject({
+    expect(await shop.pesakit.store.records.get('order-lost')).toMatchObject({
       status: 'success',
       controlNumber: payment.controlNumber,
       paymentReference: payment.reference,

@@ -62,7 +62,7 @@ describe('one SQLite file, one process', () => {
     expect(new Set(paid).size).toBe(40);
     expect(paid).toHaveLength(40);
     for (const store of [first, second]) {
-      expect((await store.get('order-39'))?.status).toBe('success');
+      expect((await store.records.get('order-39'))?.status).toBe('success');
     }
   });
 
@@ -76,8 +76,8 @@ describe('one SQLite file, one process', () => {
     const second = await SqliteReferenceStore.open(handle);
     closing.push(second);
     await Promise.all([seedPendingCollections(first, 20), seedPendingCollections(second, 20, 20)]);
-    expect((await second.get('order-0'))?.status).toBe('pending');
-    expect((await first.get('order-39'))?.status).toBe('pending');
+    expect((await second.records.get('order-0'))?.status).toBe('pending');
+    expect((await first.records.get('order-39'))?.status).toBe('pending');
   });
 
   it('two receivers sharing the one store receive and settle every callback once', async () => {
@@ -121,7 +121,7 @@ describe('one SQLite file, two processes', () => {
     const store = await SqliteReferenceStore.open(file);
     closing.push(store);
     for (const i of [0, 50, 99]) {
-      expect((await store.get(`order-${i}`))?.status).toBe('success');
+      expect((await store.records.get(`order-${i}`))?.status).toBe('success');
     }
   }, 60_000);
 });

@@ -53,7 +53,7 @@ describe('the inbox worker', () => {
     expect(dead).toMatchObject({ attempts: 3, outcome: 'dead' });
     expect(dead?.lastError).toMatch(/Gave up after 3 attempts: connect ECONNREFUSED/);
     expect(errors).toEqual(['process', 'process', 'process']);
-    expect((await store.get('order-1'))?.status).toBe('pending');
+    expect((await store.records.get('order-1'))?.status).toBe('pending');
   });
 
   it('a failed pull that later succeeds settles the record once', async () => {
@@ -149,7 +149,10 @@ describe('the handler contract: transition once, handler at least once until it 
     receiver.on('paid', (event) => paidEvents.push(event.record.merchantReference));
     receiver.start();
     await post(receiver);
-    await eventually(async () => (await store.get('order-1'))?.effect.status === 'done', 15_000);
+    await eventually(
+      async () => (await store.records.get('order-1'))?.effect.status === 'done',
+      15_000,
+    );
     expect(runs).toEqual([
       { key: 'order-1', attempt: 1 },
       { key: 'order-1', attempt: 2 },
@@ -163,7 +166,7 @@ describe('the handler contract: transition once, handler at least once until it 
 
 describe('matching by the pesakit_ref hint', () => {
   async function lostInitiation(store: MemoryReferenceStore) {
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'order-lost',
       product: 'collection',
       flow: 'mno',
@@ -191,7 +194,7 @@ describe('matching by the pesakit_ref hint', () => {
       body,
     });
     await eventually(() => orphans.length === 1);
-    expect(await store.get('order-lost')).toMatchObject({
+    expect(await store.records.get('order-lost')).toMatchObject({
       status: 'unknown',
       controlNumber: null,
       paymentReference: null,
@@ -226,7 +229,7 @@ describe('matching by the pesakit_ref hint', () => {
     });
     await eventually(() => orphans.length === 1);
     expect(pulls).toBe(0);
-    expect((await store.get('order-other'))?.status).toBe('pending');
+    expect((await store.records.get('order-other'))?.status).toBe('pending');
   });
 });
 
@@ -306,6 +309,6 @@ describe('the amplification guard', () => {
     });
     // One answer serves every claim naming the reference within its window.
     expect(receiver.pulls).toBe(1);
-    expect((await store.get('order-1'))?.status).toBe('pending');
+    expect((await store.records.get('order-1'))?.status).toBe('pending');
   });
 });

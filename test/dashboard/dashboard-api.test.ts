@@ -278,14 +278,14 @@ describe.each(Object.keys(stores))('the dashboard over a %s store', (kind) => {
         body,
       });
       expect(crossed.status).toBe(403);
-      expect((await store.get('review-1'))?.status).toBe('needs_review');
+      expect((await store.records.get('review-1'))?.status).toBe('needs_review');
       const resolved = await send(origin, path, {
         method: 'POST',
         headers: { cookie, origin, 'x-csrf-token': csrf },
         body: { ...body, by: 'neema' },
       });
       expect(resolved.status).toBe(200);
-      expect(await store.get('review-1')).toMatchObject({
+      expect(await store.records.get('review-1')).toMatchObject({
         status: 'success',
         resolution: { status: 'success', note: body.note, by: 'neema' },
         effect: { status: 'due' },
@@ -307,7 +307,7 @@ describe.each(Object.keys(stores))('the dashboard over a %s store', (kind) => {
       const tooLong = await resolve('x'.repeat(129), { outcome: 'failed', note: 'checked' });
       expect(tooLong.status).toBe(400);
       expect(tooLong.json()['errors']).toHaveProperty('merchantReference');
-      expect((await store.get('review-1'))?.status).toBe('needs_review');
+      expect((await store.records.get('review-1'))?.status).toBe('needs_review');
       expect((await resolve('paid-1', { outcome: 'failed', note: 'oops' })).status).toBe(409);
       expect((await resolve('nobody', { outcome: 'failed', note: 'oops' })).status).toBe(404);
     });
@@ -347,10 +347,10 @@ describe.each(Object.keys(stores))('the dashboard over a %s store', (kind) => {
           note: 'The customer was refunded at the counter',
         });
         expect(resolved.status).toBe(200);
-        expect((await store.get(reference))?.status).toBe('failed');
+        expect((await store.records.get(reference))?.status).toBe('failed');
       }
       expect((await post('/api/records/retry-effect', { reference: dots })).status).toBe(200);
-      expect((await store.get(dots))?.effect.status).toBe('due');
+      expect((await store.records.get(dots))?.effect.status).toBe('due');
       const [callback] = await store.inbox.list({ paymentReference: 'ENG-LONG' });
       expect((await post('/api/callbacks/requeue', { id: callback!.id })).status).toBe(200);
     });

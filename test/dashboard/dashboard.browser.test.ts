@@ -70,7 +70,7 @@ describe('the operations page in Chromium', () => {
       await card.getByRole('button', { name: 'Resolve' }).click();
       await card.waitFor({ state: 'detached' });
 
-      expect(await store.get('review-1')).toMatchObject({
+      expect(await store.records.get('review-1')).toMatchObject({
         status: 'success',
         resolution: { note: 'Paid the balance at the counter', by: 'neema' },
       });
@@ -142,11 +142,11 @@ describe('the operations page in Chromium', () => {
       await dotCard.locator('input[name="note"]').fill('Refunded at the counter');
       await dotCard.locator('select[name="outcome"]').selectOption('failed');
       await dotCard.getByRole('button', { name: 'Resolve' }).click();
-      await expect.poll(async () => (await store.get(dot))?.status).toBe('failed');
+      await expect.poll(async () => (await store.records.get(dot))?.status).toBe('failed');
 
       const dotsCard = await find(dots);
       await dotsCard.getByRole('button', { name: 'Retry effect' }).click();
-      await expect.poll(async () => (await store.get(dots))?.effect.status).toBe('due');
+      await expect.poll(async () => (await store.records.get(dots))?.effect.status).toBe('due');
 
       const longCard = await find(long);
       await expect.poll(() => longCard.locator('pre').textContent()).toContain('ENG-LONG');
@@ -156,7 +156,7 @@ describe('the operations page in Chromium', () => {
         .toBe('pending');
       await longCard.locator('input[name="note"]').fill('Paid the balance');
       await longCard.getByRole('button', { name: 'Resolve' }).click();
-      await expect.poll(async () => (await store.get(long))?.status).toBe('success');
+      await expect.poll(async () => (await store.records.get(long))?.status).toBe('success');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -168,7 +168,7 @@ describe('the operations page in Chromium', () => {
   it('reads long lists a page at a time: More brings the next page', async () => {
     const store = await SqliteReferenceStore.open(sqliteFile());
     for (let index = 0; index < 105; index++) {
-      await store.createIntent({
+      await store.records.create({
         merchantReference: `open-${String(index).padStart(3, '0')}`,
         product: 'collection',
         flow: 'mno',

@@ -24,7 +24,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Blocks that describe a shape rather than being code to paste: not compiled, and why. */
 const notCode: Record<string, string> = {
-  'reference-store.md: interface ReferenceStore': 'the interfaces, listed for reading',
+  'reference-store.md: interface ReferenceStore {': 'the interfaces, listed for reading',
 };
 
 /**

@@ -9,7 +9,7 @@ export const customer = '255754123456';
  */
 export async function seedOperations(store: ReferenceStore): Promise<void> {
   const intent = (merchantReference: string) =>
-    store.createIntent({
+    store.records.create({
       merchantReference,
       product: 'collection',
       flow: 'mno',
@@ -35,11 +35,11 @@ export async function seedOperations(store: ReferenceStore): Promise<void> {
       evidence: { paid_amount: 150 },
     },
   });
-  for (const { record, token } of await store.claimEffects({ leaseMs: 60_000 })) {
+  for (const { record, token } of await store.effects.claim({ leaseMs: 60_000 })) {
     if (record.merchantReference === 'dead-1') {
-      await store.failEffect('dead-1', token, { error: 'orders DB down', retryAt: null });
+      await store.effects.fail('dead-1', token, { error: 'orders DB down', retryAt: null });
     } else {
-      await store.completeEffect(record.merchantReference, token);
+      await store.effects.complete(record.merchantReference, token);
     }
   }
   const claim = {
@@ -76,7 +76,7 @@ export const oddReferences = { dot: '.', dots: '..', long: `L${'o'.repeat(126)}g
 export async function seedOddReferences(store: ReferenceStore): Promise<void> {
   const { dot, dots, long } = oddReferences;
   for (const reference of [dot, dots, long]) {
-    await store.createIntent({
+    await store.records.create({
       merchantReference: reference,
       product: 'collection',
       flow: 'mno',
@@ -94,11 +94,11 @@ export async function seedOddReferences(store: ReferenceStore): Promise<void> {
     await moves(store).transition(reference, 'needs_review', { payload: { amount: 700 }, review });
   }
   await moves(store).transition(dots, 'success', { payload: { status: 'success' } });
-  for (const { record, token } of await store.claimEffects({ leaseMs: 60_000 })) {
+  for (const { record, token } of await store.effects.claim({ leaseMs: 60_000 })) {
     if (record.merchantReference === dots) {
-      await store.failEffect(dots, token, { error: 'orders DB down', retryAt: null });
+      await store.effects.fail(dots, token, { error: 'orders DB down', retryAt: null });
     } else {
-      await store.completeEffect(record.merchantReference, token);
+      await store.effects.complete(record.merchantReference, token);
     }
   }
   await store.inbox.append({

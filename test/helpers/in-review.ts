@@ -6,7 +6,7 @@ import { moves } from './moves.js';
  * an underpayment (intent, pending, then review with its reason), for tests of the review tools.
  */
 export async function collectionInReview(store: ReferenceStore, reference: string): Promise<void> {
-  await store.createIntent({
+  await store.records.create({
     merchantReference: reference,
     product: 'collection',
     flow: 'mno',

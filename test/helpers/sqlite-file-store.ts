@@ -24,7 +24,7 @@ export async function seedOpenRecords(
 ): Promise<void> {
   for (let i = 0; i < count; i += 1) {
     const merchantReference = `order-${String(i).padStart(3, '0')}`;
-    await store.createIntent({
+    await store.records.create({
       merchantReference,
       product: 'collection',
       flow: 'mno',

@@ -45,7 +45,7 @@ describe('airtime: a wallet that sells airtime and is topped up by recharge', ()
       .purchase({ msisdn: '255754123456', amount: 1_000 }, { merchantReference: 'air-poor' })
       .catch((e) => e);
     expect(error).toBeInstanceOf(InsufficientFundsError);
-    expect((await pesakit.store.get('air-poor'))?.status).toBe('failed');
+    expect((await pesakit.store.records.get('air-poor'))?.status).toBe('failed');
     expect((await pesakit.airtime.user()).user.wallet.balance).toBe(0);
   });
 
@@ -68,7 +68,9 @@ describe('airtime: a wallet that sells airtime and is topped up by recharge', ()
     expect(confirmed.status).toBe('success');
     await pesakit.airtime.confirmRecharge({ controlNumber: recharge.controlNumber, status: true });
     expect((await pesakit.airtime.user()).user.wallet.balance).toBe(10_000);
-    expect((await pesakit.store.findByReference(recharge.controlNumber))?.status).toBe('success');
+    expect((await pesakit.store.records.find({ value: recharge.controlNumber }))?.status).toBe(
+      'success',
+    );
   });
 
   it('a purchase debits the wallet and succeeds; a failing vendor (…999) fails without a debit', async () => {

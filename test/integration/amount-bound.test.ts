@@ -21,7 +21,7 @@ describe('an amount at the bound round-trips exactly through the SQLite store', 
       const payment = await pesakit.collection.initiateMno({ amount, msisdn: '255754123456' });
       expect(payment.amount).toBe(amount);
       expect(payment.record.amount).toBe(amount);
-      expect((await store.get(payment.merchantReference))?.amount).toBe(amount);
+      expect((await store.records.get(payment.merchantReference))?.amount).toBe(amount);
       const pulled = await pesakit.collection.status(payment.controlNumber);
       expect(pulled.data.amount).toBe(amount);
     } finally {

@@ -68,7 +68,7 @@ describe('a payout answer that contradicts the request', () => {
     expect(error.contradictions).toEqual([{ field: 'amount', asked: 5_000, answered: 50_000 }]);
     expect(error.message).toContain('payout-10x');
     expect(error.record.status).toBe('needs_review');
-    const record = await store.get('payout-10x');
+    const record = await store.records.get('payout-10x');
     expect(record).toMatchObject({
       status: 'needs_review',
       review: {
@@ -90,7 +90,7 @@ describe('a payout answer that contradicts the request', () => {
     expect(error.contradictions).toEqual([
       { field: 'msisdn', asked: '255754123456', answered: '255754123457' },
     ]);
-    expect((await store.get('payout-other-number'))?.status).toBe('needs_review');
+    expect((await store.records.get('payout-other-number'))?.status).toBe('needs_review');
   });
 
   it('response.status true with an inner payment.status "failed": needs_review, not success', async () => {
@@ -101,7 +101,7 @@ describe('a payout answer that contradicts the request', () => {
     expect(error.contradictions).toEqual([
       { field: 'status', asked: 'completed', answered: 'failed' },
     ]);
-    expect((await store.get('payout-inner-failed'))?.status).toBe('needs_review');
+    expect((await store.records.get('payout-inner-failed'))?.status).toBe('needs_review');
   });
 
   it('an answer that agrees with the request is success, as before', async () => {
@@ -136,7 +136,7 @@ describe("a payout answer with nothing to compare (the spec's own answer)", () =
     expect(paid.record).toMatchObject({ status: 'pending', metadata: { name: 'Asha' } });
     expect(paid.record.statusReason).toContain('payout history confirms');
     expect(await payoutHandlersRun()).toEqual({ sent: ['payout-bare'], reviewed: [] });
-    expect(await store.get('payout-bare')).toMatchObject({ status: 'success' });
+    expect(await store.records.get('payout-bare')).toMatchObject({ status: 'success' });
     expect(await payoutHandlersRun()).toEqual({ sent: [], reviewed: [] });
   });
 
@@ -148,7 +148,7 @@ describe("a payout answer with nothing to compare (the spec's own answer)", () =
     const paid = await pesakit.disbursement.pay(payout, { merchantReference: 'payout-lied' });
     expect(paid.record.status).toBe('pending');
     expect(await payoutHandlersRun()).toEqual({ sent: [], reviewed: ['payout-lied'] });
-    expect(await store.get('payout-lied')).toMatchObject({
+    expect(await store.records.get('payout-lied')).toMatchObject({
       status: 'needs_review',
       review: { reason: 'amount_mismatch', evidence: { row: { amount: 50_000 } } },
     });
@@ -193,7 +193,7 @@ describe('an airtime answer that contradicts the request', () => {
         { merchantReference: 'air-other-number' },
       ),
     );
-    expect((await store.get('air-other-number'))?.status).toBe('needs_review');
+    expect((await store.records.get('air-other-number'))?.status).toBe('needs_review');
   });
 
   it('a bulk row answered with another amount is not counted as a success', async () => {
@@ -203,7 +203,7 @@ describe('an airtime answer that contradicts the request', () => {
       concurrency: 1,
     });
     expect(result.rows[0]?.status).not.toBe('success');
-    expect((await store.get('airtime:lies:1'))?.status).toBe('needs_review');
+    expect((await store.records.get('airtime:lies:1'))?.status).toBe('needs_review');
   });
 });
 
@@ -214,7 +214,7 @@ describe('a collection initiation answered for another amount', () => {
       pesakit.collection.initiateBank({ amount: 2_000 }, { merchantReference: 'bank-10x' }),
     );
     expect(error.contradictions).toEqual([{ field: 'amount', asked: 2_000, answered: 20_000 }]);
-    expect((await store.get('bank-10x'))?.status).toBe('needs_review');
+    expect((await store.records.get('bank-10x'))?.status).toBe('needs_review');
   });
 });
 

@@ -85,6 +85,6 @@ describe('the callback arrives at a URL carrying pesakit_ref=<merchantReference>
       .catch((e) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(Object.keys(error.errors)).toEqual(['callback_url']);
-    expect(await pesakit.store.get('bad-callback')).toBeUndefined();
+    expect(await pesakit.store.records.get('bad-callback')).toBeUndefined();
   });
 });

@@ -47,7 +47,7 @@ describe('collection, MNO push: initiate → status → settle → status', () =
     expect(after.record?.status).toBe('success');
 
     for (const reference of ['cart-42', payment.controlNumber, payment.reference]) {
-      expect((await pesakit.store.findByReference(reference))?.status).toBe('success');
+      expect((await pesakit.store.records.find({ value: reference }))?.status).toBe('success');
     }
   });
 
@@ -87,7 +87,7 @@ describe('collection, MNO push: initiate → status → settle → status', () =
       effect: { status: 'due' },
     });
     expect(pulled.record?.review?.message).toMatch(/14000 TZS were paid .* asked for 15000 TZS/);
-    expect(await pesakit.store.get('cart-short')).toEqual(pulled.record);
+    expect(await pesakit.store.records.get('cart-short')).toEqual(pulled.record);
     // A second pull changes nothing: only a person leaves needs_review.
     const again = await pesakit.collection.status(payment.controlNumber);
     expect(again.record).toEqual(pulled.record);
@@ -124,7 +124,7 @@ describe('collection, MNO push: initiate → status → settle → status', () =
     await settle(bill.controlNumber, 'failed');
     const result = await pesakit.collection.status(bill.controlNumber);
     expect(result.data.status).toBe('failed');
-    expect((await pesakit.store.get('invoice-9'))?.status).toBe('failed');
+    expect((await pesakit.store.records.get('invoice-9'))?.status).toBe('failed');
   });
 
   it('pay_mobile with the right API key creates a pending collection; a wrong key is refused', async () => {
@@ -137,7 +137,7 @@ describe('collection, MNO push: initiate → status → settle → status', () =
       .payMobile({ amount: 2_000, msisdn: '255713000111' }, { merchantReference: 'pm-bad' })
       .catch((e) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect((await bad.store.get('pm-bad'))?.status).toBe('failed');
+    expect((await bad.store.records.get('pm-bad'))?.status).toBe('failed');
   });
 });
 
@@ -187,7 +187,7 @@ describe('collection, secure checkout', () => {
       msisdn: '255754123456',
     });
     expect(paid.external_reference).toBe(checkout.external_reference);
-    const record = await pesakit.store.findByReference(checkout.external_reference);
+    const record = await pesakit.store.records.find({ value: checkout.external_reference });
     expect(record?.merchantReference).toBe('checkout-1');
     expect(record?.paymentReference).toBe(paid.reference);
 
@@ -198,7 +198,7 @@ describe('collection, secure checkout', () => {
     expect(record?.provider).toBeNull();
     await settle(paid.reference, 'success');
     await pesakit.collection.status(paid.reference);
-    expect(await pesakit.store.get('checkout-1')).toMatchObject({
+    expect(await pesakit.store.records.get('checkout-1')).toMatchObject({
       status: 'success',
       provider: 'vodacom',
       finalAt: expect.any(Date),

@@ -53,7 +53,7 @@ describe('a payout name holding a control character is refused before anything i
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.errors).toEqual({ name: [nulName] });
     expect(error.message).toBe(`disbursementPay: ${nulName} Nothing was sent.`);
-    expect(await pesakit.store.get('nul-name')).toBeUndefined();
+    expect(await pesakit.store.records.get('nul-name')).toBeUndefined();
     expect(sent).toEqual([]);
     expect(harness.sandbox.inspect.snapshot().disbursements).toBe(0);
     expect((await pesakit.disbursement.payments()).total).toBe(0);
@@ -122,7 +122,7 @@ describe('a merchant reference or metadata holding a control character: nothing 
         'metadata.note must not contain control characters other than a tab (found U+000A at position 6).',
       ],
     });
-    expect(await pesakit.store.get('order-lf')).toBeUndefined();
+    expect(await pesakit.store.records.get('order-lf')).toBeUndefined();
     expect(sent).not.toContain('/api/sandbox/disbursement/payment');
     expect(harness.sandbox.inspect.snapshot().disbursements).toBe(0);
 

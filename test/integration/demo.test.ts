@@ -35,13 +35,15 @@ describe('pesakit demo', () => {
 
     const store = await SqliteReferenceStore.open(file);
     try {
-      const open = await store.listOpen({ statuses: [...openStatuses] });
+      const open = await store.records.list({ statuses: [...openStatuses] });
       expect(open).toEqual([]);
       const lines = stdout.split('\n').filter((line) => /^ {2}\S{26} /.test(line));
       expect(lines).toHaveLength(5);
       for (const line of lines) {
         const merchantReference = line.trim().split(/\s+/)[0]!;
-        expect((await store.get(merchantReference))?.merchantReference).toBe(merchantReference);
+        expect((await store.records.get(merchantReference))?.merchantReference).toBe(
+          merchantReference,
+        );
       }
     } finally {
       await store.close();

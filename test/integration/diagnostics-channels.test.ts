@@ -188,7 +188,7 @@ describe('diagnostics channels', () => {
     await settle(checked.controlNumber, 'success');
     await settle(pulled.controlNumber, 'failed');
     const { store } = pesakit;
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'obs-review',
       product: 'collection',
       flow: 'mno',
@@ -314,7 +314,7 @@ describe('diagnostics channels', () => {
         expect.objectContaining({ from: 'pending', to: 'success', source: 'pull' }),
       ]);
       // The store holds what the last event says.
-      expect((await store.get('obs-postgres'))?.status).toBe('success');
+      expect((await store.records.get('obs-postgres'))?.status).toBe('success');
     } finally {
       await store.close();
       await database.drop();

@@ -86,7 +86,7 @@ describe('disbursement: pay, and find the payout by every reference', () => {
     expect(wallet.balance).toBe(100_000 - 20_000 - 200); // 1% charge
 
     for (const reference of ['order-1001', payout.record.refid!, payout.record.txnid!]) {
-      expect((await pesakit.store.findByReference(reference))?.merchantReference).toBe(
+      expect((await pesakit.store.records.find({ value: reference }))?.merchantReference).toBe(
         'order-1001',
       );
     }
@@ -104,7 +104,7 @@ describe('disbursement: pay, and find the payout by every reference', () => {
       )
       .catch((e) => e);
     expect(error).toBeInstanceOf(BadRequestError);
-    expect((await pesakit.store.get('order-fail'))?.status).toBe('failed');
+    expect((await pesakit.store.records.get('order-fail'))?.status).toBe('failed');
     expect((await pesakit.disbursement.user()).wallet.balance).toBe(before);
   });
 
@@ -118,7 +118,7 @@ describe('disbursement: pay, and find the payout by every reference', () => {
       )
       .catch((e) => e);
     expect(error).toBeInstanceOf(InsufficientFundsError);
-    expect((await pesakit.store.get('order-poor'))?.status).toBe('failed');
+    expect((await pesakit.store.records.get('order-poor'))?.status).toBe('failed');
     expect((await pesakit.disbursement.user()).wallet.balance).toBe(wallet.balance);
   });
 
@@ -132,7 +132,7 @@ describe('disbursement: pay, and find the payout by every reference', () => {
       )
       .catch((e) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
-    expect(await pesakit.store.get('order-noprov')).toBeUndefined();
+    expect(await pesakit.store.records.get('order-noprov')).toBeUndefined();
     expect(harness.sandbox.inspect.snapshot()).toEqual(count);
   });
 });

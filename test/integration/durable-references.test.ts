@@ -60,7 +60,7 @@ async function expectFoundByEveryReference(
     const [merchantReference, ...platform] = group;
     expect(platform.every(Boolean)).toBe(true);
     for (const reference of group) {
-      const record = await store.findByReference(reference);
+      const record = await store.records.find({ value: reference });
       expect(record?.merchantReference, reference).toBe(merchantReference);
       expect(record?.status).toBe(status);
     }

@@ -45,7 +45,7 @@ describe('a call option put in the request object (JavaScript callers)', () => {
       const errors = (thrown as { errors: Record<string, string[]> }).errors;
       expect(errors[option]?.[0]).toMatch(/second argument/);
       expect(payoutsSent()).toBe(before);
-      expect(await pesakit.store.listOpen()).toEqual([]);
+      expect(await pesakit.store.records.list()).toEqual([]);
     },
   );
 

@@ -59,7 +59,7 @@ describe('write-ahead: the intent is stored before the request leaves', () => {
     let seenByPlatform: unknown;
     const { pesakit, store } = await platform((_request, response, body) => {
       const merchantReference = JSON.parse(body).name === payout.name ? 'ref-ahead' : undefined;
-      void store.get(merchantReference ?? '').then((record) => {
+      void store.records.get(merchantReference ?? '').then((record) => {
         seenByPlatform = record?.status;
         json(response, 200, {
           message: 'Disbursement created',
@@ -96,7 +96,9 @@ describe('write-ahead: the intent is stored before the request leaves', () => {
     );
     const result = await pesakit.disbursement.pay(payout);
     expect(result.merchantReference).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect((await store.findByReference('R-2'))?.merchantReference).toBe(result.merchantReference);
+    expect((await store.records.find({ value: 'R-2' }))?.merchantReference).toBe(
+      result.merchantReference,
+    );
   });
 });
 
@@ -112,7 +114,7 @@ describe('an unknown outcome is never failed, and is never retried', () => {
     expect(error.merchantReference).toBe('ref-dropped');
     expect(error.message).toContain('ref-dropped');
     expect(paymentRequests()).toHaveLength(1);
-    expect((await store.get('ref-dropped'))?.status).toBe('unknown');
+    expect((await store.records.get('ref-dropped'))?.status).toBe('unknown');
   });
 
   it('the platform never answers: the timeout is ambiguous, record unknown, sent once', async () => {
@@ -122,7 +124,7 @@ describe('an unknown outcome is never failed, and is never retried', () => {
       .catch((e) => e);
     expect(error).toBeInstanceOf(AmbiguousOutcomeError);
     expect(paymentRequests()).toHaveLength(1);
-    expect((await store.get('ref-silent'))?.status).toBe('unknown');
+    expect((await store.records.get('ref-silent'))?.status).toBe('unknown');
   });
 
   it('a 500 while processing: ServerError, record unknown (it may have moved), sent once', async () => {
@@ -133,7 +135,7 @@ describe('an unknown outcome is never failed, and is never retried', () => {
       pesakit.disbursement.pay(payout, { merchantReference: 'ref-500' }),
     ).rejects.toBeInstanceOf(ServerError);
     expect(paymentRequests()).toHaveLength(1);
-    expect((await store.get('ref-500'))?.status).toBe('unknown');
+    expect((await store.records.get('ref-500'))?.status).toBe('unknown');
   });
 });
 
@@ -142,8 +144,8 @@ describe('the outcome of a send outranks the bookkeeping', () => {
     const { pesakit, store, paymentRequests } = await platform((request) =>
       request.socket.destroy(),
     );
-    const move = store.move.bind(store);
-    store.move = async (reference, change) => {
+    const move = store.records.move.bind(store.records);
+    store.records.move = async (reference, change) => {
       if (change.change?.status === 'unknown') throw new Error('disk full');
       return move(reference, change);
     };
@@ -157,7 +159,7 @@ describe('the outcome of a send outranks the bookkeeping', () => {
       expect(error).toBeInstanceOf(AmbiguousOutcomeError);
       expect(error.merchantReference).toBe('ref-disk');
       expect(paymentRequests()).toHaveLength(1);
-      expect((await store.get('ref-disk'))?.status).toBe('initiating');
+      expect((await store.records.get('ref-disk'))?.status).toBe('initiating');
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings.map((w) => w.message)).toEqual([
         'pesakit: could not record the outcome of ref-disk: Error: disk full',
@@ -176,7 +178,7 @@ describe('a definite answer is final', () => {
     await expect(
       pesakit.disbursement.pay(payout, { merchantReference: 'ref-400' }),
     ).rejects.toBeInstanceOf(BadRequestError);
-    expect(await store.get('ref-400')).toMatchObject({
+    expect(await store.records.get('ref-400')).toMatchObject({
       status: 'failed',
       statusReason: 'Disbursement initiation failed.',
     });
@@ -195,7 +197,7 @@ describe('a definite answer is final', () => {
       .catch((e) => e);
     expect(error).toBeInstanceOf(InsufficientFundsError);
     expect(error.errors).toEqual({ amount: ['Insufficient wallet balance.'] });
-    expect((await store.get('ref-poor'))?.status).toBe('failed');
+    expect((await store.records.get('ref-poor'))?.status).toBe('failed');
   });
 
   it('nothing listening: ConnectionError, and the record is failed (nothing was sent)', async () => {
@@ -209,7 +211,7 @@ describe('a definite answer is final', () => {
       .catch((e) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(AmbiguousOutcomeError);
-    expect((await store.get('ref-offline'))?.status).toBe('failed');
+    expect((await store.records.get('ref-offline'))?.status).toBe('failed');
   });
 
   it('nothing listening for the login: ConnectionError, and nothing is stored', async () => {
@@ -226,7 +228,7 @@ describe('a definite answer is final', () => {
       .pay(payout, { merchantReference: 'ref-offline' })
       .catch((e) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(await store.get('ref-offline')).toBeUndefined();
+    expect(await store.records.get('ref-offline')).toBeUndefined();
   });
 });
 
@@ -252,7 +254,7 @@ describe('bad input is refused before anything is stored or sent', () => {
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.errors[field]).toEqual([message]);
     expect(paymentRequests()).toHaveLength(0);
-    expect(await store.get('ref-bad')).toBeUndefined();
+    expect(await store.records.get('ref-bad')).toBeUndefined();
   });
 
   it('a malformed merchant reference is refused', async () => {
@@ -262,6 +264,6 @@ describe('bad input is refused before anything is stored or sent', () => {
       .catch((e) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.errors).toHaveProperty('merchantReference');
-    expect(await store.get('has spaces')).toBeUndefined();
+    expect(await store.records.get('has spaces')).toBeUndefined();
   });
 });

@@ -21,7 +21,7 @@ async function footprint() {
   return {
     collections: snapshot.collections,
     disbursements: snapshot.disbursements,
-    open: await pesakit.store.listOpen(),
+    open: await pesakit.store.records.list(),
   };
 }
 

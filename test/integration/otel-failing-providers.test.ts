@@ -124,7 +124,7 @@ afterAll(async () => {
 const settle = (ref_id: string) =>
   harness.control('collection/settle', { ref_id, outcome: 'success' });
 const statusOf = async (merchantReference: string) =>
-  (await pesakit.store.get(merchantReference))?.status;
+  (await pesakit.store.records.get(merchantReference))?.status;
 
 /**
  * A collection paid by its callback, a payout, and a reconciler pass that settles a second

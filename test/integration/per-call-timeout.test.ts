@@ -36,7 +36,7 @@ describe("a call's timeoutMs that is no timeout", () => {
         /timeoutMs/,
       );
       expect(harness.sandbox.inspect.snapshot().collections).toBe(before);
-      expect(await pesakit.store.listOpen()).toEqual([]);
+      expect(await pesakit.store.records.list()).toEqual([]);
     },
   );
 

@@ -87,7 +87,7 @@ describe("the platform's message as a record's reason", () => {
       );
       expect(payout.record.status).toBe('pending');
       expect(payout.record.refid).toBe(`DSB${amount}`);
-      const stored = await store.get(`payout-${amount}`);
+      const stored = await store.records.get(`payout-${amount}`);
       expect(stored?.refid).toBe(`DSB${amount}`);
       expect(stored?.statusReason?.length).toBeLessThanOrEqual(1000);
       expect(stored?.statusReason).not.toContain('\u0000');
@@ -105,7 +105,7 @@ describe("the platform's message as a record's reason", () => {
         { merchantReference: 'payout-refused' },
       ),
     ).rejects.toMatchObject({ name: 'BadRequestError', status: 400 });
-    const stored = await store.get('payout-refused');
+    const stored = await store.records.get('payout-refused');
     expect(stored?.status).toBe('failed');
     expect(stored?.statusReason?.length).toBeLessThanOrEqual(1000);
   });
@@ -117,7 +117,7 @@ describe("the platform's message as a record's reason", () => {
       { merchantReference: 'sale-1' },
     );
     expect(sale.status).toBe('failed');
-    const stored = await store.get('sale-1');
+    const stored = await store.records.get('sale-1');
     expect(stored?.status).toBe('failed');
     expect(stored?.statusReason?.length).toBeLessThanOrEqual(1000);
   });

@@ -96,7 +96,7 @@ describe('an aborted signal: RequestAbortedError, nothing stored, nothing sent',
     expect(error).toBeInstanceOf(RequestAbortedError);
     expect(isPesakitError(error)).toBe(true);
     expect(error.reason).toEqual(new Error('customer left'));
-    expect(await pesakit.store.get('abort-early')).toBeUndefined();
+    expect(await pesakit.store.records.get('abort-early')).toBeUndefined();
     expect(sent).toEqual([]);
   });
 
@@ -111,7 +111,7 @@ describe('an aborted signal: RequestAbortedError, nothing stored, nothing sent',
       .initiateMno(mno, { merchantReference: 'abort-login', signal: controller.signal })
       .catch((e) => e);
     expect(error).toBeInstanceOf(RequestAbortedError);
-    expect(await pesakit.store.get('abort-login')).toBeUndefined();
+    expect(await pesakit.store.records.get('abort-login')).toBeUndefined();
     expect(sent).toEqual(['/api/sandbox/login']);
     // The reference is free: the same call succeeds.
     const payment = await pesakit.collection.initiateMno(mno, { merchantReference: 'abort-login' });
@@ -135,7 +135,7 @@ describe('an aborted signal: RequestAbortedError, nothing stored, nothing sent',
       seen.push('rejected');
       expect(error).toBeInstanceOf(RequestAbortedError);
       expect(seen).toEqual(['request collectionLogin', 'rejected']);
-      expect(await pesakit.store.get('abort-slow-login')).toBeUndefined();
+      expect(await pesakit.store.records.get('abort-slow-login')).toBeUndefined();
     } finally {
       await harness.control('faults', { latencyMs: 0 });
     }
@@ -158,7 +158,7 @@ describe('missing credentials for a product: nothing stored', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.platformCode).toBe('missing_credentials');
     expect(error.message).toMatch(/setToken\('disbursement'/);
-    expect(await pesakit.store.get('no-creds')).toBeUndefined();
+    expect(await pesakit.store.records.get('no-creds')).toBeUndefined();
     expect(sent).toEqual([]);
   });
 });
@@ -176,7 +176,7 @@ describe('a product without a host, reached with a token set by hand: nothing st
       .catch((e) => e);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.option).toBe('baseUrls.disbursement');
-    expect(await pesakit.store.get('no-host')).toBeUndefined();
+    expect(await pesakit.store.records.get('no-host')).toBeUndefined();
     expect(sent).toEqual([]);
   });
 });
@@ -198,13 +198,13 @@ describe('a login failure stores nothing and does not burn the merchant referenc
       .pay(payout, { merchantReference: 'order-42' })
       .catch((e) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(await store.get('order-42')).toBeUndefined();
+    expect(await store.records.get('order-42')).toBeUndefined();
     expect(sent).toEqual(['/api/sandbox/disbursement/login']);
 
     const fixed = harness.client({ store });
     const paid = await fixed.disbursement.pay(payout, { merchantReference: 'order-42' });
     expect(paid.merchantReference).toBe('order-42');
-    expect((await store.get('order-42'))?.status).not.toBe('failed');
+    expect((await store.records.get('order-42'))?.status).not.toBe('failed');
   });
 });
 
@@ -224,7 +224,7 @@ describe('amounts beyond the bound are refused before anything is stored or sent
       method: 'POST',
       path: '/api/sandbox/initiate-payment/mno/',
     });
-    expect(await pesakit.store.get('too-much')).toBeUndefined();
+    expect(await pesakit.store.records.get('too-much')).toBeUndefined();
     expect(sent).toEqual([]);
   });
 });

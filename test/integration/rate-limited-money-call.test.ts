@@ -62,7 +62,7 @@ describe.each(Object.keys(calls))('a %s answered 429', (name) => {
     );
     expect(isRateLimitError(refused)).toBe(true);
     expect((refused as { retryAfterMs?: number }).retryAfterMs).toBe(7_000);
-    const record = await store.get(`${reference}-1`);
+    const record = await store.records.get(`${reference}-1`);
     expect(record?.status).toBe('failed');
     expect(record?.statusReason).toMatch(/^rate_limited: /);
     expect(record?.statusReason).toContain('nothing moved');
@@ -70,7 +70,7 @@ describe.each(Object.keys(calls))('a %s answered 429', (name) => {
 
     // Sent once: the fault is spent, and the next attempt (a new reference) goes through.
     await expect(call.send(pesakit, `${reference}-2`)).resolves.toBeTruthy();
-    expect((await store.get(`${reference}-2`))?.status).not.toBe('failed');
+    expect((await store.records.get(`${reference}-2`))?.status).not.toBe('failed');
   });
 });
 

@@ -69,7 +69,7 @@ describe('A redirect is never followed', () => {
       'redirect to https://pay.example.tz/api/sandbox/initiate-payment/mno/,',
     );
     expect((error as Error).message + (cause as Error).message).not.toContain('secret-1');
-    const record = await store.get('order-303');
+    const record = await store.records.get('order-303');
     expect(record?.status).toBe('unknown');
     expect(record?.statusReason).toBe('redirected with 303: outcome unknown');
     expect(platform.requests.map((r) => `${r.method} ${r.path}`)).toEqual([

@@ -44,7 +44,7 @@ describe('a status call for a record of another account or environment pulls not
       ref_id: payment.controlNumber,
       outcome: 'success',
     });
-    const before = await store.get(payment.merchantReference);
+    const before = await store.records.get(payment.merchantReference);
 
     const shopB = harness.client({ store, credentials: other });
     const sent: string[] = [];
@@ -59,7 +59,7 @@ describe('a status call for a record of another account or environment pulls not
     });
     expect((error as RecordNotVisibleError).message).toContain(other.collection.email);
     expect(sent).toEqual([]);
-    expect(await store.get(payment.merchantReference)).toEqual(before);
+    expect(await store.records.get(payment.merchantReference)).toEqual(before);
   });
 
   it('disbursement.status(): a payout of another account is not refreshed from this account’s history', async () => {
@@ -70,7 +70,7 @@ describe('a status call for a record of another account or environment pulls not
         { merchantReference: 'payout-a', ...fast },
       ),
     );
-    const before = await store.get('payout-a');
+    const before = await store.records.get('payout-a');
     expect(before?.status).toBe('unknown');
 
     const shopB = harness.client({ store, credentials: other });
@@ -83,7 +83,7 @@ describe('a status call for a record of another account or environment pulls not
       clientAccount: { login: other.disbursement.email },
     });
     expect(sent).toEqual([]);
-    expect(await store.get('payout-a')).toEqual(before);
+    expect(await store.records.get('payout-a')).toEqual(before);
 
     // The account that sent it finds it in its history.
     expect((await harness.client({ store }).disbursement.status('payout-a')).status).toBe(
@@ -94,7 +94,7 @@ describe('a status call for a record of another account or environment pulls not
   it('a sandbox client asked about a production record: RecordNotVisibleError, the sandbox not asked', async () => {
     // Written through the store: a production client cannot reach the sandbox.
     const store = new MemoryReferenceStore();
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'prod-1',
       product: 'collection',
       flow: 'mno',

@@ -54,17 +54,10 @@ function busyError(file: string): unknown {
 
 /** `store`, except that committing an answer throws `error`, as a busy database would. */
 function failingAnswerWrites(store: ReferenceStore, error: unknown): ReferenceStore {
-  return new Proxy(store, {
-    get(target, property) {
-      // The answer's commit: the references the platform gave, with the status they prove.
-      if (property === 'move') {
-        return (reference: string, move: RecordMove) =>
-          move.references === undefined ? target.move(reference, move) : Promise.reject(error);
-      }
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  // The answer's commit: the references the platform gave, with the status they prove.
+  const move = (reference: string, given: RecordMove) =>
+    given.references === undefined ? store.records.move(reference, given) : Promise.reject(error);
+  return { ...store, records: { ...store.records, move }, close: () => store.close() };
 }
 
 describe('A store write that fails after the platform answered a money call', () => {
@@ -96,7 +89,7 @@ describe('A store write that fails after the platform answered a money call', ()
       expect(ambiguous.message).toContain('recording its answer failed');
       expect(events).toEqual([ambiguous]);
       // Left as the store failed: a stale `initiating` record is pulled by the reconciler as `unknown`.
-      const record = await store.get('sale-busy');
+      const record = await store.records.get('sale-busy');
       expect(record?.status).toBe('initiating');
     } finally {
       await store.close();
@@ -120,11 +113,11 @@ describe('A store that fails before or outside a money call', () => {
       holder.exec('ROLLBACK');
 
       expect(isStoreError(error)).toBe(true);
-      expect(error).toMatchObject({ code: 'store_unavailable', operation: 'createIntent' });
-      expect((error as StoreError).message).toMatch(/createIntent: .*locked.* Check that the/);
+      expect(error).toMatchObject({ code: 'store_unavailable', operation: 'records.create' });
+      expect((error as StoreError).message).toMatch(/records\.create: .*locked.* Check that the/);
       expect(((error as StoreError).cause as { code?: string }).code).toBe('SQLITE_BUSY');
       expect(sent.filter((endpoint) => endpoint !== 'airtimeLogin')).toEqual([]);
-      expect(await store.get('sale-locked')).toBeUndefined();
+      expect(await store.records.get('sale-locked')).toBeUndefined();
     } finally {
       holder.close();
       await store.close();
@@ -135,9 +128,9 @@ describe('A store that fails before or outside a money call', () => {
     const database = new Database(join(directory, 'closed.sqlite'));
     const store = await SqliteReferenceStore.open(database);
     database.close();
-    const error = await store.findByReference('CN-1').catch((e: unknown) => e);
+    const error = await store.records.find({ value: 'CN-1' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
-    expect(error).toMatchObject({ operation: 'findByReference' });
+    expect(error).toMatchObject({ operation: 'records.find' });
     const inboxError = await store.inbox.backlog().catch((e: unknown) => e);
     expect(inboxError).toBeInstanceOf(StoreError);
     expect(inboxError).toMatchObject({ operation: 'inbox.backlog' });

@@ -75,7 +75,7 @@ function expectAmbiguousWithFileCause(
   expect(ambiguous.answer).toMatchObject({ response: { status: true } });
   expect(isStoreError(ambiguous.cause)).toBe(true);
   const cause = ambiguous.cause as StoreError;
-  expect(cause).toMatchObject({ code: 'store_unavailable', operation: 'move' });
+  expect(cause).toMatchObject({ code: 'store_unavailable', operation: 'records.move' });
   expect(cause.message).toContain(`${JSON.stringify(file)} was deleted or replaced`);
   expect(cause.message).toContain('Restore the file');
   expect(cause.message).not.toContain(accounts.disbursement.password);
@@ -93,8 +93,8 @@ describe('A SQLite store file deleted while a payout is in flight', () => {
       );
       expectAmbiguousWithFileCause(outcome, file, 'payout-deleted');
       // Every later write is refused too, not only the answer.
-      const refused = await store
-        .createIntent({
+      const refused = await store.records
+        .create({
           merchantReference: 'payout-after',
           product: 'disbursement',
           flow: 'disbursement',
@@ -102,7 +102,7 @@ describe('A SQLite store file deleted while a payout is in flight', () => {
           msisdn: '255754123456',
         })
         .catch((error: unknown) => error);
-      expect(refused).toMatchObject({ name: 'StoreError', operation: 'createIntent' });
+      expect(refused).toMatchObject({ name: 'StoreError', operation: 'records.create' });
     } finally {
       await store.close();
     }
@@ -127,7 +127,7 @@ describe('A SQLite store file replaced by another file while a payout is in flig
     }
     // The answer reached no file: a store opened on the path never reads the payout as paid.
     const reopened = await SqliteReferenceStore.open(file);
-    expect((await reopened.get('payout-replaced'))?.status).not.toBe('success');
+    expect((await reopened.records.get('payout-replaced'))?.status).not.toBe('success');
     await reopened.close();
   });
 });
@@ -141,7 +141,7 @@ describe('A SQLite store whose file stays in place', () => {
     const pesakit = harness.client({ store });
     const payout = await payWhileInFlight(pesakit, merchantReference, whileInFlight);
     expect(payout).toMatchObject({ merchantReference, record: { status: 'success' } });
-    expect((await store.get(merchantReference))?.status).toBe('success');
+    expect((await store.records.get(merchantReference))?.status).toBe('success');
   }
 
   it('records the answer in the file, though another connection changed the file meanwhile', async () => {
@@ -158,7 +158,7 @@ describe('A SQLite store whose file stays in place', () => {
       await store.close();
     }
     const reopened = await SqliteReferenceStore.open(file);
-    expect((await reopened.get('payout-kept'))?.status).toBe('success');
+    expect((await reopened.records.get('payout-kept'))?.status).toBe('success');
     await reopened.close();
   });
 

@@ -84,7 +84,7 @@ const balance = () =>
 async function reconcile(file: string, reference: string) {
   const store = await SqliteReferenceStore.open(file);
   try {
-    expect((await store.get(reference))?.status).toBe('initiating');
+    expect((await store.records.get(reference))?.status).toBe('initiating');
     // A settle window of 0 is warned about (a payout listed late could be failed); the sandbox
     // lists a payout before it answers.
     vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
@@ -92,7 +92,7 @@ async function reconcile(file: string, reference: string) {
       .client({ store })
       .createReconciler({ initiatingGraceMs: 1, settleWindowMs: 0 });
     const summary = await reconciler.runOnce({ force: true });
-    return { summary, record: await store.get(reference) };
+    return { summary, record: await store.records.get(reference) };
   } finally {
     await store.close();
   }

@@ -89,7 +89,7 @@ describe('the adapters check their own returnUrls when mounted', () => {
     // receive() is documented never to throw; an adapter of someone else's may pass anything.
     const client = pesakit();
     // A checkout already paid: the return answers from the store, without a pull.
-    await client.store.createIntent({
+    await client.store.records.create({
       merchantReference: 'order-1',
       product: 'collection',
       flow: 'secure',

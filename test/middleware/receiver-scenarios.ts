@@ -77,7 +77,9 @@ export function describeReceiverMount(framework: Framework): void {
       await settle(payment.controlNumber, 'success');
       const paid = await shop.outcomes.next('paid', payment.merchantReference);
       expect(paid.record?.status).toBe('success');
-      expect((await shop.pesakit.store.get(payment.merchantReference))?.status).toBe('success');
+      expect((await shop.pesakit.store.records.get(payment.merchantReference))?.status).toBe(
+        'success',
+      );
       await harness.sandbox.idle();
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(1);
     });
@@ -116,7 +118,9 @@ export function describeReceiverMount(framework: Framework): void {
       const payment = await pay(shop);
       await settle(payment.controlNumber, 'success');
       await shop.outcomes.next('paid', payment.merchantReference);
-      expect((await shop.pesakit.store.get(payment.merchantReference))?.status).toBe('success');
+      expect((await shop.pesakit.store.records.get(payment.merchantReference))?.status).toBe(
+        'success',
+      );
     });
 
     it('reordered: callbacks released newest-first still land on the right payments', async () => {
@@ -155,7 +159,9 @@ export function describeReceiverMount(framework: Framework): void {
       await shop.receiver.close();
       expect(shop.outcomes.count('paid', payment.merchantReference)).toBe(0);
       expect(shop.outcomes.count('review', payment.merchantReference)).toBe(0);
-      expect((await shop.pesakit.store.get(payment.merchantReference))?.status).toBe('pending');
+      expect((await shop.pesakit.store.records.get(payment.merchantReference))?.status).toBe(
+        'pending',
+      );
     });
 
     it('a source address over its budget gets 503 with Retry-After and stores nothing more', async () => {
@@ -234,7 +240,9 @@ export function describeReceiverMount(framework: Framework): void {
         `${returnUrls.paid}?merchant_reference=${started.merchantReference}`,
       );
       await shop.outcomes.next('paid', started.merchantReference);
-      expect((await shop.pesakit.store.get(started.merchantReference))?.status).toBe('success');
+      expect((await shop.pesakit.store.records.get(started.merchantReference))?.status).toBe(
+        'success',
+      );
     });
 
     it('pending: a checkout not paid yet redirects to returnUrls.pending', async () => {
@@ -259,7 +267,9 @@ export function describeReceiverMount(framework: Framework): void {
       );
       await shop.receiver.close();
       expect(shop.outcomes.count('paid', started.merchantReference)).toBe(0);
-      expect((await shop.pesakit.store.get(started.merchantReference))?.status).toBe('pending');
+      expect((await shop.pesakit.store.records.get(started.merchantReference))?.status).toBe(
+        'pending',
+      );
     });
 
     it("the middleware's returnUrls win over the receiver's; relative ones stay relative", async () => {

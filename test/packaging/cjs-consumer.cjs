@@ -30,7 +30,7 @@ async function main() {
     const reconciled = await pesakit.createReconciler().runOnce();
     await receiver.close();
     const store = await SqliteReferenceStore.open(':memory:');
-    const storeError = await store.createIntent({}).catch((error) => error);
+    const storeError = await store.records.create({}).catch((error) => error);
     await store.close();
     // The conformance kit on the root's memory store: every case passes but the restart.
     let memory;

@@ -39,7 +39,7 @@ try {
     .catch((refused) => refused);
   // An error thrown by `pesakit/sqlite` is the root's class: the entries share their modules.
   const store = await SqliteReferenceStore.open(':memory:');
-  const storeError = await store.createIntent({}).catch((refused) => refused);
+  const storeError = await store.records.create({}).catch((refused) => refused);
   await store.close();
   // The conformance kit on the root's memory store: every case passes but the restart.
   let memory;

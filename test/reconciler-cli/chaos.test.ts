@@ -275,7 +275,7 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     sent.push(...(await inBatches(lateCount, 16, (i) => send(next, onTime + i, true))));
     await control('faults', { latencyMs: 0 });
 
-    const atRace = await Promise.all(sent.map((s) => store.get(s.merchantReference)));
+    const atRace = await Promise.all(sent.map((s) => store.records.get(s.merchantReference)));
     const openAtRace = atRace.filter(
       (r) => r && ['pending', 'unknown', 'initiating'].includes(r.status),
     );
@@ -301,7 +301,7 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     // Payments nobody approves by themselves: settled by hand, some of each outcome.
     const settleByHand = async () => {
       for (const entry of sent.filter((s) => s.msisdn.endsWith('998'))) {
-        const record = await store.get(entry.merchantReference);
+        const record = await store.records.get(entry.merchantReference);
         if (record?.controlNumber) {
           const outcome = next() < 0.5 ? 'success' : 'failed';
           await control('collection/settle', { ref_id: record.controlNumber, outcome });
@@ -333,7 +333,7 @@ describe(`chaos run: ${TOTAL} mixed transactions, 30 % callbacks dropped, timeou
     const contradictions: string[] = [];
     const tally: Record<string, number> = {};
     for (const entry of sent) {
-      const record = await store.get(entry.merchantReference);
+      const record = await store.records.get(entry.merchantReference);
       if (!record) {
         contradictions.push(`${entry.merchantReference}: no record`);
         continue;

@@ -34,7 +34,7 @@ describe('examples/cron-reconciler: the scheduled job, run once against a sandbo
     await shop.control('collection/settle', { ref_id: payment.controlNumber, outcome: 'success' });
     // A just-sent record is first due one early-burst delay (jittered by up to 10 %) after
     // its attempt; cron would find it on its next run. Start the one run once it is due.
-    const attemptedAt = (await shop.store.get(payment.merchantReference))?.attemptedAt;
+    const attemptedAt = (await shop.store.records.get(payment.merchantReference))?.attemptedAt;
     const dueBy = (attemptedAt?.getTime() ?? Date.now()) + defaultSchedules.pending[0] * 1.1 + 300;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueBy - Date.now())));
     const env = { ...credentialEnv(shop.url), PESAKIT_STORE: shop.file };
@@ -45,7 +45,7 @@ describe('examples/cron-reconciler: the scheduled job, run once against a sandbo
       expect.objectContaining({ event: 'settled', merchantReference: payment.merchantReference }),
     );
     expect(first.events.at(-1)).toMatchObject({ event: 'summary', settled: 1, exitCode: 0 });
-    expect((await shop.store.get(payment.merchantReference))?.status).toBe('success');
+    expect((await shop.store.records.get(payment.merchantReference))?.status).toBe('success');
 
     const again = await runJob(env);
     expect(again.code).toBe(0);
@@ -74,7 +74,7 @@ describe('examples/cron-reconciler: the scheduled job, run once against a sandbo
       store: earlier,
     }).collection.initiateMno({ amount: 15_000, msisdn: '255754321998' });
     await earlier.close();
-    const before = await shop.store.get(payment.merchantReference);
+    const before = await shop.store.records.get(payment.merchantReference);
     const run = await runJob({
       PESAKIT_STORE: shop.file,
       PESAKIT_BASE_URL: shop.url,
@@ -98,7 +98,7 @@ describe('examples/cron-reconciler: the scheduled job, run once against a sandbo
       notVisible: 1,
       exitCode: 4,
     });
-    expect(await shop.store.get(payment.merchantReference)).toEqual(before);
+    expect(await shop.store.records.get(payment.merchantReference)).toEqual(before);
   }, 90_000);
 
   it('exits 2 and names the variable when the store is not configured', async () => {

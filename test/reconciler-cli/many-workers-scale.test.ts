@@ -251,7 +251,7 @@ describe(`${WORKERS} reconciler processes on one PostgreSQL store, ${RECORDS} du
       const runMs = Date.now() - runStarted;
 
       // Every record final, and final the way the platform says.
-      expect(await store.listOpen({ limit: 10 })).toEqual([]);
+      expect(await store.records.list({ limit: 10 })).toEqual([]);
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       const { rows } = await client.query<{ merchant_reference: string; status: string }>(

@@ -30,7 +30,7 @@ describe('pesakit reconcile with another account than the payments were made wit
   it('--json: a not_visible line naming both accounts, notVisible in the summary, exit 4, the record untouched', async () => {
     const payment = await shop.pendingCollection(15_000);
     await shop.control('collection/settle', { ref_id: payment.controlNumber, outcome: 'success' });
-    const before = await shop.store.get(payment.merchantReference);
+    const before = await shop.store.records.get(payment.merchantReference);
     const io = captureIo(otherEnv());
     const code = await runReconcile(
       {
@@ -63,7 +63,7 @@ describe('pesakit reconcile with another account than the payments were made wit
       notVisible: 1,
       exitCode: 4,
     });
-    expect(await shop.store.get(payment.merchantReference)).toEqual(before);
+    expect(await shop.store.records.get(payment.merchantReference)).toEqual(before);
 
     // With the shop's own account the same run settles it and exits 0.
     const own = captureIo(credentialEnv(shop.url));
@@ -72,7 +72,7 @@ describe('pesakit reconcile with another account than the payments were made wit
       own,
     );
     expect(settled).toBe(0);
-    expect((await shop.store.get(payment.merchantReference))?.status).toBe('success');
+    expect((await shop.store.records.get(payment.merchantReference))?.status).toBe('success');
   });
 
   it('as a process: exit 4 and a "not visible" column in the table', async () => {

@@ -61,8 +61,8 @@ describe('pesakit reconcile --store postgres://…', () => {
     expect(byEnv.code).toBe(0);
     expect(JSON.parse(byEnv.stdout.trim().split('\n').at(-1) ?? '')).toMatchObject({ failed: 1 });
 
-    expect((await store.get(paid.merchantReference))?.status).toBe('success');
-    expect((await store.get(failed.merchantReference))?.status).toBe('failed');
+    expect((await store.records.get(paid.merchantReference))?.status).toBe('success');
+    expect((await store.records.get(failed.merchantReference))?.status).toBe('failed');
     await store.close();
   }, 60_000);
 });

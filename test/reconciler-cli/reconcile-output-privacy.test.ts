@@ -8,7 +8,7 @@ import { captureIo, temporaryDirectory } from '../reconciler-cli/harness.js';
 
 // Checks docs/reconciler.md: "Lines never carry payloads, phone numbers
 // or secrets" — output of a cron job lands in mail and log pipelines. A review verdict's
-// message names the MSISDN for a person reading the record (`store.listReview`, onReview), and
+// message names the MSISDN for a person reading the record (`reports.review`, onReview), and
 // the CLI printed that message as is. An airtime sale whose answer was lost goes to review
 // (ambiguous_evidence) on the first pass: its line must not carry the number.
 

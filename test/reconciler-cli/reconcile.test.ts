@@ -33,7 +33,7 @@ describe('pesakit reconcile --once: a lost callback is recovered by pull', () =>
   it('settles a collection paid at the platform, prints the summary table and exits 0', async () => {
     const payment = await shop.pendingCollection();
     await shop.control('collection/settle', { ref_id: payment.controlNumber, outcome: 'success' });
-    expect((await shop.store.get(payment.merchantReference))?.status).toBe('pending');
+    expect((await shop.store.records.get(payment.merchantReference))?.status).toBe('pending');
 
     const run = await reconcileOnce();
     expect(run.stderr).toBe('');
@@ -44,7 +44,7 @@ describe('pesakit reconcile --once: a lost callback is recovered by pull', () =>
     );
     expect(run.stdout).toMatch(/\|\s+1\s+\|\s+1\s+\|\s+0\s+\|\s+0\s+\|\s+0\s+\|\s+0\s+\|/);
     expect(run.stdout).toContain('Nothing waits for review.');
-    expect((await shop.store.get(payment.merchantReference))?.status).toBe('success');
+    expect((await shop.store.records.get(payment.merchantReference))?.status).toBe('success');
   });
 
   it('a platform failure becomes failed; one still pending stays pending; exit 0', async () => {
@@ -55,8 +55,8 @@ describe('pesakit reconcile --once: a lost callback is recovered by pull', () =>
     const run = await reconcileOnce();
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/\|\s+2\s+\|\s+0\s+\|\s+1\s+\|\s+1\s+\|\s+0\s+\|\s+0\s+\|/);
-    expect((await shop.store.get(failed.merchantReference))?.status).toBe('failed');
-    expect((await shop.store.get(waiting.merchantReference))?.status).toBe('pending');
+    expect((await shop.store.records.get(failed.merchantReference))?.status).toBe('failed');
+    expect((await shop.store.records.get(waiting.merchantReference))?.status).toBe('pending');
   });
 });
 
@@ -71,7 +71,7 @@ describe('pesakit reconcile: exit 3 when something needs review, so cron alerts'
       `review    ${payment.merchantReference} collection/mno 20000 TZS: amount_mismatch`,
     );
     expect(first.stdout).toMatch(/1 record in needs_review: see `pesakit review list`/);
-    const record = await shop.store.get(payment.merchantReference);
+    const record = await shop.store.records.get(payment.merchantReference);
     expect(record?.status).toBe('needs_review');
     expect(record?.review?.reason).toBe('amount_mismatch');
     expect(record?.review?.evidence).toBeDefined();
@@ -121,7 +121,7 @@ describe('pesakit reconcile: credentials from the environment only', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '')).toMatchObject({ settled: 1 });
-    expect((await shop.store.get(payment.merchantReference))?.status).toBe('success');
+    expect((await shop.store.records.get(payment.merchantReference))?.status).toBe('success');
   });
 
   it('refused credentials make every check fail: exit 1, the password never printed, nothing moved', async () => {
@@ -136,7 +136,7 @@ describe('pesakit reconcile: credentials from the environment only', () => {
       errors: 1,
       exitCode: 1,
     });
-    expect((await shop.store.get(payment.merchantReference))?.status).toBe('pending');
+    expect((await shop.store.records.get(payment.merchantReference))?.status).toBe('pending');
   });
 });
 
@@ -158,7 +158,7 @@ describe('pesakit reconcile --watch', () => {
     expect(run.code).toBe(0);
     const last = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '');
     expect(last).toMatchObject({ event: 'summary', settled: 1, exitCode: 0 });
-    expect((await shop.store.get(payment.merchantReference))?.status).toBe('success');
+    expect((await shop.store.records.get(payment.merchantReference))?.status).toBe('success');
   }, 60_000);
 });
 
@@ -176,7 +176,7 @@ describe('pesakit reconcile runs no merchant code and swallows no effect', () =>
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`settled   ${byCli.merchantReference}`);
     for (const payment of [byCli, byOther]) {
-      const record = await shop.store.get(payment.merchantReference);
+      const record = await shop.store.records.get(payment.merchantReference);
       expect(record?.status).toBe('success');
       expect(record?.effect.status).toBe('due');
     }

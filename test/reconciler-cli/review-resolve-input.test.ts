@@ -31,7 +31,7 @@ afterAll(() => {
 async function statusOf(reference: string): Promise<string | undefined> {
   const store = await SqliteReferenceStore.open(file);
   try {
-    return (await store.get(reference))?.status;
+    return (await store.records.get(reference))?.status;
   } finally {
     await store.close();
   }

@@ -77,7 +77,7 @@ describe('pesakit review resolve', cliTests, () => {
     expect(resolve.code).toBe(0);
     expect(resolve.stdout).toContain(`resolved  ${payment.merchantReference} → failed`);
 
-    const resolved = await shop.store.get(payment.merchantReference);
+    const resolved = await shop.store.records.get(payment.merchantReference);
     expect(resolved).toMatchObject({
       status: 'failed',
       resolution: {
@@ -115,7 +115,7 @@ describe('pesakit review resolve', cliTests, () => {
     );
     expect(code).toBe(1);
     expect(again.err.text).toMatch(/is failed, not needs_review.*Nothing was changed/);
-    const after = await shop.store.get(payment.merchantReference);
+    const after = await shop.store.records.get(payment.merchantReference);
     expect(after?.status).toBe('failed');
     expect(after?.resolution).toEqual(resolved?.resolution);
     await runner.drain({ limit: 10 });

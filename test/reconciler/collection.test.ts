@@ -47,8 +47,8 @@ describe('collections with a platform reference: status pull decides', () => {
     });
     expect(settled).toEqual(['col-paid']);
     expect(paid.map((record) => record.merchantReference)).toEqual(['col-paid']);
-    expect((await pesakit.store.get('col-paid'))?.status).toBe('success');
-    const open = await pesakit.store.get(other.merchantReference);
+    expect((await pesakit.store.records.get('col-paid'))?.status).toBe('success');
+    const open = await pesakit.store.records.get(other.merchantReference);
     expect(open).toMatchObject({ status: 'pending', checkCount: 1 });
 
     // Nothing is due again right away: a second pass pulls nothing.
@@ -70,7 +70,7 @@ describe('collections with a platform reference: status pull decides', () => {
     const summary = await reconciler.runOnce({ force: true });
     expect(summary).toMatchObject({ checked: 1, failed: 1 });
     expect(failedEvents).toEqual(['col-failed']);
-    expect((await pesakit.store.get('col-failed'))?.status).toBe('failed');
+    expect((await pesakit.store.records.get('col-failed'))?.status).toBe('failed');
     await reconciler.close();
   });
 
@@ -86,7 +86,7 @@ describe('collections with a platform reference: status pull decides', () => {
     });
     // Just sent: the first check is one early-burst delay after the attempt.
     expect((await reconciler.runOnce()).checked).toBe(0);
-    const record = await pesakit.store.get('col-scheduled');
+    const record = await pesakit.store.records.get('col-scheduled');
     expect(record?.checkCount).toBe(0);
     await reconciler.close();
 
@@ -103,8 +103,8 @@ describe('collections with a platform reference: status pull decides', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await eager.runOnce()).checked).toBe(1);
     expect((await eager.runOnce()).checked).toBe(0);
-    expect((await pesakit.store.get('col-eager'))?.checkCount).toBe(1);
-    expect((await pesakit.store.get('col-scheduled'))?.checkCount).toBe(0);
+    expect((await pesakit.store.records.get('col-eager'))?.checkCount).toBe(1);
+    expect((await pesakit.store.records.get('col-scheduled'))?.checkCount).toBe(0);
     await eager.close();
   });
 
@@ -121,7 +121,7 @@ describe('collections with a platform reference: status pull decides', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const expiring = pesakit.createReconciler({ checkoutExpiryMs: 0 });
     expect(await expiring.runOnce({ force: true })).toMatchObject({ checked: 1, failed: 1 });
-    expect(await pesakit.store.get(checkout.merchantReference)).toMatchObject({
+    expect(await pesakit.store.records.get(checkout.merchantReference)).toMatchObject({
       status: 'failed',
       statusReason: 'expired',
     });
@@ -164,7 +164,7 @@ describe('with the sandbox settling by itself: dropped callbacks and late settle
     expect(merchant.requests).toEqual([]);
     const reconciler = pesakit.createReconciler();
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ settled: 1 });
-    expect((await pesakit.store.get('col-dropped'))?.status).toBe('success');
+    expect((await pesakit.store.records.get('col-dropped'))?.status).toBe('success');
     await reconciler.close();
   });
 
@@ -179,7 +179,7 @@ describe('with the sandbox settling by itself: dropped callbacks and late settle
     await settledAtSandbox(payment.controlNumber);
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, settled: 1 });
-    expect((await pesakit.store.get('col-late'))?.checkCount).toBe(2);
+    expect((await pesakit.store.records.get('col-late'))?.checkCount).toBe(2);
     await reconciler.close();
   });
 });
@@ -211,7 +211,10 @@ describe('on a SQLite file: the schedule survives a restart', () => {
         schedules: { pending: [1, 3_600_000] },
       });
       expect((await after.runOnce()).checked).toBe(0);
-      expect(await reopened.get('sqlite-open')).toMatchObject({ status: 'pending', checkCount: 1 });
+      expect(await reopened.records.get('sqlite-open')).toMatchObject({
+        status: 'pending',
+        checkCount: 1,
+      });
       expect((await after.runOnce({ force: true })).checked).toBe(1);
       await after.close();
       await reopened.close();

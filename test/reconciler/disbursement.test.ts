@@ -35,11 +35,11 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
         { merchantReference: 'payout-lost', metadata: { name: 'Asha Mushi' }, ...fast },
       ),
     );
-    expect((await store.get('payout-lost'))?.status).toBe('unknown');
+    expect((await store.records.get('payout-lost'))?.status).toBe('unknown');
     const reconciler = pesakit.createReconciler();
     const summary = await reconciler.runOnce({ force: true });
     expect(summary).toMatchObject({ checked: 1, settled: 1, errors: 0 });
-    const record = await store.get('payout-lost');
+    const record = await store.records.get('payout-lost');
     expect(record?.status).toBe('success');
     expect(record?.refid).toMatch(/^DSB/);
     expect(record?.txnid).toMatch(/^TXN/);
@@ -59,7 +59,7 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
     await waiting.close();
     const reconciler = pesakit.createReconciler({ settleWindowMs: 0 });
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ failed: 1 });
-    expect(await store.get('payout-upstream-failed')).toMatchObject({
+    expect(await store.records.get('payout-upstream-failed')).toMatchObject({
       status: 'failed',
       statusReason: expect.stringMatching(/^failed at the gateway: a failed payout matches it/),
     });
@@ -73,7 +73,7 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
     );
     // Two records claim to be payouts of the same amount to the same number, both unknown.
     for (const merchantReference of ['payout-twin-a', 'payout-twin-b']) {
-      await store.createIntent({
+      await store.records.create({
         merchantReference,
         product: 'disbursement',
         flow: 'disbursement',
@@ -86,8 +86,8 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
     const summary = await reconciler.runOnce({ force: true });
     // payout-real already owns the row's refid: neither twin may take it.
     expect(summary).toMatchObject({ settled: 0, failed: 0, pending: 2 });
-    expect((await store.get('payout-twin-a'))?.refid).toBeNull();
-    expect((await store.get('payout-twin-b'))?.refid).toBeNull();
+    expect((await store.records.get('payout-twin-a'))?.refid).toBeNull();
+    expect((await store.records.get('payout-twin-b'))?.refid).toBeNull();
     await reconciler.close();
   });
 
@@ -98,7 +98,7 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
         { merchantReference: 'payout-one', ...fast },
       ),
     );
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'payout-two',
       product: 'disbursement',
       flow: 'disbursement',
@@ -110,15 +110,15 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
     const summary = await reconciler.runOnce({ force: true });
     expect(summary).toMatchObject({ settled: 1, pending: 1 });
     const statuses = [
-      (await store.get('payout-one'))?.status,
-      (await store.get('payout-two'))?.status,
+      (await store.records.get('payout-one'))?.status,
+      (await store.records.get('payout-two'))?.status,
     ].sort();
     expect(statuses).toEqual(['success', 'unknown']);
     await reconciler.close();
   });
 
   it('absence fails a payout only after the settle window, when the pages cover it', async () => {
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'payout-never-sent',
       product: 'disbursement',
       flow: 'disbursement',
@@ -132,7 +132,7 @@ describe('disbursement, unknown (no refid): matched in the payout history', () =
     await new Promise((resolve) => setTimeout(resolve, 5));
     const done = pesakit.createReconciler({ settleWindowMs: 0 });
     expect(await done.runOnce({ force: true })).toMatchObject({ failed: 1 });
-    expect(await store.get('payout-never-sent')).toMatchObject({
+    expect(await store.records.get('payout-never-sent')).toMatchObject({
       status: 'failed',
       statusReason: expect.stringMatching(/^never reached the platform/),
     });
@@ -178,7 +178,7 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
         name: `Payee ${i}`,
       });
       // Our records of them: pending, with the refid (as if the answer said "pending").
-      await store.createIntent({
+      await store.records.create({
         merchantReference: `payout-pending-${i}`,
         product: 'disbursement',
         flow: 'disbursement',
@@ -210,7 +210,7 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
     }
     // Due payouts on both pages (the oldest ones are on page 2: the list is newest first).
     for (const i of [0, 1, 2, 128, 129]) {
-      await store.createIntent({
+      await store.records.create({
         merchantReference: `payout-page-${i}`,
         product: 'disbursement',
         flow: 'disbursement',
@@ -232,7 +232,7 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
       amount: 2_500,
       name: 'Rehema',
     });
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'payout-mismatch',
       product: 'disbursement',
       flow: 'disbursement',
@@ -246,7 +246,7 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
     reconciler.on('review', (_record, verdict) => reviews.push(verdict.reason));
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1 });
     expect(reviews).toEqual(['amount_mismatch']);
-    expect((await store.get('payout-mismatch'))?.status).toBe('needs_review');
+    expect((await store.records.get('payout-mismatch'))?.status).toBe('needs_review');
     await reconciler.close();
   });
 
@@ -256,7 +256,7 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
       amount: 2_000,
       name: 'Rehema',
     });
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'payout-other-number',
       product: 'disbursement',
       flow: 'disbursement',
@@ -267,7 +267,7 @@ describe('disbursement, pending with a refid: found by refid/txnid, history pull
     await moves(store).transition('payout-other-number', 'pending');
     const reconciler = pesakit.createReconciler();
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1 });
-    expect(await store.get('payout-other-number')).toMatchObject({
+    expect(await store.records.get('payout-other-number')).toMatchObject({
       status: 'needs_review',
       review: {
         reason: 'answer_contradicts_request',
@@ -297,7 +297,7 @@ describe('disbursement.status(merchantReference): the stored record, refreshed f
     const record = await pesakit.disbursement.status('payout-status-lost');
     expect(record).toMatchObject({ merchantReference: 'payout-status-lost', status: 'success' });
     expect(record.refid).toMatch(/^DSB/);
-    expect((await store.get('payout-status-lost'))?.status).toBe('success');
+    expect((await store.records.get('payout-status-lost'))?.status).toBe('success');
   });
 
   it('a pending payout whose history row shows another amount goes to needs_review', async () => {
@@ -306,7 +306,7 @@ describe('disbursement.status(merchantReference): the stored record, refreshed f
       amount: 3_000,
       name: 'Zawadi',
     });
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'payout-status-mismatch',
       product: 'disbursement',
       flow: 'disbursement',
@@ -341,7 +341,8 @@ describe('handlers see only what they are for: money out runs onSent, never onPa
     await pesakit.disbursement.pay(payee, { merchantReference: 'payout-out' });
     const sale = { amount: 2_000, msisdn: '255754123456' };
     await pesakit.airtime.purchase(sale, { merchantReference: 'airtime-out' });
-    const due = async () => (await store.listEffects('due')).map((r) => r.merchantReference).sort();
+    const due = async () =>
+      (await store.effects.list('due')).map((r) => r.merchantReference).sort();
     expect(await due()).toEqual(['airtime-out', 'payout-out']);
 
     const paid: string[] = [];

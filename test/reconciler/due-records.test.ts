@@ -13,8 +13,8 @@ function slowStore(pageSizes: number[]) {
   const answers: Array<() => void> = [];
   let taken = 0;
   let made = 0;
-  const store = {
-    leaseDue(_options: LeaseDueOptions): Promise<LeasedRecord[]> {
+  const schedule = {
+    lease(_options: LeaseDueOptions): Promise<LeasedRecord[]> {
       asked.push({ taken });
       const size = pageSizes[asked.length - 1] ?? 0;
       const page = Array.from({ length: size }, () => {
@@ -27,7 +27,8 @@ function slowStore(pageSizes: number[]) {
       }) as unknown as LeasedRecord[];
       return new Promise((resolve) => answers.push(() => resolve(page)));
     },
-  } as unknown as ReferenceStore;
+  };
+  const store = { schedule } as unknown as ReferenceStore;
   return {
     store,
     asked,

@@ -32,21 +32,18 @@ interface LeaseLog {
 /** The store, counting its leases; past `limit` calls it aborts the pass (a spin fails, not hangs). */
 function countingLeases(store: ReferenceStore, stop: AbortController, limit: number) {
   const log: LeaseLog = { calls: 0, leased: [] };
-  const counted = new Proxy(store, {
-    get(target, property) {
-      if (property === 'leaseDue') {
-        return async (options: LeaseDueOptions) => {
-          log.calls += 1;
-          if (log.calls >= limit) stop.abort();
-          const page = await target.leaseDue(options);
-          for (const leased of page) log.leased.push(leased.record.merchantReference);
-          return page;
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  const lease = async (options: LeaseDueOptions) => {
+    log.calls += 1;
+    if (log.calls >= limit) stop.abort();
+    const page = await store.schedule.lease(options);
+    for (const leased of page) log.leased.push(leased.record.merchantReference);
+    return page;
+  };
+  const counted: ReferenceStore = {
+    ...store,
+    schedule: { ...store.schedule, lease },
+    close: () => store.close(),
+  };
   return { store: counted, log };
 }
 
@@ -65,7 +62,7 @@ async function fill(store: ReferenceStore) {
   // Written ahead and (as far as the reconciler can tell) being sent right now. They sort
   // before the due ones (`a…` < `due-…`, all never scheduled).
   for (let i = 0; i < freshCount; i += 1) {
-    await store.createIntent({
+    await store.records.create({
       merchantReference: `a-fresh-${String(i).padStart(2, '0')}`,
       product: 'collection',
       flow: 'mno',
@@ -132,7 +129,7 @@ describe.each(stores)('%s: a forced pass with initiating records inside their gr
       expect(new Set(fresh).size).toBe(fresh.length);
       // The fresh records are untouched: still initiating, never counted as checked.
       for (let i = 0; i < freshCount; i += 1) {
-        const record = await store.get(`a-fresh-${String(i).padStart(2, '0')}`);
+        const record = await store.records.get(`a-fresh-${String(i).padStart(2, '0')}`);
         expect(record).toMatchObject({ status: 'initiating', checkCount: 0, lastCheckedAt: null });
       }
     } finally {
@@ -151,7 +148,7 @@ describe.each(stores)('%s: a forced pass over records that wait without a pull',
       const { transition } = moves(store);
       for (let i = 0; i < waiting; i += 1) {
         const merchantReference = `lost-${String(i).padStart(2, '0')}`;
-        await store.createIntent({
+        await store.records.create({
           merchantReference,
           product: 'collection',
           flow: 'mno',
@@ -179,7 +176,7 @@ describe.each(stores)('%s: a forced pass over records that wait without a pull',
         Array.from({ length: waiting }, (_, i) => `lost-${String(i).padStart(2, '0')}`),
       );
       expect(again.checked).toBe(0);
-      const record = await store.get('lost-00');
+      const record = await store.records.get('lost-00');
       expect(record).toMatchObject({ status: 'unknown', checkCount: 0 });
     } finally {
       await cleanup();

@@ -37,10 +37,10 @@ describe('pages of one round of checks: no record waits in a page past its lease
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const store = new MemoryReferenceStore();
     const limits: number[] = [];
-    const leaseDue = store.leaseDue.bind(store);
-    store.leaseDue = (options) => {
+    const lease = store.schedule.lease.bind(store.schedule);
+    store.schedule.lease = (options) => {
       limits.push(options.limit);
-      return leaseDue(options);
+      return lease(options);
     };
     const pesakit = clientThrough(sandbox.proxy, store, { maxRetries: 0 });
     const controlNumbers = new Map<string, string>();
@@ -75,7 +75,7 @@ describe('pages of one round of checks: no record waits in a page past its lease
     expect(pulled).toEqual(['exp-1', 'exp-2', 'exp-3', 'exp-4', 'exp-5', 'exp-6']);
     expect(first).toMatchObject({ checked: 6, pending: 6, errors: 0, leaseExpired: 0 });
     for (const reference of controlNumbers.keys()) {
-      expect(await store.get(reference)).toMatchObject({ checkCount: 1 });
+      expect(await store.records.get(reference)).toMatchObject({ checkCount: 1 });
     }
 
     // Nothing is left due: the next pass pulls nothing.

@@ -78,7 +78,10 @@ describe('a request held at the rate gate past its lease margin', () => {
     expect(first).toMatchObject({ checked: 0, pending: 0, errors: 0, leaseExpired: 3 });
     for (const reference of ['gate-1', 'gate-2', 'gate-3']) {
       // Handed back: not counted as a check, free for the next lease at once.
-      expect(await store.get(reference)).toMatchObject({ checkCount: 0, lastCheckedAt: null });
+      expect(await store.records.get(reference)).toMatchObject({
+        checkCount: 0,
+        lastCheckedAt: null,
+      });
     }
 
     // The next pass (a fresh lease) pulls each of them once.
@@ -125,7 +128,7 @@ describe('a request held at the rate gate past its lease margin', () => {
     expect(statusPulls()).toHaveLength(2);
     expect(summary).toMatchObject({ checked: 1, errors: 0, leaseExpired: 1 });
     expect(errors).toEqual([]);
-    expect(await store.get('retry-1')).toMatchObject({ checkCount: 1 });
+    expect(await store.records.get('retry-1')).toMatchObject({ checkCount: 1 });
   });
 
   it('a 429 shorter than the margin changes nothing: the request waits it out and is sent', async () => {

@@ -127,7 +127,7 @@ describe('two workers on PostgreSQL, a 429 longer than the lease margin', () => 
     expect(summaryB).toMatchObject({ checked: 3, pending: 3, errors: 0 });
     // B's checks are on the records; A's fenced hand-backs wrote nothing over them.
     for (let i = 1; i <= 3; i += 1) {
-      expect(await stores[1]!.get(`pg-margin-${i}`)).toMatchObject({ checkCount: 1 });
+      expect(await stores[1]!.records.get(`pg-margin-${i}`)).toMatchObject({ checkCount: 1 });
     }
   });
 });

@@ -70,7 +70,7 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
     );
     expect(error, 'the answer must be lost').toMatchObject({ code: 'ambiguous_outcome' });
     await harness.control('faults', { latencyMs: 0 });
-    expect((await store.get(merchantReference))?.status).toBe('unknown');
+    expect((await store.records.get(merchantReference))?.status).toBe('unknown');
   }
 
   async function reconcile(): Promise<void> {
@@ -102,11 +102,11 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
 
       // Inside the settle window: still open, neither failed nor settled.
       await reconcile();
-      expect((await store.get('payout-lost'))?.status).toBe('unknown');
+      expect((await store.records.get('payout-lost'))?.status).toBe('unknown');
 
       afterTheSettleWindow();
       await reconcile();
-      const record = (await store.get('payout-lost')) as TransactionRecord;
+      const record = (await store.records.get('payout-lost')) as TransactionRecord;
       expect(record).toMatchObject({
         status: 'needs_review',
         refid: null,
@@ -134,7 +134,7 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
     await harness.control('faults', { latencyMs: 0 });
     afterTheSettleWindow();
     await reconcile();
-    expect(await store.get('p1')).toMatchObject({
+    expect(await store.records.get('p1')).toMatchObject({
       status: 'needs_review',
       review: { reason: 'history_partial_match' },
     });
@@ -151,10 +151,10 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
     expect(Object.keys(row ?? {}).sort()).toEqual(['amount', 'refid', 'txnid']);
 
     await reconcile();
-    expect((await store.get('payout-bare'))?.status).toBe('unknown');
+    expect((await store.records.get('payout-bare'))?.status).toBe('unknown');
     afterTheSettleWindow();
     await reconcile();
-    expect(await store.get('payout-bare')).toMatchObject({
+    expect(await store.records.get('payout-bare')).toMatchObject({
       status: 'needs_review',
       review: {
         reason: 'history_partial_match',
@@ -176,7 +176,7 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
     expect(await platformRows()).toHaveLength(2);
 
     await reconcile();
-    const settled = await store.getMany(['payout:cut:1', 'payout:cut:2']);
+    const settled = await store.records.getMany(['payout:cut:1', 'payout:cut:2']);
     expect(settled.map((record) => record?.status)).toEqual(['success', 'success']);
     const byMsisdn = new Map((await platformRows()).map((row) => [row.msisdn, row.refid]));
     expect(settled.map((record) => record?.refid)).toEqual([
@@ -192,7 +192,7 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
       name: 'Baraka',
     });
     // Same amount, another number, never sent (the process died after its write-ahead).
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'payout-never-sent',
       product: 'disbursement',
       flow: 'disbursement',
@@ -217,7 +217,7 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
       { msisdn: '255754200141', amount: 1_500, name: 'Other' },
       { merchantReference: 'payout-unrelated' },
     );
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'payout-never-sent',
       product: 'disbursement',
       flow: 'disbursement',
@@ -227,10 +227,10 @@ describe.each(Object.keys(stores))('a lost payout answer on %s', (kind) => {
     });
     await moves(store).transition('payout-never-sent', 'unknown');
     await reconcile();
-    expect((await store.get('payout-never-sent'))?.status).toBe('unknown');
+    expect((await store.records.get('payout-never-sent'))?.status).toBe('unknown');
     afterTheSettleWindow();
     await reconcile();
-    expect(await store.get('payout-never-sent')).toMatchObject({
+    expect(await store.records.get('payout-never-sent')).toMatchObject({
       status: 'failed',
       statusReason: expect.stringMatching(/^never reached the platform/),
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryReferenceStore } from '../../src/references/index.js';
-import type { RecordMove } from '../../src/references/types.js';
+import type { RecordMove, ReferenceStore } from '../../src/references/types.js';
 import { moves } from '../helpers/moves.js';
 import { type Harness, startHarness } from '../helpers/sandbox-harness.js';
 import { startProxy } from './helpers.js';
@@ -12,21 +12,23 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 /** A callback settles the record after the reconciler leased it, before its first move. */
-class CallbackFirstStore extends MemoryReferenceStore {
-  override async move(merchantReference: string, move: RecordMove) {
+function callbackFirstStore(): ReferenceStore {
+  const store = new MemoryReferenceStore();
+  const raced = async (merchantReference: string, move: RecordMove) => {
     if (move.change?.status === 'unknown' && move.expected === 'initiating') {
-      await moves(this).transition(merchantReference, 'success', {
+      await moves(store).transition(merchantReference, 'success', {
         reason: 'callback verified by pull',
       });
     }
-    return super.move(merchantReference, move);
-  }
+    return store.records.move(merchantReference, move);
+  };
+  return { ...store, records: { ...store.records, move: raced }, close: () => store.close() };
 }
 
 describe('a stale write-ahead the callback settled while the reconciler held it', () => {
   it('is already final: no pull, no second settlement, the callback’s status stands', async () => {
-    const store = new CallbackFirstStore();
-    await store.createIntent({
+    const store = callbackFirstStore();
+    await store.records.create({
       merchantReference: 'stale-1',
       product: 'collection',
       flow: 'mno',
@@ -44,7 +46,7 @@ describe('a stale write-ahead the callback settled while the reconciler held it'
       expect(summary).toMatchObject({ checked: 1, settled: 0, failed: 0, review: 0, errors: 0 });
       expect(settled).toEqual([]);
       expect(proxy.requests.map((request) => request.path)).toEqual([]);
-      expect(await store.get('stale-1')).toMatchObject({
+      expect(await store.records.get('stale-1')).toMatchObject({
         status: 'success',
         statusReason: 'callback verified by pull',
       });

@@ -51,7 +51,7 @@ async function world(topUp: 'confirmed' | 'another top-up') {
   }
   const second = await reconciler.runOnce({ force: true });
   await reconciler.close();
-  const record = await store.get('recharge-w');
+  const record = await store.records.get('recharge-w');
   const balances = (
     (reviews[0]?.evidence as { observations?: { wallet?: { balance?: number } }[] } | undefined)
       ?.observations ?? []

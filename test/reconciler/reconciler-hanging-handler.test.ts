@@ -59,7 +59,7 @@ describe('a handler that never finishes', () => {
     expect(runs).toBeGreaterThanOrEqual(3);
     expect(String(errors[0])).toMatch(/did not finish within its lease/);
 
-    const stuck = await Promise.all(references.map((reference) => store.get(reference)));
+    const stuck = await Promise.all(references.map((reference) => store.records.get(reference)));
     expect(stuck.map((record) => record?.status)).toEqual(['success', 'success', 'success']);
     const hung = stuck.find((record) => record?.effect?.status !== 'done');
     expect(hung?.effect?.status).toBe('due');

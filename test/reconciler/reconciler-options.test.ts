@@ -34,10 +34,10 @@ describe('createReconciler: values out of range name the option and the range', 
   it('the longest timer Node can wait is accepted, and start() then waits between passes', async () => {
     const store = new MemoryReferenceStore();
     let passes = 0;
-    const leaseDue = store.leaseDue.bind(store);
-    store.leaseDue = (options) => {
+    const lease = store.schedule.lease.bind(store.schedule);
+    store.schedule.lease = (options) => {
       passes += 1;
-      return leaseDue(options);
+      return lease(options);
     };
     const reconciler = client(store).createReconciler({ pollIntervalMs: 2 ** 31 - 1 });
     reconciler.start();

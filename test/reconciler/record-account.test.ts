@@ -121,7 +121,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
         { merchantReference: 'payout-a', ...fast },
       ),
     );
-    const before = [await store.get('col-a'), await store.get('payout-a')];
+    const before = [await store.records.get('col-a'), await store.records.get('payout-a')];
     expect(before.map((record) => record?.account)).toEqual([
       { environment: 'sandbox', login: accounts.collection.email },
       { environment: 'sandbox', login: accounts.disbursement.email },
@@ -157,7 +157,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
       }),
     ]);
     // Open and untouched: status, references, checks, payload, review all as they were.
-    expect([await store.get('col-a'), await store.get('payout-a')]).toEqual(before);
+    expect([await store.records.get('col-a'), await store.records.get('payout-a')]).toEqual(before);
 
     // The next pass says it again (a cron job keeps alerting until the job is fixed).
     expect((await forcedPass(shopB.client)).summary).toMatchObject({ checked: 0, notVisible: 2 });
@@ -174,7 +174,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
     // production client's write-ahead and answer would leave it — with references the sandbox
     // also knows, for a payment the sandbox settled.
     const references = await paidAtThePlatform(20_000);
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'prod-order',
       product: 'collection',
       flow: 'mno',
@@ -183,7 +183,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
       account: { environment: 'production', login: accounts.collection.email },
     });
     await moves(store).attachAndTransition('prod-order', references, 'pending');
-    const before = await store.get('prod-order');
+    const before = await store.records.get('prod-order');
 
     const sandboxClient = clientOf(store, accounts);
     const { summary, warnings } = await forcedPass(sandboxClient.client);
@@ -193,12 +193,12 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
       recordAccount: { environment: 'production', login: accounts.collection.email },
       clientAccount: { environment: 'sandbox', login: accounts.collection.email },
     });
-    expect(await store.get('prod-order')).toEqual(before);
+    expect(await store.records.get('prod-order')).toEqual(before);
   });
 
   it('a record written before records knew their account (account null) is any client’s: pulled', async () => {
     const references = await paidAtThePlatform(9_000);
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'old-order',
       product: 'collection',
       flow: 'mno',
@@ -206,7 +206,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
       msisdn: '255754123456',
     });
     await moves(store).attachAndTransition('old-order', references, 'pending');
-    expect((await store.get('old-order'))?.account).toBeNull();
+    expect((await store.records.get('old-order'))?.account).toBeNull();
 
     // Another account pulls it too (the platform answers 404): counted as a check, not hidden.
     const shopB = clientOf(store, other);
@@ -216,7 +216,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
 
     const settled = await forcedPass(clientOf(store, accounts).client);
     expect(settled.summary).toMatchObject({ checked: 1, settled: 1, notVisible: 0 });
-    expect((await store.get('old-order'))?.status).toBe('success');
+    expect((await store.records.get('old-order'))?.status).toBe('success');
   });
 
   it('a 404 for a collection of this account: still open inside noReferenceWindowMs, needs_review not_visible past it', async () => {
@@ -230,11 +230,11 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
 
     const inside = await forcedPass(shopA.client);
     expect(inside.summary).toMatchObject({ checked: 1, pending: 1, review: 0, notVisible: 0 });
-    expect(await store.get('col-gone')).toMatchObject({ status: 'pending', checkCount: 1 });
+    expect(await store.records.get('col-gone')).toMatchObject({ status: 'pending', checkCount: 1 });
 
     const past = await forcedPass(shopA.client, { noReferenceWindowMs: 0 });
     expect(past.summary).toMatchObject({ checked: 1, review: 1, pending: 0 });
-    const record = await store.get('col-gone');
+    const record = await store.records.get('col-gone');
     expect(record?.status).toBe('needs_review');
     expect(record?.review).toMatchObject({
       reason: 'not_visible',
@@ -246,7 +246,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
   it('a payout of this account whose refid the history never shows: still open inside settleWindowMs, needs_review not_visible past it', async () => {
     // Written through the store as `disbursement.pay` leaves a payout the platform answered
     // pending: a refid and txnid the platform gave, the account that sent it.
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'payout-ghost',
       product: 'disbursement',
       flow: 'disbursement',
@@ -268,7 +268,7 @@ describe.each(storeKinds)('%s store: records know their account', (_kind, openSt
     const past = await reconciler.runOnce({ force: true });
     await reconciler.close();
     expect(past).toMatchObject({ checked: 1, review: 1, failed: 0 });
-    expect((await store.get('payout-ghost'))?.review).toMatchObject({
+    expect((await store.records.get('payout-ghost'))?.review).toMatchObject({
       reason: 'not_visible',
       evidence: expect.objectContaining({ refid: 'DSB-GHOST-1', found: false }),
     });

@@ -40,7 +40,7 @@ describe('needs_review: what automation cannot decide goes to a person, with evi
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1, failed: 0 });
     expect(events).toEqual(['no_platform_reference']);
     expect(reviewed).toEqual([['col-noref', 'no_platform_reference']]);
-    const record = await store.get('col-noref');
+    const record = await store.records.get('col-noref');
     expect(record?.status).toBe('needs_review');
     expect(record?.review?.reason).toBe('no_platform_reference');
     await reconciler.close();
@@ -54,10 +54,10 @@ describe('needs_review: what automation cannot decide goes to a person, with evi
         { merchantReference: 'air-lost', ...fast },
       ),
     );
-    expect((await store.get('air-lost'))?.status).toBe('unknown');
+    expect((await store.records.get('air-lost'))?.status).toBe('unknown');
     const reconciler = pesakit.createReconciler();
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1 });
-    const record = await store.get('air-lost');
+    const record = await store.records.get('air-lost');
     expect(record?.status).toBe('needs_review');
     expect(record?.review).toMatchObject({
       reason: 'ambiguous_evidence',
@@ -77,7 +77,7 @@ describe('needs_review: what automation cannot decide goes to a person, with evi
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ pending: 1 });
     await later();
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1 });
-    const record = await store.get('col-stuck');
+    const record = await store.records.get('col-stuck');
     expect(record?.status).toBe('needs_review');
     expect(record?.review?.reason).toBe('max_attempts');
     const evidence = record?.review?.evidence as { observations: { data: { status: string } }[] };
@@ -99,7 +99,7 @@ describe('needs_review: what automation cannot decide goes to a person, with evi
     await harness
       .client()
       .disbursement.pay({ msisdn: '255754000700', amount: 3_000, name: 'Zawadi' });
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'payout-which',
       product: 'disbursement',
       flow: 'disbursement',
@@ -114,7 +114,7 @@ describe('needs_review: what automation cannot decide goes to a person, with evi
       .disbursement.pay({ msisdn: '255754000700', amount: 3_000, name: 'Zawadi' });
     const reconciler = pesakit.createReconciler({ settleWindowMs: 3_600_000 });
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1, settled: 0 });
-    const record = await store.get('payout-which');
+    const record = await store.records.get('payout-which');
     expect(record?.status).toBe('needs_review');
     expect(record?.refid).toBeNull();
     expect(record?.review).toMatchObject({
@@ -153,7 +153,7 @@ describe('needs_review: what automation cannot decide goes to a person, with evi
     expect(engine.status).toBe(200);
     const reconciler = pesakit.createReconciler({ onPaid: (record) => void paid.push(record) });
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ review: 1, settled: 0 });
-    expect((await store.get('col-short'))?.review?.reason).toBe('amount_mismatch');
+    expect((await store.records.get('col-short'))?.review?.reason).toBe('amount_mismatch');
     expect(paid).toEqual([]);
     await reconciler.close();
   });
@@ -172,7 +172,7 @@ describe('one claim, one effect, whichever path wins', () => {
     });
     // Another path (collection.status, as the callback receiver would) wins the transition.
     await pesakit.collection.status(payment.controlNumber);
-    expect((await store.get('col-race'))?.status).toBe('success');
+    expect((await store.records.get('col-race'))?.status).toBe('success');
     const reconciler = pesakit.createReconciler({
       onPaid: (record) => void paid.push(record.merchantReference),
     });
@@ -206,15 +206,15 @@ describe('one claim, one effect, whichever path wins', () => {
     reconciler.on('error', (error) => errors.push(error));
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ settled: 1 });
     expect(String(errors[0])).toMatch(/order service is down/);
-    expect((await store.get('col-flaky-handler'))?.effect.status).toBe('due');
+    expect((await store.records.get('col-flaky-handler'))?.effect.status).toBe('due');
     // The runner retries after its first backoff step (1 s); each pass drains what is due.
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
       await reconciler.runOnce();
-      if ((await store.get('col-flaky-handler'))?.effect.status === 'done') break;
+      if ((await store.records.get('col-flaky-handler'))?.effect.status === 'done') break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(attempts).toEqual([1, 2]);
-    expect((await store.get('col-flaky-handler'))?.status).toBe('success');
+    expect((await store.records.get('col-flaky-handler'))?.status).toBe('success');
     await reconciler.close();
   });
 });

@@ -148,9 +148,9 @@ describe('pages', () => {
     }
     // The pages leased, as the store hands them out.
     const pageSizes: number[] = [];
-    const leaseDue = store.leaseDue.bind(store);
-    store.leaseDue = async (options) => {
-      const page = await leaseDue(options);
+    const lease = store.schedule.lease.bind(store.schedule);
+    store.schedule.lease = async (options) => {
+      const page = await lease(options);
       pageSizes.push(page.length);
       return page;
     };
@@ -165,9 +165,9 @@ describe('pages', () => {
     expect(pulls).toHaveLength(10);
     // Every check written once the pass resolved: counted once, next due on the schedule.
     for (let i = 0; i < 10; i += 1) {
-      expect((await store.get(`page-${String(i).padStart(2, '0')}`))?.checkCount).toBe(1);
+      expect((await store.records.get(`page-${String(i).padStart(2, '0')}`))?.checkCount).toBe(1);
     }
-    expect(await store.leaseDue({ limit: 20, leaseMs: 1_000 })).toEqual([]);
+    expect(await store.schedule.lease({ limit: 20, leaseMs: 1_000 })).toEqual([]);
     await reconciler.close();
   });
 });
@@ -188,8 +188,8 @@ describe('errors, close and options', () => {
     reconciler.on('error', (error) => errors.push(error));
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, errors: 1 });
     expect(errors).toHaveLength(1);
-    expect(await store.get('err-1')).toMatchObject({ status: 'pending', checkCount: 1 });
-    const [leased] = await store.leaseDue({
+    expect(await store.records.get('err-1')).toMatchObject({ status: 'pending', checkCount: 1 });
+    const [leased] = await store.schedule.lease({
       limit: 1,
       leaseMs: 1,
       force: true,
@@ -269,7 +269,7 @@ describe('errors, close and options', () => {
 
 describe('initiating and unknown without a reference', () => {
   it('an initiating record older than the grace is treated as unknown, never failed', async () => {
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'crashed',
       product: 'collection',
       flow: 'mno',
@@ -279,13 +279,13 @@ describe('initiating and unknown without a reference', () => {
     const pesakit = harness.client({ store });
     const young = pesakit.createReconciler({ initiatingGraceMs: 60_000 });
     expect((await young.runOnce({ force: true })).checked).toBe(0);
-    expect((await store.get('crashed'))?.status).toBe('initiating');
+    expect((await store.records.get('crashed'))?.status).toBe('initiating');
     await young.close();
     await new Promise((resolve) => setTimeout(resolve, 5));
     const old = pesakit.createReconciler({ initiatingGraceMs: 0 });
     const summary = await old.runOnce({ force: true });
     expect(summary).toMatchObject({ checked: 1, failed: 0, pending: 1 });
-    expect(await store.get('crashed')).toMatchObject({ status: 'unknown' });
+    expect(await store.records.get('crashed')).toMatchObject({ status: 'unknown' });
     await old.close();
   });
 
@@ -296,13 +296,16 @@ describe('initiating and unknown without a reference', () => {
         { merchantReference: 'col-lost', ...fast },
       ),
     );
-    expect(await store.get('col-lost')).toMatchObject({ status: 'unknown', controlNumber: null });
+    expect(await store.records.get('col-lost')).toMatchObject({
+      status: 'unknown',
+      controlNumber: null,
+    });
     proxy = await startProxy(harness.url);
     const reconciler = through(proxy.url).createReconciler({ noReferenceWindowMs: 3_600_000 });
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, pending: 1 });
     // Nothing to pull by: the platform was not asked.
     expect(proxy.requests.filter((request) => isStatusPull(request.path))).toEqual([]);
-    expect((await store.get('col-lost'))?.status).toBe('unknown');
+    expect((await store.records.get('col-lost'))?.status).toBe('unknown');
     await reconciler.close();
   });
 });
@@ -318,7 +321,7 @@ describe('airtime', () => {
     expect(recharge.record.status).toBe('pending');
     const reconciler = pesakit.createReconciler();
     expect(await reconciler.runOnce({ force: true })).toMatchObject({ checked: 1, pending: 1 });
-    const [leased] = await store.leaseDue({
+    const [leased] = await store.schedule.lease({
       limit: 1,
       leaseMs: 1,
       force: true,

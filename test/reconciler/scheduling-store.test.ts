@@ -7,7 +7,7 @@ import { failure } from '../helpers/failure.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { seedOpenRecords } from '../helpers/sqlite-file-store.js';
 
-// The schedule's rules (leaseDue, releaseLease, the check log, the fence) are cases of
+// The schedule's rules (lease, release, the check log, the fence) are cases of
 // pesakit/testing, which every store runs (test/unit/references/memory-store.test.ts and the
 // SQLite and PostgreSQL store tests). Here: the ledger's fenced moves, and many PostgreSQL
 // workers at once.
@@ -29,20 +29,20 @@ describe('the reconciler moves records through its lease (a fenced ledger)', () 
     const clock = manualClock();
     const store = new MemoryReferenceStore({ now: clock.now });
     await seedOpenRecords(store, 1, 'unknown');
-    const [lease] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+    const [lease] = await store.schedule.lease({ limit: 10, leaseMs: 30_000 });
     clock.advance(30_000);
-    const [taken] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+    const [taken] = await store.schedule.lease({ limit: 10, leaseMs: 30_000 });
     const claim = { paymentReference: 'PAY-CLAIMED' };
     const stale = new Ledger(store).fenced(lease!.token);
     const error = await failure(stale.move('order-000', { to: 'pending', references: claim }));
     expect(isLeaseLostError(error)).toBe(true);
-    expect(await store.get('order-000')).toMatchObject({
+    expect(await store.records.get('order-000')).toMatchObject({
       status: 'unknown',
       paymentReference: null,
     });
     const holder = new Ledger(store).fenced(taken!.token);
     await holder.move('order-000', { to: 'pending', references: claim });
-    expect(await store.get('order-000')).toMatchObject({
+    expect(await store.records.get('order-000')).toMatchObject({
       status: 'pending',
       paymentReference: 'PAY-CLAIMED',
     });
@@ -67,7 +67,7 @@ describe('postgres: concurrent workers split due records (FOR UPDATE SKIP LOCKED
     const leased = (
       await Promise.all(
         stores.flatMap((store) =>
-          [1, 2, 3].map(() => store.leaseDue({ limit: 20, leaseMs: 60_000 })),
+          [1, 2, 3].map(() => store.schedule.lease({ limit: 20, leaseMs: 60_000 })),
         ),
       )
     ).flat();

@@ -2,7 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallbackReceiver } from '../../src/callbacks/receiver.js';
 import { Pesakit } from '../../src/client.js';
-import type { ReferenceStore, TransactionRecord } from '../../src/references/index.js';
+import {
+  type ReferenceStore,
+  reportsOf,
+  type TransactionRecord,
+} from '../../src/references/index.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { type ReceiverServer, serveReceiver } from '../callbacks/receiver-server.js';
 
@@ -70,9 +74,9 @@ export async function openShop(store: ReferenceStore, options: SandboxOptions = 
       await receiver.onIdle();
       const busy =
         sandbox.inspect.pendingSettlements() +
-        (await store.listEffects('due')).length +
-        (await store.listEffects('running')).length;
-      const summary = JSON.stringify(await store.summarize());
+        (await store.effects.list('due')).length +
+        (await store.effects.list('running')).length;
+      const summary = JSON.stringify(await reportsOf(store).summary());
       const seen = `${busy} ${sandbox.inspect.deliveries().length} ${summary}`;
       if (busy === 0 && seen === last) return;
       last = seen;

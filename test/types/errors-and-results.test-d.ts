@@ -16,7 +16,7 @@ describe('types a merchant relies on', () => {
   it('AmbiguousOutcomeError.merchantReference is a string: store.get() takes it as is', async () => {
     expectTypeOf<AmbiguousOutcomeError['merchantReference']>().toEqualTypeOf<string>();
     const error: unknown = undefined;
-    if (isAmbiguousOutcomeError(error)) await pesakit.store.get(error.merchantReference);
+    if (isAmbiguousOutcomeError(error)) await pesakit.store.records.get(error.merchantReference);
   });
 
   it('a RequestValidationError is a ValidationError, with the same errors map', () => {

@@ -246,7 +246,7 @@ describe('Every error has a stable code, one per class', () => {
     [new ResponseValidationError({ ...info, status: 200 }, {}, []), 'response_validation'],
     [new DuplicateReferenceError('order-1'), 'duplicate_reference'],
     [new TransactionNotFoundError('order-1'), 'transaction_not_found'],
-    [new StoreInputError('createIntent', { amount: ['x'] }), 'store_input'],
+    [new StoreInputError('records.create', { amount: ['x'] }), 'store_input'],
     [
       new InvalidTransitionError({ merchantReference: 'o', from: 'success', to: 'failed' }),
       'invalid_transition',
@@ -372,8 +372,8 @@ describe('Every exported error class has its own code, listed in docs/errors.md'
     ]),
     new DuplicateReferenceError('order-1'),
     new TransactionNotFoundError('order-1'),
-    new StoreInputError('createIntent', { amount: ['x'] }),
-    new StoreError('createIntent', new Error('database is locked')),
+    new StoreInputError('records.create', { amount: ['x'] }),
+    new StoreError('records.create', new Error('database is locked')),
     new InvalidTransitionError({ merchantReference: 'o', from: 'success', to: 'failed' }),
     new ReferenceConflictError({
       merchantReference: 'o',

@@ -82,7 +82,7 @@ export async function runDemo(
 
     const records: TransactionRecord[] = [];
     for (const reference of made) {
-      const record = await store.get(reference);
+      const record = await store.records.get(reference);
       if (record) records.push(record);
     }
     print('store     every transaction, found again by each of its references:');
@@ -95,7 +95,7 @@ export async function runDemo(
         record.refid,
       ].filter((value): value is string => value !== null);
       const found = await Promise.all(
-        references.map((reference) => store.findByReference(reference)),
+        references.map((reference) => store.records.find({ value: reference })),
       );
       const allFound = found.every(
         (match) => match?.merchantReference === record.merchantReference,

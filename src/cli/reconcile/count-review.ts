@@ -1,4 +1,4 @@
-import type { ReferenceStore, TransactionRecord } from '../../references/index.js';
+import { type ReferenceStore, reportsOf, type TransactionRecord } from '../../references/index.js';
 
 /** Every record in `needs_review`, paged by keyset (the queue is people-sized). */
 export async function reviewQueue(
@@ -8,7 +8,10 @@ export async function reviewQueue(
   const queue: TransactionRecord[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await store.listReview({ limit: pageSize, ...(after !== undefined && { after }) });
+    const page = await reportsOf(store).review({
+      limit: pageSize,
+      ...(after !== undefined && { after }),
+    });
     queue.push(...page);
     const last = page.at(-1);
     if (page.length < pageSize || last === undefined) return queue;

@@ -107,7 +107,7 @@ export function runReviewResolve(
         return exitCodes.runError;
       }
       if (isInvalidTransitionError(error)) {
-        const record = await store.get(flags.merchantReference);
+        const record = await store.records.get(flags.merchantReference);
         io.err.write(
           `pesakit review resolve: ${flags.merchantReference} is ${record?.status ?? 'gone'}, not ` +
             'needs_review: only a record in needs_review can be resolved. Nothing was changed.\n',

@@ -200,7 +200,7 @@ function inWindow(row: DisbursementHistoryRow, from: number, until: number): boo
 /** True when another record holds the row's refid or txnid: it is theirs, not a candidate. */
 async function ownedElsewhere(ctx: PayoutCheck, row: DisbursementHistoryRow): Promise<boolean> {
   for (const field of ['refid', 'txnid'] as const) {
-    const owner = await ctx.store.find({ field, value: row[field] });
+    const owner = await ctx.store.records.find({ field, value: row[field] });
     if (owner && owner.merchantReference !== ctx.record.merchantReference) return true;
   }
   return false;
@@ -211,7 +211,7 @@ async function openPayoutMatching(
   ctx: PayoutCheck,
   rows: readonly DisbursementHistoryRow[],
 ): Promise<string | undefined> {
-  const open = await ctx.store.listOpen({
+  const open = await ctx.store.records.list({
     statuses: openStatuses,
     product: 'disbursement',
     limit: 10_000,

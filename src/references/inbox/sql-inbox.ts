@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Updateable } from 'kysely';
 import { monotonicFactory } from 'ulid';
-import { guardStoreErrors } from '../../errors/store-error.js';
 import { inboxTable, toInboxEntry } from '../sql/inbox-table.js';
 import type { InboxTable } from '../sql/table.js';
 import { type SqlDialectName, type StoreDatabase, toInstant } from '../sql/table.js';
@@ -236,5 +235,3 @@ export class SqlCallbackInbox implements CallbackInbox {
     return toInstant(this.#dialect, value);
   }
 }
-
-guardStoreErrors(SqlCallbackInbox.prototype, 'inbox.');

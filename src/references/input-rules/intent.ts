@@ -103,7 +103,7 @@ export type ParsedIntent = Omit<TransactionIntent, 'reservation'> & {
 };
 
 export function parseIntent(input: TransactionIntent): ParsedIntent {
-  return parse('createIntent', 'intent', intentSchema, input) as ParsedIntent;
+  return parse('records.create', 'intent', intentSchema, input) as ParsedIntent;
 }
 
 const merchantReferenceSchema = z.object({ merchantReference: referenceSchema });
@@ -125,7 +125,7 @@ const merchantReferencesSchema = z.object({
 
 /** As `get`, any string is a fair question; the list itself must be an array within the limit. */
 export function parseMerchantReferences(values: readonly string[]): string[] {
-  return parse('getMany', 'merchantReferences', merchantReferencesSchema, {
+  return parse('records.getMany', 'merchantReferences', merchantReferencesSchema, {
     merchantReferences: values,
   }).merchantReferences;
 }

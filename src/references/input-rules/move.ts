@@ -52,7 +52,7 @@ export type ParsedMove = Omit<RecordMove, 'change'> & {
 
 /** What `store.move()` is given, checked in one order in every store. */
 export function parseMove(move: RecordMove): ParsedMove {
-  const parsed = parse('move', 'move', moveSchema, move);
+  const parsed = parse('records.move', 'records.move', moveSchema, move);
   const references: References = {};
   for (const [field, value] of Object.entries(parsed.references ?? {})) {
     if (value !== undefined) references[field as keyof References] = value;
@@ -64,7 +64,7 @@ export function parseMove(move: RecordMove): ParsedMove {
   if (move.change === undefined || !('lastPayload' in move.change)) {
     return { ...rest, references, change };
   }
-  const payloadText = toJsonText('move', 'change.lastPayload', lastPayload);
+  const payloadText = toJsonText('records.move', 'change.lastPayload', lastPayload);
   return {
     ...rest,
     references,

@@ -56,7 +56,7 @@ const listOpenSchema = z
   });
 
 export function parseClaimEffects(options: ClaimEffectsOptions) {
-  const parsed = parse('claimEffects', 'options', claimEffectsSchema, options ?? {});
+  const parsed = parse('effects.claim', 'options', claimEffectsSchema, options ?? {});
   return {
     leaseMs: parsed.leaseMs,
     limit: parsed.limit ?? 50,
@@ -68,7 +68,7 @@ export function parseClaimEffects(options: ClaimEffectsOptions) {
 export type ParsedClaim = ReturnType<typeof parseClaimEffects>;
 
 export function parseFailEffect(options: FailEffectOptions): FailEffectOptions {
-  const parsed = parse('failEffect', 'options', failEffectSchema, options ?? {});
+  const parsed = parse('effects.fail', 'options', failEffectSchema, options ?? {});
   return { error: storedText(parsed.error), retryAt: parsed.retryAt };
 }
 
@@ -82,11 +82,11 @@ export function parseListPage(
 
 export function parseEffectKinds(handles: readonly EffectKind[] | undefined) {
   const schema = claimEffectsSchema.pick({ handles: true });
-  return parse('listEffects', 'options', schema, { handles }).handles ?? effectKindNames;
+  return parse('effects.list', 'options', schema, { handles }).handles ?? effectKindNames;
 }
 
 export function parseListOpen(options: ListOpenOptions = {}) {
-  const parsed = parse('listOpen', 'options', listOpenSchema, options);
+  const parsed = parse('records.list', 'options', listOpenSchema, options);
   return {
     statuses: (parsed.statuses ?? openStatuses) as readonly TransactionStatus[],
     product: parsed.product,
@@ -97,14 +97,10 @@ export function parseListOpen(options: ListOpenOptions = {}) {
   };
 }
 
-export function parseCheckTime(at: Date | undefined): Date | undefined {
-  return parse('recordCheck', 'at', z.object({ at: dateSchema.optional() }), { at }).at;
-}
-
 const listedEffectStatuses = z.enum(['due', 'running', 'dead'], {
   error: 'must be one of due, running, dead',
 });
 
 export function parseEffectStatus(status: unknown): Exclude<EffectStatus, 'none' | 'done'> {
-  return parse('listEffects', 'status', listedEffectStatuses, status);
+  return parse('effects.list', 'status', listedEffectStatuses, status);
 }

@@ -34,16 +34,17 @@ const findFields: ReadonlySet<string> = new Set([
 ]);
 
 /** A misspelt field would find nothing, silently: refused. Any value is a fair question. */
-export function parseFindBy(by: { field: ReferenceField; value: string }): {
-  field: ReferenceField;
+export function parseFindBy(by: { field?: ReferenceField; value: string }): {
+  field?: ReferenceField;
   value: string;
 } {
   if (typeof by !== 'object' || by === null) {
-    throw new StoreInputError('find', { by: ['by must be an object { field, value }.'] });
+    throw new StoreInputError('records.find', { by: ['by must be an object { field?, value }.'] });
   }
+  if (by.field === undefined) return { value: by.value };
   if (typeof by.field !== 'string' || !findFields.has(by.field)) {
-    throw new StoreInputError('find', {
-      'by.field': [`by.field must be one of ${[...findFields].join(', ')}.`],
+    throw new StoreInputError('records.find', {
+      'by.field': [`by.field must be one of ${[...findFields].join(', ')}, or left out for any.`],
     });
   }
   return { field: by.field, value: by.value };

@@ -36,7 +36,7 @@ const releaseSchema = z.object({
 export type ParsedLeaseDue = ReturnType<typeof parseLeaseDue>;
 
 export function parseLeaseDue(options: LeaseDueOptions) {
-  const parsed = parse('leaseDue', 'options', leaseDueSchema, options ?? {});
+  const parsed = parse('schedule.lease', 'options', leaseDueSchema, options ?? {});
   return {
     limit: parsed.limit,
     leaseMs: parsed.leaseMs,
@@ -49,7 +49,7 @@ export function parseLeaseDue(options: LeaseDueOptions) {
 }
 
 export function parseRelease(token: string, options: ReleaseLeaseOptions): ParsedRelease {
-  const operation = 'releaseLease';
+  const operation = 'schedule.release';
   const parsed = parse(operation, 'options', releaseSchema, { ...options, token });
   // Serialised once, here: the store appends this text as it is.
   const observationJson =

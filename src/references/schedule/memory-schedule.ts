@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
+import type { SchedulePart } from '../checked-parts.js';
 import { byDueTime } from '../reconciliation-order.js';
 import type { TransactionRecord } from '../record.js';
+import { copyRecord } from '../record-copy.js';
 import { firstInOrder } from './first-in-order.js';
 import type { ParsedLeaseDue, ParsedRelease } from './input-rules.js';
 import { type LeasedRecord, maxObservations } from './types.js';
@@ -21,15 +24,23 @@ const unscheduled: Readonly<Slot> = Object.freeze({
 });
 
 /** Next due time and lease per record, beside the records; decides as the SQL query does. */
-export class MemorySchedule {
+export class MemorySchedule implements SchedulePart {
   readonly #slots = new Map<string, Slot>();
-  lease(records: Iterable<TransactionRecord>, options: ParsedLeaseDue, now: Date): LeasedRecord[] {
+  readonly #records: ReadonlyMap<string, TransactionRecord>;
+  readonly #now: () => Date;
+  /** `records`: the store's own; a lease hands out copies, a release counts the check in place. */
+  constructor(records: ReadonlyMap<string, TransactionRecord>, now: () => Date) {
+    this.#records = records;
+    this.#now = now;
+  }
+  lease(options: ParsedLeaseDue): LeasedRecord[] {
+    const now = this.#now();
     // Every record is looked at on every page: compare numbers, make no slot for a mere look.
     const started = (options.passStartedAt ?? now).getTime();
     const at = now.getTime();
     const initiatingBefore = options.initiatingBefore?.getTime();
     const due: { record: TransactionRecord; nextCheckAt: Date | null }[] = [];
-    for (const record of records) {
+    for (const record of this.#records.values()) {
       if (!options.statuses.includes(record.status)) continue;
       if (record.lastCheckedAt !== null && record.lastCheckedAt.getTime() >= started) continue;
       if (
@@ -57,13 +68,15 @@ export class MemorySchedule {
       const nextCheckAt = slot.nextCheckAt && new Date(slot.nextCheckAt);
       slot.token = randomUUID();
       slot.leaseExpiresAt = new Date(now.getTime() + options.leaseMs);
-      const leased: LeasedRecord = { record, token: slot.token, nextCheckAt };
+      const leased: LeasedRecord = { record: copyRecord(record), token: slot.token, nextCheckAt };
       if (options.observations) leased.observations = structuredClone(slot.observations);
       return leased;
     });
   }
-  release(record: TransactionRecord, token: string, options: ParsedRelease, now: Date): boolean {
-    if (!this.holds(record.merchantReference, token)) return false;
+  release(merchantReference: string, options: ParsedRelease): boolean {
+    const record = this.#require(merchantReference);
+    const now = this.#now();
+    if (!this.holds(record.merchantReference, options.token)) return false;
     const slot = this.#slot(record.merchantReference);
     slot.token = null;
     slot.leaseExpiresAt = null;
@@ -80,11 +93,17 @@ export class MemorySchedule {
     return true;
   }
   observations(merchantReference: string): unknown[] {
+    this.#require(merchantReference);
     return structuredClone(this.#slots.get(merchantReference)?.observations ?? []);
   }
   /** True while `token` is the record's current lease (expired but not taken still counts). */
   holds(merchantReference: string, token: string): boolean {
     return this.#slots.get(merchantReference)?.token === token;
+  }
+  #require(merchantReference: string): TransactionRecord {
+    const record = this.#records.get(merchantReference);
+    if (!record) throw new TransactionNotFoundError(merchantReference);
+    return record;
   }
   #slot(merchantReference: string): Slot {
     let slot = this.#slots.get(merchantReference);

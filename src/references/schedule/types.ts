@@ -22,7 +22,7 @@ export interface LeasedRecord {
   token: string;
   /** Null: never scheduled. */
   nextCheckAt: Date | null;
-  /** What earlier checks saw, oldest first (see `readObservations`). */
+  /** What earlier checks saw, oldest first (see `schedule.observations`). */
   observations?: unknown[];
 }
 
@@ -47,13 +47,9 @@ export interface LeaseRelease extends ReleaseLeaseOptions {
 /** The reconciler's schedule: due times and fenced leases, so no record is pulled twice. */
 export interface SchedulingStore {
   /** Up to `limit` due, unleased (or expired) open records, oldest due first. */
-  leaseDue(options: LeaseDueOptions): Promise<LeasedRecord[]>;
+  lease(options: LeaseDueOptions): Promise<LeasedRecord[]>;
   /** Records the check and the next due time; false (nothing written) when the lease was lost. */
-  releaseLease(
-    merchantReference: string,
-    token: string,
-    options: ReleaseLeaseOptions,
-  ): Promise<boolean>;
+  release(merchantReference: string, token: string, options: ReleaseLeaseOptions): Promise<boolean>;
   /** The last {@link maxObservations} observations released, oldest first: a person's evidence. */
-  readObservations(merchantReference: string): Promise<unknown[]>;
+  observations(merchantReference: string): Promise<unknown[]>;
 }

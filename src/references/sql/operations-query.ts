@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
-import type { ParsedListOpen } from '../checked-store.js';
+import type { ParsedListOpen } from '../checked-parts.js';
 import {
   type FinalTallies,
   hourMs,
@@ -157,7 +157,7 @@ async function providerTallies(
 }
 
 /**
- * `listOpen({ oldestFirst })`, a page after `filter.after`: the page's keys are read from the
+ * `records.list({ oldestFirst })`, a page after `filter.after`: the page's keys are read from the
  * listing index alone (a sort of keys, however many records match), then only the page's rows.
  */
 export async function recordsByCreation(

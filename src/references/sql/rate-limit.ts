@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import { guardStoreErrors } from '../../errors/store-error.js';
 import { type BucketState, pauseBucket, takeTokens } from '../rate-limit/bucket.js';
 import type { RateLimitGrant, RateLimitTake, SharedRateLimit } from '../rate-limit/types.js';
 import {
@@ -95,5 +94,3 @@ function toBucket(row: Selectable<RateLimitsTable>): BucketState {
     pausedUntil: row.paused_until === null ? null : fromInstant(row.paused_until).getTime(),
   };
 }
-
-guardStoreErrors(SqlRateLimit.prototype, 'rateLimit.');

@@ -28,7 +28,9 @@ export async function readEarlierRun(
   );
   const stored: Array<TransactionRecord | undefined> = [];
   for (let start = 0; start < references.length; start += maxReferencesPerRead) {
-    stored.push(...(await store.getMany(references.slice(start, start + maxReferencesPerRead))));
+    stored.push(
+      ...(await store.records.getMany(references.slice(start, start + maxReferencesPerRead))),
+    );
   }
   for (const [index, row] of rows.entries()) {
     const record = stored[index];

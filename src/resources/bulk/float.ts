@@ -33,7 +33,7 @@ export async function checkFloat(
   const wallet =
     account === undefined
       ? { balance: await float.balance(), reserved: 0 }
-      : await store.recordWalletBalance(account, float.balance);
+      : await store.wallets.recordBalance(account, float.balance);
   const free = cents(wallet.balance) - cents(wallet.reserved);
   if (required > free && !partial) {
     throw new BulkInsufficientFundsError(Math.max(free, 0) / 100, required / 100);

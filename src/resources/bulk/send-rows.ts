@@ -59,7 +59,7 @@ export async function sendRows(input: SendRowsInput): Promise<BulkStopReason | u
         });
         result = answeredRow(product, row, record, message);
       } catch (error) {
-        const record = await input.store.get(merchantReference).catch(() => null);
+        const record = await input.store.records.get(merchantReference).catch(() => null);
         result = thrownRow(product, row, merchantReference, error, record);
         const refused = result.status === 'failed' && isBadRequestError(error);
         if (!refused) {

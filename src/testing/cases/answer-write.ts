@@ -29,8 +29,8 @@ export const answerWriteCases = rule(
       clock: true,
     }, async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('one-write'));
-      await store.createIntent(intent('two-calls'));
+      await store.records.create(intent('one-write'));
+      await store.records.create(intent('two-calls'));
       t.clock.advance(1_000);
       const merged = await store.attachAndTransition('one-write', refs, 'pending', {
         payload: answer,
@@ -49,24 +49,24 @@ export const answerWriteCases = rule(
       equal(merged.record.status, 'pending');
       equal(merged.record.lastPayload, answer);
       equal(merged.record.updatedAt, t.clock.at(1_000));
-      equal(await store.get('one-write'), merged.record);
-      equal((await store.findByReference('ENG-77881'))?.merchantReference, 'one-write');
+      equal(await store.records.get('one-write'), merged.record);
+      equal((await store.records.find({ value: 'ENG-77881' }))?.merchantReference, 'one-write');
     });
 
     it('a reference another record owns: ReferenceConflictError, and nothing is written', async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('first'));
+      await store.records.create(intent('first'));
       await store.attachReferences('first', { controlNumber: '991100223344' });
-      const before = await store.createIntent(intent('second'));
+      const before = await store.records.create(intent('second'));
       const error = await rejection(store.attachAndTransition('second', refs, 'pending'));
       isError(error, isReferenceConflictError, 'ReferenceConflictError');
-      equal(await store.get('second'), before);
-      equal(await store.findByReference('ENG-77881'), undefined);
+      equal(await store.records.get('second'), before);
+      equal(await store.records.find({ value: 'ENG-77881' }), undefined);
     });
 
     it('bad references or a bad move: StoreInputError, and nothing is written', async (t) => {
       const store = await t.open();
-      const before = await store.createIntent(intent('order-1'));
+      const before = await store.records.create(intent('order-1'));
       const attempts = [
         () => store.attachAndTransition('order-1', { controlNumber: '' }, 'pending'),
         () => store.attachAndTransition('order-1', refs, 'settled' as never),
@@ -76,46 +76,46 @@ export const answerWriteCases = rule(
       for (const attempt of attempts) {
         isError(await rejection(attempt()), isStoreInputError, 'StoreInputError');
       }
-      equal(await store.get('order-1'), before);
-      equal(await store.findByReference('991100223344'), undefined);
+      equal(await store.records.get('order-1'), before);
+      equal(await store.records.find({ value: '991100223344' }), undefined);
     });
 
     it('an unknown merchant reference: TransactionNotFoundError', async (t) => {
       const store = await t.open();
       const error = await rejection(store.attachAndTransition('missing', refs, 'pending'));
       isError(error, isTransactionNotFoundError, 'TransactionNotFoundError');
-      equal(await store.findByReference('991100223344'), undefined);
+      equal(await store.records.find({ value: '991100223344' }), undefined);
     });
 
     it('a move the table refuses (settled meanwhile): InvalidTransitionError, references kept', async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('order-1'));
+      await store.records.create(intent('order-1'));
       await store.transition('order-1', 'success', { reason: 'callback verified by pull' });
       const error = await rejection(store.attachAndTransition('order-1', refs, 'pending'));
       isError(error, isInvalidTransitionError, 'InvalidTransitionError');
-      const record = await store.get('order-1');
+      const record = await store.records.get('order-1');
       matches(record, { status: 'success', ...refs });
       equal(record?.lastPayload, null);
     });
 
     it('the move to the current status changes nothing but still attaches', async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('order-1'));
+      await store.records.create(intent('order-1'));
       await store.transition('order-1', 'pending');
       const { record, changed } = await store.attachAndTransition('order-1', refs, 'pending');
       equal(changed, false);
       matches(record, { status: 'pending', ...refs });
-      equal(await store.get('order-1'), record);
+      equal(await store.records.get('order-1'), record);
     });
 
     it('a lease no longer held: LeaseLostError, and nothing is written', async (t) => {
       const store = await t.open();
-      const before = await store.createIntent(intent('order-1'));
+      const before = await store.records.create(intent('order-1'));
       const error = await rejection(
         store.attachAndTransition('order-1', refs, 'pending', { leaseToken: 'not-the-holder' }),
       );
       isError(error, isLeaseLostError, 'LeaseLostError');
-      equal(await store.get('order-1'), before);
+      equal(await store.records.get('order-1'), before);
     });
   },
 );

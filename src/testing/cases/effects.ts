@@ -18,7 +18,7 @@ export const effectCases = [
         clock: true,
       }, async (t) => {
         const store = await t.open();
-        await store.createIntent(intent('order-1'));
+        await store.records.create(intent('order-1'));
         const pending = await store.transition('order-1', 'pending');
         equal(pending.record.effect.status, 'none');
         const { record } = await store.transition('order-1', 'success');
@@ -33,7 +33,7 @@ export const effectCases = [
 
       it('exactly one of many concurrent final transitions wins', async (t) => {
         const store = await t.open();
-        await store.createIntent(intent('order-1'));
+        await store.records.create(intent('order-1'));
         await store.transition('order-1', 'pending');
         const results = await Promise.all(
           Array.from({ length: 8 }, () => store.transition('order-1', 'success')),
@@ -48,14 +48,14 @@ export const effectCases = [
         await paid(store, 'a');
         t.clock.advance(1);
         await paid(store, 'b');
-        const claims = await store.claimEffects({ leaseMs: 30_000 });
+        const claims = await store.effects.claim({ leaseMs: 30_000 });
         equal(
           claims.map((claim) => claim.record.merchantReference),
           ['a', 'b'],
         );
         matches(claims[0]?.record.effect, { status: 'running', attempts: 1 });
-        equal(await store.claimEffects({ leaseMs: 30_000 }), []);
-        equal((await store.listEffects('running')).length, 2);
+        equal(await store.effects.claim({ leaseMs: 30_000 }), []);
+        equal((await store.effects.list('running')).length, 2);
       });
 
       it('completing needs the current token; an expired lease is claimed again and fences the old holder', {
@@ -63,36 +63,36 @@ export const effectCases = [
       }, async (t) => {
         const store = await t.open();
         await paid(store, 'order-1');
-        const [first] = await store.claimEffects({ leaseMs: 10_000 });
-        truthy(first, 'claimEffects claimed nothing due');
+        const [first] = await store.effects.claim({ leaseMs: 10_000 });
+        truthy(first, 'effects.claim claimed nothing due');
         t.clock.advance(10_000);
         // The first worker's lease expired: its completion must not count.
         equal(
-          await store.completeEffect('order-1', first.token),
+          await store.effects.complete('order-1', first.token),
           false,
           'an expired token completed',
         );
-        const [second] = await store.claimEffects({ leaseMs: 10_000 });
+        const [second] = await store.effects.claim({ leaseMs: 10_000 });
         truthy(second, 'an expired lease was not claimed again');
         truthy(second.token !== first.token, 'the second claim reused the first token');
         equal(second.record.effect.attempts, 2);
         equal(
-          await store.completeEffect('order-1', first.token),
+          await store.effects.complete('order-1', first.token),
           false,
           'the old holder completed',
         );
         equal(
-          await store.failEffect('order-1', first.token, { error: 'x', retryAt: null }),
+          await store.effects.fail('order-1', first.token, { error: 'x', retryAt: null }),
           false,
           'the old holder failed the effect',
         );
-        equal(await store.completeEffect('order-1', second.token), true);
-        matches((await store.get('order-1'))?.effect, {
+        equal(await store.effects.complete('order-1', second.token), true);
+        matches((await store.records.get('order-1'))?.effect, {
           status: 'done',
           completedAt: t.clock.at(10_000),
         });
-        equal(await store.completeEffect('order-1', second.token), false, 'completed twice');
-        equal(await store.claimEffects({ leaseMs: 10_000 }), []);
+        equal(await store.effects.complete('order-1', second.token), false, 'completed twice');
+        equal(await store.effects.claim({ leaseMs: 10_000 }), []);
       });
 
       it('a failed run is due again at retryAt, and dead-lettered when there is no retry', {
@@ -100,47 +100,47 @@ export const effectCases = [
       }, async (t) => {
         const store = await t.open();
         await paid(store, 'order-1');
-        const [claim] = await store.claimEffects({ leaseMs: 10_000 });
-        truthy(claim, 'claimEffects claimed nothing due');
+        const [claim] = await store.effects.claim({ leaseMs: 10_000 });
+        truthy(claim, 'effects.claim claimed nothing due');
         equal(
-          await store.failEffect('order-1', claim.token, {
+          await store.effects.fail('order-1', claim.token, {
             error: 'orders DB down',
             retryAt: t.clock.at(5000),
           }),
           true,
         );
-        matches((await store.get('order-1'))?.effect, {
+        matches((await store.records.get('order-1'))?.effect, {
           status: 'due',
           lastError: 'orders DB down',
           dueAt: t.clock.at(5000),
         });
-        equal(await store.claimEffects({ leaseMs: 10_000 }), []);
+        equal(await store.effects.claim({ leaseMs: 10_000 }), []);
         t.clock.advance(5000);
-        const [again] = await store.claimEffects({ leaseMs: 10_000 });
+        const [again] = await store.effects.claim({ leaseMs: 10_000 });
         truthy(again, 'the effect was not due again at retryAt');
         equal(again.record.effect.attempts, 2);
-        await store.failEffect('order-1', again.token, { error: 'still down', retryAt: null });
-        const dead = await store.listEffects('dead');
+        await store.effects.fail('order-1', again.token, { error: 'still down', retryAt: null });
+        const dead = await store.effects.list('dead');
         equal(
           dead.map((record) => record.merchantReference),
           ['order-1'],
         );
         matches(dead[0]?.effect, { status: 'dead', lastError: 'still down' });
         t.clock.advance(86_400_000);
-        equal(await store.claimEffects({ leaseMs: 10_000 }), []);
+        equal(await store.effects.claim({ leaseMs: 10_000 }), []);
       });
 
       it('claims one record by merchant reference, leaving the others due', async (t) => {
         const store = await t.open();
         await paid(store, 'a');
         await paid(store, 'b');
-        const claims = await store.claimEffects({ leaseMs: 10_000, merchantReference: 'b' });
+        const claims = await store.effects.claim({ leaseMs: 10_000, merchantReference: 'b' });
         equal(
           claims.map((claim) => claim.record.merchantReference),
           ['b'],
         );
         equal(
-          (await store.listEffects('due')).map((record) => record.merchantReference),
+          (await store.effects.list('due')).map((record) => record.merchantReference),
           ['a'],
         );
       });
@@ -154,15 +154,15 @@ export const effectCases = [
           { leaseMs: 1000, limit: 0 },
           { leaseMs: 1000, handles: ['paid_out' as never] },
         ]) {
-          inputError(await rejection(store.claimEffects(options)));
+          inputError(await rejection(store.effects.claim(options)));
         }
-        equal((await store.get('a'))?.effect.status, 'due');
+        equal((await store.records.get('a'))?.effect.status, 'due');
       });
 
       it('claims only the kinds asked for: money in is paid/failed, money out sent/not_sent; a recharge settles with none', async (t) => {
         const store = await t.open();
         const settle = async (given: TransactionIntent, to: 'success' | 'failed') => {
-          await store.createIntent(given);
+          await store.records.create(given);
           await store.transition(given.merchantReference, 'pending');
           return (await store.transition(given.merchantReference, to)).record;
         };
@@ -177,23 +177,23 @@ export const effectCases = [
         const topUp = { ...sale, flow: 'airtime_recharge' } as const;
         const recharged = await settle({ merchantReference: 'top-up', ...topUp }, 'success');
         equal(recharged.effect.status, 'none', 'a settled recharge has no effect');
-        await store.createIntent({ merchantReference: 'top-up-2', ...topUp });
+        await store.records.create({ merchantReference: 'top-up-2', ...topUp });
         await store.transition('top-up-2', 'needs_review', { review: underpaid });
 
         const due = async (handles: EffectKind[]) =>
-          names(await store.listEffects('due', { handles }));
+          names(await store.effects.list('due', { handles }));
         equal(await due(['paid', 'failed']), ['in-failed', 'in-paid']);
         equal(await due(['sent']), ['out-airtime', 'out-payout']);
         equal(await due(['not_sent']), ['out-refused']);
         equal(await due([]), []);
-        const claims = await store.claimEffects({ leaseMs: 10_000, handles: ['sent', 'review'] });
+        const claims = await store.effects.claim({ leaseMs: 10_000, handles: ['sent', 'review'] });
         equal(names(claims.map((claim) => claim.record)), [
           'out-airtime',
           'out-payout',
           'top-up-2',
         ]);
         equal(
-          await store.claimEffects({
+          await store.effects.claim({
             leaseMs: 10_000,
             merchantReference: 'in-paid',
             handles: ['sent'],
@@ -204,36 +204,36 @@ export const effectCases = [
         // A person settles the recharge: its review effect is over, and its outcome runs none.
         const resolved = await store.resolve('top-up-2', 'success', { note: 'credited' });
         equal(resolved.effect.status, 'done');
-        equal(await store.listEffects('due', { handles: ['sent'] }), []);
+        equal(await store.effects.list('due', { handles: ['sent'] }), []);
       });
     },
   ),
 
   ...rule('a person retries what was dead: the effect, or the callback', (it) => {
-    it('retryEffect makes a dead effect due now with fresh attempts; anything else is refused by name', {
+    it('effects.retry makes a dead effect due now with fresh attempts; anything else is refused by name', {
       clock: true,
     }, async (t) => {
       const store = await t.open();
       await paid(store, 'order-1');
-      const [claim] = await store.claimEffects({ leaseMs: 10_000 });
-      truthy(claim, 'claimEffects claimed nothing due');
-      await store.failEffect('order-1', claim.token, { error: 'orders DB down', retryAt: null });
+      const [claim] = await store.effects.claim({ leaseMs: 10_000 });
+      truthy(claim, 'effects.claim claimed nothing due');
+      await store.effects.fail('order-1', claim.token, { error: 'orders DB down', retryAt: null });
       t.clock.advance(60_000);
-      const retried = await store.retryEffect('order-1');
+      const retried = await store.effects.retry('order-1');
       matches(retried.effect, {
         status: 'due',
         attempts: 0,
         dueAt: t.clock.at(60_000),
         lastError: 'orders DB down',
       });
-      equal(await store.get('order-1'), retried);
-      const again = await rejection(store.retryEffect('order-1'));
+      equal(await store.records.get('order-1'), retried);
+      const again = await rejection(store.effects.retry('order-1'));
       inputError(again);
       messageMatches(again, /effect\.status is due, not dead/);
-      const [next] = await store.claimEffects({ leaseMs: 10_000 });
+      const [next] = await store.effects.claim({ leaseMs: 10_000 });
       equal(next?.record.effect.attempts, 1);
       isError(
-        await rejection(store.retryEffect('nobody')),
+        await rejection(store.effects.retry('nobody')),
         isTransactionNotFoundError,
         'TransactionNotFoundError',
       );

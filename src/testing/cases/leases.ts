@@ -13,7 +13,7 @@ export const leaseCases = rule(
       await openRecords(store, 5);
       const pages = [];
       for (let page = 0; page < 3; page += 1) {
-        pages.push(...(await store.leaseDue({ limit: 2, leaseMs: 60_000 })));
+        pages.push(...(await store.schedule.lease({ limit: 2, leaseMs: 60_000 })));
       }
       equal(merchantReferences(pages), [
         'order-000',
@@ -22,7 +22,7 @@ export const leaseCases = rule(
         'order-003',
         'order-004',
       ]);
-      equal(await store.leaseDue({ limit: 2, leaseMs: 60_000 }), []);
+      equal(await store.schedule.lease({ limit: 2, leaseMs: 60_000 }), []);
       equal(new Set(pages.map((lease) => lease.token)).size, 5, 'each lease has its own token');
     });
 
@@ -32,16 +32,18 @@ export const leaseCases = rule(
       const store = await t.open();
       await openRecords(store, 4);
       const due = { 'order-000': 3_000, 'order-001': 1_000, 'order-002': 1_000 };
-      for (const { record, token } of await store.leaseDue({ limit: 3, leaseMs: 60_000 })) {
+      for (const { record, token } of await store.schedule.lease({ limit: 3, leaseMs: 60_000 })) {
         const at = due[record.merchantReference as keyof typeof due];
-        await store.releaseLease(record.merchantReference, token, { nextCheckAt: t.clock.at(at) });
+        await store.schedule.release(record.merchantReference, token, {
+          nextCheckAt: t.clock.at(at),
+        });
       }
-      await store.createIntent(intent('order-004'));
+      await store.records.create(intent('order-004'));
       await store.transition('order-004', 'unknown');
       t.clock.advance(5_000);
       const pages = [];
       for (let page = 0; page < 3; page += 1) {
-        pages.push(merchantReferences(await store.leaseDue({ limit: 2, leaseMs: 60_000 })));
+        pages.push(merchantReferences(await store.schedule.lease({ limit: 2, leaseMs: 60_000 })));
       }
       // Never scheduled (by reference), then by due time, a tie by reference.
       equal(pages, [['order-003', 'order-004'], ['order-001', 'order-002'], ['order-000']]);
@@ -52,20 +54,23 @@ export const leaseCases = rule(
     }, async (t) => {
       const store = await t.open();
       await openRecords(store, 2);
-      for (const { record, token } of await store.leaseDue({ limit: 10, leaseMs: 60_000 })) {
+      for (const { record, token } of await store.schedule.lease({ limit: 10, leaseMs: 60_000 })) {
         equal(
-          await store.releaseLease(record.merchantReference, token, {
+          await store.schedule.release(record.merchantReference, token, {
             nextCheckAt: t.clock.at(5_000),
           }),
           true,
           'the holder releases its lease',
         );
       }
-      matches(await store.get('order-000'), { checkCount: 1, lastCheckedAt: t.clock.at(0) });
+      matches(await store.records.get('order-000'), {
+        checkCount: 1,
+        lastCheckedAt: t.clock.at(0),
+      });
       t.clock.advance(4_999);
-      equal(await store.leaseDue({ limit: 10, leaseMs: 60_000 }), []);
+      equal(await store.schedule.lease({ limit: 10, leaseMs: 60_000 }), []);
       t.clock.advance(1);
-      const again = await store.leaseDue({ limit: 10, leaseMs: 60_000 });
+      const again = await store.schedule.lease({ limit: 10, leaseMs: 60_000 });
       equal(merchantReferences(again), ['order-000', 'order-001']);
       equal(again[0]?.nextCheckAt, t.clock.at(5_000));
     });
@@ -76,23 +81,23 @@ export const leaseCases = rule(
       const store = await t.open();
       await openRecords(store, 2);
       await store.transition('order-001', 'success');
-      const [lease] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
-      truthy(lease, 'leaseDue leased nothing due');
+      const [lease] = await store.schedule.lease({ limit: 10, leaseMs: 30_000 });
+      truthy(lease, 'schedule.lease leased nothing due');
       equal(lease.record.merchantReference, 'order-000');
       t.clock.advance(29_999);
       equal(
-        await store.leaseDue({ limit: 10, leaseMs: 30_000 }),
+        await store.schedule.lease({ limit: 10, leaseMs: 30_000 }),
         [],
         'a held lease was leased again',
       );
       t.clock.advance(1);
-      const [taken] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      const [taken] = await store.schedule.lease({ limit: 10, leaseMs: 30_000 });
       truthy(taken, 'an expired lease was not leased again');
       equal(taken.record.merchantReference, 'order-000');
       truthy(taken.token !== lease.token, 'the second lease reused the first token');
       // The first worker's lease is gone: its release and its final write are refused.
       equal(
-        await store.releaseLease('order-000', lease.token, { nextCheckAt: t.clock.now() }),
+        await store.schedule.release('order-000', lease.token, { nextCheckAt: t.clock.now() }),
         false,
         'the old holder released the lease',
       );
@@ -100,7 +105,7 @@ export const leaseCases = rule(
         store.transition('order-000', 'success', { leaseToken: lease.token }),
       );
       isError(error, isLeaseLostError, 'LeaseLostError');
-      equal((await store.get('order-000'))?.status, 'pending');
+      equal((await store.records.get('order-000'))?.status, 'pending');
       const { changed } = await store.transition('order-000', 'success', {
         leaseToken: taken.token,
       });
@@ -112,33 +117,36 @@ export const leaseCases = rule(
     }, async (t) => {
       const store = await t.open();
       await openRecords(store, 1);
-      const [lease] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
-      truthy(lease, 'leaseDue leased nothing due');
+      const [lease] = await store.schedule.lease({ limit: 10, leaseMs: 30_000 });
+      truthy(lease, 'schedule.lease leased nothing due');
       t.clock.advance(30_000);
-      const [taken] = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      const [taken] = await store.schedule.lease({ limit: 10, leaseMs: 30_000 });
       truthy(taken, 'an expired lease was not leased again');
       const claim = { paymentReference: 'PAY-CLAIMED' };
       const error = await rejection(
         store.attachAndTransition('order-000', claim, 'success', { leaseToken: lease.token }),
       );
       isError(error, isLeaseLostError, 'LeaseLostError');
-      matches(await store.get('order-000'), { status: 'pending', paymentReference: null });
+      matches(await store.records.get('order-000'), { status: 'pending', paymentReference: null });
       await store.attachAndTransition('order-000', claim, 'success', { leaseToken: taken.token });
-      matches(await store.get('order-000'), { status: 'success', paymentReference: 'PAY-CLAIMED' });
+      matches(await store.records.get('order-000'), {
+        status: 'success',
+        paymentReference: 'PAY-CLAIMED',
+      });
     });
 
     it('force leases records not yet due, still once per pass', { clock: true }, async (t) => {
       const store = await t.open();
       await openRecords(store, 3);
-      for (const { record, token } of await store.leaseDue({ limit: 10, leaseMs: 60_000 })) {
-        await store.releaseLease(record.merchantReference, token, {
+      for (const { record, token } of await store.schedule.lease({ limit: 10, leaseMs: 60_000 })) {
+        await store.schedule.release(record.merchantReference, token, {
           nextCheckAt: t.clock.at(3_600_000),
         });
       }
       t.clock.advance(1_000);
       const passStartedAt = t.clock.now();
-      equal(await store.leaseDue({ limit: 10, leaseMs: 60_000, passStartedAt }), []);
-      const forced = await store.leaseDue({
+      equal(await store.schedule.lease({ limit: 10, leaseMs: 60_000, passStartedAt }), []);
+      const forced = await store.schedule.lease({
         limit: 2,
         leaseMs: 60_000,
         force: true,
@@ -146,11 +154,16 @@ export const leaseCases = rule(
       });
       equal(forced.length, 2);
       for (const { record, token } of forced) {
-        await store.releaseLease(record.merchantReference, token, {
+        await store.schedule.release(record.merchantReference, token, {
           nextCheckAt: t.clock.at(3_600_000),
         });
       }
-      const rest = await store.leaseDue({ limit: 2, leaseMs: 60_000, force: true, passStartedAt });
+      const rest = await store.schedule.lease({
+        limit: 2,
+        leaseMs: 60_000,
+        force: true,
+        passStartedAt,
+      });
       equal(merchantReferences(rest), ['order-002']);
     });
 
@@ -158,14 +171,14 @@ export const leaseCases = rule(
       clock: true,
     }, async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('initiating-old'));
+      await store.records.create(intent('initiating-old'));
       t.clock.advance(10_000);
-      await store.createIntent(intent('initiating-young'));
+      await store.records.create(intent('initiating-young'));
       await openRecords(store, 1); // order-000, pending, as young as the young one
       const initiatingBefore = t.clock.at(5_000);
       const sorted = (leased: { record: { merchantReference: string } }[]) =>
         merchantReferences(leased).sort();
-      const onlyInitiating = await store.leaseDue({
+      const onlyInitiating = await store.schedule.lease({
         limit: 10,
         leaseMs: 1,
         statuses: ['initiating'],
@@ -173,17 +186,22 @@ export const leaseCases = rule(
       });
       equal(sorted(onlyInitiating), ['initiating-old']);
       t.clock.advance(1); // those leases expire
-      const forced = await store.leaseDue({ limit: 10, leaseMs: 1, force: true, initiatingBefore });
+      const forced = await store.schedule.lease({
+        limit: 10,
+        leaseMs: 1,
+        force: true,
+        initiatingBefore,
+      });
       equal(sorted(forced), ['initiating-old', 'order-000']);
       t.clock.advance(1);
       // Without the option every initiating record may be leased.
-      equal(sorted(await store.leaseDue({ limit: 10, leaseMs: 1, force: true })), [
+      equal(sorted(await store.schedule.lease({ limit: 10, leaseMs: 1, force: true })), [
         'initiating-old',
         'initiating-young',
         'order-000',
       ]);
       const bad = await rejection(
-        store.leaseDue({ limit: 1, leaseMs: 1, initiatingBefore: new Date(Number.NaN) }),
+        store.schedule.lease({ limit: 1, leaseMs: 1, initiatingBefore: new Date(Number.NaN) }),
       );
       isError(bad, isStoreInputError, 'StoreInputError');
       messageMatches(bad, /initiatingBefore/);
@@ -199,15 +217,17 @@ export const leaseCases = rule(
         // A record no longer open is never due.
         [{ limit: 1, leaseMs: 1000, statuses: ['success'] }, /statuses.* must be open statuses/],
       ] as const) {
-        const error = await rejection(store.leaseDue(options));
+        const error = await rejection(store.schedule.lease(options));
         isError(error, isStoreInputError, 'StoreInputError');
         messageMatches(error, field);
       }
       const badRelease = await rejection(
-        store.releaseLease('order-000', 'x', { nextCheckAt: new Date(Number.NaN) }),
+        store.schedule.release('order-000', 'x', { nextCheckAt: new Date(Number.NaN) }),
       );
       messageMatches(badRelease, /nextCheckAt/);
-      equal(merchantReferences(await store.leaseDue({ limit: 5, leaseMs: 1000 })), ['order-000']);
+      equal(merchantReferences(await store.schedule.lease({ limit: 5, leaseMs: 1000 })), [
+        'order-000',
+      ]);
     });
   },
 );

@@ -1,9 +1,9 @@
 import { isReferenceConflictError } from '../../errors/reference-conflict-error.js';
 import { isStoreInputError, type StoreInputError } from '../../errors/store-input-error.js';
 import type { ListOpenOptions } from '../../references/types.js';
-import { equal, isError, matches, messageMatches, rejection } from '../assertions.js';
+import { equal, isError, messageMatches, rejection } from '../assertions.js';
 import { type CaseContext, rule } from '../case.js';
-import { intent } from '../fixtures.js';
+import { checkAt, intent } from '../fixtures.js';
 import type { StoreCalls } from '../store-calls.js';
 
 /** Six records, one a second apart: a pending, b unknown, c initiating, d success, e failed, f pending. */
@@ -22,28 +22,28 @@ async function seed(store: StoreCalls, t: CaseContext) {
         : product === 'airtime'
           ? 'airtime_purchase'
           : 'disbursement';
-    await store.createIntent(intent(reference, { product, flow }));
+    await store.records.create(intent(reference, { product, flow }));
     if (status !== 'initiating') await store.transition(reference, status);
     t.clock.advance(1000);
   }
 }
 
 export const readCases = [
-  ...rule('summarize counts records by product and status', (it) => {
+  ...rule('reports.summary counts records by product and status', (it) => {
     it('counts each product and status, and names the oldest open record', {
       clock: true,
     }, async (t) => {
       const store = await t.open();
-      equal(await store.summarize(), { counts: [], oldestOpenAt: null });
-      await store.createIntent(intent('order-1'));
+      equal(await store.reports.summary(), { counts: [], oldestOpenAt: null });
+      await store.records.create(intent('order-1'));
       t.clock.advance(1000);
-      await store.createIntent(intent('order-2'));
-      await store.createIntent(
+      await store.records.create(intent('order-2'));
+      await store.records.create(
         intent('payout-1', { product: 'disbursement', flow: 'disbursement' }),
       );
       await store.transition('order-1', 'success');
       await store.transition('payout-1', 'unknown');
-      equal(await store.summarize(), {
+      equal(await store.reports.summary(), {
         counts: [
           { product: 'collection', status: 'initiating', count: 1 },
           { product: 'collection', status: 'success', count: 1 },
@@ -60,9 +60,9 @@ export const readCases = [
     }, async (t) => {
       const store = await t.open();
       await seed(store, t);
-      await store.recordCheck('a', t.clock.at(60_000));
-      await store.recordCheck('f', t.clock.at(30_000));
-      const listed = await store.listOpen();
+      await checkAt(store, 'a', t.clock.at(60_000));
+      await checkAt(store, 'f', t.clock.at(30_000));
+      const listed = await store.records.list();
       equal(
         listed.map((record) => record.merchantReference),
         ['b', 'c', 'f', 'a'],
@@ -72,10 +72,10 @@ export const readCases = [
     it('filters by status, product, check time and limit', { clock: true }, async (t) => {
       const store = await t.open();
       await seed(store, t);
-      await store.recordCheck('a', t.clock.at(60_000));
-      await store.recordCheck('f', t.clock.at(30_000));
+      await checkAt(store, 'a', t.clock.at(60_000));
+      await checkAt(store, 'f', t.clock.at(30_000));
       const refs = async (options: ListOpenOptions) =>
-        (await store.listOpen(options)).map((record) => record.merchantReference);
+        (await store.records.list(options)).map((record) => record.merchantReference);
       equal(await refs({ statuses: ['success', 'failed'] }), ['d', 'e']);
       equal(await refs({ product: 'disbursement' }), ['f']);
       equal(await refs({ checkedBefore: t.clock.at(60_000) }), ['b', 'c', 'f']);
@@ -85,14 +85,14 @@ export const readCases = [
     it('oldestFirst lists by creation for a person, checks or not', { clock: true }, async (t) => {
       const store = await t.open();
       await seed(store, t);
-      await store.recordCheck('a', t.clock.at(60_000));
-      const listed = await store.listOpen({ oldestFirst: true, limit: 2 });
+      await checkAt(store, 'a', t.clock.at(60_000));
+      const listed = await store.records.list({ oldestFirst: true, limit: 2 });
       equal(
         listed.map((record) => record.merchantReference),
         ['a', 'b'],
       );
       isError(
-        await rejection(store.listOpen({ oldestFirst: 1 as never })),
+        await rejection(store.records.list({ oldestFirst: 1 as never })),
         isStoreInputError,
         'StoreInputError',
       );
@@ -104,10 +104,10 @@ export const readCases = [
       const store = await t.open();
       await seed(store, t);
       // Two records created in the same instant: the reference orders them.
-      for (const reference of ['h', 'g']) await store.createIntent(intent(reference));
+      for (const reference of ['h', 'g']) await store.records.create(intent(reference));
       const page = async (after?: { createdAt: Date; merchantReference: string }) =>
         (
-          await store.listOpen({
+          await store.records.list({
             oldestFirst: true,
             limit: 2,
             statuses: ['initiating', 'pending', 'unknown', 'success'],
@@ -116,25 +116,16 @@ export const readCases = [
         ).map((record) => record.merchantReference);
       equal(await page(), ['a', 'b']);
       const at = async (reference: string) => {
-        const record = await store.get(reference);
+        const record = await store.records.get(reference);
         if (record === undefined) throw new Error(`${reference} is not stored`);
         return record;
       };
       equal(await page(await at('b')), ['c', 'd']);
       equal(await page(await at('d')), ['f', 'g']);
       equal(await page(await at('g')), ['h']);
-      const error = await rejection(store.listOpen({ after: await at('b') }));
+      const error = await rejection(store.records.list({ after: await at('b') }));
       isError(error, isStoreInputError, 'StoreInputError');
       messageMatches((error as StoreInputError).errors['after']?.[0] ?? '', /oldestFirst: true/);
-    });
-
-    it('recordCheck counts each check and keeps the time', { clock: true }, async (t) => {
-      const store = await t.open();
-      await store.createIntent(intent('order-1'));
-      await store.recordCheck('order-1', t.clock.at(5000));
-      const record = await store.recordCheck('order-1', t.clock.at(9000));
-      matches(record, { checkCount: 2, lastCheckedAt: t.clock.at(9000) });
-      equal(await store.get('order-1'), record);
     });
   }),
 
@@ -143,7 +134,7 @@ export const readCases = [
       restart: true,
     }, async (t) => {
       const store = await t.open();
-      await store.createIntent(
+      await store.records.create(
         intent('order-1', {
           amount: 1234.56,
           metadata: { orderId: 'A-1' },
@@ -163,13 +154,13 @@ export const readCases = [
       const again = await t.another();
       for (const value of ['order-1', 'CN-1', 'ENG-1', 'EXT-1', 'T-1', 'R-1']) {
         equal(
-          await again.findByReference(value),
+          await again.records.find({ value: value }),
           record,
-          `findByReference('${value}') after a restart`,
+          `records.find({ value: '${value}' }) after a restart`,
         );
       }
       equal(
-        (await again.listOpen()).map((open) => open.merchantReference),
+        (await again.records.list()).map((open) => open.merchantReference),
         ['order-1'],
       );
       isError(
@@ -180,14 +171,14 @@ export const readCases = [
     });
   }),
 
-  ...rule('operationsReport: finals per hour and each operator over the last day', (it) => {
+  ...rule('reports.operations: finals per hour and each operator over the last day', (it) => {
     it('counts finals per hour and status, zeros included, and each provider from its own records', {
       clock: true,
     }, async (t) => {
       const store = await t.open();
-      for (const reference of ['v1', 'v2', 'v3']) await store.createIntent(intent(reference));
+      for (const reference of ['v1', 'v2', 'v3']) await store.records.create(intent(reference));
       const { msisdn: _none, ...bank } = intent('b1', { flow: 'bank' });
-      await store.createIntent(bank);
+      await store.records.create(bank);
       t.clock.advance(60_000);
       await store.transition('v1', 'success');
       t.clock.advance(60_000);
@@ -195,9 +186,9 @@ export const readCases = [
       await store.transition('b1', 'success');
       t.clock.advance(2 * 3_600_000);
       await store.transition('v3', 'success');
-      await store.createIntent(intent('still-open'));
+      await store.records.create(intent('still-open'));
       const hour = (h: number) => t.clock.at(h * 3_600_000);
-      const report = await store.operationsReport({ hours: 3 });
+      const report = await store.reports.operations({ hours: 3 });
       equal(report.finals, [
         { hour: hour(0), status: 'success', count: 2 },
         { hour: hour(0), status: 'failed', count: 1 },
@@ -216,7 +207,7 @@ export const readCases = [
         },
         { provider: null, finals: 1, successes: 1, successRate: 1, medianMsToFinal: 120_000 },
       ]);
-      const earlier = await store.operationsReport({ now: t.clock.at(30_000), hours: 1 });
+      const earlier = await store.reports.operations({ now: t.clock.at(30_000), hours: 1 });
       equal(earlier, {
         finals: [
           { hour: hour(0), status: 'success', count: 0 },
@@ -229,7 +220,7 @@ export const readCases = [
     it('refuses a window that is not 1 to 168 whole hours, naming hours', async (t) => {
       const store = await t.open();
       for (const hours of [0, 169, 1.5]) {
-        const error = await rejection(store.operationsReport({ hours }));
+        const error = await rejection(store.reports.operations({ hours }));
         isError(error, isStoreInputError, 'StoreInputError');
         messageMatches(String((error as StoreInputError).errors['hours']?.[0]), /from 1 to 168/);
       }

@@ -14,48 +14,48 @@ export const releaseCases = rule(
       const store = await t.open();
       await openRecords(store, 1);
       for (let check = 0; check < 22; check += 1) {
-        const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+        const [lease] = await store.schedule.lease({ limit: 1, leaseMs: 1_000, force: true });
         truthy(lease, `check ${check}: a forced lease found nothing`);
         equal(
           lease.observations?.length,
           Math.min(check, 20),
           `observations before check ${check}`,
         );
-        await store.releaseLease('order-000', lease.token, {
+        await store.schedule.release('order-000', lease.token, {
           nextCheckAt: t.clock.now(),
           observation: { check, at: t.clock.now() },
         });
         t.clock.advance(1);
       }
-      const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+      const [lease] = await store.schedule.lease({ limit: 1, leaseMs: 1_000, force: true });
       truthy(lease, 'a forced lease found nothing');
       equal(lease.observations?.[0], { check: 2, at: t.clock.at(2).toISOString() });
       matches(lease.observations?.at(-1), { check: 21 });
-      equal((await store.get('order-000'))?.checkCount, 22);
-      await store.releaseLease('order-000', lease.token, {
+      equal((await store.records.get('order-000'))?.checkCount, 22);
+      await store.schedule.release('order-000', lease.token, {
         nextCheckAt: t.clock.at(60_000),
         counted: false,
       });
-      const after = await store.get('order-000');
+      const after = await store.records.get('order-000');
       equal(after?.checkCount, 22, 'an uncounted release counted the check');
       equal(after?.lastCheckedAt, t.clock.at(21));
-      equal(await store.leaseDue({ limit: 1, leaseMs: 1_000 }), []);
+      equal(await store.schedule.lease({ limit: 1, leaseMs: 1_000 }), []);
     });
 
-    it('releaseLease writes the check, its next due time and its observation, fenced by token', {
+    it('schedule.release writes the check, its next due time and its observation, fenced by token', {
       clock: true,
     }, async (t) => {
       const store = await t.open();
       await openRecords(store, 4);
-      const leased = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      const leased = await store.schedule.lease({ limit: 10, leaseMs: 30_000 });
       equal(leased.length, 4);
       const [a, b, c, d] = leased as [LeasedRecord, LeasedRecord, LeasedRecord, LeasedRecord];
       // The leases expire and other workers take the records: the old tokens must write nothing.
       t.clock.advance(30_000);
-      const [taken] = await store.leaseDue({ limit: 1, leaseMs: 30_000 });
+      const [taken] = await store.schedule.lease({ limit: 1, leaseMs: 30_000 });
       truthy(taken, 'an expired lease was not leased again');
       equal(taken.record.merchantReference, 'order-000');
-      const retaken = await store.leaseDue({ limit: 10, leaseMs: 30_000 });
+      const retaken = await store.schedule.lease({ limit: 10, leaseMs: 30_000 });
       equal(merchantReferences(retaken), ['order-001', 'order-002', 'order-003']);
       const tokens = new Map(retaken.map((lease) => [lease.record.merchantReference, lease.token]));
       t.clock.advance(10);
@@ -84,26 +84,32 @@ export const releaseCases = rule(
       ];
       const results = [];
       for (const { merchantReference, token, ...release } of releases) {
-        results.push(await store.releaseLease(merchantReference, token, release));
+        results.push(await store.schedule.release(merchantReference, token, release));
       }
       equal(results, [true, true, true, false]);
       truthy(b.token !== tokens.get('order-001'), 'a new lease reused the old token');
       truthy(c.token !== tokens.get('order-002'), 'a new lease reused the old token');
       truthy(d.token !== tokens.get('order-003'), 'a new lease reused the old token');
 
-      matches(await store.get('order-001'), { checkCount: 1, lastCheckedAt: t.clock.at(30_010) });
-      matches(await store.get('order-002'), { checkCount: 0, lastCheckedAt: null });
-      matches(await store.get('order-003'), { checkCount: 1, lastCheckedAt: t.clock.at(5) });
+      matches(await store.records.get('order-001'), {
+        checkCount: 1,
+        lastCheckedAt: t.clock.at(30_010),
+      });
+      matches(await store.records.get('order-002'), { checkCount: 0, lastCheckedAt: null });
+      matches(await store.records.get('order-003'), {
+        checkCount: 1,
+        lastCheckedAt: t.clock.at(5),
+      });
       // order-000 is still the other worker's: its release goes through, the old one did not.
       equal(
-        await store.releaseLease('order-000', taken.token, { nextCheckAt: t.clock.at(0) }),
+        await store.schedule.release('order-000', taken.token, { nextCheckAt: t.clock.at(0) }),
         true,
       );
-      equal((await store.get('order-000'))?.checkCount, 1);
+      equal((await store.records.get('order-000'))?.checkCount, 1);
 
       // Each record is due again at its own time, with its observation kept as evidence.
       t.clock.advance(1);
-      const forced = await store.leaseDue({ limit: 10, leaseMs: 1_000, force: true });
+      const forced = await store.schedule.lease({ limit: 10, leaseMs: 1_000, force: true });
       const byReference = new Map(forced.map((lease) => [lease.record.merchantReference, lease]));
       equal(byReference.get('order-001')?.observations, [
         { answer: 'pending', n: 1.5, text: 'ünïcode "quoted"' },
@@ -114,24 +120,28 @@ export const releaseCases = rule(
       equal(byReference.get('order-003')?.observations, [null]);
     });
 
-    it('releaseLease keeps the last observations, and refuses bad input naming it', {
+    it('schedule.release keeps the last observations, and refuses bad input naming it', {
       clock: true,
     }, async (t) => {
       const store = await t.open();
       await openRecords(store, 2);
       for (let check = 0; check < 22; check += 1) {
-        const leases = await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true });
+        const leases = await store.schedule.lease({ limit: 2, leaseMs: 1_000, force: true });
         equal(leases.length, 2, `check ${check}: forced leases`);
         for (const lease of leases) {
-          const released = await store.releaseLease(lease.record.merchantReference, lease.token, {
-            nextCheckAt: t.clock.now(),
-            observation: { check },
-          });
+          const released = await store.schedule.release(
+            lease.record.merchantReference,
+            lease.token,
+            {
+              nextCheckAt: t.clock.now(),
+              observation: { check },
+            },
+          );
           equal(released, true);
         }
         t.clock.advance(1);
       }
-      const leases = await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true });
+      const leases = await store.schedule.lease({ limit: 2, leaseMs: 1_000, force: true });
       for (const lease of leases) {
         equal(lease.observations?.length, 20);
         equal(lease.observations?.[0], { check: 2 });
@@ -141,7 +151,7 @@ export const releaseCases = rule(
       const [first] = leases;
       truthy(first, 'a forced lease found nothing');
       const bad = await rejection(
-        store.releaseLease('order-000', first.token, {
+        store.schedule.release('order-000', first.token, {
           nextCheckAt: t.clock.now(),
           observation: { amount: 10n },
         }),
@@ -149,9 +159,9 @@ export const releaseCases = rule(
       isError(bad, isStoreInputError, 'StoreInputError');
       messageMatches(bad, /observation/);
       // Nothing was written: both leases still held, no check counted again.
-      equal(await store.leaseDue({ limit: 2, leaseMs: 1_000, force: true }), []);
-      equal((await store.get('order-000'))?.checkCount, 22);
-      equal((await store.readObservations('order-000')).length, 20);
+      equal(await store.schedule.lease({ limit: 2, leaseMs: 1_000, force: true }), []);
+      equal((await store.records.get('order-000'))?.checkCount, 22);
+      equal((await store.schedule.observations('order-000')).length, 20);
     });
 
     it('leases without the check log on request, and reads it back exactly, oldest first', {
@@ -169,7 +179,7 @@ export const releaseCases = rule(
         12.5,
       ];
       for (const observation of observations) {
-        const leases = await store.leaseDue({
+        const leases = await store.schedule.lease({
           limit: 2,
           leaseMs: 1_000,
           force: true,
@@ -181,36 +191,44 @@ export const releaseCases = rule(
         }
         const [first, second] = leases as [LeasedRecord, LeasedRecord];
         equal(
-          await store.releaseLease('order-000', first.token, {
+          await store.schedule.release('order-000', first.token, {
             nextCheckAt: t.clock.now(),
             observation,
           }),
           true,
         );
         equal(
-          await store.releaseLease('order-001', second.token, { nextCheckAt: t.clock.now() }),
+          await store.schedule.release('order-001', second.token, { nextCheckAt: t.clock.now() }),
           true,
         );
         t.clock.advance(1);
       }
-      const read = await store.readObservations('order-000');
+      const read = await store.schedule.observations('order-000');
       equal(read, observations);
       equal(JSON.stringify(read), JSON.stringify(observations), 'the log as given, key order kept');
-      equal(await store.readObservations('order-001'), []);
+      equal(await store.schedule.observations('order-001'), []);
       // Read with the lease, the log is the same.
-      const [lease] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+      const [lease] = await store.schedule.lease({ limit: 1, leaseMs: 1_000, force: true });
       truthy(lease, 'a forced lease found nothing');
       equal(lease.observations, observations);
-      await store.releaseLease('order-000', lease.token, {
+      await store.schedule.release('order-000', lease.token, {
         nextCheckAt: t.clock.now(),
         observation: { last: true },
       });
-      equal((await store.readObservations('order-000')).at(-1), { last: true });
-      messageMatches(await rejection(store.readObservations('order-999')), /order-999/);
-      isError(await rejection(store.readObservations('')), isStoreInputError, 'StoreInputError');
+      equal((await store.schedule.observations('order-000')).at(-1), { last: true });
+      messageMatches(await rejection(store.schedule.observations('order-999')), /order-999/);
+      isError(
+        await rejection(store.schedule.observations('')),
+        isStoreInputError,
+        'StoreInputError',
+      );
       messageMatches(
         await rejection(
-          store.leaseDue({ limit: 1, leaseMs: 1_000, observations: 'no' as unknown as boolean }),
+          store.schedule.lease({
+            limit: 1,
+            leaseMs: 1_000,
+            observations: 'no' as unknown as boolean,
+          }),
         ),
         /observations must be true or false/,
       );

@@ -13,7 +13,7 @@ export const reviewCases = rule(
   (it) => {
     it('a move to needs_review must carry a verdict, which is stored with its evidence', async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('order-1'));
+      await store.records.create(intent('order-1'));
       await store.transition('order-1', 'pending');
       const refused = await rejection(store.transition('order-1', 'needs_review'));
       inputError(refused);
@@ -21,7 +21,7 @@ export const reviewCases = rule(
         String((refused as StoreInputError).errors['review']?.[0]),
         /required when moving to needs_review/,
       );
-      equal((await store.get('order-1'))?.status, 'pending');
+      equal((await store.records.get('order-1'))?.status, 'pending');
 
       const { record, changed } = await store.transition('order-1', 'needs_review', {
         review: underpaid,
@@ -32,12 +32,12 @@ export const reviewCases = rule(
         review: underpaid,
         statusReason: underpaid.message,
       });
-      equal(await store.get('order-1'), record);
+      equal(await store.records.get('order-1'), record);
     });
 
     it('refuses a verdict with an unknown reason, and a verdict on any other move', async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('order-1'));
+      await store.records.create(intent('order-1'));
       inputError(
         await rejection(
           store.transition('order-1', 'needs_review', {
@@ -46,14 +46,14 @@ export const reviewCases = rule(
         ),
       );
       inputError(await rejection(store.transition('order-1', 'pending', { review: underpaid })));
-      equal((await store.get('order-1'))?.status, 'initiating');
+      equal((await store.records.get('order-1'))?.status, 'initiating');
     });
 
     it('nothing automatic leaves needs_review; resolve() records who, why and when', {
       clock: true,
     }, async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('order-1'));
+      await store.records.create(intent('order-1'));
       await store.transition('order-1', 'needs_review', { review: underpaid });
       for (const to of ['pending', 'success', 'failed'] as const) {
         const error = await rejection(store.transition('order-1', to));
@@ -76,7 +76,7 @@ export const reviewCases = rule(
         },
         effect: { status: 'due', dueAt: t.clock.at(60_000) },
       });
-      equal(await store.get('order-1'), resolved);
+      equal(await store.records.get('order-1'), resolved);
     });
 
     it('resolve() refuses anything but a needs_review record, and a missing note', async (t) => {
@@ -88,32 +88,32 @@ export const reviewCases = rule(
         final,
         'only a needs_review transaction can be resolved, and this one is success',
       );
-      equal((await store.get('paid-1'))?.status, 'success');
-      await store.createIntent(intent('open-1'));
+      equal((await store.records.get('paid-1'))?.status, 'success');
+      await store.records.create(intent('open-1'));
       const open = await rejection(store.resolve('open-1', 'success', { note: 'paid in cash' }));
       messageMatches(open, 'this one is initiating');
-      equal((await store.get('open-1'))?.status, 'initiating');
+      equal((await store.records.get('open-1'))?.status, 'initiating');
 
-      await store.createIntent(intent('order-2'));
+      await store.records.create(intent('order-2'));
       await store.transition('order-2', 'needs_review', { review: underpaid });
       inputError(await rejection(store.resolve('order-2', 'success', { note: '  ' })));
       inputError(await rejection(store.resolve('order-2', 'pending' as never, { note: 'x' })));
-      equal((await store.get('order-2'))?.status, 'needs_review');
+      equal((await store.records.get('order-2'))?.status, 'needs_review');
     });
 
-    it('listReview pages through needs_review records by merchant reference', async (t) => {
+    it('reports.review pages through needs_review records by merchant reference', async (t) => {
       const store = await t.open();
       for (const reference of ['c', 'a', 'b', 'd']) {
-        await store.createIntent(intent(reference));
+        await store.records.create(intent(reference));
         if (reference !== 'd')
           await store.transition(reference, 'needs_review', { review: underpaid });
       }
-      const first = await store.listReview({ limit: 2 });
+      const first = await store.reports.review({ limit: 2 });
       equal(
         first.map((record) => record.merchantReference),
         ['a', 'b'],
       );
-      const rest = await store.listReview({ limit: 2, after: 'b' });
+      const rest = await store.reports.review({ limit: 2, after: 'b' });
       equal(
         rest.map((record) => record.merchantReference),
         ['c'],

@@ -29,12 +29,12 @@ export const transitionCases = [
               statusReason: 'moved',
               updatedAt: t.clock.at(1000),
             });
-            equal(await store.get('order-1'), result.record);
+            equal(await store.records.get('order-1'), result.record);
           } else {
             const error = await rejection(store.transition('order-1', to, details(to, 'late')));
             invalid(error);
             matches(error, { merchantReference: 'order-1', from, to });
-            equal(await store.get('order-1'), before);
+            equal(await store.records.get('order-1'), before);
           }
         });
       }
@@ -46,7 +46,7 @@ export const transitionCases = [
       for (const to of ['initiating', 'pending', 'unknown', 'failed'] as const) {
         invalid(await rejection(store.transition('paid', to)));
       }
-      equal((await store.get('paid'))?.status, 'success');
+      equal((await store.records.get('paid'))?.status, 'success');
     });
   }),
 
@@ -55,7 +55,7 @@ export const transitionCases = [
       clock: true,
     }, async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('order-1'));
+      await store.records.create(intent('order-1'));
       const payload = {
         message: 'Imepokelewa ✓',
         data: { amount: 5000.5, items: [1, 'two', null, { deep: true }] },
@@ -83,31 +83,31 @@ export const transitionCases = [
       equal(settled.record.statusReason, null);
       equal(record.finalAt, null);
       equal(settled.record.finalAt, t.clock.at(1200));
-      equal(await store.get('order-1'), settled.record);
+      equal(await store.records.get('order-1'), settled.record);
     });
 
     it('keeps the provider from the MSISDN; a named provider fills only a missing one', async (t) => {
       const store = await t.open();
-      await store.createIntent(intent('order-1'));
+      await store.records.create(intent('order-1'));
       const { msisdn: _none, ...bank } = intent('bank-1', { flow: 'bank' });
-      await store.createIntent(bank);
-      equal((await store.get('bank-1'))?.provider, null);
+      await store.records.create(bank);
+      equal((await store.records.get('bank-1'))?.provider, null);
       const paid = await store.transition('order-1', 'success', { provider: 'airtel' });
       equal(paid.record.provider, 'vodacom');
       const banked = await store.transition('bank-1', 'pending', { provider: 'airtel' });
       equal(banked.record.provider, 'airtel');
       const error = await rejection(store.transition('bank-1', 'failed', { provider: ' ' }));
       messageMatches(error, /provider.*must not be empty/);
-      equal((await store.get('bank-1'))?.status, 'pending');
+      equal((await store.records.get('bank-1'))?.status, 'pending');
     });
 
     it('stores a payload that is itself a string, number or null', async (t) => {
       const store = await t.open();
       for (const [index, payload] of ['plain text', 42, null, [1, 2]].entries()) {
-        await store.createIntent(intent(`order-${index}`));
+        await store.records.create(intent(`order-${index}`));
         const { record } = await store.transition(`order-${index}`, 'unknown', { payload });
         equal(record.lastPayload, payload);
-        equal((await store.get(`order-${index}`))?.lastPayload, payload);
+        equal((await store.records.get(`order-${index}`))?.lastPayload, payload);
       }
     });
   }),
@@ -115,11 +115,11 @@ export const transitionCases = [
   ...rule('records handed out are copies', (it) => {
     it('changing a returned record does not change the store', { clock: true }, async (t) => {
       const store = await t.open();
-      const record = await store.createIntent(intent('order-1', { metadata: { a: '1' } }));
+      const record = await store.records.create(intent('order-1', { metadata: { a: '1' } }));
       Object.assign(record.metadata, { a: 'changed' });
       record.status = 'success';
       record.createdAt.setTime(0);
-      matches(await store.get('order-1'), {
+      matches(await store.records.get('order-1'), {
         metadata: { a: '1' },
         status: 'initiating',
         createdAt: t.clock.at(0),

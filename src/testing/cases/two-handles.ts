@@ -13,7 +13,7 @@ import { callback, intent, openRecords, paid } from '../fixtures.js';
 export const twoHandleCases = rule('two processes on one database', (it) => {
   it('exactly one of many concurrent final transitions wins, across handles', async (t) => {
     const [one, two] = [await t.open(), await t.another()];
-    await one.createIntent(intent('order-1'));
+    await one.records.create(intent('order-1'));
     await one.transition('order-1', 'pending');
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
@@ -27,27 +27,27 @@ export const twoHandleCases = rule('two processes on one database', (it) => {
     );
     const winners = results.filter((result) => (result as { changed?: boolean }).changed === true);
     equal(winners.length, 1, `callers told changed: true (results: ${show(results)})`);
-    const final = await two.get('order-1');
+    const final = await two.records.get('order-1');
     equal(final?.status, (winners[0] as { record: { status: string } }).record.status);
   });
 
   it('one intent per merchant reference, whichever handle writes first', async (t) => {
     const [one, two] = [await t.open(), await t.another()];
     const results = await Promise.allSettled([
-      one.createIntent(intent('order-1')),
-      two.createIntent(intent('order-1', { amount: 7000 })),
+      one.records.create(intent('order-1')),
+      two.records.create(intent('order-1', { amount: 7000 })),
     ]);
     const written = results.filter((result) => result.status === 'fulfilled');
     equal(written.length, 1, `intents written (results: ${show(results)})`);
     const refused = results.find((result) => result.status === 'rejected');
     isError(refused?.reason, isDuplicateReferenceError, 'DuplicateReferenceError');
-    equal(await two.get('order-1'), (written[0] as PromiseFulfilledResult<unknown>).value);
+    equal(await two.records.get('order-1'), (written[0] as PromiseFulfilledResult<unknown>).value);
   });
 
   it('a reference value claimed by two records at once gets one owner', async (t) => {
     const [one, two] = [await t.open(), await t.another()];
-    await one.createIntent(intent('order-1'));
-    await one.createIntent(intent('order-2'));
+    await one.records.create(intent('order-1'));
+    await one.records.create(intent('order-2'));
     const results = await Promise.allSettled([
       one.attachReferences('order-1', { paymentReference: 'ENG-SHARED' }),
       two.attachReferences('order-2', { controlNumber: 'ENG-SHARED' }),
@@ -59,7 +59,7 @@ export const twoHandleCases = rule('two processes on one database', (it) => {
     );
     const refused = results.find((result) => result.status === 'rejected');
     isError(refused?.reason, isReferenceConflictError, 'ReferenceConflictError');
-    const owners = [await one.get('order-1'), await one.get('order-2')].filter(
+    const owners = [await one.records.get('order-1'), await one.records.get('order-2')].filter(
       (record) =>
         record?.paymentReference === 'ENG-SHARED' || record?.controlNumber === 'ENG-SHARED',
     );
@@ -72,7 +72,7 @@ export const twoHandleCases = rule('two processes on one database', (it) => {
     const leased = (
       await Promise.all(
         [one, two, one, two, one, two].map((store) =>
-          store.leaseDue({ limit: 3, leaseMs: 60_000 }),
+          store.schedule.lease({ limit: 3, leaseMs: 60_000 }),
         ),
       )
     ).flat();
@@ -86,10 +86,10 @@ export const twoHandleCases = rule('two processes on one database', (it) => {
   }, async (t) => {
     const [one, two] = [await t.open(), await t.another()];
     await openRecords(one, 1);
-    const [lease] = await one.leaseDue({ limit: 1, leaseMs: 10_000 });
-    truthy(lease, 'leaseDue leased nothing due');
+    const [lease] = await one.schedule.lease({ limit: 1, leaseMs: 10_000 });
+    truthy(lease, 'schedule.lease leased nothing due');
     t.clock.advance(10_000);
-    const [taken] = await two.leaseDue({ limit: 1, leaseMs: 10_000 });
+    const [taken] = await two.schedule.lease({ limit: 1, leaseMs: 10_000 });
     truthy(taken, 'the expired lease was not leased by the other process');
     isError(
       await rejection(one.transition('order-000', 'failed', { leaseToken: lease.token })),
@@ -100,7 +100,7 @@ export const twoHandleCases = rule('two processes on one database', (it) => {
       (await two.transition('order-000', 'success', { leaseToken: taken.token })).changed,
       true,
     );
-    equal((await one.get('order-000'))?.status, 'success');
+    equal((await one.records.get('order-000'))?.status, 'success');
   });
 
   it('effects claimed at once by two processes are never shared', async (t) => {
@@ -108,7 +108,7 @@ export const twoHandleCases = rule('two processes on one database', (it) => {
     for (let index = 0; index < 6; index += 1) await paid(one, `order-${index}`);
     const claims = (
       await Promise.all(
-        [one, two, one, two].map((store) => store.claimEffects({ leaseMs: 60_000, limit: 2 })),
+        [one, two, one, two].map((store) => store.effects.claim({ leaseMs: 60_000, limit: 2 })),
       )
     ).flat();
     const references = claims.map((claim) => claim.record.merchantReference);

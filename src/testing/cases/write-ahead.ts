@@ -15,7 +15,7 @@ export const writeAheadCases = [
       clock: true,
     }, async (t) => {
       const store = await t.open();
-      const record = await store.createIntent(
+      const record = await store.records.create(
         intent('order-1', { metadata: { orderId: 'A-17', customer: 'Neema' } }),
       );
       equal(record, {
@@ -45,24 +45,24 @@ export const writeAheadCases = [
         resolution: null,
         effect: { status: 'none', attempts: 0, dueAt: null, lastError: null, completedAt: null },
       });
-      equal(await store.get('order-1'), record, 'get() reads the intent back as written');
+      equal(await store.records.get('order-1'), record, 'get() reads the intent back as written');
     });
 
     it('stores an intent without an MSISDN (secure checkout) with msisdn null', async (t) => {
       const store = await t.open();
       const { msisdn: _omitted, ...withoutMsisdn } = intent('checkout-1', { flow: 'secure' });
-      const record = await store.createIntent(withoutMsisdn);
+      const record = await store.records.create(withoutMsisdn);
       equal(record.msisdn, null);
       equal(record.metadata, {});
     });
 
     it('refuses a second intent under the same merchant reference and keeps the first', async (t) => {
       const store = await t.open();
-      const first = await store.createIntent(intent('order-1'));
-      const error = await rejection(store.createIntent(intent('order-1', { amount: 9999 })));
+      const first = await store.records.create(intent('order-1'));
+      const error = await rejection(store.records.create(intent('order-1', { amount: 9999 })));
       isError(error, isDuplicateReferenceError, 'DuplicateReferenceError');
       messageMatches(error, 'order-1');
-      equal(await store.get('order-1'), first);
+      equal(await store.records.get('order-1'), first);
     });
   }),
 
@@ -72,30 +72,30 @@ export const writeAheadCases = [
       it('reads the account back through every read, unchanged by later writes', async (t) => {
         const store = await t.open();
         const account = { environment: 'production', login: 'shop@duka.co.tz' } as const;
-        const created = await store.createIntent(intent('order-1', { account }));
+        const created = await store.records.create(intent('order-1', { account }));
         equal(created.account, account);
         await store.attachAndTransition('order-1', { controlNumber: 'CN-1' }, 'pending');
         const { record } = await store.transition('order-1', 'needs_review', {
           review: { reason: 'amount_mismatch', message: 'The platform says 150 TZS were paid.' },
         });
         equal(record.account, account);
-        equal(await store.get('order-1'), record);
-        equal(await store.findByReference('CN-1'), record);
-        equal((await store.getMany(['order-1']))[0], record);
-        equal((await store.listReview())[0]?.account, account);
+        equal(await store.records.get('order-1'), record);
+        equal(await store.records.find({ value: 'CN-1' }), record);
+        equal((await store.records.getMany(['order-1']))[0], record);
+        equal((await store.reports.review())[0]?.account, account);
       });
 
       it('keeps a login of null (a request without a login) and lower-cases a login', async (t) => {
         const store = await t.open();
         const sandbox = { environment: 'sandbox', login: null } as const;
-        await store.createIntent(intent('checkout-1', { flow: 'secure', account: sandbox }));
-        await store.createIntent(
+        await store.records.create(intent('checkout-1', { flow: 'secure', account: sandbox }));
+        await store.records.create(
           intent('order-2', { account: { environment: 'sandbox', login: 'Shop@Duka.co.TZ' } }),
         );
         const lowered = { environment: 'sandbox', login: 'shop@duka.co.tz' };
-        equal((await store.get('checkout-1'))?.account, sandbox);
-        equal((await store.get('order-2'))?.account, lowered);
-        const leased = await store.leaseDue({ limit: 10, leaseMs: 60_000, force: true });
+        equal((await store.records.get('checkout-1'))?.account, sandbox);
+        equal((await store.records.get('order-2'))?.account, lowered);
+        const leased = await store.schedule.lease({ limit: 10, leaseMs: 60_000, force: true });
         const accounts = leased.map(({ record }) => JSON.stringify(record.account)).sort();
         equal(accounts, [JSON.stringify(sandbox), JSON.stringify(lowered)].sort());
       });
@@ -103,8 +103,8 @@ export const writeAheadCases = [
       it('stores no other key of the account given (a password is never kept)', async (t) => {
         const store = await t.open();
         const given = { environment: 'sandbox', login: 'shop@duka.co.tz', password: 'hunter22' };
-        await store.createIntent(intent('order-1', { account: given as never }));
-        const record = await store.get('order-1');
+        await store.records.create(intent('order-1', { account: given as never }));
+        const record = await store.records.get('order-1');
         equal(record?.account, { environment: 'sandbox', login: 'shop@duka.co.tz' });
         truthy(!JSON.stringify(record).includes('hunter22'), 'the record holds the password');
       });
@@ -124,14 +124,14 @@ export const writeAheadCases = [
         ],
         ['no login at all', { environment: 'sandbox' }, 'account.login'],
       ] as const) {
-        it(`createIntent refuses an account with ${name}, naming the field`, async (t) => {
+        it(`records.create refuses an account with ${name}, naming the field`, async (t) => {
           const store = await t.open();
           const error = await rejection(
-            store.createIntent(intent('order-1', { account: account as never })),
+            store.records.create(intent('order-1', { account: account as never })),
           );
           inputError(error);
           truthy(fieldsOf(error).includes(field), `errors name ${fieldsOf(error)}, not ${field}`);
-          equal(await store.get('order-1'), undefined);
+          equal(await store.records.get('order-1'), undefined);
         });
       }
     },
@@ -141,8 +141,8 @@ export const writeAheadCases = [
     for (const amount of [0.01, 0.1, 0.3, 10.1, 999.99, 1234567.89, 50_000_000]) {
       it(`reads ${amount} back unchanged`, async (t) => {
         const store = await t.open();
-        await store.createIntent(intent('order-1', { amount }));
-        equal((await store.get('order-1'))?.amount, amount);
+        await store.records.create(intent('order-1', { amount }));
+        equal((await store.records.get('order-1'))?.amount, amount);
       });
     }
   }),
@@ -165,10 +165,10 @@ export const writeAheadCases = [
       ['metadata with a non-string value', { metadata: { n: 1 as never } }, 'metadata'],
     ];
     for (const [name, change, field] of badIntents) {
-      it(`createIntent refuses ${name}`, async (t) => {
+      it(`records.create refuses ${name}`, async (t) => {
         const store = await t.open();
         const bad = { ...intent('order-1'), ...change };
-        const error = await rejection(store.createIntent(bad));
+        const error = await rejection(store.records.create(bad));
         inputError(error);
         truthy(
           fieldsOf(error).some((key) => key.startsWith(field)),
@@ -176,69 +176,68 @@ export const writeAheadCases = [
         );
         messageMatches(error, field);
         messageMatches(error, 'Nothing was changed');
-        equal(await store.listOpen(), []);
-        equal(await store.findByReference(bad.merchantReference), undefined);
+        equal(await store.records.list(), []);
+        equal(await store.records.find({ value: bad.merchantReference }), undefined);
       });
     }
 
     it('attachReferences refuses an empty or unknown reference kind and changes nothing', async (t) => {
       const store = await t.open();
-      const before = await store.createIntent(intent('order-1'));
+      const before = await store.records.create(intent('order-1'));
       for (const refs of [{ controlNumber: '' }, { controlNumber: 'CN 1 ' }, { reference: 'x' }]) {
         inputError(await rejection(store.attachReferences('order-1', refs as never)));
       }
-      equal(await store.get('order-1'), before);
+      equal(await store.records.get('order-1'), before);
     });
 
     it('transition refuses an unknown status, a bad date or an unserialisable payload', async (t) => {
       const store = await t.open();
-      const before = await store.createIntent(intent('order-1'));
+      const before = await store.records.create(intent('order-1'));
       const attempts = [
         () => store.transition('order-1', 'settled' as never),
         () => store.transition('order-1', 'success', { at: new Date(Number.NaN) }),
         () => store.transition('order-1', 'success', { payload: { amount: 10n } }),
       ];
       for (const attempt of attempts) inputError(await rejection(attempt()));
-      equal(await store.get('order-1'), before);
+      equal(await store.records.get('order-1'), before);
     });
 
     it('null or a misspelt field where a JavaScript caller should pass an object is a StoreInputError naming it', async (t) => {
       const store = await t.open();
-      const before = await store.createIntent(intent('order-1'));
+      const before = await store.records.create(intent('order-1'));
       const attempts: Array<[() => Promise<unknown>, string]> = [
         [() => store.transition('order-1', 'pending', null as never), 'details'],
         [() => store.attachAndTransition('order-1', {}, 'pending', null as never), 'details'],
-        [() => store.find(null as never), 'by'],
-        [() => store.find({ field: 'controlnumber' as never, value: 'CN-1' }), 'by.field'],
-        [() => store.listEffects('x' as never), 'status'],
+        [() => store.records.find(null as never), 'by'],
+        [() => store.records.find({ field: 'controlnumber' as never, value: 'CN-1' }), 'by.field'],
+        [() => store.effects.list('x' as never), 'status'],
       ];
       for (const [attempt, field] of attempts) {
         const error = await rejection(attempt());
         inputError(error);
         equal(fieldsOf(error), [field]);
       }
-      equal(await store.get('order-1'), before);
+      equal(await store.records.get('order-1'), before);
     });
 
-    it('listOpen refuses a limit below 1 and an empty status list', async (t) => {
+    it('records.list refuses a limit below 1 and an empty status list', async (t) => {
       const store = await t.open();
-      inputError(await rejection(store.listOpen({ limit: 0 })));
-      inputError(await rejection(store.listOpen({ statuses: [] })));
+      inputError(await rejection(store.records.list({ limit: 0 })));
+      inputError(await rejection(store.records.list({ statuses: [] })));
     });
   }),
 
   ...rule('changes need a stored record', (it) => {
-    it('attachReferences, transition and recordCheck on an unknown reference fail', async (t) => {
+    it('attachReferences and transition on an unknown reference fail', async (t) => {
       const store = await t.open();
       const attempts = [
         () => store.attachReferences('missing', { controlNumber: 'CN-1' }),
         () => store.transition('missing', 'pending'),
-        () => store.recordCheck('missing'),
       ];
       for (const attempt of attempts) {
         isError(await rejection(attempt()), isTransactionNotFoundError, 'TransactionNotFoundError');
       }
-      equal(await store.findByReference('CN-1'), undefined);
+      equal(await store.records.find({ value: 'CN-1' }), undefined);
     });
   }),
 ];

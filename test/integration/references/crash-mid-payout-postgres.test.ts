@@ -103,11 +103,11 @@ describe('a merchant process killed while its payout is out', () => {
     await eventually(() => balance() !== before, 10_000, 'the platform to take the payout');
     expect(await stop(payer.child, 'SIGKILL')).toBe(null);
     await harness.control('faults', { latencyMs: 0 });
-    expect((await store.get('payout-1'))?.status).toBe('initiating');
+    expect((await store.records.get('payout-1'))?.status).toBe('initiating');
 
     const record = await eventually(
       async () => {
-        const current = await store.get('payout-1');
+        const current = await store.records.get('payout-1');
         return current?.status === 'success' || current?.status === 'failed' ? current : undefined;
       },
       20_000,

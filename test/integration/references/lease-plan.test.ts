@@ -51,7 +51,7 @@ describe('the lease is read from its index, in its order', () => {
   it('SQLite: one range of the due index, no temporary b-tree for the order', async () => {
     const path = file();
     const store = await SqliteReferenceStore.open(path);
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'P-0',
       product: 'collection',
       flow: 'mno',
@@ -85,7 +85,7 @@ describe('the lease is read from its index, in its order', () => {
 
   it('PostgreSQL: an index scan of the due index under LockRows and Limit, no Sort', async () => {
     const store = await PostgresReferenceStore.open(database.url, { schema: 'plan' });
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'P-0',
       product: 'collection',
       flow: 'mno',

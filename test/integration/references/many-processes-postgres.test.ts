@@ -219,7 +219,7 @@ describe('three merchant processes, receivers and reconcilers, on one PostgreSQL
     expect(calls).toEqual(expected);
 
     for (const payment of payments) {
-      const record = await store.get(payment.merchantReference);
+      const record = await store.records.get(payment.merchantReference);
       const truth = harness.sandbox.inspect.collection(payment.controlNumber);
       const want = payment.plan === 'underpaid' ? 'needs_review' : truth?.status;
       expect({ ref: payment.merchantReference, status: record?.status }).toEqual({

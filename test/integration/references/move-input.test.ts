@@ -67,17 +67,17 @@ describe('store.move: one set of checks for every store', () => {
     it(`bad ${which}: every store refuses with the field and rule, nothing written`, async () => {
       for (const [, open] of stores) {
         const store = await open();
-        const before = await store.createIntent({
+        const before = await store.records.create({
           merchantReference: 'order-1',
           product: 'collection',
           flow: 'mno',
           amount: 1000,
         });
-        const error = await refusal(() => store.move(reference, move));
-        expect(error.operation).toBe('move');
+        const error = await refusal(() => store.records.move(reference, move));
+        expect(error.operation).toBe('records.move');
         expect(Object.keys(error.errors).length).toBeGreaterThan(0);
         expect(error.message).toMatch(/move/);
-        expect(await store.get('order-1')).toEqual(before);
+        expect(await store.records.get('order-1')).toEqual(before);
         await store.close();
       }
     });
@@ -88,7 +88,7 @@ describe('store.move: one set of checks for every store', () => {
     const sqlite = await SqliteReferenceStore.open(':memory:');
     for (const [, reference, move] of bad) {
       const [a, b] = await Promise.all(
-        [memory, sqlite].map((store) => refusal(() => store.move(reference, move))),
+        [memory, sqlite].map((store) => refusal(() => store.records.move(reference, move))),
       );
       expect(b?.errors).toEqual(a?.errors);
       expect(b?.message).toBe(a?.message);

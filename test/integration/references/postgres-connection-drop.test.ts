@@ -73,7 +73,7 @@ describe.each(['connection string', 'pg.Pool passed in', 'pg.Pool another store 
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       try {
-        await store.createIntent({
+        await store.records.create({
           merchantReference: `${schema}-1`,
           product: 'collection',
           flow: 'mno',

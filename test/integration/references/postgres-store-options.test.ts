@@ -73,7 +73,7 @@ describe('PostgresReferenceStore.open: bad options are a ConfigurationError nami
   it('a schema of exactly 63 characters, and a quoted-looking one, still work', async () => {
     for (const schema of [`shop_${'y'.repeat(58)}`, 'shop "main"']) {
       const store = await PostgresReferenceStore.open(database.url, { schema, maxConnections: 1 });
-      expect(await store.get('nothing')).toBeUndefined();
+      expect(await store.records.get('nothing')).toBeUndefined();
       await store.close();
     }
     expect((await schemas()).sort()).toEqual([`shop_${'y'.repeat(58)}`, 'shop "main"'].sort());

@@ -40,7 +40,7 @@ describe('PostgreSQL store schema', () => {
       PostgresReferenceStore.open(database.url),
       PostgresReferenceStore.open(database.url),
     ]);
-    await a.createIntent({
+    await a.records.create({
       merchantReference: 'm-1',
       product: 'collection',
       flow: 'mno',

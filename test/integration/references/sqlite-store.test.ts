@@ -61,7 +61,7 @@ describe('SQLite store files', () => {
   it('applies its migrations once: reopening a file keeps the schema and the data', async () => {
     const file = join(dir, 'migrations.sqlite');
     const first = await SqliteReferenceStore.open(file);
-    await first.createIntent({
+    await first.records.create({
       merchantReference: 'm-1',
       product: 'airtime',
       flow: 'airtime_purchase',
@@ -69,7 +69,7 @@ describe('SQLite store files', () => {
     });
     await first.close();
     const second = await SqliteReferenceStore.open(file);
-    expect((await second.get('m-1'))?.amount).toBe(1000);
+    expect((await second.records.get('m-1'))?.amount).toBe(1000);
     await second.close();
     const raw = new Database(file, { readonly: true });
     const applied = raw.prepare('select name from pesakit_migration order by name').all();
@@ -193,7 +193,7 @@ describe('SQLite store files', () => {
     const store = await SqliteReferenceStore.open(file, {
       now: () => new Date('2025-03-01T08:00:00.000Z'),
     });
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'm-1',
       product: 'collection',
       flow: 'bank',
@@ -220,19 +220,19 @@ describe('SQLite store files', () => {
   it('refuses to be used after close, with a clear error', async () => {
     const store = await SqliteReferenceStore.open(':memory:');
     await store.close();
-    await expect(store.get('x')).rejects.toThrow(/closed/);
+    await expect(store.records.get('x')).rejects.toThrow(/closed/);
   });
 
   it('the engine itself refuses a second owner of a reference (unique constraint)', async () => {
     const database = new Database(':memory:');
     const store = await SqliteReferenceStore.open(database);
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'm-1',
       product: 'collection',
       flow: 'mno',
       amount: 10,
     });
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'm-2',
       product: 'collection',
       flow: 'mno',

@@ -68,12 +68,12 @@ describe.each(stores)("%s store: control characters in the merchant's own text",
   afterEach(() => store.close());
 
   const nothingStored = async () =>
-    expect(await store.listOpen({ statuses: ['initiating'] })).toEqual([]);
+    expect(await store.records.list({ statuses: ['initiating'] })).toEqual([]);
 
   it.each(refused)(
     '%s in a merchant reference: refused, naming it and where; nothing stored',
     async (_, character, code) => {
-      const error = await refusal(() => store.createIntent(intent(`order${character}1`)));
+      const error = await refusal(() => store.records.create(intent(`order${character}1`)));
       expect(error.errors).toEqual({
         merchantReference: [
           `merchantReference must not contain control characters (found ${code} at position 6).`,
@@ -87,14 +87,16 @@ describe.each(stores)("%s store: control characters in the merchant's own text",
     '%s in a metadata value: refused, naming the key; nothing stored',
     async (_, character, code) => {
       const error = await refusal(() =>
-        store.createIntent(intent('order-1', { orderId: '1001', note: `first${character}second` })),
+        store.records.create(
+          intent('order-1', { orderId: '1001', note: `first${character}second` }),
+        ),
       );
       expect(error.errors).toEqual({
         'metadata.note': [
           `metadata.note must not contain control characters other than a tab (found ${code} at position 6).`,
         ],
       });
-      expect(await store.get('order-1')).toBeUndefined();
+      expect(await store.records.get('order-1')).toBeUndefined();
     },
   );
 
@@ -103,13 +105,13 @@ describe.each(stores)("%s store: control characters in the merchant's own text",
     async (_, character, code) => {
       const key = `order${character}Id`;
       const shown = `order\\u${code.slice(2)}Id`;
-      const error = await refusal(() => store.createIntent(intent('order-1', { [key]: '1001' })));
+      const error = await refusal(() => store.records.create(intent('order-1', { [key]: '1001' })));
       expect(error.errors).toEqual({
         metadata: [
           `metadata keys must not contain control characters (found ${code} at position 6 in the key "${shown}").`,
         ],
       });
-      expect(await store.get('order-1')).toBeUndefined();
+      expect(await store.records.get('order-1')).toBeUndefined();
     },
   );
 
@@ -119,11 +121,11 @@ describe.each(stores)("%s store: control characters in the merchant's own text",
       name: 'Zawadi Mwakyusa',
       city: 'Dar es Salaam — José',
     };
-    const stored = await store.createIntent(intent('order-1', metadata));
+    const stored = await store.records.create(intent('order-1', metadata));
     expect(stored.metadata).toEqual(metadata);
-    expect((await store.get('order-1'))?.metadata).toEqual(metadata);
+    expect((await store.records.get('order-1'))?.metadata).toEqual(metadata);
 
-    const error = await refusal(() => store.createIntent(intent('order-2', { a: 'x\u0000' })));
+    const error = await refusal(() => store.records.create(intent('order-2', { a: 'x\u0000' })));
     expect(error.errors).toEqual({
       'metadata.a': [
         'metadata.a must not contain control characters other than a tab (found U+0000 at position 2).',

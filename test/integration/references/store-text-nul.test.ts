@@ -15,7 +15,7 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js
 // back as pg's raw "invalid byte sequence for encoding UTF8: 0x00" (not a PesakitError, no
 // field named), while the memory and SQLite stores kept it — the same call behaved differently
 // by store. It is now a StoreInputError naming the field in every store, nothing written. A
-// handler's error text given to failEffect (whatever the handler threw) is stored with the NUL
+// handler's error text given to effects.fail (whatever the handler threw) is stored with the NUL
 // replaced, as it is already cut to 2000 characters: the runner must be able to record it.
 
 let database: TestDatabase;
@@ -51,7 +51,7 @@ describe.each(stores)('%s store: a NUL character in stored text', (_, open) => {
 
   async function intent(): Promise<string> {
     const merchantReference = `order-${++next}`;
-    await store.createIntent({
+    await store.records.create({
       merchantReference,
       product: 'collection',
       flow: 'mno',
@@ -67,7 +67,7 @@ describe.each(stores)('%s store: a NUL character in stored text', (_, open) => {
       moves(store).transition(ref, 'pending', { reason: 'a\u0000b' }),
     );
     expect(Object.keys(error.errors)).toEqual(['reason']);
-    expect((await store.get(ref))?.status).toBe('initiating');
+    expect((await store.records.get(ref))?.status).toBe('initiating');
   });
 
   it('a review message: a StoreInputError naming it, nothing written', async () => {
@@ -78,7 +78,7 @@ describe.each(stores)('%s store: a NUL character in stored text', (_, open) => {
       }),
     );
     expect(Object.keys(error.errors)).toEqual(['review.message']);
-    expect((await store.get(ref))?.status).toBe('initiating');
+    expect((await store.records.get(ref))?.status).toBe('initiating');
   });
 
   it("resolve's note: a StoreInputError naming it, the record still waits for review", async () => {
@@ -88,20 +88,20 @@ describe.each(stores)('%s store: a NUL character in stored text', (_, open) => {
     });
     const error = await refusal(() => moves(store).resolve(ref, 'success', { note: 'paid\u0000' }));
     expect(Object.keys(error.errors)).toEqual(['note']);
-    expect((await store.get(ref))?.status).toBe('needs_review');
+    expect((await store.records.get(ref))?.status).toBe('needs_review');
   });
 
-  it("failEffect's error text is recorded, the NUL replaced", async () => {
+  it("effects.fail's error text is recorded, the NUL replaced", async () => {
     const ref = await intent();
     await moves(store).transition(ref, 'failed', { reason: 'declined' });
-    const [claimed] = await store.claimEffects({ leaseMs: 60_000, merchantReference: ref });
+    const [claimed] = await store.effects.claim({ leaseMs: 60_000, merchantReference: ref });
     expect(claimed).toBeDefined();
     if (!claimed) return;
-    const written = await store.failEffect(ref, claimed.token, {
+    const written = await store.effects.fail(ref, claimed.token, {
       error: 'handler threw: bad\u0000input',
       retryAt: new Date(Date.now() + 60_000),
     });
     expect(written).toBe(true);
-    expect((await store.get(ref))?.effect?.lastError).toBe('handler threw: bad\uFFFDinput');
+    expect((await store.records.get(ref))?.effect?.lastError).toBe('handler threw: bad\uFFFDinput');
   });
 });

@@ -55,12 +55,12 @@ describe('the ledger', () => {
     const ledger = new Ledger(store);
     await ledger.open(intent);
     await ledger.move('ledger-1', { to: 'unknown' });
-    const [lost] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+    const [lost] = await store.schedule.lease({ limit: 1, leaseMs: 1_000, force: true });
     now += 5_000;
-    const [held] = await store.leaseDue({ limit: 1, leaseMs: 1_000, force: true });
+    const [held] = await store.schedule.lease({ limit: 1, leaseMs: 1_000, force: true });
     const error = await failure(ledger.fenced(lost!.token).move('ledger-1', { to: 'success' }));
     expect(isLeaseLostError(error)).toBe(true);
-    expect((await store.get('ledger-1'))?.status).toBe('unknown');
+    expect((await store.records.get('ledger-1'))?.status).toBe('unknown');
     const moved = await ledger.fenced(held!.token).move('ledger-1', { to: 'success' });
     expect(moved.changed).toBe(true);
   });
@@ -90,14 +90,16 @@ describe('the ledger', () => {
     // `unknown` after the ledger read `initiating`.
     let raced = false;
     const racing: LedgerStore = {
-      createIntent: (given) => store.createIntent(given),
-      get: (reference) => store.get(reference),
-      async move(reference: string, move: RecordMove) {
-        if (!raced) {
-          raced = true;
-          await ledger.move(reference, { to: 'unknown', reason: 'the answer was lost' });
-        }
-        return store.move(reference, move);
+      records: {
+        create: (given) => store.records.create(given),
+        get: (reference) => store.records.get(reference),
+        async move(reference: string, move: RecordMove) {
+          if (!raced) {
+            raced = true;
+            await ledger.move(reference, { to: 'unknown', reason: 'the answer was lost' });
+          }
+          return store.records.move(reference, move);
+        },
       },
     };
     const moved = await new Ledger(racing).move('ledger-1', { to: 'success', reason: 'paid' });
@@ -120,21 +122,26 @@ describe('the ledger', () => {
     const store = new MemoryReferenceStore();
     await new Ledger(store).open(intent);
     const stuck: LedgerStore = {
-      createIntent: (given) => store.createIntent(given),
-      get: (reference) => store.get(reference),
-      move: async (reference) => ({ record: (await store.get(reference))!, applied: false }),
+      records: {
+        create: (given) => store.records.create(given),
+        get: (reference) => store.records.get(reference),
+        move: async (reference) => ({
+          record: (await store.records.get(reference))!,
+          applied: false,
+        }),
+      },
     };
     const error = await failure(new Ledger(stuck).move('ledger-1', { to: 'pending' }));
     expect(String((error as Error).message)).toMatch(/never applied .* one transaction/);
-    expect((await store.get('ledger-1'))?.status).toBe('initiating');
+    expect((await store.records.get('ledger-1'))?.status).toBe('initiating');
   });
 });
 
 /**
- * The store's record-changing methods (`move`, `createIntent`); outside the store and the ledger,
- * none is called — a `.move(` is a ledger's, on a name that says so.
+ * The store's record-changing methods (`records.move`, `records.create`); outside the store and
+ * the ledger, none is called — a `.move(` is a ledger's, on a name that says so.
  */
-const recordChanges = /(?<![lL]edger)\.move\(|\.createIntent\(/;
+const recordChanges = /(?<![lL]edger)\.move\(|records\.create\(/;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

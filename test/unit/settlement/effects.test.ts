@@ -22,7 +22,7 @@ async function settled(
   to: 'success' | 'failed',
   kind: keyof typeof money = 'in',
 ) {
-  await store.createIntent({ merchantReference: reference, ...money[kind], amount: 1000 });
+  await store.records.create({ merchantReference: reference, ...money[kind], amount: 1000 });
   await moves(store).transition(reference, 'pending');
   await moves(store).transition(reference, to);
 }
@@ -43,7 +43,7 @@ describe('effects: the transition happens once; the handler runs at least once u
     expect(await runner.drain()).toBe(1);
     expect(await runner.drain()).toBe(0);
     expect(calls).toEqual(['paid a a #1', 'failed b']);
-    expect((await store.get('a'))?.effect.status).toBe('done');
+    expect((await store.records.get('a'))?.effect.status).toBe('done');
   });
 
   it('concurrent runners (a callback and the reconciler) run the handler once', async () => {
@@ -85,7 +85,7 @@ describe('effects: the transition happens once; the handler runs at least once u
     time.advance(5000);
     await runner.drain();
     expect(events).toEqual(['retry #1 at +1000', 'retry #2 at +5000', 'dead after 3']);
-    const dead = await store.listEffects('dead');
+    const dead = await store.effects.list('dead');
     expect(dead[0]?.effect).toMatchObject({ status: 'dead', lastError: 'Error: orders DB down' });
   });
 
@@ -94,7 +94,7 @@ describe('effects: the transition happens once; the handler runs at least once u
     const store = new MemoryReferenceStore({ now: time.now });
     await settled(store, 'a', 'success');
     // A worker claimed it and died before running the handler.
-    await store.claimEffects({ leaseMs: 60_000, merchantReference: 'a' });
+    await store.effects.claim({ leaseMs: 60_000, merchantReference: 'a' });
     const paid: TransactionRecord[] = [];
     const runner = new EffectRunner(
       store,
@@ -112,16 +112,15 @@ describe('effects: the transition happens once; the handler runs at least once u
     const store = new MemoryReferenceStore({ now: time.now });
     await settled(store, 'a', 'success');
     // The store dates the lease when asked, then waits 50 s for its write lock (a busy file).
-    const slow: EffectOutbox = {
-      claimEffects: async (options) => {
-        const claims = await store.claimEffects(options);
-        time.advance(50_000);
-        return claims;
-      },
-      completeEffect: (reference, token) => store.completeEffect(reference, token),
-      failEffect: (reference, token, options) => store.failEffect(reference, token, options),
-      retryEffect: (reference) => store.retryEffect(reference),
-      listEffects: (status, options) => store.listEffects(status, options),
+    const slow = {
+      effects: {
+        ...store.effects,
+        claim: async (options) => {
+          const claims = await store.effects.claim(options);
+          time.advance(50_000);
+          return claims;
+        },
+      } satisfies EffectOutbox,
     };
     const runs: string[] = [];
     const handler = (who: string) => ({ onPaid: () => void runs.push(who) });
@@ -133,25 +132,24 @@ describe('effects: the transition happens once; the handler runs at least once u
     const next = new EffectRunner(store, handler('next'), { now: time.now });
     expect(await next.drain()).toBe(1);
     expect(runs).toEqual(['next']);
-    expect((await store.get('a'))?.effect.status).toBe('done');
+    expect((await store.records.get('a'))?.effect.status).toBe('done');
   });
 
   it('a completion the store could not write (a database restarting) is written once it can: the handler is not run again', async () => {
     const store = new MemoryReferenceStore();
     await settled(store, 'a', 'success');
     let down = 2;
-    const restarting: EffectOutbox = {
-      claimEffects: (options) => store.claimEffects(options),
-      completeEffect: async (reference, token) => {
-        if (down > 0) {
-          down -= 1;
-          throw new Error('connect ECONNREFUSED');
-        }
-        return store.completeEffect(reference, token);
-      },
-      failEffect: (reference, token, options) => store.failEffect(reference, token, options),
-      retryEffect: (reference) => store.retryEffect(reference),
-      listEffects: (status, options) => store.listEffects(status, options),
+    const restarting = {
+      effects: {
+        ...store.effects,
+        complete: async (reference, token) => {
+          if (down > 0) {
+            down -= 1;
+            throw new Error('connect ECONNREFUSED');
+          }
+          return store.effects.complete(reference, token);
+        },
+      } satisfies EffectOutbox,
     };
     let runs = 0;
     const runner = new EffectRunner(restarting, {
@@ -161,7 +159,7 @@ describe('effects: the transition happens once; the handler runs at least once u
     });
     expect(await runner.drain()).toBe(1);
     expect(runs).toBe(1);
-    expect((await store.get('a'))?.effect.status).toBe('done');
+    expect((await store.records.get('a'))?.effect.status).toBe('done');
   });
 
   it('onReview gets the verdict; a person’s resolve() makes onPaid run afterwards', async () => {
@@ -172,7 +170,7 @@ describe('effects: the transition happens once; the handler runs at least once u
         calls.push(`review ${record.merchantReference} ${verdict.reason}`),
       onPaid: (record) => calls.push(`paid ${record.merchantReference} ${record.resolution?.note}`),
     });
-    await store.createIntent({
+    await store.records.create({
       merchantReference: 'a',
       product: 'collection',
       flow: 'mno',
@@ -208,7 +206,7 @@ describe('effects: the transition happens once; the handler runs at least once u
       'sent airtime a1',
       'sent disbursement p1',
     ]);
-    expect((await store.get('r1'))?.effect.status).toBe('none');
+    expect((await store.records.get('r1'))?.effect.status).toBe('none');
   });
 
   it('a runner claims only the kinds it has handlers for; without any, it claims nothing', async () => {
@@ -218,7 +216,7 @@ describe('effects: the transition happens once; the handler runs at least once u
     expect(await new EffectRunner(store, {}).drain()).toBe(0);
     expect(await new EffectRunner(store, { onPaid: () => {} }).runFor('out')).toBe(false);
     expect(await new EffectRunner(store, { onNotSent: () => {} }).drain()).toBe(1);
-    expect((await store.listEffects('due')).map((record) => record.merchantReference)).toEqual([
+    expect((await store.effects.list('due')).map((record) => record.merchantReference)).toEqual([
       'in',
     ]);
   });

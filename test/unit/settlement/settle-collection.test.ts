@@ -17,7 +17,7 @@ function answer(overrides: Partial<CollectionTransaction> = {}): CollectionTrans
 
 async function pendingRecord(status: 'pending' | 'unknown' = 'pending') {
   const store = new MemoryReferenceStore();
-  await store.createIntent({
+  await store.records.create({
     merchantReference: 'order-1',
     product: 'collection',
     flow: 'mno',

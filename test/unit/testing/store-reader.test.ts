@@ -15,7 +15,7 @@ describe("the verifier's reader", () => {
       const count = 2_345;
       for (let i = 0; i < count; i += 1) {
         const reference = `order-${String(i).padStart(5, '0')}`;
-        await store.createIntent({
+        await store.records.create({
           merchantReference: reference,
           product: 'collection',
           flow: 'mno',

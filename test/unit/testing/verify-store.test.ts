@@ -3,26 +3,23 @@ import { MemoryReferenceStore, type ReferenceStore } from '../../../src/referenc
 import type { RecordMove } from '../../../src/references/types.js';
 import { type StoreFactory, storeCaseNames, verifyStore } from '../../../src/testing.js';
 
-/** The memory store with some of its methods replaced, as a merchant's faulty store would be. */
-function memoryWith(
-  replace: (inner: MemoryReferenceStore) => Partial<Record<keyof ReferenceStore, unknown>>,
-): StoreFactory {
+type Replaced = Partial<Record<'records' | 'schedule' | 'effects' | 'wallets', object>>;
+
+/** The memory store with some methods of its parts replaced, as a merchant's faulty store would be. */
+function memoryWith(replace: (inner: MemoryReferenceStore) => Replaced): StoreFactory {
   let current: ReferenceStore | undefined;
   return {
     persistent: false,
     open: async ({ fresh, now }) => {
       if (fresh || current === undefined) {
         const inner = new MemoryReferenceStore({ now });
-        const replaced = replace(inner);
-        current = new Proxy(inner, {
-          get(target, name) {
-            if (Object.hasOwn(replaced, name)) return replaced[name as keyof ReferenceStore];
-            const value = Reflect.get(target, name, target);
-            return typeof value === 'function' ? value.bind(target) : value;
-          },
-        });
+        const parts = Object.entries(replace(inner)).map(([part, methods]) => [
+          part,
+          { ...inner[part as keyof Replaced], ...methods },
+        ]);
+        current = { ...inner, ...Object.fromEntries(parts), close: () => inner.close() };
       }
-      return current;
+      return current as ReferenceStore;
     },
   };
 }
@@ -37,10 +34,15 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
     // won the final move — the store's half of "money never moves twice".
     const result = await verifyStore(
       memoryWith((inner) => ({
-        move: async (reference: string, move: RecordMove) => {
-          await new Promise((resolve) => setTimeout(resolve, 1));
-          const current = await inner.get(reference);
-          return inner.move(reference, { ...move, expected: current?.status ?? move.expected });
+        records: {
+          move: async (reference: string, move: RecordMove) => {
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            const current = await inner.records.get(reference);
+            return inner.records.move(reference, {
+              ...move,
+              expected: current?.status ?? move.expected,
+            });
+          },
         },
       })),
     );
@@ -59,8 +61,10 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
   it('a move that ignores the lease fence is caught writing for a worker whose lease was taken', async () => {
     const result = await verifyStore(
       memoryWith((inner) => ({
-        move: (reference: string, { leaseToken: _ignored, ...move }: RecordMove) =>
-          inner.move(reference, move),
+        records: {
+          move: (reference: string, { leaseToken: _ignored, ...move }: RecordMove) =>
+            inner.records.move(reference, move),
+        },
       })),
     );
     expect(names(result)).toEqual(
@@ -76,22 +80,24 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
   });
 
   it('a store whose methods throw fails every case, and verifyStore still resolves', async () => {
-    // Every method rejects, the inbox's and the rate limit's too, as a store whose database is
-    // gone would.
-    const failing = <T extends object>(target: T, keep: string[] = []): T =>
-      new Proxy(target, {
-        get(inner, name) {
-          const value = Reflect.get(inner, name, inner);
-          // Only methods: `then` stays undefined, so the store is no thenable.
-          if (keep.includes(String(name)) || typeof value !== 'function') return value;
-          return async () => {
-            throw new Error('disk I/O error');
-          };
-        },
-      });
-    const memory = new MemoryReferenceStore();
-    const parts = { inbox: failing(memory.inbox), rateLimit: failing(memory.rateLimit) };
-    const broken = failing(Object.assign(Object.create(memory), parts), ['close']);
+    // Every method of every part rejects, as a store whose database is gone would.
+    const failing = new Proxy(
+      {},
+      {
+        // Only methods: `then` stays undefined, so no part is a thenable.
+        get: (_target, name) =>
+          name === 'then'
+            ? undefined
+            : async () => {
+                throw new Error('disk I/O error');
+              },
+      },
+    );
+    const parts = ['records', 'schedule', 'effects', 'inbox', 'wallets', 'rateLimit', 'reports'];
+    const broken = {
+      ...Object.fromEntries(parts.map((part) => [part, failing])),
+      close: async () => {},
+    } as unknown as ReferenceStore;
     const result = await verifyStore({ open: async () => broken });
     expect(result.passed).toBe(0);
     expect(result.skipped).toEqual([]);
@@ -103,7 +109,7 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
   });
 
   it('a method that never settles fails its case after timeoutMs, and the run goes on', async () => {
-    const factory = memoryWith(() => ({ get: () => new Promise(() => {}) }));
+    const factory = memoryWith(() => ({ records: { get: () => new Promise(() => {}) } }));
     const only = [
       'write-ahead: the intent is stored as initiating before anything is sent › refuses a second intent under the same merchant reference and keeps the first',
       'amounts are stored exactly › reads 0.01 back unchanged',
@@ -120,7 +126,7 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
 
   it('a result of the wrong shape is named by its method', async () => {
     const result = await verifyStore(
-      memoryWith(() => ({ move: async () => ({ status: 'success' }) })),
+      memoryWith(() => ({ records: { move: async () => ({ status: 'success' }) } })),
       {
         only: [
           'amounts are stored exactly › reads 0.01 back unchanged',
@@ -133,7 +139,7 @@ describe('verifyStore fails a store that breaks the rules, and says why', () => 
     expect(result.failed).toEqual([
       {
         name: 'status moves only forward along the allowed transitions › initiating → pending',
-        error: "store.move() resolved to { status: 'success' }, not { record, applied }",
+        error: "store.records.move() resolved to { status: 'success' }, not { record, applied }",
       },
     ]);
   });

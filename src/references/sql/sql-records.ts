@@ -1,14 +1,13 @@
 import type { UpdateObject } from 'kysely';
 import { DuplicateReferenceError } from '../../errors/duplicate-reference-error.js';
-import { TransactionNotFoundError } from '../../errors/transaction-not-found-error.js';
 import { amountToCents } from '../../schemas/amount.js';
-import { CheckedReferenceStore } from '../checked-store.js';
+import type { ParsedListOpen, RecordsPart } from '../checked-parts.js';
 import type { ParsedIntent, ParsedMove } from '../input-rules.js';
-import type { TransactionRecord } from '../record.js';
+import type { ReferenceField, TransactionRecord } from '../record.js';
 import { applyChange } from '../record-changes.js';
 import { providerOf } from '../summary.js';
 import type { MoveCommit } from '../types.js';
-import type { WalletFloatState } from '../wallet-float.js';
+import { recordsByCreation } from './operations-query.js';
 import {
   changeColumns,
   claimReferences,
@@ -18,33 +17,26 @@ import {
 } from './record-claims.js';
 import { assertLeaseRow } from './schedule.js';
 import type { SqlStoreContext } from './sql-store-context.js';
-import { type StoreDatabase, toRecord, transactionsTable } from './table.js';
+import { referenceColumns, type StoreDatabase, toRecord, transactionsTable } from './table.js';
 import { uniqueViolationColumn } from './unique-violation.js';
-import { endReservation, reserveFloat, walletSettled, writeWalletBalance } from './wallet-float.js';
+import { endReservation, reserveFloat } from './wallet-float.js';
 
 /**
- * Record writes: each one transaction that locks the record, decides with the memory store's
- * rules, then writes; the unique constraints have the last word on who owns a reference.
+ * The records over SQL. Each write is one transaction that locks the record, decides with the
+ * memory store's rules, then writes; the unique constraints have the last word on who owns a
+ * reference.
  */
-export abstract class SqlRecordWrites extends CheckedReferenceStore {
-  protected abstract readonly sql: SqlStoreContext;
-  protected walletSettled(account: string): Promise<number> {
-    return walletSettled(this.sql.open(), this.sql.dialect, account);
+export class SqlRecords implements RecordsPart {
+  readonly #sql: SqlStoreContext;
+  constructor(sql: SqlStoreContext) {
+    this.#sql = sql;
   }
-  protected writeWalletBalance(
-    account: string,
-    cents: number,
-    settled: number,
-  ): Promise<WalletFloatState> {
-    const readAt = this.sql.instant(this.sql.now());
-    return writeWalletBalance(this.sql.open(), { account, cents, settled, readAt });
-  }
-  protected async writeIntent(parsed: ParsedIntent): Promise<TransactionRecord> {
+  async create(parsed: ParsedIntent): Promise<TransactionRecord> {
     const { reservation } = parsed;
     try {
-      if (reservation === undefined) return await this.#insertIntent(this.sql.open(), parsed);
+      if (reservation === undefined) return await this.#insertIntent(this.#sql.open(), parsed);
       // The intent and its float in one commit: neither is ever stored without the other.
-      return await this.sql
+      return await this.#sql
         .open()
         .transaction()
         .execute(async (trx) => {
@@ -60,7 +52,7 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
     }
   }
   async #insertIntent(db: Db, parsed: ParsedIntent): Promise<TransactionRecord> {
-    const now = this.sql.instant(this.sql.now());
+    const now = this.#sql.instant(this.#sql.now());
     const row = await db
       .insertInto(transactionsTable)
       .values({
@@ -93,11 +85,11 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
    * One transaction that locks the row, checks the fence and the expected status, claims the
    * references (the unique constraints have the last word on who owns one) and writes the change.
    */
-  protected async commitMove(reference: string, move: ParsedMove): Promise<MoveCommit> {
-    const { dialect } = this.sql;
+  async move(reference: string, move: ParsedMove): Promise<MoveCommit> {
+    const { dialect } = this.#sql;
     const { references, change, leaseToken } = move;
     try {
-      return await this.sql
+      return await this.#sql
         .open()
         .transaction()
         .execute(async (trx) => {
@@ -106,35 +98,67 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
           if (record.status !== move.expected) return { record, applied: false };
           const claimed = await claimReferences(trx, dialect, record, references);
           if (claimed === undefined && change === undefined) return { record, applied: true };
-          const now = this.sql.now();
+          const now = this.#sql.now();
           const released = change && (await endReservation(trx, held, change.status));
           const updated = await this.#update(trx, reference, {
             ...(claimed ?? {}),
-            updated_at: this.sql.instant(now),
+            updated_at: this.#sql.instant(now),
             ...(change ? changeColumns(dialect, applyChange(record, change, now), change) : {}),
             ...released,
           });
           return { record: updated, applied: true };
         });
     } catch (error) {
-      throw await explainConflict(this.sql.database, error, reference, references);
+      throw await explainConflict(this.#sql.database, error, reference, references);
     }
   }
-  protected async countCheck(reference: string, checkedAt: Date): Promise<TransactionRecord> {
-    // The engine increments the count, so concurrent checks all count.
-    const row = await this.sql
-      .open()
-      .updateTable(transactionsTable)
-      .set((eb) => ({
-        last_checked_at: this.sql.instant(checkedAt),
-        check_count: eb('check_count', '+', 1),
-        updated_at: this.sql.instant(this.sql.now()),
-      }))
-      .where('merchant_reference', '=', reference)
-      .returningAll()
+  async find(by: {
+    field?: ReferenceField;
+    value: string;
+  }): Promise<TransactionRecord | undefined> {
+    const { field, value } = by;
+    if (field === undefined) return this.#findAny(value);
+    const column = field === 'merchantReference' ? 'merchant_reference' : referenceColumns[field];
+    const row = await this.#select().where(column, '=', value).executeTakeFirst();
+    return row && toRecord(row);
+  }
+  async getMany(references: string[]): Promise<Map<string, TransactionRecord>> {
+    const rows = await this.#select().where('merchant_reference', 'in', references).execute();
+    return new Map(rows.map((row) => [row.merchant_reference, toRecord(row)]));
+  }
+  async #findAny(value: string): Promise<TransactionRecord | undefined> {
+    const own = await this.find({ field: 'merchantReference', value });
+    if (own) return own;
+    const row = await this.#select()
+      .where((eb) => eb.or(Object.values(referenceColumns).map((column) => eb(column, '=', value))))
+      .orderBy('merchant_reference')
+      .limit(1)
       .executeTakeFirst();
-    if (!row) throw new TransactionNotFoundError(reference);
-    return toRecord(row);
+    return row && toRecord(row);
+  }
+  async list(filter: ParsedListOpen): Promise<TransactionRecord[]> {
+    if (filter.oldestFirst) {
+      return (await recordsByCreation(this.#sql.open(), this.#sql.dialect, filter)).map(toRecord);
+    }
+    const { statuses, product, checkedBefore, limit } = filter;
+    const rows = await this.#select()
+      .where('status', 'in', [...statuses])
+      .$if(product !== undefined, (qb) => qb.where('product', '=', product as string))
+      .$if(checkedBefore !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('last_checked_at', 'is', null),
+            eb('last_checked_at', '<', this.#sql.instant(checkedBefore as Date)),
+          ]),
+        ),
+      )
+      // The order of compareForReconciliation.
+      .orderBy('last_checked_at', (ob) => ob.asc().nullsFirst())
+      .orderBy('created_at', 'asc')
+      .orderBy('merchant_reference', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
   }
   async #update(
     trx: Db,
@@ -148,5 +172,8 @@ export abstract class SqlRecordWrites extends CheckedReferenceStore {
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRecord(row);
+  }
+  #select() {
+    return this.#sql.open().selectFrom(transactionsTable).selectAll();
   }
 }
