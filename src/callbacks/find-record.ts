@@ -4,7 +4,7 @@ import type { ReferenceStore } from '../references/types.js';
 
 /** By platform references, then by the `pesakit_ref` hint for a record with none yet. */
 export async function findRecord(
-  store: ReferenceStore,
+  store: Pick<ReferenceStore, 'records'>,
   claim: CallbackClaim,
 ): Promise<{ record: TransactionRecord; by: 'reference' | 'hint' } | undefined> {
   const lookups = [

@@ -13,7 +13,7 @@ export type CollectionSettlement =
 /** The one rule of "paid" (`isPaid`, spec rule 5) for every path; a differing amount or reference
  * is `needs_review`. Exactly one caller across processes gets `changed: true` and the effect. */
 export function applyCollectionObservation(
-  store: ReferenceStore,
+  store: Pick<ReferenceStore, 'records'>,
   record: TransactionRecord,
   transaction: CollectionTransaction,
 ): Promise<CollectionSettlement> {

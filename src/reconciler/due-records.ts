@@ -23,7 +23,7 @@ export function leaseMarginMs(leaseMs: number): number {
  * The instant before asking plus `leaseMs` is never later than the store's own expiry.
  */
 export class DueRecords {
-  readonly #store: ReferenceStore;
+  readonly #store: Pick<ReferenceStore, 'schedule'>;
   readonly #options: DueRecordsOptions;
   #page: LeasedRecord[] = [];
   #next = 0;
@@ -32,7 +32,7 @@ export class DueRecords {
   // One lease at a time: every waiting check waits for the same page.
   #leasing: Promise<void> | undefined;
 
-  constructor(store: ReferenceStore, options: DueRecordsOptions) {
+  constructor(store: Pick<ReferenceStore, 'schedule'>, options: DueRecordsOptions) {
     this.#store = store;
     this.#options = options;
   }

@@ -2,7 +2,10 @@ import { type EffectKind, effectKindNames, effectKindOf } from '../references/ef
 import type { ReferenceStore } from '../references/index.js';
 
 /** Due effects of the kinds not in `handles`, by kind (up to 10,000 read). */
-export async function countUnhandledEffects(store: ReferenceStore, handles: readonly EffectKind[]) {
+export async function countUnhandledEffects(
+  store: Pick<ReferenceStore, 'effects'>,
+  handles: readonly EffectKind[],
+) {
   const counts: Partial<Record<EffectKind, number>> = {};
   const others = effectKindNames.filter((kind) => !handles.includes(kind));
   const due = others.length

@@ -6,7 +6,7 @@ import { transactionStatuses } from './transitions.js';
 import type { ReferenceStore, StoreReports, TransactionRecords } from './types.js';
 
 /** The largest page `records.list` gives. */
-const pageSize = 10_000;
+const largestPage = 10_000;
 
 /**
  * A store's reports: its own when it counts them itself (the SQL stores), else computed from
@@ -18,7 +18,10 @@ export function reportsOf(store: Pick<ReferenceStore, 'records' | 'reports'>): S
 }
 
 /** The reports of any store, read page by page through `records.list`, oldest first. */
-export function listedReports(records: Pick<TransactionRecords, 'list'>): ReportsPart {
+export function listedReports(
+  records: Pick<TransactionRecords, 'list'>,
+  pageSize = largestPage,
+): ReportsPart {
   async function everyRecord(statuses: TransactionRecord['status'][]) {
     const all: TransactionRecord[] = [];
     for (let after: TransactionRecord | undefined; ; ) {

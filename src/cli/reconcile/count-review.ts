@@ -2,7 +2,7 @@ import { type ReferenceStore, reportsOf, type TransactionRecord } from '../../re
 
 /** Every record in `needs_review`, paged by keyset (the queue is people-sized). */
 export async function reviewQueue(
-  store: ReferenceStore,
+  store: Pick<ReferenceStore, 'records' | 'reports'>,
   pageSize = 500,
 ): Promise<TransactionRecord[]> {
   const queue: TransactionRecord[] = [];

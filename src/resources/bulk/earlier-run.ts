@@ -15,7 +15,7 @@ export type EarlierRows = Map<number, TransactionRecord>;
  * now refuses the batch: a reused id must not pay strangers.
  */
 export async function readEarlierRun(
-  store: ReferenceStore,
+  store: Pick<ReferenceStore, 'records'>,
   product: BulkProduct,
   batchId: string,
   rows: readonly BulkRow[],

@@ -23,7 +23,7 @@ export interface BulkFloat {
  */
 export async function checkFloat(
   float: BulkFloat,
-  store: ReferenceStore,
+  store: Pick<ReferenceStore, 'wallets'>,
   rows: readonly BulkRow[],
   partial: boolean,
 ): Promise<void> {
