@@ -142,6 +142,7 @@ export type {
   InboxClaimOptions,
   InboxEntry,
   InboxEntryStatus,
+  InboxFinish,
   InboxListOptions,
   InboxPruneOptions,
 } from './references/inbox/types.js';

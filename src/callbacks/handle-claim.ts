@@ -13,9 +13,10 @@ export async function handleClaim(
   try {
     const disposition = await traced(callbackUnit(entry), () => processEntry(context, entry));
     if (disposition.kind === 'complete') {
-      await inbox.complete(entry.id, token, disposition.outcome);
+      await inbox.finish(entry.id, token, { status: 'done', outcome: disposition.outcome });
     } else {
-      await inbox.reschedule(entry.id, token, {
+      await inbox.finish(entry.id, token, {
+        status: 'pending',
         dueAt: disposition.dueAt,
         error: disposition.note,
       });
@@ -24,14 +25,14 @@ export async function handleClaim(
     const failure = asError(error);
     context.emit('error', { stage: 'process', error: failure, entryId: entry.id });
     if (entry.attempts >= context.options.maxAttempts) {
-      await inbox.deadLetter(
-        entry.id,
-        token,
-        `Gave up after ${entry.attempts} attempts: ${failure.message}`,
-      );
+      await inbox.finish(entry.id, token, {
+        status: 'dead',
+        error: `Gave up after ${entry.attempts} attempts: ${failure.message}`,
+      });
     } else {
       const delay = delayFor(context.options.retryDelaysMs, entry.attempts);
-      await inbox.reschedule(entry.id, token, {
+      await inbox.finish(entry.id, token, {
+        status: 'pending',
         dueAt: new Date(context.now().getTime() + delay),
         error: failure.message,
       });

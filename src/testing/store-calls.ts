@@ -187,9 +187,7 @@ export function storeCalls(store: ReferenceStore, where = 'store'): StoreCalls {
     inbox: {
       append: inbox('append', appended),
       claim: inbox('claim', inboxClaims),
-      complete: inbox('complete', flag),
-      reschedule: inbox('reschedule', flag),
-      deadLetter: inbox('deadLetter', flag),
+      finish: inbox('finish', flag),
       requeue: inbox('requeue', entry),
       get: inbox('get', maybeEntry),
       backlog: inbox('backlog', object),

@@ -187,7 +187,10 @@ describe('inboxRetention.orphanKeepMs', () => {
         },
       });
       const [claimed] = await store.inbox.claim({ leaseMs: 60_000, limit: 1 });
-      await store.inbox.complete(claimed!.entry.id, claimed!.token, outcome);
+      await store.inbox.finish(claimed!.entry.id, claimed!.token, {
+        status: 'done',
+        outcome: outcome,
+      });
     }
     clock.advance(2 * 3_600_000);
     const receiver = new CallbackReceiver(

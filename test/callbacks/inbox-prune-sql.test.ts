@@ -21,7 +21,11 @@ async function finishMany(inbox: CallbackInbox, count: number): Promise<void> {
   for (;;) {
     const claims = await inbox.claim({ leaseMs: 60_000, limit: 1000 });
     if (claims.length === 0) return;
-    await Promise.all(claims.map(({ entry, token }) => inbox.complete(entry.id, token, 'paid')));
+    await Promise.all(
+      claims.map(({ entry, token }) =>
+        inbox.finish(entry.id, token, { status: 'done', outcome: 'paid' }),
+      ),
+    );
   }
 }
 

@@ -40,7 +40,8 @@ function receiverOn(
 async function finished(store: ReferenceStore, references: string[]): Promise<void> {
   for (const reference of references) await store.inbox.append(callback(reference));
   const claims = await store.inbox.claim({ leaseMs: 60_000, limit: 1000 });
-  for (const { entry, token } of claims) await store.inbox.complete(entry.id, token, 'paid');
+  for (const { entry, token } of claims)
+    await store.inbox.finish(entry.id, token, { status: 'done', outcome: 'paid' });
 }
 
 /** A deferred the test resolves, to hold a prune in progress. */

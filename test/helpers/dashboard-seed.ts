@@ -63,7 +63,10 @@ export async function seedOperations(store: ReferenceStore): Promise<void> {
   const [lost] = (await store.inbox.claim({ leaseMs: 60_000, limit: 10 })).filter(
     ({ entry }) => entry.claim.paymentReference === 'ENG-LOST',
   );
-  await store.inbox.deadLetter(lost!.entry.id, lost!.token, 'Gave up after 8 attempts');
+  await store.inbox.finish(lost!.entry.id, lost!.token, {
+    status: 'dead',
+    error: 'Gave up after 8 attempts',
+  });
 }
 
 /** Merchant references a path cannot carry: `.` and `..` (a browser resolves them away), 128 characters. */
@@ -120,5 +123,8 @@ export async function seedOddReferences(store: ReferenceStore): Promise<void> {
   const [claimed] = (await store.inbox.claim({ leaseMs: 60_000, limit: 10 })).filter(
     ({ entry }) => entry.claim.paymentReference === 'ENG-LONG',
   );
-  await store.inbox.deadLetter(claimed!.entry.id, claimed!.token, 'Gave up after 8 attempts');
+  await store.inbox.finish(claimed!.entry.id, claimed!.token, {
+    status: 'dead',
+    error: 'Gave up after 8 attempts',
+  });
 }

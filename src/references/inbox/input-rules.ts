@@ -11,6 +11,7 @@ import {
 import type {
   InboxAppend,
   InboxClaimOptions,
+  InboxFinish,
   InboxListOptions,
   InboxPruneOptions,
 } from './types.js';
@@ -71,9 +72,17 @@ const listSchema = object(
   '{ status?, outcome?, paymentReference?, limit? }',
 );
 
-const rescheduleSchema = object(
-  { dueAt: dateSchema, error: z.unknown().optional() },
-  '{ dueAt, error? }',
+const finishSchema = z.discriminatedUnion(
+  'status',
+  [
+    object({ status: z.literal('done'), outcome: word }, "{ status: 'done', outcome }"),
+    object(
+      { status: z.literal('pending'), dueAt: dateSchema, error: z.unknown().optional() },
+      "{ status: 'pending', dueAt, error? }",
+    ),
+    object({ status: z.literal('dead'), error: z.unknown() }, "{ status: 'dead', error }"),
+  ],
+  { error: "must be { status: 'done' | 'pending' | 'dead', … }" },
 );
 
 const pruneSchema = object(
@@ -108,20 +117,15 @@ export function parseEntryId(operation: string, id: unknown): string {
   return parse(operation, 'id', word, id);
 }
 
-export function parseHeld(operation: string, id: unknown, token: unknown): void {
-  parse(operation, 'id', word, id);
-  parse(operation, 'token', word, token);
-}
-
-export function parseOutcome(outcome: unknown): string {
-  return parse('inbox.complete', 'outcome', word, outcome);
-}
-
-export function parseReschedule(options: { dueAt: Date; error?: string }) {
-  const { dueAt } = parse('inbox.reschedule', 'options', rescheduleSchema, options);
-  const error =
-    options.error === undefined ? undefined : storedError('inbox.reschedule', options.error);
-  return { dueAt, error };
+/** A claim's end, checked: the error kept for a person as stored text. */
+export function parseFinish(id: unknown, token: unknown, finish: InboxFinish): InboxFinish {
+  parse('inbox.finish', 'id', word, id);
+  parse('inbox.finish', 'token', word, token);
+  const parsed = parse('inbox.finish', 'finish', finishSchema, finish);
+  if (parsed.status === 'done') return parsed;
+  const error = parsed.error === undefined ? undefined : storedError('inbox.finish', parsed.error);
+  if (parsed.status === 'dead') return { status: 'dead', error: error ?? '' };
+  return { status: 'pending', dueAt: parsed.dueAt, ...(error !== undefined && { error }) };
 }
 
 /** Why `requeue` refused: no such entry, or one that is not dead. */

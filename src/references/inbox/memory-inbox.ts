@@ -8,6 +8,7 @@ import type {
   InboxClaim,
   InboxClaimOptions,
   InboxEntry,
+  InboxFinish,
   InboxListOptions,
   InboxPruneOptions,
 } from './types.js';
@@ -74,33 +75,25 @@ export class MemoryCallbackInbox implements CallbackInbox {
       return { entry: copy(entry), token };
     });
   }
-  async complete(id: string, token: string, outcome: string): Promise<boolean> {
-    rules.parseHeld('inbox.complete', id, token);
-    rules.parseOutcome(outcome);
-    return this.#fenced(id, token, { status: 'done', outcome, processedAt: this.#now() });
-  }
-  async reschedule(
-    id: string,
-    token: string,
-    options: { dueAt: Date; error?: string },
-  ): Promise<boolean> {
-    rules.parseHeld('inbox.reschedule', id, token);
-    const { dueAt, error } = rules.parseReschedule(options);
-    return this.#fenced(id, token, {
-      status: 'pending',
-      dueAt: new Date(dueAt),
-      ...(error === undefined ? {} : { lastError: error }),
-    });
-  }
-  async deadLetter(id: string, token: string, error: string): Promise<boolean> {
-    rules.parseHeld('inbox.deadLetter', id, token);
-    const lastError = rules.storedError('inbox.deadLetter', error);
-    return this.#fenced(id, token, {
-      status: 'dead',
-      outcome: 'dead',
-      lastError,
-      processedAt: this.#now(),
-    });
+  async finish(id: string, token: string, finish: InboxFinish): Promise<boolean> {
+    const parsed = rules.parseFinish(id, token, finish);
+    if (parsed.status === 'pending') {
+      const { dueAt, error } = parsed;
+      return this.#fenced(id, token, {
+        status: 'pending',
+        dueAt: new Date(dueAt),
+        ...(error === undefined ? {} : { lastError: error }),
+      });
+    }
+    const processedAt = this.#now();
+    return parsed.status === 'done'
+      ? this.#fenced(id, token, { status: 'done', outcome: parsed.outcome, processedAt })
+      : this.#fenced(id, token, {
+          status: 'dead',
+          outcome: 'dead',
+          lastError: parsed.error,
+          processedAt,
+        });
   }
   async requeue(id: string): Promise<InboxEntry> {
     rules.parseEntryId('inbox.requeue', id);

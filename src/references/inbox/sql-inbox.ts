@@ -12,6 +12,7 @@ import type {
   InboxClaim,
   InboxClaimOptions,
   InboxEntry,
+  InboxFinish,
   InboxListOptions,
   InboxPruneOptions,
 } from './types.js';
@@ -100,37 +101,25 @@ export class SqlCallbackInbox implements CallbackInbox {
       .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.id.localeCompare(b.id))
       .map((entry) => ({ entry, token }));
   }
-  async complete(id: string, token: string, outcome: string): Promise<boolean> {
-    rules.parseHeld('inbox.complete', id, token);
-    rules.parseOutcome(outcome);
-    return this.#fenced(id, token, {
-      status: 'done',
-      outcome,
-      processed_at: this.#instant(this.#now()),
-    });
-  }
-  async reschedule(
-    id: string,
-    token: string,
-    options: { dueAt: Date; error?: string },
-  ): Promise<boolean> {
-    rules.parseHeld('inbox.reschedule', id, token);
-    const { dueAt, error } = rules.parseReschedule(options);
-    return this.#fenced(id, token, {
-      status: 'pending',
-      due_at: this.#instant(dueAt),
-      ...(error === undefined ? {} : { last_error: error }),
-    });
-  }
-  async deadLetter(id: string, token: string, error: string): Promise<boolean> {
-    rules.parseHeld('inbox.deadLetter', id, token);
-    const lastError = rules.storedError('inbox.deadLetter', error);
-    return this.#fenced(id, token, {
-      status: 'dead',
-      outcome: 'dead',
-      last_error: lastError,
-      processed_at: this.#instant(this.#now()),
-    });
+  async finish(id: string, token: string, finish: InboxFinish): Promise<boolean> {
+    const parsed = rules.parseFinish(id, token, finish);
+    if (parsed.status === 'pending') {
+      const { dueAt, error } = parsed;
+      return this.#fenced(id, token, {
+        status: 'pending',
+        due_at: this.#instant(dueAt),
+        ...(error === undefined ? {} : { last_error: error }),
+      });
+    }
+    const processed_at = this.#instant(this.#now());
+    return parsed.status === 'done'
+      ? this.#fenced(id, token, { status: 'done', outcome: parsed.outcome, processed_at })
+      : this.#fenced(id, token, {
+          status: 'dead',
+          outcome: 'dead',
+          last_error: parsed.error,
+          processed_at,
+        });
   }
   async requeue(id: string): Promise<InboxEntry> {
     rules.parseEntryId('inbox.requeue', id);

@@ -92,6 +92,12 @@ export interface InboxListOptions {
   limit?: number;
 }
 
+/** How a claimed callback ends: handled (`done`), tried again at `dueAt`, or dead-lettered. */
+export type InboxFinish =
+  | { status: 'done'; outcome: string }
+  | { status: 'pending'; dueAt: Date; error?: string }
+  | { status: 'dead'; error: string };
+
 /**
  * Every callback is written here before the receiver answers 200, so a crash after the answer
  * loses nothing. Writes after a claim are fenced by its token: false, nothing written, if stale.
@@ -101,9 +107,11 @@ export interface CallbackInbox {
   append(input: InboxAppend): Promise<{ entry: InboxEntry; duplicate: boolean }>;
   /** Due (or expired `processing`) entries, oldest due first, never shared between workers. */
   claim(options: InboxClaimOptions): Promise<InboxClaim[]>;
-  complete(id: string, token: string, outcome: string): Promise<boolean>;
-  reschedule(id: string, token: string, options: { dueAt: Date; error?: string }): Promise<boolean>;
-  deadLetter(id: string, token: string, error: string): Promise<boolean>;
+  /**
+   * Ends a claim: `done` with the outcome, `pending` again at `dueAt` (the error kept for a
+   * person) or `dead`. Fenced by the claim's token: false, nothing written, when it is stale.
+   */
+  finish(id: string, token: string, finish: InboxFinish): Promise<boolean>;
   /**
    * A person's retry of a `dead` entry: `pending`, due now, with a fresh count of attempts (so
    * the worker's backoff starts over); the last error stays until the next try. Any other

@@ -247,7 +247,7 @@ export const effectCases = [
       await store.inbox.append(callback('ENG-2'));
       const [first] = await store.inbox.claim({ leaseMs: 10_000, limit: 1 });
       truthy(first, 'inbox.claim claimed nothing due');
-      await store.inbox.deadLetter(first.entry.id, first.token, 'gave up');
+      await store.inbox.finish(first.entry.id, first.token, { status: 'dead', error: 'gave up' });
       t.clock.advance(60_000);
       const requeued = await store.inbox.requeue(first.entry.id);
       matches(requeued, {

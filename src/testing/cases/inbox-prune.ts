@@ -22,8 +22,8 @@ async function finish(
     await Promise.all(
       claims.map(({ entry, token }) =>
         how === 'done'
-          ? inbox.complete(entry.id, token, 'paid')
-          : inbox.deadLetter(entry.id, token, 'gave up'),
+          ? inbox.finish(entry.id, token, { status: 'done', outcome: 'paid' })
+          : inbox.finish(entry.id, token, { status: 'dead', error: 'gave up' }),
       ),
     );
     finished.push(...claims.map((claim) => claim.entry));
@@ -64,7 +64,10 @@ export const inboxPruneCases = rule(
       await inbox.append(callback('RETRIED'));
       const [retried] = await inbox.claim({ leaseMs: minute, limit: 1 });
       truthy(retried, 'inbox.claim claimed nothing due');
-      await inbox.reschedule(retried.entry.id, retried.token, { dueAt: t.clock.at(300 * day) });
+      await inbox.finish(retried.entry.id, retried.token, {
+        status: 'pending',
+        dueAt: t.clock.at(300 * day),
+      });
       await inbox.append(callback('HELD'));
       const [held] = await inbox.claim({ leaseMs: minute, limit: 1 });
       equal(held?.entry.claim.paymentReference, 'HELD');
@@ -83,11 +86,14 @@ export const inboxPruneCases = rule(
       await inbox.append(callback('SLOW'));
       const [first] = await inbox.claim({ leaseMs: minute });
       truthy(first, 'inbox.claim claimed nothing due');
-      await inbox.reschedule(first.entry.id, first.token, { dueAt: t.clock.at(3 * day) });
+      await inbox.finish(first.entry.id, first.token, {
+        status: 'pending',
+        dueAt: t.clock.at(3 * day),
+      });
       t.clock.advance(3 * day);
       const [second] = await inbox.claim({ leaseMs: minute });
       truthy(second, 'the rescheduled entry was not due again');
-      await inbox.complete(second.entry.id, second.token, 'paid');
+      await inbox.finish(second.entry.id, second.token, { status: 'done', outcome: 'paid' });
       t.clock.advance(day);
       // Received four days ago, finished one day ago: kept by a two-day retention.
       equal(await inbox.prune({ olderThan: t.clock.at(2 * day) }), { deleted: 0 });

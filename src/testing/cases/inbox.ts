@@ -126,13 +126,23 @@ export const inboxCases = rule(
       await refused(inbox.get(42 as never), /id/);
       await refused(inbox.list({ outcome: 'paid\u0000' }), /outcome/);
       await refused(inbox.list({ outcome: 5 as never }), /outcome/);
-      await refused(inbox.complete(id, claim.token, 'paid\u0000'), /outcome/);
-      await refused(inbox.complete(id, 'token\u0000', 'paid'), /token/);
-      await refused(inbox.deadLetter(`${id}\u0000`, claim.token, 'gone'), /id/);
-      await refused(inbox.deadLetter(id, claim.token, 7 as never), /error/);
-      await refused(inbox.reschedule(id, claim.token, null as never), /options/);
       await refused(
-        inbox.reschedule(id, claim.token, { dueAt: t.clock.now(), error: {} as never }),
+        inbox.finish(id, claim.token, { status: 'done', outcome: 'paid\u0000' }),
+        /outcome/,
+      );
+      await refused(inbox.finish(id, 'token\u0000', { status: 'done', outcome: 'paid' }), /token/);
+      await refused(
+        inbox.finish(`${id}\u0000`, claim.token, { status: 'dead', error: 'gone' }),
+        /id/,
+      );
+      await refused(inbox.finish(id, claim.token, { status: 'dead', error: 7 as never }), /error/);
+      await refused(inbox.finish(id, claim.token, null as never), /finish/);
+      await refused(
+        inbox.finish(id, claim.token, {
+          status: 'pending',
+          dueAt: t.clock.now(),
+          error: {} as never,
+        }),
         /error/,
       );
       // Nothing above changed the entry: still held by the claim, no outcome, no error.
@@ -148,7 +158,8 @@ export const inboxCases = rule(
       truthy(first, 'inbox.claim claimed nothing due');
       const failure = `platform said: bad\u0000byte ${'x'.repeat(3000)}`;
       equal(
-        await inbox.reschedule(first.entry.id, first.token, {
+        await inbox.finish(first.entry.id, first.token, {
+          status: 'pending',
           dueAt: t.clock.now(),
           error: failure,
         }),
@@ -161,7 +172,13 @@ export const inboxCases = rule(
       );
       const [second] = await inbox.claim({ leaseMs: 60_000 });
       truthy(second, 'the rescheduled entry was not due again');
-      equal(await inbox.deadLetter(second.entry.id, second.token, 'gone\u0000for good'), true);
+      equal(
+        await inbox.finish(second.entry.id, second.token, {
+          status: 'dead',
+          error: 'gone\u0000for good',
+        }),
+        true,
+      );
       equal((await inbox.get(second.entry.id))?.lastError, 'gone\uFFFDfor good');
     });
 
@@ -205,11 +222,14 @@ export const inboxCases = rule(
       const [claim] = await inbox.claim({ leaseMs: 1000 });
       truthy(claim, 'inbox.claim claimed nothing due');
       equal(
-        await inbox.complete(claim.entry.id, 'not-the-token', 'paid'),
+        await inbox.finish(claim.entry.id, 'not-the-token', { status: 'done', outcome: 'paid' }),
         false,
         'another token completed',
       );
-      equal(await inbox.complete(claim.entry.id, claim.token, 'paid'), true);
+      equal(
+        await inbox.finish(claim.entry.id, claim.token, { status: 'done', outcome: 'paid' }),
+        true,
+      );
       matches(await inbox.get(claim.entry.id), {
         status: 'done',
         outcome: 'paid',
@@ -217,7 +237,11 @@ export const inboxCases = rule(
         processedAt: t.clock.now(),
       });
       // Completing twice does nothing: the lease is gone.
-      equal(await inbox.complete(claim.entry.id, claim.token, 'failed'), false, 'completed twice');
+      equal(
+        await inbox.finish(claim.entry.id, claim.token, { status: 'done', outcome: 'failed' }),
+        false,
+        'completed twice',
+      );
       equal((await inbox.get(claim.entry.id))?.outcome, 'paid');
       equal(await inbox.claim({ leaseMs: 1000 }), []);
     });
@@ -232,7 +256,7 @@ export const inboxCases = rule(
       t.clock.advance(1001);
       // Expired but not yet taken over: still fenced off.
       equal(
-        await inbox.complete(first.entry.id, first.token, 'paid'),
+        await inbox.finish(first.entry.id, first.token, { status: 'done', outcome: 'paid' }),
         false,
         'an expired lease completed',
       );
@@ -241,17 +265,27 @@ export const inboxCases = rule(
       equal(second.entry.id, first.entry.id);
       equal(second.entry.attempts, 2);
       truthy(second.token !== first.token, 'the second claim reused the first token');
-      equal(await inbox.complete(first.entry.id, first.token, 'paid'), false);
       equal(
-        await inbox.reschedule(first.entry.id, first.token, { dueAt: t.clock.now(), error: 'x' }),
+        await inbox.finish(first.entry.id, first.token, { status: 'done', outcome: 'paid' }),
         false,
       );
-      equal(await inbox.deadLetter(first.entry.id, first.token, 'x'), false);
-      equal(await inbox.complete(first.entry.id, second.token, 'failed'), true);
+      equal(
+        await inbox.finish(first.entry.id, first.token, {
+          status: 'pending',
+          dueAt: t.clock.now(),
+          error: 'x',
+        }),
+        false,
+      );
+      equal(await inbox.finish(first.entry.id, first.token, { status: 'dead', error: 'x' }), false);
+      equal(
+        await inbox.finish(first.entry.id, second.token, { status: 'done', outcome: 'failed' }),
+        true,
+      );
       equal((await inbox.get(first.entry.id))?.outcome, 'failed');
     });
 
-    it('reschedule puts the entry back, due later, with the error kept', {
+    it('a pending finish puts the entry back, due later, with the error kept', {
       clock: true,
     }, async (t) => {
       const { inbox } = await t.open();
@@ -260,7 +294,11 @@ export const inboxCases = rule(
       truthy(claim, 'inbox.claim claimed nothing due');
       const dueAt = t.clock.at(5000);
       equal(
-        await inbox.reschedule(claim.entry.id, claim.token, { dueAt, error: 'platform timeout' }),
+        await inbox.finish(claim.entry.id, claim.token, {
+          status: 'pending',
+          dueAt,
+          error: 'platform timeout',
+        }),
         true,
       );
       matches(await inbox.get(claim.entry.id), {
@@ -280,8 +318,14 @@ export const inboxCases = rule(
       await inbox.append(callback('E'));
       const [dead, done] = await inbox.claim({ leaseMs: 1000 });
       truthy(dead && done, 'inbox.claim did not claim both entries');
-      equal(await inbox.deadLetter(dead.entry.id, dead.token, 'gave up after 8 attempts'), true);
-      await inbox.complete(done.entry.id, done.token, 'orphan');
+      equal(
+        await inbox.finish(dead.entry.id, dead.token, {
+          status: 'dead',
+          error: 'gave up after 8 attempts',
+        }),
+        true,
+      );
+      await inbox.finish(done.entry.id, done.token, { status: 'done', outcome: 'orphan' });
       const deadList = await inbox.list({ status: 'dead' });
       equal(
         deadList.map((entry) => entry.id),
@@ -306,9 +350,12 @@ export const inboxCases = rule(
       const [first, second, third] = await inbox.claim({ leaseMs: 1000, limit: 3 });
       truthy(first && second && third, 'inbox.claim did not claim three entries');
       equal(await inbox.backlog(), { due: 1, processing: 3, scheduled: 0 });
-      await inbox.complete(first.entry.id, first.token, 'paid');
-      await inbox.deadLetter(second.entry.id, second.token, 'gave up');
-      await inbox.reschedule(third.entry.id, third.token, { dueAt: t.clock.at(60_000) });
+      await inbox.finish(first.entry.id, first.token, { status: 'done', outcome: 'paid' });
+      await inbox.finish(second.entry.id, second.token, { status: 'dead', error: 'gave up' });
+      await inbox.finish(third.entry.id, third.token, {
+        status: 'pending',
+        dueAt: t.clock.at(60_000),
+      });
       // done and dead are not work; the rescheduled one waits for its time.
       equal(await inbox.backlog(), { due: 1, processing: 0, scheduled: 1 });
       t.clock.advance(60_000);
