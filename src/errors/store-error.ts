@@ -10,7 +10,8 @@ export class StoreFault extends Error {
 
 /**
  * The store's database failed (unreachable, busy, read-only, its file gone) in `operation`
- * (`records.create`, `inbox.claim`, `open` …): `cause` is the driver's error, or the store's own finding.
+ * (`records.create`, `inbox.claim`, `open` …): `cause` is the driver's error, or the store's
+ * own finding.
  */
 export class StoreError extends PesakitError {
   override name = 'StoreError' as string;

@@ -35,12 +35,12 @@ import type { LeasedRecord, SchedulingStore } from './schedule/types.js';
 import type { MoveCommit, StoreReports, StoreSummary, TransactionRecords } from './types.js';
 import { parseWalletBalance, type WalletFloat, type WalletFloatState } from './wallet-float.js';
 
-/**
- * pesakit's own stores implement each part over input already checked; `checked…` turns such a
- * part into the public one. Every store checks each call's input here, in one order, before it
- * touches anything — memory and SQL refuse the same input with the same error — and a driver's
- * error leaves the part as a `StoreError` named `<part>.<method>`.
- */
+// pesakit's own stores implement each part below over input already checked, with the public
+// part's method names; `checked…` turns such a part into the public one. Every store checks each
+// call's input here, in one order, before it touches anything — memory and SQL refuse the same
+// input with the same error — and a driver's error leaves the part as a `StoreError` named
+// `<part>.<method>` (`guardPart`).
+
 type Maybe<T> = T | Promise<T>;
 type ListedEffect = Exclude<EffectStatus, 'none' | 'done'>;
 export type ParsedListOpen = ReturnType<typeof parseListOpen>;
