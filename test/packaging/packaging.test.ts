@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** The case a store without compare-and-set fails, under `import` and `require` alike. */
+const raceCase =
+  'effects: the final transition is the claim; the handler runs until it completes › exactly one of many concurrent final transitions wins';
 
 // `npm test` builds before it runs the suite, so dist/ is always the code under test here.
 describe('the built package', () => {
@@ -25,7 +28,7 @@ describe('the built package', () => {
       middleware: ['function', 415],
       sharedClasses: true,
       otel: 'function',
-      storeKit: { failed: [], skipped: 1, all: true },
+      storeKit: { failed: [], skipped: 1, all: true, broken: [raceCase] },
       verified: true,
     });
   });
@@ -41,7 +44,7 @@ describe('the built package', () => {
       reconciled: 'object',
       sharedClasses: true,
       otel: 'function',
-      storeKit: { failed: [], skipped: 1, all: true },
+      storeKit: { failed: [], skipped: 1, all: true, broken: [raceCase] },
       verified: true,
     });
   });
