@@ -16,8 +16,9 @@ export function observeStore(
     description: 'Age of the oldest initiating, pending or unknown record.',
     unit: 's',
   });
+  const reports = reportsOf(store);
   const observe: Parameters<Meter['addBatchObservableCallback']>[0] = async (result) => {
-    const summary = await reportsOf(store).summary();
+    const summary = await reports.summary();
     for (const { product, status, count } of summary.counts) {
       if (isFinalStatus(status)) continue;
       result.observe(open, count, { 'pesakit.product': product, 'pesakit.status': status });

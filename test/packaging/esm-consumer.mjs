@@ -16,6 +16,7 @@ import { instrumentPesakit } from 'pesakit/otel';
 import { createSandbox } from 'pesakit/sandbox';
 import { SqliteReferenceStore } from 'pesakit/sqlite';
 import { storeCaseNames, verifyAgainstSandbox, verifyStore } from 'pesakit/testing';
+import brokenStore from './broken-store.cjs';
 
 // The global (no-op) OpenTelemetry providers: the subpath loads and subscribes.
 const instrumentation = instrumentPesakit();
@@ -50,25 +51,7 @@ try {
       return memory;
     },
   });
-  // A store whose move ignores the status the ledger read (no compare-and-set) fails the case
-  // where two callers race one record to a final status.
-  const race =
-    'effects: the final transition is the claim; the handler runs until it completes › exactly one of many concurrent final transitions wins';
-  const broken = await verifyStore(
-    {
-      persistent: false,
-      open: async ({ now }) => {
-        const inner = new MemoryReferenceStore({ now });
-        const move = async (reference, change) => {
-          await new Promise((resolve) => setTimeout(resolve, 1));
-          const current = await inner.records.get(reference);
-          return inner.records.move(reference, { ...change, expected: current.status });
-        };
-        return { ...inner, records: { ...inner.records, move }, close: () => inner.close() };
-      },
-    },
-    { only: [race] },
-  );
+  const broken = await brokenStore.failedByBrokenStore(verifyStore, MemoryReferenceStore);
   // The verifier reads the sandbox's truth over HTTP: the refused payout left nothing to find.
   const report = await verifyAgainstSandbox({ store: pesakit.store, sandbox: baseUrl });
   console.log(
@@ -84,7 +67,7 @@ try {
         failed: kit.failed,
         skipped: kit.skipped.length,
         all: kit.passed + kit.skipped.length === storeCaseNames().length,
-        broken: broken.failed.map(({ name }) => name),
+        broken,
       },
       verified: report.ok,
     }),

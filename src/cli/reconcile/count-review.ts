@@ -5,10 +5,11 @@ export async function reviewQueue(
   store: Pick<ReferenceStore, 'records' | 'reports'>,
   pageSize = 500,
 ): Promise<TransactionRecord[]> {
+  const reports = reportsOf(store);
   const queue: TransactionRecord[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await reportsOf(store).review({
+    const page = await reports.review({
       limit: pageSize,
       ...(after !== undefined && { after }),
     });

@@ -123,8 +123,11 @@ export function parseFinish(id: unknown, token: unknown, finish: InboxFinish): I
   parse('inbox.finish', 'token', word, token);
   const parsed = parse('inbox.finish', 'finish', finishSchema, finish);
   if (parsed.status === 'done') return parsed;
+  // A dead letter must say why (a person reads it); a retry may leave its error out.
+  if (parsed.status === 'dead') {
+    return { status: 'dead', error: storedError('inbox.finish', parsed.error) };
+  }
   const error = parsed.error === undefined ? undefined : storedError('inbox.finish', parsed.error);
-  if (parsed.status === 'dead') return { status: 'dead', error: error ?? '' };
   return { status: 'pending', dueAt: parsed.dueAt, ...(error !== undefined && { error }) };
 }
 

@@ -1,4 +1,11 @@
-import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import {
+  type ExpressionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+  sql,
+} from 'kysely';
 import type { ParsedListOpen } from '../checked-parts.js';
 import {
   type FinalTallies,
@@ -156,6 +163,25 @@ async function providerTallies(
   ).filter((health) => health.finals > 0);
 }
 
+/** What `records.list` keeps, in either order: its statuses, product and last check. */
+export function listed<O>(
+  qb: SelectQueryBuilder<StoreDatabase, typeof transactionsTable, O>,
+  dialect: SqlDialectName,
+  { statuses, product, checkedBefore }: ParsedListOpen,
+): SelectQueryBuilder<StoreDatabase, typeof transactionsTable, O> {
+  return qb
+    .where('status', 'in', [...statuses])
+    .$if(product !== undefined, (q) => q.where('product', '=', product as string))
+    .$if(checkedBefore !== undefined, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('last_checked_at', 'is', null),
+          eb('last_checked_at', '<', toInstant(dialect, checkedBefore as Date)),
+        ]),
+      ),
+    );
+}
+
 /**
  * `records.list({ oldestFirst })`, a page after `filter.after`: the page's keys are read from the
  * listing index alone (a sort of keys, however many records match), then only the page's rows.
@@ -165,20 +191,11 @@ export async function recordsByCreation(
   dialect: SqlDialectName,
   filter: ParsedListOpen,
 ): Promise<Selectable<TransactionsTable>[]> {
-  const { statuses, product, checkedBefore, limit, after } = filter;
+  const { limit, after } = filter;
   const keys = await db
     .selectFrom(transactionsTable)
     .select('merchant_reference')
-    .where('status', 'in', [...statuses])
-    .$if(product !== undefined, (qb) => qb.where('product', '=', product as string))
-    .$if(checkedBefore !== undefined, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('last_checked_at', 'is', null),
-          eb('last_checked_at', '<', toInstant(dialect, checkedBefore as Date)),
-        ]),
-      ),
-    )
+    .$call((qb) => listed(qb, dialect, filter))
     .$if(after !== undefined, (qb) => {
       const { createdAt, merchantReference } = after as NonNullable<typeof after>;
       const at = toInstant(dialect, createdAt);

@@ -7,7 +7,7 @@ import type { ReferenceField, TransactionRecord } from '../record.js';
 import { applyChange } from '../record-changes.js';
 import { providerOf } from '../summary.js';
 import type { MoveCommit } from '../types.js';
-import { recordsByCreation } from './operations-query.js';
+import { listed, recordsByCreation } from './operations-query.js';
 import {
   changeColumns,
   claimReferences,
@@ -140,23 +140,13 @@ export class SqlRecords implements RecordsPart {
     if (filter.oldestFirst) {
       return (await recordsByCreation(this.#sql.open(), this.#sql.dialect, filter)).map(toRecord);
     }
-    const { statuses, product, checkedBefore, limit } = filter;
     const rows = await this.#select()
-      .where('status', 'in', [...statuses])
-      .$if(product !== undefined, (qb) => qb.where('product', '=', product as string))
-      .$if(checkedBefore !== undefined, (qb) =>
-        qb.where((eb) =>
-          eb.or([
-            eb('last_checked_at', 'is', null),
-            eb('last_checked_at', '<', this.#sql.instant(checkedBefore as Date)),
-          ]),
-        ),
-      )
+      .$call((qb) => listed(qb, this.#sql.dialect, filter))
       // The order of compareForReconciliation.
       .orderBy('last_checked_at', (ob) => ob.asc().nullsFirst())
       .orderBy('created_at', 'asc')
       .orderBy('merchant_reference', 'asc')
-      .limit(limit)
+      .limit(filter.limit)
       .execute();
     return rows.map(toRecord);
   }

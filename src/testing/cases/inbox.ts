@@ -136,6 +136,7 @@ export const inboxCases = rule(
         /id/,
       );
       await refused(inbox.finish(id, claim.token, { status: 'dead', error: 7 as never }), /error/);
+      await refused(inbox.finish(id, claim.token, { status: 'dead' } as never), /error/);
       await refused(inbox.finish(id, claim.token, null as never), /finish/);
       await refused(
         inbox.finish(id, claim.token, {
